@@ -1,0 +1,154 @@
+package ui
+
+import (
+	"sync/atomic"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/journal"
+)
+
+// Screen is one page of the dashboard (Overview, Quote, Tickets, ...). The
+// root model owns the header, footer, tabs, help, command line and prompts;
+// a screen owns only its content area, whose size it is given by SetSize.
+//
+// A screen never blocks in Update: every call to the service runs in a
+// tea.Cmd that captured what it needs by value (account id, cursor, filter)
+// before it runs.
+type Screen interface {
+	// ID is the stable name used by navigation and the command line
+	// ("overview", "quote", "tickets", ...).
+	ID() string
+	// Title is the tab label; it may carry a count ("Approvals 3").
+	Title() string
+	Init() tea.Cmd
+	Update(msg tea.Msg) (Screen, tea.Cmd)
+	// View renders the content area, exactly the size last given to SetSize.
+	View() string
+	SetSize(width, height int)
+	// KeyMap returns the bindings live right now. Bindings for actions the
+	// access may not take are disabled (key.Binding.SetEnabled(false)) so that
+	// help and hints never offer them.
+	KeyMap() []key.Binding
+	// Capturing reports that a text input or form of the screen has focus:
+	// the root then forwards every key to the screen (only ctrl+c and esc are
+	// seen first), so that typing "q" or "?" never fires a global action.
+	Capturing() bool
+	// Busy reports a flow under way that quitting would abandon (a quote
+	// being turned into a ticket): the root asks before it quits.
+	Busy() bool
+}
+
+// Factory builds a screen for a session. The root calls the factories again
+// when the operated account changes, so no state of one account survives into
+// another (a quote is bound to its account).
+type Factory func(s *Session) Screen
+
+// Environment is the kind of service the session talks to.
+type Environment string
+
+// Environments.
+const (
+	EnvSandbox    Environment = "sandbox"
+	EnvProduction Environment = "production"
+)
+
+// Account is the account being operated: the main account (ID uuid.Nil) or
+// a sub-account.
+type Account struct {
+	ID   uuid.UUID
+	Name string
+}
+
+// Main reports whether this is the main account.
+func (a Account) Main() bool { return a.ID == uuid.Nil }
+
+// Session is what every screen knows of the context it acts in. The root
+// owns it; screens read it and never change it (they send messages instead).
+type Session struct {
+	Client      api.Service
+	Env         Environment
+	Profile     string
+	// Embedded is true when the service is the in-process sandbox that
+	// `tesouro` starts when nothing is configured (or with --sandbox).
+	Embedded bool
+	// SandboxFunding is true when the service offers the sandbox-only fund
+	// endpoint (any sandbox environment).
+	SandboxFunding bool
+	Account        Account
+	// Access is the caller's access info; nil until it has loaded.
+	Access   *api.AccessInfo
+	ReadOnly bool
+	Journal  *journal.Journal
+	StateDir string
+	// Now is the clock; tests replace it.
+	Now func() time.Time
+
+	inFlight atomic.Int64
+}
+
+// Clock returns the session's current time.
+func (s *Session) Clock() time.Time {
+	if s.Now == nil {
+		return time.Now()
+	}
+	return s.Now()
+}
+
+// InFlight is the number of requests under way, shown in the footer.
+func (s *Session) InFlight() int64 { return s.inFlight.Load() }
+
+// Request wraps a command that talks to the service so that the footer
+// counts it while it runs.
+func (s *Session) Request(fn func() tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		s.inFlight.Add(1)
+		defer s.inFlight.Add(-1)
+		return fn()
+	}
+}
+
+// NavigateMsg asks the root to show a screen, optionally focused on an item
+// (a ticket id, an operation id).
+type NavigateMsg struct {
+	Screen string
+	ID     string
+}
+
+// Navigate returns a command that navigates.
+func Navigate(screen, id string) tea.Cmd {
+	return func() tea.Msg { return NavigateMsg{Screen: screen, ID: id} }
+}
+
+// SwitchAccountMsg asks the root to operate another account. The root
+// rebuilds every screen (dropping any quote in progress).
+type SwitchAccountMsg struct{ Account Account }
+
+// ToastLevel is the kind of a toast.
+type ToastLevel int
+
+// Toast levels.
+const (
+	ToastInfo ToastLevel = iota
+	ToastSuccess
+	ToastError
+)
+
+// ToastMsg shows a short message in the footer.
+type ToastMsg struct {
+	Text  string
+	Level ToastLevel
+}
+
+// Toast returns a command that shows a toast.
+func Toast(level ToastLevel, text string) tea.Cmd {
+	return func() tea.Msg { return ToastMsg{Text: text, Level: level} }
+}
+
+// RefreshedMsg tells the root that fresh data arrived (the footer shows the
+// time of the last refresh).
+type RefreshedMsg struct{ At time.Time }
