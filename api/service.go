@@ -195,9 +195,9 @@ type Request struct {
 }
 
 // Reauthenticator is implemented by authenticators that can recover from a
-// 401 (a JWT bearer that refreshes). The client calls Reauthenticate once
-// and retries the request once when it returns nil.
+// 401 (a JWT bearer that refreshes). The client calls Reauthenticate once,
+// giving it the refresh call, and retries the request once when it returns nil.
 type Reauthenticator interface {
 	Authenticator
-	Reauthenticate(ctx context.Context) error
+	Reauthenticate(ctx context.Context, refresh func(ctx context.Context, refreshToken string) (*Tokens, error)) error
 }

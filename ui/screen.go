@@ -70,9 +70,9 @@ func (a Account) Main() bool { return a.ID == uuid.Nil }
 // Session is what every screen knows of the context it acts in. The root
 // owns it; screens read it and never change it (they send messages instead).
 type Session struct {
-	Client      api.Service
-	Env         Environment
-	Profile     string
+	Client  api.Service
+	Env     Environment
+	Profile string
 	// Embedded is true when the service is the in-process sandbox that
 	// `tesouro` starts when nothing is configured (or with --sandbox).
 	Embedded bool
@@ -152,3 +152,28 @@ func Toast(level ToastLevel, text string) tea.Cmd {
 // RefreshedMsg tells the root that fresh data arrived (the footer shows the
 // time of the last refresh).
 type RefreshedMsg struct{ At time.Time }
+
+// ConfirmMsg asks the root to show a yes/no prompt over the current screen.
+// Only "y" runs OnYes; any other key cancels and runs OnNo (which may be
+// nil). Body should repeat exactly what is being confirmed.
+type ConfirmMsg struct {
+	Title string
+	Body  string
+	OnYes tea.Cmd
+	OnNo  tea.Cmd
+}
+
+// Confirm returns a command that asks for a confirmation.
+func Confirm(title, body string, onYes tea.Cmd) tea.Cmd {
+	return func() tea.Msg { return ConfirmMsg{Title: title, Body: body, OnYes: onYes} }
+}
+
+// PromptMsg asks the root for one line of text (a rejection reason, a
+// sub-account name). Validate, when set, must accept the text before
+// OnSubmit runs; esc cancels.
+type PromptMsg struct {
+	Title       string
+	Placeholder string
+	Validate    func(string) error
+	OnSubmit    func(string) tea.Cmd
+}

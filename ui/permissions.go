@@ -1,0 +1,78 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Action is something a screen may offer that needs a permission.
+type Action int
+
+// Actions the dashboard gates. Every write implies ActWrite's conditions.
+const (
+	ActWrite            Action = iota // any write at all
+	ActCreateTicket                   // create a ticket (or park one for approval)
+	ActPayOut                         // a ticket whose output leaves the account
+	ActMarkup                         // a quote or ticket with a markup
+	ActBeneficiary                    // create or delete beneficiaries
+	ActApprove                        // approve or reject multi-signature operations
+	ActCreateSubAccount               // create a sub-account
+)
+
+// Can reports whether the session may take the action now; the error says
+// why not, in words fit for the header ("read-only session (--readonly)").
+func (s *Session) Can(a Action) error {
+	if s.ReadOnly {
+		return errors.New("read-only session (--readonly)")
+	}
+	acc := s.Access
+	if acc == nil {
+		return errors.New("access not loaded yet")
+	}
+	p := acc.AccountPermissions
+	if p.ViewOnly {
+		return errors.New("this access is view-only")
+	}
+	if acc.Frozen(s.Clock()) {
+		return fmt.Errorf("this access is frozen until %s", acc.FrozenUntil.Local().Format("2006-01-02 15:04"))
+	}
+	if s.Blacklisted() {
+		return errors.New("this access is blacklisted from the operated account")
+	}
+	switch a {
+	case ActCreateTicket:
+		if !p.Convert && !p.PayIn && !p.PayOut && !p.OnChain {
+			return errors.New("this access may not create tickets")
+		}
+	case ActPayOut:
+		if !p.PayOut {
+			return errors.New("this access lacks the payOut permission")
+		}
+	case ActMarkup:
+		if !p.Markup {
+			return errors.New("this access lacks the markup permission")
+		}
+	case ActBeneficiary:
+		if !p.Beneficiary {
+			return errors.New("this access lacks the beneficiary permission")
+		}
+	case ActApprove:
+		if !p.OperationApprover {
+			return errors.New("this access is not an approver")
+		}
+	}
+	return nil
+}
+
+// Blacklisted reports whether the access is blacklisted from the operated
+// account.
+func (s *Session) Blacklisted() bool {
+	if s.Access == nil {
+		return false
+	}
+	if s.Account.Main() {
+		return s.Access.IsMainAccountBlacklisted
+	}
+	return slices.Contains(s.Access.BlacklistedAccountIDs, s.Account.ID)
+}
