@@ -1,11 +1,26 @@
 // Package journal keeps the local journal of write actions: one JSON line
 // per action the user took against the service (time, profile, account,
 // endpoint, ids, amounts, outcome). It never records a secret.
+//
+// The file is append-only, readable by its owner only (0600 in a 0700
+// directory), and each entry is written with a single write call so that a
+// crash never leaves half an entry in the middle of the file.
 package journal
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
 	"time"
 )
+
+// FileName is the name of the journal file inside its directory.
+const FileName = "journal.jsonl"
 
 // Entry is one journal line.
 type Entry struct {
@@ -20,7 +35,113 @@ type Entry struct {
 	Outcome  string            `json:"outcome"` // "created", "parked", "approved", "error: ..."
 }
 
-// Journal appends entries to a JSON-lines file.
+// Journal appends entries to a JSON-lines file. A nil *Journal records
+// nothing, so callers without a state directory need no special case.
 type Journal struct {
 	path string
+	mu   sync.Mutex
+	now  func() time.Time
+}
+
+// Open prepares the journal in dir: the directory is created with mode 0700
+// and the file journal.jsonl with mode 0600 if they do not exist. An existing
+// file readable by others is narrowed to 0600.
+func Open(dir string) (*Journal, error) {
+	if dir == "" {
+		return nil, errors.New("journal: no directory given: set a state directory")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("journal: create directory %s: %w", dir, err)
+	}
+	path := filepath.Join(dir, FileName)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("journal: open %s: %w (check the directory permissions)", path, err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().Perm()&0o077 != 0 {
+		if err := f.Chmod(0o600); err != nil {
+			return nil, fmt.Errorf("journal: %s is readable by others and cannot be restricted: %w", path, err)
+		}
+	}
+	return &Journal{path: path, now: time.Now}, nil
+}
+
+// Path is the journal file's path ("" for a nil journal).
+func (j *Journal) Path() string {
+	if j == nil {
+		return ""
+	}
+	return j.path
+}
+
+// Record appends e as one JSON line. A zero Time is set to now. It is safe
+// for concurrent use; a nil journal does nothing.
+func (j *Journal) Record(e Entry) error {
+	if j == nil {
+		return nil
+	}
+	if e.Time.IsZero() {
+		e.Time = j.now()
+	}
+	e.Time = e.Time.UTC()
+	line, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("journal: encode entry: %w", err)
+	}
+	line = append(line, '\n')
+
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	// Opening per entry keeps no descriptor alive between actions and
+	// survives the file being rotated or removed by the operator.
+	f, err := os.OpenFile(j.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("journal: open %s: %w", j.path, err)
+	}
+	if _, err := f.Write(line); err != nil {
+		f.Close()
+		return fmt.Errorf("journal: write %s: %w", j.path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("journal: write %s: %w", j.path, err)
+	}
+	return nil
+}
+
+// ReadFile reads every entry of a journal file, oldest first. A missing file
+// is an empty journal. A malformed line is reported with its number; a
+// truncated last line (an interrupted write) is skipped.
+func ReadFile(path string) ([]Entry, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("journal: read %s: %w", path, err)
+	}
+	var out []Entry
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), len(data)+1)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var e Entry
+		if err := json.Unmarshal(line, &e); err != nil {
+			last := !bytes.HasSuffix(data, []byte("\n")) && n == bytes.Count(data, []byte("\n"))+1
+			if last {
+				break
+			}
+			return out, fmt.Errorf("journal: %s line %d is not a journal entry: %w", path, n, err)
+		}
+		out = append(out, e)
+	}
+	if err := sc.Err(); err != nil {
+		return out, fmt.Errorf("journal: read %s: %w", path, err)
+	}
+	return out, nil
 }
