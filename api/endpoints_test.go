@@ -1,0 +1,758 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+)
+
+// endpointCase is one endpoint: how to call it, what must go on the wire,
+// what the service answers, and what the caller must get back.
+type endpointCase struct {
+	name   string
+	call   func(ctx context.Context, c *Client) (any, error)
+	method string
+	path   string
+	query  string // exact raw query
+	body   string // exact body; "" for none
+	public bool   // no credentials may be sent
+	accept string // expected Accept header; "" means application/json
+	status int
+	resp   string
+	check  func(t *testing.T, got any)
+}
+
+func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+func nd(s string) decimal.NullDecimal { return decimal.NewNullDecimal(dec(s)) }
+
+func eqDec(t *testing.T, what string, got decimal.Decimal, want string) {
+	t.Helper()
+	if !got.Equal(dec(want)) {
+		t.Errorf("%s = %s, want %s", what, got, want)
+	}
+}
+
+func endpointCases() []endpointCase {
+	sub := uuid.MustParse(subID)
+	tid := uuid.MustParse(ticketID)
+	oid := uuid.MustParse(opID)
+	bid := uuid.MustParse(benID)
+	after := time.Date(2026, 11, 1, 12, 30, 0, 500_000_000, time.FixedZone("BRT", -3*3600))
+	before := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	opJSON := `{"id":"` + opID + `","requesterEmail":"req@example.com","operationType":"CREATE_TICKET","payload":{"quoteToken":"q"},"status":"PENDING","approvals":1,"minApprovals":2,"createdAt":"2026-11-20T10:00:00.5Z","subAccountId":"","subAccountName":"","executedId":"","approvers":[{"accessId":"` + benID + `","email":"a1@example.com","hasApproved":true}],"decodedQuote":{"inputAmount":"10.00"},"beneficiary":null}`
+	checkTicket := func(t *testing.T, got any) {
+		t.Helper()
+		tk, ok := got.(*Ticket)
+		if !ok || tk == nil {
+			t.Fatalf("got %T, want *Ticket", got)
+		}
+		if tk.ID != tid || tk.Status != "ON-HOLD" || tk.ExternalID != "ext-1" {
+			t.Errorf("ticket id/status/externalId = %s/%s/%s", tk.ID, tk.Status, tk.ExternalID)
+		}
+		eqDec(t, "inputAmount", tk.Quote.InputAmount, "1000.00")
+		eqDec(t, "outputAmount", tk.Quote.OutputAmount, "181.234567")
+		eqDec(t, "fee", tk.Quote.AppliedFees[0].Amount, "1.50")
+		if !tk.Quote.MarkupAmount.IsZero() {
+			t.Errorf("empty markupAmount decoded as %s", tk.Quote.MarkupAmount)
+		}
+		if tk.CreatedAt.Nanosecond() != 123456000 || tk.ExpiresAt.Nanosecond() != 123456789 {
+			t.Errorf("fractional seconds lost: %v %v", tk.CreatedAt, tk.ExpiresAt)
+		}
+		if tk.BrCode() != "00020101BR" {
+			t.Errorf("brCode = %q", tk.BrCode())
+		}
+	}
+	checkID := func(t *testing.T, got any) {
+		t.Helper()
+		if got != bid {
+			t.Errorf("id = %v, want %s", got, benID)
+		}
+	}
+	checkNil := func(t *testing.T, got any) {}
+	checkOp := func(t *testing.T, got any) {
+		t.Helper()
+		op := got.(*Operation)
+		if op.ID != oid || op.Status != OperationPending || op.Approvals != 1 || op.MinApprovals != 2 || len(op.Approvers) != 1 || !op.Approvers[0].HasApproved {
+			t.Errorf("operation = %+v", op)
+		}
+	}
+	ticketBody := CreateTicketRequest{
+		QuoteToken: "qt-1", ExternalID: "ext-1",
+		TicketBrlPixInput:      &TicketBrlPixInput{AdditionalData: "invoice 7"},
+		TicketBlockchainOutput: &TicketBlockchainOutput{BeneficiaryWalletID: bid},
+	}
+	ticketBodyJSON := `{"quoteToken":"qt-1","externalId":"ext-1","ticketBrlPixInput":{"additionalData":"invoice 7"},"ticketBlockchainOutput":{"beneficiaryWalletId":"` + benID + `"}}`
+
+	return []endpointCase{
+		{
+			name: "Quote",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.Quote(ctx, QuoteRequest{SubAccountID: sub, InputCurrency: "BRL", InputPaymentMethod: "PIX", InputAmount: nd("1000.50"),
+					OutputCurrency: "USDC", OutputPaymentMethod: "POLYGON", OutputThirdParty: true, MarkupFloatingFee: nd("0.01"), MarkupCurrency: "BRL"})
+			},
+			method: "GET", path: "/v2/account/quote/fixed-rate",
+			query:  "inputAmount=1000.5&inputCurrency=BRL&inputPaymentMethod=PIX&inputThirdParty=false&markupCurrency=BRL&markupFloatingFee=0.01&outputCurrency=USDC&outputPaymentMethod=POLYGON&outputThirdParty=true&subAccountId=" + subID,
+			status: 200,
+			resp:   `{"quoteToken":"qt-1","inputCurrency":"BRL","inputPaymentMethod":"PIX","inputAmount":"1000.50","outputCurrency":"USDC","outputPaymentMethod":"POLYGON","outputAmount":"180.123456","markupAmount":"10.00","markupCurrency":"BRL","inputThirdParty":false,"outputThirdParty":true,"appliedFees":[{"type":"Conversion Fee","amount":"0.333333","currency":"USDC"}],"basePrice":"0.1801","pairName":"BRLUSDC"}`,
+			check: func(t *testing.T, got any) {
+				q := got.(*Quote)
+				if q.QuoteToken != "qt-1" || !q.OutputThirdParty {
+					t.Errorf("quote = %+v", q)
+				}
+				eqDec(t, "outputAmount", q.OutputAmount, "180.123456")
+				eqDec(t, "markupAmount", q.MarkupAmount, "10.00")
+				eqDec(t, "fee", q.AppliedFees[0].Amount, "0.333333")
+				if q.AppliedFees[0].Rebatable != nil {
+					t.Error("quote fee has a rebatable flag")
+				}
+			},
+		},
+		{
+			name: "Quote by output amount with send method and fixed markups",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.Quote(ctx, QuoteRequest{InputCurrency: "USDC", InputPaymentMethod: "POLYGON", OutputAmount: nd("250"),
+					OutputCurrency: "BRL", OutputPaymentMethod: "PIX", BlockchainSendMethod: SendPermit, MarkupInputFixedFee: nd("1.5"), MarkupOutputFixedFee: nd("2"), MarkupCurrency: "USDC"})
+			},
+			method: "GET", path: "/v2/account/quote/fixed-rate",
+			query:  "blockchainSendMethod=PERMIT&inputCurrency=USDC&inputPaymentMethod=POLYGON&inputThirdParty=false&markupCurrency=USDC&markupInputFixedFee=1.5&markupOutputFixedFee=2&outputAmount=250&outputCurrency=BRL&outputPaymentMethod=PIX&outputThirdParty=false",
+			status: 200,
+			resp:   `{"quoteToken":"qt-2","inputAmount":"46.1","outputAmount":"250.00","markupAmount":"3.5","blockchainSendMethod":"PERMIT","basePrice":"5.5","appliedFees":[]}`,
+			check: func(t *testing.T, got any) {
+				q := got.(*Quote)
+				eqDec(t, "inputAmount", q.InputAmount, "46.1")
+				if q.BlockchainSendMethod != SendPermit {
+					t.Errorf("send method %q", q.BlockchainSendMethod)
+				}
+			},
+		},
+		{
+			name: "ListTickets with every filter",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListTickets(ctx, TicketFilter{SubAccountID: sub, CreatedAfter: after, CreatedBefore: before, Cursor: "c1", Status: "PAID",
+					InputCurrency: "BRL", InputPaymentMethod: "PIX", OutputCurrency: "USDC", OutputPaymentMethod: "POLYGON", EndToEndID: "E2E 1/2", ExternalID: "ext&1"})
+			},
+			method: "GET", path: "/v2/account/tickets/",
+			query:  "createdAfter=2026-11-01T15%3A30%3A00.5Z&createdBefore=2026-11-20T00%3A00%3A00Z&cursor=c1&endToEndId=E2E+1%2F2&externalId=ext%261&inputCurrency=BRL&inputPaymentMethod=PIX&outputCurrency=USDC&outputPaymentMethod=POLYGON&status=PAID&subAccountId=" + subID,
+			status: 200,
+			resp:   `{"tickets":[` + ticketJSON + `],"cursor":"c2"}`,
+			check: func(t *testing.T, got any) {
+				p := got.(Page[Ticket])
+				if len(p.Items) != 1 || p.Cursor != "c2" || !p.More() {
+					t.Fatalf("page = %d items, cursor %q", len(p.Items), p.Cursor)
+				}
+				it := p.Items[0]
+				checkTicket(t, &it)
+			},
+		},
+		{
+			name:   "ListTickets last page",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListTickets(ctx, TicketFilter{}) },
+			method: "GET", path: "/v2/account/tickets/", status: 200, resp: `{"tickets":null}`,
+			check: func(t *testing.T, got any) {
+				p := got.(Page[Ticket])
+				if p.Items == nil || len(p.Items) != 0 || p.More() {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name:   "GetTicket",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetTicket(ctx, sub, tid) },
+			method: "GET", path: "/v2/account/tickets/" + ticketID, query: "subAccountId=" + subID,
+			status: 200, resp: `{"ticket":` + ticketJSON + `}`, check: checkTicket,
+		},
+		{
+			name: "CreateTicket created",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				r, err := c.CreateTicket(ctx, sub, ticketBody)
+				if err != nil {
+					return nil, err
+				}
+				if r.Parked || r.Reconciled || r.Operation != nil {
+					return nil, fmt.Errorf("result flags %+v", r)
+				}
+				return r.Ticket, nil
+			},
+			method: "POST", path: "/v2/account/tickets/", query: "subAccountId=" + subID, body: ticketBodyJSON,
+			status: 201, resp: `{"ticket":` + ticketJSON + `}`, check: checkTicket,
+		},
+		{
+			name: "CreateTicket parked",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				r, err := c.CreateTicket(ctx, uuid.Nil, ticketBody)
+				if err != nil {
+					return nil, err
+				}
+				if !r.Parked || r.Ticket != nil {
+					return nil, fmt.Errorf("result flags %+v", r)
+				}
+				return r.Operation, nil
+			},
+			method: "POST", path: "/v2/account/tickets/", body: ticketBodyJSON,
+			status: 202, resp: `{"operation":` + opJSON + `}`, check: checkOp,
+		},
+		{
+			name:   "TicketReceipt",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.TicketReceipt(ctx, sub, tid) },
+			method: "GET", path: "/v2/account/tickets/" + ticketID + "/receipt", query: "subAccountId=" + subID, accept: "application/pdf",
+			status: 200, resp: "%PDF-1.4\n%\xe2\xe3\xcf\xd3\nreceipt",
+			check: func(t *testing.T, got any) {
+				if !strings.HasPrefix(string(got.([]byte)), "%PDF-1.4") {
+					t.Errorf("receipt = %q", got)
+				}
+			},
+		},
+		{
+			name: "CreatePaymentSessionTicket",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreatePaymentSessionTicket(ctx, "ps/1 x", ticketBody)
+			},
+			method: "POST", path: "/v2/payment-session/ps/1 x/create-ticket", body: ticketBodyJSON, public: true,
+			status: 200, resp: `{"ticket":` + ticketJSON + `}`, check: checkTicket,
+		},
+		{
+			name:   "SandboxFundTicket",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.SandboxFundTicket(ctx, sub, tid) },
+			method: "POST", path: "/v2/sandbox/tickets/" + ticketID + "/fund", query: "subAccountId=" + subID,
+			status: 200, resp: `{"ticket":` + ticketJSON + `}`, check: checkTicket,
+		},
+		{
+			name:   "ListApproverOperations",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListApproverOperations(ctx, "cur 1") },
+			method: "GET", path: "/v2/account/multi-sig-operations/approver", query: "cursor=cur+1",
+			status: 200, resp: `{"operations":[` + opJSON + `],"cursor":""}`,
+			check: func(t *testing.T, got any) {
+				p := got.(Page[Operation])
+				if len(p.Items) != 1 || p.More() {
+					t.Fatalf("page = %+v", p)
+				}
+				checkOp(t, &p.Items[0])
+			},
+		},
+		{
+			name:   "GetOperation",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetOperation(ctx, oid) },
+			method: "GET", path: "/v2/account/multi-sig-operations/" + opID,
+			status: 200, resp: opJSON, check: checkOp,
+		},
+		{
+			name:   "GetOperation in an envelope",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetOperation(ctx, oid) },
+			method: "GET", path: "/v2/account/multi-sig-operations/" + opID,
+			status: 200, resp: `{"operation":` + opJSON + `}`, check: checkOp,
+		},
+		{
+			name:   "ApproveOperation",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ApproveOperation(ctx, oid) },
+			method: "POST", path: "/v2/account/multi-sig-operations/" + opID + "/approve",
+			status: 200, resp: `{"operation":` + opJSON + `}`, check: checkOp,
+		},
+		{
+			name: "RejectOperation",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.RejectOperation(ctx, oid, "wrong beneficiary")
+			},
+			method: "POST", path: "/v2/account/multi-sig-operations/" + opID + "/reject", body: `{"reason":"wrong beneficiary"}`,
+			status: 200, resp: `{"operation":` + opJSON + `}`, check: checkOp,
+		},
+		{
+			name: "ListAccesses",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListAccesses(ctx, AccessFilter{CreatedAfter: after, CreatedBefore: before})
+			},
+			method: "GET", path: "/v2/auth/accesses", query: "createdAfter=1793547000&createdBefore=1795132800",
+			status: 200, resp: `{"accesses":[{"id":"a1","email":"op@example.com","createdAt":"2026-01-01T00:00:00Z","frozenUntil":"","accessPermission":{"payOut":true,"markup":true},"mfa":{"id":"m1"}}]}`,
+			check: func(t *testing.T, got any) {
+				a := got.([]Access)
+				if len(a) != 1 || a[0].Email != "op@example.com" || !a[0].AccessPermission.PayOut || a[0].MFA == nil {
+					t.Errorf("accesses = %+v", a)
+				}
+			},
+		},
+		{
+			name:   "AccessInfo",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.AccessInfo(ctx) },
+			method: "GET", path: "/v2/account/access-info",
+			status: 200, resp: `{"email":"op@example.com","mfaActivated":true,"pricingSet":true,"passwordUpdatedAt":"2026-01-01T00:00:00.25Z","frozenUntil":"","accountPermissions":{"payIn":true,"operationApprover":true},"blacklistedAccountIds":["` + subID + `"],"isMainAccountBlacklisted":false}`,
+			check: func(t *testing.T, got any) {
+				a := got.(*AccessInfo)
+				if a.Email != "op@example.com" || !a.AccountPermissions.OperationApprover || len(a.BlacklistedAccountIDs) != 1 || a.BlacklistedAccountIDs[0] != sub || a.Frozen(time.Now()) {
+					t.Errorf("access info = %+v", a)
+				}
+			},
+		},
+		{
+			name:   "ListAccounts",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListAccounts(ctx) },
+			method: "GET", path: "/v2/accounts",
+			status: 200, resp: `{"accounts":[{"id":"` + benID + `","name":"Main","accountType":"COMPANY","mainAccountId":""},{"id":"` + subID + `","name":"Sub","accountType":"INDIVIDUAL","mainAccountId":"` + benID + `"}]}`,
+			check: func(t *testing.T, got any) {
+				a := got.([]Account)
+				if len(a) != 2 || a[1].ID != sub || a[1].MainAccountID != benID {
+					t.Errorf("accounts = %+v", a)
+				}
+			},
+		},
+		{
+			name: "ListSubAccounts",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListSubAccounts(ctx, SubAccountFilter{Name: "Filial Sul", Cursor: "x"})
+			},
+			method: "GET", path: "/v2/account/sub-accounts", query: "cursor=x&name=Filial+Sul",
+			status: 200, resp: `{"subAccount":[{"subAccountId":"` + subID + `","mainAccountId":"` + benID + `","createdAt":"2026-01-01T00:00:00Z","accountInfo":{"id":"` + subID + `","accountType":"COMPANY","name":"Filial Sul"}}],"cursor":"y"}`,
+			check: func(t *testing.T, got any) {
+				p := got.(Page[SubAccount])
+				if len(p.Items) != 1 || p.Items[0].SubAccountID != sub || p.Items[0].AccountInfo.Name != "Filial Sul" || p.Cursor != "y" {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name: "CreateSubAccount",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateSubAccount(ctx, CreateSubAccountRequest{AccountType: "COMPANY", Name: "Filial Norte"})
+			},
+			method: "POST", path: "/v2/account/sub-accounts", body: `{"accountType":"COMPANY","name":"Filial Norte"}`,
+			status: 201, resp: `{"id":"` + benID + `"}`, check: checkID,
+		},
+		{
+			name:   "Balances",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.Balances(ctx, sub) },
+			method: "GET", path: "/v2/account/balances", query: "subAccountId=" + subID,
+			status: 200, resp: `{"balances":{"BRLA":"9457.170326","USDC":"0.000001"}}`,
+			check: func(t *testing.T, got any) {
+				b := got.(Balances)
+				eqDec(t, "BRLA", b["BRLA"], "9457.170326")
+				eqDec(t, "USDC", b["USDC"], "0.000001")
+			},
+		},
+		{
+			name: "ListWallets",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListWallets(ctx, WalletFilter{SubAccountID: sub, Alias: "cold", WalletAddress: "0xAbC", WalletChain: "POLYGON", Cursor: "k"})
+			},
+			method: "GET", path: "/v2/account/beneficiaries/wallets/", query: "alias=cold&cursor=k&subAccountId=" + subID + "&walletAddress=0xAbC&walletChain=POLYGON",
+			status: 200, resp: `{"wallets":[{"id":"` + benID + `","alias":"cold","walletAddress":"0xAbC","walletChain":"POLYGON","createdAt":"2026-01-01T00:00:00Z"}],"cursor":""}`,
+			check: func(t *testing.T, got any) {
+				p := got.(Page[Wallet])
+				if len(p.Items) != 1 || p.Items[0].ID != bid || p.Items[0].WalletChain != "POLYGON" {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name: "CreateWallet",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateWallet(ctx, sub, CreateWalletRequest{Alias: "cold", WalletAddress: "0xAbC", WalletChain: "POLYGON"})
+			},
+			method: "POST", path: "/v2/account/beneficiaries/wallets/", query: "subAccountId=" + subID,
+			body:   `{"alias":"cold","walletAddress":"0xAbC","walletChain":"POLYGON"}`,
+			status: 200, resp: `{"id":"` + benID + `"}`, check: checkID,
+		},
+		{
+			name:   "GetWallet",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetWallet(ctx, sub, bid) },
+			method: "GET", path: "/v2/account/beneficiaries/wallets/" + benID, query: "subAccountId=" + subID,
+			status: 200, resp: `{"wallet":{"id":"` + benID + `","alias":"cold","walletMemo":"m"}}`,
+			check: func(t *testing.T, got any) {
+				if w := got.(*Wallet); w.ID != bid || w.WalletMemo != "m" {
+					t.Errorf("wallet = %+v", w)
+				}
+			},
+		},
+		{
+			name:   "DeleteWallet",
+			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteWallet(ctx, sub, bid) },
+			method: "DELETE", path: "/v2/account/beneficiaries/wallets/" + benID, query: "subAccountId=" + subID,
+			status: 200, resp: ``, check: checkNil,
+		},
+		{
+			name: "ListBRLAccounts",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListBRLAccounts(ctx, BeneficiaryFilter{SubAccountID: sub, Alias: "José", Cursor: "z"})
+			},
+			method: "GET", path: "/v2/account/beneficiaries/bank-accounts/brl/", query: "alias=Jos%C3%A9&cursor=z&subAccountId=" + subID,
+			status: 200, resp: `{"brlBankAccounts":[{"id":"` + benID + `","alias":"José","pixKey":"a@b.co","pixKeyType":"EMAIL"}],"cursor":"n"}`,
+			check: func(t *testing.T, got any) {
+				p := got.(Page[BRLAccount])
+				if len(p.Items) != 1 || p.Items[0].PixKeyType != "EMAIL" || p.Cursor != "n" {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name: "CreateBRLAccount",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateBRLAccount(ctx, sub, CreateBRLAccountRequest{Alias: "Fornecedor", PixKey: "12345678909"})
+			},
+			method: "POST", path: "/v2/account/beneficiaries/bank-accounts/brl/", query: "subAccountId=" + subID,
+			body:   `{"alias":"Fornecedor","pixKey":"12345678909"}`,
+			status: 201, resp: `{"id":"` + benID + `"}`, check: checkID,
+		},
+		{
+			name:   "GetBRLAccount",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetBRLAccount(ctx, uuid.Nil, bid) },
+			method: "GET", path: "/v2/account/beneficiaries/bank-accounts/brl/" + benID,
+			status: 200, resp: `{"brlBankAccount":{"id":"` + benID + `","bankCode":"001"}}`,
+			check: func(t *testing.T, got any) {
+				if a := got.(*BRLAccount); a.BankCode != "001" {
+					t.Errorf("account = %+v", a)
+				}
+			},
+		},
+		{
+			name:   "DeleteBRLAccount",
+			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteBRLAccount(ctx, sub, bid) },
+			method: "DELETE", path: "/v2/account/beneficiaries/bank-accounts/brl/" + benID, query: "subAccountId=" + subID,
+			status: 204, resp: ``, check: checkNil,
+		},
+		{
+			name: "ListUSDAccounts",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListUSDAccounts(ctx, BeneficiaryFilter{SubAccountID: sub, Alias: "acme"})
+			},
+			method: "GET", path: "/v2/account/beneficiaries/bank-accounts/usd/", query: "alias=acme&subAccountId=" + subID,
+			status: 200, resp: `{"beneficiaryUsdBankAccount":[{"id":"` + benID + `","userId":"` + subID + `","bankRoutingNumber":"021000021","bankBeneficiaryAddress":{"streetLine1":"1 Main St","country":"USA"}}],"cursor":""}`,
+			check: func(t *testing.T, got any) {
+				p := got.(Page[USDAccount])
+				if len(p.Items) != 1 || p.Items[0].BankRoutingNumber != "021000021" || p.Items[0].BankBeneficiaryAddress.Country != "USA" {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name: "CreateUSDAccount",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateUSDAccount(ctx, sub, CreateUSDAccountRequest{Alias: "acme", BankAccountNumber: "123", BankRoutingNumber: "021000021", BankBeneficiaryName: "ACME Inc",
+					BeneficiaryAddress: &Address{StreetLine1: "1 Main St", City: "NYC", State: "NY", PostalCode: "10001", Country: "USA"}})
+			},
+			method: "POST", path: "/v2/account/beneficiaries/bank-accounts/usd/", query: "subAccountId=" + subID,
+			body:   `{"alias":"acme","bankAccountNumber":"123","bankRoutingNumber":"021000021","bankBeneficiaryName":"ACME Inc","beneficiaryAddress":{"streetLine1":"1 Main St","city":"NYC","state":"NY","postalCode":"10001","country":"USA"}}`,
+			status: 201, resp: `{"id":"` + benID + `"}`, check: checkID,
+		},
+		{
+			name:   "GetUSDAccount",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetUSDAccount(ctx, sub, bid) },
+			method: "GET", path: "/v2/account/beneficiaries/bank-accounts/usd/" + benID, query: "subAccountId=" + subID,
+			status: 200, resp: `{"beneficiaryUsdBankAccount":{"id":"` + benID + `","bankName":"Chase"}}`,
+			check: func(t *testing.T, got any) {
+				if a := got.(*USDAccount); a.BankName != "Chase" {
+					t.Errorf("account = %+v", a)
+				}
+			},
+		},
+		{
+			name:   "GetUSDAccount bare object",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetUSDAccount(ctx, sub, bid) },
+			method: "GET", path: "/v2/account/beneficiaries/bank-accounts/usd/" + benID, query: "subAccountId=" + subID,
+			status: 200, resp: `{"id":"` + benID + `","bankName":"Chase"}`,
+			check: func(t *testing.T, got any) {
+				if a := got.(*USDAccount); a.BankName != "Chase" || a.ID != bid {
+					t.Errorf("account = %+v", a)
+				}
+			},
+		},
+		{
+			name: "ListCOPAccounts",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListCOPAccounts(ctx, BeneficiaryFilter{Cursor: "p2"})
+			},
+			method: "GET", path: "/v2/account/beneficiaries/bank-accounts/cop/", query: "cursor=p2",
+			status: 200, resp: `{"beneficiaryCopBankAccount":[{"id":"` + benID + `","alias":"bogota","beneficiaryName":"Ana","breBKey":"@ana"}]}`,
+			check: func(t *testing.T, got any) {
+				p := got.(Page[COPAccount])
+				if len(p.Items) != 1 || p.Items[0].BreBKey != "@ana" || p.More() {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name: "CreateCOPAccount",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateCOPAccount(ctx, sub, CreateCOPAccountRequest{Alias: "bogota", BeneficiaryName: "Ana", BreBKey: "@ana", BeneficiaryAddress: &COPAddress{City: "Bogotá", Country: "COL"}})
+			},
+			method: "POST", path: "/v2/account/beneficiaries/bank-accounts/cop/", query: "subAccountId=" + subID,
+			body:   `{"alias":"bogota","beneficiaryName":"Ana","beneficiaryAddress":{"city":"Bogotá","country":"COL"},"breBKey":"@ana"}`,
+			status: 201, resp: `{"id":"` + benID + `"}`, check: checkID,
+		},
+		{
+			name: "ListTrades",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListTrades(ctx, TradeFilter{SubAccountID: sub, Status: "PENDING", SettlementDate: "2026-11-21", CreatedAfter: after, CreatedBefore: before, Cursor: "t"})
+			},
+			method: "GET", path: "/v2/account/eod/trades",
+			query:  "createdAfter=1793547000&createdBefore=1795132800&cursor=t&settlementDate=2026-11-21&status=PENDING&subAccountId=" + subID,
+			status: 200, resp: `{"trades":[{"id":"` + benID + `","inputAmount":"100000.00","outputAmount":"18123.45","basePrice":"0.18123","appliedFees":[{"type":"Conversion Fee","description":"","amount":"10.00","currency":"BRL"}],"quoteTokenId":"` + subID + `","settlementDate":"2026-11-21T00:00:00Z","status":"PENDING","settledAt":"","settlementTicketId":"","createdAt":"2026-11-20T09:00:00Z"}],"cursor":"u"}`,
+			check: func(t *testing.T, got any) {
+				p := got.(Page[Trade])
+				if len(p.Items) != 1 || p.Items[0].SettlementTicketID != nil || p.Items[0].Status != TradePending {
+					t.Fatalf("page = %+v", p)
+				}
+				eqDec(t, "inputAmount", p.Items[0].InputAmount, "100000.00")
+			},
+		},
+		{
+			name: "CreateUBO",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateUBO(ctx, sub, CreateUBORequest{FullName: "Maria Silva", DateOfBirth: "1980-02-03", CountryOfTaxID: "BRA", TaxIDNumber: "12345678909", HasControl: "CEO", State: "SP"})
+			},
+			method: "POST", path: "/v2/account/ubos/", query: "subAccountId=" + subID,
+			body:   `{"fullName":"Maria Silva","dateOfBirth":"1980-02-03","countryOfTaxId":"BRA","taxIdNumber":"12345678909","hasControl":"CEO","state":"SP"}`,
+			status: 201, resp: `{"id":"` + benID + `"}`, check: checkID,
+		},
+		{
+			name:   "ListUBOs",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListUBOs(ctx, sub, "u1") },
+			method: "GET", path: "/v2/account/ubos/", query: "cursor=u1&subAccountId=" + subID,
+			status: 200, resp: `{"ubos":[{"id":"` + benID + `","fullName":"Maria Silva","percentageOfOwnership":"51"}],"cursor":""}`,
+			check: func(t *testing.T, got any) {
+				p := got.(Page[UBO])
+				if len(p.Items) != 1 || p.Items[0].PercentageOfOwnership != "51" {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name: "SubmitW8BEN",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				yes := true
+				art := "Art. 7"
+				return c.SubmitW8BEN(ctx, sub, W8BENRequest{UseDigitalSignature: true, IsClaimingTaxTreatyBenefits: &yes, TreatyArticle: &art,
+					MailingAddress: &MailingAddress{StreetAddress: "Rua A, 1", City: "São Paulo", State: "SP", ZipCode: "01000-000", Country: "BRA"}})
+			},
+			method: "POST", path: "/v2/kyc/w8ben/", query: "subAccountId=" + subID,
+			body:   `{"useDigitalSignature":true,"foreignTinNotLegallyRequired":null,"isClaimingTaxTreatyBenefits":true,"treatyArticle":"Art. 7","treatyIncomeType":null,"treatyWithholdingRate":null,"treatyExplanation":null,"usTin":null,"referenceNumber":null,"mailingAddress":{"streetAddress":"Rua A, 1","city":"São Paulo","state":"SP","zipCode":"01000-000","country":"BRA"}}`,
+			status: 200, resp: `{"id":"` + benID + `","w8BenUrl":"https://example.com/w8.pdf"}`,
+			check: func(t *testing.T, got any) {
+				if w := got.(*W8BEN); w.ID != bid || w.W8BenURL != "https://example.com/w8.pdf" {
+					t.Errorf("w8ben = %+v", w)
+				}
+			},
+		},
+		{
+			name:   "ListW8BENs",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListW8BENs(ctx, uuid.Nil) },
+			method: "GET", path: "/v2/kyc/w8ben/",
+			status: 200, resp: `{"w8bens":[{"id":"` + benID + `","w8BenUrl":"u","createdAt":"2026-03-04T05:06:07.891Z"}]}`,
+			check: func(t *testing.T, got any) {
+				w := got.([]W8BEN)
+				if len(w) != 1 || w[0].CreatedAt.Nanosecond() != 891000000 {
+					t.Errorf("w8bens = %+v", w)
+				}
+			},
+		},
+		{
+			name: "ListProofOfAddressAttempts",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListProofOfAddressAttempts(ctx, TimeRangeFilter{SubAccountID: sub, CreatedAfter: after, Cursor: "a"})
+			},
+			method: "GET", path: "/v2/account/address/proof-of-address/attempts/", query: "createdAfter=1793547000&cursor=a&subAccountId=" + subID,
+			status: 200, resp: `{"attempts":[{"id":"` + benID + `","uploadedPoAId":"` + subID + `","status":"COMPLETED","result":"APPROVED"}],"cursor":""}`,
+			check: func(t *testing.T, got any) {
+				p := got.(Page[ProofOfAddressAttempt])
+				if len(p.Items) != 1 || p.Items[0].Result != "APPROVED" {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name: "ListWebhookAttempts",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListWebhookAttempts(ctx, AttemptFilter{SubAccountID: sub, CreatedBefore: before, Cursor: "w", WebhookEventID: "ev-1", UnackedOnly: true})
+			},
+			method: "GET", path: "/v2/notifications/webhooks/attempts",
+			query:  "createdBefore=1795132800&cursor=w&subAccountId=" + subID + "&unackedOnly=true&webhookEventId=ev-1",
+			status: 200, resp: `{"attempts":[{"id":"at-1","accountId":"acc","acknowledged":false,"responseStatus":500,"webhookEventId":"ev-1","webhookUrl":"https://hook.example.com"}],"cursor":""}`,
+			check: func(t *testing.T, got any) {
+				p := got.(Page[WebhookAttempt])
+				if len(p.Items) != 1 || p.Items[0].ResponseStatus != 500 {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name:   "GetWebhookAttempt",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetWebhookAttempt(ctx, sub, "at-1") },
+			method: "GET", path: "/v2/notifications/webhooks/attempts/at-1", query: "subAccountId=" + subID,
+			status: 200, resp: `{"eventAttempt":{"id":"at-1","acknowledged":true}}`,
+			check: func(t *testing.T, got any) {
+				if a := got.(*WebhookAttempt); a.ID != "at-1" || !a.Acknowledged {
+					t.Errorf("attempt = %+v", a)
+				}
+			},
+		},
+		{
+			name: "AcknowledgeWebhookAttempts",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.AcknowledgeWebhookAttempts(ctx, uuid.Nil, []string{"at-1", "at-2"})
+			},
+			method: "PATCH", path: "/v2/notifications/webhooks/attempts", body: `{"ids":["at-1","at-2"]}`,
+			status: 200, resp: `{}`, check: checkNil,
+		},
+		{
+			name:   "ListWebhooks",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListWebhooks(ctx, sub) },
+			method: "GET", path: "/v2/notifications/webhooks/", query: "subAccountId=" + subID,
+			status: 200, resp: `{"webhooks":[{"id":"wh-1","url":"https://hook.example.com","subscriptions":["TICKET","*"]}]}`,
+			check: func(t *testing.T, got any) {
+				w := got.([]Webhook)
+				if len(w) != 1 || !reflect.DeepEqual(w[0].Subscriptions, []string{"TICKET", "*"}) {
+					t.Errorf("webhooks = %+v", w)
+				}
+			},
+		},
+		{
+			name: "RegisterWebhook",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.RegisterWebhook(ctx, sub, RegisterWebhookRequest{WebhookURL: "https://hook.example.com/x?a=1&b=2", Subscriptions: []string{"TICKET"}})
+			},
+			method: "POST", path: "/v2/notifications/webhooks/", query: "subAccountId=" + subID,
+			body:   `{"webhookUrl":"https://hook.example.com/x?a=1\u0026b=2","subscriptions":["TICKET"]}`,
+			status: 201, resp: `{"webhookId":"wh-9"}`,
+			check: func(t *testing.T, got any) {
+				if got != "wh-9" {
+					t.Errorf("id = %v", got)
+				}
+			},
+		},
+		{
+			name:   "DeleteWebhook",
+			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteWebhook(ctx, sub, "wh-9") },
+			method: "DELETE", path: "/v2/notifications/webhooks/wh-9", query: "subAccountId=" + subID,
+			status: 200, resp: ``, check: checkNil,
+		},
+		{
+			name:   "PublicKey",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.PublicKey(ctx) },
+			method: "GET", path: "/v2/public-key", public: true,
+			status: 200, resp: `{"publicKey":"-----BEGIN RSA PUBLIC KEY-----\nAAA\n-----END RSA PUBLIC KEY-----\n"}`,
+			check: func(t *testing.T, got any) {
+				if !strings.HasPrefix(got.(string), "-----BEGIN RSA PUBLIC KEY-----\n") {
+					t.Errorf("key = %q", got)
+				}
+			},
+		},
+		{
+			name: "Login",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.Login(ctx, "op@example.com", "s3cr3t\"pw")
+			},
+			method: "POST", path: "/v2/auth/login", body: `{"email":"op@example.com","password":"s3cr3t\"pw"}`, public: true,
+			status: 200, resp: ``, check: checkNil,
+		},
+		{
+			name: "ValidateLogin",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ValidateLogin(ctx, "op@example.com", "874484")
+			},
+			method: "POST", path: "/v2/auth/validate-login", body: `{"email":"op@example.com","emailToken":"874484"}`, public: true,
+			status: 200, resp: `{"accessToken":"at","refreshToken":"rt"}`,
+			check: func(t *testing.T, got any) {
+				if tk := got.(*Tokens); *tk != (Tokens{AccessToken: "at", RefreshToken: "rt"}) {
+					t.Errorf("tokens = %+v", tk)
+				}
+			},
+		},
+		{
+			name:   "RefreshTokens",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.RefreshTokens(ctx, "rt") },
+			method: "POST", path: "/v2/auth/refresh", body: `{"refreshToken":"rt"}`, public: true,
+			status: 200, resp: `{"accessToken":"at2","refreshToken":"rt2"}`,
+			check: func(t *testing.T, got any) {
+				if tk := got.(*Tokens); *tk != (Tokens{AccessToken: "at2", RefreshToken: "rt2"}) {
+					t.Errorf("tokens = %+v", tk)
+				}
+			},
+		},
+	}
+}
+
+// TestEndpoints checks, for every endpoint, the request on the wire (method,
+// path, query, headers, body, signature) and the decoded answer.
+func TestEndpoints(t *testing.T) {
+	for _, tc := range endpointCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			auth, pub := edKey(t)
+			srv := newServer(t, func(w http.ResponseWriter, r *http.Request, body []byte) {
+				if strings.HasSuffix(r.URL.Path, "/receipt") {
+					w.Header().Set("Content-Type", "application/pdf")
+					w.WriteHeader(tc.status)
+					w.Write([]byte(tc.resp))
+					return
+				}
+				writeJSON(w, tc.status, tc.resp)
+			})
+			c, err := New(srv.URL, auth, WithUserAgent("tesouro-test/1"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := tc.call(context.Background(), c)
+			if err != nil {
+				t.Fatalf("call: %v", err)
+			}
+			reqs := srv.requests()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests, want 1", len(reqs))
+			}
+			r := reqs[0]
+			if r.Method != tc.method {
+				t.Errorf("method %s, want %s", r.Method, tc.method)
+			}
+			if r.Path != tc.path {
+				t.Errorf("path %q, want %q", r.Path, tc.path)
+			}
+			if r.RawQuery != tc.query {
+				t.Errorf("query\n got %q\nwant %q", r.RawQuery, tc.query)
+			}
+			if string(r.Body) != tc.body {
+				t.Errorf("body\n got %s\nwant %s", r.Body, tc.body)
+			}
+			if ct := r.Header.Get("Content-Type"); (tc.body != "") != (ct == "application/json") {
+				t.Errorf("Content-Type %q with body %q", ct, tc.body)
+			}
+			wantAccept := tc.accept
+			if wantAccept == "" {
+				wantAccept = "application/json"
+			}
+			if a := r.Header.Get("Accept"); a != wantAccept {
+				t.Errorf("Accept %q, want %q", a, wantAccept)
+			}
+			if ua := r.Header.Get("User-Agent"); ua != "tesouro-test/1" {
+				t.Errorf("User-Agent %q", ua)
+			}
+			if tc.public {
+				for _, h := range []string{"X-Api-Key", "X-Api-Signature", "X-Api-Timestamp", "Authorization"} {
+					if r.Header.Get(h) != "" {
+						t.Errorf("public endpoint sent %s", h)
+					}
+				}
+			} else if p := verifyEd(pub, r); p != "" {
+				t.Errorf("signature: %s", p)
+			}
+			tc.check(t, got)
+		})
+	}
+}
+
+// TestEndpointsCoverService makes sure the table exercises every method of
+// the Service interface.
+func TestEndpointsCoverService(t *testing.T) {
+	names := map[string]bool{}
+	for _, tc := range endpointCases() {
+		names[strings.Fields(tc.name)[0]] = true
+	}
+	st := reflect.TypeFor[Service]()
+	for i := range st.NumMethod() {
+		if m := st.Method(i).Name; !names[m] {
+			t.Errorf("no endpoint case for %s", m)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+)
+
+// Quote asks for a fixed-rate quote. Exactly one of InputAmount and
+// OutputAmount must be set; the third-party flags are always sent (the
+// service requires them), the markup fields only when set.
+func (c *Client) Quote(ctx context.Context, req QuoteRequest) (*Quote, error) {
+	if req.InputAmount.Valid == req.OutputAmount.Valid {
+		return nil, errors.New("quote: give exactly one of the input amount and the output amount")
+	}
+	q := newQuote(req)
+	var out Quote
+	if err := c.json(ctx, call{method: http.MethodGet, path: pathQuote, query: q.values()}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+func newQuote(req QuoteRequest) query {
+	q := newQuery().
+		sub(req.SubAccountID).
+		str("inputCurrency", req.InputCurrency).
+		str("inputPaymentMethod", req.InputPaymentMethod).
+		str("outputCurrency", req.OutputCurrency).
+		str("outputPaymentMethod", req.OutputPaymentMethod).
+		boolean("inputThirdParty", req.InputThirdParty).
+		boolean("outputThirdParty", req.OutputThirdParty).
+		str("blockchainSendMethod", req.BlockchainSendMethod).
+		str("markupCurrency", req.MarkupCurrency)
+	if req.InputAmount.Valid {
+		q.str("inputAmount", req.InputAmount.Decimal.String())
+	}
+	if req.OutputAmount.Valid {
+		q.str("outputAmount", req.OutputAmount.Decimal.String())
+	}
+	if req.MarkupFloatingFee.Valid {
+		q.str("markupFloatingFee", req.MarkupFloatingFee.Decimal.String())
+	}
+	if req.MarkupInputFixedFee.Valid {
+		q.str("markupInputFixedFee", req.MarkupInputFixedFee.Decimal.String())
+	}
+	if req.MarkupOutputFixedFee.Valid {
+		q.str("markupOutputFixedFee", req.MarkupOutputFixedFee.Decimal.String())
+	}
+	return q
+}

@@ -1,0 +1,79 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/google/uuid"
+)
+
+// ListWebhookAttempts returns one page of webhook delivery attempts.
+func (c *Client) ListWebhookAttempts(ctx context.Context, f AttemptFilter) (Page[WebhookAttempt], error) {
+	q := newQuery().sub(f.SubAccountID).unix("createdAfter", f.CreatedAfter).unix("createdBefore", f.CreatedBefore).
+		cursor(f.Cursor).str("webhookEventId", f.WebhookEventID)
+	if f.UnackedOnly {
+		q.boolean("unackedOnly", true)
+	}
+	return page[WebhookAttempt](ctx, c, call{method: http.MethodGet, path: pathWebhookAttempts, query: q.values()}, keyAttempts)
+}
+
+// GetWebhookAttempt reads one delivery attempt.
+func (c *Client) GetWebhookAttempt(ctx context.Context, subAccountID uuid.UUID, id string) (*WebhookAttempt, error) {
+	if id == "" {
+		return nil, errors.New("webhook attempt: empty id")
+	}
+	var a WebhookAttempt
+	cl := call{method: http.MethodGet, path: item(pathWebhookAttempts+"/", id), query: newQuery().sub(subAccountID).values()}
+	if err := c.envelope(ctx, cl, keyEventAttempt, &a); err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// AcknowledgeWebhookAttempts marks delivery attempts as acknowledged.
+func (c *Client) AcknowledgeWebhookAttempts(ctx context.Context, subAccountID uuid.UUID, ids []string) error {
+	if len(ids) == 0 {
+		return errors.New("acknowledge: no attempt ids given")
+	}
+	return c.noContent(ctx, call{method: http.MethodPatch, path: pathWebhookAttempts, query: newQuery().sub(subAccountID).values(), body: ackBody{IDs: ids}})
+}
+
+// ListWebhooks lists the registered webhooks (at most three per account).
+func (c *Client) ListWebhooks(ctx context.Context, subAccountID uuid.UUID) ([]Webhook, error) {
+	var out []Webhook
+	if err := c.envelope(ctx, call{method: http.MethodGet, path: pathWebhooks, query: newQuery().sub(subAccountID).values()}, keyWebhooks, &out); err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = []Webhook{}
+	}
+	return out, nil
+}
+
+// RegisterWebhook registers a webhook and returns its id.
+func (c *Client) RegisterWebhook(ctx context.Context, subAccountID uuid.UUID, req RegisterWebhookRequest) (string, error) {
+	var id string
+	if err := c.envelope(ctx, call{method: http.MethodPost, path: pathWebhooks, query: newQuery().sub(subAccountID).values(), body: req}, keyWebhookID, &id); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// DeleteWebhook removes a webhook.
+func (c *Client) DeleteWebhook(ctx context.Context, subAccountID uuid.UUID, id string) error {
+	if id == "" {
+		return errors.New("delete webhook: empty id")
+	}
+	return c.noContent(ctx, call{method: http.MethodDelete, path: item(pathWebhooks, id), query: newQuery().sub(subAccountID).values()})
+}
+
+// PublicKey fetches the PEM public key that verifies webhook deliveries
+// (no credentials needed; it may rotate, so fetch rather than pin).
+func (c *Client) PublicKey(ctx context.Context) (string, error) {
+	var k string
+	if err := c.envelope(ctx, call{method: http.MethodGet, path: pathPublicKey, public: true}, keyPublicKey, &k); err != nil {
+		return "", err
+	}
+	return k, nil
+}
