@@ -24,6 +24,8 @@ type ticketService struct {
 	tickets map[string][]string // externalId -> ticket ids (more than one is a duplicate)
 	subs    map[string]string   // externalId -> subAccountId it was created under
 	parked  int
+	// requester makes access-info say the access's creations are parked.
+	requester bool
 	posts   atomic.Int32
 	lookups atomic.Int32
 	// fault picks what happens to the n-th creation (1-based).
@@ -109,6 +111,8 @@ func (s *ticketService) handle(w http.ResponseWriter, r *http.Request, body []by
 		case "quoteExpired":
 			writeJSON(w, 400, `{"error":{"code":"QUOTE_EXPIRED","message":"quoteToken expired"}}`)
 		}
+	case r.Method == http.MethodGet && r.URL.Path == "/v2/account/access-info":
+		writeJSON(w, 200, fmt.Sprintf(`{"email":"a@example.com","accountPermissions":{"operationRequester":%t}}`, s.requester))
 	default:
 		writeJSON(w, 404, `{"error":{"code":"NOT_FOUND","message":"no route"}}`)
 	}
@@ -199,10 +203,13 @@ func TestCreateTicketNoDuplicateNothingLost(t *testing.T) {
 	}
 }
 
-func TestCreateTicketAnswerLostBeforeCommitIsUnknownNotResent(t *testing.T) {
+// A parked creation leaves no ticket to find: absence proves nothing, so the
+// request is never sent again and the caller is told how to check.
+func TestCreateTicketAnswerLostForRequesterIsUnknownNotResent(t *testing.T) {
 	for _, fault := range []string{"dropBeforeCommit", "parkedThenDrop"} {
 		t.Run(fault, func(t *testing.T) {
 			s := newTicketService(func(int) string { return fault })
+			s.requester = true
 			c := reconcilingClient(t, s)
 			_, err := c.CreateTicket(context.Background(), uuid.Nil, CreateTicketRequest{QuoteToken: "qt", ExternalID: "ext-x"})
 			var oe *OutcomeUnknownError
@@ -219,6 +226,41 @@ func TestCreateTicketAnswerLostBeforeCommitIsUnknownNotResent(t *testing.T) {
 				t.Fatalf("%d lookups, want 3 (the policy's)", s.lookups.Load())
 			}
 		})
+	}
+}
+
+// When every lookup proves the ticket absent (and creations are not parked),
+// the same request is sent again with the same externalId: one ticket, not
+// zero and not two.
+func TestCreateTicketCertainlyAbsentIsResentOnce(t *testing.T) {
+	s := newTicketService(func(n int) string {
+		if n == 1 {
+			return "dropBeforeCommit"
+		}
+		return "ok"
+	})
+	c := reconcilingClient(t, s)
+	r, err := c.CreateTicket(context.Background(), uuid.Nil, CreateTicketRequest{QuoteToken: "qt", ExternalID: "ext-r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tickets, dups := s.count()
+	if r.Ticket == nil || r.Ticket.ExternalID != "ext-r" || tickets != 1 || dups != 0 || s.posts.Load() != 2 {
+		t.Fatalf("result %+v: %d tickets (%d duplicated) from %d POSTs; want 1, 0, 2", r, tickets, dups, s.posts.Load())
+	}
+}
+
+// A service that keeps losing answers without creating anything ends in a
+// definite "nothing was created" after a bounded number of re-sends.
+func TestCreateTicketResendsAreBounded(t *testing.T) {
+	s := newTicketService(func(int) string { return "dropBeforeCommit" })
+	c := reconcilingClient(t, s)
+	_, err := c.CreateTicket(context.Background(), uuid.Nil, CreateTicketRequest{QuoteToken: "qt", ExternalID: "ext-b"})
+	if err == nil || !strings.Contains(err.Error(), "nothing was created") || errors.Is(err, ErrOutcomeUnknown) {
+		t.Fatalf("err = %v, want a definite nothing-was-created error", err)
+	}
+	if tickets, _ := s.count(); tickets != 0 || s.posts.Load() != 3 {
+		t.Fatalf("%d tickets from %d POSTs; want 0 from 3", tickets, s.posts.Load())
 	}
 }
 

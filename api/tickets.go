@@ -127,14 +127,15 @@ func (c *Client) SandboxFundTicket(ctx context.Context, subAccountID, id uuid.UU
 //     its headers never written) is sent again, up to three times;
 //   - a request that may have reached the service but whose answer was lost
 //     (a timeout, a dropped connection, a 5xx, an unreadable body) is never
-//     re-sent: the ticket is looked up by externalId in the same account
-//     scope. Found, it is returned with Reconciled set. Not found, the
-//     result is an *OutcomeUnknownError (errors.Is ErrOutcomeUnknown): the
-//     request may have been parked for approval (a parked creation leaves
-//     no ticket to find, and the service offers requesters no way to list
-//     operations), may still be processing, or may have failed. The error
-//     says how to check; the quote token expires in seconds, so trying
-//     again means a new quote, which the user confirms again.
+//     re-sent blindly: the ticket is looked up by externalId in the same
+//     account scope. Found, it is returned with Reconciled set. Certainly
+//     absent — every lookup answered "none" and the access's creations are
+//     not parked for approval — the same request (same externalId) is sent
+//     again, at most twice. Otherwise the result is an *OutcomeUnknownError
+//     (errors.Is ErrOutcomeUnknown): a parked creation leaves no ticket to
+//     find and requesters cannot list operations, so absence cannot be
+//     proven. The error says how to check; the quote token expires in
+//     seconds, so trying again means a new quote, confirmed again.
 //
 // A 201 returns the ticket; a 202 (multi-signature approval required)
 // returns the parked operation with Parked set.
@@ -146,31 +147,61 @@ func (c *Client) CreateTicket(ctx context.Context, subAccountID uuid.UUID, req C
 		req.ExternalID = uuid.NewString()
 	}
 	cl := call{method: http.MethodPost, path: pathTickets, query: newQuery().sub(subAccountID).values(), body: req}
-	const maxUnsent = 3
-	for try := 0; ; try++ {
-		resp, err := c.do(ctx, cl)
-		if err != nil {
-			var te *transportError
-			var e *Error
-			switch {
-			case errors.As(err, &te) && !te.sent:
-				if try+1 < maxUnsent && ctx.Err() == nil {
-					if c.sleep(ctx, c.retry.backoff(try)) == nil {
-						continue
-					}
-				}
-				return nil, fmt.Errorf("create ticket (not sent, nothing was created): %w", err)
-			case errors.As(err, &te):
-				return c.reconcileTicket(ctx, subAccountID, req.ExternalID, err)
-			case errors.As(err, &e) && e.malformed && e.Status == http.StatusAccepted:
-				return nil, &OutcomeUnknownError{ExternalID: req.ExternalID, SubAccountID: subAccountID, Parked: true, Cause: err}
-			case errors.As(err, &e) && e.malformed:
-				return c.reconcileTicket(ctx, subAccountID, req.ExternalID, err)
+	const maxUnsent, maxResends = 3, 2
+	unsent, resends := 0, 0
+	for {
+		res, err := c.createOnce(ctx, cl, subAccountID, req.ExternalID)
+		var te *transportError
+		switch {
+		case err == nil:
+			return res, nil
+		case errors.As(err, &te) && !te.sent:
+			unsent++
+			if unsent < maxUnsent && ctx.Err() == nil && c.sleep(ctx, c.retry.backoff(unsent-1)) == nil {
+				continue
 			}
-			return nil, err
+			return nil, fmt.Errorf("create ticket (not sent, nothing was created): %w", err)
+		case errors.Is(err, errCertainlyAbsent):
+			resends++
+			if resends <= maxResends && ctx.Err() == nil {
+				continue
+			}
+			return nil, fmt.Errorf("create ticket: the service lost %d answers in a row and holds no ticket with externalId %s; nothing was created: %w", resends, req.ExternalID, errors.Unwrap(err))
 		}
-		return c.createdTicket(ctx, cl, resp, subAccountID, req.ExternalID)
+		return nil, err
 	}
+}
+
+// errCertainlyAbsent wraps the cause of a lost answer when the lookup by
+// externalId proved that no ticket was created, so the request may be sent
+// again with the same externalId.
+var errCertainlyAbsent = errors.New("no ticket was created")
+
+type absentError struct{ cause error }
+
+func (e *absentError) Error() string        { return "no ticket was created: " + e.cause.Error() }
+func (e *absentError) Unwrap() error        { return e.cause }
+func (e *absentError) Is(target error) bool { return target == errCertainlyAbsent }
+
+// createOnce sends the creation once and settles what became of it.
+func (c *Client) createOnce(ctx context.Context, cl call, sub uuid.UUID, externalID string) (*CreateTicketResult, error) {
+	resp, err := c.do(ctx, cl)
+	if err != nil {
+		var te *transportError
+		var e *Error
+		switch {
+		case errors.As(err, &te) && !te.sent:
+			return nil, err
+		case errors.As(err, &te):
+			return c.reconcileTicket(ctx, sub, externalID, err)
+		case errors.As(err, &e) && e.malformed && e.Status == http.StatusAccepted:
+			return nil, &OutcomeUnknownError{ExternalID: externalID, SubAccountID: sub, Parked: true, Cause: err}
+		case errors.As(err, &e) && e.malformed:
+			return c.reconcileTicket(ctx, sub, externalID, err)
+		}
+		return nil, err
+	}
+	return c.createdTicket(ctx, cl, resp, sub, externalID)
 }
 
 // createdTicket reads the answer of a ticket creation that arrived whole.
@@ -228,7 +259,18 @@ func (c *Client) reconcileTicket(ctx context.Context, sub uuid.UUID, externalID 
 			return &CreateTicketResult{Ticket: t, Reconciled: true}, nil
 		}
 	}
+	if lookupErr == nil && !c.createsParked(rctx) {
+		return nil, &absentError{cause: cause}
+	}
 	return nil, &OutcomeUnknownError{ExternalID: externalID, SubAccountID: sub, Cause: cause, LookupErr: lookupErr}
+}
+
+// createsParked reports whether this access's ticket creations may be parked
+// for multi-signature approval (or whether that cannot be known): then a
+// missing ticket proves nothing, since a parked request leaves none.
+func (c *Client) createsParked(ctx context.Context) bool {
+	info, err := c.AccessInfo(ctx)
+	return err != nil || info.AccountPermissions.OperationRequester
 }
 
 // ReconcilePolicy says how CreateTicket looks a ticket up by externalId
