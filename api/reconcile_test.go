@@ -26,8 +26,8 @@ type ticketService struct {
 	parked  int
 	// requester makes access-info say the access's creations are parked.
 	requester bool
-	posts   atomic.Int32
-	lookups atomic.Int32
+	posts     atomic.Int32
+	lookups   atomic.Int32
 	// fault picks what happens to the n-th creation (1-based).
 	fault func(n int) string
 }
