@@ -1,0 +1,311 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"tesouro/api"
+)
+
+// Demo history sizes (spec/service.md §6: about 300 tickets over 90 days).
+const (
+	demoTicketsMain = 300
+	demoTicketsSub  = 40
+	demoDays        = 90
+)
+
+// seedActivity fills the demo accounts with their history: beneficiaries,
+// webhooks, tickets in every state, multi-signature operations, webhook
+// attempts, trades and compliance records. The history is made by the same
+// code that serves requests, run at past times, so it obeys every rule.
+func (s *Server) seedActivity(seed int64, st *store, now time.Time) error {
+	r := newDemoRand(seed, "activity")
+	s.st = st
+	s.seedRand = &r
+	defer func() { s.seedRand = nil }()
+
+	// History must not move today's balances: they are the demo's truth.
+	saved := map[*account]map[string]decimal.Decimal{}
+	for _, a := range st.accounts {
+		saved[a] = a.balances
+		a.balances = map[string]decimal.Decimal{}
+		for _, c := range []string{"BRLA", "USDC", "USDT", "EURC"} {
+			a.balances[c] = decimal.NewFromInt(1_000_000_000)
+		}
+	}
+
+	accts := append([]*account{st.main}, st.subs...)
+	for i, a := range accts {
+		seedBeneficiaries(r, a, now)
+		if i <= 1 {
+			a.webhooks = append(a.webhooks, &webhook{ID: r.uuid(), URL: defaultDemoBase + receiverPath, Subscriptions: []string{"TICKET"}, CreatedAt: now.Add(-120 * 24 * time.Hour)})
+		}
+	}
+	operator := st.accessByMail["operator@"+demoDomain]
+	for i, a := range accts {
+		n := demoTicketsSub
+		if i == 0 {
+			n = demoTicketsMain
+		}
+		for j := 0; j < n; j++ {
+			age := time.Duration(r.Int64N(int64(demoDays * 24 * time.Hour)))
+			if err := s.seedTicket(r, a, operator, now.Add(-age)); err != nil {
+				return err
+			}
+		}
+		// Live ones: waiting for a large PIX payment, and being delivered.
+		for j := 0; j < 2; j++ {
+			if err := s.seedScenario(r, a, operator, now.Add(-time.Duration(40+j*30)*time.Second), scenarioLargePIX, false, false); err != nil {
+				return err
+			}
+		}
+		if err := s.seedScenario(r, a, operator, now.Add(-500*time.Millisecond), scenarioConvert, false, false); err != nil {
+			return err
+		}
+	}
+	if err := s.seedOperations(seed, r, st, now); err != nil {
+		return err
+	}
+	s.advanceLocked(now)
+	for _, a := range st.accounts {
+		a.balances = saved[a]
+	}
+	for _, a := range accts {
+		seedTrades(r, a, now)
+		seedCompliance(r, a, now)
+	}
+	return nil
+}
+
+func seedBeneficiaries(r demoRand, a *account, now time.Time) {
+	at := func() time.Time { return now.Add(-time.Duration(100+r.IntN(200)) * 24 * time.Hour) }
+	chains := []string{"POLYGON", "CELO", "ETHEREUM", "BASE"}
+	names := []string{"Treasury cold wallet", "Exchange hot wallet", "Supplier Alpha", "Market maker", "Payroll wallet"}
+	for i := 0; i < 2+r.IntN(3); i++ {
+		w := &api.Wallet{ID: r.uuid(), Alias: names[i], Description: "demo wallet", WalletAddress: walletFromID(r.uuid()), WalletChain: chains[i%len(chains)], CreatedAt: api.NewTime(at())}
+		a.wallets.add(w.CreatedAt.Time, w.ID, w)
+	}
+	people := []string{"Maria Silva", "João Souza", "Ana Costa", "Pedro Lima", "Carla Dias"}
+	for i := 0; i < 2+r.IntN(3); i++ {
+		b := &api.BRLAccount{ID: r.uuid(), Alias: people[i], Description: "demo beneficiary", CreatedAt: api.NewTime(at())}
+		switch i % 4 {
+		case 0:
+			b.PixKey, b.PixKeyType = demoCPF(r), "CPF"
+			b.TaxID = b.PixKey
+		case 1:
+			b.PixKey, b.PixKeyType = fmt.Sprintf("demo.%d@%s", i, demoDomain), "EMAIL"
+		case 2:
+			b.PixKey, b.PixKeyType = "+55119"+r.digits(8), "PHONE"
+		default:
+			b.TaxID, b.UserName, b.BankCode, b.BranchCode, b.AccountNumber, b.AccountType = demoCNPJ(r), people[i]+" Ltda", "341", r.digits(4), r.digits(7), "checking"
+		}
+		a.brl.add(b.CreatedAt.Time, b.ID, b)
+	}
+	usdNames := []string{"Globex Corp", "Initech LLC", "Umbrella Inc", "Hooli Ltd"}
+	routings := []string{"021000021", "011000015", "026009593"}
+	for i := 0; i < 2+r.IntN(3); i++ {
+		b := &api.USDAccount{
+			ID: r.uuid(), UserID: a.ID, Alias: usdNames[i], Description: "demo supplier", BankAccountNumber: r.digits(10), BankRoutingNumber: routings[i%3],
+			BankBeneficiaryName: usdNames[i], BankName: "Demo Bank NA", CreatedAt: api.NewTime(at()),
+			BankBeneficiaryAddress: api.Address{StreetLine1: r.digits(3) + " Main St", City: "New York", State: "NY", PostalCode: "10001", Country: "USA"},
+		}
+		a.usd.add(b.CreatedAt.Time, b.ID, b)
+	}
+	copNames := []string{"Café Andino SAS", "Flores de Bogotá", "Textiles Medellín"}
+	for i := 0; i < 2+r.IntN(2); i++ {
+		b := &api.COPAccount{ID: r.uuid(), Alias: copNames[i], BeneficiaryName: copNames[i], BeneficiaryType: "COMPANY", CreatedAt: api.NewTime(at())}
+		if i%2 == 0 {
+			b.BreBKey = "@" + r.digits(10)
+		} else {
+			b.BankAccountNumber, b.BankID, b.BankName, b.AccountType, b.DocumentType, b.DocumentNumber = r.digits(11), "1007", "Bancolombia", "SAVINGS", "NIT", r.digits(9)
+		}
+		a.cop.add(b.CreatedAt.Time, b.ID, b)
+	}
+}
+
+type scenario int
+
+const (
+	scenarioSmallPIX scenario = iota
+	scenarioLargePIX
+	scenarioPIXToWallet
+	scenarioPayoutPIX
+	scenarioPayoutUSD
+	scenarioDeposit
+	scenarioConvert
+	scenarioPayoutCOP
+	scenarioOwnWallet
+	scenarioPermitToPIX
+	scenarioCount
+)
+
+// seedTicket makes one historic ticket of a random scenario.
+func (s *Server) seedTicket(r demoRand, a *account, who *access, at time.Time) error {
+	sc := scenario(r.IntN(int(scenarioCount)))
+	markup := r.IntN(10) == 0
+	fail := r.IntN(25) == 0
+	return s.seedScenario(r, a, who, at, sc, markup, fail)
+}
+
+// seedScenario creates a demo ticket of a scenario at time at.
+func (s *Server) seedScenario(r demoRand, a *account, who *access, at time.Time, sc scenario, markup, fail bool) error {
+	plan, err := s.demoPlan(r, a, who, at, sc, markup)
+	if err != nil {
+		return err
+	}
+	t, err := s.makeTicketLocked(plan, at)
+	if err != nil {
+		return err
+	}
+	if fail && t.outKind != "internal" && t.outKind != "own" {
+		t.failReason = []string{"the receiving institution refused the credit", "the beneficiary account is closed", "compliance review rejected the payout"}[r.IntN(3)]
+	}
+	// Large PIX payments of the past were mostly paid by hand.
+	if sc == scenarioLargePIX && at.Before(s.now().Add(-time.Hour)) && r.IntN(4) != 0 {
+		t.fundAt = at.Add(time.Duration(30+r.IntN(200)) * time.Second)
+		s.schedule(t.fundAt, dueFund, t, nil)
+	}
+	return nil
+}
+
+// demoPlan builds the quote and request of a scenario and plans them as a
+// request at time at would be.
+func (s *Server) demoPlan(r demoRand, a *account, who *access, at time.Time, sc scenario, markup bool) (*ticketPlan, error) {
+	p := &quoteParams{}
+	req := &ticketRequest{ExternalID: ""}
+	if r.IntN(3) == 0 {
+		req.ExternalID = "erp-" + r.digits(8)
+	}
+	wallets, brls, usds, cops := a.wallets.all(), a.brl.all(), a.usd.all(), a.cop.all()
+	switch sc {
+	case scenarioSmallPIX:
+		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "BRL", "PIX", "BRLA", "INTERNAL", r.amount(20, 1000, 2)
+	case scenarioLargePIX:
+		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "BRL", "PIX", "BRLA", "INTERNAL", r.amount(1500, 60000, 2)
+	case scenarioPIXToWallet:
+		w := wallets[r.IntN(len(wallets))]
+		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "BRL", "PIX", "USDC", w.WalletChain, r.amount(100, 1000, 2)
+		req.TicketBlockchainOutput = &chainOutputBlock{w.ID.String()}
+	case scenarioPayoutPIX:
+		b := brls[r.IntN(len(brls))]
+		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "BRLA", "INTERNAL", "BRL", "PIX", r.amount(50, 8000, 2)
+		req.TicketBrlPixOutput = &pixOutputBlock{b.ID.String(), "invoice " + r.digits(5)}
+	case scenarioPayoutUSD:
+		b := usds[r.IntN(len(usds))]
+		rail := []string{"ACH", "WIRE"}[r.IntN(2)]
+		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "USDC", "INTERNAL", "USD", rail, r.amount(100, 20000, 2)
+		req.TicketUsdOutput = &usdOutputBlock{b.ID.String(), rail, "PO-" + r.digits(6)}
+	case scenarioDeposit:
+		chain := []string{"POLYGON", "BASE", "CELO"}[r.IntN(3)]
+		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount, p.sendMethod = "USDC", chain, "USDC", "INTERNAL", r.amount(500, 50000, 6), "TRANSFER"
+		req.TicketBlockchainInput = blockchainInput(walletFromID(r.uuid()), nil)
+	case scenarioConvert:
+		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "BRLA", "INTERNAL", "USDC", "INTERNAL", r.amount(100, 5000, 6)
+	case scenarioPayoutCOP:
+		b := cops[r.IntN(len(cops))]
+		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "USDT", "INTERNAL", "COP", "BANK-TRANSFER", r.amount(100, 3000, 6)
+		req.TicketCopOutput = &copOutputBlock{b.ID.String()}
+	case scenarioOwnWallet:
+		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "EURC", "INTERNAL", "EURC", "ETHEREUM", r.amount(50, 2000, 6)
+		req.TicketBlockchainOutput = &chainOutputBlock{uuid.Nil.String()}
+	case scenarioPermitToPIX:
+		b := brls[r.IntN(len(brls))]
+		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount, p.sendMethod = "BRLA", "BASE", "BRL", "PIX", r.amount(100, 5000, 6), "PERMIT"
+		req.TicketBlockchainInput = blockchainInput(walletFromID(r.uuid()), &api.Permit{R: "0x" + r.hex(64), S: "0x" + r.hex(64), V: 27 + r.IntN(2), Nonce: int64(r.IntN(50)), Deadline: at.Add(time.Hour).Unix()})
+		req.TicketBrlPixOutput = &pixOutputBlock{b.ID.String(), ""}
+	}
+	if markup {
+		p.markupPct = decimal.RequireFromString("0.005")
+		req.TicketMarkupInput = &markupBlock{a.Wallet}
+	}
+	q, err := s.claimsAt(r, p, a, who, at)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := s.planTicket(a, who, req, at, false, q)
+	if err != nil {
+		return nil, fmt.Errorf("demo ticket: %w", err)
+	}
+	return plan, nil
+}
+
+func blockchainInput(wallet string, permit *api.Permit) *chainInputBlock {
+	return &chainInputBlock{WalletAddress: wallet, Permit: permit}
+}
+
+// claimsAt prices a quote at a past time, as the quote endpoint would have.
+func (s *Server) claimsAt(r demoRand, p *quoteParams, a *account, who *access, at time.Time) (*quoteClaims, error) {
+	bp := basePrice(p.inCur, p.outCur, at)
+	fees, out := p.forward(p.inAmount, bp)
+	if !out.IsPositive() {
+		return nil, fmt.Errorf("demo quote %s→%s of %s does not cover its fees", p.inCur, p.outCur, p.inAmount)
+	}
+	q := &quoteClaims{
+		ID: r.uuid(), SubAccountID: a.subAccountID(), AccountID: a.ID, AccessID: who.ID,
+		IssuedAt: at.Add(-3 * time.Second).UnixMilli(), ExpiresAt: at.Add(12 * time.Second).UnixMilli(),
+		InputCurrency: p.inCur, InputPaymentMethod: p.inMethod, InputAmount: p.inAmount,
+		OutputCurrency: p.outCur, OutputPaymentMethod: p.outMethod, OutputAmount: out,
+		BasePrice: bp, SendMethod: p.sendMethod, Fees: fees, MarkupAmount: decimal.Zero,
+	}
+	if p.hasMarkup() {
+		q.MarkupCurrency = p.inCur
+		q.MarkupAmount = markupTotal(fees, p.inCur, p.inCur, bp)
+	}
+	return q, nil
+}
+
+// seedOperations parks demo requests: some pending (one already half
+// approved), some executed, rejected and expired.
+func (s *Server) seedOperations(seed int64, r demoRand, st *store, now time.Time) error {
+	requester := st.accessByMail["requester@"+demoDomain]
+	approver3 := st.accessByMail["approver3@"+demoDomain]
+	a1 := st.accessByMail["approver1@"+demoDomain]
+	a2 := st.accessByMail["approver2@"+demoDomain]
+	type spec struct {
+		who  *access
+		acct *account
+		age  time.Duration
+		sc   scenario
+		end  string // "", "half", "executed", "rejected"
+	}
+	specs := []spec{
+		{requester, st.main, 3 * time.Hour, scenarioPayoutPIX, ""},
+		{requester, st.main, 90 * time.Minute, scenarioPayoutUSD, "half"},
+		{approver3, st.main, 50 * time.Minute, scenarioPayoutPIX, ""},
+		{requester, st.subs[0], 5 * time.Hour, scenarioPIXToWallet, ""},
+		{requester, st.main, 6 * 24 * time.Hour, scenarioPayoutPIX, "executed"},
+		{approver3, st.main, 9 * 24 * time.Hour, scenarioPayoutCOP, "executed"},
+		{requester, st.main, 4 * 24 * time.Hour, scenarioPayoutUSD, "rejected"},
+		{requester, st.subs[0], 12 * 24 * time.Hour, scenarioConvert, "rejected"},
+		{requester, st.main, 3 * 24 * time.Hour, scenarioPayoutPIX, "expired"},
+	}
+	for _, sp := range specs {
+		at := now.Add(-sp.age)
+		plan, err := s.demoPlan(r, sp.acct, sp.who, at, sp.sc, false)
+		if err != nil {
+			return err
+		}
+		plan.req.QuoteToken = sealQuoteWith(derive(seed, "demo-quote-tokens"), plan.q)
+		body, err := json.Marshal(plan.req)
+		if err != nil {
+			return err
+		}
+		op := s.parkLocked(plan, body, at)
+		switch sp.end {
+		case "half":
+			op.approvals[a1.ID] = true
+		case "executed":
+			op.approvals[a1.ID] = true
+			op.approvals[a2.ID] = true
+			s.executeLocked(op, at.Add(40*time.Minute))
+		case "rejected":
+			op.approvals[a2.ID] = true
+			op.Status, op.Reason, op.DecidedAt = api.OperationRejected, "amount does not match the approved invoice", at.Add(2*time.Hour)
+		}
+	}
+	return nil
+}

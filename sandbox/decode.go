@@ -1,0 +1,144 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// decodeBody decodes the JSON body into v. Fields beyond those declared pass
+// through (the seed says so); a malformed body or a field of the wrong type
+// is a 400 that names the problem.
+func decodeBody(c *call, v any) error {
+	body := bytes.TrimSpace(c.body)
+	if len(body) == 0 {
+		return badRequest(codeInvalidJSON, "request body is empty; send a JSON object")
+	}
+	if body[0] != '{' {
+		return badRequest(codeInvalidJSON, "request body must be a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return badRequest(codeInvalidJSON, "request body has data after the JSON object")
+	}
+	return nil
+}
+
+func jsonError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := te.Field
+		if field == "" {
+			field = "body"
+		}
+		return badRequest(codeInvalidField, "%s: expected %s, got JSON %s", field, jsonKind(te.Type.String()), te.Value)
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return badRequest(codeInvalidJSON, "request body is not valid JSON (at byte %d): %v", se.Offset, err)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return badRequest(codeInvalidJSON, "request body is truncated JSON")
+	}
+	return badRequest(codeInvalidJSON, "request body: %v", err)
+}
+
+func jsonKind(t string) string {
+	switch {
+	case strings.Contains(t, "int"):
+		return "an integer"
+	case t == "string", strings.HasSuffix(t, "UUID"):
+		return "a string"
+	case t == "bool":
+		return "a boolean"
+	case strings.HasPrefix(t, "[]"):
+		return "an array"
+	case strings.Contains(t, "Decimal"):
+		return "a decimal string"
+	}
+	return "an object"
+}
+
+// queryUUID reads an optional UUID query parameter.
+func (c *call) queryUUID(name string) (uuid.UUID, bool, error) {
+	raw := c.query.Get(name)
+	if raw == "" {
+		return uuid.Nil, false, nil
+	}
+	id, err := uuid.Parse(raw)
+	if err != nil {
+		return uuid.Nil, false, badRequest(codeInvalidField, "%s %q is not a UUID", name, truncate(raw, 40))
+	}
+	return id, true, nil
+}
+
+// pathUUID reads a UUID path parameter; anything else cannot name a
+// resource, so it is a 404 like an unknown id would be... except that the
+// caller deserves to know the id is malformed, hence a 400.
+func (c *call) pathUUID(name string) (uuid.UUID, error) {
+	raw := c.param(name)
+	id, err := uuid.Parse(raw)
+	if err != nil {
+		return uuid.Nil, badRequest(codeInvalidField, "%s %q in the path is not a UUID", name, truncate(raw, 40))
+	}
+	return id, nil
+}
+
+// queryUnix reads an optional time filter in integer Unix seconds.
+func (c *call) queryUnix(name string) (time.Time, error) {
+	raw := c.query.Get(name)
+	if raw == "" {
+		return time.Time{}, nil
+	}
+	n, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || n < 0 {
+		return time.Time{}, badRequest(codeInvalidField, "%s %q must be an integer of Unix seconds", name, truncate(raw, 40))
+	}
+	return time.Unix(n, 0).UTC(), nil
+}
+
+// queryRFC3339 reads an optional time filter as an RFC 3339 date-time.
+func (c *call) queryRFC3339(name string) (time.Time, error) {
+	raw := c.query.Get(name)
+	if raw == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, raw)
+	if err != nil {
+		return time.Time{}, badRequest(codeInvalidField, "%s %q must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z", name, truncate(raw, 40))
+	}
+	return t.UTC(), nil
+}
+
+// queryBool reads an optional boolean query parameter.
+func (c *call) queryBool(name string) (bool, error) {
+	raw := c.query.Get(name)
+	if raw == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(raw)
+	if err != nil {
+		return false, badRequest(codeInvalidField, "%s %q must be true or false", name, truncate(raw, 20))
+	}
+	return b, nil
+}
+
+// windowFrom makes a time window; before must be after after.
+func windowFrom(after, before time.Time) (window, error) {
+	if !after.IsZero() && !before.IsZero() && !before.After(after) {
+		return window{}, badRequest(codeInvalidField, "createdBefore must be later than createdAfter")
+	}
+	return window{from: after, to: before}, nil
+}
+
+func httpBody(b []byte) io.ReadCloser { return io.NopCloser(bytes.NewReader(b)) }

@@ -1,0 +1,280 @@
+package sandbox
+
+import (
+	"container/heap"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"tesouro/api"
+	"tesouro/money"
+)
+
+// The lifecycle advances from the sandbox clock: every scheduled transition
+// sits in a queue ordered by time; each request first applies what is due
+// at its clock reading (so a fake clock gives deterministic results), and a
+// sweeper does the same in the background so that webhooks fire even when
+// nobody asks.
+
+type dueKind int
+
+const (
+	dueFund dueKind = iota
+	duePay
+	dueExpire
+	dueOpExpire
+)
+
+type dueItem struct {
+	at   int64 // UnixNano
+	kind dueKind
+	t    *ticket
+	op   *operation
+}
+
+type dueQueue []dueItem
+
+func (q dueQueue) Len() int           { return len(q) }
+func (q dueQueue) Less(i, j int) bool { return q[i].at < q[j].at }
+func (q dueQueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
+func (q *dueQueue) Push(x any)        { *q = append(*q, x.(dueItem)) }
+func (q *dueQueue) Pop() any {
+	old := *q
+	it := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return it
+}
+
+// schedule queues a transition. The caller holds s.mu.
+func (s *Server) schedule(at time.Time, kind dueKind, t *ticket, op *operation) {
+	heap.Push(&s.st.due, dueItem{at: at.UnixNano(), kind: kind, t: t, op: op})
+	if n := at.UnixNano(); n < s.nextDue.Load() {
+		s.nextDue.Store(n)
+	}
+}
+
+// scaled divides a lifecycle delay by the speed factor.
+func (s *Server) scaled(d time.Duration) time.Duration {
+	return time.Duration(float64(d) / s.speed)
+}
+
+func (s *Server) advanceIfDue(now time.Time) {
+	if now.UnixNano() < s.nextDue.Load() {
+		return
+	}
+	s.mu.Lock()
+	s.advanceLocked(now)
+	s.mu.Unlock()
+}
+
+// advanceLocked applies every transition due at now, in time order, each at
+// its own scheduled time. The caller holds s.mu.
+func (s *Server) advanceLocked(now time.Time) {
+	n := now.UnixNano()
+	changed := false
+	for len(s.st.due) > 0 && s.st.due[0].at <= n {
+		it := heap.Pop(&s.st.due).(dueItem)
+		at := time.Unix(0, it.at).UTC()
+		switch it.kind {
+		case dueFund:
+			if it.t.Status == api.TicketPending && it.t.fundAt.Equal(at) && at.Before(it.t.ExpiresAt.Time) {
+				s.fundLocked(it.t, at)
+				changed = true
+			}
+		case duePay:
+			if it.t.Status == api.TicketProcessing && it.t.payAt.Equal(at) {
+				s.deliverLocked(it.t, at)
+				changed = true
+			}
+		case dueExpire:
+			if it.t.Status == api.TicketPending && !at.Before(it.t.ExpiresAt.Time) {
+				s.transitionLocked(it.t, api.TicketExpired, at, "TICKET-EXPIRED")
+				it.t.Reason = "the input was not funded before expiresAt"
+				changed = true
+			}
+		case dueOpExpire:
+			if it.op.Status == api.OperationPending {
+				it.op.Status = api.OperationExpired
+				it.op.DecidedAt = at
+				it.op.Reason = "not approved within 24 hours"
+				changed = true
+			}
+		}
+	}
+	if len(s.st.due) > 0 {
+		s.nextDue.Store(s.st.due[0].at)
+	} else {
+		s.nextDue.Store(math.MaxInt64)
+	}
+	if changed {
+		s.changed()
+	}
+}
+
+func (s *Server) sweepLoop() {
+	defer s.wg.Done()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-tick.C:
+			s.advanceIfDue(s.now())
+		}
+	}
+}
+
+// transitionLocked sets a ticket's status and records the event.
+func (s *Server) transitionLocked(t *ticket, status api.TicketStatus, at time.Time, event string) {
+	t.Status = status
+	t.UpdatedAt = api.NewTime(at)
+	s.recordTicketEvent(t, event, at)
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n/2)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// newID is a random identifier at run time, and a deterministic one while
+// the demo data is built.
+func (s *Server) newID() uuid.UUID {
+	if s.seedRand != nil {
+		return s.seedRand.uuid()
+	}
+	return uuid.New()
+}
+
+func (s *Server) randomHex(n int) string {
+	if s.seedRand != nil {
+		return s.seedRand.hex(n)
+	}
+	return randomHex(n)
+}
+
+func (s *Server) txHash() string { return "0x" + s.randomHex(64) }
+
+// endToEndID is a PIX end-to-end id: E + ISPB (8) + yyyyMMddHHmm + 11
+// alphanumerics, 32 characters.
+func (s *Server) endToEndID(ispb string, at time.Time) string {
+	return "E" + ispb + at.UTC().Format("200601021504") + strings.ToUpper(s.randomHex(12))[:11]
+}
+
+const sandboxISPB = "13370000"
+
+// fundLocked records the input as received: PENDING → PROCESSING.
+func (s *Server) fundLocked(t *ticket, at time.Time) {
+	q := &t.q
+	switch {
+	case q.InputPaymentMethod == "PIX":
+		e2e := s.endToEndID("60701190", at)
+		info := &api.BrazilianFiatSenderInfo{
+			ID: s.newID().String(), TicketID: t.ID.String(), Name: "Pagador Sandbox", TaxID: "52998224725",
+			BankCode: "60701190", BranchCode: "0001", AccountNumber: "12345678", AccountType: "CACC", EndToEndID: e2e,
+		}
+		if in := t.BrlPixInputInfo; in != nil {
+			info.ReferenceLabel, info.AdditionalData, info.BrCode = in.ReferenceLabel, in.AdditionalData, in.BrCode
+		}
+		t.BrazilianFiatSenderInfo = info
+		t.acct.byE2E[e2e] = t
+	case money.IsChain(q.InputPaymentMethod):
+		info := api.BlockchainSenderInfo{}
+		if t.BlockchainSenderInfo != nil {
+			info = *t.BlockchainSenderInfo
+		}
+		info.TxHash = s.txHash()
+		t.BlockchainSenderInfo = &info
+	}
+	t.fundAt = time.Time{}
+	s.transitionLocked(t, api.TicketProcessing, at, "DEPOSIT-SUCCESS")
+	t.payAt = at.Add(s.scaled(deliveryDelay))
+	s.schedule(t.payAt, duePay, t, nil)
+}
+
+// tokenFor is the token a fiat amount lands as in a balance.
+func tokenFor(currency string) string {
+	switch currency {
+	case "BRL":
+		return "BRLA"
+	case "USD":
+		return "USDC"
+	case "EUR":
+		return "EURC"
+	}
+	if money.IsToken(currency) {
+		return currency
+	}
+	return ""
+}
+
+// deliverLocked delivers the output: PROCESSING → PAID, or FAILED when the
+// beneficiary disappeared in the meantime.
+func (s *Server) deliverLocked(t *ticket, at time.Time) {
+	acct, q := t.acct, &t.q
+	t.payAt = time.Time{}
+	gone := ""
+	switch t.outKind {
+	case "brl":
+		if _, ok := acct.brl.get(t.outID); !ok {
+			gone = "BRL beneficiary"
+		}
+	case "wallet":
+		if _, ok := acct.wallets.get(t.outID); !ok {
+			gone = "beneficiary wallet"
+		}
+	case "usd":
+		if _, ok := acct.usd.get(t.outID); !ok {
+			gone = "USD beneficiary"
+		}
+	case "cop":
+		if _, ok := acct.cop.get(t.outID); !ok {
+			gone = "COP beneficiary"
+		}
+	}
+	if gone == "" && t.failReason != "" {
+		gone = "-"
+	}
+	if gone != "" {
+		t.FailureReason = fmt.Sprintf("the %s %s was removed before delivery", gone, t.outID)
+		if gone == "-" {
+			t.FailureReason = t.failReason
+		}
+		if t.debited.IsPositive() {
+			acct.credit(q.InputCurrency, t.debited)
+			t.debited = decimal.Zero
+		}
+		s.transitionLocked(t, api.TicketFailed, at, "DELIVERY-FAILED")
+		return
+	}
+	switch {
+	case t.BrazilianFiatReceiverInfo != nil:
+		r := *t.BrazilianFiatReceiverInfo
+		r.EndToEndID = s.endToEndID(sandboxISPB, at)
+		t.BrazilianFiatReceiverInfo = &r
+		acct.byE2E[r.EndToEndID] = t
+	case t.BlockchainReceiverInfo != nil:
+		r := *t.BlockchainReceiverInfo
+		r.TxHash = s.txHash()
+		t.BlockchainReceiverInfo = &r
+	}
+	if t.outKind == "internal" || t.outKind == "own" {
+		acct.credit(q.OutputCurrency, q.OutputAmount)
+	}
+	if t.MarkupInfo != nil {
+		m := *t.MarkupInfo
+		m.TxHash = s.txHash()
+		t.MarkupInfo = &m
+		if tok := tokenFor(q.MarkupCurrency); tok != "" {
+			acct.credit(tok, q.MarkupAmount)
+		}
+	}
+	s.transitionLocked(t, api.TicketPaid, at, "TICKET-COMPLETE")
+}

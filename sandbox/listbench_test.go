@@ -1,0 +1,81 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// fillTickets stores n extra tickets on the main account through the code
+// that serves ticket creations, spread over the last 90 days.
+func fillTickets(tb testing.TB, s *Server, n int) {
+	tb.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.st
+	who := st.accessByMail["operator@"+demoDomain]
+	r := newDemoRand(99, "bench")
+	// As for the demo history: no webhook deliveries for these.
+	s.seedRand = &r
+	defer func() { s.seedRand = nil }()
+	now := s.now()
+	p := &quoteParams{inCur: "BRL", inMethod: "PIX", outCur: "BRLA", outMethod: "INTERNAL", inAmount: decimal.RequireFromString("1500")}
+	for i := 0; i < n; i++ {
+		at := now.Add(-time.Duration(r.Int64N(int64(90 * 24 * time.Hour))))
+		q, err := s.claimsAt(r, p, st.main, who, at)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		plan, err := s.planTicket(st.main, who, &ticketRequest{}, at, false, q)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if _, err := s.makeTicketLocked(plan, at); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	s.advanceLocked(now)
+}
+
+// BenchmarkListTickets measures one signed page of GET /v2/account/tickets/
+// (the first page and a page deep in the history) with 1,000 and 100,000
+// stored tickets: the cost must not grow with the total (target: within
+// 1.5×).
+func BenchmarkListTickets(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		b.Run(fmt.Sprintf("stored=%d", n), func(b *testing.B) {
+			r, err := Start(Config{Seed: 1}, "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.Close()
+			r.Server.mu.Lock() // wait for the demo history
+			have := r.Server.st.main.tickets.len()
+			r.Server.mu.Unlock()
+			fillTickets(b, r.Server, n-have)
+			c := r.client(b, "operator")
+			c.hc = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+			// A cursor half-way down the history.
+			var page struct{ Cursor string }
+			uri := "/v2/account/tickets/"
+			for i := 0; i < 10; i++ {
+				c.json("GET", uri, nil, 200, &page)
+				uri = "/v2/account/tickets/?cursor=" + page.Cursor
+			}
+			deep := uri
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				u := "/v2/account/tickets/"
+				if i%2 == 1 {
+					u = deep
+				}
+				if code, out := c.do("GET", u, nil); code != 200 {
+					b.Fatalf("%d %s", code, out)
+				}
+			}
+		})
+	}
+}

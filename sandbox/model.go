@@ -1,0 +1,164 @@
+package sandbox
+
+import (
+	"crypto"
+	"encoding/json"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"tesouro/api"
+)
+
+// account is the main account or one of its sub-accounts. Everything an
+// account owns hangs off it, so no lookup can cross into another account.
+type account struct {
+	ID        uuid.UUID
+	Name      string
+	Type      string // INDIVIDUAL or COMPANY
+	Main      bool
+	MainID    uuid.UUID // the main account's id (itself for the main)
+	CreatedAt time.Time
+	// PixKey is the EVP key the account's BR Codes pay into.
+	PixKey string
+	// Wallet is the account's service wallet (EIP-55 checksummed): its
+	// deposit address and the only valid markup wallet.
+	Wallet string
+	TaxID  string
+
+	balances map[string]decimal.Decimal
+
+	tickets    *series[ticket]
+	byExternal map[string][]*ticket
+	byE2E      map[string]*ticket
+
+	wallets *series[api.Wallet]
+	brl     *series[api.BRLAccount]
+	usd     *series[api.USDAccount]
+	cop     *series[api.COPAccount]
+
+	webhooks []*webhook
+	events   *series[event]
+	attempts *series[attempt]
+
+	// Compliance and trades (routes in trades.go and compliance.go).
+	trades *series[api.Trade]
+	ubos   *series[api.UBO]
+	w8bens *series[api.W8BEN]
+	poa    *series[api.ProofOfAddressAttempt]
+}
+
+func newAccount(id uuid.UUID, name, typ string, main bool, mainID uuid.UUID, created time.Time) *account {
+	return &account{
+		ID: id, Name: name, Type: typ, Main: main, MainID: mainID, CreatedAt: created,
+		balances:   map[string]decimal.Decimal{},
+		tickets:    newSeries[ticket](),
+		byExternal: map[string][]*ticket{},
+		byE2E:      map[string]*ticket{},
+		wallets:    newSeries[api.Wallet](),
+		brl:        newSeries[api.BRLAccount](),
+		usd:        newSeries[api.USDAccount](),
+		cop:        newSeries[api.COPAccount](),
+		events:     newSeries[event](),
+		attempts:   newSeries[attempt](),
+		trades:     newSeries[api.Trade](),
+		ubos:       newSeries[api.UBO](),
+		w8bens:     newSeries[api.W8BEN](),
+		poa:        newSeries[api.ProofOfAddressAttempt](),
+	}
+}
+
+// subAccountID is the value of the subAccountId query that selects the
+// account ("" for the main account).
+func (a *account) subAccountID() string {
+	if a.Main {
+		return ""
+	}
+	return a.ID.String()
+}
+
+// access is a login on the main account, with its key and permissions.
+type access struct {
+	ID          uuid.UUID
+	Name        string // demo name ("operator")
+	Email       string
+	Perms       api.Permissions
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	FrozenUntil time.Time
+	PasswordAt  time.Time
+	MFAID       uuid.UUID
+
+	KeyType       string // ed25519, ecdsa, rsa
+	APIKey        string
+	PrivateKeyPEM string
+	pub           crypto.PublicKey
+	Password      string
+	EmailToken    string
+
+	Blacklisted     map[uuid.UUID]bool // sub-accounts this access may not touch
+	MainBlacklisted bool
+}
+
+func (a *access) frozen(now time.Time) bool { return a.FrozenUntil.After(now) }
+
+// ticket is a stored ticket: its public view plus what the lifecycle needs.
+// The public view is copied out under the lock; its info blocks are never
+// changed in place once published (a transition assigns new ones), so a
+// copy stays consistent after the lock is released.
+type ticket struct {
+	api.Ticket
+	acct     *account
+	accessID uuid.UUID
+	q        quoteClaims
+	// output beneficiary, checked again at delivery
+	outKind string // "brl", "wallet", "usd", "cop", "own", "internal"
+	outID   uuid.UUID
+	// lifecycle schedule (zero: nothing scheduled)
+	fundAt  time.Time
+	payAt   time.Time
+	debited decimal.Decimal // INTERNAL input taken at creation
+	// failReason makes the delivery fail (demo history).
+	failReason string
+}
+
+// operation is a parked multi-signature request.
+type operation struct {
+	ID           uuid.UUID
+	Requester    *access
+	Acct         *account
+	Status       api.OperationStatus
+	CreatedAt    time.Time
+	ExpiresAt    time.Time
+	Payload      json.RawMessage
+	req          ticketRequest
+	q            quoteClaims
+	approvals    map[uuid.UUID]bool
+	ExecutedID   string
+	Reason       string
+	DecidedAt    time.Time
+	MinApprovals int32
+}
+
+// webhook is a registered delivery target of one account.
+type webhook struct {
+	ID            uuid.UUID
+	URL           string
+	Subscriptions []string
+	CreatedAt     time.Time
+}
+
+// event is one recorded notification (a ticket transition).
+type event struct {
+	ID           uuid.UUID
+	Subscription string
+	Status       string
+	DataID       uuid.UUID
+	CreatedAt    time.Time
+}
+
+// attempt is one delivery of an event to a webhook.
+type attempt struct {
+	api.WebhookAttempt
+}

@@ -1,0 +1,70 @@
+package sandbox
+
+import "net/http"
+
+// routeAll registers every endpoint.
+func (s *Server) routeAll() {
+	r := &s.routes
+	const (
+		get   = http.MethodGet
+		post  = http.MethodPost
+		del   = http.MethodDelete
+		patch = http.MethodPatch
+	)
+	// Authentication.
+	r.handle(post, "/v2/auth/login", authNone, s.login)
+	r.handle(post, "/v2/auth/validate-login", authNone, s.validateLogin)
+	r.handle(post, "/v2/auth/refresh", authNone, s.refresh)
+
+	// Accesses and accounts.
+	r.handle(get, "/v2/auth/accesses", authAccess, s.listAccesses)
+	r.handle(get, "/v2/account/access-info", authAccess, s.accessInfo)
+	r.handle(get, "/v2/accounts", authAccess, s.listAccounts)
+	r.handle(get, "/v2/account/sub-accounts", authAccess, s.listSubAccounts)
+	r.handle(post, "/v2/account/sub-accounts", authAccess, s.createSubAccount)
+	r.handle(get, "/v2/account/balances", authAccess, s.balances)
+
+	// Quotes and tickets.
+	r.handle(get, "/v2/account/quote/fixed-rate", authAccess, s.quote)
+	r.handle(get, "/v2/account/tickets", authAccess, s.listTickets)
+	r.handle(post, "/v2/account/tickets", authAccess, s.createTicket)
+	r.handle(get, "/v2/account/tickets/{id}", authAccess, s.getTicket)
+	r.handle(get, "/v2/account/tickets/{id}/receipt", authAccess, s.ticketReceipt)
+	r.handle(post, "/v2/sandbox/tickets/{id}/fund", authAccess, s.fundTicket)
+	r.handle(post, "/v2/account/payment-session", authAccess, s.createPaymentSession)
+	r.handle(post, "/v2/payment-session/{id}/create-ticket", authNone, s.createSessionTicket)
+
+	// Multi-signature operations.
+	r.handle(get, "/v2/account/multi-sig-operations/approver", authAccess, s.approverInbox)
+	r.handle(get, "/v2/account/multi-sig-operations/{id}", authAccess, s.getOperation)
+	r.handle(post, "/v2/account/multi-sig-operations/{id}/approve", authAccess, s.approveOperation)
+	r.handle(post, "/v2/account/multi-sig-operations/{id}/reject", authAccess, s.rejectOperation)
+
+	// Beneficiaries.
+	r.handle(get, "/v2/account/beneficiaries/wallets", authAccess, s.listWallets)
+	r.handle(post, "/v2/account/beneficiaries/wallets", authAccess, s.createWallet)
+	r.handle(get, "/v2/account/beneficiaries/wallets/{id}", authAccess, s.getWallet)
+	r.handle(del, "/v2/account/beneficiaries/wallets/{id}", authAccess, s.deleteWallet)
+	r.handle(get, "/v2/account/beneficiaries/bank-accounts/brl", authAccess, s.listBRL)
+	r.handle(post, "/v2/account/beneficiaries/bank-accounts/brl", authAccess, s.createBRL)
+	r.handle(get, "/v2/account/beneficiaries/bank-accounts/brl/{id}", authAccess, s.getBRL)
+	r.handle(del, "/v2/account/beneficiaries/bank-accounts/brl/{id}", authAccess, s.deleteBRL)
+	r.handle(get, "/v2/account/beneficiaries/bank-accounts/usd", authAccess, s.listUSD)
+	r.handle(post, "/v2/account/beneficiaries/bank-accounts/usd", authAccess, s.createUSD)
+	r.handle(get, "/v2/account/beneficiaries/bank-accounts/usd/{id}", authAccess, s.getUSD)
+	r.handle(get, "/v2/account/beneficiaries/bank-accounts/cop", authAccess, s.listCOP)
+	r.handle(post, "/v2/account/beneficiaries/bank-accounts/cop", authAccess, s.createCOP)
+
+	// Webhooks.
+	r.handle(get, "/v2/public-key", authNone, s.publicKey)
+	r.handle(post, receiverPath, authNone, s.webhookReceiver)
+	r.handle(get, "/v2/notifications/webhooks", authAccess, s.listWebhooks)
+	r.handle(post, "/v2/notifications/webhooks", authAccess, s.registerWebhook)
+	r.handle(del, "/v2/notifications/webhooks/{id}", authAccess, s.deleteWebhook)
+	r.handle(get, "/v2/notifications/webhooks/attempts", authAccess, s.listAttempts)
+	r.handle(patch, "/v2/notifications/webhooks/attempts", authAccess, s.ackAttempts)
+	r.handle(get, "/v2/notifications/webhooks/attempts/{id}", authAccess, s.getAttempt)
+
+	s.routeTrades(r)
+	s.routeCompliance(r)
+}

@@ -1,0 +1,379 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Config configures a sandbox.
+type Config struct {
+	Seed      int64            // demo data seed; same seed, same data
+	Speed     float64          // lifecycle speed factor (0 means 1)
+	Faults    string           // --faults spec, "" for none
+	StatePath string           // "" : nothing persisted
+	Now       func() time.Time // nil: time.Now
+}
+
+// maxBody is the largest request body accepted (§4: 413 above).
+const maxBody = 1 << 20
+
+// Server is one sandbox: its store, clock and keys.
+type Server struct {
+	cfg   Config
+	clock func() time.Time
+	speed float64
+
+	// mu guards st and everything reachable from it.
+	mu sync.RWMutex
+	st *store
+
+	routes  router
+	faults  *faults
+	handler http.Handler
+
+	quoteKey   []byte
+	jwtKey     []byte
+	webhookKey *rsa.PrivateKey
+
+	// nextDue is the UnixNano of the earliest scheduled transition, so that
+	// requests only take the write lock when something is due.
+	nextDue atomic.Int64
+
+	// seedRand is set only while the demo data is built, before the server
+	// is shared: ids and hashes then come from the seed.
+	seedRand *demoRand
+	// seedErr is a defect of the demo data, reported by every request.
+	seedErr error
+
+	outbox     *outbox
+	httpClient *http.Client
+	persist    *persister
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	once   sync.Once
+}
+
+// New builds a sandbox with its demo data; it is usable at once (no key is
+// generated on this path) and starts its lifecycle sweeper and webhook
+// senders in the background. Close stops them.
+func New(cfg Config) (*Server, error) {
+	if cfg.Speed < 0 || math.IsNaN(cfg.Speed) || math.IsInf(cfg.Speed, 0) {
+		return nil, fmt.Errorf("speed %v: must be a positive factor such as 1 or 10", cfg.Speed)
+	}
+	f, err := parseFaults(cfg.Faults, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, clock: cfg.Now, speed: cfg.Speed, faults: f}
+	if s.clock == nil {
+		s.clock = time.Now
+	}
+	if s.speed == 0 {
+		s.speed = 1
+	}
+	s.quoteKey = randomKey()
+	s.jwtKey = randomKey()
+	if s.webhookKey, err = parseRSA(demoRSAWebhookPEM); err != nil {
+		return nil, fmt.Errorf("webhook signing key: %w", err)
+	}
+	s.nextDue.Store(math.MaxInt64)
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.httpClient = &http.Client{Timeout: 5 * time.Second}
+	s.outbox = newOutbox()
+
+	st, err := s.buildDemo(cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	s.st = st
+	loaded := false
+	if cfg.StatePath != "" {
+		if loaded, err = s.loadState(cfg.StatePath); err != nil {
+			return nil, err
+		}
+		s.persist = newPersister(s, cfg.StatePath)
+	}
+	if !loaded {
+		// The demo history is built behind the lock: New returns at once,
+		// and the first request waits the few milliseconds it takes.
+		s.mu.Lock()
+		start := s.now()
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			defer s.mu.Unlock()
+			if err := s.seedActivity(cfg.Seed, st, start); err != nil {
+				// The history is made by the request code from fixed inputs;
+				// a refusal here is a defect of the demo data itself.
+				s.seedErr = err
+			}
+			s.changed()
+		}()
+	}
+	s.routeAll()
+	s.handler = http.HandlerFunc(s.serve)
+
+	for range 4 {
+		s.wg.Add(1)
+		go s.deliverLoop()
+	}
+	s.wg.Add(1)
+	go s.sweepLoop()
+	return s, nil
+}
+
+func randomKey() []byte {
+	k := make([]byte, 32)
+	_, _ = rand.Read(k)
+	return k
+}
+
+// now is the sandbox clock in UTC.
+func (s *Server) now() time.Time { return s.clock().UTC() }
+
+// Handler serves the whole interface.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Close stops the background work and writes the state one last time.
+func (s *Server) Close() error {
+	var err error
+	s.once.Do(func() {
+		s.cancel()
+		s.wg.Wait()
+		if s.persist != nil {
+			err = s.persist.flush()
+		}
+	})
+	return err
+}
+
+// Running is a sandbox serving plain HTTP on a local address.
+type Running struct {
+	*Server
+	BaseURL string
+	Creds   Credentials
+	srv     *http.Server
+}
+
+// Start builds a sandbox and serves it on addr ("127.0.0.1:0" picks a
+// port) in the background.
+func Start(cfg Config, addr string) (*Running, error) {
+	s, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sandbox: listen on %s: %w", addr, err)
+	}
+	return s.serveOn(ln, "http"), nil
+}
+
+func (s *Server) serveOn(ln net.Listener, scheme string) *Running {
+	base := scheme + "://" + ln.Addr().String()
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: discardLogger()}
+	r := &Running{Server: s, BaseURL: base, Creds: s.Credentials(base), srv: srv}
+	go func() { _ = srv.Serve(ln) }()
+	return r
+}
+
+// Close stops serving and closes the sandbox.
+func (r *Running) Close() error {
+	err := r.srv.Close()
+	if e := r.Server.Close(); e != nil {
+		err = e
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// Credentials returns the demo accesses' credentials for a sandbox served
+// at baseURL.
+func (s *Server) Credentials(baseURL string) Credentials {
+	s.setSelfBase(baseURL)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	c := Credentials{BaseURL: baseURL, MainAccountID: s.st.main.ID.String()}
+	for _, a := range s.st.subs {
+		c.SubAccounts = append(c.SubAccounts, SubAccountCredential{ID: a.ID.String(), Name: a.Name})
+	}
+	for _, a := range s.st.accesses {
+		if a.APIKey == "" {
+			continue
+		}
+		c.Accesses = append(c.Accesses, AccessCredential{
+			Name: a.Name, Email: a.Email, AccessID: a.ID.String(), APIKey: a.APIKey, KeyType: a.KeyType,
+			PrivateKeyPEM: a.PrivateKeyPEM, Password: a.Password, EmailToken: a.EmailToken, Permissions: a.Perms,
+		})
+	}
+	return c
+}
+
+// call is one request being served.
+type call struct {
+	s      *Server
+	r      *http.Request
+	body   []byte
+	params map[string]string
+	query  url.Values
+	now    time.Time
+	who    *access // nil on public routes
+
+	// the response, written after the handler returned (and released its locks)
+	status      int
+	value       any
+	raw         []byte
+	contentType string
+	headers     map[string]string
+}
+
+// reply sets a JSON response.
+func (c *call) reply(status int, v any) error {
+	c.status, c.value = status, v
+	return nil
+}
+
+// replyRaw sets a non-JSON response.
+func (c *call) replyRaw(status int, contentType string, data []byte, headers map[string]string) error {
+	c.status, c.raw, c.contentType, c.headers = status, data, contentType, headers
+	return nil
+}
+
+func (c *call) param(name string) string { return c.params[name] }
+
+// serve is the request pipeline: faults, body limit, lifecycle, routing,
+// authentication, the handler, then the response.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	f := s.faults.pick()
+	if f.latency > 0 {
+		select {
+		case <-time.After(f.latency):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if f.drop {
+		panic(http.ErrAbortHandler)
+	}
+	if f.ratelimit {
+		w.Header().Set("Retry-After", "1")
+		writeError(w, errf(http.StatusTooManyRequests, codeRateLimited, "too many requests; retry after 1 second"))
+		return
+	}
+	if f.error500 {
+		writeError(w, errf(http.StatusInternalServerError, codeInternal, "injected fault: internal error"))
+		return
+	}
+
+	c := &call{s: s, r: r, now: s.now()}
+	s.mu.RLock()
+	seedErr := s.seedErr
+	s.mu.RUnlock()
+	if seedErr != nil {
+		writeError(w, errf(http.StatusInternalServerError, codeInternal, "the sandbox demo data could not be built (try another --seed): %v", seedErr))
+		return
+	}
+	if r.Body != nil {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		if err != nil {
+			writeError(w, badRequest(codeInvalidRequest, "request body could not be read: %v", err))
+			return
+		}
+		if len(body) > maxBody {
+			writeError(w, errf(http.StatusRequestEntityTooLarge, codeTooLarge, "request body is over 1 MiB; send less"))
+			return
+		}
+		c.body = body
+	}
+	s.advanceIfDue(c.now)
+
+	rt, params, allowed := s.routes.match(r.Method, r.URL.Path)
+	if rt == nil {
+		if len(allowed) > 0 {
+			methodNotAllowed(w, r.Method, r.URL.Path, allowed)
+			return
+		}
+		writeError(w, notFound("path", r.URL.Path))
+		return
+	}
+	c.params = params
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		writeError(w, badRequest(codeInvalidRequest, "query string is malformed: %v", err))
+		return
+	}
+	c.query = q
+	if rt.auth == authAccess {
+		who, aerr := s.authenticate(c)
+		if aerr != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer, X-API-Key`)
+			writeError(w, aerr)
+			return
+		}
+		c.who = who
+	}
+	if err := rt.h(c); err != nil {
+		var ae *apiError
+		if !errors.As(err, &ae) {
+			ae = errf(http.StatusInternalServerError, codeInternal, "internal error: %v", err)
+		}
+		if f.dropAfterCommit {
+			panic(http.ErrAbortHandler)
+		}
+		writeError(w, ae)
+		return
+	}
+	if f.dropAfterCommit {
+		panic(http.ErrAbortHandler)
+	}
+	c.write(w)
+}
+
+func (c *call) write(w http.ResponseWriter) {
+	h := w.Header()
+	for k, v := range c.headers {
+		h.Set(k, v)
+	}
+	data := c.raw
+	if c.raw == nil {
+		if c.value == nil {
+			c.value = struct{}{}
+		}
+		var err error
+		data, err = marshalJSON(c.value)
+		if err != nil {
+			writeError(w, errf(http.StatusInternalServerError, codeInternal, "encode response: %v", err))
+			return
+		}
+		c.contentType = "application/json"
+	}
+	h.Set("Content-Type", c.contentType)
+	h.Set("Content-Length", strconv.Itoa(len(data)))
+	if c.status == 0 {
+		c.status = http.StatusOK
+	}
+	w.WriteHeader(c.status)
+	_, _ = w.Write(data)
+}
+
+// newID is a random identifier, for code without a server at hand.
+func newID() uuid.UUID { return uuid.New() }

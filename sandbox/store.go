@@ -1,0 +1,111 @@
+package sandbox
+
+import (
+	"crypto/sha256"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// store is all the sandbox's state. Server.mu guards it.
+type store struct {
+	main     *account
+	subs     []*account // creation order
+	accounts map[uuid.UUID]*account
+
+	accesses     []*access
+	accessByID   map[uuid.UUID]*access
+	accessByKey  map[[32]byte]*access // sha256 of the API key
+	accessByMail map[string]*access
+
+	operations   *series[operation]
+	sessions     map[uuid.UUID]*paymentSession
+	minApprovals int32
+
+	due dueQueue
+
+	// JWT login flow: e-mails with a login waiting for its token, and
+	// refresh tokens already used (rotation).
+	pendingLogins map[uuid.UUID]time.Time
+	usedRefresh   map[string]time.Time
+}
+
+func newStore() *store {
+	return &store{
+		accounts:      map[uuid.UUID]*account{},
+		accessByID:    map[uuid.UUID]*access{},
+		accessByKey:   map[[32]byte]*access{},
+		accessByMail:  map[string]*access{},
+		operations:    newSeries[operation](),
+		sessions:      map[uuid.UUID]*paymentSession{},
+		minApprovals:  2,
+		pendingLogins: map[uuid.UUID]time.Time{},
+		usedRefresh:   map[string]time.Time{},
+	}
+}
+
+func (st *store) addAccess(a *access) {
+	st.accesses = append(st.accesses, a)
+	st.accessByID[a.ID] = a
+	st.accessByMail[strings.ToLower(a.Email)] = a
+	if a.APIKey != "" {
+		st.accessByKey[sha256.Sum256([]byte(a.APIKey))] = a
+	}
+}
+
+func (st *store) addAccount(a *account) {
+	st.accounts[a.ID] = a
+	if a.Main {
+		st.main = a
+	} else {
+		st.subs = append(st.subs, a)
+	}
+}
+
+// scope resolves the account a request operates: the main account, or the
+// sub-account named by subAccountId. The caller holds s.mu. An access never
+// reaches an account outside its main account, nor one it is blacklisted
+// from.
+func (c *call) scope() (*account, error) {
+	st := c.s.st
+	raw := c.query.Get("subAccountId")
+	var acct *account
+	if raw == "" {
+		acct = st.main
+	} else {
+		id, err := uuid.Parse(raw)
+		if err != nil {
+			return nil, badRequest(codeInvalidField, "subAccountId %q is not a UUID", truncate(raw, 40))
+		}
+		a, ok := st.accounts[id]
+		if !ok || a.MainID != st.main.ID {
+			return nil, notFound("sub-account", id)
+		}
+		acct = a
+	}
+	if c.who != nil {
+		if acct.Main && c.who.MainBlacklisted {
+			return nil, errf(http.StatusForbidden, codeBlacklisted, "this access is blacklisted from the main account")
+		}
+		if c.who.Blacklisted[acct.ID] {
+			return nil, errf(http.StatusForbidden, codeBlacklisted, "this access is blacklisted from sub-account %s (%s)", acct.ID, acct.Name)
+		}
+	}
+	return acct, nil
+}
+
+// writable refuses writes by view-only and frozen accesses.
+func (c *call) writable() error {
+	if c.who == nil {
+		return nil
+	}
+	if c.who.Perms.ViewOnly {
+		return forbidden("missing permission: this access is viewOnly and may not write")
+	}
+	if c.who.frozen(c.now) {
+		return errf(http.StatusForbidden, codeFrozen, "this access is frozen until %s; no write is allowed", c.who.FrozenUntil.UTC().Format(time.RFC3339))
+	}
+	return nil
+}

@@ -1,0 +1,362 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/brcode"
+	"tesouro/money"
+)
+
+// makeTicketLocked creates the ticket a plan describes, debits an INTERNAL
+// input and schedules its lifecycle. The caller holds s.mu.
+func (s *Server) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error) {
+	q, acct, req := p.q, p.acct, p.req
+	id := s.newID()
+	t := &ticket{acct: acct, accessID: p.who.ID, q: *q, outKind: p.outKind, outID: p.outID}
+	fees := make([]api.Fee, len(q.Fees))
+	for i, f := range q.Fees {
+		reb := f.Type == "Conversion Fee"
+		f.Rebatable = &reb
+		fees[i] = f
+	}
+	t.Ticket = api.Ticket{
+		ID: id, ExternalID: req.ExternalID, WorkspaceID: acct.MainID, UserID: acct.ID,
+		Status: api.TicketPending, CreatedAt: api.NewTime(now), UpdatedAt: api.NewTime(now), ExpiresAt: api.NewTime(now.Add(p.ttl)),
+		Quote: api.TicketQuote{
+			ID: q.ID, TicketID: id, InputCurrency: q.InputCurrency, InputPaymentMethod: q.InputPaymentMethod, InputAmount: q.InputAmount,
+			OutputCurrency: q.OutputCurrency, OutputPaymentMethod: q.OutputPaymentMethod, OutputAmount: q.OutputAmount,
+			MarkupCurrency: q.MarkupCurrency, MarkupAmount: q.MarkupAmount, SendMethod: q.SendMethod,
+			InputThirdParty: q.InputThirdParty, OutputThirdParty: q.OutputThirdParty, BasePrice: q.BasePrice, PairName: q.pairName(),
+			CreatedAt: api.NewTime(time.UnixMilli(q.IssuedAt)), AppliedFees: fees,
+		},
+	}
+	// Input side.
+	switch {
+	case q.InputPaymentMethod == "PIX":
+		ref := strings.ToUpper(strings.ReplaceAll(id.String(), "-", ""))[:25]
+		extra := ""
+		if req.TicketBrlPixInput != nil {
+			extra = req.TicketBrlPixInput.AdditionalData
+		}
+		code, err := brcode.Encode(brcode.Payload{Key: acct.PixKey, Amount: q.InputAmount, MerchantName: merchantName(acct.Name), MerchantCity: "SAO PAULO", TxID: ref})
+		if err != nil {
+			return nil, fmt.Errorf("BR Code for ticket %s: %w", id, err)
+		}
+		t.BrlPixInputInfo = &api.BrlPixInputInfo{ID: s.newID().String(), TicketID: id.String(), ReferenceLabel: ref, AdditionalData: extra, BrCode: code}
+	case money.IsChain(q.InputPaymentMethod):
+		info := &api.BlockchainSenderInfo{WalletAddress: p.fromWallet}
+		if q.SendMethod == api.SendTransfer {
+			info.DisposableDepositAddress = acct.Wallet
+		}
+		t.BlockchainSenderInfo = info
+	}
+	// Output side.
+	switch p.outKind {
+	case "brl":
+		b := p.brl
+		r := &api.BrazilianFiatReceiverInfo{PixKey: b.PixKey, TaxID: b.TaxID, UserName: b.UserName, BankCode: b.BankCode, BranchCode: b.BranchCode, AccountNumber: b.AccountNumber, AccountType: b.AccountType}
+		if req.TicketBrlPixOutput != nil {
+			r.PixMessage = req.TicketBrlPixOutput.PixMessage
+		}
+		t.BrazilianFiatReceiverInfo = r
+	case "wallet":
+		w := p.wallet
+		t.BlockchainReceiverInfo = &api.BlockchainReceiverInfo{ID: s.newID().String(), TicketID: id.String(), WalletAddress: w.WalletAddress, WalletChain: w.WalletChain, WalletMemo: w.WalletMemo}
+	case "own":
+		t.BlockchainReceiverInfo = &api.BlockchainReceiverInfo{ID: s.newID().String(), TicketID: id.String(), WalletAddress: acct.Wallet, WalletChain: q.OutputPaymentMethod}
+	case "usd":
+		b := p.usd
+		rail := q.OutputPaymentMethod
+		ref := ""
+		if req.TicketUsdOutput != nil {
+			ref = req.TicketUsdOutput.Reference
+		}
+		t.AmericanFiatReceiverInfo = &api.AmericanFiatInfo{
+			AccountHolderName: b.BankBeneficiaryName, BankAccountNumber: b.BankAccountNumber, BankRoutingNumber: b.BankRoutingNumber,
+			AccountType: "checking", BankName: b.BankName, BankAddress: addressLine(b.BankAddress), DepositMessage: ref, PaymentRail: rail,
+		}
+	}
+	if q.MarkupAmount.IsPositive() && req.TicketMarkupInput != nil {
+		t.MarkupInfo = &api.MarkupInfo{MarkupWalletAddress: req.TicketMarkupInput.MarkupWalletAddress}
+	}
+
+	acct.tickets.add(now, id, t)
+	if req.ExternalID != "" {
+		acct.byExternal[req.ExternalID] = append(acct.byExternal[req.ExternalID], t)
+	}
+	s.recordTicketEvent(t, "TICKET-CREATED", now)
+	switch {
+	case q.InputPaymentMethod == "INTERNAL":
+		acct.credit(q.InputCurrency, q.InputAmount.Neg())
+		t.debited = q.InputAmount
+		s.transitionLocked(t, api.TicketProcessing, now, "DEPOSIT-SUCCESS")
+		t.payAt = now.Add(s.scaled(deliveryDelay))
+		s.schedule(t.payAt, duePay, t, nil)
+	case q.InputPaymentMethod == "PIX":
+		if q.InputAmount.LessThanOrEqual(decimalInt(autoFundPIXLimit)) {
+			t.fundAt = now.Add(s.scaled(pixFundDelay))
+			s.schedule(t.fundAt, dueFund, t, nil)
+		}
+		s.schedule(t.ExpiresAt.Time, dueExpire, t, nil)
+	default: // on-chain TRANSFER or PERMIT
+		t.fundAt = now.Add(s.scaled(chainFundDelay))
+		s.schedule(t.fundAt, dueFund, t, nil)
+		s.schedule(t.ExpiresAt.Time, dueExpire, t, nil)
+	}
+	s.changed()
+	return t, nil
+}
+
+func merchantName(name string) string {
+	name = strings.ToUpper(name)
+	if len(name) > 25 {
+		name = name[:25]
+	}
+	return name
+}
+
+func addressLine(a api.Address) string {
+	parts := []string{}
+	for _, p := range []string{a.StreetLine1, a.StreetLine2, a.City, a.State, a.PostalCode, a.Country} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// POST /v2/account/tickets/[?subAccountId]: 201 {ticket}, or 202
+// {operation} when the access's creations need approval.
+func (s *Server) createTicket(c *call) error {
+	var req ticketRequest
+	if err := decodeBody(c, &req); err != nil {
+		return err
+	}
+	if err := c.writable(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	acct, err := c.scope()
+	if err != nil {
+		return err
+	}
+	p, err := s.planTicket(acct, c.who, &req, c.now, true, nil)
+	if err != nil {
+		return err
+	}
+	if c.who.Perms.OperationRequester {
+		op := s.parkLocked(p, c.body, c.now)
+		return c.reply(http.StatusAccepted, map[string]any{"operation": s.operationView(op, true)})
+	}
+	t, err := s.makeTicketLocked(p, c.now)
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusCreated, map[string]any{"ticket": t.Ticket})
+}
+
+var ticketStatuses = []string{"PENDING", "PROCESSING", "PAID", "FAILED", "EXPIRED"}
+
+// GET /v2/account/tickets/ with the seed's filters.
+func (s *Server) listTickets(c *call) error {
+	q := c.query
+	after, err := c.queryRFC3339("createdAfter")
+	if err != nil {
+		return err
+	}
+	before, err := c.queryRFC3339("createdBefore")
+	if err != nil {
+		return err
+	}
+	w, err := windowFrom(after, before)
+	if err != nil {
+		return err
+	}
+	status := q.Get("status")
+	if status != "" && !slices.Contains(ticketStatuses, status) {
+		return badRequest(codeInvalidField, "status: unknown ticket status %q (known: %s)", truncate(status, 20), strings.Join(ticketStatuses, ", "))
+	}
+	inCur, outCur := q.Get("inputCurrency"), q.Get("outputCurrency")
+	for _, f := range []struct{ name, v string }{{"inputCurrency", inCur}, {"outputCurrency", outCur}} {
+		if f.v != "" && !knownCurrency(f.v) {
+			return badRequest(codeInvalidField, "%s: unknown currency %q", f.name, truncate(f.v, 12))
+		}
+	}
+	inMethod, outMethod := q.Get("inputPaymentMethod"), q.Get("outputPaymentMethod")
+	e2e, ext := q.Get("endToEndId"), q.Get("externalId")
+	match := func(t *ticket) bool {
+		return (status == "" || string(t.Status) == status) &&
+			(inCur == "" || t.Quote.InputCurrency == inCur) && (outCur == "" || t.Quote.OutputCurrency == outCur) &&
+			(inMethod == "" || t.Quote.InputPaymentMethod == inMethod) && (outMethod == "" || t.Quote.OutputPaymentMethod == outMethod) &&
+			(ext == "" || t.ExternalID == ext) && (e2e == "" || ticketHasE2E(t, e2e))
+	}
+	s.mu.RLock()
+	acct, err := c.scope()
+	if err != nil {
+		s.mu.RUnlock()
+		return err
+	}
+	src := acct.tickets
+	// Indexed lookups: a handful of tickets, paged like the rest.
+	switch {
+	case ext != "":
+		src = newSeries[ticket]()
+		for _, t := range acct.byExternal[ext] {
+			src.add(t.CreatedAt.Time, t.ID, t)
+		}
+	case e2e != "":
+		src = newSeries[ticket]()
+		if t, ok := acct.byE2E[e2e]; ok {
+			src.add(t.CreatedAt.Time, t.ID, t)
+		}
+	}
+	items, next, err := src.page(q.Get("cursor"), pageSize, w, match)
+	out := make([]api.Ticket, len(items))
+	for i, t := range items {
+		out[i] = t.Ticket
+	}
+	s.mu.RUnlock()
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, ticketList{Tickets: out, Cursor: next})
+}
+
+type ticketList struct {
+	Tickets []api.Ticket `json:"tickets"`
+	Cursor  string       `json:"cursor"`
+}
+
+func ticketHasE2E(t *ticket, e2e string) bool {
+	return (t.BrazilianFiatSenderInfo != nil && t.BrazilianFiatSenderInfo.EndToEndID == e2e) ||
+		(t.BrazilianFiatReceiverInfo != nil && t.BrazilianFiatReceiverInfo.EndToEndID == e2e)
+}
+
+// findTicket finds a ticket of the operated account. The caller holds s.mu.
+func (c *call) findTicket() (*ticket, error) {
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return nil, err
+	}
+	acct, err := c.scope()
+	if err != nil {
+		return nil, err
+	}
+	t, ok := acct.tickets.get(id)
+	if !ok {
+		return nil, notFound("ticket", id)
+	}
+	return t, nil
+}
+
+// GET /v2/account/tickets/{id}
+func (s *Server) getTicket(c *call) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, err := c.findTicket()
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]any{"ticket": t.Ticket})
+}
+
+// POST /v2/sandbox/tickets/{id}/fund: the payer pays now (sandbox only).
+func (s *Server) fundTicket(c *call) error {
+	if err := c.writable(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, err := c.findTicket()
+	if err != nil {
+		return err
+	}
+	if t.Status != api.TicketPending {
+		return conflict(codeNotFundable, "ticket %s is %s; only PENDING tickets can be funded", t.ID, t.Status)
+	}
+	s.fundLocked(t, c.now)
+	s.changed()
+	return c.reply(http.StatusOK, map[string]any{"ticket": t.Ticket})
+}
+
+// GET /v2/account/tickets/{id}/receipt: a PDF, for PAID tickets only.
+func (s *Server) ticketReceipt(c *call) error {
+	s.mu.RLock()
+	t, err := c.findTicket()
+	var view api.Ticket
+	var acctName string
+	if err == nil {
+		view, acctName = t.Ticket, t.acct.Name
+	}
+	s.mu.RUnlock()
+	if err != nil {
+		return err
+	}
+	if view.Status != api.TicketPaid {
+		return conflict(codeReceiptNA, "ticket %s is %s; a receipt exists only once it is PAID", view.ID, view.Status)
+	}
+	pdf := receiptPDF(&view, acctName)
+	return c.replyRaw(http.StatusOK, "application/pdf", pdf, map[string]string{"Content-Disposition": "attachment; filename=ticket-receipt.pdf"})
+}
+
+// POST /v2/account/payment-session: a hosted checkout bound to the operated
+// account and the access that opened it.
+func (s *Server) createPaymentSession(c *call) error {
+	if err := c.writable(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	acct, err := c.scope()
+	if err != nil {
+		return err
+	}
+	id := s.newID()
+	s.st.sessions[id] = &paymentSession{ID: id, acct: acct, who: c.who, CreatedAt: c.now}
+	s.changed()
+	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
+}
+
+type paymentSession struct {
+	ID        uuid.UUID
+	acct      *account
+	who       *access
+	CreatedAt time.Time
+}
+
+// POST /v2/payment-session/{id}/create-ticket (public): the session's payer
+// creates the ticket; the quote must be one the session's access made for
+// the session's account. It is never parked: 200 {ticket}.
+func (s *Server) createSessionTicket(c *call) error {
+	var req ticketRequest
+	if err := decodeBody(c, &req); err != nil {
+		return err
+	}
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ps, ok := s.st.sessions[id]
+	if !ok {
+		return notFound("payment session", id)
+	}
+	p, err := s.planTicket(ps.acct, ps.who, &req, c.now, true, nil)
+	if err != nil {
+		return err
+	}
+	t, err := s.makeTicketLocked(p, c.now)
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]any{"ticket": t.Ticket})
+}

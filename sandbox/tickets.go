@@ -1,0 +1,391 @@
+package sandbox
+
+import (
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/money"
+	"tesouro/validate"
+)
+
+// Ticket lifetimes and the sandbox's lifecycle delays (before --speed).
+const (
+	conversionTTL     = 5 * time.Minute
+	plainTTL          = 24 * time.Hour
+	autoFundPIXLimit  = 1000 // BRL; larger PIX inputs wait for the fund endpoint
+	pixFundDelay      = 3 * time.Second
+	chainFundDelay    = 4 * time.Second
+	deliveryDelay     = 2 * time.Second
+	maxExternalIDLen  = 128
+	minCustomDuration = 300
+)
+
+const codeUnknownBeneficiary = "UNKNOWN_BENEFICIARY"
+
+// ticketRequest is the create-ticket body. Ids are strings here so that a
+// malformed one is reported with its field name.
+type ticketRequest struct {
+	QuoteToken             string            `json:"quoteToken"`
+	ExternalID             string            `json:"externalId,omitempty"`
+	CustomDuration         *int64            `json:"customDuration,omitempty"`
+	TicketBrlPixInput      *pixInputBlock    `json:"ticketBrlPixInput,omitempty"`
+	TicketBlockchainInput  *chainInputBlock  `json:"ticketBlockchainInput,omitempty"`
+	TicketBrlPixOutput     *pixOutputBlock   `json:"ticketBrlPixOutput,omitempty"`
+	TicketBlockchainOutput *chainOutputBlock `json:"ticketBlockchainOutput,omitempty"`
+	TicketUsdOutput        *usdOutputBlock   `json:"ticketUsdOutput,omitempty"`
+	TicketCopOutput        *copOutputBlock   `json:"ticketCopOutput,omitempty"`
+	TicketMarkupInput      *markupBlock      `json:"ticketMarkupInput,omitempty"`
+}
+
+type pixInputBlock struct {
+	RemitterID     string `json:"remitterId,omitempty"`
+	AdditionalData string `json:"additionalData,omitempty"`
+}
+
+type chainInputBlock struct {
+	WalletAddress string                 `json:"walletAddress"`
+	Permit        *api.Permit            `json:"permit,omitempty"`
+	Personal      *api.PersonalSignature `json:"personal,omitempty"`
+}
+
+type pixOutputBlock struct {
+	BeneficiaryBrlBankAccountID string `json:"beneficiaryBrlBankAccountId"`
+	PixMessage                  string `json:"pixMessage,omitempty"`
+}
+
+type chainOutputBlock struct {
+	BeneficiaryWalletID string `json:"beneficiaryWalletId"`
+}
+
+type usdOutputBlock struct {
+	BeneficiaryUsdBankAccountID string `json:"beneficiaryUsdBankAccountId"`
+	PaymentRail                 string `json:"paymentRail,omitempty"`
+	Reference                   string `json:"reference,omitempty"`
+}
+
+type copOutputBlock struct {
+	BeneficiaryCopBankAccountID string `json:"beneficiaryCopBankAccountId"`
+}
+
+type markupBlock struct {
+	MarkupWalletAddress string `json:"markupWalletAddress"`
+}
+
+// ticketPlan is a create-ticket request checked against its quote and the
+// account: everything needed to make the ticket.
+type ticketPlan struct {
+	q          *quoteClaims
+	req        *ticketRequest
+	acct       *account
+	who        *access
+	ttl        time.Duration
+	outKind    string // brl, wallet, own, usd, cop, internal
+	outID      uuid.UUID
+	brl        *api.BRLAccount
+	wallet     *api.Wallet
+	usd        *api.USDAccount
+	cop        *api.COPAccount
+	fromWallet string // blockchain input wallet (checksummed)
+	nowAt      time.Time
+}
+
+func bodyUUID(field, raw string) (uuid.UUID, error) {
+	if strings.TrimSpace(raw) == "" {
+		return uuid.Nil, badRequest(codeMissingField, "%s: required", field)
+	}
+	id, err := uuid.Parse(raw)
+	if err != nil {
+		return uuid.Nil, badRequest(codeInvalidField, "%s: %q is not a UUID", field, truncate(raw, 40))
+	}
+	return id, nil
+}
+
+func isHexString(s string, n int) bool {
+	if !strings.HasPrefix(s, "0x") || len(s) != 2+n {
+		return false
+	}
+	for _, r := range s[2:] {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// isServiceWallet reports whether addr is a service wallet of the caller's
+// accounts (the main account or one of its sub-accounts).
+func (st *store) isServiceWallet(addr string) bool {
+	for _, a := range st.accounts {
+		if strings.EqualFold(a.Wallet, addr) {
+			return true
+		}
+	}
+	return false
+}
+
+// planTicket validates a create-ticket request (seed rules 1–6 and §6)
+// against the operated account. The caller holds s.mu. checkExpiry is false
+// when an approved operation executes (its quote is honoured while the
+// operation is pending).
+func (s *Server) planTicket(acct *account, who *access, req *ticketRequest, now time.Time, checkExpiry bool, q *quoteClaims) (*ticketPlan, error) {
+	if q == nil {
+		if strings.TrimSpace(req.QuoteToken) == "" {
+			return nil, badRequest(codeMissingField, "quoteToken: required (from GET /v2/account/quote/fixed-rate)")
+		}
+		var err error
+		if q, err = s.openQuote(req.QuoteToken); err != nil {
+			return nil, err
+		}
+		if q.AccessID != who.ID {
+			return nil, badRequest(codeQuoteInvalid, "quoteToken: the quote was issued to another access; request your own quote")
+		}
+	}
+	if q.AccountID != acct.ID {
+		want := q.SubAccountID
+		if want == "" {
+			want = "none (the main account)"
+		}
+		return nil, badRequest(codeSubAccountMismatch, "subAccountId: the quote was made for subAccountId %s; create the ticket with the same subAccountId", want)
+	}
+	if checkExpiry && !now.Before(q.expiry()) {
+		return nil, badRequest(codeQuoteExpired, "quoteToken: the quote expired at %s (quotes live 15 s); request a new quote", q.expiry().Format(time.RFC3339))
+	}
+	p := &ticketPlan{q: q, req: req, acct: acct, who: who, nowAt: now}
+	if len(req.ExternalID) > maxExternalIDLen {
+		return nil, badRequest(codeInvalidField, "externalId: at most %d characters", maxExternalIDLen)
+	}
+
+	// Lifetime.
+	p.ttl = plainTTL
+	if q.conversion() {
+		p.ttl = conversionTTL
+	}
+	if req.CustomDuration != nil {
+		d := *req.CustomDuration
+		maxD := int64(259200)
+		if q.conversion() {
+			maxD = 600
+		}
+		if d < minCustomDuration || d > maxD {
+			return nil, badRequest(codeInvalidField, "customDuration: must be between %d and %d seconds for this ticket, got %d", minCustomDuration, maxD, d)
+		}
+		p.ttl = time.Duration(d) * time.Second
+	}
+
+	if err := s.planInput(p); err != nil {
+		return nil, err
+	}
+	if err := s.planOutput(p); err != nil {
+		return nil, err
+	}
+	// Markup (seed rule 6 and §6).
+	if q.MarkupAmount.IsPositive() {
+		if req.TicketMarkupInput == nil || strings.TrimSpace(req.TicketMarkupInput.MarkupWalletAddress) == "" {
+			return nil, badRequest(codeMissingField, "ticketMarkupInput.markupWalletAddress: required, the quote has a markup of %s %s", q.MarkupAmount, q.MarkupCurrency)
+		}
+		addr := req.TicketMarkupInput.MarkupWalletAddress
+		if _, _, err := validate.EVMAddress(addr); err != nil {
+			return nil, badRequest(codeInvalidField, "ticketMarkupInput.markupWalletAddress: %v", err)
+		}
+		if !s.st.isServiceWallet(addr) {
+			return nil, badRequest(codeInvalidField, "ticketMarkupInput.markupWalletAddress: %s is not a service wallet of this account (use %s)", addr, acct.Wallet)
+		}
+		if !who.Perms.Markup {
+			return nil, forbidden("missing permission markup: the quote carries a markup")
+		}
+	} else if req.TicketMarkupInput != nil {
+		return nil, badRequest(codeUnexpectedBlock, "ticketMarkupInput: the quote has no markup; remove the block")
+	}
+	// INTERNAL input is debited at creation.
+	if q.InputPaymentMethod == "INTERNAL" {
+		bal := acct.balances[q.InputCurrency]
+		if bal.LessThan(q.InputAmount) {
+			return nil, badRequest(codeInsufficient, "inputAmount: %s %s needed, the %s balance is %s", q.InputAmount, q.InputCurrency, q.InputCurrency, bal)
+		}
+	}
+	return p, nil
+}
+
+func (s *Server) planInput(p *ticketPlan) error {
+	q, req := p.q, p.req
+	switch {
+	case q.InputPaymentMethod == "PIX":
+		if req.TicketBlockchainInput != nil {
+			return badRequest(codeUnexpectedBlock, "ticketBlockchainInput: the quote's input is BRL via PIX; remove the block")
+		}
+		if req.TicketBrlPixInput != nil && len(req.TicketBrlPixInput.AdditionalData) > 72 {
+			return badRequest(codeInvalidField, "ticketBrlPixInput.additionalData: at most 72 characters")
+		}
+	case money.IsChain(q.InputPaymentMethod):
+		if req.TicketBrlPixInput != nil {
+			return badRequest(codeUnexpectedBlock, "ticketBrlPixInput: the quote's input is %s on %s; remove the block", q.InputCurrency, q.InputPaymentMethod)
+		}
+		in := req.TicketBlockchainInput
+		if in == nil {
+			return badRequest(codeMissingField, "ticketBlockchainInput: required, the quote's input is %s on %s", q.InputCurrency, q.InputPaymentMethod)
+		}
+		if strings.TrimSpace(in.WalletAddress) == "" {
+			return badRequest(codeMissingField, "ticketBlockchainInput.walletAddress: required (the sending wallet)")
+		}
+		addr, _, err := validate.EVMAddress(in.WalletAddress)
+		if err != nil {
+			return badRequest(codeInvalidField, "ticketBlockchainInput.walletAddress: %v", err)
+		}
+		p.fromWallet = addr
+		service := s.st.isServiceWallet(addr)
+		signed := in.Permit != nil || in.Personal != nil
+		switch {
+		case service && signed:
+			return badRequest(codeUnexpectedBlock, "ticketBlockchainInput: %s is a service wallet; omit permit and personal", addr)
+		case q.SendMethod == api.SendTransfer && signed:
+			return badRequest(codeUnexpectedBlock, "ticketBlockchainInput: the quote's send method is TRANSFER; omit permit and personal and transfer the tokens to %s", p.acct.Wallet)
+		case q.SendMethod == api.SendPermit && !service && !signed:
+			return badRequest(codeMissingField, "ticketBlockchainInput.permit: required for send method PERMIT (or ticketBlockchainInput.personal)")
+		}
+		if pm := in.Permit; pm != nil {
+			if !isHexString(pm.R, 64) {
+				return badRequest(codeInvalidField, "ticketBlockchainInput.permit.r: must be 0x and 64 hex digits")
+			}
+			if !isHexString(pm.S, 64) {
+				return badRequest(codeInvalidField, "ticketBlockchainInput.permit.s: must be 0x and 64 hex digits")
+			}
+			if pm.V != 27 && pm.V != 28 && pm.V != 0 && pm.V != 1 {
+				return badRequest(codeInvalidField, "ticketBlockchainInput.permit.v: must be 27 or 28 (or 0 or 1), got %d", pm.V)
+			}
+			if pm.Nonce < 0 {
+				return badRequest(codeInvalidField, "ticketBlockchainInput.permit.nonce: must not be negative")
+			}
+			if pm.Deadline <= p.now().Unix() {
+				return badRequest(codeInvalidField, "ticketBlockchainInput.permit.deadline: %d is in the past (Unix seconds)", pm.Deadline)
+			}
+		}
+		if ps := in.Personal; ps != nil {
+			if !isHexString(ps.Signature, 130) {
+				return badRequest(codeInvalidField, "ticketBlockchainInput.personal.signature: must be 0x and 130 hex digits")
+			}
+			if ps.Deadline <= p.now().Unix() {
+				return badRequest(codeInvalidField, "ticketBlockchainInput.personal.deadline: %d is in the past (Unix seconds)", ps.Deadline)
+			}
+		}
+	default: // INTERNAL
+		if req.TicketBrlPixInput != nil {
+			return badRequest(codeUnexpectedBlock, "ticketBrlPixInput: the quote's input is the %s balance; remove the block", q.InputCurrency)
+		}
+		if req.TicketBlockchainInput != nil {
+			return badRequest(codeUnexpectedBlock, "ticketBlockchainInput: the quote's input is the %s balance; remove the block", q.InputCurrency)
+		}
+	}
+	return nil
+}
+
+// planNow is the time a plan is checked at (set by the caller).
+func (p *ticketPlan) now() time.Time { return p.nowAt }
+
+func (s *Server) planOutput(p *ticketPlan) error {
+	q, req, acct := p.q, p.req, p.acct
+	method := q.OutputPaymentMethod
+	blocks := map[string]bool{
+		"ticketBrlPixOutput": req.TicketBrlPixOutput != nil, "ticketBlockchainOutput": req.TicketBlockchainOutput != nil,
+		"ticketUsdOutput": req.TicketUsdOutput != nil, "ticketCopOutput": req.TicketCopOutput != nil,
+	}
+	want := ""
+	switch {
+	case method == "PIX":
+		want = "ticketBrlPixOutput"
+	case money.IsChain(method):
+		want = "ticketBlockchainOutput"
+	case method == "ACH" || method == "WIRE":
+		want = "ticketUsdOutput"
+	case method == "BANK-TRANSFER":
+		want = "ticketCopOutput"
+	case method == "INTERNAL":
+	default:
+		return badRequest(codeUnsupportedPair, "outputPaymentMethod: %s/%s payouts need a beneficiary kind this service does not register; quote another output", q.OutputCurrency, method)
+	}
+	for _, b := range []string{"ticketBrlPixOutput", "ticketBlockchainOutput", "ticketUsdOutput", "ticketCopOutput"} {
+		if blocks[b] && b != want {
+			return badRequest(codeUnexpectedBlock, "%s: the quote's output is %s via %s; remove the block", b, q.OutputCurrency, method)
+		}
+	}
+	if want != "" && !blocks[want] {
+		return badRequest(codeMissingField, "%s: required, the quote's output is %s via %s", want, q.OutputCurrency, method)
+	}
+	enforce := p.who.Perms.EnforceAllowedBeneficiaries
+	payOut := func() error {
+		if !p.who.Perms.PayOut {
+			return forbidden("missing permission payOut: the output leaves the account (%s via %s)", q.OutputCurrency, method)
+		}
+		return nil
+	}
+	switch want {
+	case "":
+		p.outKind = "internal"
+	case "ticketBrlPixOutput":
+		id, err := bodyUUID("ticketBrlPixOutput.beneficiaryBrlBankAccountId", req.TicketBrlPixOutput.BeneficiaryBrlBankAccountID)
+		if err != nil {
+			return err
+		}
+		b, ok := acct.brl.get(id)
+		if !ok {
+			return badRequest(codeUnknownBeneficiary, "ticketBrlPixOutput.beneficiaryBrlBankAccountId: no BRL beneficiary %s in this account", id)
+		}
+		if len(req.TicketBrlPixOutput.PixMessage) > 140 {
+			return badRequest(codeInvalidField, "ticketBrlPixOutput.pixMessage: at most 140 characters")
+		}
+		p.outKind, p.outID, p.brl = "brl", id, b
+		return payOut()
+	case "ticketBlockchainOutput":
+		id, err := bodyUUID("ticketBlockchainOutput.beneficiaryWalletId", req.TicketBlockchainOutput.BeneficiaryWalletID)
+		if err != nil {
+			return err
+		}
+		if id == uuid.Nil {
+			if enforce {
+				return forbidden("enforceAllowedBeneficiaries: the output must be a registered beneficiary wallet, not the nil id")
+			}
+			p.outKind = "own"
+			return nil
+		}
+		w, ok := acct.wallets.get(id)
+		if !ok {
+			return badRequest(codeUnknownBeneficiary, "ticketBlockchainOutput.beneficiaryWalletId: no beneficiary wallet %s in this account", id)
+		}
+		if w.WalletChain != method {
+			return badRequest(codeInvalidField, "ticketBlockchainOutput.beneficiaryWalletId: the wallet %q is on %s, the quote pays out on %s", w.Alias, w.WalletChain, method)
+		}
+		p.outKind, p.outID, p.wallet = "wallet", id, w
+		if strings.EqualFold(w.WalletAddress, acct.Wallet) {
+			return nil // the account's own wallet: nothing leaves
+		}
+		return payOut()
+	case "ticketUsdOutput":
+		id, err := bodyUUID("ticketUsdOutput.beneficiaryUsdBankAccountId", req.TicketUsdOutput.BeneficiaryUsdBankAccountID)
+		if err != nil {
+			return err
+		}
+		if r := req.TicketUsdOutput.PaymentRail; r != "" && r != method {
+			return badRequest(codeInvalidField, "ticketUsdOutput.paymentRail: %q does not match the quote's output method %s", truncate(r, 10), method)
+		}
+		b, ok := acct.usd.get(id)
+		if !ok {
+			return badRequest(codeUnknownBeneficiary, "ticketUsdOutput.beneficiaryUsdBankAccountId: no USD beneficiary %s in this account", id)
+		}
+		p.outKind, p.outID, p.usd = "usd", id, b
+		return payOut()
+	case "ticketCopOutput":
+		id, err := bodyUUID("ticketCopOutput.beneficiaryCopBankAccountId", req.TicketCopOutput.BeneficiaryCopBankAccountID)
+		if err != nil {
+			return err
+		}
+		b, ok := acct.cop.get(id)
+		if !ok {
+			return badRequest(codeUnknownBeneficiary, "ticketCopOutput.beneficiaryCopBankAccountId: no COP beneficiary %s in this account", id)
+		}
+		p.outKind, p.outID, p.cop = "cop", id, b
+		return payOut()
+	}
+	return nil
+}

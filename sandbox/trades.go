@@ -1,0 +1,381 @@
+// End-of-day trades: GET /v2/account/eod/trades and their demo data.
+//
+// What this file can use (all in package sandbox):
+//   - Routes: r.handle(method, "/v2/account/eod/trades", authAccess, handler);
+//     collection paths match with and without a trailing slash. A handler is
+//     func(c *call) error.
+//   - The caller: c.who (*access: ID, Email, Perms) is set on authAccess routes.
+//     c.scope() resolves ?subAccountId= to the operated *account (400 for a
+//     malformed id, 404 for a foreign one, 403 ACCOUNT_BLACKLISTED); call it
+//     with s.mu held (RLock for reads, Lock for writes). Every account owns
+//     its records (acct.trades is a *series[api.Trade]), so scoping is by
+//     construction. c.writable() refuses viewOnly and frozen accesses (call
+//     it before any write).
+//   - Input: c.query (url.Values), c.queryUnix(name) (int64 Unix seconds),
+//     c.queryRFC3339, c.queryBool, c.queryUUID, c.pathUUID(name) for a path
+//     "{name}", decodeBody(c, &v) for JSON bodies (400 naming the field).
+//   - Output: c.reply(status, value) writes JSON after the handler returns
+//     (and after its locks are released): reply with copies, never with
+//     pointers into the store. Errors: return badRequest(code, "field: what
+//     is wrong"), notFound(what, id), forbidden(...), conflict(code, ...) or
+//     errf(status, code, ...): they become the §4 body.
+//   - Lists: series.page(cursor, pageSize, window{from, to}, match) returns a
+//     page newest first and the next cursor (empty on the last page);
+//     windowFrom(after, before) validates a time window. series.add(createdAt,
+//     id, &v) stores a record.
+//   - Time: c.now is the sandbox clock for this request (s.now() elsewhere);
+//     never call time.Now directly.
+//   - State: after changing the store, call s.changed() so that --state
+//     saves it. The trades of every account are saved with the state.
+//   - Demo data: seedTrades is called once per account at start with a
+//     deterministic source r (r.uuid(), r.amount(lo, hi, prec), r.IntN,
+//     r.pick); now is the start time.
+//
+// An end-of-day trade is a conversion agreed during the day at a quoted
+// rate and settled by a ticket before a cut-off. The trade and its
+// settlement ticket share the quote: trade.quoteTokenId is the ticket's
+// quote id. That link drives the lifecycle: a PENDING trade becomes SETTLED
+// (settledAt = when the ticket was paid, settlementTicketId = the ticket)
+// once its ticket is PAID by the settlement date, and CANCELLED when the
+// ticket fails or expires, or when the settlement date passes without a
+// paid ticket.
+
+package sandbox
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/validate"
+)
+
+// eodCutoff is the settlement cut-off, 21:00 UTC (18:00 in São Paulo).
+const eodCutoff = 21 * time.Hour
+
+// Demo trades per account.
+const (
+	demoTradesSettled   = 8
+	demoTradesCancelled = 3
+	demoTradesPending   = 3 // backed by tickets in flight
+	demoTradesOpen      = 2 // no settlement ticket yet
+)
+
+// routeTrades registers the end-of-day trade endpoints.
+func (s *Server) routeTrades(r *router) {
+	r.handle(http.MethodGet, "/v2/account/eod/trades", authAccess, s.listTrades)
+}
+
+// GET /v2/account/eod/trades?status=&settlementDate=&createdAfter=&createdBefore=&cursor=
+func (s *Server) listTrades(c *call) error {
+	match, err := tradeMatcher(c)
+	if err != nil {
+		return err
+	}
+	after, err := c.queryUnix("createdAfter")
+	if err != nil {
+		return err
+	}
+	before, err := c.queryUnix("createdBefore")
+	if err != nil {
+		return err
+	}
+	w, err := windowFrom(after, before)
+	if err != nil {
+		return err
+	}
+	if err := s.settleDueTrades(c); err != nil {
+		return err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	acct, err := c.scope()
+	if err != nil {
+		return err
+	}
+	items, next, err := acct.trades.page(c.query.Get("cursor"), pageSize, w, match)
+	if err != nil {
+		return err
+	}
+	out := make([]api.Trade, 0, len(items))
+	for _, t := range items {
+		out = append(out, *t)
+	}
+	return c.reply(http.StatusOK, map[string]any{"trades": out, "cursor": next})
+}
+
+// tradeMatcher reads the status and settlementDate filters. settlementDate
+// is either a calendar date YYYY-MM-DD, matching every trade that settles
+// on that UTC day, or an RFC 3339 date-time, matching the trades whose
+// settlement date is that exact instant (as a previous answer printed it).
+func tradeMatcher(c *call) (func(*api.Trade) bool, error) {
+	var status api.TradeStatus
+	if raw := c.query.Get("status"); raw != "" {
+		status = api.TradeStatus(raw)
+		if !slices.Contains([]api.TradeStatus{api.TradePending, api.TradeSettled, api.TradeCancelled}, status) {
+			return nil, badRequest(codeInvalidField, "status: %q is not a trade state; use PENDING, SETTLED or CANCELLED", truncate(raw, 20))
+		}
+	}
+	var day string
+	var instant time.Time
+	if raw := strings.TrimSpace(c.query.Get("settlementDate")); raw != "" {
+		if len(raw) == len(time.DateOnly) {
+			d, err := validate.Date(raw)
+			if err != nil {
+				return nil, badRequest(codeInvalidField, "settlementDate: %v", err)
+			}
+			day = d.Format(time.DateOnly)
+		} else {
+			t, err := time.Parse(time.RFC3339Nano, raw)
+			if err != nil {
+				return nil, badRequest(codeInvalidField, "settlementDate: %q is neither a date YYYY-MM-DD nor an RFC 3339 date-time such as 2026-11-23T21:00:00Z", truncate(raw, 40))
+			}
+			instant = t
+		}
+	}
+	if status == "" && day == "" && instant.IsZero() {
+		return nil, nil
+	}
+	return func(t *api.Trade) bool {
+		if status != "" && t.Status != status {
+			return false
+		}
+		if day != "" && t.SettlementDate.UTC().Format(time.DateOnly) != day {
+			return false
+		}
+		if !instant.IsZero() && !t.SettlementDate.Equal(instant) {
+			return false
+		}
+		return true
+	}, nil
+}
+
+// settleDueTrades moves the operated account's pending trades whose
+// settlement ticket was decided, or whose settlement date passed. The
+// check runs under the read lock; the write lock is taken only when a
+// trade actually changes.
+func (s *Server) settleDueTrades(c *call) error {
+	s.mu.RLock()
+	acct, err := c.scope()
+	due := err == nil && len(tradeTransitions(acct, c.now)) > 0
+	s.mu.RUnlock()
+	if err != nil || !due {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	acct, err = c.scope()
+	if err != nil {
+		return err
+	}
+	moves := tradeTransitions(acct, c.now)
+	for _, m := range moves {
+		m.apply()
+	}
+	if len(moves) > 0 {
+		s.changed()
+	}
+	return nil
+}
+
+// tradeMove is one pending trade's transition.
+type tradeMove struct {
+	t  *api.Trade
+	to api.TradeStatus
+	by *ticket // the paid settlement ticket, for SETTLED
+}
+
+func (m tradeMove) apply() {
+	m.t.Status = m.to
+	if m.to == api.TradeSettled {
+		id := m.by.ID
+		m.t.SettlementTicketID = &id
+		m.t.SettledAt = m.by.UpdatedAt
+	}
+}
+
+// tradeTransitions lists what is due for the account's pending trades at
+// now. The caller holds s.mu.
+func tradeTransitions(acct *account, now time.Time) []tradeMove {
+	var pending []*api.Trade
+	for _, t := range acct.trades.all() {
+		if t.Status == api.TradePending {
+			pending = append(pending, t)
+		}
+	}
+	if len(pending) == 0 {
+		return nil
+	}
+	var moves []tradeMove
+	tickets := acct.tickets.all()
+	for _, t := range pending {
+		tk := settlementTicket(tickets, t.QuoteTokenID)
+		// Decided by what happened first, so the answer does not depend
+		// on when somebody looks: a ticket paid after the cut-off missed it.
+		switch {
+		case tk != nil && tk.Status == api.TicketPaid && !tk.UpdatedAt.After(t.SettlementDate.Time):
+			moves = append(moves, tradeMove{t: t, to: api.TradeSettled, by: tk})
+		case tk != nil && (tk.Status == api.TicketFailed || tk.Status == api.TicketExpired):
+			moves = append(moves, tradeMove{t: t, to: api.TradeCancelled})
+		case !now.Before(t.SettlementDate.Time):
+			moves = append(moves, tradeMove{t: t, to: api.TradeCancelled})
+		}
+	}
+	return moves
+}
+
+// settlementTicket finds the ticket made from a trade's quote: the paid
+// one if a quote was used more than once, else the newest.
+func settlementTicket(tickets []*ticket, quoteID uuid.UUID) *ticket {
+	var found *ticket
+	for _, tk := range tickets {
+		if tk.Quote.ID != quoteID {
+			continue
+		}
+		if tk.Status == api.TicketPaid {
+			return tk
+		}
+		found = tk
+	}
+	return found
+}
+
+// settlementDay is the cut-off a trade agreed at created settles by, under
+// terms "T+days": the first business-day cut-off not before created, then
+// days business days later.
+func settlementDay(created time.Time, days int) time.Time {
+	created = created.UTC()
+	d := time.Date(created.Year(), created.Month(), created.Day(), 0, 0, 0, 0, time.UTC).Add(eodCutoff)
+	if !created.Before(d) {
+		d = d.AddDate(0, 0, 1)
+	}
+	d = businessDay(d)
+	for range days {
+		d = businessDay(d.AddDate(0, 0, 1))
+	}
+	return d
+}
+
+func businessDay(d time.Time) time.Time {
+	for d.Weekday() == time.Saturday || d.Weekday() == time.Sunday {
+		d = d.AddDate(0, 0, 1)
+	}
+	return d
+}
+
+// tradeFromTicket makes the trade whose settlement ticket is tk: same
+// quote, currencies, methods, amounts, rate and fees.
+func tradeFromTicket(id uuid.UUID, tk *ticket, days int) *api.Trade {
+	q := tk.Quote
+	created := q.CreatedAt.Time
+	if created.IsZero() || created.After(tk.CreatedAt.Time) {
+		created = tk.CreatedAt.Time
+	}
+	fees := make([]api.TradeFee, 0, len(q.AppliedFees))
+	for _, f := range q.AppliedFees {
+		fees = append(fees, api.TradeFee{Type: f.Type, Description: f.Description, Amount: f.Amount, Currency: f.Currency})
+	}
+	return &api.Trade{
+		ID:                  id,
+		InputCurrency:       q.InputCurrency,
+		InputPaymentMethod:  q.InputPaymentMethod,
+		InputAmount:         q.InputAmount,
+		OutputCurrency:      q.OutputCurrency,
+		OutputPaymentMethod: q.OutputPaymentMethod,
+		OutputAmount:        q.OutputAmount,
+		BasePrice:           q.BasePrice,
+		AppliedFees:         fees,
+		QuoteTokenID:        q.ID,
+		SettlementTerms:     "T+" + strconv.Itoa(days),
+		SettlementDate:      api.NewTime(settlementDay(created, days)),
+		Status:              api.TradePending,
+		CreatedAt:           api.NewTime(created),
+	}
+}
+
+// seedTrades adds an account's demo trades, each backed by one of its
+// tickets: settled ones by paid tickets, cancelled ones by failed or
+// expired tickets, and pending ones by the tickets still in flight, which
+// settle or cancel them as they complete, plus a few agreed today and not
+// due yet. The history has a dozen or so trades over the last 90 days in
+// every state.
+func seedTrades(r demoRand, acct *account, now time.Time) {
+	since := now.Add(-(demoDays - 4) * 24 * time.Hour)
+	var paid, failed, live []*ticket
+	for _, tk := range acct.tickets.all() {
+		if tk.Quote.ID == uuid.Nil {
+			continue
+		}
+		switch tk.Status {
+		case api.TicketPaid:
+			if tk.CreatedAt.After(since) {
+				paid = append(paid, tk)
+			}
+		case api.TicketFailed, api.TicketExpired:
+			if tk.CreatedAt.After(since) {
+				failed = append(failed, tk)
+			}
+		case api.TicketPending, api.TicketProcessing:
+			live = append(live, tk)
+		}
+	}
+	var trades []*api.Trade
+	for _, tk := range pickTickets(r, paid, demoTradesSettled-1+r.IntN(3)) {
+		t := tradeFromTicket(r.uuid(), tk, r.IntN(2))
+		t.Status = api.TradeSettled
+		id := tk.ID
+		t.SettlementTicketID = &id
+		t.SettledAt = tk.UpdatedAt
+		if t.SettledAt.After(t.SettlementDate.Time) {
+			// Agreed just before a cut-off and paid just after: the next one.
+			t.SettlementDate = api.NewTime(settlementDay(t.SettledAt.Time, 0))
+		}
+		trades = append(trades, t)
+	}
+	for _, tk := range pickTickets(r, failed, demoTradesCancelled-1+r.IntN(2)) {
+		t := tradeFromTicket(r.uuid(), tk, r.IntN(2))
+		t.Status = api.TradeCancelled
+		trades = append(trades, t)
+	}
+	// The newest tickets in flight: they decide their trades while the
+	// sandbox runs. T+1 leaves them a business day.
+	if len(live) > demoTradesPending {
+		live = live[len(live)-demoTradesPending:]
+	}
+	for _, tk := range live {
+		trades = append(trades, tradeFromTicket(r.uuid(), tk, 1))
+	}
+	// Trades agreed today whose settlement ticket is not made yet: they
+	// stay pending until their cut-off, a business day or two away, and
+	// are cancelled if it passes without a paid ticket from their quote.
+	// Their economics repeat a past trade's, on a fresh quote.
+	for _, tk := range pickTickets(r, paid, demoTradesOpen) {
+		days := 1 + r.IntN(2)
+		t := tradeFromTicket(r.uuid(), tk, days)
+		t.QuoteTokenID = r.uuid()
+		created := now.Add(-time.Duration(5+r.IntN(360)) * time.Minute)
+		t.CreatedAt = api.NewTime(created)
+		t.SettlementDate = api.NewTime(settlementDay(created, days))
+		trades = append(trades, t)
+	}
+	for _, t := range trades {
+		acct.trades.add(t.CreatedAt.Time, t.ID, t)
+	}
+}
+
+// pickTickets draws up to n distinct tickets.
+func pickTickets(r demoRand, from []*ticket, n int) []*ticket {
+	if n > len(from) {
+		n = len(from)
+	}
+	out := make([]*ticket, 0, n)
+	for _, i := range r.Perm(len(from))[:n] {
+		out = append(out, from[i])
+	}
+	return out
+}

@@ -1,0 +1,174 @@
+package sandbox_test
+
+import (
+	"crypto"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/sandbox"
+)
+
+type received struct {
+	body []byte
+	sig  string
+}
+
+func TestWebhookDeliveriesAreSignedAndRecorded(t *testing.T) {
+	e := newEnv(t, sandbox.Config{Seed: 8})
+	op := e.as("operator")
+	var mu sync.Mutex
+	var got []received
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, received{b, r.Header.Get("signature")})
+		mu.Unlock()
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer hook.Close()
+	sub := e.subs[1] // a demo account without webhooks
+	e.clock.Add(5 * time.Second)
+	must[api.Balances](t)(op.Balances(ctx(t), sub)) // the demo's live tickets settle first
+	id := must[string](t)(op.RegisterWebhook(ctx(t), sub, api.RegisterWebhookRequest{WebhookURL: hook.URL + "/hooks", Subscriptions: []string{"TICKET"}}))
+	hooks := must[[]api.Webhook](t)(op.ListWebhooks(ctx(t), sub))
+	if len(hooks) != 1 || hooks[0].ID != id {
+		t.Fatalf("webhooks %+v", hooks)
+	}
+	for i := 0; i < 2; i++ {
+		must[string](t)(op.RegisterWebhook(ctx(t), sub, api.RegisterWebhookRequest{WebhookURL: "https://hooks.example.com/" + uuid.NewString(), Subscriptions: []string{"KYC"}}))
+	}
+	_, err := op.RegisterWebhook(ctx(t), sub, api.RegisterWebhookRequest{WebhookURL: "https://hooks.example.com/4", Subscriptions: []string{"*"}})
+	wantCode(t, err, http.StatusConflict, "LIMIT_REACHED")
+
+	q := must[*api.Quote](t)(op.Quote(ctx(t), api.QuoteRequest{SubAccountID: sub, InputCurrency: "BRL", InputPaymentMethod: "PIX", OutputCurrency: "BRLA", OutputPaymentMethod: "INTERNAL", InputAmount: dec("42")}))
+	tk := must[*api.CreateTicketResult](t)(op.CreateTicket(ctx(t), sub, api.CreateTicketRequest{QuoteToken: q.QuoteToken})).Ticket
+	e.clock.Add(6 * time.Second)
+	must[*api.Ticket](t)(op.GetTicket(ctx(t), sub, tk.ID))
+
+	// Three transitions (created, funded, paid): three attempts, each with
+	// the receiver's status once delivered.
+	var attempts []api.WebhookAttempt
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		attempts = must[api.Page[api.WebhookAttempt]](t)(op.ListWebhookAttempts(ctx(t), api.AttemptFilter{SubAccountID: sub})).Items
+		done := len(attempts) == 3
+		for _, a := range attempts {
+			done = done && a.ResponseStatus == http.StatusAccepted
+		}
+		if done || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(attempts) != 3 {
+		t.Fatalf("%d attempts, want 3 (one per transition): %+v", len(attempts), attempts)
+	}
+	for _, a := range attempts {
+		if a.ResponseStatus != http.StatusAccepted || a.WebhookURL != hook.URL+"/hooks" || a.Acknowledged {
+			t.Errorf("attempt %+v", a)
+		}
+	}
+
+	// Every delivery verifies with the public key (RSA-PSS, SHA-256).
+	pk := must[string](t)(op.PublicKey(ctx(t)))
+	blk, _ := pem.Decode([]byte(pk))
+	if blk == nil || blk.Type != "RSA PUBLIC KEY" {
+		t.Fatalf("public key is not a PKCS#1 RSA PEM: %q", pk)
+	}
+	pub, err := x509.ParsePKCS1PublicKey(blk.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	deliveries := append([]received(nil), got...)
+	mu.Unlock()
+	if len(deliveries) != 3 {
+		t.Fatalf("%d deliveries, want 3", len(deliveries))
+	}
+	statuses := map[string]bool{}
+	for _, d := range deliveries {
+		sig, err := base64.StdEncoding.DecodeString(d.sig)
+		h := sha256.Sum256(d.body)
+		if err != nil || rsa.VerifyPSS(pub, crypto.SHA256, h[:], sig, &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthAuto}) != nil {
+			t.Errorf("delivery signature does not verify: %q", d.sig)
+		}
+		var ev struct {
+			Subscription string `json:"subscription"`
+			Data         struct {
+				Status string     `json:"status"`
+				Ticket api.Ticket `json:"ticket"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(d.body, &ev); err != nil || ev.Subscription != "TICKET" || ev.Data.Ticket.ID != tk.ID {
+			t.Errorf("delivery body %s", d.body)
+		}
+		statuses[ev.Data.Status] = true
+	}
+	for _, s := range []string{"TICKET-CREATED", "DEPOSIT-SUCCESS", "TICKET-COMPLETE"} {
+		if !statuses[s] {
+			t.Errorf("no %s delivery (got %v)", s, statuses)
+		}
+	}
+
+	// Acknowledge one; unackedOnly no longer lists it; it reads back acknowledged.
+	if err := op.AcknowledgeWebhookAttempts(ctx(t), sub, []string{attempts[0].ID}); err != nil {
+		t.Fatal(err)
+	}
+	un := must[api.Page[api.WebhookAttempt]](t)(op.ListWebhookAttempts(ctx(t), api.AttemptFilter{SubAccountID: sub, UnackedOnly: true}))
+	if len(un.Items) != 2 {
+		t.Errorf("%d unacknowledged, want 2", len(un.Items))
+	}
+	if a := must[*api.WebhookAttempt](t)(op.GetWebhookAttempt(ctx(t), sub, attempts[0].ID)); !a.Acknowledged {
+		t.Error("acknowledged attempt reads back unacknowledged")
+	}
+	byEvent := must[api.Page[api.WebhookAttempt]](t)(op.ListWebhookAttempts(ctx(t), api.AttemptFilter{SubAccountID: sub, WebhookEventID: attempts[1].WebhookEventID}))
+	if len(byEvent.Items) != 1 {
+		t.Errorf("webhookEventId filter: %d", len(byEvent.Items))
+	}
+	if err := op.DeleteWebhook(ctx(t), sub, id); err != nil {
+		t.Fatal(err)
+	}
+	if hooks := must[[]api.Webhook](t)(op.ListWebhooks(ctx(t), sub)); len(hooks) != 2 {
+		t.Errorf("%d webhooks after a delete, want 2", len(hooks))
+	}
+	_, err = op.GetWebhookAttempt(ctx(t), e.subs[0], attempts[0].ID)
+	wantCode(t, err, http.StatusNotFound, "NOT_FOUND")
+}
+
+// The demo's own webhooks point at the sandbox's receiver, which verifies
+// the signature: demo deliveries succeed without any network.
+func TestDemoWebhooksDeliverToTheSandboxReceiver(t *testing.T) {
+	e := newEnv(t, sandbox.Config{Seed: 8})
+	op := e.as("operator")
+	hooks := must[[]api.Webhook](t)(op.ListWebhooks(ctx(t), uuid.Nil))
+	if len(hooks) == 0 || hooks[0].URL != e.run.BaseURL+"/v2/sandbox/webhook-receiver" {
+		t.Fatalf("demo webhooks %+v", hooks)
+	}
+	q := must[*api.Quote](t)(op.Quote(ctx(t), pixQuote("12")))
+	tk := must[*api.CreateTicketResult](t)(op.CreateTicket(ctx(t), uuid.Nil, api.CreateTicketRequest{QuoteToken: q.QuoteToken})).Ticket
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		p := must[api.Page[api.WebhookAttempt]](t)(op.ListWebhookAttempts(ctx(t), api.AttemptFilter{}))
+		a := p.Items[0]
+		if a.ResponseStatus == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("newest attempt for ticket %s never answered 200: %+v", tk.ID, a)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
