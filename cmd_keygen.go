@@ -1,4 +1,137 @@
 package main
 
-// TEMPORARY: replaced by the real command while the project is assembled.
-func (c *cli) runKeygen(args []string) error { return usagef("keygen: not yet available") }
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"flag"
+	"fmt"
+
+	"tesouro/api"
+	"tesouro/keystore"
+)
+
+func (c *cli) runKeygen(args []string) error {
+	fs := c.newFlagSet("keygen", "Usage: tesouro keygen --profile NAME --type ed25519|ecdsa|rsa [--bits 2048|4096] [--force]\n\n"+
+		"Makes a key pair for signing API requests. The private key goes straight into the keyring\n"+
+		"(service tesouro:NAME) and is never written anywhere else; the public key PEM is printed on\n"+
+		"stdout, to register with the service. Then store the API key it issues with\n"+
+		"\"tesouro profile add NAME --base-url URL --api-key-file FILE\".\n\nFlags:")
+	name := fs.String("profile", "", "profile `NAME` the key is for (it may not exist yet)")
+	typ := fs.String("type", "", "key `type`: ed25519, ecdsa (P-256) or rsa")
+	bits := fs.Int("bits", 4096, "RSA key size: 2048 or 4096")
+	force := fs.Bool("force", false, "replace a private key already stored for the profile")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("keygen: unexpected argument(s); give the profile with --profile NAME")
+	}
+	if *name == "" {
+		return usagef("keygen: --profile NAME is required: the private key is stored for that profile")
+	}
+	if err := keystore.ValidName(*name); err != nil {
+		return usagef("keygen: %v", err)
+	}
+	bitsSet := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "bits" {
+			bitsSet = true
+		}
+	})
+	switch *typ {
+	case api.KeyEd25519, api.KeyECDSA:
+		if bitsSet {
+			return usagef("keygen: --bits is only for --type rsa")
+		}
+	case api.KeyRSA:
+		if *bits != 2048 && *bits != 4096 {
+			return usagef("keygen: --bits must be 2048 or 4096, not %d", *bits)
+		}
+	case "":
+		return usagef("keygen: --type is required: ed25519, ecdsa or rsa")
+	default:
+		return usagef("keygen: --type must be ed25519, ecdsa or rsa, not %q", *typ)
+	}
+
+	_, cfg, err := c.loadConfig()
+	if err != nil {
+		return err
+	}
+	p, lookupErr := cfg.Lookup(*name)
+	if lookupErr == nil && p.Auth == keystore.AuthJWT {
+		return fmt.Errorf("profile %q logs in with a JWT and uses no key pair: keys are for api-key profiles", *name)
+	}
+	sec := openSecrets(c)
+	old, err := sec.Get(*name, keystore.KeyPrivateKey)
+	switch {
+	case err == nil && !*force:
+		what := "a private key"
+		if s, perr := api.ParsePrivateKey([]byte(old)); perr == nil {
+			what = fmt.Sprintf("a private key (%s, public key %s)", keyTypeOf(s.Public()), fingerprint(s.Public()))
+		}
+		return fmt.Errorf("%s is already stored for profile %q; replacing it breaks the API key registered with it. Pass --force to replace it", what, *name)
+	case err != nil && !errors.Is(err, keystore.ErrNotStored):
+		return err
+	}
+
+	key, err := generateKey(*typ, *bits)
+	if err != nil {
+		return err
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		return fmt.Errorf("encode the private key: %w", err)
+	}
+	privPEM := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
+	pubDER, err := x509.MarshalPKIXPublicKey(key.Public())
+	if err != nil {
+		return fmt.Errorf("encode the public key: %w", err)
+	}
+	if err := sec.Set(*name, keystore.KeyPrivateKey, string(privPEM)); err != nil {
+		return err
+	}
+	if _, err := c.stdout.Write(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER})); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "Private key (%s) stored in the keyring under %s; public key %s.\n", keyTypeOf(key.Public()), keystore.Service(*name), fingerprint(key.Public()))
+	fmt.Fprintln(c.stderr, "Register the public key above with the service, then store the API key it issues with:")
+	if lookupErr == nil {
+		fmt.Fprintf(c.stderr, "  tesouro profile add %s --replace --base-url %s --env %s --api-key-file FILE\n", *name, p.BaseURL, p.Env)
+	} else {
+		fmt.Fprintf(c.stderr, "  tesouro profile add %s --base-url URL --env sandbox|production --api-key-file FILE\n", *name)
+	}
+	return nil
+}
+
+func generateKey(typ string, bits int) (crypto.Signer, error) {
+	switch typ {
+	case api.KeyEd25519:
+		_, k, err := ed25519.GenerateKey(rand.Reader)
+		return k, err
+	case api.KeyECDSA:
+		return ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	case api.KeyRSA:
+		return rsa.GenerateKey(rand.Reader, bits)
+	}
+	return nil, fmt.Errorf("unknown key type %q", typ)
+}
+
+// keyTypeOf names a public key the way --type does.
+func keyTypeOf(pub crypto.PublicKey) string {
+	switch k := pub.(type) {
+	case ed25519.PublicKey:
+		return api.KeyEd25519
+	case *ecdsa.PublicKey:
+		return api.KeyECDSA + " " + k.Curve.Params().Name
+	case *rsa.PublicKey:
+		return fmt.Sprintf("%s %d", api.KeyRSA, k.N.BitLen())
+	}
+	return "unknown"
+}

@@ -1,0 +1,11 @@
+package keystore
+
+import (
+	"os"
+	"testing"
+
+	"tesouro/keystore/internal/sstest"
+)
+
+// TestMain gives the integration tests a real, private Secret Service.
+func TestMain(m *testing.M) { os.Exit(sstest.Run(m)) }
