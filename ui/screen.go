@@ -87,6 +87,11 @@ type Session struct {
 	StateDir string
 	// Now is the clock; tests replace it.
 	Now func() time.Time
+	// Theme holds every style; never nil in a session built by the root.
+	Theme *Theme
+	// Accounts are the accounts the access may operate (main first); nil
+	// until they have loaded.
+	Accounts []api.Account
 
 	inFlight atomic.Int64
 }

@@ -1,0 +1,248 @@
+package ui
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+
+	"tesouro/api"
+)
+
+// fakeClient is the service as a test wants it: it embeds api.Service (nil)
+// and overrides only what the root calls; anything else panics, which shows
+// a request the test did not expect.
+type fakeClient struct {
+	api.Service
+	access   *api.AccessInfo
+	accounts []api.Account
+}
+
+func (f *fakeClient) AccessInfo(ctx context.Context) (*api.AccessInfo, error) {
+	return f.access, nil
+}
+
+func (f *fakeClient) ListAccounts(ctx context.Context) ([]api.Account, error) {
+	return f.accounts, nil
+}
+
+var (
+	mainID = uuid.MustParse("00000000-0000-4000-8000-000000000001")
+	acmeID = uuid.MustParse("00000000-0000-4000-8000-0000000000a1")
+	betaID = uuid.MustParse("00000000-0000-4000-8000-0000000000b2")
+	banID  = uuid.MustParse("00000000-0000-4000-8000-0000000000c3")
+)
+
+func newFake() *fakeClient {
+	return &fakeClient{
+		access: &api.AccessInfo{
+			Email: "operator@demo.test",
+			AccountPermissions: api.Permissions{
+				PayIn: true, PayOut: true, Convert: true, OnChain: true, Markup: true, Beneficiary: true,
+			},
+			BlacklistedAccountIDs: []uuid.UUID{banID},
+		},
+		accounts: []api.Account{
+			{ID: mainID, Name: "Tesouro Demo Ltda", AccountType: "COMPANY"},
+			{ID: acmeID, Name: "Acme Pagamentos", AccountType: "COMPANY", MainAccountID: mainID.String()},
+			{ID: betaID, Name: "Beta Individual", AccountType: "INDIVIDUAL", MainAccountID: mainID.String()},
+			{ID: banID, Name: "Banned Branch", AccountType: "COMPANY", MainAccountID: mainID.String()},
+		},
+	}
+}
+
+// stubScreen records what it receives.
+type stubScreen struct {
+	id, title string
+	s         *Session
+	keys      []string
+	msgs      []tea.Msg
+	capturing bool
+	busy      bool
+	filter    string
+	bindings  []key.Binding
+	w, h      int
+	inits     int
+}
+
+func (s *stubScreen) ID() string    { return s.id }
+func (s *stubScreen) Title() string { return s.title }
+func (s *stubScreen) Init() tea.Cmd { s.inits++; return nil }
+func (s *stubScreen) Update(msg tea.Msg) (Screen, tea.Cmd) {
+	switch m := msg.(type) {
+	case tea.KeyPressMsg:
+		s.keys = append(s.keys, m.String())
+	case FilterMsg:
+		s.filter = m.Query
+	default:
+		s.msgs = append(s.msgs, msg)
+	}
+	return s, nil
+}
+func (s *stubScreen) View() string          { return "content of " + s.id }
+func (s *stubScreen) SetSize(w, h int)      { s.w, s.h = w, h }
+func (s *stubScreen) KeyMap() []key.Binding { return s.bindings }
+func (s *stubScreen) Capturing() bool       { return s.capturing }
+func (s *stubScreen) Busy() bool            { return s.busy }
+func (s *stubScreen) Filterable() bool      { return true }
+func (s *stubScreen) sawMsg(want tea.Msg) bool {
+	for _, m := range s.msgs {
+		if m == want {
+			return true
+		}
+	}
+	return false
+}
+
+// harness builds a root over stub screens and records every screen built.
+type harness struct {
+	t     *testing.T
+	root  *Root
+	fake  *fakeClient
+	mu    sync.Mutex
+	built []*stubScreen
+	quit  bool
+}
+
+func newHarness(t *testing.T, mutate func(*Options)) *harness {
+	t.Helper()
+	h := &harness{t: t, fake: newFake()}
+	factory := func(id, title string) Factory {
+		return func(s *Session) Screen {
+			sc := &stubScreen{id: id, title: title, s: s}
+			h.mu.Lock()
+			h.built = append(h.built, sc)
+			h.mu.Unlock()
+			return sc
+		}
+	}
+	opts := Options{
+		Factories: []Factory{factory("overview", "Overview"), factory("quote", "Quote"), factory("tickets", "Tickets")},
+		Env:       EnvSandbox,
+		Embedded:  true,
+		Connect: func(ctx context.Context) (*Connection, error) {
+			return &Connection{Client: h.fake, Email: "operator@demo.test"}, nil
+		},
+	}
+	if mutate != nil {
+		mutate(&opts)
+	}
+	h.root = New(opts)
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 32})
+	h.run(h.root.Init())
+	return h
+}
+
+// send delivers a message and runs what it returns.
+func (h *harness) send(msg tea.Msg) {
+	h.t.Helper()
+	_, cmd := h.root.Update(msg)
+	h.run(cmd)
+}
+
+// run executes commands until none is left. Commands that do not return
+// within a short time (ticks) are dropped: tests do not wait for timers.
+func (h *harness) run(cmd tea.Cmd) {
+	h.t.Helper()
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0 && steps < 1000; steps++ {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		done := make(chan tea.Msg, 1)
+		go func() { done <- c() }()
+		var msg tea.Msg
+		select {
+		case msg = <-done:
+		case <-time.After(40 * time.Millisecond):
+			continue
+		}
+		switch m := msg.(type) {
+		case nil:
+		case tea.BatchMsg:
+			queue = append(queue, m...)
+		case tea.QuitMsg:
+			h.quit = true
+		default:
+			_, next := h.root.Update(m)
+			queue = append(queue, next)
+		}
+	}
+}
+
+// key sends one key press by its name ("q", "enter", "esc", "tab", "ctrl+c").
+func (h *harness) key(names ...string) {
+	h.t.Helper()
+	for _, n := range names {
+		h.send(keyPress(n))
+	}
+}
+
+// typeText sends each rune as a key press.
+func (h *harness) typeText(s string) {
+	h.t.Helper()
+	for _, r := range s {
+		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func keyPress(name string) tea.KeyPressMsg {
+	switch name {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	}
+	r := []rune(name)[0]
+	return tea.KeyPressMsg{Code: r, Text: name}
+}
+
+// screen returns the live screen with that id.
+func (h *harness) screen(id string) *stubScreen {
+	for _, s := range h.root.Screens() {
+		if s.ID() == id {
+			return s.(*stubScreen)
+		}
+	}
+	h.t.Fatalf("no screen %q", id)
+	return nil
+}
+
+func (h *harness) view() string { return h.root.render() }
+
+func apiPermissionsViewOnly() api.Permissions { return api.Permissions{ViewOnly: true} }
+
+func newHarnessWithAccess(t *testing.T, p api.Permissions) *harness {
+	t.Helper()
+	h := &harness{t: t, fake: newFake()}
+	h.fake.access.AccountPermissions = p
+	opts := Options{
+		Factories: []Factory{func(s *Session) Screen { return &stubScreen{id: "overview", title: "Overview", s: s} }},
+		Env:       EnvSandbox,
+		Connect: func(ctx context.Context) (*Connection, error) {
+			return &Connection{Client: h.fake}, nil
+		},
+	}
+	h.root = New(opts)
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 32})
+	h.run(h.root.Init())
+	return h
+}

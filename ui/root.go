@@ -1,0 +1,649 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/journal"
+)
+
+// Connection is what Options.Connect produces: a client ready to talk to
+// the service, and how to release what it holds (an embedded sandbox).
+type Connection struct {
+	Client api.Service
+	// Email is the access's e-mail when known before AccessInfo loads.
+	Email string
+	// Close releases the connection's resources; may be nil.
+	Close func() error
+}
+
+// Options configure the root model. Everything here is known before the
+// first frame; whatever needs I/O (reading the keyring, starting the embedded
+// sandbox) happens in Connect, which runs in a command.
+type Options struct {
+	Factories []Factory
+	Env       Environment
+	Profile   string
+	// Label names the service in the header when there is no profile
+	// ("sandbox (credentials.json)").
+	Label    string
+	Embedded bool
+	// Funding is true when the service has the sandbox-only fund endpoint.
+	Funding  bool
+	ReadOnly bool
+	// Email is shown in the header until the access info has loaded.
+	Email string
+	// SubAccount is the --sub-account flag: an id or a name, resolved once
+	// the accounts have loaded; "" operates the main account.
+	SubAccount string
+	// Connect builds the client. It runs in a command, never in Update.
+	Connect  func(ctx context.Context) (*Connection, error)
+	Journal  *journal.Journal
+	StateDir string
+	Now      func() time.Time
+	// NoColor is true under NO_COLOR.
+	NoColor bool
+	// ConnectTimeout bounds Connect; 0 means 30 seconds.
+	ConnectTimeout time.Duration
+	// RequestTimeout bounds the root's own requests; 0 means 15 seconds.
+	RequestTimeout time.Duration
+}
+
+// Root is the dashboard's top-level model: it owns the session, the screens,
+// the modes, and the header, tabs, footer, help, command line and overlays.
+type Root struct {
+	opts  Options
+	theme *Theme
+	keys  GlobalKeys
+
+	width, height int
+	layout        Layout
+
+	conn       *Connection
+	connErr    error
+	connecting bool
+	session    *Session
+	accounts   []api.Account
+	// resolving is the --sub-account name still to resolve; resolveErr says
+	// why it failed (then no screen is built, rather than silently operating
+	// another account).
+	resolving  string
+	resolveErr error
+
+	screens []Screen
+	active  int
+	history []int
+
+	help       bool
+	helpOffset int
+	cmd        *commandLine
+	filter     *textinput.Model
+	filters    map[string]string
+	confirm    *ConfirmMsg
+	prompt     *promptState
+	switcher   *switcher
+
+	toast       *toast
+	toastSeq    int
+	lastRefresh time.Time
+
+	pulseArmed bool
+	frame      int
+	quitting   bool
+}
+
+// New builds the root model. It does no I/O: the first frame is drawn before
+// any keyring read or request.
+func New(opts Options) *Root {
+	if opts.ConnectTimeout <= 0 {
+		opts.ConnectTimeout = 30 * time.Second
+	}
+	if opts.RequestTimeout <= 0 {
+		opts.RequestTimeout = 15 * time.Second
+	}
+	if opts.Env == "" {
+		opts.Env = EnvSandbox
+	}
+	return &Root{
+		opts:       opts,
+		theme:      NewTheme(true, opts.NoColor),
+		keys:       DefaultGlobalKeys(),
+		connecting: opts.Connect != nil,
+		resolving:  strings.TrimSpace(opts.SubAccount),
+		filters:    map[string]string{},
+		width:      80,
+		height:     24,
+		layout:     NewLayout(80, 24, false, false),
+	}
+}
+
+// Internal messages.
+type (
+	connectedMsg struct {
+		conn *Connection
+		err  error
+	}
+	accessMsg struct {
+		session *Session
+		info    *api.AccessInfo
+		err     error
+	}
+	accountsMsg struct {
+		session  *Session
+		accounts []api.Account
+		err      error
+	}
+	pulseMsg struct{}
+	quitMsg  struct{}
+)
+
+// Init asks for the terminal background and starts connecting.
+func (r *Root) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	if r.opts.Connect != nil {
+		connect, timeout := r.opts.Connect, r.opts.ConnectTimeout
+		cmds = append(cmds, func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), timeout)
+			defer cancel()
+			conn, err := connect(ctx)
+			return connectedMsg{conn: conn, err: err}
+		})
+		cmds = append(cmds, r.armPulse())
+	}
+	return tea.Batch(cmds...)
+}
+
+// Close releases the connection (stops the embedded sandbox).
+func (r *Root) Close() error {
+	if r.conn != nil && r.conn.Close != nil {
+		return r.conn.Close()
+	}
+	return nil
+}
+
+// Session is the current session; nil until connected.
+func (r *Root) Session() *Session { return r.session }
+
+// Active is the active screen; nil before the screens are built.
+func (r *Root) Active() Screen {
+	if r.active < 0 || r.active >= len(r.screens) {
+		return nil
+	}
+	return r.screens[r.active]
+}
+
+// Screens are the screens in tab order.
+func (r *Root) Screens() []Screen { return r.screens }
+
+// Theme is the root's theme.
+func (r *Root) Theme() *Theme { return r.theme }
+
+// Mode says where keys go right now.
+func (r *Root) Mode() Mode {
+	switch {
+	case r.confirm != nil, r.prompt != nil, r.switcher != nil:
+		return ModePrompt
+	case r.cmd != nil:
+		return ModeCommand
+	case r.filter != nil:
+		return ModeFilter
+	case r.help:
+		return ModeHelp
+	}
+	if s := r.Active(); s != nil && s.Capturing() {
+		return ModeForm
+	}
+	return ModeNormal
+}
+
+// Update handles one message.
+func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := r.update(msg)
+	return r, cmd
+}
+
+func (r *Root) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		r.width, r.height = msg.Width, msg.Height
+		r.relayout()
+		return nil
+	case tea.BackgroundColorMsg:
+		r.theme.Set(NewTheme(msg.IsDark(), r.opts.NoColor))
+		return r.broadcast(ThemeChangedMsg{})
+	case tea.KeyPressMsg:
+		return r.handleKey(msg)
+	case tea.PasteMsg:
+		return r.handlePaste(msg)
+	case connectedMsg:
+		return r.connected(msg)
+	case accessMsg:
+		return r.accessLoaded(msg)
+	case accountsMsg:
+		return r.accountsLoaded(msg)
+	case pulseMsg:
+		r.frame++
+		r.pulseArmed = false
+		if r.busyIndicator() {
+			return r.armPulse()
+		}
+		return nil
+	case quitMsg:
+		r.quitting = true
+		return tea.Quit
+	case switchNowMsg:
+		return r.switchAccount(msg.account)
+	case NavigateMsg:
+		return r.navigate(msg)
+	case SwitchAccountMsg:
+		return r.requestSwitch(msg.Account)
+	case OpenSwitcherMsg:
+		return r.openSwitcher()
+	case ReloadAccountsMsg:
+		if r.session == nil {
+			return nil
+		}
+		return r.loadAccounts(r.session)
+	case ToastMsg:
+		if msg.Level == ToastError {
+			log.Printf("error shown: %s", msg.Text)
+		}
+		r.toastSeq++
+		r.toast = &toast{id: r.toastSeq, text: msg.Text, level: msg.Level}
+		return expireToast(r.toastSeq, msg.Level)
+	case toastExpiredMsg:
+		if r.toast != nil && r.toast.id == msg.id {
+			r.toast = nil
+		}
+		return nil
+	case RefreshedMsg:
+		if msg.At.After(r.lastRefresh) {
+			r.lastRefresh = msg.At
+		}
+		return nil
+	case ConfirmMsg:
+		c := msg
+		r.confirm = &c
+		r.relayout()
+		return nil
+	case PromptMsg:
+		r.prompt = newPrompt(msg, r.theme, r.width)
+		r.relayout()
+		return r.prompt.input.Focus()
+	case switcherAccountsMsg:
+		if r.switcher != nil {
+			r.switcher.setAccounts(msg)
+		}
+		return nil
+	}
+	return r.broadcast(msg)
+}
+
+// broadcast delivers a message to every screen: results reach the screen
+// that asked for them whether it is shown or not (each screen drops what is
+// not its own by request or tick id).
+func (r *Root) broadcast(msg tea.Msg) tea.Cmd {
+	if len(r.screens) == 0 {
+		return nil
+	}
+	cmds := make([]tea.Cmd, 0, len(r.screens))
+	for i, s := range r.screens {
+		ns, cmd := s.Update(msg)
+		r.screens[i] = ns
+		if cmd != nil {
+			cmds = append(cmds, cmd)
+		}
+	}
+	return r.withPulse(tea.Batch(cmds...))
+}
+
+// toActive delivers a message to the active screen only.
+func (r *Root) toActive(msg tea.Msg) tea.Cmd {
+	s := r.Active()
+	if s == nil {
+		return nil
+	}
+	ns, cmd := s.Update(msg)
+	r.screens[r.active] = ns
+	return r.withPulse(cmd)
+}
+
+// withPulse arms the footer's activity pulse along with a command that may
+// start a request, so the spinner and the in-flight count show while it runs.
+func (r *Root) withPulse(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return tea.Batch(cmd, r.armPulse())
+}
+
+const pulseInterval = 120 * time.Millisecond
+
+func (r *Root) armPulse() tea.Cmd {
+	if r.pulseArmed {
+		return nil
+	}
+	r.pulseArmed = true
+	return tea.Tick(pulseInterval, func(time.Time) tea.Msg { return pulseMsg{} })
+}
+
+// busyIndicator reports whether the footer shows activity that needs
+// redrawing.
+func (r *Root) busyIndicator() bool {
+	return r.connecting || (r.session != nil && r.session.InFlight() > 0)
+}
+
+// connected builds the session and starts the root's own first requests.
+func (r *Root) connected(msg connectedMsg) tea.Cmd {
+	r.connecting = false
+	if msg.err != nil {
+		log.Printf("connect: %v", msg.err)
+		r.connErr = msg.err
+		return nil
+	}
+	log.Printf("connected as %s", msg.conn.Email)
+	r.conn = msg.conn
+	if r.opts.Email == "" {
+		r.opts.Email = msg.conn.Email
+	}
+	s := &Session{
+		Client:         msg.conn.Client,
+		Env:            r.opts.Env,
+		Profile:        r.opts.Profile,
+		Embedded:       r.opts.Embedded,
+		SandboxFunding: r.opts.Funding,
+		ReadOnly:       r.opts.ReadOnly,
+		Journal:        r.opts.Journal,
+		StateDir:       r.opts.StateDir,
+		Now:            r.opts.Now,
+		Theme:          r.theme,
+	}
+	if r.resolving != "" {
+		if id, err := uuid.Parse(r.resolving); err == nil {
+			s.Account = Account{ID: id}
+			r.resolving = ""
+		}
+	}
+	r.session = s
+	cmds := []tea.Cmd{r.loadAccess(s), r.loadAccounts(s)}
+	if r.resolving == "" {
+		cmds = append(cmds, r.buildScreens())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (r *Root) loadAccess(s *Session) tea.Cmd {
+	timeout := r.opts.RequestTimeout
+	return r.withPulse(s.Request(func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		info, err := s.Client.AccessInfo(ctx)
+		return accessMsg{session: s, info: info, err: err}
+	}))
+}
+
+func (r *Root) loadAccounts(s *Session) tea.Cmd {
+	timeout := r.opts.RequestTimeout
+	return r.withPulse(s.Request(func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		accs, err := s.Client.ListAccounts(ctx)
+		return accountsMsg{session: s, accounts: accs, err: err}
+	}))
+}
+
+func (r *Root) accessLoaded(msg accessMsg) tea.Cmd {
+	if r.session == nil {
+		return nil
+	}
+	if msg.err != nil {
+		log.Printf("access info: %v", msg.err)
+		return tea.Batch(Toast(ToastError, "Could not load your access info: "+msg.err.Error()+". Write actions stay disabled; restart to retry."),
+			r.broadcast(AccessLoadedMsg{Err: msg.err}))
+	}
+	r.session.Access = msg.info
+	if msg.info.Email != "" {
+		r.opts.Email = msg.info.Email
+	}
+	r.relayout()
+	return r.broadcast(AccessLoadedMsg{Access: msg.info})
+}
+
+func (r *Root) accountsLoaded(msg accountsMsg) tea.Cmd {
+	if r.session == nil {
+		return nil
+	}
+	if msg.err != nil {
+		log.Printf("list accounts: %v", msg.err)
+		var cmd tea.Cmd
+		if r.resolving != "" {
+			r.resolveErr = fmt.Errorf("could not list the accounts to find sub-account %q: %w", r.resolving, msg.err)
+		} else {
+			cmd = Toast(ToastError, "Could not list your accounts: "+msg.err.Error())
+		}
+		return tea.Batch(cmd, r.broadcast(AccountsLoadedMsg{Err: msg.err}))
+	}
+	r.accounts = msg.accounts
+	r.session.Accounts = msg.accounts
+	var cmds []tea.Cmd
+	if acc := r.session.Account; !acc.Main() && r.resolving == "" && !slices.ContainsFunc(msg.accounts, func(a api.Account) bool { return a.ID == acc.ID }) {
+		cmds = append(cmds, Toast(ToastError, fmt.Sprintf("Sub-account %s is not among the accounts this access may operate: press S to choose one", acc.ID)))
+	}
+	if r.resolving != "" {
+		acc, err := findAccount(msg.accounts, r.resolving)
+		if err != nil {
+			r.resolveErr = err
+		} else {
+			r.resolving = ""
+			r.session = r.session.WithAccount(acc)
+			cmds = append(cmds, r.buildScreens())
+		}
+	}
+	cmds = append(cmds, r.broadcast(AccountsLoadedMsg{Accounts: msg.accounts}))
+	return tea.Batch(cmds...)
+}
+
+// findAccount resolves an account by id or exact (case-insensitive) name;
+// "main" names the main account. It never picks a near miss.
+func findAccount(accounts []api.Account, name string) (Account, error) {
+	name = strings.TrimSpace(name)
+	if id, err := uuid.Parse(name); err == nil {
+		for i, a := range accounts {
+			if a.ID == id {
+				return toAccount(a, i == 0 && a.MainAccountID == ""), nil
+			}
+		}
+		return Account{}, fmt.Errorf("no account with id %s is available to this access", id)
+	}
+	var found []Account
+	for i, a := range accounts {
+		isMain := i == 0 && a.MainAccountID == ""
+		if strings.EqualFold(a.Name, name) || (isMain && strings.EqualFold(name, "main")) {
+			found = append(found, toAccount(a, isMain))
+		}
+	}
+	switch len(found) {
+	case 0:
+		return Account{}, fmt.Errorf("no account named %q: press S or type :sub and Tab to see the names", name)
+	case 1:
+		return found[0], nil
+	}
+	return Account{}, fmt.Errorf("%d accounts are named %q: use the id instead", len(found), name)
+}
+
+// toAccount converts a listed account; the main account has the nil id.
+func toAccount(a api.Account, isMain bool) Account {
+	if isMain {
+		return Account{ID: uuid.Nil, Name: a.Name}
+	}
+	return Account{ID: a.ID, Name: a.Name}
+}
+
+// buildScreens makes every screen for the current session and starts them.
+func (r *Root) buildScreens() tea.Cmd {
+	prev := ""
+	if s := r.Active(); s != nil {
+		prev = s.ID()
+	}
+	r.screens = make([]Screen, 0, len(r.opts.Factories))
+	for _, f := range r.opts.Factories {
+		r.screens = append(r.screens, f(r.session))
+	}
+	r.active = 0
+	for i, s := range r.screens {
+		if s.ID() == prev {
+			r.active = i
+		}
+	}
+	r.history = nil
+	r.filters = map[string]string{}
+	r.relayout()
+	cmds := make([]tea.Cmd, 0, len(r.screens))
+	for _, s := range r.screens {
+		cmds = append(cmds, s.Init())
+	}
+	return r.withPulse(tea.Batch(cmds...))
+}
+
+// relayout recomputes the layout and sizes every component from it.
+func (r *Root) relayout() {
+	r.layout = NewLayout(r.width, r.height, r.notice() != "", r.cmd != nil || r.filter != nil || r.prompt != nil)
+	for _, s := range r.screens {
+		s.SetSize(r.layout.Width, r.layout.Content)
+	}
+	if r.cmd != nil {
+		r.cmd.input.SetWidth(max(r.width-4, 1))
+	}
+	if r.filter != nil {
+		r.filter.SetWidth(max(r.width-4, 1))
+	}
+	if r.prompt != nil {
+		r.prompt.input.SetWidth(max(r.width-len(r.prompt.msg.Title)-6, 1))
+	}
+	if r.switcher != nil {
+		r.switcher.setSize(r.layout.Width, r.layout.Content)
+	}
+}
+
+// screenIndex finds a screen by id.
+func (r *Root) screenIndex(id string) int {
+	return slices.IndexFunc(r.screens, func(s Screen) bool { return s.ID() == id })
+}
+
+// show makes screen i active, remembering where we came from for esc.
+func (r *Root) show(i int) tea.Cmd {
+	if i < 0 || i >= len(r.screens) || i == r.active {
+		return nil
+	}
+	r.history = append(r.history, r.active)
+	if len(r.history) > 50 {
+		r.history = r.history[len(r.history)-50:]
+	}
+	r.active = i
+	r.relayout()
+	return nil
+}
+
+func (r *Root) navigate(msg NavigateMsg) tea.Cmd {
+	i := r.screenIndex(msg.Screen)
+	if i < 0 {
+		return Toast(ToastError, fmt.Sprintf("There is no %q screen", msg.Screen))
+	}
+	r.show(i)
+	r.help = false
+	return r.toActive(msg)
+}
+
+func (r *Root) back() tea.Cmd {
+	if len(r.history) == 0 {
+		return nil
+	}
+	r.active = r.history[len(r.history)-1]
+	r.history = r.history[:len(r.history)-1]
+	r.relayout()
+	return nil
+}
+
+// busyScreen returns the first screen with a flow under way, if any.
+func (r *Root) busyScreen() Screen {
+	for _, s := range r.screens {
+		if s.Busy() {
+			return s
+		}
+	}
+	return nil
+}
+
+// quit ends the program, asking first when a flow is under way.
+func (r *Root) quit() tea.Cmd {
+	if s := r.busyScreen(); s != nil {
+		r.confirm = &ConfirmMsg{
+			Title: "Quit Tesouro?",
+			Body:  fmt.Sprintf("A flow is under way on %s and will be abandoned.", s.Title()),
+			OnYes: func() tea.Msg { return quitMsg{} },
+		}
+		return nil
+	}
+	r.quitting = true
+	return tea.Quit
+}
+
+// requestSwitch switches the operated account, asking first when a flow is
+// under way (a quote is bound to its account and is dropped).
+func (r *Root) requestSwitch(a Account) tea.Cmd {
+	if r.session == nil {
+		return nil
+	}
+	if a.ID == r.session.Account.ID && len(r.screens) > 0 {
+		return Toast(ToastInfo, "Already operating "+r.session.AccountName())
+	}
+	if r.session.Access != nil {
+		probe := r.session.WithAccount(a)
+		if probe.Blacklisted() {
+			return Toast(ToastError, fmt.Sprintf("This access is blacklisted from %s: pick another account", displayName(a)))
+		}
+	}
+	if s := r.busyScreen(); s != nil {
+		r.confirm = &ConfirmMsg{
+			Title: "Switch to " + displayName(a) + "?",
+			Body:  fmt.Sprintf("A flow is under way on %s; switching account drops it (a quote is bound to its account).", s.Title()),
+			OnYes: func() tea.Msg { return switchNowMsg{a} },
+		}
+		return nil
+	}
+	return r.switchAccount(a)
+}
+
+type switchNowMsg struct{ account Account }
+
+func displayName(a Account) string {
+	if a.Name != "" {
+		return a.Name
+	}
+	if a.Main() {
+		return "the main account"
+	}
+	return a.ID.String()
+}
+
+// switchAccount rebuilds the session and every screen for account a.
+func (r *Root) switchAccount(a Account) tea.Cmd {
+	log.Printf("switch account: %s (%s)", displayName(a), a.ID)
+	r.session = r.session.WithAccount(a)
+	r.resolving, r.resolveErr = "", nil
+	cmd := r.buildScreens()
+	return tea.Batch(cmd, Toast(ToastSuccess, "Now operating "+r.session.AccountName()))
+}
+
+// errNotConnected is shown when a command needs the service.
+var errNotConnected = errors.New("not connected yet")

@@ -1,0 +1,570 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/uuid"
+
+	"tesouro/api"
+)
+
+func plain(s string) string { return ansi.Strip(s) }
+
+func TestFirstFrameDoesNotWaitForTheConnection(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	r := New(Options{
+		Factories: []Factory{func(s *Session) Screen { return &stubScreen{id: "overview", title: "Overview", s: s} }},
+		Env:       EnvSandbox,
+		Embedded:  true,
+		Connect: func(ctx context.Context) (*Connection, error) {
+			<-release // the keyring or the sandbox is slow
+			return nil, context.Canceled
+		},
+	})
+	r.Update(tea.WindowSizeMsg{Width: 100, Height: 32})
+	_ = r.Init() // returns commands; the test never runs the connect one
+	v := plain(r.View().Content)
+	for _, want := range []string{"SANDBOX", "embedded sandbox", "Starting the embedded sandbox"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("first frame lacks %q:\n%s", want, v)
+		}
+	}
+	if !r.View().AltScreen {
+		t.Error("the dashboard must use the alternate screen")
+	}
+}
+
+func TestHeaderShowsEnvironmentAccessAndAccount(t *testing.T) {
+	h := newHarness(t, nil)
+	v := plain(h.view())
+	head := strings.Split(v, "\n")[0]
+	for _, want := range []string{"SANDBOX", "operator@demo.test", "account Tesouro Demo Ltda (main)", "embedded sandbox"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("header lacks %q: %q", want, head)
+		}
+	}
+	if strings.Contains(head, "RO") || strings.Contains(head, "FROZEN") {
+		t.Errorf("header shows a badge that does not apply: %q", head)
+	}
+
+	hp := newHarness(t, func(o *Options) { o.Env, o.Embedded, o.Profile = EnvProduction, false, "live" })
+	head = strings.Split(plain(hp.view()), "\n")[0]
+	if !strings.Contains(head, "PRODUCTION") || !strings.Contains(head, "profile live") {
+		t.Errorf("production header: %q", head)
+	}
+}
+
+func TestReadOnlyHeaderSaysWhyAndHelpHidesGatedActions(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.ReadOnly = true })
+	ov := h.screen("overview")
+	create := h.root.Session().Gate(Binding("c", "create thing", "c"), ActWrite)
+	ov.bindings = []key.Binding{Binding("r", "refresh", "r"), create}
+	v := plain(h.view())
+	lines := strings.Split(v, "\n")
+	if !strings.Contains(lines[0], "RO") {
+		t.Errorf("header lacks the RO badge: %q", lines[0])
+	}
+	if !strings.Contains(v, "read-only session (--readonly)") {
+		t.Errorf("no notice says why actions are disabled:\n%s", v)
+	}
+	h.key("?")
+	help := plain(h.view())
+	if !strings.Contains(help, "refresh") {
+		t.Errorf("help lacks a live binding:\n%s", help)
+	}
+	if strings.Contains(help, "create thing") {
+		t.Errorf("help shows an action the session may not take:\n%s", help)
+	}
+}
+
+func TestFrozenAndViewOnlyAccessesAreExplained(t *testing.T) {
+	h := newHarnessWithAccess(t, apiPermissionsViewOnly())
+	v := plain(h.view())
+	if !strings.Contains(v, "this access is view-only") {
+		t.Errorf("view-only access not explained:\n%s", v)
+	}
+}
+
+func TestKeysNeverLeakOutOfInputs(t *testing.T) {
+	h := newHarness(t, nil)
+	// Filter mode: q and ? are text.
+	h.key("/")
+	if h.root.Mode() != ModeFilter {
+		t.Fatalf("/ did not open the filter (mode %s)", h.root.Mode())
+	}
+	h.typeText("q?")
+	if h.quit || h.root.help {
+		t.Fatal("a key typed in the filter ran a global action")
+	}
+	if got := h.screen("overview").filter; got != "q?" {
+		t.Errorf("screen filter = %q, want %q", got, "q?")
+	}
+	h.key("enter")
+	if h.root.Mode() != ModeNormal || h.screen("overview").filter != "q?" {
+		t.Errorf("enter should keep the filter and leave filter mode")
+	}
+	h.key("esc")
+	if h.screen("overview").filter != "" {
+		t.Errorf("esc in normal mode should clear the filter first")
+	}
+
+	// Command mode.
+	h.key(":")
+	h.typeText("q")
+	if h.quit {
+		t.Fatal("q typed on the command line quit")
+	}
+	h.key("esc")
+
+	// Form mode: a capturing screen gets q, ?, digits and esc.
+	ov := h.screen("overview")
+	ov.capturing = true
+	h.key("q", "?", "2", ":", "esc")
+	if h.quit || h.root.help || h.root.Active().ID() != "overview" || h.root.cmd != nil {
+		t.Fatal("a key typed into a form ran a global action")
+	}
+	if got := strings.Join(ov.keys, " "); got != "q ? 2 : esc" {
+		t.Errorf("form got keys %q", got)
+	}
+	ov.capturing = false
+	h.key("q")
+	if !h.quit {
+		t.Error("q in normal mode should quit")
+	}
+}
+
+func TestNumberKeysTabAndEscNavigate(t *testing.T) {
+	h := newHarness(t, nil)
+	h.key("3")
+	if id := h.root.Active().ID(); id != "tickets" {
+		t.Fatalf("3 showed %s", id)
+	}
+	h.key("tab")
+	if id := h.root.Active().ID(); id != "overview" {
+		t.Fatalf("tab wrapped to %s", id)
+	}
+	h.key("shift+tab")
+	if id := h.root.Active().ID(); id != "tickets" {
+		t.Fatalf("shift+tab went to %s", id)
+	}
+	h.key("esc")
+	if id := h.root.Active().ID(); id != "overview" {
+		t.Fatalf("esc went back to %s", id)
+	}
+	h.key("9") // no ninth screen: nothing happens
+	if id := h.root.Active().ID(); id != "overview" {
+		t.Fatalf("9 moved to %s", id)
+	}
+}
+
+func TestScreenBindingsWinOverGlobalKeysButNotQuit(t *testing.T) {
+	h := newHarness(t, nil)
+	ov := h.screen("overview")
+	ov.bindings = []key.Binding{Binding("esc", "close detail", "esc"), Binding("q", "not allowed", "q")}
+	h.key("3", "1") // history: tickets, then back on overview
+	h.key("esc")
+	if h.root.Active().ID() != "overview" || len(ov.keys) != 1 || ov.keys[0] != "esc" {
+		t.Fatalf("esc bound by the screen should reach it (keys %v, active %s)", ov.keys, h.root.Active().ID())
+	}
+	h.key("q")
+	if !h.quit {
+		t.Error("q must stay global even when a screen binds it")
+	}
+}
+
+func TestMessagesReachInactiveScreens(t *testing.T) {
+	type loaded struct{ n int }
+	h := newHarness(t, nil)
+	h.key("2")
+	h.send(loaded{7})
+	if !h.screen("tickets").sawMsg(loaded{7}) || !h.screen("overview").sawMsg(loaded{7}) {
+		t.Error("a result must reach every screen, shown or not")
+	}
+}
+
+func TestConfirmDefaultsToNo(t *testing.T) {
+	for _, k := range []string{"n", "enter", "esc", "Y", "q"} {
+		h := newHarness(t, nil)
+		ran := false
+		h.send(ConfirmMsg{Title: "Approve?", Body: "100.00 BRL to Ana", OnYes: func() tea.Msg { ran = true; return nil }})
+		if !strings.Contains(plain(h.view()), "100.00 BRL to Ana") {
+			t.Fatalf("the confirmation must repeat what is confirmed:\n%s", plain(h.view()))
+		}
+		h.key(k)
+		if ran || h.quit {
+			t.Errorf("key %q confirmed (or quit)", k)
+		}
+		if h.root.Mode() != ModeNormal {
+			t.Errorf("key %q left mode %s", k, h.root.Mode())
+		}
+	}
+	h := newHarness(t, nil)
+	ran := false
+	h.send(ConfirmMsg{Title: "Approve?", Body: "x", OnYes: func() tea.Msg { ran = true; return nil }})
+	h.key("y")
+	if !ran {
+		t.Error("y did not confirm")
+	}
+}
+
+func TestPromptValidatesBeforeSubmitting(t *testing.T) {
+	h := newHarness(t, nil)
+	var got string
+	h.send(PromptMsg{Title: "Reason", Validate: func(s string) error {
+		if s == "" {
+			return errString("type a reason")
+		}
+		return nil
+	}, OnSubmit: func(s string) tea.Cmd { got = s; return nil }})
+	h.key("enter")
+	if got != "" || h.root.prompt == nil || !strings.Contains(plain(h.view()), "type a reason") {
+		t.Fatalf("an invalid prompt was submitted or not explained:\n%s", plain(h.view()))
+	}
+	h.typeText("wrong beneficiary q")
+	h.key("enter")
+	if got != "wrong beneficiary q" {
+		t.Errorf("submitted %q", got)
+	}
+	if h.quit {
+		t.Error("q typed in a prompt quit")
+	}
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+func TestQuitAsksWhenAFlowIsUnderWay(t *testing.T) {
+	h := newHarness(t, nil)
+	h.screen("quote").busy = true
+	h.key("q")
+	if h.quit {
+		t.Fatal("quit without asking while a flow is under way")
+	}
+	if !strings.Contains(plain(h.view()), "Quit Tesouro?") {
+		t.Fatalf("no question asked:\n%s", plain(h.view()))
+	}
+	h.key("n")
+	if h.quit {
+		t.Fatal("n quit")
+	}
+	h.key("q", "y")
+	if !h.quit {
+		t.Fatal("y did not quit")
+	}
+}
+
+func TestCommandLineCompletesButEnterNeverAcceptsSilently(t *testing.T) {
+	h := newHarness(t, nil)
+	first := h.root.Session()
+	h.key(":")
+	h.typeText("sub acm")
+	h.key("enter")
+	if h.root.Session() != first {
+		t.Fatal("Enter accepted a completion that was never shown")
+	}
+	if !strings.Contains(plain(h.view()), `no account named "acm"`) {
+		t.Fatalf("no error for an unknown name:\n%s", plain(h.view()))
+	}
+	h.key("tab")
+	if got := h.root.cmd.input.Value(); got != "sub Acme Pagamentos" {
+		t.Fatalf("Tab completed to %q", got)
+	}
+	h.key("enter")
+	s := h.root.Session()
+	if s == first || s.Account.ID != acmeID {
+		t.Fatalf("did not switch to Acme (account %v)", s.Account)
+	}
+	head := strings.Split(plain(h.view()), "\n")[0]
+	if !strings.Contains(head, "account Acme Pagamentos") {
+		t.Errorf("header does not show the new account: %q", head)
+	}
+}
+
+func TestCommandCompletesVerbsAndCycles(t *testing.T) {
+	h := newHarness(t, nil)
+	h.key(":")
+	h.typeText("t")
+	h.key("tab")
+	if got := h.root.cmd.input.Value(); got != "ticket" && got != "tickets" {
+		t.Fatalf("t<Tab> = %q", got)
+	}
+	h.key("esc")
+	h.key(":")
+	h.typeText("tickets")
+	h.key("enter")
+	if h.root.Active().ID() != "tickets" {
+		t.Errorf(":tickets showed %s", h.root.Active().ID())
+	}
+	h.key(":")
+	h.typeText("ticket 1234")
+	h.key("enter")
+	var nav NavigateMsg
+	for _, m := range h.screen("tickets").msgs {
+		if n, ok := m.(NavigateMsg); ok {
+			nav = n
+		}
+	}
+	if nav.ID != "1234" {
+		t.Errorf(":ticket ID did not reach the tickets screen: %+v", nav)
+	}
+	h.key(":")
+	h.typeText("bogus")
+	h.key("enter")
+	if !strings.Contains(plain(h.view()), `unknown command "bogus"`) {
+		t.Errorf("unknown command not reported:\n%s", plain(h.view()))
+	}
+}
+
+func TestSwitchRebuildsEveryScreenAndDropsTheFlow(t *testing.T) {
+	h := newHarness(t, nil)
+	old := h.root.Session()
+	quote := h.screen("quote")
+	quote.busy = true // a quote in progress
+	h.send(SwitchAccountMsg{Account: Account{ID: betaID, Name: "Beta Individual"}})
+	if !strings.Contains(plain(h.view()), "Switch to Beta Individual?") {
+		t.Fatalf("switching with a quote in progress must ask:\n%s", plain(h.view()))
+	}
+	h.key("y")
+	s := h.root.Session()
+	if s == old || s.Account.ID != betaID {
+		t.Fatalf("not switched: %+v", s.Account)
+	}
+	for _, sc := range h.root.Screens() {
+		st := sc.(*stubScreen)
+		if st.s != s {
+			t.Errorf("screen %s still holds the old session", st.id)
+		}
+		if st.inits != 1 {
+			t.Errorf("screen %s was not started (%d inits)", st.id, st.inits)
+		}
+	}
+	if h.screen("quote").busy {
+		t.Error("the quote in progress survived the switch")
+	}
+	if old.Account.ID != uuid.Nil {
+		t.Error("the old session was modified")
+	}
+}
+
+func TestBlacklistedAccountsCannotBeOperated(t *testing.T) {
+	h := newHarness(t, nil)
+	old := h.root.Session()
+	h.key(":")
+	h.typeText("sub Banned Branch")
+	h.key("enter")
+	if h.root.Session() != old {
+		t.Fatal("switched to a blacklisted account")
+	}
+	if !strings.Contains(plain(h.view()), "blacklisted") {
+		t.Errorf("no reason shown:\n%s", plain(h.view()))
+	}
+}
+
+func TestSwitcherPopupFiltersFuzzilyAndDisablesBlacklisted(t *testing.T) {
+	h := newHarness(t, nil)
+	h.key("S")
+	if h.root.switcher == nil {
+		t.Fatal("S did not open the switcher")
+	}
+	v := plain(h.view())
+	for _, want := range []string{"Acme Pagamentos", "Beta Individual", "Banned Branch", "blacklisted", "current"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("switcher lacks %q:\n%s", want, v)
+		}
+	}
+	h.typeText("bind") // fuzzy: B-eta I-N-D-ividual
+	if got := h.root.switcher.accountChoices(); len(got) == 0 || got[0] != "Beta Individual" {
+		t.Fatalf("fuzzy filter gave %v", got)
+	}
+	h.key("enter")
+	if h.root.Session().Account.ID != betaID {
+		t.Fatalf("enter did not switch: %+v", h.root.Session().Account)
+	}
+	// The blacklisted one cannot be chosen.
+	h.key("S")
+	h.typeText("banned")
+	h.key("enter")
+	if h.root.Session().Account.ID == banID {
+		t.Fatal("switched to a blacklisted account from the popup")
+	}
+}
+
+func TestEveryFrameFitsDownTo40x12AndBelow(t *testing.T) {
+	h := newHarness(t, nil)
+	h.send(ToastMsg{Text: strings.Repeat("long toast ", 20), Level: ToastError})
+	sizes := [][2]int{{100, 32}, {40, 12}, {39, 11}, {20, 5}, {10, 3}, {1, 1}, {0, 0}, {200, 60}}
+	states := []func(){
+		func() {},
+		func() { h.key("?") },
+		func() { h.key("esc", ":") },
+		func() { h.key("esc"); h.send(ConfirmMsg{Title: "Approve?", Body: strings.Repeat("amount ", 40)}) },
+		func() { h.key("n", "S") },
+	}
+	for _, st := range states {
+		st()
+		for _, sz := range sizes {
+			h.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			v := h.view()
+			lines := strings.Split(v, "\n")
+			if sz[1] > 0 && len(lines) > sz[1] {
+				t.Errorf("%dx%d (mode %s): %d lines", sz[0], sz[1], h.root.Mode(), len(lines))
+			}
+			for i, l := range lines {
+				if w := lipgloss.Width(l); w > sz[0] {
+					t.Errorf("%dx%d (mode %s): line %d is %d wide: %q", sz[0], sz[1], h.root.Mode(), i, w, plain(l))
+				}
+			}
+		}
+	}
+	h.send(tea.WindowSizeMsg{Width: 40, Height: 12})
+	h.key("esc")
+	v := plain(h.view())
+	if !strings.Contains(v, "SANDBOX") {
+		t.Errorf("the environment badge must show at 40x12:\n%s", v)
+	}
+	if n := len(strings.Split(v, "\n")); n != 12 {
+		t.Errorf("40x12 frame has %d lines", n)
+	}
+}
+
+func TestNoColorEmitsNoColourButKeepsTheSelection(t *testing.T) {
+	th := NewTheme(true, true)
+	out := th.Selected.Render("row") + th.Sandbox.Render("SANDBOX") + th.Bad.Render("FAILED") + th.ActiveTab.Render("1 Overview")
+	if strings.Contains(out, "38;") || strings.Contains(out, "48;") || strings.Contains(out, "[3") && strings.Contains(out, "m") && hasColourSGR(out) {
+		t.Errorf("NO_COLOR theme emits colour: %q", out)
+	}
+	if !strings.Contains(th.Selected.Render("row"), "\x1b[7m") {
+		t.Errorf("selection must be reverse video without colour: %q", th.Selected.Render("row"))
+	}
+	h := newHarness(t, func(o *Options) { o.NoColor = true })
+	v := h.view()
+	if hasColourSGR(v) {
+		t.Errorf("frame under NO_COLOR has colour codes: %q", v)
+	}
+	if !strings.Contains(plain(v), "[SANDBOX]") {
+		t.Errorf("badge must read as a badge without colour:\n%s", plain(v))
+	}
+}
+
+// hasColourSGR reports a foreground or background colour parameter in any
+// SGR sequence.
+func hasColourSGR(s string) bool {
+	for {
+		i := strings.Index(s, "\x1b[")
+		if i < 0 {
+			return false
+		}
+		s = s[i+2:]
+		j := strings.IndexByte(s, 'm')
+		if j < 0 {
+			return false
+		}
+		for _, p := range strings.Split(s[:j], ";") {
+			if len(p) == 2 && (p[0] == '3' || p[0] == '4' || p[0] == '9') && p[1] != '9' {
+				return true
+			}
+		}
+		s = s[j:]
+	}
+}
+
+func TestThemeFollowsTheTerminalBackground(t *testing.T) {
+	h := newHarness(t, nil)
+	h.send(tea.BackgroundColorMsg{Color: lipgloss.Color("#ffffff")})
+	if h.root.Theme().Dark {
+		t.Error("a white background should give the light theme")
+	}
+	if h.root.Session().Theme != h.root.Theme() {
+		t.Error("screens must share the root's theme")
+	}
+	if !h.screen("overview").sawMsg(ThemeChangedMsg{}) {
+		t.Error("screens were not told the theme changed")
+	}
+}
+
+func TestToastsAndInFlightShowInTheFooter(t *testing.T) {
+	h := newHarness(t, nil)
+	h.send(ToastMsg{Text: "Copied ticket id", Level: ToastSuccess})
+	lines := strings.Split(plain(h.view()), "\n")
+	foot := lines[len(lines)-1]
+	if !strings.Contains(foot, "✓ Copied ticket id") {
+		t.Errorf("footer lacks the toast: %q", foot)
+	}
+	h.root.Session().inFlight.Add(2)
+	lines = strings.Split(plain(h.view()), "\n")
+	if foot = lines[len(lines)-1]; !strings.Contains(foot, "2 in flight") {
+		t.Errorf("footer lacks the in-flight count: %q", foot)
+	}
+	h.root.Session().inFlight.Add(-2)
+}
+
+func TestSubAccountFlagResolvesByNameBeforeBuildingScreens(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.SubAccount = "beta individual" })
+	s := h.root.Session()
+	if s.Account.ID != betaID {
+		t.Fatalf("operating %+v, want Beta", s.Account)
+	}
+	for _, sc := range h.built {
+		if sc.s.Account.ID != betaID {
+			t.Errorf("a screen was built for another account: %+v", sc.s.Account)
+		}
+	}
+	h2 := newHarness(t, func(o *Options) { o.SubAccount = "nope" })
+	if len(h2.root.Screens()) != 0 {
+		t.Error("screens were built although the sub-account does not exist")
+	}
+	if !strings.Contains(plain(h2.view()), `no account named "nope"`) {
+		t.Errorf("unknown sub-account not explained:\n%s", plain(h2.view()))
+	}
+	// Choosing the main account from the switcher recovers.
+	h2.key("S", "enter")
+	if len(h2.root.Screens()) == 0 || !h2.root.Session().Account.Main() {
+		t.Errorf("choosing the main account after a failed --sub-account built no screens")
+	}
+}
+
+func TestTabsKeepTheActiveTitleWhenNarrow(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, w := range []int{100, 40, 25} {
+		h.send(tea.WindowSizeMsg{Width: w, Height: 12})
+		h.key("3")
+		tabs := strings.Split(plain(h.view()), "\n")[1]
+		if !strings.Contains(tabs, "3 Tickets") {
+			t.Errorf("width %d: active tab title lost: %q", w, tabs)
+		}
+		if !strings.Contains(tabs, "1") || !strings.Contains(tabs, "2") {
+			t.Errorf("width %d: other tabs lost their number: %q", w, tabs)
+		}
+	}
+}
+
+func TestFrozenAccessShowsTheBadgeAndWhy(t *testing.T) {
+	h := &harness{t: t, fake: newFake()}
+	h.fake.access.FrozenUntil = api.NewTime(time.Now().Add(2 * time.Hour))
+	h.root = New(Options{
+		Factories: []Factory{func(s *Session) Screen { return &stubScreen{id: "overview", title: "Overview", s: s} }},
+		Connect:   func(ctx context.Context) (*Connection, error) { return &Connection{Client: h.fake}, nil },
+	})
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 32})
+	h.run(h.root.Init())
+	v := plain(h.view())
+	lines := strings.Split(v, "\n")
+	if !strings.Contains(lines[0], "FROZEN") {
+		t.Errorf("header lacks FROZEN: %q", lines[0])
+	}
+	if !strings.Contains(v, "this access is frozen until") {
+		t.Errorf("no notice says why writes are disabled:\n%s", v)
+	}
+	if err := h.root.Session().Can(ActCreateTicket); err == nil {
+		t.Error("a frozen access may create tickets")
+	}
+}

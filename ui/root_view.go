@@ -1,0 +1,371 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"tesouro/ui/widget"
+)
+
+// View renders the whole window in the alternate screen.
+func (r *Root) View() tea.View {
+	v := tea.NewView(r.render())
+	v.AltScreen = true
+	v.WindowTitle = "Tesouro"
+	return v
+}
+
+// render lays the window out from r.layout, top to bottom.
+func (r *Root) render() string {
+	if r.quitting {
+		return ""
+	}
+	l := r.layout
+	w := l.Width
+	parts := make([]string, 0, 6)
+	if l.Header > 0 {
+		parts = append(parts, Truncate(r.headerView(w), w))
+	}
+	if l.Tabs > 0 {
+		parts = append(parts, Truncate(r.tabsView(w), w))
+	}
+	if l.Notice > 0 {
+		parts = append(parts, Truncate(r.theme.Notice.Render("⚠ "+r.notice()), w))
+	}
+	if l.Content > 0 {
+		parts = append(parts, Fit(r.contentView(w, l.Content), w, l.Content))
+	}
+	if l.Input > 0 {
+		parts = append(parts, Truncate(r.inputLine(), w))
+	}
+	if l.Footer > 0 {
+		parts = append(parts, r.footerView(w))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// headerView: on the left the environment badge, the operated account and
+// the RO / FROZEN / BLACKLISTED badges, which must never be cut; on the
+// right the access e-mail and the profile (or sandbox), cut first when the
+// window is narrow.
+func (r *Root) headerView(w int) string {
+	t := r.theme
+	var badge string
+	if r.opts.Env == EnvProduction {
+		badge = t.Production.Render("PRODUCTION")
+	} else {
+		badge = t.Sandbox.Render("SANDBOX")
+	}
+	if t.NoColor {
+		badge = "[" + badge + "]"
+	}
+	label := t.HeaderKey.Render("account ")
+	if w < 60 {
+		label = ""
+	}
+	left := badge + " " + label + t.Value.Bold(true).Render(r.accountLabel())
+	s := r.session
+	if r.opts.ReadOnly {
+		left += " " + r.badge("RO")
+	}
+	if s != nil && s.Access != nil && s.Access.Frozen(s.Clock()) {
+		left += " " + r.badge("FROZEN")
+	}
+	if s != nil && s.Blacklisted() {
+		left += " " + r.badge("BLACKLISTED")
+	}
+	var right []string
+	if r.opts.Email != "" {
+		right = append(right, t.Header.Render(r.opts.Email))
+	}
+	switch {
+	case r.opts.Embedded:
+		right = append(right, t.Header.Render("embedded sandbox"))
+	case r.opts.Profile != "":
+		right = append(right, t.HeaderKey.Render("profile ")+t.Header.Render(r.opts.Profile))
+	case r.opts.Label != "":
+		right = append(right, t.Header.Render(r.opts.Label))
+	}
+	rs := strings.Join(right, t.HeaderKey.Render(" · "))
+	lw := lipgloss.Width(left)
+	room := w - lw - 3
+	if room < 8 || rs == "" {
+		return left
+	}
+	rs = Truncate(rs, room)
+	return left + strings.Repeat(" ", w-lw-lipgloss.Width(rs)) + rs
+}
+
+func (r *Root) badge(text string) string {
+	if r.theme.NoColor {
+		return r.theme.Badge.Render("[" + text + "]")
+	}
+	return r.theme.Badge.Render(text)
+}
+
+func (r *Root) accountLabel() string {
+	switch {
+	case r.session == nil && r.resolving != "":
+		return r.resolving + " (resolving…)"
+	case r.session == nil && r.connErr != nil:
+		return "—"
+	case r.session == nil:
+		return "…"
+	case r.resolving != "":
+		return r.resolving + " (resolving…)"
+	}
+	return r.session.AccountName()
+}
+
+// notice says why write actions are disabled or limited, or "".
+func (r *Root) notice() string {
+	s := r.session
+	if r.opts.ReadOnly {
+		return "read-only session (--readonly): write actions are hidden"
+	}
+	if s == nil || s.Access == nil {
+		return ""
+	}
+	if err := s.Can(ActWrite); err != nil {
+		return err.Error() + ": write actions are hidden"
+	}
+	var missing []string
+	p := s.Access.AccountPermissions
+	if !p.PayOut {
+		missing = append(missing, "payOut")
+	}
+	if !p.Markup {
+		missing = append(missing, "markup")
+	}
+	if !p.Beneficiary {
+		missing = append(missing, "beneficiary")
+	}
+	if s.Can(ActCreateTicket) != nil {
+		missing = append(missing, "tickets")
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return "this access lacks " + strings.Join(missing, ", ") + ": those actions are hidden"
+}
+
+// tabsView: "1 Overview  2 Quote ..." with the active tab marked. When the
+// titles do not all fit, the tabs nearest the active one keep their titles
+// and the others show only their number key.
+func (r *Root) tabsView(w int) string {
+	t := r.theme
+	n := len(r.screens)
+	if n == 0 {
+		return ""
+	}
+	full := make([]bool, n)
+	full[r.active] = true
+	render := func() string {
+		var b strings.Builder
+		for i, s := range r.screens {
+			label := fmt.Sprint((i + 1) % 10)
+			if full[i] {
+				label += " " + s.Title()
+			}
+			if i == r.active {
+				b.WriteString(t.ActiveTab.Render(" " + label + " "))
+			} else {
+				b.WriteString(t.Tab.Render(" " + label + " "))
+			}
+		}
+		return b.String()
+	}
+	out := render()
+	for d := 1; d < n; d++ {
+		for _, i := range []int{r.active + d, r.active - d} {
+			if i < 0 || i >= n {
+				continue
+			}
+			full[i] = true
+			if next := render(); lipgloss.Width(next) <= w {
+				out = next
+			} else {
+				full[i] = false
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// contentView is the active screen, or what stands over it.
+func (r *Root) contentView(w, h int) string {
+	t := r.theme
+	switch {
+	case r.confirm != nil:
+		return r.confirmView(w, h)
+	case r.switcher != nil:
+		return r.switcher.view(w, h)
+	case r.help:
+		return r.helpView(w, h)
+	case r.connecting:
+		what := "Connecting to the service…"
+		if r.opts.Embedded {
+			what = "Starting the embedded sandbox…"
+		}
+		return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, widget.SpinnerFrame(r.now())+" "+what)
+	case r.connErr != nil:
+		return paragraph(t.Error, "✗ Could not connect: "+r.connErr.Error(), w) + "\n\n" +
+			paragraph(t.Muted, "Check the profile (tesouro profile show), the keyring and the network, then start again. q quits.", w)
+	case r.resolveErr != nil:
+		return paragraph(t.Error, "✗ "+r.resolveErr.Error(), w) + "\n\n" +
+			paragraph(t.Muted, "Press S to choose an account, or q to quit.", w)
+	case r.session != nil && r.resolving != "":
+		return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, widget.SpinnerFrame(r.now())+" Finding sub-account "+r.resolving+"…")
+	}
+	if s := r.Active(); s != nil {
+		return s.View()
+	}
+	return ""
+}
+
+// paragraph renders text wrapped to w cells.
+func paragraph(st lipgloss.Style, text string, w int) string {
+	return st.Width(max(w, 1)).Render(text)
+}
+
+func (r *Root) now() time.Time {
+	if r.opts.Now != nil {
+		return r.opts.Now()
+	}
+	return time.Now()
+}
+
+// inputLine is the command, filter or prompt line.
+func (r *Root) inputLine() string {
+	switch {
+	case r.prompt != nil:
+		return r.promptLine()
+	case r.cmd != nil:
+		return r.commandLineView()
+	case r.filter != nil:
+		return r.filter.View()
+	}
+	return ""
+}
+
+// footerView: live key hints (or a toast) on the left; the filter, requests
+// in flight and the last refresh on the right.
+func (r *Root) footerView(w int) string {
+	t := r.theme
+	var right []string
+	if q := r.filters[r.activeID()]; q != "" && r.filter == nil {
+		right = append(right, t.Status.Render("filter: "+q))
+	}
+	if s := r.session; s != nil {
+		if n := s.InFlight(); n > 0 {
+			right = append(right, t.Status.Render(fmt.Sprintf("%s %d in flight", widget.SpinnerFrame(r.now()), n)))
+		}
+	}
+	if !r.lastRefresh.IsZero() && w >= 60 {
+		right = append(right, t.Status.Render("updated "+r.lastRefresh.Local().Format("15:04:05")))
+	}
+	if r.Mode() == ModeNormal && r.toast == nil {
+		right = append(right, t.HintKey.Render("?")+" "+t.HintDesc.Render("help"))
+	}
+	rs := strings.Join(right, t.Status.Render(" · "))
+	var left string
+	switch {
+	case r.prompt != nil && r.confirm == nil:
+		left = r.promptStatus()
+	case r.cmd != nil && r.confirm == nil:
+		left = r.commandStatus()
+	case r.filter != nil:
+		left = t.HintKey.Render("enter") + t.HintDesc.Render(" keep filter  ") + t.HintKey.Render("esc") + t.HintDesc.Render(" clear")
+	case r.toast != nil:
+		left = t.toastView(r.toast)
+	default:
+		left = r.hintsView()
+	}
+	return Spread(left, rs, w)
+}
+
+// hintsView is the short help: the screen's live bindings, then the global
+// ones that matter in this mode.
+func (r *Root) hintsView() string {
+	var bs []key.Binding
+	switch r.Mode() {
+	case ModePrompt, ModeCommand, ModeFilter:
+		return ""
+	case ModeHelp:
+		closeHelp := r.keys.Help
+		closeHelp.SetHelp("?/esc", "close help")
+		bs = []key.Binding{closeHelp, r.keys.Quit}
+	case ModeForm:
+		if s := r.Active(); s != nil {
+			bs = s.KeyMap()
+		}
+	default:
+		if s := r.Active(); s != nil {
+			for _, b := range s.KeyMap() {
+				if !navigationOnly(b) {
+					bs = append(bs, b)
+				}
+			}
+		}
+		bs = append(bs, r.globalBindings(true)...)
+	}
+	return r.renderHints(bs)
+}
+
+// navigationKeys move a cursor; every list has them, so the footer leaves
+// them to full help and keeps its room for the screen's actions.
+var navigationKeys = map[string]bool{
+	"up": true, "down": true, "k": true, "j": true, "pgup": true, "pgdown": true,
+	"home": true, "end": true, "g": true, "G": true, "left": true, "right": true, "h": true, "l": true,
+}
+
+func navigationOnly(b key.Binding) bool {
+	if len(b.Keys()) == 0 {
+		return false
+	}
+	for _, k := range b.Keys() {
+		if !navigationKeys[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Root) renderHints(bs []key.Binding) string {
+	t := r.theme
+	parts := make([]string, 0, len(bs))
+	for _, b := range bs {
+		if !b.Enabled() || b.Help().Key == "" {
+			continue
+		}
+		parts = append(parts, t.HintKey.Render(b.Help().Key)+" "+t.HintDesc.Render(b.Help().Desc))
+	}
+	return strings.Join(parts, "  ")
+}
+
+// globalBindings are the global keys live now; short keeps the few worth a
+// footer hint.
+func (r *Root) globalBindings(short bool) []key.Binding {
+	k := r.keys
+	filter := k.Filter
+	filter.SetEnabled(r.filterable())
+	sw := k.Switch
+	sw.SetEnabled(r.session != nil)
+	back := k.Back
+	back.SetEnabled(len(r.history) > 0)
+	if short {
+		// The footer's room is scarce: the same keys, shorter words.
+		filter.SetHelp("/", "filter")
+		sw.SetHelp("S", "account")
+		cmd := k.Command
+		cmd.SetHelp(":", "cmd")
+		return []key.Binding{filter, sw, cmd, k.Quit}
+	}
+	return []key.Binding{k.Screens, k.Next, k.Prev, filter, sw, k.Command, back, k.Help, k.Quit, k.Interrupt}
+}

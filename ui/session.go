@@ -1,0 +1,58 @@
+package ui
+
+// fallbackTheme serves sessions built without a theme (tests of a single
+// screen); the root always sets one.
+var fallbackTheme = NewTheme(true, false)
+
+// Styles returns the session's theme, never nil.
+func (s *Session) Styles() *Theme {
+	if s == nil || s.Theme == nil {
+		return fallbackTheme
+	}
+	return s.Theme
+}
+
+// WithAccount returns a new session for another operated account. It is built
+// field by field (a Session holds an atomic counter and must not be copied);
+// the in-flight count starts at zero because requests of the old session
+// report to the old one.
+func (s *Session) WithAccount(a Account) *Session {
+	return &Session{
+		Client:         s.Client,
+		Env:            s.Env,
+		Profile:        s.Profile,
+		Embedded:       s.Embedded,
+		SandboxFunding: s.SandboxFunding,
+		Account:        a,
+		Access:         s.Access,
+		ReadOnly:       s.ReadOnly,
+		Journal:        s.Journal,
+		StateDir:       s.StateDir,
+		Now:            s.Now,
+		Theme:          s.Theme,
+		Accounts:       s.Accounts,
+	}
+}
+
+// AccountName is the operated account as the header shows it: its name,
+// with "(main)" for the main account.
+func (s *Session) AccountName() string {
+	name := s.Account.Name
+	if name == "" {
+		for _, a := range s.Accounts {
+			if (s.Account.Main() && a.MainAccountID == "") || (!s.Account.Main() && a.ID == s.Account.ID) {
+				name = a.Name
+				break
+			}
+		}
+	}
+	switch {
+	case s.Account.Main() && name == "":
+		return "main account"
+	case s.Account.Main():
+		return name + " (main)"
+	case name == "":
+		return s.Account.ID.String()
+	}
+	return name
+}

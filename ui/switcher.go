@@ -1,0 +1,268 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"tesouro/api"
+)
+
+// switcher is the account popup: every account the access may operate, a
+// fuzzy filter typed straight into it, accounts the access is blacklisted
+// from shown but disabled. Enter switches; esc closes.
+type switcher struct {
+	theme    *Theme
+	input    textinput.Model
+	all      []switchItem
+	shown    []int // indexes into all, best match first
+	cursor   int
+	offset   int
+	w, h     int
+	loading  bool
+	err      error
+	current  Account
+	accounts []api.Account
+	session  *Session
+}
+
+type switchItem struct {
+	account   Account
+	kind      string // "main" or "sub-account"
+	disabled  string // why it cannot be chosen, "" when it can
+	isCurrent bool
+}
+
+// switcherAccountsMsg carries the accounts the switcher lists.
+type switcherAccountsMsg struct {
+	accounts []api.Account
+	err      error
+}
+
+func (r *Root) openSwitcher() tea.Cmd {
+	if r.session == nil {
+		return Toast(ToastInfo, "Not connected yet")
+	}
+	in := textinput.New()
+	in.Prompt = "account> "
+	in.Placeholder = "type to filter"
+	sw := &switcher{theme: r.theme, input: in, current: r.session.Account, session: r.session}
+	r.switcher = sw
+	r.relayout()
+	focus := sw.input.Focus()
+	if len(r.accounts) > 0 {
+		sw.accounts = r.accounts
+		sw.rebuild()
+		return focus
+	}
+	sw.loading = true
+	s, timeout := r.session, r.opts.RequestTimeout
+	return tea.Batch(focus, r.withPulse(s.Request(func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		accs, err := s.Client.ListAccounts(ctx)
+		return switcherAccountsMsg{accounts: accs, err: err}
+	})))
+}
+
+func (sw *switcher) setAccounts(msg switcherAccountsMsg) {
+	sw.loading = false
+	if msg.err != nil {
+		sw.err = msg.err
+		return
+	}
+	sw.accounts = msg.accounts
+	sw.rebuild()
+}
+
+func (sw *switcher) rebuild() {
+	s := sw.session
+	sw.all = sw.all[:0]
+	for i, a := range sw.accounts {
+		isMain := i == 0 && a.MainAccountID == ""
+		acc := toAccount(a, isMain)
+		it := switchItem{account: acc, kind: "sub-account", isCurrent: acc.ID == sw.current.ID}
+		if isMain {
+			it.kind = "main"
+		}
+		if s != nil && s.Access != nil {
+			if s.WithAccount(acc).Blacklisted() {
+				it.disabled = "blacklisted"
+			}
+		}
+		sw.all = append(sw.all, it)
+	}
+	sw.refilter()
+}
+
+func (sw *switcher) refilter() {
+	q := sw.input.Value()
+	type scored struct{ i, score int }
+	var ms []scored
+	for i, it := range sw.all {
+		if sc, ok := FuzzyMatch(q, it.account.Name+" "+it.kind); ok {
+			ms = append(ms, scored{i, sc})
+		}
+	}
+	if q != "" {
+		sort.SliceStable(ms, func(a, b int) bool { return ms[a].score > ms[b].score })
+	}
+	sw.shown = sw.shown[:0]
+	for _, m := range ms {
+		sw.shown = append(sw.shown, m.i)
+	}
+	sw.cursor, sw.offset = 0, 0
+	// Start on the first account that can be chosen.
+	for i, idx := range sw.shown {
+		if sw.all[idx].disabled == "" {
+			sw.cursor = i
+			break
+		}
+	}
+	sw.clamp()
+}
+
+func (sw *switcher) setSize(w, h int) {
+	sw.w, sw.h = w, h
+	sw.input.SetWidth(max(min(w, 60)-16, 1))
+	sw.clamp()
+}
+
+// listHeight is how many accounts fit in the popup.
+func (sw *switcher) listHeight() int { return max(sw.h-6, 1) }
+
+func (sw *switcher) clamp() {
+	n := sw.listHeight()
+	if sw.cursor < sw.offset {
+		sw.offset = sw.cursor
+	}
+	if sw.cursor >= sw.offset+n {
+		sw.offset = sw.cursor - n + 1
+	}
+	sw.offset = max(min(sw.offset, len(sw.shown)-n), 0)
+}
+
+func (sw *switcher) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	before := sw.input.Value()
+	sw.input, cmd = sw.input.Update(msg)
+	if sw.input.Value() != before {
+		sw.refilter()
+	}
+	return cmd
+}
+
+func (sw *switcher) move(d int) {
+	if len(sw.shown) == 0 {
+		return
+	}
+	sw.cursor = max(min(sw.cursor+d, len(sw.shown)-1), 0)
+	sw.clamp()
+}
+
+// switcherKey handles a key while the switcher is open.
+func (r *Root) switcherKey(msg tea.KeyPressMsg) tea.Cmd {
+	sw := r.switcher
+	switch msg.String() {
+	case "esc", "ctrl+c":
+		r.switcher = nil
+		r.relayout()
+		return nil
+	case "up", "ctrl+p", "ctrl+k":
+		sw.move(-1)
+		return nil
+	case "down", "ctrl+n", "ctrl+j":
+		sw.move(1)
+		return nil
+	case "pgup":
+		sw.move(-sw.listHeight())
+		return nil
+	case "pgdown":
+		sw.move(sw.listHeight())
+		return nil
+	case "enter":
+		if sw.cursor >= len(sw.shown) {
+			return nil
+		}
+		it := sw.all[sw.shown[sw.cursor]]
+		if it.disabled != "" {
+			return Toast(ToastError, fmt.Sprintf("%s is disabled: this access is %s from it", it.account.Name, it.disabled))
+		}
+		r.switcher = nil
+		r.relayout()
+		if it.isCurrent && len(r.screens) > 0 {
+			return nil
+		}
+		return r.requestSwitch(it.account)
+	}
+	return sw.update(msg)
+}
+
+// view renders the popup centred in w×h.
+func (sw *switcher) view(w, h int) string {
+	t := sw.theme
+	inner := max(min(w-4, 60), 10)
+	var b strings.Builder
+	b.WriteString(t.BoxTitle.Render("Operate which account?") + "\n")
+	b.WriteString(sw.input.View() + "\n")
+	switch {
+	case sw.loading:
+		b.WriteString(t.Muted.Render("loading accounts…"))
+	case sw.err != nil:
+		b.WriteString(t.Error.Render("✗ could not list accounts: " + sw.err.Error()))
+	case len(sw.shown) == 0:
+		b.WriteString(t.Muted.Render("no account matches"))
+	default:
+		n := sw.listHeight()
+		end := min(sw.offset+n, len(sw.shown))
+		lines := make([]string, 0, end-sw.offset)
+		for i := sw.offset; i < end; i++ {
+			it := sw.all[sw.shown[i]]
+			mark := "  "
+			if i == sw.cursor {
+				mark = "▶ "
+			}
+			label := it.account.Name
+			if it.account.Name == "" {
+				label = displayName(it.account)
+			}
+			tags := []string{it.kind}
+			if it.isCurrent {
+				tags = append(tags, "current")
+			}
+			if it.disabled != "" {
+				tags = append(tags, it.disabled)
+			}
+			line := Spread(mark+label, "("+strings.Join(tags, ", ")+")", inner)
+			switch {
+			case i == sw.cursor:
+				line = t.Selected.Render(line)
+			case it.disabled != "":
+				line = t.Disabled.Render(line)
+			}
+			lines = append(lines, line)
+		}
+		b.WriteString(strings.Join(lines, "\n"))
+	}
+	b.WriteString("\n" + t.HintKey.Render("enter") + t.HintDesc.Render(" switch · ") + t.HintKey.Render("↑/↓") + t.HintDesc.Render(" move · ") + t.HintKey.Render("esc") + t.HintDesc.Render(" close"))
+	box := t.Box.Width(inner + 4).Render(b.String())
+	if lipgloss.Height(box) > h || lipgloss.Width(box) > w {
+		return b.String()
+	}
+	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
+}
+
+// accountChoices are the switcher's rows, for tests.
+func (sw *switcher) accountChoices() []string {
+	out := make([]string, 0, len(sw.shown))
+	for _, i := range sw.shown {
+		out = append(out, sw.all[i].account.Name)
+	}
+	return slices.Clip(out)
+}

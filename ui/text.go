@@ -1,0 +1,67 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Truncate cuts s (which may carry ANSI styles) to at most w cells, ending
+// with "…" when something was cut.
+func Truncate(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if lipgloss.Width(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// Fit makes s exactly h lines of at most w cells: longer lines are cut,
+// missing lines are added empty, extra lines are dropped. Every screen's view
+// passes through it, so no screen can push the footer off the window.
+func Fit(s string, w, h int) string {
+	if h <= 0 || w <= 0 {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = Truncate(l, w)
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// PadRight pads s with spaces to w cells (ANSI-aware); it never cuts.
+func PadRight(s string, w int) string {
+	if n := lipgloss.Width(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// PadLeft right-aligns s in w cells (ANSI-aware); it never cuts.
+func PadLeft(s string, w int) string {
+	if n := lipgloss.Width(s); n < w {
+		return strings.Repeat(" ", w-n) + s
+	}
+	return s
+}
+
+// Spread puts left and right on one line of w cells, right-aligned right;
+// left is cut first when they do not fit.
+func Spread(left, right string, w int) string {
+	rw := lipgloss.Width(right)
+	if rw >= w {
+		return Truncate(right, w)
+	}
+	left = Truncate(left, w-rw-1)
+	return left + strings.Repeat(" ", w-lipgloss.Width(left)-rw) + right
+}
