@@ -1,0 +1,189 @@
+package quote
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/ui"
+)
+
+// maxBeneficiaries bounds how many beneficiaries of one kind a picker loads;
+// accounts hold a handful, and the filter is there for the rest.
+const maxBeneficiaries = 2000
+
+// listTimeout bounds one page request.
+const listTimeout = 15 * time.Second
+
+// beneficiaryKind is the kind of beneficiary an output block references.
+type beneficiaryKind string
+
+const (
+	kindBRL    beneficiaryKind = "brl"
+	kindWallet beneficiaryKind = "wallet"
+	kindUSD    beneficiaryKind = "usd"
+	kindCOP    beneficiaryKind = "cop"
+)
+
+// beneficiariesMsg carries a loaded list to the picker of its kind.
+type beneficiariesMsg struct {
+	seq     int
+	kind    beneficiaryKind
+	options []option
+	more    bool
+	err     error
+}
+
+// pages fetches cursor pages until the last one or max items.
+func pages[T any](ctx context.Context, fetch func(ctx context.Context, cursor string) (api.Page[T], error)) ([]T, bool, error) {
+	var out []T
+	cursor := ""
+	for {
+		pctx, cancel := context.WithTimeout(ctx, listTimeout)
+		p, err := fetch(pctx, cursor)
+		cancel()
+		if err != nil {
+			return out, false, err
+		}
+		out = append(out, p.Items...)
+		if !p.More() {
+			return out, false, nil
+		}
+		if len(out) >= maxBeneficiaries {
+			return out, true, nil
+		}
+		cursor = p.Cursor
+	}
+}
+
+// loadBeneficiaries lists the beneficiaries of kind in account (captured by
+// value) as picker options. chain restricts wallets to one chain; payOutErr,
+// when set, disables every option that would move money out of the account.
+func loadBeneficiaries(s *ui.Session, seq int, kind beneficiaryKind, account uuid.UUID, chain string, payOutErr error) tea.Cmd {
+	client := s.Client
+	return s.Request(func() tea.Msg {
+		ctx := context.Background()
+		msg := beneficiariesMsg{seq: seq, kind: kind}
+		var opts []option
+		switch kind {
+		case kindBRL:
+			items, more, err := pages(ctx, func(ctx context.Context, c string) (api.Page[api.BRLAccount], error) {
+				return client.ListBRLAccounts(ctx, api.BeneficiaryFilter{SubAccountID: account, Cursor: c})
+			})
+			msg.more, msg.err = more, err
+			for _, b := range items {
+				opts = append(opts, brlOption(b))
+			}
+		case kindWallet:
+			// The account's own service wallet first: it is always there and
+			// needs no payOut.
+			opts = append(opts, option{ID: uuid.Nil, Title: "Own service wallet", Details: []string{"the operated account's own service wallet on " + chain, "beneficiary id " + uuid.Nil.String()}})
+			items, more, err := pages(ctx, func(ctx context.Context, c string) (api.Page[api.Wallet], error) {
+				return client.ListWallets(ctx, api.WalletFilter{SubAccountID: account, WalletChain: chain, Cursor: c})
+			})
+			msg.more, msg.err = more, err
+			for _, w := range items {
+				if chain != "" && !strings.EqualFold(w.WalletChain, chain) {
+					continue
+				}
+				opts = append(opts, walletOption(w))
+			}
+		case kindUSD:
+			items, more, err := pages(ctx, func(ctx context.Context, c string) (api.Page[api.USDAccount], error) {
+				return client.ListUSDAccounts(ctx, api.BeneficiaryFilter{SubAccountID: account, Cursor: c})
+			})
+			msg.more, msg.err = more, err
+			for _, b := range items {
+				opts = append(opts, usdOption(b))
+			}
+		case kindCOP:
+			items, more, err := pages(ctx, func(ctx context.Context, c string) (api.Page[api.COPAccount], error) {
+				return client.ListCOPAccounts(ctx, api.BeneficiaryFilter{SubAccountID: account, Cursor: c})
+			})
+			msg.more, msg.err = more, err
+			for _, b := range items {
+				opts = append(opts, copOption(b))
+			}
+		}
+		if payOutErr != nil {
+			for i := range opts {
+				if opts[i].ID != uuid.Nil || kind != kindWallet {
+					opts[i].Disabled = payOutErr.Error()
+				}
+			}
+		}
+		msg.options = opts
+		return msg
+	})
+}
+
+func brlOption(b api.BRLAccount) option {
+	o := option{ID: b.ID, Title: nonEmpty(b.Alias, b.UserName, b.ID.String())}
+	if b.UserName != "" {
+		o.Details = append(o.Details, b.UserName)
+	}
+	if b.PixKey != "" {
+		o.Details = append(o.Details, fmt.Sprintf("PIX key %s (%s)", b.PixKey, nonEmpty(b.PixKeyType, "key")))
+	} else {
+		o.Details = append(o.Details, fmt.Sprintf("bank %s branch %s account %s (%s)", b.BankCode, b.BranchCode, b.AccountNumber, nonEmpty(b.AccountType, "account")))
+	}
+	if b.TaxID != "" {
+		o.Details = append(o.Details, "tax id "+b.TaxID)
+	}
+	if b.Description != "" {
+		o.Details = append(o.Details, b.Description)
+	}
+	return o
+}
+
+func walletOption(w api.Wallet) option {
+	o := option{ID: w.ID, Title: nonEmpty(w.Alias, w.WalletAddress)}
+	o.Details = append(o.Details, w.WalletAddress+" on "+w.WalletChain)
+	if w.WalletMemo != "" {
+		o.Details = append(o.Details, "memo "+w.WalletMemo)
+	}
+	if w.Description != "" {
+		o.Details = append(o.Details, w.Description)
+	}
+	return o
+}
+
+func usdOption(b api.USDAccount) option {
+	o := option{ID: b.ID, Title: nonEmpty(b.Alias, b.BankBeneficiaryName, b.ID.String())}
+	if b.BankBeneficiaryName != "" {
+		o.Details = append(o.Details, b.BankBeneficiaryName)
+	}
+	o.Details = append(o.Details, fmt.Sprintf("%s routing %s account %s", nonEmpty(b.BankName, "bank"), b.BankRoutingNumber, b.BankAccountNumber))
+	return o
+}
+
+func copOption(b api.COPAccount) option {
+	o := option{ID: b.ID, Title: nonEmpty(b.Alias, b.BeneficiaryName, b.ID.String())}
+	if b.BeneficiaryName != "" {
+		o.Details = append(o.Details, b.BeneficiaryName)
+	}
+	switch {
+	case b.BankAccountNumber != "":
+		o.Details = append(o.Details, fmt.Sprintf("%s account %s", nonEmpty(b.BankName, b.BankID, "bank"), b.BankAccountNumber))
+	case b.BreBKey != "":
+		o.Details = append(o.Details, "Bre-B key "+b.BreBKey)
+	}
+	if b.DocumentNumber != "" {
+		o.Details = append(o.Details, strings.TrimSpace(b.DocumentType+" "+b.DocumentNumber))
+	}
+	return o
+}
+
+func nonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if strings.TrimSpace(v) != "" {
+			return v
+		}
+	}
+	return ""
+}

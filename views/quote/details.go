@@ -1,0 +1,415 @@
+package quote
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/validate"
+)
+
+// Field ids of the ticket details.
+const (
+	dExternal         = "externalId"
+	dRemitter         = "remitterId"
+	dAdditional       = "additionalData"
+	dWallet           = "walletAddress"
+	dSig              = "signature"
+	dPermitR          = "permitR"
+	dPermitS          = "permitS"
+	dPermitV          = "permitV"
+	dPermitNonce      = "permitNonce"
+	dPermitDeadline   = "permitDeadline"
+	dPersonalSig      = "personalSignature"
+	dPersonalDeadline = "personalDeadline"
+	dBeneficiary      = "beneficiary"
+	dPixMessage       = "pixMessage"
+	dRail             = "paymentRail"
+	dReference        = "reference"
+	dMarkupWallet     = "markupWallet"
+)
+
+// Signature choices of a PERMIT input.
+const (
+	sigPermit   = "permit"
+	sigPersonal = "personal"
+	sigService  = "none: service wallet"
+)
+
+// entry is one control of the details form: a field or a picker.
+type entry struct {
+	f *field
+	p *picker
+}
+
+func (e *entry) id() string {
+	if e.p != nil {
+		return e.p.id
+	}
+	return e.f.id
+}
+
+// details asks for exactly the blocks the quote needs.
+type details struct {
+	req     Requirements
+	entries []*entry
+	focus   int
+	// outKind is the beneficiary kind of the output block ("" when none).
+	outKind beneficiaryKind
+}
+
+// newDetails builds the form for a quote's requirements.
+func newDetails(req Requirements, externalID string) *details {
+	d := &details{req: req}
+	add := func(f *field) { d.entries = append(d.entries, &entry{f: f}) }
+	ext := newText(dExternal, "External id", "your tracking id", 100)
+	ext.Set(externalID)
+	add(ext)
+	if req.Needs(BlockPixInput) {
+		add(newText(dRemitter, "Remitter id", "optional: who pays", 100))
+		add(newText(dAdditional, "PIX add. data", "optional: text carried in the PIX", 140))
+	}
+	if req.Needs(BlockChainInput) {
+		add(newText(dWallet, "Sending wallet", "0x… your wallet address", 64))
+		if req.Signature == SigPermitOrPersonal {
+			add(newToggle(dSig, "Signature", sigPermit, sigPersonal, sigService))
+			add(newText(dPermitR, "Permit r", "0x + 64 hex", 66))
+			add(newText(dPermitS, "Permit s", "0x + 64 hex", 66))
+			add(newText(dPermitV, "Permit v", "27 or 28", 3))
+			add(newText(dPermitNonce, "Permit nonce", "integer", 20))
+			add(newText(dPermitDeadline, "Permit deadline", "Unix seconds", 12))
+			add(newText(dPersonalSig, "Signature hex", "0x + 130 hex", 132))
+			add(newText(dPersonalDeadline, "Sig. deadline", "Unix seconds", 12))
+		}
+	}
+	switch {
+	case req.Needs(BlockPixOutput):
+		d.outKind = kindBRL
+		d.entries = append(d.entries, &entry{p: newPicker(dBeneficiary, "PIX beneficiary")})
+		add(newText(dPixMessage, "PIX message", "optional", 140))
+	case req.Needs(BlockChainOutput):
+		d.outKind = kindWallet
+		d.entries = append(d.entries, &entry{p: newPicker(dBeneficiary, "To wallet")})
+	case req.Needs(BlockUSDOutput):
+		d.outKind = kindUSD
+		d.entries = append(d.entries, &entry{p: newPicker(dBeneficiary, "USD beneficiary")})
+		rail := newToggle(dRail, "Payment rail", "ACH", "WIRE")
+		rail.Set(req.Rail)
+		add(rail)
+		add(newText(dReference, "Reference", "optional", 140))
+	case req.Needs(BlockCOPOutput):
+		d.outKind = kindCOP
+		d.entries = append(d.entries, &entry{p: newPicker(dBeneficiary, "COP beneficiary")})
+	}
+	if req.Needs(BlockMarkup) {
+		add(newText(dMarkupWallet, "Markup wallet", "0x… one of your service wallets", 64))
+	}
+	d.refresh()
+	d.focusAt(0)
+	return d
+}
+
+// get returns the field with id, or nil.
+func (d *details) get(id string) *field {
+	for _, e := range d.entries {
+		if e.f != nil && e.f.id == id {
+			return e.f
+		}
+	}
+	return nil
+}
+
+func (d *details) picker() *picker {
+	for _, e := range d.entries {
+		if e.p != nil {
+			return e.p
+		}
+	}
+	return nil
+}
+
+func (d *details) value(id string) string {
+	if f := d.get(id); f != nil {
+		return f.Value()
+	}
+	return ""
+}
+
+// visible reports whether an entry is asked for given the signature chosen.
+func (d *details) visible(e *entry) bool {
+	sig := d.value(dSig)
+	switch e.id() {
+	case dPermitR, dPermitS, dPermitV, dPermitNonce, dPermitDeadline:
+		return sig == sigPermit
+	case dPersonalSig, dPersonalDeadline:
+		return sig == sigPersonal
+	}
+	return true
+}
+
+func (d *details) current() *entry { return d.entries[d.focus] }
+
+func (d *details) focusAt(i int) {
+	if c := d.current(); c.f != nil {
+		c.f.blur()
+	} else {
+		c.p.blur()
+	}
+	d.focus = i
+	if c := d.current(); c.f != nil {
+		c.f.focus()
+	} else {
+		c.p.focus()
+	}
+}
+
+// move shifts the focus among the visible entries; it reports false when
+// it would leave the form at the end (so enter can go on to confirmation).
+func (d *details) move(step int) bool {
+	for i := d.focus + step; i >= 0 && i < len(d.entries); i += step {
+		if d.visible(d.entries[i]) {
+			d.focusAt(i)
+			return true
+		}
+	}
+	return false
+}
+
+// update feeds a key to the focused entry. done reports that enter was
+// pressed on the last entry.
+func (d *details) update(msg tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
+	c := d.current()
+	switch msg.String() {
+	case "tab":
+		d.move(1)
+		return false, nil
+	case "shift+tab":
+		d.move(-1)
+		return false, nil
+	}
+	if c.p != nil {
+		chose, cmd := c.p.update(msg)
+		if chose && !d.move(1) {
+			return true, cmd
+		}
+		return false, cmd
+	}
+	switch msg.String() {
+	case "down":
+		d.move(1)
+		return false, nil
+	case "up":
+		d.move(-1)
+		return false, nil
+	case "enter":
+		if !d.move(1) {
+			return true, nil
+		}
+		return false, nil
+	}
+	_, cmd = c.f.update(msg)
+	d.refresh()
+	return false, cmd
+}
+
+// refresh updates the notes that depend on values.
+func (d *details) refresh() {
+	for _, e := range d.entries {
+		if e.f != nil {
+			e.f.note = ""
+		}
+	}
+	if f := d.get(dExternal); f != nil {
+		f.note = "made once for this conversion: a retry re-uses it, so the service never gets it twice"
+	}
+	if f := d.get(dSig); f != nil {
+		switch f.Value() {
+		case sigService:
+			f.note = "the sending wallet is one of the service's wallets: no signature (rule 4)"
+		case sigPermit:
+			f.note = "EIP-2612 permit parts signed by the sending wallet"
+		case sigPersonal:
+			f.note = "a personal signature by the sending wallet"
+		}
+	}
+	if f := d.get(dWallet); f != nil && f.Value() != "" {
+		if sum, warn, err := validate.EVMAddress(f.Value()); err == nil {
+			f.note = "understood: " + sum
+			if warn != "" {
+				f.note += " (" + warn + ")"
+			}
+		}
+	}
+	if f := d.get(dMarkupWallet); f != nil && f.Value() != "" {
+		if sum, _, err := validate.EVMAddress(f.Value()); err == nil {
+			f.note = "understood: " + sum
+		}
+	}
+}
+
+var (
+	hex32 = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
+	hex65 = regexp.MustCompile(`^0x[0-9a-fA-F]{130}$`)
+)
+
+// build validates every visible entry and assembles the ticket body. The
+// first invalid entry is returned (with its error set) so it can take focus.
+func (d *details) build(quoteToken string, now time.Time) (api.CreateTicketRequest, *entry) {
+	req := api.CreateTicketRequest{QuoteToken: quoteToken}
+	for _, e := range d.entries {
+		if e.f != nil {
+			e.f.err = ""
+		} else {
+			e.p.err = ""
+		}
+	}
+	fail := func(id, msg string) (api.CreateTicketRequest, *entry) {
+		for _, e := range d.entries {
+			if e.id() == id {
+				if e.f != nil {
+					e.f.err = msg
+				} else {
+					e.p.err = msg
+				}
+				return req, e
+			}
+		}
+		return req, d.entries[0]
+	}
+
+	req.ExternalID = d.value(dExternal)
+	if req.ExternalID == "" {
+		return fail(dExternal, "required: it lets a retry be recognised instead of creating a second ticket")
+	}
+
+	if d.req.Needs(BlockPixInput) {
+		req.TicketBrlPixInput = &api.TicketBrlPixInput{RemitterID: d.value(dRemitter), AdditionalData: d.value(dAdditional)}
+	}
+	if d.req.Needs(BlockChainInput) {
+		addr, _, err := validate.EVMAddress(d.value(dWallet))
+		if err != nil {
+			return fail(dWallet, err.Error())
+		}
+		in := &api.TicketBlockchainInput{WalletAddress: addr}
+		switch d.value(dSig) {
+		case sigPermit:
+			p := &api.Permit{R: d.value(dPermitR), S: d.value(dPermitS)}
+			if !hex32.MatchString(p.R) {
+				return fail(dPermitR, "r must be 0x followed by 64 hex digits")
+			}
+			if !hex32.MatchString(p.S) {
+				return fail(dPermitS, "s must be 0x followed by 64 hex digits")
+			}
+			v, err := strconv.Atoi(d.value(dPermitV))
+			if err != nil || (v != 27 && v != 28 && v != 0 && v != 1) {
+				return fail(dPermitV, "v must be 27 or 28 (0 or 1 are accepted too)")
+			}
+			p.V = v
+			n, err := strconv.ParseInt(d.value(dPermitNonce), 10, 64)
+			if err != nil || n < 0 {
+				return fail(dPermitNonce, "nonce must be a whole number, 0 or more: the token's nonces(owner)")
+			}
+			p.Nonce = n
+			dl, err := deadline(d.value(dPermitDeadline), now)
+			if err != nil {
+				return fail(dPermitDeadline, err.Error())
+			}
+			p.Deadline = dl
+			in.Permit = p
+		case sigPersonal:
+			sig := d.value(dPersonalSig)
+			if !hex65.MatchString(sig) {
+				return fail(dPersonalSig, "the signature must be 0x followed by 130 hex digits (65 bytes)")
+			}
+			dl, err := deadline(d.value(dPersonalDeadline), now)
+			if err != nil {
+				return fail(dPersonalDeadline, err.Error())
+			}
+			in.Personal = &api.PersonalSignature{Signature: sig, Deadline: dl}
+		}
+		req.TicketBlockchainInput = in
+	}
+	if d.outKind != "" {
+		p := d.picker()
+		if p.chosen == nil {
+			if p.loading {
+				return fail(dBeneficiary, "the beneficiaries are still loading: wait a moment")
+			}
+			return fail(dBeneficiary, "choose a beneficiary: type to filter, ↑/↓, enter")
+		}
+		id := p.chosen.ID
+		switch d.outKind {
+		case kindBRL:
+			req.TicketBrlPixOutput = &api.TicketBrlPixOutput{BeneficiaryBrlBankAccountID: id, PixMessage: d.value(dPixMessage)}
+		case kindWallet:
+			req.TicketBlockchainOutput = &api.TicketBlockchainOutput{BeneficiaryWalletID: id}
+		case kindUSD:
+			req.TicketUsdOutput = &api.TicketUsdOutput{BeneficiaryUsdBankAccountID: id, PaymentRail: d.value(dRail), Reference: d.value(dReference)}
+		case kindCOP:
+			req.TicketCopOutput = &api.TicketCopOutput{BeneficiaryCopBankAccountID: id}
+		}
+	}
+	if d.req.Needs(BlockMarkup) {
+		addr, _, err := validate.EVMAddress(d.value(dMarkupWallet))
+		if err != nil {
+			return fail(dMarkupWallet, err.Error())
+		}
+		req.TicketMarkupInput = &api.TicketMarkupInput{MarkupWalletAddress: addr}
+	}
+	return req, nil
+}
+
+// deadline reads a Unix-seconds deadline that must still be ahead.
+func deadline(s string, now time.Time) (int64, error) {
+	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || v <= 0 {
+		return 0, errors.New("deadline must be a Unix time in seconds, e.g. " + strconv.FormatInt(now.Add(time.Hour).Unix(), 10))
+	}
+	if v <= now.Unix() {
+		return 0, fmt.Errorf("deadline %s has passed: sign again with a later deadline", time.Unix(v, 0).UTC().Format(time.RFC3339))
+	}
+	return v, nil
+}
+
+// beneficiary is the chosen output beneficiary, if any.
+func (d *details) beneficiary() *option {
+	if p := d.picker(); p != nil {
+		return p.chosen
+	}
+	return nil
+}
+
+// render draws the form.
+// render draws the form; first and last are the lines of the focused
+// entry, which the screen keeps in view.
+func (d *details) render(th theme, width int) (lines []string, first, last int) {
+	labelW := 16
+	for i, e := range d.entries {
+		if !d.visible(e) {
+			continue
+		}
+		start := len(lines)
+		if e.p != nil {
+			lines = append(lines, e.p.render(th, i == d.focus, labelW, width)...)
+		} else {
+			lines = append(lines, e.f.render(th, i == d.focus, labelW, width)...)
+		}
+		if i == d.focus {
+			first, last = start, len(lines)-1
+		}
+	}
+	return lines, first, last
+}
+
+// ownWallet reports whether the output goes to the account's own wallet.
+func (d *details) ownWallet() bool {
+	b := d.beneficiary()
+	return d.outKind == kindWallet && b != nil && b.ID == uuid.Nil
+}

@@ -1,0 +1,345 @@
+package quote
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"tesouro/api"
+	"tesouro/money"
+)
+
+// Field ids of the quote form.
+const (
+	fInCurrency  = "inCurrency"
+	fInMethod    = "inMethod"
+	fOutCurrency = "outCurrency"
+	fOutMethod   = "outMethod"
+	fMode        = "mode"
+	fAmount      = "amount"
+	fSendMethod  = "sendMethod"
+	fInThird     = "inThird"
+	fOutThird    = "outThird"
+	fMarkup      = "markup"
+	fMarkupPct   = "markupPct"
+	fMarkupIn    = "markupIn"
+	fMarkupOut   = "markupOut"
+	fMarkupCur   = "markupCur"
+)
+
+// Amount modes.
+const (
+	modeSend    = "I send"
+	modeReceive = "they receive"
+)
+
+// form is the quote request being composed.
+type form struct {
+	fields []*field
+	focus  int
+	// markupDenied says why this access may not add a markup ("" if it may).
+	markupDenied string
+}
+
+func newForm(markupDenied string) *form {
+	inputs := inputCurrencies()
+	f := &form{markupDenied: markupDenied}
+	f.fields = []*field{
+		newChoice(fInCurrency, "Input currency", inputs, "BRL"),
+		newChoice(fInMethod, "Input method", money.Methods("BRL"), "PIX"),
+		newChoice(fOutCurrency, "Output currency", money.Currencies(), "BRLA"),
+		newChoice(fOutMethod, "Output method", money.Methods("BRLA"), "INTERNAL"),
+		newToggle(fMode, "Amount is", modeSend, modeReceive),
+		newText(fAmount, "Amount", "e.g. 500.00", 32),
+		newToggle(fSendMethod, "Send method", api.SendPermit, api.SendTransfer),
+		newToggle(fInThird, "Input 3rd party", "no", "yes"),
+		newToggle(fOutThird, "Output 3rd party", "no", "yes"),
+		newToggle(fMarkup, "Markup", "none", "add"),
+		newText(fMarkupPct, "Markup %", "floating, e.g. 0.5", 12),
+		newText(fMarkupIn, "Markup fixed in", "in input currency", 24),
+		newText(fMarkupOut, "Markup fixed out", "in output currency", 24),
+		newChoice(fMarkupCur, "Markup currency", nil, ""),
+	}
+	f.setMarkupDenied(markupDenied)
+	f.refresh()
+	f.fields[f.focus].focus()
+	return f
+}
+
+// inputCurrencies are the catalogue currencies that can be sent.
+func inputCurrencies() []string {
+	var out []string
+	for _, c := range money.Currencies() {
+		if !money.OutputOnly(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// setMarkupDenied records why the access may not add a markup ("" when it
+// may): the access info can arrive after the screen was built.
+func (f *form) setMarkupDenied(reason string) {
+	f.markupDenied = reason
+	m := f.get(fMarkup)
+	m.disabled = reason
+	if reason != "" {
+		m.Set("none")
+	}
+}
+
+func (f *form) get(id string) *field {
+	for _, x := range f.fields {
+		if x.id == id {
+			return x
+		}
+	}
+	panic("quote form: no field " + id)
+}
+
+// visible reports whether a field is part of the form as it stands: the send
+// method only for a chain input, the markup details only with a markup.
+func (f *form) visible(x *field) bool {
+	switch x.id {
+	case fSendMethod:
+		return money.IsChain(f.get(fInMethod).Value())
+	case fMarkupPct, fMarkupIn, fMarkupOut, fMarkupCur:
+		return f.get(fMarkup).Value() == "add" && f.markupDenied == ""
+	}
+	return true
+}
+
+// visibleFields lists the fields shown, in order.
+func (f *form) visibleFields() []*field {
+	var out []*field
+	for _, x := range f.fields {
+		if f.visible(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// focused is the field with focus.
+func (f *form) focused() *field { return f.fields[f.focus] }
+
+// move shifts the focus by step among the visible fields.
+func (f *form) move(step int) {
+	vis := f.visibleFields()
+	if len(vis) == 0 {
+		return
+	}
+	cur := 0
+	for i, x := range vis {
+		if x == f.focused() {
+			cur = i
+		}
+	}
+	next := (cur + step + len(vis)) % len(vis)
+	f.focusOn(vis[next].id)
+}
+
+func (f *form) focusOn(id string) {
+	f.focused().blur()
+	for i, x := range f.fields {
+		if x.id == id {
+			f.focus = i
+		}
+	}
+	f.focused().focus()
+}
+
+// refresh recomputes what depends on other fields: the methods offered for
+// each currency, the markup currencies, and what was understood of the
+// amounts. It is called after every change.
+func (f *form) refresh() {
+	inCur, outCur := f.get(fInCurrency).Value(), f.get(fOutCurrency).Value()
+	f.syncMethods(fInMethod, inCur)
+	f.syncMethods(fOutMethod, outCur)
+	mc := f.get(fMarkupCur)
+	opts := []string{inCur}
+	if outCur != inCur {
+		opts = append(opts, outCur)
+	}
+	mc.options = opts
+	if mc.Value() == "" {
+		mc.Set(inCur)
+	}
+
+	for _, x := range f.fields {
+		x.err = ""
+		x.note = ""
+		if x.kind == kindChoice {
+			x.note = "←/→ " + strings.Join(x.options, " ") + " (or type any code)"
+		}
+	}
+	if money.OutputOnly(inCur) {
+		f.get(fInCurrency).note = inCur + " is output-only in the catalogue: the service will likely refuse it as input"
+	}
+	amount := f.get(fAmount)
+	if amount.Value() == "" {
+		amount.note = "the amount " + f.amountSubject()
+	} else if d, err := money.ParseAmount(amount.Value(), f.amountCurrency()); err != nil {
+		amount.err = err.Error()
+	} else {
+		amount.note = "understood: " + money.Format(d, f.amountCurrency()) + " " + f.amountCurrency() + " " + f.amountSubject()
+	}
+	if f.markupDenied != "" {
+		f.get(fMarkup).note = ""
+	}
+	if x := f.get(fMarkupPct); x.Value() != "" {
+		if d, err := parsePercent(x.Value()); err != nil {
+			x.err = err.Error()
+		} else {
+			x.note = "understood: " + d.String() + " % (sent as the fraction " + d.Div(decimal.NewFromInt(100)).String() + ")"
+		}
+	}
+	f.fixedNote(fMarkupIn, inCur)
+	f.fixedNote(fMarkupOut, outCur)
+	if x := f.get(fSendMethod); x.Value() == api.SendTransfer {
+		x.note = "you transfer the tokens yourself; no signature needed"
+	} else {
+		x.note = "the service pulls the tokens with your permit or personal signature"
+	}
+}
+
+func (f *form) fixedNote(id, currency string) {
+	x := f.get(id)
+	if x.Value() == "" {
+		return
+	}
+	if d, err := money.ParseAmount(x.Value(), currency); err != nil {
+		x.err = err.Error()
+	} else {
+		x.note = "understood: " + money.Format(d, currency) + " " + currency
+	}
+}
+
+// syncMethods offers the catalogue methods of currency on a method field,
+// keeping a typed value only while the currency's catalogue is unknown.
+func (f *form) syncMethods(id, currency string) {
+	x := f.get(id)
+	opts := money.Methods(currency)
+	x.options = opts
+	if len(opts) > 0 && !contains(opts, x.Value()) {
+		x.Set(opts[0])
+	}
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *form) amountCurrency() string {
+	if f.get(fMode).Value() == modeReceive {
+		return f.get(fOutCurrency).Value()
+	}
+	return f.get(fInCurrency).Value()
+}
+
+func (f *form) amountSubject() string {
+	if f.get(fMode).Value() == modeReceive {
+		return "they receive"
+	}
+	return "you send"
+}
+
+// parsePercent reads a markup percentage: digits with up to 4 decimals,
+// more than 0 and less than 100.
+func parsePercent(s string) (decimal.Decimal, error) {
+	d, err := money.ParseAmount(s, "BRLA") // 6 decimals of precision, same strict grammar
+	if err != nil {
+		return decimal.Decimal{}, errors.New(strings.Replace(err.Error(), "BRLA", "a percentage", 1))
+	}
+	if d.Exponent() < -4 {
+		return decimal.Decimal{}, errors.New("a percentage takes at most 4 decimals, e.g. 0.125")
+	}
+	if d.GreaterThanOrEqual(decimal.NewFromInt(100)) {
+		return decimal.Decimal{}, errors.New("a markup must be under 100 %: type e.g. 0.5 for half a percent")
+	}
+	return d, nil
+}
+
+// request validates the form and builds the quote request for account. The
+// first invalid field gets the error and is returned so it can take focus.
+func (f *form) request(account api.QuoteRequest) (api.QuoteRequest, *field) {
+	f.refresh()
+	req := account
+	for _, id := range []string{fInCurrency, fInMethod, fOutCurrency, fOutMethod} {
+		if x := f.get(id); x.Value() == "" {
+			x.err = "required: choose with ←/→ or type a code"
+			return req, x
+		}
+	}
+	req.InputCurrency = f.get(fInCurrency).Value()
+	req.InputPaymentMethod = f.get(fInMethod).Value()
+	req.OutputCurrency = f.get(fOutCurrency).Value()
+	req.OutputPaymentMethod = f.get(fOutMethod).Value()
+	amount := f.get(fAmount)
+	d, err := money.ParseAmount(amount.Value(), f.amountCurrency())
+	if err != nil {
+		amount.note = ""
+		amount.err = err.Error()
+		return req, amount
+	}
+	if f.get(fMode).Value() == modeReceive {
+		req.OutputAmount = decimal.NewNullDecimal(d)
+	} else {
+		req.InputAmount = decimal.NewNullDecimal(d)
+	}
+	req.InputThirdParty = f.get(fInThird).Value() == "yes"
+	req.OutputThirdParty = f.get(fOutThird).Value() == "yes"
+	if money.IsChain(req.InputPaymentMethod) {
+		req.BlockchainSendMethod = f.get(fSendMethod).Value()
+	}
+	if f.get(fMarkup).Value() == "add" && f.markupDenied == "" {
+		some := false
+		if x := f.get(fMarkupPct); x.Value() != "" {
+			p, err := parsePercent(x.Value())
+			if err != nil {
+				x.err = err.Error()
+				return req, x
+			}
+			req.MarkupFloatingFee = decimal.NewNullDecimal(p.Div(decimal.NewFromInt(100)))
+			some = true
+		}
+		for _, c := range []struct {
+			id, cur string
+			dst     *decimal.NullDecimal
+		}{{fMarkupIn, req.InputCurrency, &req.MarkupInputFixedFee}, {fMarkupOut, req.OutputCurrency, &req.MarkupOutputFixedFee}} {
+			x := f.get(c.id)
+			if x.Value() == "" {
+				continue
+			}
+			v, err := money.ParseAmount(x.Value(), c.cur)
+			if err != nil {
+				x.err = err.Error()
+				return req, x
+			}
+			*c.dst = decimal.NewNullDecimal(v)
+			some = true
+		}
+		if !some {
+			x := f.get(fMarkupPct)
+			x.err = "a markup needs a percentage or a fixed fee: fill one, or set Markup to none"
+			return req, x
+		}
+		req.MarkupCurrency = f.get(fMarkupCur).Value()
+	}
+	return req, nil
+}
+
+// summary is the one-line description of the request ("500.00 BRL PIX →
+// BRLA POLYGON").
+func summary(q *api.Quote) string {
+	return fmt.Sprintf("%s %s %s → %s %s %s",
+		money.Format(q.InputAmount, q.InputCurrency), q.InputCurrency, q.InputPaymentMethod,
+		money.Format(q.OutputAmount, q.OutputCurrency), q.OutputCurrency, q.OutputPaymentMethod)
+}

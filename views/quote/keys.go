@@ -1,0 +1,39 @@
+package quote
+
+import "charm.land/bubbles/v2/key"
+
+// keyMap holds every binding of the screen; KeyMap returns those live in
+// the current stage, disabled when the access may not use them.
+type keyMap struct {
+	Edit, GetQuote, Requote, Auto, Continue  key.Binding
+	Next, Prev, Choose, Back, Submit         key.Binding
+	Confirm, Cancel                          key.Binding
+	Copy, Fund, NewQuote, Approvals, Tickets key.Binding
+	Scroll                                   key.Binding
+}
+
+func newKeyMap() keyMap {
+	b := func(help string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], help))
+	}
+	return keyMap{
+		Edit:      b("edit the form", "e"),
+		GetQuote:  b("get a quote", "enter"),
+		Requote:   b("re-quote", "r"),
+		Auto:      b("auto re-quote on/off", "a"),
+		Continue:  b("continue to the ticket", "c"),
+		Next:      b("next field", "tab", "down"),
+		Prev:      b("previous field", "shift+tab", "up"),
+		Choose:    b("cycle choices", "left", "right"),
+		Back:      b("back", "esc"),
+		Submit:    b("review and confirm", "enter"),
+		Confirm:   b("create the ticket", "y"),
+		Cancel:    b("any other key: back (default no)", "n"),
+		Copy:      b("copy the BR Code", "y"),
+		Fund:      b("simulate the payment (sandbox)", "f"),
+		NewQuote:  b("new quote", "n"),
+		Approvals: b("open in Approvals", "o"),
+		Tickets:   b("open in Tickets", "t"),
+		Scroll:    b("scroll", "up", "down"),
+	}
+}

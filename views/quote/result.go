@@ -1,0 +1,482 @@
+package quote
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"tesouro/api"
+	"tesouro/brcode"
+	"tesouro/journal"
+	"tesouro/money"
+	"tesouro/ui"
+	"tesouro/ui/widget"
+)
+
+// pollEvery is how often an unfinished ticket is read again.
+const pollEvery = 2 * time.Second
+
+// pollTimeout bounds one status read.
+const pollTimeout = 10 * time.Second
+
+// result is the ticket just created, or the operation parked for approval,
+// followed until it ends.
+type result struct {
+	s           *ui.Session
+	account     ui.Account
+	quote       api.Quote
+	req         api.CreateTicketRequest
+	ticket      *api.Ticket
+	op          *api.Operation
+	reconciled  bool
+	beneficiary *option
+	countdown   widget.Countdown
+
+	// pollSeq identifies the live poll loop; a pollMsg of another loop is
+	// dropped, so leaving the result stops the polling.
+	pollSeq int
+	pollErr string
+
+	brCode string
+	brErr  error
+	// qrs caches the QR per size it was fitted to.
+	qrs map[[2]int]qrDrawn
+
+	funding bool
+	fundErr string
+}
+
+// pollMsg asks for the next status read of loop seq.
+type pollMsg struct{ seq int }
+
+// ticketMsg is a status read.
+type ticketMsg struct {
+	seq    int
+	ticket *api.Ticket
+	err    error
+}
+
+// fundedMsg is the answer of the sandbox funding call.
+type fundedMsg struct {
+	ticket     *api.Ticket
+	err        error
+	journalErr error
+}
+
+func newResult(s *ui.Session, q api.Quote, req api.CreateTicketRequest, res *api.CreateTicketResult, b *option) *result {
+	r := &result{s: s, account: s.Account, quote: q, req: req, ticket: res.Ticket, op: res.Operation, reconciled: res.Reconciled, beneficiary: b}
+	if r.ticket != nil {
+		r.countdown = ticketCountdown(r.ticket)
+		r.setBrCode(r.ticket.BrCode())
+	}
+	return r
+}
+
+// setBrCode checks the BR Code before anyone can see or copy it: a code
+// whose CRC or structure is wrong must never be paid.
+func (r *result) setBrCode(code string) {
+	if code == r.brCode {
+		return
+	}
+	r.brCode, r.brErr, r.qrs = code, nil, nil
+	if code == "" {
+		return
+	}
+	r.brErr = brcode.Verify(code)
+}
+
+// start begins the countdown and the status polling; seq names the poll
+// loop.
+func (r *result) start(seq int) tea.Cmd {
+	if r.ticket == nil {
+		return nil
+	}
+	r.pollSeq = seq
+	var cmds []tea.Cmd
+	if !r.ticket.Status.Final() {
+		cmds = append(cmds, r.schedulePoll())
+		if !r.countdown.Expired(r.s.Clock()) {
+			cmds = append(cmds, widget.Tick(r.countdown.ID))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (r *result) stop() { r.pollSeq = -1 }
+
+func (r *result) schedulePoll() tea.Cmd {
+	seq := r.pollSeq
+	return tea.Tick(pollEvery, func(time.Time) tea.Msg { return pollMsg{seq: seq} })
+}
+
+func (r *result) fetch() tea.Cmd {
+	seq, client, account, id := r.pollSeq, r.s.Client, r.account.ID, r.ticket.ID
+	return r.s.Request(func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
+		defer cancel()
+		t, err := client.GetTicket(ctx, account, id)
+		return ticketMsg{seq: seq, ticket: t, err: err}
+	})
+}
+
+func (r *result) onTick(now time.Time) tea.Cmd {
+	if r.ticket == nil || r.ticket.Status.Final() || r.countdown.Expired(now) {
+		return nil
+	}
+	return widget.Tick(r.countdown.ID)
+}
+
+// setTicket takes a fresher copy of the ticket.
+func (r *result) setTicket(t *api.Ticket) {
+	if t == nil {
+		return
+	}
+	r.ticket = t
+	r.countdown = ticketCountdown(t)
+	r.setBrCode(t.BrCode())
+}
+
+func (m *Screen) updateResult(msg tea.Msg) tea.Cmd {
+	r := m.res
+	if r == nil {
+		return nil
+	}
+	switch msg := msg.(type) {
+	case pollMsg:
+		if msg.seq != r.pollSeq || r.ticket == nil {
+			return nil
+		}
+		return r.fetch()
+	case ticketMsg:
+		if msg.seq != r.pollSeq {
+			return nil
+		}
+		if msg.err != nil {
+			r.pollErr = "status not refreshed: " + errorText(msg.err) + " (retrying)"
+			return r.schedulePoll()
+		}
+		r.pollErr = ""
+		before := r.ticket.Status
+		r.setTicket(msg.ticket)
+		if r.ticket.Status.Final() {
+			level := ui.ToastSuccess
+			if r.ticket.Status != api.TicketPaid {
+				level = ui.ToastError
+			}
+			return ui.Toast(level, "ticket "+string(r.ticket.Status))
+		}
+		cmds := []tea.Cmd{r.schedulePoll()}
+		if before != r.ticket.Status {
+			cmds = append(cmds, ui.Toast(ui.ToastInfo, "ticket "+string(r.ticket.Status)))
+		}
+		return tea.Batch(cmds...)
+	case fundedMsg:
+		r.funding = false
+		var cmds []tea.Cmd
+		if msg.journalErr != nil {
+			cmds = append(cmds, ui.Toast(ui.ToastError, "journal: "+msg.journalErr.Error()))
+		}
+		if msg.err != nil {
+			r.fundErr = "funding refused: " + errorText(msg.err)
+			return tea.Batch(cmds...)
+		}
+		r.fundErr = ""
+		r.setTicket(msg.ticket)
+		return tea.Batch(append(cmds, ui.Toast(ui.ToastInfo, "payment simulated"))...)
+	}
+	return nil
+}
+
+// canFund says why the sandbox funding key is off ("" when it is on).
+func (m *Screen) canFund() string {
+	r := m.res
+	switch {
+	case r == nil || r.ticket == nil:
+		return "no ticket"
+	case !m.s.SandboxFunding:
+		return "only the sandbox can simulate a payment"
+	case r.ticket.Status != api.TicketPending:
+		return "the ticket is " + string(r.ticket.Status)
+	case r.funding:
+		return "funding under way"
+	}
+	return m.denied(ui.ActWrite)
+}
+
+func (m *Screen) fund() tea.Cmd {
+	r := m.res
+	r.funding = true
+	s, client, account, t := m.s, m.s.Client, r.account, *r.ticket
+	return s.Request(func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
+		defer cancel()
+		nt, err := client.SandboxFundTicket(ctx, account.ID, t.ID)
+		e := journal.Entry{
+			Time: s.Clock(), Profile: s.Profile, Env: string(s.Env), Account: accountLabel(account),
+			Action: "sandbox-fund-ticket", Endpoint: "POST /v2/sandbox/tickets/{id}/fund",
+			IDs:     map[string]string{"ticketId": t.ID.String(), "externalId": t.ExternalID},
+			Amounts: map[string]string{"input": money.Wire(t.Quote.InputAmount, t.Quote.InputCurrency) + " " + t.Quote.InputCurrency},
+			Outcome: "funded",
+		}
+		if err != nil {
+			e.Outcome = "error: " + errorText(err)
+		}
+		return fundedMsg{ticket: nt, err: err, journalErr: s.Journal.Record(e)}
+	})
+}
+
+func (m *Screen) keyResult(msg tea.KeyPressMsg) tea.Cmd {
+	r := m.res
+	switch msg.String() {
+	case "y":
+		if r.brCode != "" && r.brErr == nil {
+			return tea.Batch(tea.SetClipboard(r.brCode), ui.Toast(ui.ToastSuccess, "BR Code copied to the clipboard"))
+		}
+		if r.ticket != nil {
+			return tea.Batch(tea.SetClipboard(r.ticket.ID.String()), ui.Toast(ui.ToastSuccess, "ticket id copied"))
+		}
+		if r.op != nil {
+			return tea.Batch(tea.SetClipboard(r.op.ID.String()), ui.Toast(ui.ToastSuccess, "operation id copied"))
+		}
+	case "f":
+		if why := m.canFund(); why != "" {
+			return ui.Toast(ui.ToastError, "cannot simulate the payment: "+why)
+		}
+		return m.fund()
+	case "n":
+		r.stop()
+		m.res = nil
+		m.quote = nil
+		m.previous = nil
+		m.stage = stageForm
+		m.editing = false
+		m.offset = 0
+		return nil
+	case "o", "enter":
+		if r.op != nil {
+			return ui.Navigate("approvals", r.op.ID.String())
+		}
+		if r.ticket != nil {
+			return ui.Navigate("tickets", r.ticket.ID.String())
+		}
+	case "t":
+		if r.ticket != nil {
+			return ui.Navigate("tickets", r.ticket.ID.String())
+		}
+	case "up", "k":
+		m.offset = max(m.offset-1, 0)
+	case "down", "j":
+		m.offset++
+	case "pgup":
+		m.offset = max(m.offset-m.h/2, 0)
+	case "pgdown":
+		m.offset += m.h / 2
+	}
+	return nil
+}
+
+// qrAt draws the QR for the space given, cached per size: the code is
+// fitted (error correction M, else L) so that it is drawn whole or not at
+// all, never cut.
+func (r *result) qrAt(w, h int) (string, error) {
+	key := [2]int{w, h}
+	if c, ok := r.qrs[key]; ok {
+		return c.code, c.err
+	}
+	code, err := widget.QRFit(r.brCode, w, h)
+	if r.qrs == nil {
+		r.qrs = map[[2]int]qrDrawn{}
+	}
+	r.qrs[key] = qrDrawn{code, err}
+	return code, err
+}
+
+// qrDrawn is a QR drawn for one size.
+type qrDrawn struct {
+	code string
+	err  error
+}
+
+// lines renders the result in w×h.
+func (r *result) lines(th theme, now time.Time, w, h int) []string {
+	if r.op != nil && r.ticket == nil {
+		return r.parkedLines(th, w)
+	}
+	// Beside the details when the QR fits there whole; else below them
+	// (scrolled to), at most the full content area.
+	t := r.ticket
+	var qr []string
+	infoW := w
+	// The QR is there to be paid: only while the ticket waits for the
+	// payment, so that nobody scans a code already paid.
+	payable := t.Status == api.TicketPending && !r.countdown.Expired(now)
+	if r.brCode != "" && r.brErr == nil && payable {
+		if code, err := r.qrAt(w-44, h); err == nil {
+			qr = strings.Split(strings.TrimRight(code, "\n"), "\n")
+			infoW = w - widthOf(qr[0]) - 1
+		} else if code, err := r.qrAt(w, h); err == nil {
+			qr = strings.Split(strings.TrimRight(code, "\n"), "\n")
+		}
+	}
+	lw := 14
+	if infoW < 52 {
+		lw = 7
+	}
+	var info []string
+	add := func(label, value string) {
+		info = append(info, wrapAll([]string{th.label.Render(padRight(label, lw)) + " " + value}, infoW)...)
+	}
+	title := "Ticket created"
+	if r.reconciled {
+		title = "Ticket created (found by external id after a connection failure)"
+	}
+	info = append(info, wrapAll([]string{th.title.Render(title)}, infoW)...)
+	add("Ticket", t.ID.String())
+	add("Status", statusText(th, t.Status))
+	if t.FailureReason != "" {
+		add("Failure", t.FailureReason)
+	}
+	add("Ext. id", nonEmpty(t.ExternalID, r.req.ExternalID))
+	q := t.Quote
+	if q.InputCurrency == "" {
+		q = api.TicketQuote{InputCurrency: r.quote.InputCurrency, InputPaymentMethod: r.quote.InputPaymentMethod, InputAmount: r.quote.InputAmount,
+			OutputCurrency: r.quote.OutputCurrency, OutputPaymentMethod: r.quote.OutputPaymentMethod, OutputAmount: r.quote.OutputAmount}
+	}
+	add("Send", money.Format(q.InputAmount, q.InputCurrency)+" "+q.InputCurrency+" via "+q.InputPaymentMethod)
+	add("Receive", money.Format(q.OutputAmount, q.OutputCurrency)+" "+q.OutputCurrency+" via "+q.OutputPaymentMethod)
+	if r.beneficiary != nil {
+		add("To", r.beneficiary.Title)
+	}
+	switch {
+	case t.Status == api.TicketPending:
+		add("Expires", r.countdown.View(now, max(infoW-lw-1, 6)))
+	case !t.ExpiresAt.IsZero() && !t.Status.Final():
+		add("Expiry", "no longer applies: funded")
+	}
+	for _, id := range ticketIDs(t) {
+		add(id[0], id[1])
+	}
+	if r.pollErr != "" {
+		info = append(info, wrapAll([]string{th.warn.Render("! " + r.pollErr)}, infoW)...)
+	}
+	if r.fundErr != "" {
+		info = append(info, wrapAll([]string{th.err.Render("✗ " + r.fundErr)}, infoW)...)
+	}
+	if r.funding {
+		info = append(info, th.dim.Render("simulating the payment…"))
+	}
+	if !t.Status.Final() {
+		info = append(info, th.dim.Render(fmt.Sprintf("status followed live (every %s)", pollEvery)))
+	}
+	if r.brCode == "" {
+		return info
+	}
+	if r.brErr != nil {
+		return append(info, append([]string{""}, wrapAll([]string{th.err.Render("✗ The BR Code failed its check and is not shown: " + r.brErr.Error() + ". Do not pay it; open the ticket in Tickets or contact the service.")}, w)...)...)
+	}
+	if !payable {
+		info = append(info, "", th.title.Render("PIX BR Code")+th.dim.Render(" (no longer to be paid)"))
+		for _, l := range strings.Split(ansi.Hardwrap(r.brCode, max(infoW, 1), false), "\n") {
+			info = append(info, th.dim.Render(l))
+		}
+		return info
+	}
+	info = append(info, "", th.title.Render("PIX BR Code")+th.dim.Render(" (y copies it)"))
+	// Cut at the width, never at a word: the code is one token.
+	for _, l := range strings.Split(ansi.Hardwrap(r.brCode, max(infoW, 1), false), "\n") {
+		info = append(info, th.value.Render(l))
+	}
+	switch {
+	case qr == nil:
+		_, err := r.qrAt(w, h)
+		return append(info, wrapAll([]string{th.warn.Render("QR not drawn: " + err.Error())}, w)...)
+	case infoW < w:
+		return sideBySide(info, qr, infoW, 1)
+	}
+	return append(info, append([]string{""}, qr...)...)
+}
+
+func (r *result) parkedLines(th theme, w int) []string {
+	op := r.op
+	var out []string
+	add := func(label, value string) {
+		out = append(out, th.label.Render(padRight(label, 14))+" "+value)
+	}
+	out = append(out, th.title.Render("Sent for approval"))
+	if r.reconciled {
+		out = append(out, th.dim.Render("(found by external id after a connection failure: sent once)"))
+	}
+	out = append(out, wrap("This access needs other approvers: nothing moves until enough of them approve the ticket in Approvals.", max(w, 20))...)
+	out = append(out, "")
+	add("Operation", op.ID.String())
+	add("Approvals", fmt.Sprintf("%d/%d", op.Approvals, op.MinApprovals))
+	add("Status", string(op.Status))
+	add("External id", r.req.ExternalID)
+	add("You send", money.Format(r.quote.InputAmount, r.quote.InputCurrency)+" "+r.quote.InputCurrency+" via "+r.quote.InputPaymentMethod)
+	add("They receive", money.Format(r.quote.OutputAmount, r.quote.OutputCurrency)+" "+r.quote.OutputCurrency+" via "+r.quote.OutputPaymentMethod)
+	if r.beneficiary != nil {
+		add("Beneficiary", r.beneficiary.Title)
+	}
+	out = append(out, "", th.dim.Render("o or enter: open it in Approvals · n: new quote"))
+	return out
+}
+
+// ticketIDs lists the tracking ids that appear as the ticket moves.
+func ticketIDs(t *api.Ticket) [][2]string {
+	var out [][2]string
+	add := func(label, v string) {
+		if v != "" {
+			out = append(out, [2]string{label, v})
+		}
+	}
+	if s := t.BrazilianFiatSenderInfo; s != nil {
+		add("E2E in", s.EndToEndID)
+		if s.Name != "" {
+			add("Paid by", s.Name)
+		}
+	}
+	if s := t.BrazilianFiatReceiverInfo; s != nil {
+		add("E2E out", s.EndToEndID)
+	}
+	if s := t.BlockchainSenderInfo; s != nil {
+		add("Tx in", s.TxHash)
+	}
+	if s := t.BlockchainReceiverInfo; s != nil {
+		add("Tx out", s.TxHash)
+		add("Wallet", strings.TrimSpace(s.WalletAddress+" "+s.WalletChain))
+	}
+	if s := t.MarkupInfo; s != nil {
+		add("Tx mkup", s.TxHash)
+	}
+	return out
+}
+
+func statusText(th theme, s api.TicketStatus) string {
+	switch s {
+	case api.TicketPaid:
+		return th.ok.Render("✓ " + string(s))
+	case api.TicketFailed, api.TicketExpired:
+		return th.err.Render("✗ " + string(s))
+	case api.TicketPending:
+		return th.warn.Render("… " + string(s) + " (waiting for the payment)")
+	case api.TicketProcessing:
+		return th.warn.Render("… " + string(s) + " (paid, delivering)")
+	}
+	return string(s)
+}
+
+func wrapAll(lines []string, w int) []string {
+	var out []string
+	for _, l := range lines {
+		if widthOf(l) <= w {
+			out = append(out, l)
+			continue
+		}
+		out = append(out, wrap(l, max(w, 1))...)
+	}
+	return out
+}

@@ -1,0 +1,553 @@
+package quote
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"tesouro/api"
+	"tesouro/ui"
+	"tesouro/ui/widget"
+)
+
+// QuoteLife is how long a quote can be turned into a ticket (service.md §6).
+const QuoteLife = 15 * time.Second
+
+// sendMargin is the least time a quote must have left for a ticket to be
+// sent with it: the request still has to reach the service.
+const sendMargin = time.Second
+
+// quoteTimeout and createTimeout bound the two calls of the flow. The
+// creation gets longer because the client reconciles by externalId after a
+// failure in transit.
+const (
+	quoteTimeout  = 10 * time.Second
+	createTimeout = 45 * time.Second
+)
+
+// stage is where the user is in the flow.
+type stage int
+
+const (
+	stageForm    stage = iota // composing the request, reading the quote
+	stageDetails              // the blocks the ticket needs
+	stageConfirm              // the last look before money moves
+	stageSending              // the create call is under way
+	stageResult               // the ticket (or the parked operation)
+)
+
+// errExpired is the guard's refusal.
+var errExpired = errors.New("the quote has expired")
+
+// CheckLive is the expiry guard: a quote may be sent only while at least
+// sendMargin is left before its deadline, by the session clock.
+func CheckLive(c widget.Countdown, now time.Time) error {
+	if c.Deadline.IsZero() || c.Remaining(now) < sendMargin {
+		return errExpired
+	}
+	return nil
+}
+
+// Screen is the quote builder.
+type Screen struct {
+	s    *ui.Session
+	th   theme
+	keys keyMap
+	w, h int
+
+	stage   stage
+	editing bool
+	form    *form
+	offset  int
+
+	// The quote on screen and the request that produced it.
+	quote     *api.Quote
+	quoteReq  api.QuoteRequest
+	countdown widget.Countdown
+	quoteSeq  int
+	quoting   bool
+	quoteErr  string
+	auto      bool
+	// previous is the quote replaced while confirming: the confirmation
+	// shows old and new side by side until the user confirms again.
+	previous *api.Quote
+	// requoting is true while a re-quote for an expired confirmation runs.
+	requoting bool
+
+	// The intent: one externalId per conversion the user means to make.
+	externalID string
+	intentKey  string
+
+	details    *details
+	detailsSeq int
+	// ticketReq is the body confirmed by the user.
+	ticketReq  api.CreateTicketRequest
+	confirmErr string
+
+	res       *result
+	pollLoops int
+	info      string
+}
+
+// New builds the quote builder for a session.
+func New(s *ui.Session) ui.Screen {
+	m := &Screen{s: s, th: newTheme(s.Theme), keys: newKeyMap()}
+	m.form = newForm(m.denied(ui.ActMarkup))
+	return m
+}
+
+// ID implements ui.Screen.
+func (m *Screen) ID() string { return "quote" }
+
+// Title implements ui.Screen.
+func (m *Screen) Title() string { return "Quote" }
+
+// Init implements ui.Screen.
+func (m *Screen) Init() tea.Cmd { return nil }
+
+// SetSize implements ui.Screen.
+func (m *Screen) SetSize(w, h int) { m.w, m.h = max(w, 0), max(h, 0) }
+
+// Capturing implements ui.Screen: keys belong to the screen while a field
+// has focus and during the confirmation (where any key but y means no).
+func (m *Screen) Capturing() bool {
+	switch m.stage {
+	case stageForm:
+		return m.editing
+	case stageDetails, stageConfirm, stageSending:
+		return true
+	}
+	return false
+}
+
+// Busy implements ui.Screen: a quote is being turned into a ticket.
+func (m *Screen) Busy() bool {
+	return m.stage == stageDetails || m.stage == stageConfirm || m.stage == stageSending
+}
+
+// denied is why the session may not take a, or "".
+func (m *Screen) denied(a ui.Action) string {
+	if err := m.s.Can(a); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// continueDenied says why the quote on screen cannot become a ticket.
+func (m *Screen) continueDenied() string {
+	if m.quote == nil {
+		return "get a quote first"
+	}
+	if r := m.denied(ui.ActCreateTicket); r != "" {
+		return r
+	}
+	req := Required(m.quote)
+	if req.PayOut == PayOutYes {
+		if r := m.denied(ui.ActPayOut); r != "" {
+			return r + ": this output pays out of the account"
+		}
+	}
+	if req.Needs(BlockMarkup) {
+		if r := m.denied(ui.ActMarkup); r != "" {
+			return r + ": this quote carries a markup"
+		}
+	}
+	return ""
+}
+
+// quoteMsg is the answer to a quote request.
+type quoteMsg struct {
+	seq   int
+	sent  time.Time
+	req   api.QuoteRequest
+	quote *api.Quote
+	err   error
+}
+
+// requestQuote asks for a quote for req. The countdown runs from the moment
+// the request left: the service issued the quote after that, so the
+// countdown never promises more time than the service gives.
+func (m *Screen) requestQuote(req api.QuoteRequest) tea.Cmd {
+	m.quoteSeq++
+	m.quoting = true
+	m.quoteErr = ""
+	seq, s, client := m.quoteSeq, m.s, m.s.Client
+	return s.Request(func() tea.Msg {
+		sent := s.Clock()
+		ctx, cancel := context.WithTimeout(context.Background(), quoteTimeout)
+		defer cancel()
+		q, err := client.Quote(ctx, req)
+		return quoteMsg{seq: seq, sent: sent, req: req, quote: q, err: err}
+	})
+}
+
+// quoteFromForm validates the form and asks for a quote, bound to the
+// operated account.
+func (m *Screen) quoteFromForm() tea.Cmd {
+	m.form.setMarkupDenied(m.denied(ui.ActMarkup))
+	req, bad := m.form.request(api.QuoteRequest{SubAccountID: m.s.Account.ID})
+	if bad != nil {
+		m.editing = true
+		m.form.focusOn(bad.id)
+		return nil
+	}
+	m.editing = false
+	return m.requestQuote(req)
+}
+
+// Update implements ui.Screen.
+func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case quoteMsg:
+		return m, m.onQuote(msg)
+	case widget.TickMsg:
+		return m, m.onTick(msg)
+	case beneficiariesMsg:
+		m.onBeneficiaries(msg)
+		return m, nil
+	case createdMsg:
+		return m, m.onCreated(msg)
+	case pollMsg, ticketMsg, fundedMsg:
+		return m, m.updateResult(msg)
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	case tea.PasteMsg:
+		return m, m.onPaste(msg)
+	}
+	return m, nil
+}
+
+// onPaste gives pasted text (an address, a signature) to the text field
+// that has focus.
+func (m *Screen) onPaste(msg tea.PasteMsg) tea.Cmd {
+	var cmd tea.Cmd
+	switch {
+	case m.stage == stageForm && m.editing:
+		if f := m.form.focused(); f.kind != kindToggle && f.disabled == "" {
+			f.input, cmd = f.input.Update(msg)
+			m.formChanged()
+		}
+	case m.stage == stageDetails:
+		c := m.details.current()
+		switch {
+		case c.p != nil:
+			c.p.filter, cmd = c.p.filter.Update(msg)
+			c.p.apply()
+		case c.f.kind != kindToggle:
+			c.f.input, cmd = c.f.input.Update(msg)
+			m.details.refresh()
+		}
+	}
+	return cmd
+}
+
+func (m *Screen) onQuote(msg quoteMsg) tea.Cmd {
+	if msg.seq != m.quoteSeq {
+		return nil // an answer to an older request
+	}
+	m.quoting = false
+	m.info = ""
+	wasRequote := m.requoting
+	m.requoting = false
+	if msg.err != nil {
+		m.quoteErr = "Quote refused: " + errorText(msg.err)
+		if wasRequote {
+			m.confirmErr = "The quote expired and a new one could not be had: " + errorText(msg.err) + ". Press r to try again or esc to go back."
+		}
+		return nil
+	}
+	if m.stage == stageConfirm && m.quote != nil && m.previous == nil {
+		m.previous = m.quote
+	}
+	m.quote = msg.quote
+	m.quoteReq = msg.req
+	m.countdown = widget.Countdown{
+		ID:       fmt.Sprintf("quote-%d", msg.seq),
+		Deadline: msg.sent.Add(QuoteLife),
+		Total:    QuoteLife,
+	}
+	if m.stage == stageConfirm {
+		// The ticket body was built for the old token: swap it in.
+		m.ticketReq.QuoteToken = m.quote.QuoteToken
+		m.confirmErr = ""
+	}
+	return widget.Tick(m.countdown.ID)
+}
+
+func (m *Screen) onTick(msg widget.TickMsg) tea.Cmd {
+	if m.res != nil && msg.ID == m.res.countdown.ID {
+		return m.res.onTick(m.s.Clock())
+	}
+	if msg.ID != m.countdown.ID || m.quote == nil {
+		return nil // a superseded countdown: let its ticker die
+	}
+	now := m.s.Clock()
+	if !m.countdown.Expired(now) {
+		return widget.Tick(m.countdown.ID)
+	}
+	switch {
+	case m.stage == stageConfirm && !m.requoting:
+		// Expired under the user's eyes: never let it be confirmed; get a
+		// new one and show what changed.
+		return m.requoteForConfirm()
+	case m.stage == stageForm && m.auto && !m.quoting:
+		return m.requestQuote(m.quoteReq)
+	}
+	return nil
+}
+
+func (m *Screen) requoteForConfirm() tea.Cmd {
+	m.requoting = true
+	if m.previous == nil {
+		m.previous = m.quote
+	}
+	return m.requestQuote(m.quoteReq)
+}
+
+func (m *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch m.stage {
+	case stageForm:
+		if m.editing {
+			return m.keyEditing(msg)
+		}
+		return m.keyForm(msg)
+	case stageDetails:
+		return m.keyDetails(msg)
+	case stageConfirm:
+		return m.keyConfirm(msg)
+	case stageSending:
+		return nil
+	case stageResult:
+		return m.keyResult(msg)
+	}
+	return nil
+}
+
+func (m *Screen) keyEditing(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc":
+		m.editing = false
+		return nil
+	case "tab", "down":
+		m.form.move(1)
+		return nil
+	case "shift+tab", "up":
+		m.form.move(-1)
+		return nil
+	case "enter":
+		return m.quoteFromForm()
+	}
+	changed, cmd := m.form.focused().update(msg)
+	if changed {
+		m.formChanged()
+	}
+	return cmd
+}
+
+// formChanged drops the quote on screen: it no longer prices what the form
+// says, so it must not be carried on (an answer still in flight is dropped
+// too).
+func (m *Screen) formChanged() {
+	m.form.refresh()
+	if m.quote != nil || m.quoting {
+		m.quote = nil
+		m.quoting = false
+		m.quoteSeq++
+		m.countdown = widget.Countdown{}
+	}
+}
+
+func (m *Screen) keyForm(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Edit):
+		m.editing = true
+		m.form.focused().focus()
+		return nil
+	case key.Matches(msg, m.keys.Requote):
+		if m.quote != nil {
+			return m.requestQuote(m.quoteReq)
+		}
+		return m.quoteFromForm()
+	case key.Matches(msg, m.keys.Auto):
+		m.auto = !m.auto
+		if m.auto && m.quote != nil && m.countdown.Expired(m.s.Clock()) && !m.quoting {
+			return m.requestQuote(m.quoteReq)
+		}
+		return nil
+	case key.Matches(msg, m.keys.Continue), msg.String() == "enter":
+		if m.quote == nil {
+			return m.quoteFromForm()
+		}
+		return m.toDetails()
+	case msg.String() == "up":
+		m.offset = max(m.offset-1, 0)
+	case msg.String() == "down":
+		m.offset++
+	}
+	return nil
+}
+
+// toDetails moves on from a live quote to the ticket details.
+func (m *Screen) toDetails() tea.Cmd {
+	if r := m.continueDenied(); r != "" {
+		m.info = "Cannot continue: " + r
+		return nil
+	}
+	if CheckLive(m.countdown, m.s.Clock()) != nil {
+		m.info = "The quote has expired and cannot become a ticket: press r to re-quote."
+		return nil
+	}
+	m.info = ""
+	// One externalId per intent: the same request keeps its id across
+	// re-quotes and retries; a different request is a new intent.
+	if k := intentKey(m.quoteReq); m.externalID == "" || k != m.intentKey {
+		m.externalID = uuid.NewString()
+		m.intentKey = k
+		m.details = nil
+	}
+	req := Required(m.quote)
+	if m.details == nil || !sameRequirements(m.details.req, req) {
+		m.details = newDetails(req, m.externalID)
+		m.detailsSeq++
+		if m.details.outKind != "" {
+			var payOut error
+			if req.PayOut != PayOutNo {
+				payOut = m.s.Can(ui.ActPayOut)
+			}
+			m.stage = stageDetails
+			return loadBeneficiaries(m.s, m.detailsSeq, m.details.outKind, m.s.Account.ID, req.Chain, payOut)
+		}
+	}
+	m.stage = stageDetails
+	return nil
+}
+
+// intentKey identifies what the user asked for, so that a re-quote of the
+// same request stays the same intent.
+func intentKey(r api.QuoteRequest) string {
+	nd := func(d decimal.NullDecimal) string {
+		if !d.Valid {
+			return "-"
+		}
+		return d.Decimal.String()
+	}
+	return fmt.Sprint(r.SubAccountID, r.InputCurrency, r.InputPaymentMethod, nd(r.InputAmount), nd(r.OutputAmount),
+		r.OutputCurrency, r.OutputPaymentMethod, r.InputThirdParty, r.OutputThirdParty, r.BlockchainSendMethod,
+		nd(r.MarkupFloatingFee), nd(r.MarkupInputFixedFee), nd(r.MarkupOutputFixedFee), r.MarkupCurrency)
+}
+
+func sameRequirements(a, b Requirements) bool {
+	return fmt.Sprint(a) == fmt.Sprint(b)
+}
+
+func (m *Screen) onBeneficiaries(msg beneficiariesMsg) {
+	if m.details == nil || msg.seq != m.detailsSeq {
+		return
+	}
+	p := m.details.picker()
+	if p == nil {
+		return
+	}
+	if msg.err != nil {
+		p.loadErr = "could not load the beneficiaries: " + errorText(msg.err) + " (esc and continue again to retry)"
+	}
+	p.setOptions(msg.options)
+	if msg.more {
+		p.loadErr = fmt.Sprintf("only the first %d beneficiaries were loaded: type to filter them", maxBeneficiaries)
+	}
+}
+
+func (m *Screen) keyDetails(msg tea.KeyPressMsg) tea.Cmd {
+	if msg.String() == "esc" {
+		m.stage = stageForm
+		m.editing = false
+		return nil
+	}
+	if msg.String() == "ctrl+s" {
+		return m.toConfirm()
+	}
+	done, cmd := m.details.update(msg)
+	if done {
+		return m.toConfirm()
+	}
+	return cmd
+}
+
+// toConfirm validates the details and shows the confirmation.
+func (m *Screen) toConfirm() tea.Cmd {
+	req, bad := m.details.build(m.quote.QuoteToken, m.s.Clock())
+	if bad != nil {
+		for i, e := range m.details.entries {
+			if e == bad {
+				m.details.focusAt(i)
+			}
+		}
+		return nil
+	}
+	if m.details.outKind == kindWallet && !m.details.ownWallet() && Required(m.quote).PayOut != PayOutNo {
+		if r := m.denied(ui.ActPayOut); r != "" {
+			m.details.picker().err = r + ": choose the own service wallet"
+			return nil
+		}
+	}
+	m.externalID = req.ExternalID
+	m.ticketReq = req
+	m.previous = nil
+	m.confirmErr = ""
+	m.stage = stageConfirm
+	m.offset = 0
+	if CheckLive(m.countdown, m.s.Clock()) != nil {
+		return m.requoteForConfirm()
+	}
+	return nil
+}
+
+func (m *Screen) keyConfirm(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "y":
+		if m.requoting || m.quoting {
+			return nil // the new quote is not there yet: nothing to confirm
+		}
+		if CheckLive(m.countdown, m.s.Clock()) != nil {
+			return m.requoteForConfirm()
+		}
+		return m.submit()
+	case "r":
+		if !m.quoting {
+			return m.requoteForConfirm()
+		}
+		return nil
+	case "up", "k":
+		// Scrolling is neither yes nor no: the details may not fit.
+		m.offset = max(m.offset-1, 0)
+		return nil
+	case "down", "j":
+		m.offset++
+		return nil
+	}
+	// Anything else is "no": back to the details, nothing sent.
+	m.stage = stageDetails
+	m.previous = nil
+	m.confirmErr = ""
+	return nil
+}
+
+// errorText is the message of an error as a user reads it.
+func errorText(err error) string {
+	var ae *api.Error
+	if errors.As(err, &ae) {
+		switch {
+		case ae.Message != "" && ae.Code != "":
+			return fmt.Sprintf("%s (%s, HTTP %d)", ae.Message, ae.Code, ae.Status)
+		case ae.Message != "":
+			return fmt.Sprintf("%s (HTTP %d)", ae.Message, ae.Status)
+		}
+	}
+	return err.Error()
+}

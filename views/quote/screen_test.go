@@ -1,0 +1,801 @@
+package quote
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"tesouro/api"
+	"tesouro/brcode"
+	"tesouro/journal"
+	"tesouro/ui"
+	"tesouro/ui/widget"
+)
+
+// clock is a fake session clock.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// fake is the service as the quote builder sees it.
+type fake struct {
+	api.Service
+	mu      sync.Mutex
+	quotes  []api.QuoteRequest
+	creates []createCall
+	// createErrs are returned, in order, by the first creations.
+	createErrs []error
+	parked     bool
+	brCode     string
+	ticket     *api.Ticket
+	wallets    []api.Wallet
+	brl        []api.BRLAccount
+	funded     int
+}
+
+type createCall struct {
+	account uuid.UUID
+	req     api.CreateTicketRequest
+}
+
+func (f *fake) Quote(_ context.Context, r api.QuoteRequest) (*api.Quote, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.quotes = append(f.quotes, r)
+	n := len(f.quotes)
+	in := r.InputAmount.Decimal
+	// Each re-quote drifts a little so that old and new differ.
+	price := decimal.RequireFromString("1").Sub(decimal.New(int64(n-1), -3))
+	fee := decimal.RequireFromString("2.50")
+	out := in.Sub(fee).Mul(price).Truncate(6)
+	return &api.Quote{
+		QuoteToken:    fmt.Sprintf("token-%d", n),
+		InputCurrency: r.InputCurrency, InputPaymentMethod: r.InputPaymentMethod, InputAmount: in,
+		OutputCurrency: r.OutputCurrency, OutputPaymentMethod: r.OutputPaymentMethod, OutputAmount: out,
+		BasePrice: price, PairName: r.InputCurrency + r.OutputCurrency,
+		AppliedFees:          []api.Fee{{Type: "In Fee", Amount: decimal.RequireFromString("1.00"), Currency: r.InputCurrency}, {Type: "Conversion Fee", Amount: decimal.RequireFromString("1.50"), Currency: r.InputCurrency}},
+		BlockchainSendMethod: r.BlockchainSendMethod,
+	}, nil
+}
+
+func (f *fake) CreateTicket(_ context.Context, account uuid.UUID, r api.CreateTicketRequest) (*api.CreateTicketResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.creates = append(f.creates, createCall{account, r})
+	if len(f.createErrs) > 0 {
+		err := f.createErrs[0]
+		f.createErrs = f.createErrs[1:]
+		return nil, err
+	}
+	if f.parked {
+		return &api.CreateTicketResult{Parked: true, Operation: &api.Operation{ID: uuid.MustParse("0b6a4e2e-6d5e-4c3f-9a1b-2c3d4e5f6a7b"), Status: api.OperationPending, MinApprovals: 2}}, nil
+	}
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	f.ticket = &api.Ticket{
+		ID: uuid.MustParse("7c9e6679-7425-40de-944b-e07fc1f90ae7"), ExternalID: r.ExternalID, Status: api.TicketPending,
+		CreatedAt: api.NewTime(now), ExpiresAt: api.NewTime(now.Add(5 * time.Minute)),
+		Quote:                   api.TicketQuote{InputCurrency: "BRL", InputPaymentMethod: "PIX", InputAmount: decimal.RequireFromString("500"), OutputCurrency: "BRLA", OutputPaymentMethod: "POLYGON", OutputAmount: decimal.RequireFromString("497.5")},
+		BrazilianFiatSenderInfo: &api.BrazilianFiatSenderInfo{BrCode: f.brCode},
+	}
+	t := *f.ticket
+	return &api.CreateTicketResult{Ticket: &t}, nil
+}
+
+func (f *fake) GetTicket(_ context.Context, _, id uuid.UUID) (*api.Ticket, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t := *f.ticket
+	return &t, nil
+}
+
+func (f *fake) SandboxFundTicket(_ context.Context, _, id uuid.UUID) (*api.Ticket, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.funded++
+	f.ticket.Status = api.TicketProcessing
+	t := *f.ticket
+	return &t, nil
+}
+
+func (f *fake) ListWallets(_ context.Context, w api.WalletFilter) (api.Page[api.Wallet], error) {
+	return api.Page[api.Wallet]{Items: f.wallets}, nil
+}
+
+func (f *fake) ListBRLAccounts(_ context.Context, _ api.BeneficiaryFilter) (api.Page[api.BRLAccount], error) {
+	return api.Page[api.BRLAccount]{Items: f.brl}, nil
+}
+
+// harness drives the screen as the root would, running commands inline.
+// Timers (ticks, polls) are dropped: tests move the clock and send ticks
+// themselves.
+type harness struct {
+	t     *testing.T
+	m     *Screen
+	f     *fake
+	clk   *clock
+	s     *ui.Session
+	other []tea.Msg // messages meant for the root (toasts, navigation)
+}
+
+var sub = ui.Account{ID: uuid.MustParse("5f0c1a7e-3b2d-4c8e-9f1a-6b7c8d9e0f12"), Name: "Filial Recife"}
+
+func operatorPerms() api.Permissions {
+	return api.Permissions{PayIn: true, PayOut: true, Convert: true, OnChain: true, Markup: true, Beneficiary: true}
+}
+
+func newHarness(t *testing.T, perms api.Permissions) *harness {
+	t.Helper()
+	bc, err := brcode.Encode(brcode.Payload{Key: "0b6a4e2e-6d5e-4c3f-9a1b-2c3d4e5f6a7b", Amount: decimal.RequireFromString("500.00"), MerchantName: "TESOURO SANDBOX", MerchantCity: "SAO PAULO", TxID: "TX1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fake{
+		brCode: bc,
+		wallets: []api.Wallet{
+			{ID: uuid.MustParse("11111111-1111-4111-8111-111111111111"), Alias: "Treasury cold", WalletAddress: "0x52908400098527886E0F7030069857D2E4169EE7", WalletChain: "POLYGON"},
+			{ID: uuid.MustParse("22222222-2222-4222-8222-222222222222"), Alias: "Market maker", WalletAddress: "0x8617E340B3D01FA5F11F306F4090FD50E238070D", WalletChain: "POLYGON"},
+		},
+		brl: []api.BRLAccount{{ID: uuid.MustParse("33333333-3333-4333-8333-333333333333"), Alias: "Fornecedor", UserName: "Maria Silva", PixKey: "maria@example.com", PixKeyType: "EMAIL"}},
+	}
+	clk := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	j, err := journal.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &ui.Session{
+		Client: f, Env: ui.EnvSandbox, Profile: "demo", SandboxFunding: true, Account: sub,
+		Access: &api.AccessInfo{Email: "op@example.com", AccountPermissions: perms}, Journal: j, Now: clk.Now,
+	}
+	m := New(s).(*Screen)
+	m.SetSize(100, 40)
+	return &harness{t: t, m: m, f: f, clk: clk, s: s}
+}
+
+func (h *harness) send(msg tea.Msg) {
+	h.t.Helper()
+	_, cmd := h.m.Update(msg)
+	h.drain(cmd)
+}
+
+func (h *harness) drain(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	select {
+	case msg := <-ch:
+		switch msg := msg.(type) {
+		case nil:
+		case tea.BatchMsg:
+			for _, c := range msg {
+				h.drain(c)
+			}
+		case quoteMsg, createdMsg, beneficiariesMsg, ticketMsg, fundedMsg:
+			h.send(msg)
+		default:
+			h.other = append(h.other, msg)
+		}
+	case <-time.After(150 * time.Millisecond):
+		// A timer: the test moves the clock itself.
+	}
+}
+
+func press(s string) tea.KeyPressMsg {
+	switch s {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	}
+	r := []rune(s)[0]
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
+
+func (h *harness) keys(ks ...string) {
+	h.t.Helper()
+	for _, k := range ks {
+		h.send(press(k))
+	}
+}
+
+func (h *harness) typeText(s string) {
+	for _, r := range s {
+		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func (h *harness) screen() string { return ansi.Strip(h.m.View()) }
+
+func (h *harness) want(texts ...string) {
+	h.t.Helper()
+	sc := h.screen()
+	for _, s := range texts {
+		if !strings.Contains(sc, s) {
+			h.t.Fatalf("screen lacks %q:\n%s", s, sc)
+		}
+	}
+}
+
+func (h *harness) tick() {
+	h.send(widget.TickMsg{ID: h.m.countdown.ID, At: h.clk.Now()})
+}
+
+// quote fills the form by keys: BRL/PIX → BRLA/POLYGON, amount, enter.
+func (h *harness) quote(amount string) {
+	h.t.Helper()
+	h.keys("e")
+	for h.m.form.focused().id != fOutMethod {
+		h.keys("down")
+	}
+	h.keys("right") // INTERNAL → POLYGON
+	for h.m.form.focused().id != fAmount {
+		h.keys("down")
+	}
+	h.typeText(amount)
+	h.keys("enter")
+}
+
+func (h *harness) createCount() int {
+	h.f.mu.Lock()
+	defer h.f.mu.Unlock()
+	return len(h.f.creates)
+}
+
+func TestQuoteToTicketJourney(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.quote("500")
+	if len(h.f.quotes) != 1 {
+		t.Fatalf("%d quote requests, want 1", len(h.f.quotes))
+	}
+	qr := h.f.quotes[0]
+	if qr.SubAccountID != sub.ID {
+		t.Errorf("quote bound to %v, want the operated account %v", qr.SubAccountID, sub.ID)
+	}
+	if !qr.InputAmount.Valid || qr.InputAmount.Decimal.String() != "500" || qr.OutputAmount.Valid {
+		t.Errorf("quote amounts in=%v out=%v, want inputAmount 500 only", qr.InputAmount, qr.OutputAmount)
+	}
+	if qr.OutputPaymentMethod != "POLYGON" || qr.InputPaymentMethod != "PIX" {
+		t.Errorf("methods %s → %s", qr.InputPaymentMethod, qr.OutputPaymentMethod)
+	}
+	h.want("You send", "500.00 BRL", "They receive", "497.500000 BRLA", "In Fee", "1.00 BRL", "Conversion Fee", "Base price", "15s")
+
+	h.clk.Advance(3 * time.Second)
+	h.tick()
+	h.want("12s")
+
+	h.keys("c")
+	if h.m.stage != stageDetails {
+		t.Fatalf("stage %v after c, want the details", h.m.stage)
+	}
+	if !h.m.Busy() || !h.m.Capturing() {
+		t.Error("the details stage must be busy and capturing")
+	}
+	ext := h.m.externalID
+	if _, err := uuid.Parse(ext); err != nil {
+		t.Fatalf("externalId %q is not a UUID", ext)
+	}
+	h.want("External id", ext, "To wallet")
+	// The wallet picker comes after the externalId and the PIX remitter.
+	for h.m.details.current().p == nil {
+		h.keys("tab")
+	}
+	h.want("Own service wallet", "Treasury cold", "Market maker")
+	h.typeText("market")
+	h.want("Market maker")
+	if strings.Contains(h.screen(), "Treasury cold") {
+		t.Fatal("filter did not hide the non-matching wallet")
+	}
+	h.keys("enter") // choose; last entry → confirmation
+	if h.m.stage != stageConfirm {
+		t.Fatalf("stage %v, want the confirmation:\n%s", h.m.stage, h.screen())
+	}
+	h.want("Confirm the ticket", "SANDBOX", "Filial Recife", sub.ID.String(), "500.00 BRL", "497.500000 BRLA",
+		"Market maker", "0x8617E340B3D01FA5F11F306F4090FD50E238070D", "Seconds left", "12s", ext)
+
+	// Anything but y goes back, sends nothing.
+	h.keys("x")
+	if h.m.stage != stageDetails || h.createCount() != 0 {
+		t.Fatalf("a key other than y must go back without sending (stage %v, %d creations)", h.m.stage, h.createCount())
+	}
+	h.keys("enter", "y")
+	if h.createCount() != 1 {
+		t.Fatalf("%d creations, want 1", h.createCount())
+	}
+	c := h.f.creates[0]
+	if c.account != sub.ID {
+		t.Errorf("ticket sent for %v, want %v", c.account, sub.ID)
+	}
+	if c.req.QuoteToken != "token-1" || c.req.ExternalID != ext {
+		t.Errorf("ticket body token=%q externalId=%q", c.req.QuoteToken, c.req.ExternalID)
+	}
+	if c.req.TicketBrlPixInput == nil || c.req.TicketBlockchainOutput == nil || c.req.TicketBlockchainOutput.BeneficiaryWalletID.String() != "22222222-2222-4222-8222-222222222222" {
+		t.Errorf("ticket blocks: %+v", c.req)
+	}
+	if c.req.TicketBrlPixOutput != nil || c.req.TicketBlockchainInput != nil || c.req.TicketMarkupInput != nil {
+		t.Errorf("blocks the quote does not need were sent: %+v", c.req)
+	}
+	if h.m.stage != stageResult || h.m.Busy() {
+		t.Fatalf("stage %v busy %v after creation", h.m.stage, h.m.Busy())
+	}
+	h.want("Ticket created", "PENDING", "Expires", "4m 57s", "PIX BR Code", h.f.brCode[:30], "▀")
+
+	// y copies the verified code through OSC 52.
+	h.other = nil
+	h.keys("y")
+	if len(h.other) == 0 {
+		t.Fatal("y did not copy the BR Code")
+	}
+
+	// The journal has the creation, with its ids and amounts.
+	entries, err := journal.ReadFile(h.s.Journal.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		t.Fatalf("%d journal entries, want 1", len(entries))
+	}
+	e := entries[0]
+	if e.Outcome != "created" || e.IDs["externalId"] != ext || e.IDs["ticketId"] == "" || e.Account != sub.ID.String() || e.Profile != "demo" ||
+		e.Amounts["input"] != "500.00 BRL PIX" || e.IDs["beneficiaryWalletId"] != "22222222-2222-4222-8222-222222222222" {
+		t.Errorf("journal entry %+v", e)
+	}
+	if strings.Contains(fmt.Sprint(e), "token-1") {
+		t.Error("the journal holds the quote token")
+	}
+
+	// Status followed: the next poll reads PAID with its tx hash.
+	h.f.mu.Lock()
+	h.f.ticket.Status = api.TicketPaid
+	h.f.ticket.BlockchainReceiverInfo = &api.BlockchainReceiverInfo{TxHash: "0xabc123", WalletChain: "POLYGON"}
+	h.f.mu.Unlock()
+	h.send(pollMsg{seq: h.m.res.pollSeq})
+	h.want("PAID", "0xabc123")
+
+	// A new quote is a new intent.
+	h.keys("n")
+	h.m.quote = nil
+	h.quote("500")
+	h.keys("c")
+	if h.m.externalID == ext {
+		t.Error("a new conversion re-used the externalId of a created ticket")
+	}
+}
+
+func TestExpiredQuoteIsNeverSent(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.quote("500")
+	h.keys("c")
+	for h.m.details.current().p == nil {
+		h.keys("tab")
+	}
+	h.keys("enter") // own service wallet
+	if h.m.stage != stageConfirm {
+		t.Fatalf("stage %v, want confirmation", h.m.stage)
+	}
+	ext := h.m.externalID
+
+	// 14.5 s later less than the safety margin is left: y must not send.
+	h.clk.Advance(14500 * time.Millisecond)
+	h.keys("y")
+	if h.createCount() != 0 {
+		t.Fatal("a quote with less than the safety margin left was sent")
+	}
+	if len(h.f.quotes) != 2 {
+		t.Fatalf("%d quote requests, want a re-quote", len(h.f.quotes))
+	}
+	h.want("The quote expired and was renewed", "Before", "Now", "497.500000 BRLA", "497.002500 BRLA", "0.999")
+
+	// Left to expire again while confirming: renewed by the ticker.
+	h.clk.Advance(16 * time.Second)
+	h.tick()
+	if len(h.f.quotes) != 3 {
+		t.Fatalf("%d quote requests, want a re-quote on expiry", len(h.f.quotes))
+	}
+	h.keys("y")
+	if h.createCount() != 1 {
+		t.Fatalf("%d creations after confirming the renewed quote, want 1", h.createCount())
+	}
+	c := h.f.creates[0]
+	if c.req.QuoteToken != "token-3" || c.req.ExternalID != ext {
+		t.Errorf("sent token %q externalId %q, want the renewed token and the same externalId %q", c.req.QuoteToken, c.req.ExternalID, ext)
+	}
+}
+
+func TestExpiredQuoteCannotContinue(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.quote("500")
+	h.clk.Advance(15 * time.Second)
+	h.tick()
+	h.want("expired")
+	h.keys("c")
+	if h.m.stage != stageForm {
+		t.Fatal("an expired quote went on to the ticket details")
+	}
+	h.want("cannot become a ticket")
+	// Auto re-quote renews it.
+	h.keys("a")
+	if len(h.f.quotes) != 2 {
+		t.Fatalf("%d quote requests after turning auto re-quote on, want 2", len(h.f.quotes))
+	}
+	h.clk.Advance(15 * time.Second)
+	h.tick()
+	if len(h.f.quotes) != 3 {
+		t.Fatalf("%d quote requests after expiry with auto re-quote, want 3", len(h.f.quotes))
+	}
+}
+
+func TestCheckLive(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c := widget.Countdown{ID: "q", Deadline: start.Add(QuoteLife), Total: QuoteLife}
+	for _, tc := range []struct {
+		at   time.Duration
+		live bool
+	}{{0, true}, {13 * time.Second, true}, {14 * time.Second, true}, {14*time.Second + time.Millisecond, false}, {15 * time.Second, false}, {time.Hour, false}} {
+		err := CheckLive(c, start.Add(tc.at))
+		if (err == nil) != tc.live {
+			t.Errorf("at +%v: live=%v, want %v", tc.at, err == nil, tc.live)
+		}
+	}
+	if CheckLive(widget.Countdown{}, start) == nil {
+		t.Error("a countdown without a deadline passed the guard")
+	}
+}
+
+func TestServiceQuoteExpiredRequotesWithSameExternalID(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.f.createErrs = []error{&api.Error{Status: 400, Code: "QUOTE_EXPIRED", Message: "quote expired"}}
+	h.quote("500")
+	h.keys("c")
+	for h.m.details.current().p == nil {
+		h.keys("tab")
+	}
+	h.keys("enter", "y")
+	if h.createCount() != 1 || len(h.f.quotes) != 2 {
+		t.Fatalf("creations %d quotes %d: want the refusal to trigger a re-quote", h.createCount(), len(h.f.quotes))
+	}
+	h.want("The quote expired and was renewed")
+	h.keys("y")
+	if h.createCount() != 2 || h.f.creates[1].req.ExternalID != h.f.creates[0].req.ExternalID || h.f.creates[1].req.QuoteToken != "token-2" {
+		t.Fatalf("retry: %+v", h.f.creates)
+	}
+}
+
+func TestFailedCreationRetriesWithSameExternalID(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.f.createErrs = []error{&api.Error{Status: 503, Code: "UNAVAILABLE", Message: "try later"}}
+	h.quote("500")
+	h.keys("c")
+	for h.m.details.current().p == nil {
+		h.keys("tab")
+	}
+	h.keys("enter", "y")
+	h.want("The ticket was not created", "try later")
+	h.keys("y")
+	if h.createCount() != 2 || h.f.creates[0].req.ExternalID != h.f.creates[1].req.ExternalID {
+		t.Fatalf("the retry of the same intent must re-use the externalId: %+v", h.f.creates)
+	}
+	entries, _ := journal.ReadFile(h.s.Journal.Path())
+	if len(entries) != 2 || !strings.HasPrefix(entries[0].Outcome, "error:") || entries[1].Outcome != "created" {
+		t.Fatalf("journal %+v", entries)
+	}
+}
+
+func TestParkedTicketShowsSentForApproval(t *testing.T) {
+	perms := operatorPerms()
+	perms.OperationRequester = true
+	h := newHarness(t, perms)
+	h.f.parked = true
+	h.quote("500")
+	h.keys("c")
+	for h.m.details.current().p == nil {
+		h.keys("tab")
+	}
+	h.keys("enter", "y")
+	h.want("Sent for approval", "0b6a4e2e-6d5e-4c3f-9a1b-2c3d4e5f6a7b", "0/2")
+	h.other = nil
+	h.keys("o")
+	var nav *ui.NavigateMsg
+	for _, m := range h.other {
+		if n, ok := m.(ui.NavigateMsg); ok {
+			nav = &n
+		}
+	}
+	if nav == nil || nav.Screen != "approvals" || nav.ID != "0b6a4e2e-6d5e-4c3f-9a1b-2c3d4e5f6a7b" {
+		t.Fatalf("o navigated to %+v, want the approvals screen on the operation", nav)
+	}
+	entries, _ := journal.ReadFile(h.s.Journal.Path())
+	if len(entries) != 1 || entries[0].Outcome != "parked" || entries[0].IDs["operationId"] == "" {
+		t.Fatalf("journal %+v", entries)
+	}
+}
+
+func TestRestrictedCannotReachAPIXPayout(t *testing.T) {
+	h := newHarness(t, api.Permissions{Convert: true, EnforceAllowedBeneficiaries: true})
+	h.keys("e")
+	h.m.form.get(fInCurrency).Set("BRLA")
+	h.m.form.refresh()
+	h.m.form.get(fOutCurrency).Set("BRL")
+	h.m.form.refresh()
+	h.m.form.get(fAmount).Set("100")
+	h.keys("enter")
+	if len(h.f.quotes) != 1 {
+		t.Fatal("no quote asked")
+	}
+	h.want("Cannot continue", "payOut")
+	h.keys("c")
+	if h.m.stage != stageForm {
+		t.Fatal("an access without payOut reached the details of a PIX payout")
+	}
+	for _, b := range h.m.KeyMap() {
+		if b.Help().Key == "c" && b.Enabled() {
+			t.Error("continue offered in the key map without payOut")
+		}
+	}
+	// Markup is not offered either.
+	h.want("markup permission")
+}
+
+func TestAmountIsValidatedLocally(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.keys("e")
+	for h.m.form.focused().id != fAmount {
+		h.keys("down")
+	}
+	h.typeText("1,234.5")
+	h.keys("enter")
+	if len(h.f.quotes) != 0 {
+		t.Fatal("an amount with a thousands separator was sent")
+	}
+	h.want("separators")
+	for range 7 {
+		h.send(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	}
+	h.typeText("12,5")
+	h.want("understood: 12.50 BRL you send")
+	h.typeText("55")
+	h.want("at most 2 decimals")
+	// They receive: precision of the output currency (a token: 6).
+	h.m.form.get(fMode).Set(modeReceive)
+	h.m.form.refresh()
+	h.want("understood: 12.5550 BRLA they receive"[:len("understood: 12.555")])
+	h.keys("enter")
+	if len(h.f.quotes) != 1 || !h.f.quotes[0].OutputAmount.Valid || h.f.quotes[0].InputAmount.Valid {
+		t.Fatalf("quotes %+v: want outputAmount only", h.f.quotes)
+	}
+}
+
+func TestMarkupIsSentAsAFraction(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.keys("e")
+	h.m.form.get(fMarkup).Set("add")
+	h.m.form.get(fAmount).Set("100")
+	h.m.form.refresh()
+	h.keys("enter")
+	if len(h.f.quotes) != 0 {
+		t.Fatal("a markup without any fee was sent")
+	}
+	h.want("a markup needs a percentage or a fixed fee")
+	h.m.form.get(fMarkupPct).Set("0.5")
+	h.keys("enter")
+	if len(h.f.quotes) != 1 {
+		t.Fatal("no quote asked")
+	}
+	q := h.f.quotes[0]
+	if !q.MarkupFloatingFee.Valid || !q.MarkupFloatingFee.Decimal.Equal(decimal.RequireFromString("0.005")) || q.MarkupCurrency != "BRL" {
+		t.Fatalf("markup sent as %v %q, want 0.005 BRL", q.MarkupFloatingFee, q.MarkupCurrency)
+	}
+}
+
+func TestChainInputAsksForThePermit(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.keys("e")
+	h.m.form.get(fInCurrency).Set("BRLA")
+	h.m.form.refresh()
+	h.m.form.get(fInMethod).Set("POLYGON")
+	h.m.form.get(fOutCurrency).Set("BRL")
+	h.m.form.get(fAmount).Set("100")
+	h.m.form.refresh()
+	h.want("Send method")
+	h.keys("enter")
+	if h.f.quotes[0].BlockchainSendMethod != "PERMIT" {
+		t.Fatalf("send method %q, want PERMIT", h.f.quotes[0].BlockchainSendMethod)
+	}
+	h.keys("c")
+	h.want("Sending wallet", "Signature", "Permit r", "PIX beneficiary")
+	h.send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	if h.m.stage != stageDetails {
+		t.Fatal("details without a wallet were accepted")
+	}
+	h.want("✗")
+	d := h.m.details
+	d.get(dWallet).Set("0x52908400098527886E0F7030069857D2E4169EE7")
+	d.get(dPermitR).Set("0x" + strings.Repeat("ab", 32))
+	d.get(dPermitS).Set("0x" + strings.Repeat("cd", 32))
+	d.get(dPermitV).Set("27")
+	d.get(dPermitNonce).Set("0")
+	d.get(dPermitDeadline).Set(fmt.Sprint(h.clk.Now().Add(-time.Minute).Unix()))
+	h.send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	h.want("has passed")
+	d.get(dPermitDeadline).Set(fmt.Sprint(h.clk.Now().Add(time.Hour).Unix()))
+	d.picker().chosen = &d.picker().all[0]
+	h.send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	if h.m.stage != stageConfirm {
+		t.Fatalf("stage %v:\n%s", h.m.stage, h.screen())
+	}
+	in := h.m.ticketReq.TicketBlockchainInput
+	if in == nil || in.Permit == nil || in.Personal != nil || in.Permit.V != 27 || h.m.ticketReq.TicketBrlPixOutput == nil {
+		t.Fatalf("ticket body %+v", h.m.ticketReq)
+	}
+	h.want("Maria Silva", "maria@example.com")
+}
+
+func TestBadBRCodeIsNeverShown(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	good := h.f.brCode
+	h.f.brCode = good[:len(good)-4] + "0000" // wrong CRC
+	if good[len(good)-4:] == "0000" {
+		h.f.brCode = good[:len(good)-4] + "FFFF"
+	}
+	h.quote("500")
+	h.keys("c")
+	for h.m.details.current().p == nil {
+		h.keys("tab")
+	}
+	h.keys("enter", "y")
+	h.want("failed its check", "Do not pay")
+	if strings.Contains(h.screen(), h.f.brCode[:30]) || strings.Contains(h.screen(), "▀") {
+		t.Fatal("a BR Code with a bad CRC was displayed")
+	}
+	h.other = nil
+	h.keys("y")
+	for _, m := range h.other {
+		if fmt.Sprint(m) == fmt.Sprint(tea.SetClipboard(h.f.brCode)()) {
+			t.Fatal("a BR Code with a bad CRC was copied")
+		}
+	}
+}
+
+func TestSandboxFunding(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.quote("5000")
+	h.keys("c")
+	for h.m.details.current().p == nil {
+		h.keys("tab")
+	}
+	h.keys("enter", "y", "f")
+	if h.f.funded != 1 {
+		t.Fatalf("funded %d times, want 1", h.f.funded)
+	}
+	h.want("PROCESSING")
+	entries, _ := journal.ReadFile(h.s.Journal.Path())
+	if len(entries) != 2 || entries[1].Action != "sandbox-fund-ticket" {
+		t.Fatalf("journal %+v", entries)
+	}
+	h.keys("f")
+	if h.f.funded != 1 {
+		t.Fatal("a ticket no longer pending was funded again")
+	}
+}
+
+func TestStaleQuoteAnswerIsDropped(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.quote("500")
+	old := quoteMsg{seq: h.m.quoteSeq - 1, sent: h.clk.Now(), quote: &api.Quote{QuoteToken: "stale", InputCurrency: "BRL", OutputCurrency: "USDC"}}
+	h.send(old)
+	if h.m.quote.QuoteToken != "token-1" {
+		t.Fatalf("a stale answer replaced the quote: %q", h.m.quote.QuoteToken)
+	}
+}
+
+func TestEveryStageFitsSmallTerminals(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	check := func(stage string) {
+		for _, sz := range [][2]int{{40, 12}, {100, 32}, {20, 5}, {1, 1}, {0, 0}, {60, 3}} {
+			h.m.SetSize(sz[0], sz[1])
+			out := h.m.View()
+			if sz[0] == 0 || sz[1] == 0 {
+				if out != "" {
+					t.Errorf("%s at %v: want nothing drawn", stage, sz)
+				}
+				continue
+			}
+			lines := strings.Split(out, "\n")
+			if len(lines) != sz[1] {
+				t.Errorf("%s at %v: %d lines", stage, sz, len(lines))
+			}
+			for _, l := range lines {
+				if w := widthOf(l); w > sz[0] {
+					t.Errorf("%s at %v: line %d cells wide: %q", stage, sz, w, ansi.Strip(l))
+				}
+			}
+		}
+		h.m.SetSize(40, 12)
+	}
+	check("empty form")
+	h.m.SetSize(40, 12)
+	h.quote("500")
+	check("quote")
+	h.keys("c")
+	check("details")
+	for h.m.details.current().p == nil {
+		h.keys("tab")
+	}
+	check("picker")
+	h.keys("enter")
+	check("confirm")
+	h.keys("y")
+	check("result")
+	h.m.SetSize(40, 12)
+	if !strings.Contains(ansi.Strip(h.m.View()), "Ticket created") {
+		t.Errorf("result at 40×12 does not start with the outcome:\n%s", ansi.Strip(h.m.View()))
+	}
+}
+
+func TestCapturingOnlyWhileTyping(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	if h.m.Capturing() || h.m.Busy() {
+		t.Fatal("the idle form must neither capture keys nor be busy")
+	}
+	h.keys("e")
+	if !h.m.Capturing() {
+		t.Fatal("editing the form must capture keys")
+	}
+	h.typeText("q")
+	if h.m.form.focused().Value() == "BRL" {
+		t.Fatal("typed text did not reach the field")
+	}
+	h.keys("esc")
+	if h.m.Capturing() {
+		t.Fatal("esc must leave the form")
+	}
+}
+
+func TestEditingTheFormDropsTheQuote(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.quote("500")
+	if h.m.quote == nil {
+		t.Fatal("no quote")
+	}
+	h.keys("e")
+	h.typeText("0")
+	if h.m.quote != nil {
+		t.Fatal("the quote of 500 stayed on screen after the amount became 5000")
+	}
+	h.keys("esc", "c")
+	if h.m.stage != stageForm {
+		t.Fatal("continued without a quote for the form as it stands")
+	}
+	h.keys("enter")
+	if got := h.f.quotes[len(h.f.quotes)-1].InputAmount.Decimal.String(); got != "5000" {
+		t.Fatalf("re-quoted %s, want 5000", got)
+	}
+}

@@ -1,0 +1,193 @@
+package quote
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/journal"
+	"tesouro/money"
+	"tesouro/ui"
+	"tesouro/ui/widget"
+)
+
+// createdMsg is the outcome of a ticket creation.
+type createdMsg struct {
+	res        *api.CreateTicketResult
+	err        error
+	journalErr error
+	// notSent is true when the guard stopped the request before it left.
+	notSent bool
+}
+
+// submit sends the confirmed ticket. Everything the command needs is
+// captured now; the guard runs again inside the command, right before the
+// request leaves, with the session clock.
+func (m *Screen) submit() tea.Cmd {
+	m.stage = stageSending
+	m.confirmErr = ""
+	s, client := m.s, m.s.Client
+	account := s.Account
+	req := m.ticketReq
+	cd := m.countdown
+	q := *m.quote
+	return s.Request(func() tea.Msg {
+		if err := CheckLive(cd, s.Clock()); err != nil {
+			return createdMsg{err: err, notSent: true}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), createTimeout)
+		defer cancel()
+		res, err := client.CreateTicket(ctx, account.ID, req)
+		jerr := s.Journal.Record(ticketEntry(s, account, req, &q, res, err))
+		return createdMsg{res: res, err: err, journalErr: jerr}
+	})
+}
+
+// accountLabel is how the journal names an account.
+func accountLabel(a ui.Account) string {
+	if a.Main() {
+		return "main"
+	}
+	return a.ID.String()
+}
+
+// ticketEntry is the journal line of a ticket creation: ids and amounts,
+// never the quote token or any credential.
+func ticketEntry(s *ui.Session, account ui.Account, req api.CreateTicketRequest, q *api.Quote, res *api.CreateTicketResult, err error) journal.Entry {
+	e := journal.Entry{
+		Time:     s.Clock(),
+		Profile:  s.Profile,
+		Env:      string(s.Env),
+		Account:  accountLabel(account),
+		Action:   "create-ticket",
+		Endpoint: "POST /v2/account/tickets/",
+		IDs:      map[string]string{"externalId": req.ExternalID},
+		Amounts: map[string]string{
+			"input":  money.Wire(q.InputAmount, q.InputCurrency) + " " + q.InputCurrency + " " + q.InputPaymentMethod,
+			"output": money.Wire(q.OutputAmount, q.OutputCurrency) + " " + q.OutputCurrency + " " + q.OutputPaymentMethod,
+		},
+	}
+	if q.MarkupAmount.IsPositive() {
+		e.Amounts["markup"] = q.MarkupAmount.String() + " " + q.MarkupCurrency
+	}
+	for _, id := range []struct {
+		name string
+		id   *uuid.UUID
+	}{
+		{"beneficiaryBrlBankAccountId", brlID(req)},
+		{"beneficiaryWalletId", walletID(req)},
+		{"beneficiaryUsdBankAccountId", usdID(req)},
+		{"beneficiaryCopBankAccountId", copID(req)},
+	} {
+		if id.id != nil {
+			e.IDs[id.name] = id.id.String()
+		}
+	}
+	switch {
+	case err != nil:
+		e.Outcome = "error: " + errorText(err)
+	case res.Parked && res.Operation != nil:
+		e.Outcome = "parked"
+		e.IDs["operationId"] = res.Operation.ID.String()
+	case res.Ticket != nil:
+		e.Outcome = "created"
+		e.IDs["ticketId"] = res.Ticket.ID.String()
+	default:
+		e.Outcome = "unknown: the service answered without a ticket or an operation"
+	}
+	if err == nil && res.Reconciled {
+		e.Outcome += " (found by externalId after a failure in transit)"
+	}
+	return e
+}
+
+func brlID(r api.CreateTicketRequest) *uuid.UUID {
+	if r.TicketBrlPixOutput == nil {
+		return nil
+	}
+	return &r.TicketBrlPixOutput.BeneficiaryBrlBankAccountID
+}
+
+func walletID(r api.CreateTicketRequest) *uuid.UUID {
+	if r.TicketBlockchainOutput == nil {
+		return nil
+	}
+	return &r.TicketBlockchainOutput.BeneficiaryWalletID
+}
+
+func usdID(r api.CreateTicketRequest) *uuid.UUID {
+	if r.TicketUsdOutput == nil {
+		return nil
+	}
+	return &r.TicketUsdOutput.BeneficiaryUsdBankAccountID
+}
+
+func copID(r api.CreateTicketRequest) *uuid.UUID {
+	if r.TicketCopOutput == nil {
+		return nil
+	}
+	return &r.TicketCopOutput.BeneficiaryCopBankAccountID
+}
+
+// onCreated shows what became of the creation.
+func (m *Screen) onCreated(msg createdMsg) tea.Cmd {
+	if m.stage != stageSending {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if msg.journalErr != nil {
+		cmds = append(cmds, ui.Toast(ui.ToastError, "journal: "+msg.journalErr.Error()))
+	}
+	switch {
+	case msg.notSent || errors.Is(msg.err, api.ErrQuoteExpired) || errors.Is(msg.err, errExpired):
+		// Nothing was created: renew the quote and ask again, same intent.
+		m.stage = stageConfirm
+		cmds = append(cmds, m.requoteForConfirm())
+	case msg.err != nil:
+		m.stage = stageConfirm
+		m.confirmErr = "The ticket was not created: " + errorText(msg.err) +
+			". Press y to try again with the same external id (a ticket created in the meantime is found, not duplicated), or any other key to go back."
+	case msg.res == nil || (msg.res.Ticket == nil && msg.res.Operation == nil):
+		m.stage = stageConfirm
+		m.confirmErr = "The service answered without a ticket or an operation: check Tickets for external id " + m.ticketReq.ExternalID + " before trying again."
+	default:
+		m.stage = stageResult
+		m.res = newResult(m.s, *m.quote, m.ticketReq, msg.res, m.confirmedBeneficiary())
+		m.offset = 0
+		// The intent is fulfilled: a new conversion gets a new externalId.
+		m.externalID, m.intentKey = "", ""
+		m.details = nil
+		m.pollLoops++
+		cmds = append(cmds, m.res.start(m.pollLoops))
+		if msg.res.Parked {
+			cmds = append(cmds, ui.Toast(ui.ToastSuccess, "sent for approval"))
+		} else {
+			cmds = append(cmds, ui.Toast(ui.ToastSuccess, "ticket created"))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Screen) confirmedBeneficiary() *option {
+	if m.details == nil {
+		return nil
+	}
+	return m.details.beneficiary()
+}
+
+// ticketCountdown is the countdown of a ticket's own expiry: 5 minutes for
+// a conversion, 24 hours otherwise, read from expiresAt.
+func ticketCountdown(t *api.Ticket) widget.Countdown {
+	total := t.ExpiresAt.Sub(t.CreatedAt.Time)
+	if t.CreatedAt.IsZero() || total <= 0 {
+		total = 24 * time.Hour
+		if t.Quote.InputCurrency != t.Quote.OutputCurrency {
+			total = 5 * time.Minute
+		}
+	}
+	return widget.Countdown{ID: "ticket-" + t.ID.String(), Deadline: t.ExpiresAt.Time, Total: total}
+}
