@@ -1,0 +1,163 @@
+package tickets
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+
+	"tesouro/api"
+	"tesouro/ui"
+)
+
+// genService hands out freshly built tickets page after page, as decoding
+// the service's JSON would, up to total.
+type genService struct {
+	api.Service
+	total, sent int
+}
+
+func (g *genService) ListTickets(_ context.Context, q api.TicketFilter) (api.Page[api.Ticket], error) {
+	n := min(50, g.total-g.sent)
+	p := api.Page[api.Ticket]{Items: make([]api.Ticket, n)}
+	for i := range p.Items {
+		p.Items[i] = makeTicket(g.sent+i, cycle[(g.sent+i)%len(cycle)])
+	}
+	g.sent += n
+	if g.sent < g.total {
+		p.Cursor = strconv.Itoa(g.sent)
+	}
+	return p, nil
+}
+
+// loadAll loads total tickets into a fresh browser, page by page, through
+// the same messages the dashboard uses.
+func loadAll(t testing.TB, total, w, h int) *Model {
+	m := New(newSession(t, &genService{total: total})).(*Model)
+	m.SetSize(w, h)
+	run(t, m, m.Init())
+	for m.more {
+		run(t, m, m.fetch())
+	}
+	if len(m.recs) != total {
+		t.Fatalf("loaded %d of %d", len(m.recs), total)
+	}
+	return m
+}
+
+const memChildEnv = "TESOURO_TICKETS_MEMORY_CHILD"
+
+// TestMemory100kTickets loads 100,000 realistic tickets in a process of its
+// own and measures its resident memory and live heap (budget: 150 MB RSS).
+func TestMemory100kTickets(t *testing.T) {
+	if os.Getenv(memChildEnv) != "" {
+		m := loadAll(t, 100_000, 160, 40)
+		m.Update(ui.FilterMsg{Query: "paid"})
+		_ = m.View()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		loaded := rss()
+		// What an idle dashboard settles to once the runtime has returned
+		// the pages the loading garbage used.
+		debug.FreeOSMemory()
+		fmt.Printf("MEASURE heap=%d rss=%d settled=%d\n", ms.HeapAlloc, loaded, rss())
+		runtime.KeepAlive(m)
+		return
+	}
+	if testing.Short() {
+		t.Skip("loads 100,000 tickets; skipped in -short mode")
+	}
+	if raceEnabled {
+		t.Skip("memory is not measured under the race detector, which multiplies it")
+	}
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("resident memory is read from /proc, which this system lacks")
+	}
+	heap, res, settled := measureChild(t)
+	t.Logf("100,000 tickets loaded: live heap %.1f MB, resident %.1f MB right after loading, %.1f MB once settled",
+		float64(heap)/(1<<20), float64(res)/(1<<20), float64(settled)/(1<<20))
+	if res > 150<<20 {
+		t.Fatalf("resident memory %.1f MB with 100,000 tickets loaded, budget 150 MB", float64(res)/(1<<20))
+	}
+	// With a soft memory limit the runtime collects the loading garbage
+	// sooner; this is what GOMEMLIMIT (or debug.SetMemoryLimit) buys.
+	_, limited, _ := measureChild(t, "GOMEMLIMIT=120MiB")
+	t.Logf("the same under GOMEMLIMIT=120MiB: resident %.1f MB right after loading", float64(limited)/(1<<20))
+}
+
+// measureChild runs the measurement in a fresh process with extra
+// environment variables and returns its live heap, resident memory right
+// after loading and once settled.
+func measureChild(t *testing.T, env ...string) (heap, res, settled int64) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMemory100kTickets$", "-test.v")
+	cmd.Env = append(append(os.Environ(), memChildEnv+"=1"), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("measuring process failed: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "MEASURE ") {
+			fmt.Sscanf(line, "MEASURE heap=%d rss=%d settled=%d", &heap, &res, &settled)
+		}
+	}
+	if res == 0 {
+		t.Fatalf("no measurement in the output:\n%s", out)
+	}
+	return heap, res, settled
+}
+
+// rss is the resident set size of this process, from /proc/self/status.
+func rss() int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func benchScreenView(b *testing.B, n int) {
+	m := loadAll(b, n, 160, 40)
+	m.table.Select(m.recs[n/2].ID.String())
+	_ = m.View()
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = m.View()
+	}
+}
+
+// BenchmarkTicketsView100 and BenchmarkTicketsView100k compare a frame of
+// the whole browser (count line, filters, table) over 100 and 100,000 loaded
+// tickets.
+func BenchmarkTicketsView100(b *testing.B)  { benchScreenView(b, 100) }
+func BenchmarkTicketsView100k(b *testing.B) { benchScreenView(b, 100_000) }
+
+// BenchmarkTicketsFilterKeystroke100k is one keystroke of the / filter over
+// 100,000 loaded tickets, frame included (target: ≤ 10 ms). The queries
+// alternate so that every keystroke scans all rows.
+func BenchmarkTicketsFilterKeystroke100k(b *testing.B) {
+	m := loadAll(b, 100_000, 160, 40)
+	queries := []string{"fail", "usdc", "2026-08", "pai", "proc", "e0000"}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		m.Update(ui.FilterMsg{Query: queries[i%len(queries)]})
+		_ = m.View()
+		i++
+	}
+}

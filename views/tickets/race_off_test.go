@@ -1,0 +1,5 @@
+//go:build !race
+
+package tickets
+
+const raceEnabled = false

@@ -1,0 +1,233 @@
+package tickets
+
+import (
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"tesouro/api"
+	"tesouro/money"
+	"tesouro/ui/widget"
+)
+
+// record is what the browser keeps of a listed ticket: enough for its row,
+// the CSV export and the live refresh, packed small (a hundred thousand of
+// them must fit the memory budget): codes are indexes into a shared table,
+// amounts exact decimals in 16 bytes, times Unix nanoseconds. The detail
+// pane fetches the whole ticket, so party records and BR Codes are never
+// held for every row. A record is never changed after it is made (a refresh
+// replaces it), so commands may read records while Update goes on.
+type record struct {
+	ID            uuid.UUID
+	ExternalID    string
+	EndToEndID    string
+	FailureReason string
+	Fees          []fee
+	created       int64 // Unix nanoseconds; 0 for none
+	updated       int64
+	expires       int64
+	InAmount      num
+	OutAmount     num
+	BasePrice     num
+	MarkupAmount  num
+	RebateAmount  num
+	status        code
+	inCur         code
+	inMethod      code
+	outCur        code
+	outMethod     code
+	markupCur     code
+	rebateCur     code
+}
+
+// fee is an applied fee as the export needs it.
+type fee struct {
+	Amount    num
+	typ, cur  code
+	Rebatable int8 // -1 not said, 0 no, 1 yes
+}
+
+func (f fee) Type() string     { return f.typ.String() }
+func (f fee) Currency() string { return f.cur.String() }
+
+// Codes of a record, as strings.
+func (r *record) Status() api.TicketStatus { return api.TicketStatus(r.status.String()) }
+func (r *record) InCur() string            { return r.inCur.String() }
+func (r *record) InMethod() string         { return r.inMethod.String() }
+func (r *record) OutCur() string           { return r.outCur.String() }
+func (r *record) OutMethod() string        { return r.outMethod.String() }
+func (r *record) MarkupCur() string        { return r.markupCur.String() }
+func (r *record) RebateCur() string        { return r.rebateCur.String() }
+
+// code stands for one of the few distinct short strings the service repeats
+// on every ticket: statuses, currencies, methods, fee types.
+type code uint32
+
+var codes = struct {
+	sync.RWMutex
+	list []string
+	of   map[string]code
+}{list: []string{""}, of: map[string]code{"": 0}}
+
+// codeOf returns the code of s, adding it to the table. The table grows
+// with the distinct values seen, a handful in practice.
+func codeOf(s string) code {
+	codes.RLock()
+	c, ok := codes.of[s]
+	codes.RUnlock()
+	if ok {
+		return c
+	}
+	codes.Lock()
+	defer codes.Unlock()
+	if c, ok := codes.of[s]; ok {
+		return c
+	}
+	c = code(len(codes.list))
+	codes.list = append(codes.list, s)
+	codes.of[s] = c
+	return c
+}
+
+func (c code) String() string {
+	codes.RLock()
+	defer codes.RUnlock()
+	return codes.list[c]
+}
+
+// num is an exact decimal in 16 bytes when its coefficient fits an int64
+// (every amount the service sends does); larger ones live in a side table.
+type num struct {
+	coef int64
+	exp  int32
+	big  int32 // index+1 into bigNums, 0 when coef holds the value
+}
+
+var bigNums struct {
+	sync.RWMutex
+	list []decimal.Decimal
+}
+
+func toNum(d decimal.Decimal) num {
+	if c := d.Coefficient(); c.IsInt64() {
+		return num{coef: c.Int64(), exp: d.Exponent()}
+	}
+	bigNums.Lock()
+	defer bigNums.Unlock()
+	bigNums.list = append(bigNums.list, d)
+	return num{big: int32(len(bigNums.list))}
+}
+
+// Decimal returns the exact value.
+func (n num) Decimal() decimal.Decimal {
+	if n.big != 0 {
+		bigNums.RLock()
+		defer bigNums.RUnlock()
+		return bigNums.list[n.big-1]
+	}
+	return decimal.New(n.coef, n.exp)
+}
+
+func unixNano(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromUnixNano(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n)
+}
+
+// CreatedAt, UpdatedAt and ExpiresAt are the ticket's timestamps.
+func (r *record) CreatedAt() time.Time { return fromUnixNano(r.created) }
+func (r *record) UpdatedAt() time.Time { return fromUnixNano(r.updated) }
+func (r *record) ExpiresAt() time.Time { return fromUnixNano(r.expires) }
+
+func newRecord(t *api.Ticket) *record {
+	q := &t.Quote
+	r := &record{
+		ID:            t.ID,
+		ExternalID:    t.ExternalID,
+		status:        codeOf(string(t.Status)),
+		created:       unixNano(t.CreatedAt.Time),
+		updated:       unixNano(t.UpdatedAt.Time),
+		expires:       unixNano(t.ExpiresAt.Time),
+		inCur:         codeOf(q.InputCurrency),
+		inMethod:      codeOf(q.InputPaymentMethod),
+		InAmount:      toNum(q.InputAmount),
+		outCur:        codeOf(q.OutputCurrency),
+		outMethod:     codeOf(q.OutputPaymentMethod),
+		OutAmount:     toNum(q.OutputAmount),
+		BasePrice:     toNum(q.BasePrice),
+		MarkupAmount:  toNum(q.MarkupAmount),
+		markupCur:     codeOf(q.MarkupCurrency),
+		EndToEndID:    endToEndID(t),
+		FailureReason: t.FailureReason,
+	}
+	if len(q.AppliedFees) > 0 {
+		r.Fees = make([]fee, len(q.AppliedFees))
+		for i, f := range q.AppliedFees {
+			r.Fees[i] = fee{typ: codeOf(f.Type), cur: codeOf(f.Currency), Amount: toNum(f.Amount), Rebatable: -1}
+			if f.Rebatable != nil {
+				r.Fees[i].Rebatable = 0
+				if *f.Rebatable {
+					r.Fees[i].Rebatable = 1
+				}
+			}
+		}
+	}
+	if t.Rebate != nil {
+		r.RebateAmount, r.rebateCur = toNum(t.Rebate.Amount), codeOf(t.Rebate.Currency)
+	}
+	return r
+}
+
+// endToEndID is the PIX end-to-end id of either side, when there is one.
+func endToEndID(t *api.Ticket) string {
+	if t.BrazilianFiatSenderInfo != nil && t.BrazilianFiatSenderInfo.EndToEndID != "" {
+		return t.BrazilianFiatSenderInfo.EndToEndID
+	}
+	if t.BrazilianFiatReceiverInfo != nil {
+		return t.BrazilianFiatReceiverInfo.EndToEndID
+	}
+	return ""
+}
+
+// Columns of the list, most telling first: on a narrow terminal the
+// rightmost ones are cut.
+func columns() []widget.Column {
+	return []widget.Column{
+		{Title: "ID", Width: 9},
+		{Title: "Status", Width: 10},
+		{Title: "Created", Width: 16},
+		{Title: "Input", Width: 19, Right: true},
+		{Title: "Output", Width: 21, Right: true},
+		{Title: "Out method", Width: 10},
+		{Title: "External ID"},
+	}
+}
+
+// row lays a record out in the list's columns. The cells carry full values
+// (the filter matches the whole ID even where the column shows its start).
+func (r *record) row(loc *time.Location) widget.Row {
+	id := r.ID.String()
+	return widget.Row{ID: id, Cells: []string{
+		id,
+		r.status.String(),
+		r.CreatedAt().In(loc).Format("2006-01-02 15:04"),
+		amount(r.InAmount.Decimal(), r.InCur()),
+		amount(r.OutAmount.Decimal(), r.OutCur()),
+		r.OutMethod(),
+		r.ExternalID,
+	}}
+}
+
+func amount(d decimal.Decimal, cur string) string {
+	return money.Format(d, cur) + " " + cur
+}

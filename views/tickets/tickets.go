@@ -1,0 +1,182 @@
+// Package tickets is the ticket browser: the whole ticket history of the
+// operated account with server-side filters, cursor pages fetched ahead of
+// the cursor, a detail pane with every block of a ticket, PDF receipts of
+// paid tickets, CSV export of the loaded rows, and live refresh of the
+// tickets that are still moving.
+package tickets
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/ui"
+	"tesouro/ui/widget"
+)
+
+// Model is the ticket browser screen.
+type Model struct {
+	s  *ui.Session
+	id uint64 // this instance, for its refresh ticks and exports
+
+	table   *widget.Table
+	bar     *widget.FilterBar
+	applied filterValues
+
+	recs []*record
+	byID map[uuid.UUID]int
+
+	// Paging: cursor is the next page's cursor; more is false once the
+	// service said the last page was sent.
+	cursor  string
+	more    bool
+	loading bool
+	started bool
+	listReq uint64 // the list request whose answer is awaited
+	listGen uint64 // bumped when the list is reset (filter, reload)
+	err     error
+
+	detail    *detailPane
+	detailReq uint64
+
+	refreshing bool
+	// The last file written, shown under the count: what, then where.
+	note, notePath string
+
+	width, height int
+	keys          keyMap
+}
+
+type keyMap struct {
+	Open, Back, Filters, ClearFilters, Reload, Export, Receipt, Copy key.Binding
+	ScrollUp, ScrollDown, PageUp, PageDown, Top, Bottom              key.Binding
+}
+
+func newKeys() keyMap {
+	return keyMap{
+		Open:         ui.Binding("enter", "details", "enter"),
+		Back:         ui.Binding("esc", "back to the list", "esc", "backspace"),
+		Filters:      ui.Binding("f", "server filters", "f"),
+		ClearFilters: ui.Binding("x", "clear filters", "x"),
+		Reload:       ui.Binding("r", "reload", "r"),
+		Export:       ui.Binding("e", "export CSV", "e"),
+		Receipt:      ui.Binding("d", "download receipt", "d"),
+		Copy:         ui.Binding("y", "copy id", "y"),
+		ScrollUp:     ui.Binding("↑/k", "scroll up", "up", "k"),
+		ScrollDown:   ui.Binding("↓/j", "scroll down", "down", "j"),
+		PageUp:       ui.Binding("pgup", "page up", "pgup"),
+		PageDown:     ui.Binding("pgdn", "page down", "pgdown", " "),
+		Top:          ui.Binding("g", "top", "g", "home"),
+		Bottom:       ui.Binding("G", "bottom", "G", "end"),
+	}
+}
+
+// New builds the ticket browser for a session.
+func New(s *ui.Session) ui.Screen {
+	m := &Model{
+		s:     s,
+		id:    nextID(),
+		table: widget.NewTable(columns()...),
+		bar:   newFilterBar(),
+		byID:  make(map[uuid.UUID]int),
+		more:  true,
+		keys:  newKeys(),
+	}
+	m.table.SetEmpty("no tickets")
+	m.bar.SetCheck(func(v func(string) string) error {
+		_, err := filterValues{From: v(fFrom), To: v(fTo)}.query(uuid.Nil, "", m.loc())
+		return err
+	})
+	m.applyTheme()
+	return m
+}
+
+func (m *Model) applyTheme() {
+	th := m.s.Styles()
+	m.table.SetStyles(th.TableStyles())
+	m.bar.SetStyles(widget.FilterBarStyles{Label: th.Label, Focused: th.Value.Bold(true), Hint: th.Muted, Error: th.Error})
+}
+
+// loc is the time zone dates are shown and typed in.
+func (m *Model) loc() *time.Location {
+	return m.s.Clock().Location()
+}
+
+// ID implements ui.Screen.
+func (m *Model) ID() string { return "tickets" }
+
+// Title implements ui.Screen.
+func (m *Model) Title() string { return "Tickets" }
+
+// Init loads the first page and starts the live refresh.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.reset(), tick(m.id))
+}
+
+// Capturing is true while the filter form is open.
+func (m *Model) Capturing() bool { return m.bar.Active() }
+
+// Busy implements ui.Screen: browsing abandons nothing.
+func (m *Model) Busy() bool { return false }
+
+// Filterable says the list takes the / filter.
+func (m *Model) Filterable() bool { return true }
+
+// SetSize implements ui.Screen.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = max(w, 0), max(h, 0)
+	m.table.SetSize(m.width, max(m.height-m.headerLines(), 0))
+	m.bar.SetWidth(m.width)
+}
+
+// headerLines is how many lines sit above the table.
+func (m *Model) headerLines() int { return len(m.header(m.width)) }
+
+// selected is the record under the cursor.
+func (m *Model) selected() (*record, bool) {
+	row, ok := m.table.Selected()
+	if !ok {
+		return nil, false
+	}
+	id, err := uuid.Parse(row.ID)
+	if err != nil {
+		return nil, false
+	}
+	i, ok := m.byID[id]
+	if !ok {
+		return nil, false
+	}
+	return m.recs[i], true
+}
+
+// KeyMap returns the bindings live right now.
+func (m *Model) KeyMap() []key.Binding {
+	m.syncKeys()
+	k := m.keys
+	switch {
+	case m.bar.Active():
+		return m.bar.KeyMap()
+	case m.detail != nil:
+		return []key.Binding{k.Back, k.Receipt, k.Copy, k.Reload, k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown, k.Top, k.Bottom}
+	}
+	return append([]key.Binding{k.Open, k.Filters, k.ClearFilters, k.Reload, k.Export, k.Receipt, k.Copy}, m.table.KeyMap()...)
+}
+
+// syncKeys enables the bindings whose action makes sense now.
+func (m *Model) syncKeys() {
+	k := &m.keys
+	rec, hasSel := m.selected()
+	k.Open.SetEnabled(hasSel)
+	k.ClearFilters.SetEnabled(!m.bar.Empty())
+	k.Export.SetEnabled(m.table.Visible() > 0)
+	if d := m.detail; d != nil {
+		k.Receipt.SetEnabled(d.ticket != nil && d.ticket.Status == api.TicketPaid)
+		k.Copy.SetEnabled(true)
+	} else {
+		k.Receipt.SetEnabled(hasSel && rec.Status() == api.TicketPaid)
+		k.Copy.SetEnabled(hasSel)
+	}
+}

@@ -1,0 +1,401 @@
+package tickets
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/ui"
+)
+
+func TestPagingFetchesAheadAndCounts(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(120)}
+	m := start(t, svc, 100, 30)
+	mustContain(t, screen(m), "50 loaded · more available")
+	if len(svc.queries) != 1 {
+		t.Fatalf("%d list requests at start, want 1", len(svc.queries))
+	}
+	// 30 rows down: far from the end of 50, nothing fetched.
+	for range 30 {
+		press(t, m, "j")
+	}
+	if len(svc.queries) != 1 {
+		t.Fatalf("fetched ahead too early: %d requests", len(svc.queries))
+	}
+	// Within 10 rows of the end: the next page comes, with the cursor the
+	// service gave.
+	for range 10 {
+		press(t, m, "j")
+	}
+	if len(svc.queries) != 2 || svc.lastQuery().Cursor != "50" {
+		t.Fatalf("next page not fetched with cursor 50: %+v", svc.queries)
+	}
+	mustContain(t, screen(m), "100 loaded · more available")
+	if r, _ := m.table.Selected(); r.ID != svc.tickets[40].ID.String() {
+		t.Fatalf("cursor left its row when the page arrived")
+	}
+	press(t, m, "G")
+	mustContain(t, screen(m), "all 120 loaded")
+	press(t, m, "G")
+	if len(svc.queries) != 3 {
+		t.Fatalf("%d list requests after the last page, want 3", len(svc.queries))
+	}
+}
+
+func TestStaleResponsesAreDropped(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(60)}
+	m := New(newSession(t, svc)).(*Model)
+	m.SetSize(100, 30)
+	// The first page is asked for, and before it arrives the user filters
+	// on PAID: the old answer must not land in the new list.
+	first := m.Init()
+	press(t, m, "f")
+	typeText(t, m, "PAID")
+	_, apply := m.Update(keyMsg("enter"))
+	run(t, m, apply)
+	run(t, m, first) // arrives late
+	if len(m.recs) != 20 {
+		t.Fatalf("%d tickets loaded, want the 20 PAID ones only", len(m.recs))
+	}
+	for _, r := range m.recs {
+		if r.Status() != api.TicketPaid {
+			t.Fatalf("a %s ticket from before the filter was kept", r.Status())
+		}
+	}
+	mustContain(t, screen(m), "all 20 loaded", "status=PAID")
+
+	// A screen rebuilt for another account ignores answers meant for the
+	// old one, even when they would otherwise fit.
+	other := newSession(t, svc)
+	other.Account = ui.Account{ID: uuid.New(), Name: "Filial"}
+	m2 := New(other).(*Model)
+	m2.SetSize(100, 30)
+	pending := m2.Init()
+	stale := pageMsg{req: m2.listReq, account: uuid.Nil, page: api.Page[api.Ticket]{Items: svc.tickets[:5]}}
+	m2.Update(stale)
+	if len(m2.recs) != 0 {
+		t.Fatal("a page for the main account landed in the sub-account's list")
+	}
+	run(t, m2, pending)
+	if len(m2.recs) != 50 {
+		t.Fatalf("own page not taken: %d", len(m2.recs))
+	}
+	if q := svc.lastQuery(); q.SubAccountID != other.Account.ID {
+		t.Fatalf("query went to account %s, want %s", q.SubAccountID, other.Account.ID)
+	}
+}
+
+func TestFilterFormMapsToQuery(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(10)}
+	m := start(t, svc, 100, 30)
+	press(t, m, "f")
+	if !m.Capturing() {
+		t.Fatal("filter form open but the screen does not capture keys")
+	}
+	typeText(t, m, "pa") // tab completes the status
+	press(t, m, "tab", "tab")
+	typeText(t, m, "brl")
+	press(t, m, "tab")
+	typeText(t, m, "usdc")
+	press(t, m, "tab")
+	typeText(t, m, "polygon")
+	press(t, m, "tab")
+	typeText(t, m, "2026-08-01")
+	press(t, m, "tab")
+	typeText(t, m, "2026-08-19")
+	press(t, m, "tab")
+	typeText(t, m, "ext-42")
+	press(t, m, "tab")
+	typeText(t, m, "E123")
+	press(t, m, "enter")
+	if m.Capturing() {
+		t.Fatal("form still open after enter")
+	}
+	q := svc.lastQuery()
+	want := api.TicketFilter{
+		Status: "PAID", InputCurrency: "BRL", OutputCurrency: "USDC", OutputPaymentMethod: "POLYGON",
+		CreatedAfter:  time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC),
+		CreatedBefore: time.Date(2026, 8, 20, 0, 0, 0, 0, time.UTC),
+		ExternalID:    "ext-42", EndToEndID: "E123",
+	}
+	if q != want {
+		t.Fatalf("query\n got %+v\nwant %+v", q, want)
+	}
+	mustContain(t, screen(m), "status=PAID", "to=2026-08-19", "ext=ext-42", "no tickets match these filters (x clears them)")
+
+	// x clears every filter and queries again without them.
+	press(t, m, "x")
+	if q := svc.lastQuery(); q != (api.TicketFilter{}) {
+		t.Fatalf("query after clearing: %+v", q)
+	}
+}
+
+func TestFilterFormRefusesBadInput(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(10)}
+	m := start(t, svc, 100, 30)
+	n := len(svc.queries)
+	press(t, m, "f", "tab")
+	typeText(t, m, "XYZ") // not a currency
+	press(t, m, "enter")
+	if !m.Capturing() || len(svc.queries) != n {
+		t.Fatal("an unknown currency was sent")
+	}
+	mustContain(t, screen(m), "not a currency the service handles")
+	press(t, m, "backspace", "backspace", "backspace", "tab", "tab", "tab")
+	typeText(t, m, "2026-08-10")
+	press(t, m, "tab")
+	typeText(t, m, "2026-08-01")
+	press(t, m, "enter")
+	if !m.Capturing() || len(svc.queries) != n {
+		t.Fatal("an empty date range was sent")
+	}
+	mustContain(t, screen(m), "the range is empty")
+	press(t, m, "esc")
+	if m.Capturing() || m.bar.Summary() != "" {
+		t.Fatalf("esc kept the form or applied it: %q", m.bar.Summary())
+	}
+	// typing q or ? inside the form is text, not a command
+	press(t, m, "f")
+	typeText(t, m, "q?")
+	if !m.Capturing() {
+		t.Fatal("q closed the form")
+	}
+}
+
+func TestQueryMapping(t *testing.T) {
+	sp, _ := time.LoadLocation("America/Sao_Paulo")
+	acct := uuid.New()
+	f := filterValues{Status: "FAILED", From: "2026-03-01", To: "2026-03-01", EndToEndID: "E1"}
+	q, err := f.query(acct, "c2", sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !q.CreatedAfter.Equal(time.Date(2026, 3, 1, 3, 0, 0, 0, time.UTC)) || !q.CreatedBefore.Equal(time.Date(2026, 3, 2, 3, 0, 0, 0, time.UTC)) {
+		t.Fatalf("one local day maps to %s – %s", q.CreatedAfter.UTC(), q.CreatedBefore.UTC())
+	}
+	if q.SubAccountID != acct || q.Cursor != "c2" || q.Status != "FAILED" || q.EndToEndID != "E1" {
+		t.Fatalf("query fields lost: %+v", q)
+	}
+	if _, err := (filterValues{From: "2026-03-02", To: "2026-03-01"}).query(acct, "", sp); err == nil {
+		t.Fatal("a reversed range was accepted")
+	}
+	q, _ = filterValues{}.query(uuid.Nil, "", sp)
+	if !q.CreatedAfter.IsZero() || !q.CreatedBefore.IsZero() {
+		t.Fatal("no dates typed, but a range was sent")
+	}
+}
+
+func TestDetailShowsEveryBlock(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(6)}
+	m := start(t, svc, 100, 200)
+	press(t, m, "enter") // ticket 0: PAID with a rebate
+	v := screen(m)
+	tk := svc.tickets[0]
+	mustContain(t, v, "Ticket "+tk.ID.String(), "✓ PAID", tk.ExternalID,
+		"Quote", "1,000.00 BRL via PIX", "180.123456 USDC via POLYGON",
+		"Fees", "Conversion Fee", "3.00 BRL  ↺ rebatable", "In Fee", "not rebatable",
+		"Rebate", "0.540000 USDC", "PIX input", "PIX sender", "Maria da Silva", "Blockchain receiver",
+		"Timeline", "✓ paid", "PIX received, end-to-end")
+	if len(svc.gets) != 1 || svc.gets[0] != tk.ID {
+		t.Fatalf("detail did not fetch the ticket by id: %v", svc.gets)
+	}
+	press(t, m, "esc")
+	if m.detail != nil {
+		t.Fatal("esc did not close the detail")
+	}
+	press(t, m, "j", "j", "j", "enter") // ticket 3: FAILED
+	mustContain(t, screen(m), "✗ FAILED", "beneficiary bank refused the transfer", "no rebate on this ticket")
+}
+
+func TestNavigateOpensTicketByID(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(80)}
+	m := start(t, svc, 100, 60)
+	target := svc.tickets[70] // not loaded yet
+	_, cmd := m.Update(ui.NavigateMsg{Screen: "tickets", ID: target.ID.String()})
+	run(t, m, cmd)
+	mustContain(t, screen(m), "Ticket "+target.ID.String(), target.ExternalID)
+
+	_, cmd = m.Update(ui.NavigateMsg{Screen: "tickets", ID: uuid.NewString()})
+	run(t, m, cmd)
+	mustContain(t, screen(m), "was not found in main account")
+
+	_, cmd = m.Update(ui.NavigateMsg{Screen: "tickets", ID: "nope"})
+	msgs := run(t, m, cmd)
+	if ts := toasts(msgs); len(ts) != 1 || !strings.Contains(ts[0], "not a ticket id") {
+		t.Fatalf("bad id toasts: %v", ts)
+	}
+}
+
+func TestExportWritesLoadedRowsWithFees(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(70)}
+	m := start(t, svc, 100, 20)
+	press(t, m, "G") // loads the second page
+	if len(m.recs) != 70 {
+		t.Fatalf("%d loaded", len(m.recs))
+	}
+	msgs := press(t, m, "e")
+	ts := toasts(msgs)
+	if len(ts) != 1 || !strings.Contains(ts[0], "Exported 70 tickets") {
+		t.Fatalf("export toasts: %v", ts)
+	}
+	files, _ := filepath.Glob(filepath.Join(m.s.StateDir, "exports", "tickets-*.csv"))
+	if len(files) != 1 {
+		t.Fatalf("export files: %v", files)
+	}
+	mustContain(t, screen(m), "exported 70 rows to ", filepath.Base(files[0]))
+	info, _ := os.Stat(files[0])
+	if info.Mode().Perm() != 0o600 {
+		t.Fatalf("export mode %v, want 0600", info.Mode().Perm())
+	}
+	f, _ := os.Open(files[0])
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 71 {
+		t.Fatalf("%d CSV lines, want header + 70", len(recs))
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	for _, h := range []string{"id", "status", "inputAmount", "outputAmount", "In Fee amount", "Conversion Fee rebatable", "Gas Fee currency", "rebateAmount"} {
+		if _, ok := col[h]; !ok {
+			t.Fatalf("CSV header lacks %q: %v", h, recs[0])
+		}
+	}
+	first := recs[1]
+	tk := svc.tickets[0]
+	if first[col["id"]] != tk.ID.String() || first[col["inputAmount"]] != "1000.00" || first[col["outputAmount"]] != "180.123456" {
+		t.Fatalf("first row wrong: %v", first)
+	}
+	if first[col["Conversion Fee amount"]] != "3.00" || first[col["Conversion Fee rebatable"]] != "true" || first[col["Gas Fee amount"]] != "0.010000" {
+		t.Fatalf("fee columns wrong: %v", first)
+	}
+	if first[col["rebateAmount"]] != "0.540000" || first[col["rebateCurrency"]] != "USDC" {
+		t.Fatalf("rebate columns wrong: %v", first)
+	}
+
+	// With a / filter the export holds what the list shows.
+	m.Update(ui.FilterMsg{Query: "failed"})
+	msgs = press(t, m, "e")
+	if ts := toasts(msgs); len(ts) != 1 || !strings.Contains(ts[0], "Exported 12 tickets") {
+		t.Fatalf("filtered export toasts: %v", ts)
+	}
+}
+
+func TestReceiptOnlyForPaidTickets(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(6)}
+	m := start(t, svc, 100, 30)
+	press(t, m, "j") // PENDING
+	press(t, m, "d")
+	if len(svc.receipts) != 0 {
+		t.Fatal("a receipt was asked for a PENDING ticket")
+	}
+	for _, b := range m.KeyMap() {
+		if b.Help().Desc == "download receipt" && b.Enabled() {
+			t.Fatal("receipt offered in help for a PENDING ticket")
+		}
+	}
+	press(t, m, "k", "enter", "d") // PAID, from the detail pane
+	want := filepath.Join(m.s.StateDir, "receipts", "ticket-"+svc.tickets[0].ID.String()+".pdf")
+	data, err := os.ReadFile(want)
+	if err != nil || !strings.HasPrefix(string(data), "%PDF") {
+		t.Fatalf("receipt not saved at %s: %v", want, err)
+	}
+	mustContain(t, ansi.Strip(ui.Fit(strings.Join(ticketLines(&svc.tickets[0], m.s.Styles(), 200, time.UTC, testNow, want), "\n"), 200, 100)), "Receipt saved")
+	mustContain(t, screen(m), "Receipt saved")
+}
+
+func TestLiveRefreshOfUnfinishedTickets(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(12)}
+	svc.tickets[1].ExpiresAt = api.NewTime(testNow.Add(4 * time.Minute)) // still payable
+	m := start(t, svc, 100, 30)
+	pending := svc.tickets[1]
+	svc.setStatus(pending.ID, api.TicketPaid)
+	run(t, m, func() tea.Msg { return tickMsg{screen: m.id} })
+	i := m.byID[pending.ID]
+	if m.recs[i].Status() != api.TicketPaid {
+		t.Fatalf("pending ticket not refreshed: %s", m.recs[i].Status())
+	}
+	// Only tickets that may still move were asked for: not a PAID one,
+	// nor a PENDING one that expired long ago.
+	for _, id := range svc.gets {
+		if id == svc.tickets[0].ID {
+			t.Fatal("a PAID ticket was refreshed")
+		}
+		if id == svc.tickets[7].ID {
+			t.Fatal("a PENDING ticket expired two hours ago was refreshed")
+		}
+	}
+	if !slices.Contains(svc.gets, svc.tickets[5].ID) {
+		t.Fatal("a PROCESSING ticket was not refreshed")
+	}
+	// A tick of another screen instance is not ours.
+	n := len(svc.gets)
+	run(t, m, func() tea.Msg { return tickMsg{screen: m.id + 1000} })
+	if len(svc.gets) != n {
+		t.Fatal("a foreign tick started a refresh")
+	}
+}
+
+func TestCopyID(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(3)}
+	m := start(t, svc, 100, 30)
+	msgs := press(t, m, "y")
+	if ts := toasts(msgs); len(ts) != 1 || !strings.Contains(ts[0], "ticket id") {
+		t.Fatalf("copy toasts: %v", ts)
+	}
+}
+
+func TestErrorIsShownWithTheFix(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(3), failList: api.ErrRateLimited}
+	m := start(t, svc, 100, 30)
+	mustContain(t, screen(m), "list tickets:", "press r to retry")
+	svc.failList = nil
+	press(t, m, "r")
+	mustContain(t, screen(m), "all 3 loaded")
+}
+
+func TestSmallSizesDoNotPanic(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(30)}
+	m := start(t, svc, 40, 12)
+	check := func() {
+		t.Helper()
+		v := m.View()
+		lines := strings.Split(v, "\n")
+		if m.height > 0 && len(lines) != m.height {
+			t.Fatalf("%d lines at height %d:\n%s", len(lines), m.height, v)
+		}
+		for _, l := range lines {
+			if ansi.StringWidth(l) > m.width {
+				t.Fatalf("line wider than %d: %q", m.width, l)
+			}
+		}
+	}
+	check()
+	press(t, m, "enter")
+	check()
+	press(t, m, "G", "esc", "f")
+	check()
+	press(t, m, "esc")
+	for _, sz := range [][2]int{{40, 12}, {10, 3}, {1, 1}, {0, 0}, {200, 60}} {
+		m.SetSize(sz[0], sz[1])
+		check()
+		press(t, m, "enter")
+		check()
+		press(t, m, "esc", "f")
+		check()
+		press(t, m, "esc")
+	}
+}

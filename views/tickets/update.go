@@ -1,0 +1,375 @@
+package tickets
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/ui"
+	"tesouro/ui/widget"
+)
+
+// Update implements ui.Screen.
+func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case pageMsg:
+		return m, m.onPage(msg)
+	case detailMsg:
+		return m, m.onDetail(msg)
+	case tickMsg:
+		return m, m.onTick(msg)
+	case refreshMsg:
+		m.onRefresh(msg)
+		return m, nil
+	case receiptMsg:
+		return m, m.onReceipt(msg)
+	case exportMsg:
+		return m, m.onExport(msg)
+	case ui.NavigateMsg:
+		if msg.Screen == m.ID() && msg.ID != "" {
+			m.bar.Close()
+			return m, m.openByID(msg.ID)
+		}
+		return m, nil
+	case ui.FilterMsg:
+		m.table.SetFilter(msg.Query)
+		return m, nil
+	case ui.ThemeChangedMsg:
+		m.applyTheme()
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	}
+	if m.bar.Active() {
+		_, cmd := m.bar.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	if m.bar.Active() {
+		applied, cmd := m.bar.Update(msg)
+		if applied {
+			m.applied = valuesOf(m.bar)
+			return tea.Batch(cmd, m.reset())
+		}
+		return cmd
+	}
+	m.syncKeys()
+	if m.detail != nil {
+		return m.detailKey(msg)
+	}
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Open):
+		rec, _ := m.selected()
+		return m.openDetail(rec.ID)
+	case key.Matches(msg, k.Filters):
+		return m.bar.Open()
+	case key.Matches(msg, k.ClearFilters):
+		m.bar.Clear()
+		m.applied = filterValues{}
+		return m.reset()
+	case key.Matches(msg, k.Reload):
+		return m.reset()
+	case key.Matches(msg, k.Export):
+		return m.export()
+	case key.Matches(msg, k.Receipt):
+		rec, _ := m.selected()
+		return m.receipt(rec.ID)
+	case key.Matches(msg, k.Copy):
+		rec, _ := m.selected()
+		return ui.Copy("ticket id", rec.ID.String())
+	}
+	cmd := m.table.Update(msg)
+	return tea.Batch(cmd, m.prefetch())
+}
+
+// reset drops the loaded list and asks for the first page under the
+// applied filter. Answers to earlier requests are ignored from now on.
+func (m *Model) reset() tea.Cmd {
+	m.listGen++
+	m.recs = nil
+	m.byID = make(map[uuid.UUID]int)
+	m.table.SetRows(nil)
+	if m.bar.Empty() {
+		m.table.SetEmpty("no tickets in " + m.s.AccountName())
+	} else {
+		m.table.SetEmpty("no tickets match these filters (x clears them)")
+	}
+	m.cursor, m.more, m.err, m.started = "", true, nil, true
+	m.relayout()
+	return m.fetch()
+}
+
+// fetch asks for the next page. The query, the request id and the account
+// are fixed now, by value.
+func (m *Model) fetch() tea.Cmd {
+	q, err := m.applied.query(m.s.Account.ID, m.cursor, m.loc())
+	if err != nil {
+		m.err = err
+		m.loading = false
+		m.relayout()
+		return nil
+	}
+	m.listReq = nextID()
+	m.loading = true
+	return m.s.Request(listPage(m.s.Client, m.listReq, m.s.Account.ID, q))
+}
+
+// prefetch asks for the next page when the cursor nears the last loaded
+// row and no page is on its way already.
+func (m *Model) prefetch() tea.Cmd {
+	if m.loading || !m.more || m.err != nil || !m.table.NearEnd(prefetchMargin) {
+		return nil
+	}
+	return m.fetch()
+}
+
+func (m *Model) onPage(msg pageMsg) tea.Cmd {
+	if msg.req != m.listReq || msg.account != m.s.Account.ID {
+		return nil // an answer to a request made before a filter or account change
+	}
+	m.loading = false
+	if msg.err != nil {
+		m.err = msg.err
+		m.relayout()
+		return nil
+	}
+	m.err = nil
+	rows := make([]widget.Row, 0, len(msg.page.Items))
+	loc := m.loc()
+	for i := range msg.page.Items {
+		rec := newRecord(&msg.page.Items[i])
+		if j, ok := m.byID[rec.ID]; ok {
+			m.recs[j] = rec
+		} else {
+			m.byID[rec.ID] = len(m.recs)
+			m.recs = append(m.recs, rec)
+		}
+		rows = append(rows, rec.row(loc))
+	}
+	m.table.AppendRows(rows)
+	m.cursor, m.more = msg.page.Cursor, msg.page.More()
+	m.relayout()
+	cmds := []tea.Cmd{m.s.Refreshed()}
+	// Keep fetching while the cursor still sits near the end (the user
+	// pressed G), but never loop on empty pages.
+	if len(msg.page.Items) > 0 && m.table.Filter() == "" {
+		cmds = append(cmds, m.prefetch())
+	}
+	return tea.Batch(cmds...)
+}
+
+// openDetail opens the detail pane of a ticket and fetches it whole.
+func (m *Model) openDetail(id uuid.UUID) tea.Cmd {
+	m.detail = &detailPane{id: id, loading: true}
+	m.detailReq = nextID()
+	return m.s.Request(getTicket(m.s.Client, m.detailReq, m.s.Account.ID, id))
+}
+
+// openByID answers ":ticket ID".
+func (m *Model) openByID(raw string) tea.Cmd {
+	id, err := uuid.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return ui.Toast(ui.ToastError, fmt.Sprintf("%q is not a ticket id: a ticket id is a UUID such as 6f1c2a0e-1b7e-4a55-9a63-3f2d9c8b7a10", raw))
+	}
+	m.table.Select(id.String())
+	return m.openDetail(id)
+}
+
+func (m *Model) onDetail(msg detailMsg) tea.Cmd {
+	d := m.detail
+	if d == nil || msg.req != m.detailReq || msg.account != m.s.Account.ID {
+		return nil
+	}
+	d.loading = false
+	if msg.err != nil {
+		if errors.Is(msg.err, api.ErrNotFound) {
+			msg.err = fmt.Errorf("ticket %s was not found in %s: check the id, or switch to the account it belongs to (S)", msg.id, m.s.AccountName())
+		}
+		d.err = msg.err
+		return nil
+	}
+	d.err, d.ticket = nil, msg.ticket
+	m.update(msg.ticket)
+	return nil
+}
+
+// update replaces the record of a ticket that is listed.
+func (m *Model) update(t *api.Ticket) {
+	i, ok := m.byID[t.ID]
+	if !ok {
+		return
+	}
+	rec := newRecord(t)
+	m.recs[i] = rec
+	m.table.AppendRows([]widget.Row{rec.row(m.loc())})
+}
+
+func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
+	d, k := m.detail, m.keys
+	page := max(m.height-2, 1)
+	switch {
+	case key.Matches(msg, k.Back):
+		m.detail = nil
+		return nil
+	case key.Matches(msg, k.Receipt):
+		return m.receipt(d.id)
+	case key.Matches(msg, k.Copy):
+		return ui.Copy("ticket id", d.id.String())
+	case key.Matches(msg, k.Reload):
+		return m.openDetailKeepScroll()
+	case key.Matches(msg, k.ScrollUp):
+		d.offset--
+	case key.Matches(msg, k.ScrollDown):
+		d.offset++
+	case key.Matches(msg, k.PageUp):
+		d.offset -= page
+	case key.Matches(msg, k.PageDown):
+		d.offset += page
+	case key.Matches(msg, k.Top):
+		d.offset = 0
+	case key.Matches(msg, k.Bottom):
+		d.offset = 1 << 30
+	}
+	return nil
+}
+
+func (m *Model) openDetailKeepScroll() tea.Cmd {
+	old := m.detail
+	cmd := m.openDetail(old.id)
+	m.detail.offset, m.detail.receipt, m.detail.ticket = old.offset, old.receipt, old.ticket
+	return cmd
+}
+
+func (m *Model) receipt(id uuid.UUID) tea.Cmd {
+	return tea.Batch(
+		ui.Toast(ui.ToastInfo, "Downloading the receipt of "+id.String()[:8]+"…"),
+		m.s.Request(saveReceipt(m.s.Client, m.s.StateDir, m.s.Account.ID, id)),
+	)
+}
+
+func (m *Model) onReceipt(msg receiptMsg) tea.Cmd {
+	if msg.account != m.s.Account.ID {
+		return nil
+	}
+	if msg.err != nil {
+		return ui.Toast(ui.ToastError, "Receipt not saved: "+msg.err.Error())
+	}
+	if m.detail != nil && m.detail.id == msg.id {
+		m.detail.receipt = msg.path
+	}
+	m.note, m.notePath = "receipt saved to ", msg.path
+	m.relayout()
+	return ui.Toast(ui.ToastSuccess, "Receipt saved to "+msg.path)
+}
+
+// export writes the rows the list shows (the / filter applies) to CSV.
+func (m *Model) export() tea.Cmd {
+	rows := m.table.VisibleRows()
+	recs := make([]*record, 0, len(rows))
+	for _, r := range rows {
+		if id, err := uuid.Parse(r.ID); err == nil {
+			if i, ok := m.byID[id]; ok {
+				recs = append(recs, m.recs[i])
+			}
+		}
+	}
+	return m.s.Request(exportCSV(m.id, m.s.StateDir, m.s.Clock(), recs))
+}
+
+func (m *Model) onExport(msg exportMsg) tea.Cmd {
+	if msg.screen != m.id {
+		return nil
+	}
+	if msg.err != nil {
+		return ui.Toast(ui.ToastError, "Export failed: "+msg.err.Error())
+	}
+	m.note, m.notePath = fmt.Sprintf("exported %d rows to ", msg.rows), msg.path
+	m.relayout()
+	return ui.Toast(ui.ToastSuccess, fmt.Sprintf("Exported %d tickets to %s", msg.rows, msg.path))
+}
+
+// onTick refreshes the unfinished tickets in view of the user: the open
+// detail and the newest unfinished rows.
+func (m *Model) onTick(msg tickMsg) tea.Cmd {
+	if msg.screen != m.id {
+		return nil
+	}
+	next := tick(m.id)
+	if m.refreshing {
+		return next
+	}
+	var ids []uuid.UUID
+	seen := make(map[uuid.UUID]bool)
+	add := func(id uuid.UUID) {
+		if !seen[id] && len(ids) < refreshMax {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	if d := m.detail; d != nil && d.ticket != nil && !d.ticket.Status.Final() {
+		add(d.id)
+	}
+	if rec, ok := m.selected(); ok && !rec.Status().Final() {
+		add(rec.ID)
+	}
+	now := m.s.Clock()
+	for _, r := range m.recs {
+		if len(ids) >= refreshMax {
+			break
+		}
+		if moving(r, now) {
+			add(r.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return next
+	}
+	m.refreshing = true
+	return tea.Batch(next, m.s.Request(refreshTickets(m.s.Client, m.id, m.listGen, m.s.Account.ID, ids)))
+}
+
+func (m *Model) onRefresh(msg refreshMsg) {
+	if msg.screen != m.id {
+		return
+	}
+	m.refreshing = false
+	if msg.account != m.s.Account.ID {
+		return
+	}
+	for _, t := range msg.tickets {
+		if d := m.detail; d != nil && d.id == t.ID && !d.loading {
+			d.ticket = t
+		}
+		if msg.gen == m.listGen {
+			m.update(t)
+		}
+	}
+}
+
+// relayout gives the table the room left by the header lines, which
+// depends on whether a note or an error is shown.
+func (m *Model) relayout() { m.SetSize(m.width, m.height) }
+
+// moving reports whether a listed ticket may still change on its own: it is
+// being processed, or it waits for funds and has not expired for long (one
+// more look shows it EXPIRED). Long-dead PENDING rows are not polled.
+func moving(r *record, now time.Time) bool {
+	switch r.Status() {
+	case api.TicketProcessing:
+		return true
+	case api.TicketPending:
+		exp := r.ExpiresAt()
+		return exp.IsZero() || now.Before(exp.Add(time.Minute))
+	}
+	return false
+}

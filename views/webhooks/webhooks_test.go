@@ -1,0 +1,322 @@
+package webhooks
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/journal"
+	"tesouro/ui"
+)
+
+type fakeService struct {
+	api.Service
+	mu       sync.Mutex
+	attempts []api.WebhookAttempt
+	hooks    []api.Webhook
+	queries  []api.AttemptFilter
+	gets     []string
+	acks     [][]string
+	ackErr   error
+}
+
+func (f *fakeService) ListWebhookAttempts(_ context.Context, q api.AttemptFilter) (api.Page[api.WebhookAttempt], error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.queries = append(f.queries, q)
+	var match []api.WebhookAttempt
+	for _, a := range f.attempts {
+		if q.UnackedOnly && a.Acknowledged || q.WebhookEventID != "" && a.WebhookEventID != q.WebhookEventID {
+			continue
+		}
+		match = append(match, a)
+	}
+	start, _ := strconv.Atoi(q.Cursor)
+	end := min(start+50, len(match))
+	p := api.Page[api.WebhookAttempt]{Items: append([]api.WebhookAttempt(nil), match[start:end]...)}
+	if end < len(match) {
+		p.Cursor = strconv.Itoa(end)
+	}
+	return p, nil
+}
+
+func (f *fakeService) GetWebhookAttempt(_ context.Context, _ uuid.UUID, id string) (*api.WebhookAttempt, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.gets = append(f.gets, id)
+	for _, a := range f.attempts {
+		if a.ID == id {
+			return &a, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: attempt %s", api.ErrNotFound, id)
+}
+
+func (f *fakeService) AcknowledgeWebhookAttempts(_ context.Context, _ uuid.UUID, ids []string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ackErr != nil {
+		return f.ackErr
+	}
+	f.acks = append(f.acks, ids)
+	for i := range f.attempts {
+		for _, id := range ids {
+			if f.attempts[i].ID == id {
+				f.attempts[i].Acknowledged = true
+			}
+		}
+	}
+	return nil
+}
+
+func (f *fakeService) ListWebhooks(context.Context, uuid.UUID) ([]api.Webhook, error) {
+	return f.hooks, nil
+}
+
+var now = time.Date(2026, 8, 20, 15, 0, 0, 0, time.UTC)
+
+func makeAttempts(n int) []api.WebhookAttempt {
+	out := make([]api.WebhookAttempt, n)
+	for i := range out {
+		st := 200
+		if i%4 == 1 {
+			st = 500
+		}
+		out[i] = api.WebhookAttempt{
+			AccountID: "acct-1", Acknowledged: i%3 == 2, ID: uuid.NewString(), ResponseStatus: st,
+			CreatedAt:      now.Add(-time.Duration(i) * time.Minute).Format(time.RFC3339Nano),
+			UpdatedAt:      now.Add(-time.Duration(i) * time.Minute).Format(time.RFC3339Nano),
+			WebhookEventID: fmt.Sprintf("evt-%03d", i/2), WebhookURL: "https://erp.example/hooks/tesouro",
+		}
+	}
+	return out
+}
+
+func session(t *testing.T, svc api.Service, readOnly bool) *ui.Session {
+	j, err := journal.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &ui.Session{
+		Client: svc, Now: func() time.Time { return now }, ReadOnly: readOnly, Journal: j, Profile: "demo", Env: ui.EnvSandbox,
+		Access: &api.AccessInfo{Email: "op@example.com", AccountPermissions: api.Permissions{PayIn: true}},
+	}
+}
+
+func run(t *testing.T, m *Model, cmd tea.Cmd) []tea.Msg {
+	t.Helper()
+	var out []tea.Msg
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case nil:
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case pageMsg, hooksMsg, detailMsg, ackMsg:
+			_, next := m.Update(msg)
+			queue = append(queue, next)
+		default:
+			out = append(out, msg)
+		}
+	}
+	return out
+}
+
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	}
+	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+}
+
+func press(t *testing.T, m *Model, keys ...string) []tea.Msg {
+	var out []tea.Msg
+	for _, k := range keys {
+		_, cmd := m.Update(keyMsg(k))
+		out = append(out, run(t, m, cmd)...)
+	}
+	return out
+}
+
+func start(t *testing.T, svc *fakeService, s *ui.Session, w, h int) *Model {
+	m := New(s).(*Model)
+	m.SetSize(w, h)
+	run(t, m, m.Init())
+	return m
+}
+
+func view(m *Model) string { return ansi.Strip(m.View()) }
+
+func TestAttemptsListFiltersAndPaging(t *testing.T) {
+	svc := &fakeService{attempts: makeAttempts(60), hooks: []api.Webhook{{ID: "wh-1", URL: "https://erp.example/hooks/tesouro", Subscriptions: []string{"TICKET", "KYC"}}}}
+	m := start(t, svc, session(t, svc, false), 100, 30)
+	v := view(m)
+	for _, want := range []string{"50 loaded · more available", "Registered webhooks (1 of at most 3)", "https://erp.example/hooks/tesouro", "[TICKET, KYC]"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("screen lacks %q:\n%s", want, v)
+		}
+	}
+	press(t, m, "G")
+	if !strings.Contains(view(m), "all 60 loaded") {
+		t.Fatalf("not all loaded:\n%s", view(m))
+	}
+	// u: unacknowledged only, sent to the service.
+	first := len(svc.queries)
+	press(t, m, "u")
+	if q := svc.queries[len(svc.queries)-1]; !q.UnackedOnly || q.Cursor != "" {
+		t.Fatalf("u sent %+v", q)
+	}
+	if len(m.attempts) != 40 || len(svc.queries) != first+1 {
+		t.Fatalf("%d unacknowledged attempts listed, want 40", len(m.attempts))
+	}
+	// the form: event id and dates
+	press(t, m, "f")
+	for _, r := range "evt-004" {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	press(t, m, "tab")
+	for _, r := range "2026-08-01" {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	press(t, m, "enter")
+	q := svc.queries[len(svc.queries)-1]
+	want := api.AttemptFilter{WebhookEventID: "evt-004", UnackedOnly: true, CreatedAfter: time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)}
+	if q != want {
+		t.Fatalf("query\n got %+v\nwant %+v", q, want)
+	}
+	if len(m.attempts) != 1 {
+		t.Fatalf("%d unacknowledged attempts of evt-004, want 1", len(m.attempts))
+	}
+}
+
+func TestStaleAttemptsDropped(t *testing.T) {
+	svc := &fakeService{attempts: makeAttempts(30)}
+	m := New(session(t, svc, false)).(*Model)
+	m.SetSize(100, 30)
+	first := m.Init()
+	press(t, m, "u")
+	run(t, m, first)
+	for _, a := range m.attempts {
+		if a.Acknowledged {
+			t.Fatal("an acknowledged attempt from the request before the filter is listed")
+		}
+	}
+}
+
+func TestAttemptDetailByID(t *testing.T) {
+	svc := &fakeService{attempts: makeAttempts(5)}
+	m := start(t, svc, session(t, svc, false), 100, 30)
+	press(t, m, "j", "enter")
+	a := svc.attempts[1]
+	if len(svc.gets) != 1 || svc.gets[0] != a.ID {
+		t.Fatalf("detail fetched %v, want %s by id", svc.gets, a.ID)
+	}
+	v := view(m)
+	for _, want := range []string{"Delivery attempt " + a.ID, a.WebhookEventID, "500 refused by the receiver", "Acknowledged", "no", "acct-1", "2026-08-20 14:59:00"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("detail lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+func TestAcknowledgeSelectedAfterConfirmation(t *testing.T) {
+	svc := &fakeService{attempts: makeAttempts(6)}
+	s := session(t, svc, false)
+	m := start(t, svc, s, 100, 30)
+	press(t, m, "space", "j", "space") // attempts 0 and 1
+	if !strings.Contains(view(m), "2 selected") || !strings.Contains(view(m), "[x]") {
+		t.Fatalf("selection not shown:\n%s", view(m))
+	}
+	msgs := press(t, m, "a")
+	if len(msgs) != 1 {
+		t.Fatalf("a gave %v, want one confirmation", msgs)
+	}
+	c, ok := msgs[0].(ui.ConfirmMsg)
+	if !ok {
+		t.Fatalf("a gave %T, want ui.ConfirmMsg", msgs[0])
+	}
+	if !strings.Contains(c.Body, svc.attempts[0].ID) || !strings.Contains(c.Body, svc.attempts[1].ID) || !strings.Contains(c.Title, "2 attempts") {
+		t.Fatalf("confirmation does not say what is acknowledged: %q / %q", c.Title, c.Body)
+	}
+	if len(svc.acks) != 0 {
+		t.Fatal("acknowledged before the confirmation")
+	}
+	msgs = run(t, m, c.OnYes)
+	if len(svc.acks) != 1 || len(svc.acks[0]) != 2 || svc.acks[0][0] != svc.attempts[0].ID {
+		t.Fatalf("acknowledged %v", svc.acks)
+	}
+	if ts := msgs[0].(ui.ToastMsg); !strings.Contains(ts.Text, "Acknowledged 2") {
+		t.Fatalf("toast %q", ts.Text)
+	}
+	if m.attempts[0].Acknowledged != true || strings.Contains(view(m), "[x]") {
+		t.Fatalf("rows not updated after acknowledging:\n%s", view(m))
+	}
+	entries, err := journal.ReadFile(filepath.Join(filepath.Dir(s.Journal.Path()), journal.FileName))
+	if err != nil || len(entries) != 1 || entries[0].Action != "acknowledge-webhook-attempts" || entries[0].Outcome != "acknowledged" {
+		t.Fatalf("journal: %+v %v", entries, err)
+	}
+
+	// A failure says so and changes nothing.
+	svc.ackErr = api.ErrForbidden
+	press(t, m, "j", "j", "j") // attempt 4 (not acknowledged)
+	msgs = press(t, m, "a")
+	msgs = run(t, m, msgs[0].(ui.ConfirmMsg).OnYes)
+	if ts := msgs[0].(ui.ToastMsg); ts.Level != ui.ToastError || !strings.Contains(ts.Text, "nothing was changed") {
+		t.Fatalf("failure toast %+v", ts)
+	}
+}
+
+func TestAcknowledgeHiddenWhenReadOnly(t *testing.T) {
+	svc := &fakeService{attempts: makeAttempts(3)}
+	m := start(t, svc, session(t, svc, true), 100, 30)
+	for _, b := range m.KeyMap() {
+		if b.Help().Desc == "acknowledge" && b.Enabled() {
+			t.Fatal("acknowledge offered to a read-only session")
+		}
+	}
+	if msgs := press(t, m, "a"); len(msgs) != 0 {
+		t.Fatalf("a in a read-only session gave %v", msgs)
+	}
+}
+
+func TestWebhooksSmallSizes(t *testing.T) {
+	svc := &fakeService{attempts: makeAttempts(20), hooks: []api.Webhook{{ID: "1", URL: "https://x.example/h"}}}
+	m := start(t, svc, session(t, svc, false), 40, 12)
+	for _, sz := range [][2]int{{40, 12}, {6, 3}, {0, 0}, {130, 50}} {
+		m.SetSize(sz[0], sz[1])
+		for _, keys := range [][]string{nil, {"enter"}, {"esc", "f"}, {"esc"}} {
+			press(t, m, keys...)
+			v := m.View()
+			if sz[1] > 0 && strings.Count(v, "\n")+1 != sz[1] {
+				t.Fatalf("%v: %d lines", sz, strings.Count(v, "\n")+1)
+			}
+			for _, l := range strings.Split(v, "\n") {
+				if ansi.StringWidth(l) > sz[0] {
+					t.Fatalf("%v: line too wide %q", sz, l)
+				}
+			}
+		}
+	}
+}
