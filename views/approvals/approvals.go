@@ -1,0 +1,252 @@
+// Package approvals is the Approvals screen: the inbox of multi-signature
+// operations the caller may decide, each with what it would do (amounts,
+// pair, fees, beneficiary, the parked request) and every approver's state.
+// Approving asks for a confirmation that repeats what is approved and takes
+// only "y"; rejecting needs a reason; the caller's own requests are shown but
+// can never be approved. Every decision is written to the local journal.
+package approvals
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"tesouro/api"
+	"tesouro/ui"
+	"tesouro/ui/widget"
+)
+
+// columns of the inbox; narrowPick are the ones kept on a narrow terminal,
+// where the fixed columns would leave no room for the amount.
+var (
+	columns = []widget.Column{
+		{Title: "Requester", Width: 12},
+		{Title: "Amount"},
+		{Title: "Beneficiary", Width: 16},
+		{Title: "Appr", Width: 4, Right: true},
+		{Title: "Age", Width: 4, Right: true},
+		{Title: "Account", Width: 12},
+		{Title: "Status", Width: 8},
+	}
+	narrowPick = []int{1, 6}
+)
+
+// narrowWidth is the width under which the inbox shows narrowPick only.
+const narrowWidth = 80
+
+func pick[T any](all []T, idx []int) []T {
+	out := make([]T, 0, len(idx))
+	for _, i := range idx {
+		if i < len(all) {
+			out = append(out, all[i])
+		}
+	}
+	return out
+}
+
+// item is one operation of the inbox with what is known of it.
+type item struct {
+	op     api.Operation  // from the list, or the latest detail
+	detail *api.Operation // nil until the detail has loaded
+	quote  *quote
+	// sending is true while an approve or reject of it is under way.
+	sending bool
+}
+
+type keyMap struct {
+	Open, Back, Approve, Reject, Ticket, Refresh, ScrollUp, ScrollDown key.Binding
+}
+
+// Screen is the Approvals screen.
+type Screen struct {
+	s     *ui.Session
+	table *widget.Table
+	items map[string]*item
+	order []string
+
+	gen      int // the latest list load; older pages are dropped
+	incoming []api.Operation
+	pages    int
+	loading  bool
+	loaded   bool
+	err      error
+
+	detailSeq map[string]int // latest detail request per operation
+	open      string         // operation shown in the detail view, "" for the list
+	scroll    int
+	// focus is an operation asked for by navigation, selected once known.
+	focus string
+	// after is an action to offer once the detail of that operation loads
+	// (the confirmation needs the decoded quote and the beneficiary).
+	after struct{ id, action string }
+
+	// instance tells this screen's poll ticks from those of the screen it
+	// replaced (the root rebuilds screens on an account switch).
+	instance int64
+	email    string // the caller's e-mail the rows were built for
+	narrow   bool
+	width    int
+	height   int
+	keys     keyMap
+}
+
+// New builds the screen for a session.
+func New(s *ui.Session) ui.Screen {
+	t := widget.NewTable(columns...)
+	t.SetEmpty("no operation waits for you")
+	t.SetStyles(s.Styles().TableStyles())
+	m := &Screen{s: s, table: t, items: map[string]*item{}, detailSeq: map[string]int{}, width: 80, height: 24,
+		instance: requestSeq.Add(1)}
+	m.keys = keyMap{
+		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
+		Back:       key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back to the inbox")),
+		Approve:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve")),
+		Reject:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject")),
+		Ticket:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "open the ticket")),
+		Refresh:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		ScrollUp:   key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "scroll")),
+		ScrollDown: key.NewBinding(key.WithKeys("down", "j")),
+	}
+	m.SetSize(m.width, m.height)
+	return m
+}
+
+// ID implements ui.Screen.
+func (m *Screen) ID() string { return "approvals" }
+
+// Title carries the number of operations still pending.
+func (m *Screen) Title() string {
+	if n := m.Pending(); n > 0 {
+		return fmt.Sprintf("Approvals %d", n)
+	}
+	return "Approvals"
+}
+
+// Pending is the number of loaded operations still waiting for decisions.
+func (m *Screen) Pending() int {
+	n := 0
+	for _, it := range m.items {
+		if it.op.Status == api.OperationPending {
+			n++
+		}
+	}
+	return n
+}
+
+// Init loads the inbox.
+func (m *Screen) Init() tea.Cmd { return tea.Batch(m.reload(), m.poll()) }
+
+// Filterable implements ui.Filterable: the root's / filter narrows the inbox.
+func (m *Screen) Filterable() bool { return true }
+
+// Capturing implements ui.Screen: the screen has no text input of its own
+// (the reason of a rejection is asked by the root's prompt).
+func (m *Screen) Capturing() bool { return false }
+
+// Busy implements ui.Screen.
+func (m *Screen) Busy() bool {
+	for _, it := range m.items {
+		if it.sending {
+			return true
+		}
+	}
+	return false
+}
+
+// SetSize implements ui.Screen.
+func (m *Screen) SetSize(w, h int) {
+	m.width, m.height = max(w, 1), max(h, 1)
+	m.table.SetSize(m.width, max(m.height-2, 1))
+	if narrow := m.width < narrowWidth; narrow != m.narrow {
+		m.narrow = narrow
+		if narrow {
+			m.table.SetColumns(pick(columns, narrowPick)...)
+		} else {
+			m.table.SetColumns(columns...)
+		}
+		m.rebuild()
+	}
+}
+
+// KeyMap implements ui.Screen.
+func (m *Screen) KeyMap() []key.Binding {
+	k := m.keys
+	it := m.current()
+	k.Approve.SetEnabled(it != nil && m.approveBlock(it) == nil)
+	k.Reject.SetEnabled(it != nil && m.rejectBlock(it) == nil)
+	k.Ticket.SetEnabled(it != nil && it.op.ExecutedID != "")
+	if m.open != "" {
+		return []key.Binding{k.Back, k.Approve, k.Reject, k.Ticket, k.Refresh, k.ScrollUp, k.ScrollDown}
+	}
+	k.Open.SetEnabled(it != nil)
+	return append([]key.Binding{k.Open, k.Approve, k.Reject, k.Ticket, k.Refresh}, m.table.KeyMap()...)
+}
+
+// current is the operation in the detail view, else the selected row.
+func (m *Screen) current() *item {
+	if m.open != "" {
+		return m.items[m.open]
+	}
+	row, ok := m.table.Selected()
+	if !ok {
+		return nil
+	}
+	return m.items[row.ID]
+}
+
+func (m *Screen) myEmail() string {
+	if m.s.Access == nil {
+		return ""
+	}
+	return m.s.Access.Email
+}
+
+// own reports whether the caller requested the operation.
+func (m *Screen) own(it *item) bool {
+	me := m.myEmail()
+	return me != "" && strings.EqualFold(strings.TrimSpace(it.op.RequesterEmail), strings.TrimSpace(me))
+}
+
+// approvedByMe reports whether the detail shows the caller's approval.
+func (m *Screen) approvedByMe(it *item) bool {
+	if it.detail == nil {
+		return false
+	}
+	for _, a := range it.detail.Approvers {
+		if a.HasApproved && strings.EqualFold(a.Email, m.myEmail()) {
+			return true
+		}
+	}
+	return false
+}
+
+// rejectBlock says why the caller may not reject the operation now.
+func (m *Screen) rejectBlock(it *item) error {
+	if err := m.s.Can(ui.ActApprove); err != nil {
+		return err
+	}
+	if it.op.Status != api.OperationPending {
+		return fmt.Errorf("already decided: %s", strings.ToLower(string(it.op.Status)))
+	}
+	if m.own(it) {
+		return errors.New("you requested this operation: another approver must decide it")
+	}
+	if it.sending {
+		return errors.New("a decision on it is being sent")
+	}
+	return nil
+}
+
+// approveBlock says why the caller may not approve the operation now.
+func (m *Screen) approveBlock(it *item) error {
+	if err := m.rejectBlock(it); err != nil {
+		return err
+	}
+	if m.approvedByMe(it) {
+		return errors.New("you already approved it: waiting for another approver")
+	}
+	return nil
+}

@@ -1,0 +1,212 @@
+package approvals
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/journal"
+	"tesouro/ui"
+	"tesouro/validate"
+)
+
+// approve asks for the confirmation, or says why the operation cannot be
+// approved. The confirmation needs the detail: it is loaded first if needed.
+func (m *Screen) approve(it *item) tea.Cmd {
+	if it == nil {
+		return nil
+	}
+	if err := m.approveBlock(it); err != nil {
+		return ui.Toast(ui.ToastError, "Cannot approve: "+err.Error())
+	}
+	if it.detail == nil {
+		id := it.op.ID.String()
+		m.after.id, m.after.action = id, "approve"
+		return m.fetchDetail(id)
+	}
+	return m.confirmApprove(it)
+}
+
+func (m *Screen) confirmApprove(it *item) tea.Cmd {
+	if it == nil || m.approveBlock(it) != nil {
+		return nil
+	}
+	op := it.op
+	q := it.quote
+	// The most important lines first: a small terminal cuts the end.
+	var b strings.Builder
+	ben := beneficiaryShort(op.Beneficiary)
+	if ben == "" {
+		ben = "none (the output stays in the account)"
+	}
+	if q != nil {
+		fmt.Fprintf(&b, "Amount:      %s → %s\n", q.Sends(), q.Receives())
+		fmt.Fprintf(&b, "Pair:        %s at %s (%s → %s)\n", q.PairName, q.BasePrice.String(), q.InputMethod, q.OutputMethod)
+	} else {
+		b.WriteString("Amount:      unknown (the service sent no decoded quote)\n")
+	}
+	fmt.Fprintf(&b, "Beneficiary: %s\n", ben)
+	fmt.Fprintf(&b, "Account:     %s\n", accountLine(op))
+	if q != nil {
+		if fees := q.feeLines(); len(fees) > 0 {
+			fmt.Fprintf(&b, "Fees:        %s\n", strings.Join(fees, "; "))
+		}
+	}
+	after := op.Approvals + 1
+	if after >= op.MinApprovals {
+		fmt.Fprintf(&b, "Approvals:   %d of %d: yours executes it, the ticket is created at once\n", after, op.MinApprovals)
+	} else {
+		fmt.Fprintf(&b, "Approvals:   %d of %d after yours\n", after, op.MinApprovals)
+	}
+	fmt.Fprintf(&b, "Requested by %s, %s ago\n", op.RequesterEmail, age(m.s.Clock(), op.CreatedAt.Time))
+	fmt.Fprintf(&b, "Environment: %s", strings.ToUpper(string(m.s.Env)))
+	onYes := m.decide(it, "approve", "")
+	title := fmt.Sprintf("Approve operation %s?", short(op.ID.String()))
+	return func() tea.Msg { return ui.ConfirmMsg{Title: title, Body: b.String(), OnYes: onYes} }
+}
+
+func accountLine(op api.Operation) string {
+	if op.SubAccountID == "" || op.SubAccountID == uuid.Nil.String() {
+		if op.SubAccountName != "" {
+			return op.SubAccountName + " (main account)"
+		}
+		return "main account"
+	}
+	return strings.TrimSpace(op.SubAccountName + " (sub-account " + op.SubAccountID + ")")
+}
+
+// maxReason is the longest rejection reason the service keeps.
+const maxReason = 500
+
+// reject asks for the reason; an empty one is refused by the prompt.
+func (m *Screen) reject(it *item) tea.Cmd {
+	if it == nil {
+		return nil
+	}
+	if err := m.rejectBlock(it); err != nil {
+		return ui.Toast(ui.ToastError, "Cannot reject: "+err.Error())
+	}
+	id := it.op.ID.String()
+	summary := strings.ToLower(it.op.OperationType)
+	if it.quote != nil {
+		summary = it.quote.Short()
+	}
+	return func() tea.Msg {
+		return ui.PromptMsg{
+			Title:       fmt.Sprintf("Reject %s (%s, %s) — reason", short(id), summary, accountName(it.op)),
+			Placeholder: "why it is rejected (the requester sees it)",
+			Validate: func(s string) error {
+				if err := validate.Required(s); err != nil {
+					return errors.New("a reason is required: say why the operation is rejected")
+				}
+				if n := len([]rune(strings.TrimSpace(s))); n > maxReason {
+					return fmt.Errorf("%d characters: shorten the reason to at most %d", n, maxReason)
+				}
+				return nil
+			},
+			OnSubmit: func(reason string) tea.Cmd {
+				cur := m.items[id]
+				if cur == nil {
+					return nil
+				}
+				return m.decide(cur, "reject", strings.TrimSpace(reason))
+			},
+		}
+	}
+}
+
+// decide returns the command that sends the decision and journals it. What
+// it needs is copied now: the command never reads the screen or session.
+func (m *Screen) decide(it *item, action, reason string) tea.Cmd {
+	op := it.op
+	q := it.quote
+	svc := m.s.Client
+	jr := m.s.Journal
+	profile, env := m.s.Profile, string(m.s.Env)
+	account := "main"
+	if op.SubAccountID != "" && op.SubAccountID != uuid.Nil.String() {
+		account = op.SubAccountID
+	}
+	amounts := map[string]string{}
+	if q != nil {
+		amounts["input"] = q.Sends()
+		amounts["output"] = q.Receives()
+	}
+	mark := func() tea.Msg { return sendingMsg{id: op.ID.String()} }
+	send := m.s.Request(func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		var res *api.Operation
+		var err error
+		endpoint := "POST /v2/account/multi-sig-operations/" + op.ID.String() + "/" + action
+		if action == "approve" {
+			res, err = svc.ApproveOperation(ctx, op.ID)
+		} else {
+			res, err = svc.RejectOperation(ctx, op.ID, reason)
+		}
+		ids := map[string]string{"operation": op.ID.String()}
+		outcome := ""
+		switch {
+		case err != nil:
+			outcome = "error: " + err.Error()
+		case res != nil && res.Status == api.OperationExecuted:
+			outcome = "approved; executed"
+			ids["ticket"] = res.ExecutedID
+		case action == "approve":
+			outcome = fmt.Sprintf("approved (%d/%d)", res.Approvals, res.MinApprovals)
+		default:
+			outcome = "rejected: " + reason
+		}
+		jerr := jr.Record(journal.Entry{Time: time.Now().UTC(), Profile: profile, Env: env, Account: account,
+			Action: action + "-operation", Endpoint: endpoint, IDs: ids, Amounts: amounts, Outcome: outcome})
+		return decidedMsg{id: op.ID.String(), action: action, op: res, err: err, journalErr: jerr}
+	})
+	return tea.Sequence(mark, send)
+}
+
+// sendingMsg marks an operation as being decided, before the request goes.
+type sendingMsg struct{ id string }
+
+func (m *Screen) decided(msg decidedMsg) tea.Cmd {
+	it := m.items[msg.id]
+	if it != nil {
+		it.sending = false
+	}
+	var cmds []tea.Cmd
+	if msg.journalErr != nil {
+		cmds = append(cmds, ui.Toast(ui.ToastError, "journal not written: "+msg.journalErr.Error()))
+	}
+	if msg.err != nil {
+		cmds = append(cmds, ui.Toast(ui.ToastError, fmt.Sprintf("%s %s failed: %v", capital(msg.action), short(msg.id), msg.err)),
+			m.fetchDetail(msg.id))
+		return tea.Batch(cmds...)
+	}
+	if msg.op != nil {
+		m.setDetail(msg.op)
+		m.rebuild()
+	}
+	text := ""
+	switch {
+	case msg.op != nil && msg.op.Status == api.OperationExecuted:
+		text = fmt.Sprintf("Approved %s: executed, ticket %s (t opens it)", short(msg.id), short(msg.op.ExecutedID))
+	case msg.action == "approve" && msg.op != nil:
+		text = fmt.Sprintf("Approved %s: %d of %d approvals", short(msg.id), msg.op.Approvals, msg.op.MinApprovals)
+	default:
+		text = "Rejected " + short(msg.id)
+	}
+	cmds = append(cmds, ui.Toast(ui.ToastSuccess, text), m.reload())
+	return tea.Batch(cmds...)
+}
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,90 @@
+package approvals
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/ui/widget"
+)
+
+// rebuild sets the table rows from the items: pending first, each group in
+// the service's order.
+func (m *Screen) rebuild() {
+	ids := slices.Clone(m.order)
+	slices.SortStableFunc(ids, func(a, b string) int {
+		pa := m.items[a].op.Status == api.OperationPending
+		pb := m.items[b].op.Status == api.OperationPending
+		switch {
+		case pa && !pb:
+			return -1
+		case pb && !pa:
+			return 1
+		}
+		return 0
+	})
+	now := m.s.Clock()
+	rows := make([]widget.Row, 0, len(ids))
+	for _, id := range ids {
+		it := m.items[id]
+		amt := strings.ToLower(it.op.OperationType)
+		if it.quote != nil {
+			amt = it.quote.Short()
+		}
+		cells := []string{requesterName(it.op.RequesterEmail), amt, beneficiaryShort(it.op.Beneficiary),
+			fmt.Sprintf("%d/%d", it.op.Approvals, it.op.MinApprovals), age(now, it.op.CreatedAt.Time),
+			accountName(it.op), string(it.op.Status)}
+		if m.narrow {
+			cells = pick(cells, narrowPick)
+		}
+		rows = append(rows, widget.Row{ID: id, Cells: cells, Disabled: m.own(it)})
+	}
+	m.table.SetRows(rows)
+}
+
+// requesterName is the part of the e-mail before "@": requesters of one
+// business share the domain, and the detail shows the whole address.
+func requesterName(email string) string {
+	if i := strings.IndexByte(email, '@'); i > 0 {
+		return email[:i]
+	}
+	return email
+}
+
+func accountName(op api.Operation) string {
+	if op.SubAccountName != "" {
+		return op.SubAccountName
+	}
+	if op.SubAccountID == "" || op.SubAccountID == uuid.Nil.String() {
+		return "main"
+	}
+	return short(op.SubAccountID)
+}
+
+func short(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// age is a compact duration since t ("45s", "12m", "3h", "2d").
+func age(now, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", max(int(d.Seconds()), 0))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}

@@ -1,0 +1,163 @@
+package approvals
+
+import (
+	"sync/atomic"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/ui"
+)
+
+const (
+	requestTimeout = 20 * time.Second
+	// maxPages bounds the inbox load; the pending count needs every page.
+	maxPages = 20
+	// detailWorkers bounds the detail requests made to fill the list.
+	detailWorkers = 4
+)
+
+// requestSeq numbers inbox loads across every instance of the screen (the
+// root rebuilds screens on an account switch), so that an old answer never
+// passes for a new one.
+var requestSeq atomic.Int64
+
+type pageMsg struct {
+	gen  int
+	page api.Page[api.Operation]
+	err  error
+}
+
+type detailsMsg struct {
+	gen     int
+	details []*api.Operation
+}
+
+type detailMsg struct {
+	id  string
+	seq int
+	op  *api.Operation
+	err error
+}
+
+type decidedMsg struct {
+	id, action string
+	op         *api.Operation
+	err        error
+	journalErr error
+}
+
+// Update implements ui.Screen.
+func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	if e := m.myEmail(); e != m.email {
+		// The access info arrived or changed: own requests change with it.
+		m.email = e
+		m.rebuild()
+	}
+	switch msg := msg.(type) {
+	case pageMsg:
+		return m, m.page(msg)
+	case detailsMsg:
+		if msg.gen == m.gen {
+			for _, op := range msg.details {
+				if op != nil {
+					m.setDetail(op)
+				}
+			}
+			m.rebuild()
+		}
+		return m, nil
+	case detailMsg:
+		return m, m.detailArrived(msg)
+	case pollMsg:
+		if msg.instance != m.instance {
+			return m, nil
+		}
+		cmds := []tea.Cmd{m.poll()}
+		if !m.loading {
+			cmds = append(cmds, m.reload())
+		}
+		if m.open != "" {
+			cmds = append(cmds, m.fetchDetail(m.open))
+		}
+		return m, tea.Batch(cmds...)
+	case sendingMsg:
+		if it := m.items[msg.id]; it != nil {
+			it.sending = true
+		}
+		return m, nil
+	case decidedMsg:
+		return m, m.decided(msg)
+	case ui.NavigateMsg:
+		if msg.Screen == m.ID() && msg.ID != "" {
+			return m, m.navigate(msg.ID)
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case ui.FilterMsg:
+		m.table.SetFilter(msg.Query)
+		return m, nil
+	case ui.ThemeChangedMsg:
+		m.table.SetStyles(m.s.Styles().TableStyles())
+		return m, nil
+	}
+	return m, nil
+}
+
+// navigate selects and opens an operation, loading it when the inbox does
+// not have it.
+func (m *Screen) navigate(id string) tea.Cmd {
+	if _, err := uuid.Parse(id); err != nil {
+		return ui.Toast(ui.ToastError, "Not an operation id: "+id)
+	}
+	m.open, m.scroll = id, 0
+	if !m.table.Select(id) {
+		m.focus = id
+	}
+	return m.fetchDetail(id)
+}
+
+func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
+	it := m.current()
+	switch {
+	case key.Matches(msg, m.keys.Refresh):
+		cmds := []tea.Cmd{m.reload()}
+		if m.open != "" {
+			cmds = append(cmds, m.fetchDetail(m.open))
+		}
+		return tea.Batch(cmds...)
+	case msg.String() == "a":
+		return m.approve(it)
+	case msg.String() == "x":
+		return m.reject(it)
+	case msg.String() == "t":
+		if it == nil || it.op.ExecutedID == "" {
+			return nil
+		}
+		return ui.Navigate("tickets", it.op.ExecutedID)
+	}
+	if m.open != "" {
+		switch {
+		case key.Matches(msg, m.keys.Back):
+			m.open = ""
+		case key.Matches(msg, m.keys.ScrollUp):
+			m.scroll = max(m.scroll-1, 0)
+		case key.Matches(msg, m.keys.ScrollDown):
+			m.scroll++
+		case msg.String() == "pgdown" || msg.String() == "space":
+			m.scroll += max(m.height-3, 1)
+		case msg.String() == "pgup":
+			m.scroll = max(m.scroll-max(m.height-3, 1), 0)
+		}
+		return nil
+	}
+	if key.Matches(msg, m.keys.Open) && it != nil {
+		m.open, m.scroll = it.op.ID.String(), 0
+		return m.fetchDetail(m.open)
+	}
+	return m.table.Update(msg)
+}

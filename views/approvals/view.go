@@ -1,0 +1,195 @@
+package approvals
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"tesouro/api"
+)
+
+// View implements ui.Screen.
+func (m *Screen) View() string {
+	if m.open != "" {
+		return m.detailView()
+	}
+	lines := []string{m.summaryLine()}
+	lines = append(lines, strings.Split(m.table.View(), "\n")...)
+	lines = lines[:min(len(lines), m.height-1)]
+	for len(lines) < m.height-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, m.actionLine(m.current()))
+	return fit(lines, m.width, m.height)
+}
+
+func (m *Screen) summaryLine() string {
+	th := m.s.Styles()
+	switch {
+	case m.err != nil && errors.Is(m.err, api.ErrForbidden):
+		return th.Warn.Render("⊘ the approval inbox is for approvers, and this access is not one (the service answered 403)")
+	case m.err != nil:
+		return th.Error.Render("✗ inbox not loaded: " + m.err.Error() + " (r retries)")
+	case !m.loaded:
+		return th.Muted.Render("loading the approval inbox…")
+	}
+	pending := m.Pending()
+	s := fmt.Sprintf("%d pending · %d decided", pending, len(m.items)-pending)
+	if m.loading {
+		s += " · refreshing…"
+	}
+	return th.Title.Render(s)
+}
+
+// actionLine says what can be done with the operation, or why not.
+func (m *Screen) actionLine(it *item) string {
+	th := m.s.Styles()
+	if it == nil {
+		return ""
+	}
+	switch it.op.Status {
+	case api.OperationExecuted:
+		return th.Good.Render("✓ executed: ticket " + it.op.ExecutedID + " · t opens it")
+	case api.OperationRejected:
+		r := "✗ rejected"
+		if it.op.Reason != "" {
+			r += ": " + it.op.Reason
+		}
+		return th.Warn.Render(r)
+	case api.OperationPending:
+	default:
+		r := strings.ToLower(string(it.op.Status))
+		if it.op.Reason != "" {
+			r += ": " + it.op.Reason
+		}
+		return th.Muted.Render(r)
+	}
+	if it.sending {
+		return th.Muted.Render("sending your decision…")
+	}
+	if err := m.approveBlock(it); err != nil {
+		if m.rejectBlock(it) == nil {
+			return th.Warn.Render("approve unavailable: " + err.Error() + " · x reject")
+		}
+		return th.Warn.Render("⊘ " + err.Error())
+	}
+	return th.Muted.Render("enter details · a approve · x reject")
+}
+
+func (m *Screen) detailView() string {
+	th := m.s.Styles()
+	it := m.items[m.open]
+	if it == nil {
+		return fit([]string{th.Muted.Render("loading operation " + m.open + "…"), "", th.Muted.Render("esc back to the inbox")}, m.width, m.height)
+	}
+	body := m.detailLines(it)
+	room := max(m.height-1, 1)
+	m.scroll = min(m.scroll, max(len(body)-room, 0))
+	body = body[m.scroll:min(len(body), m.scroll+room)]
+	for len(body) < room {
+		body = append(body, "")
+	}
+	lines := append(body, m.actionLine(it))
+	if m.height == 1 {
+		lines = lines[len(lines)-1:]
+	}
+	return fit(lines, m.width, m.height)
+}
+
+func (m *Screen) kv(label, value string) string {
+	th := m.s.Styles()
+	return "  " + th.Label.Render(fmt.Sprintf("%-13s", label)) + " " + value
+}
+
+func (m *Screen) detailLines(it *item) []string {
+	th := m.s.Styles()
+	op := it.op
+	l := []string{th.Title.Render(fmt.Sprintf("Operation %s · %s · %s · %d/%d approvals",
+		op.ID, op.OperationType, op.Status, op.Approvals, op.MinApprovals))}
+	created := ""
+	if !op.CreatedAt.IsZero() {
+		created = op.CreatedAt.Local().Format("2006-01-02 15:04:05") + " (" + age(m.s.Clock(), op.CreatedAt.Time) + " ago)"
+	}
+	l = append(l, m.kv("Requester", op.RequesterEmail), m.kv("Created", created), m.kv("Account", accountLine(op)))
+	if m.own(it) {
+		l = append(l, m.kv("", th.Warn.Render("your own request: it cannot be approved by you")))
+	}
+	if op.ExecutedID != "" {
+		l = append(l, m.kv("Ticket", op.ExecutedID+" (t opens it)"))
+	}
+	if op.Reason != "" {
+		l = append(l, m.kv("Reason", op.Reason))
+	}
+	if it.detail == nil {
+		return append(l, "", th.Muted.Render("loading the detail…"))
+	}
+	l = append(l, "", th.Title.Render("Approvers"))
+	if len(it.detail.Approvers) == 0 {
+		l = append(l, m.kv("", "none listed"))
+	}
+	for _, a := range it.detail.Approvers {
+		state := "· waiting"
+		if a.HasApproved {
+			state = th.Good.Render("✓ approved")
+		}
+		who := a.Email
+		if strings.EqualFold(a.Email, m.myEmail()) {
+			who += " (you)"
+		}
+		l = append(l, "  "+state+"  "+who)
+	}
+	l = append(l, "", th.Title.Render("Quote"))
+	if q := it.quote; q != nil {
+		l = append(l, m.kv("Sends", q.Sends()+" via "+q.InputMethod), m.kv("Receives", q.Receives()+" via "+q.OutputMethod),
+			m.kv("Pair", q.PairName), m.kv("Base price", q.BasePrice.String()))
+		if q.SendMethod != "" {
+			l = append(l, m.kv("Send method", q.SendMethod))
+		}
+		if q.MarkupCurrency != "" && !q.MarkupAmount.IsZero() {
+			l = append(l, m.kv("Markup", amount(q.MarkupAmount, q.MarkupCurrency)))
+		}
+		for i, f := range q.feeLines() {
+			label := ""
+			if i == 0 {
+				label = "Fees"
+			}
+			l = append(l, m.kv(label, f))
+		}
+	} else {
+		l = append(l, m.kv("", "the service sent no decoded quote"))
+	}
+	l = append(l, "", th.Title.Render("Beneficiary"))
+	if bf := beneficiaryFields(op.Beneficiary); len(bf) > 0 {
+		for _, f := range bf {
+			l = append(l, m.kv(f.Key, f.Value))
+		}
+	} else {
+		l = append(l, m.kv("", "none (the output stays in the account)"))
+	}
+	if pf := payloadFields(op.Payload); len(pf) > 0 {
+		l = append(l, "", th.Title.Render("Request (payload)"))
+		for _, f := range pf {
+			l = append(l, "  "+th.Label.Render(f.Key)+" "+f.Value)
+		}
+	}
+	return l
+}
+
+// fit makes lines exactly w cells wide and h lines tall.
+func fit(lines []string, w, h int) string {
+	out := make([]string, h)
+	for i := range out {
+		s := ""
+		if i < len(lines) {
+			s = ansi.Truncate(lines[i], w, "…")
+		}
+		if pad := w - lipgloss.Width(s); pad > 0 {
+			s += strings.Repeat(" ", pad)
+		}
+		out[i] = s
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,445 @@
+// Package form is the keyboard form of the beneficiary and compliance
+// screens: labelled text and choice fields, each checked locally as the user
+// types (with a hint such as the kind of key recognised or the checksummed
+// address), every field checked again before anything is sent, and errors of
+// the service routed back to the field they name.
+package form
+
+import (
+	"errors"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Check validates a non-blank value. It returns the value to send (the
+// normalised form: digits only, the checksummed address...) and a hint shown
+// under the field while it is valid ("recognised: CPF"). A blank value never
+// reaches Check: Required decides about it. value reads the other fields
+// (a wallet address is checked by the rules of the chain chosen beside it).
+type Check func(v string, value func(key string) string) (normalized, hint string, err error)
+
+// Field describes one input of a form.
+type Field struct {
+	// Key is the field's name on the wire; an error of the service that
+	// names it lands on this field.
+	Key         string
+	Label       string
+	Required    bool
+	Placeholder string
+	// Choices makes a choice field (cycled with ←/→ or space) instead of a
+	// text input. The first choice is the initial value.
+	Choices []string
+	Check   Check
+	// Visible hides the field unless it returns true; it reads the other
+	// fields' current values. Hidden fields are neither checked nor sent.
+	Visible   func(value func(key string) string) bool
+	CharLimit int
+}
+
+// Result is what an Update did to the form.
+type Result int
+
+// Results of Update.
+const (
+	None      Result = iota
+	Submitted        // every visible field passed its checks: send it
+	Cancelled        // the user left the form
+)
+
+type field struct {
+	Field
+	input   textinput.Model
+	choice  int
+	touched bool   // left once, or a submit was attempted: show errors
+	err     string // local error
+	hint    string
+	norm    string
+	// srvErr is the service's complaint about srvVal; it goes away as soon
+	// as the value changes.
+	srvErr, srvVal string
+}
+
+// Form is a vertical list of fields with one focused at a time.
+type Form struct {
+	Title   string
+	fields  []*field
+	focus   int
+	width   int
+	height  int
+	formErr string
+	sending bool
+	keys    keyMap
+	rules   []Rule
+	styles  Styles
+}
+
+// Rule is a check across fields ("a Bre-B key or a bank account number").
+// It returns the key of the field to blame and the message, or "" when the
+// rule holds.
+type Rule func(value func(key string) string) (key, msg string)
+
+// AddRule adds a check across fields, run by Validate after every field
+// passed its own checks.
+func (f *Form) AddRule(r Rule) { f.rules = append(f.rules, r) }
+
+type keyMap struct {
+	Next, Prev, Submit, Cancel, Left, Right key.Binding
+}
+
+func newKeyMap() keyMap {
+	return keyMap{
+		Next:   key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field")),
+		Prev:   key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field")),
+		Submit: key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "send (enter on the last field)")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Left:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "change choice")),
+		Right:  key.NewBinding(key.WithKeys("right", "l", "space")),
+	}
+}
+
+// New builds a form; the first visible field has focus once Focus is called.
+func New(title string, fields ...Field) *Form {
+	f := &Form{Title: title, keys: newKeyMap(), width: 60, height: 20, styles: DefaultStyles()}
+	for _, d := range fields {
+		in := textinput.New()
+		in.Prompt = ""
+		in.Placeholder = d.Placeholder
+		in.CharLimit = 200
+		if d.CharLimit > 0 {
+			in.CharLimit = d.CharLimit
+		}
+		f.fields = append(f.fields, &field{Field: d, input: in})
+	}
+	f.recheckAll()
+	return f
+}
+
+// Focus gives the keyboard to the form (the first visible field).
+func (f *Form) Focus() tea.Cmd {
+	f.focus = -1
+	return f.move(1)
+}
+
+// KeyMap is the form's live bindings, for help.
+func (f *Form) KeyMap() []key.Binding {
+	b := []key.Binding{f.keys.Next, f.keys.Prev, f.keys.Submit, f.keys.Cancel}
+	if fl := f.focused(); fl != nil && len(fl.Choices) > 0 {
+		b = append(b, f.keys.Left)
+	}
+	return b
+}
+
+// Sending marks the form as submitted and waiting for the service: keys are
+// ignored until SetSending(false), so that the same form is not sent twice.
+func (f *Form) SetSending(v bool) { f.sending = v }
+
+// Sending reports whether the form waits for the service.
+func (f *Form) Sending() bool { return f.sending }
+
+func (f *Form) get(k string) *field {
+	for _, fl := range f.fields {
+		if fl.Key == k {
+			return fl
+		}
+	}
+	return nil
+}
+
+func (f *Form) raw(fl *field) string {
+	if len(fl.Choices) > 0 {
+		return fl.Choices[fl.choice]
+	}
+	return strings.TrimSpace(fl.input.Value())
+}
+
+// Value is the field's current value, trimmed ("" for an unknown key).
+func (f *Form) Value(k string) string {
+	fl := f.get(k)
+	if fl == nil {
+		return ""
+	}
+	return f.raw(fl)
+}
+
+// Normalized is the value to send: the normalised form returned by the
+// field's check, or the trimmed value. Hidden fields give "".
+func (f *Form) Normalized(k string) string {
+	fl := f.get(k)
+	if fl == nil || !f.visible(fl) {
+		return ""
+	}
+	if fl.norm != "" {
+		return fl.norm
+	}
+	return f.raw(fl)
+}
+
+// SetValue fills a field (a choice field takes the matching choice).
+func (f *Form) SetValue(k, v string) {
+	fl := f.get(k)
+	if fl == nil {
+		return
+	}
+	if len(fl.Choices) > 0 {
+		for i, c := range fl.Choices {
+			if c == v {
+				fl.choice = i
+			}
+		}
+	} else {
+		fl.input.SetValue(v)
+	}
+	f.recheckAll()
+}
+
+// Visible reports whether the field is shown now.
+func (f *Form) Visible(k string) bool {
+	fl := f.get(k)
+	return fl != nil && f.visible(fl)
+}
+
+func (f *Form) visible(fl *field) bool {
+	return fl.Visible == nil || fl.Visible(f.Value)
+}
+
+// Error is the message under a field ("" when none is shown).
+func (f *Form) Error(k string) string {
+	fl := f.get(k)
+	if fl == nil {
+		return ""
+	}
+	return f.shownError(fl)
+}
+
+// Hint is the hint under a valid field ("recognised: CPF").
+func (f *Form) Hint(k string) string {
+	fl := f.get(k)
+	if fl == nil || f.shownError(fl) != "" {
+		return ""
+	}
+	return fl.hint
+}
+
+// FormError is the error that names no field.
+func (f *Form) FormError() string { return f.formErr }
+
+// FocusedKey is the key of the field with focus.
+func (f *Form) FocusedKey() string {
+	if fl := f.focused(); fl != nil {
+		return fl.Key
+	}
+	return ""
+}
+
+func (f *Form) shownError(fl *field) string {
+	if fl.srvErr != "" && f.raw(fl) == fl.srvVal {
+		return fl.srvErr
+	}
+	if fl.touched {
+		return fl.err
+	}
+	return ""
+}
+
+func (f *Form) focused() *field {
+	if f.focus < 0 || f.focus >= len(f.fields) {
+		return nil
+	}
+	return f.fields[f.focus]
+}
+
+// recheck runs the field's local rules on its current value.
+func (f *Form) recheck(fl *field) {
+	fl.err, fl.hint, fl.norm = "", "", ""
+	v := f.raw(fl)
+	if v == "" {
+		if fl.Required {
+			fl.err = "required: fill it in"
+		}
+		return
+	}
+	if fl.Check == nil {
+		return
+	}
+	n, h, err := fl.Check(v, f.Value)
+	if err != nil {
+		fl.err = err.Error()
+		return
+	}
+	fl.norm, fl.hint = n, h
+}
+
+func (f *Form) recheckAll() {
+	for _, fl := range f.fields {
+		f.recheck(fl)
+	}
+}
+
+// Validate checks every visible field, shows every error and moves the focus
+// to the first field in error. It reports whether the form may be sent.
+func (f *Form) Validate() bool {
+	f.recheckAll()
+	f.formErr = ""
+	first := -1
+	for i, fl := range f.fields {
+		if !f.visible(fl) {
+			continue
+		}
+		fl.touched = true
+		if f.shownError(fl) != "" && first < 0 {
+			first = i
+		}
+	}
+	if first >= 0 {
+		f.focusIndex(first)
+		return false
+	}
+	for _, r := range f.rules {
+		if k, msg := r(f.Value); msg != "" {
+			if !f.SetFieldError(k, msg) {
+				f.formErr = msg
+			}
+			return false
+		}
+	}
+	return true
+}
+
+// SetFieldError shows msg under the field named k until its value changes,
+// and focuses it. It reports false when no visible field has that key.
+func (f *Form) SetFieldError(k, msg string) bool {
+	for i, fl := range f.fields {
+		if fl.Key == k && f.visible(fl) {
+			fl.srvErr, fl.srvVal = msg, f.raw(fl)
+			f.focusIndex(i)
+			return true
+		}
+	}
+	return false
+}
+
+// SetFormError shows an error that names no field, above the fields.
+func (f *Form) SetFormError(msg string) { f.formErr = msg }
+
+// ApplyError puts an error of the service on the field it names, or on the
+// form when it names none. It returns the key of the field ("" for the form).
+func (f *Form) ApplyError(err error) string {
+	if err == nil {
+		return ""
+	}
+	keys := make([]string, 0, len(f.fields))
+	for _, fl := range f.fields {
+		if f.visible(fl) {
+			keys = append(keys, fl.Key)
+		}
+	}
+	k, msg := FieldOf(err, keys)
+	if k != "" && f.SetFieldError(k, msg) {
+		return k
+	}
+	f.formErr = msg
+	return ""
+}
+
+func (f *Form) focusIndex(i int) tea.Cmd {
+	if cur := f.focused(); cur != nil {
+		cur.input.Blur()
+	}
+	f.focus = i
+	if fl := f.focused(); fl != nil && len(fl.Choices) == 0 {
+		return fl.input.Focus()
+	}
+	return nil
+}
+
+// move focuses the next (dir 1) or previous (dir -1) visible field, marking
+// the field left as touched so that its error shows.
+func (f *Form) move(dir int) tea.Cmd {
+	if cur := f.focused(); cur != nil {
+		cur.touched = true
+	}
+	for i := f.focus + dir; i >= 0 && i < len(f.fields); i += dir {
+		if f.visible(f.fields[i]) {
+			return f.focusIndex(i)
+		}
+	}
+	if f.focus < 0 { // nothing visible at all
+		return nil
+	}
+	return f.focusIndex(f.focus)
+}
+
+func (f *Form) lastVisible() bool {
+	for i := f.focus + 1; i < len(f.fields); i++ {
+		if f.visible(f.fields[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Update handles a key or any message the text inputs need (cursor blink).
+func (f *Form) Update(msg tea.Msg) (Result, tea.Cmd) {
+	kp, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		if fl := f.focused(); fl != nil && len(fl.Choices) == 0 && !f.sending {
+			// A paste changes the value: check it as typing would.
+			var cmd tea.Cmd
+			fl.input, cmd = fl.input.Update(msg)
+			if _, paste := msg.(tea.PasteMsg); paste {
+				f.recheckAll()
+			}
+			return None, cmd
+		}
+		return None, nil
+	}
+	if f.sending {
+		return None, nil
+	}
+	fl := f.focused()
+	switch {
+	case key.Matches(kp, f.keys.Cancel):
+		return Cancelled, nil
+	case key.Matches(kp, f.keys.Submit):
+		return f.submit()
+	case kp.String() == "enter":
+		if f.lastVisible() {
+			return f.submit()
+		}
+		return None, f.move(1)
+	case key.Matches(kp, f.keys.Next):
+		return None, f.move(1)
+	case key.Matches(kp, f.keys.Prev):
+		return None, f.move(-1)
+	}
+	if fl == nil {
+		return None, nil
+	}
+	if len(fl.Choices) > 0 {
+		switch {
+		case key.Matches(kp, f.keys.Left):
+			fl.choice = (fl.choice + len(fl.Choices) - 1) % len(fl.Choices)
+		case key.Matches(kp, f.keys.Right):
+			fl.choice = (fl.choice + 1) % len(fl.Choices)
+		}
+		f.recheckAll()
+		return None, nil
+	}
+	var cmd tea.Cmd
+	fl.input, cmd = fl.input.Update(msg)
+	f.recheckAll()
+	return None, cmd
+}
+
+func (f *Form) submit() (Result, tea.Cmd) {
+	if !f.Validate() {
+		return None, nil
+	}
+	return Submitted, nil
+}
+
+// errNoField is what FieldOf returns for a nil error's message.
+var errNoField = errors.New("the service refused the request")

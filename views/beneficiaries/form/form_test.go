@@ -1,0 +1,213 @@
+package form
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"tesouro/api"
+)
+
+func press(f *Form, keys ...string) Result {
+	var r Result
+	for _, k := range keys {
+		r, _ = f.Update(keyMsg(k))
+	}
+	return r
+}
+
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "ctrl+s":
+		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+func typeText(f *Form, s string) {
+	for _, r := range s {
+		f.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+var upper Check = func(v string, _ func(string) string) (string, string, error) {
+	if strings.ToUpper(v) != v {
+		return "", "", errors.New("must be upper-case")
+	}
+	return strings.ToLower(v), "looks fine", nil
+}
+
+func testForm() *Form {
+	f := New("Test",
+		Field{Key: "name", Label: "Name", Required: true},
+		Field{Key: "mode", Label: "Mode", Choices: []string{"a", "b"}},
+		Field{Key: "code", Label: "Code", Required: true, Check: upper, Visible: func(v func(string) string) bool { return v("mode") == "b" }},
+		Field{Key: "note", Label: "Note"},
+	)
+	f.Focus()
+	return f
+}
+
+func TestSubmitRefusesMissingRequiredAndFocusesIt(t *testing.T) {
+	f := testForm()
+	if got := press(f, "ctrl+s"); got != None {
+		t.Fatalf("submit with an empty required field returned %v, want None", got)
+	}
+	if f.FocusedKey() != "name" || f.Error("name") == "" {
+		t.Fatalf("focus %q error %q: want the focus and an error on name", f.FocusedKey(), f.Error("name"))
+	}
+	typeText(f, "Ana")
+	if f.Error("name") != "" {
+		t.Fatalf("error stays after typing: %q", f.Error("name"))
+	}
+	if got := press(f, "ctrl+s"); got != Submitted {
+		t.Fatalf("complete form: got %v, want Submitted", got)
+	}
+	if f.Normalized("name") != "Ana" || f.Normalized("code") != "" {
+		t.Fatalf("values: name %q code %q (hidden fields send nothing)", f.Normalized("name"), f.Normalized("code"))
+	}
+}
+
+func TestHiddenFieldAppearsWithChoiceAndIsChecked(t *testing.T) {
+	f := testForm()
+	typeText(f, "Ana")
+	press(f, "tab", "right") // mode = b shows code
+	if !f.Visible("code") {
+		t.Fatal("code should be visible once mode is b")
+	}
+	press(f, "tab")
+	if f.FocusedKey() != "code" {
+		t.Fatalf("focus = %q, want code", f.FocusedKey())
+	}
+	typeText(f, "abc")
+	if got := press(f, "ctrl+s"); got != None {
+		t.Fatal("a failing check must block the submit")
+	}
+	if !strings.Contains(f.Error("code"), "upper-case") {
+		t.Fatalf("code error = %q", f.Error("code"))
+	}
+	f.SetValue("code", "ABC")
+	if f.Hint("code") != "looks fine" {
+		t.Fatalf("hint = %q", f.Hint("code"))
+	}
+	if press(f, "ctrl+s") != Submitted || f.Normalized("code") != "abc" {
+		t.Fatalf("normalized code = %q", f.Normalized("code"))
+	}
+}
+
+func TestEnterMovesThenSubmitsOnLastField(t *testing.T) {
+	f := testForm()
+	typeText(f, "Ana")
+	if press(f, "enter") != None || f.FocusedKey() != "mode" {
+		t.Fatalf("enter on the first field should move on, focus %q", f.FocusedKey())
+	}
+	if press(f, "enter") != None || f.FocusedKey() != "note" {
+		t.Fatalf("enter should skip the hidden field, focus %q", f.FocusedKey())
+	}
+	if press(f, "enter") != Submitted {
+		t.Fatal("enter on the last field should submit")
+	}
+	if press(f, "esc") != Cancelled {
+		t.Fatal("esc should cancel")
+	}
+}
+
+func TestSendingIgnoresKeys(t *testing.T) {
+	f := testForm()
+	typeText(f, "Ana")
+	f.SetSending(true)
+	if press(f, "ctrl+s") != None {
+		t.Fatal("a form being sent must not submit again")
+	}
+	typeText(f, "X")
+	if f.Value("name") != "Ana" {
+		t.Fatalf("typing while sending changed the value to %q", f.Value("name"))
+	}
+}
+
+func TestServiceErrorLandsOnNamedFieldUntilChanged(t *testing.T) {
+	f := testForm()
+	typeText(f, "Ana")
+	k := f.ApplyError(&api.Error{Status: 400, Code: "INVALID_FIELD", Message: "name: already registered"})
+	if k != "name" || f.Error("name") != "name: already registered" {
+		t.Fatalf("field %q error %q", k, f.Error("name"))
+	}
+	typeText(f, "b")
+	if f.Error("name") != "" {
+		t.Fatalf("the service error should go once the value changes, got %q", f.Error("name"))
+	}
+	if f.ApplyError(errors.New("connection refused")) != "" || f.FormError() != "connection refused" {
+		t.Fatalf("an error naming no field goes on the form, got %q", f.FormError())
+	}
+}
+
+func TestFieldOf(t *testing.T) {
+	keys := []string{"alias", "userName", "taxId", "pixKey", "walletAddress", "beneficiaryAddress.city", "name"}
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{&api.Error{Code: "VALIDATION", Message: "walletAddress: EIP-55 checksum does not match"}, "walletAddress"},
+		{&api.Error{Code: "INVALID_TAX_ID", Message: "check digits do not match"}, "taxId"},
+		{&api.Error{Code: "BAD", Message: "userName is required"}, "userName"},
+		{&api.Error{Code: "BAD", Message: "beneficiaryAddress.city is required"}, "beneficiaryAddress.city"},
+		{&api.Error{Code: "BAD", Message: "city is required"}, "beneficiaryAddress.city"},
+		{&api.Error{Code: "BAD", Message: "the surname field is odd"}, ""},
+		{&api.Error{Code: "FORBIDDEN", Message: "missing permission beneficiary"}, ""},
+		{errors.New("timeout"), ""},
+	}
+	for _, c := range cases {
+		if got, _ := FieldOf(c.err, keys); got != c.want {
+			t.Errorf("FieldOf(%v) = %q, want %q", c.err, got, c.want)
+		}
+	}
+}
+
+func TestViewFitsSmallTerminal(t *testing.T) {
+	for _, size := range [][2]int{{40, 12}, {100, 30}, {10, 3}, {1, 1}} {
+		f := testForm()
+		f.SetSize(size[0], size[1])
+		press(f, "ctrl+s")
+		v := f.View()
+		lines := strings.Split(v, "\n")
+		if len(lines) != size[1] {
+			t.Fatalf("%v: %d lines", size, len(lines))
+		}
+		for _, l := range lines {
+			if w := lipgloss.Width(l); w != size[0] {
+				t.Fatalf("%v: line width %d: %q", size, w, l)
+			}
+		}
+		if size[1] >= 12 && !strings.Contains(v, "required") {
+			t.Fatalf("%v: the error of the focused field is not shown:\n%s", size, v)
+		}
+	}
+}
+
+func TestPasteIsChecked(t *testing.T) {
+	f := testForm()
+	f.SetValue("mode", "b")
+	f.move(1)
+	f.move(1)
+	if f.FocusedKey() != "code" {
+		t.Fatalf("focus = %q", f.FocusedKey())
+	}
+	f.Update(tea.PasteMsg{Content: "ABC"})
+	if f.Value("code") != "ABC" || f.Hint("code") != "looks fine" {
+		t.Fatalf("pasted value %q hint %q", f.Value("code"), f.Hint("code"))
+	}
+}

@@ -1,0 +1,181 @@
+package form
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+const requiredMark = "*"
+
+// Styles are the form's styles; screens pass the dashboard theme's. Errors
+// and hints also carry ✗ and ✓, so nothing depends on colour alone.
+type Styles struct {
+	Title, Label, Focus, Error, Hint, Choice, Footer lipgloss.Style
+}
+
+// DefaultStyles are the styles of a new form.
+func DefaultStyles() Styles {
+	return Styles{
+		Title:  lipgloss.NewStyle().Bold(true),
+		Label:  lipgloss.NewStyle().Faint(true),
+		Focus:  lipgloss.NewStyle().Bold(true),
+		Error:  lipgloss.NewStyle().Foreground(lipgloss.Color("9")),
+		Hint:   lipgloss.NewStyle().Foreground(lipgloss.Color("10")),
+		Choice: lipgloss.NewStyle().Reverse(true),
+		Footer: lipgloss.NewStyle().Faint(true),
+	}
+}
+
+// SetStyles replaces the form's styles.
+func (f *Form) SetStyles(s Styles) { f.styles = s }
+
+// SetSize gives the form its area; View fills exactly that.
+func (f *Form) SetSize(w, h int) {
+	f.width, f.height = max(w, 1), max(h, 1)
+	in := max(f.width-f.labelWidth()-3, 4)
+	for _, fl := range f.fields {
+		fl.input.SetWidth(in)
+	}
+}
+
+func (f *Form) labelWidth() int {
+	w := 0
+	for _, fl := range f.fields {
+		w = max(w, lipgloss.Width(fl.Label)+len(requiredMark))
+	}
+	return min(w, max(f.width/3, 6))
+}
+
+// View renders the form: the title, the fields around the focused one, and a
+// line of key hints.
+func (f *Form) View() string {
+	head := []string{f.styles.Title.Render(f.Title)}
+	if f.formErr != "" {
+		head = append(head, wrapped(f.styles.Error, "✗ "+f.formErr, f.width, 3)...)
+	}
+	// The root's footer shows the form's keys; only the wait is said here.
+	var footLines []string
+	if f.sending {
+		footLines = []string{f.styles.Footer.Render(ansi.Truncate("sending… (waiting for the service)", f.width, "…"))}
+	}
+
+	var body []string
+	start, end := 0, 0
+	lw := f.labelWidth()
+	for i, fl := range f.fields {
+		if !f.visible(fl) {
+			continue
+		}
+		if i == f.focus {
+			start = len(body)
+		}
+		body = append(body, f.fieldLine(fl, i == f.focus, lw))
+		indent := strings.Repeat(" ", lw+3)
+		avail := max(f.width-lw-3, 4)
+		if e := f.shownError(fl); e != "" {
+			for _, l := range wrapped(f.styles.Error, "✗ "+e, avail, 3) {
+				body = append(body, indent+l)
+			}
+		} else if fl.hint != "" {
+			for _, l := range wrapped(f.styles.Hint, "✓ "+fl.hint, avail, 2) {
+				body = append(body, indent+l)
+			}
+		}
+		if i == f.focus {
+			end = len(body)
+		}
+	}
+
+	room := f.height - len(head) - len(footLines)
+	if room < 1 {
+		// Too small for everything: keep the focused field and its message.
+		lines := append([]string{}, body[start:end]...)
+		return fit(lines, f.width, f.height)
+	}
+	off := 0
+	if end > room {
+		off = end - room
+	}
+	if start < off {
+		off = start
+	}
+	visible := body[off:min(len(body), off+room)]
+	lines := append(head, visible...)
+	for len(lines) < f.height-len(footLines) {
+		lines = append(lines, "")
+	}
+	lines = append(lines, footLines...)
+	return fit(lines, f.width, f.height)
+}
+
+func (f *Form) fieldLine(fl *field, focused bool, lw int) string {
+	label := fl.Label
+	if fl.Required {
+		label += requiredMark
+	}
+	label = ansi.Truncate(label, lw, "…")
+	label += strings.Repeat(" ", max(lw-lipgloss.Width(label), 0))
+	marker := "  "
+	if focused {
+		marker = "› "
+		label = f.styles.Focus.Render(label)
+	} else {
+		label = f.styles.Label.Render(label)
+	}
+	var value string
+	if len(fl.Choices) > 0 {
+		v := fl.Choices[fl.choice]
+		if v == "" {
+			v = "not given"
+		}
+		c := "‹ " + v + " ›"
+		if focused {
+			c = f.styles.Choice.Render(c)
+		}
+		value = c
+	} else {
+		value = fl.input.View()
+	}
+	return marker + label + " " + value
+}
+
+// wrapped wraps text to width and keeps at most n lines, each styled.
+func wrapped(st lipgloss.Style, text string, width, n int) []string {
+	lines := strings.Split(ansi.Wrap(text, max(width, 1), " "), "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+		lines[n-1] = ansi.Truncate(lines[n-1]+"…", width, "…")
+	}
+	for i, l := range lines {
+		lines[i] = st.Render(l)
+	}
+	return lines
+}
+
+// fit makes lines exactly w cells wide and h lines tall.
+func fit(lines []string, w, h int) string {
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	out := make([]string, h)
+	for i := range out {
+		l := ""
+		if i < len(lines) {
+			l = ansi.Truncate(lines[i], w, "")
+		}
+		if pad := w - lipgloss.Width(l); pad > 0 {
+			l += strings.Repeat(" ", pad)
+		}
+		out[i] = l
+	}
+	return strings.Join(out, "\n")
+}
+
+// Fit makes a block exactly w cells wide and h lines tall: longer lines are
+// cut, missing lines are blank. Screens use it so that View always fills the
+// size they were given.
+func Fit(block string, w, h int) string {
+	return fit(strings.Split(block, "\n"), max(w, 1), max(h, 1))
+}
