@@ -1,0 +1,347 @@
+// Package e2e drives the real tesouro binary in a real terminal (tmux)
+// against the sandbox: it sends keys, captures the pane as plain text and
+// asserts on what a user would read. Every test is named TestE2E...; they
+// need tmux and skip with the reason when it is missing, except under CI
+// (CI set), where a missing tmux fails them.
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"tesouro/sandbox"
+)
+
+// binary is the tesouro executable built once by TestMain.
+var binary string
+
+// sessions numbers the tmux servers of this process so that each TUI gets its
+// own socket.
+var sessions atomic.Int64
+
+// Default terminal size of startTUI.
+const (
+	defaultWidth  = 100
+	defaultHeight = 32
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(runMain(m))
+}
+
+func runMain(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "tesouro-e2e-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: temp dir for the binary:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	name := "tesouro"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	binary = filepath.Join(dir, name)
+	// The package directory is e2e/; the main package is its parent.
+	cmd := exec.Command("go", "build", "-o", binary, ".")
+	cmd.Dir = ".."
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: go build of tesouro failed: %v\n%s", err, out.String())
+		return 1
+	}
+	return m.Run()
+}
+
+// needTmux skips the test when tmux is missing, or fails it under CI.
+func needTmux(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("tmux")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("tmux is required for end-to-end tests under CI and was not found: %v", err)
+		}
+		t.Skip("tmux not found: install tmux to run the end-to-end tests")
+	}
+	return path
+}
+
+// startSandbox serves a fresh sandbox (seed 1) on loopback for the test and
+// writes its credentials file; both go away at cleanup.
+func startSandbox(t *testing.T) (*sandbox.Running, string) {
+	t.Helper()
+	r, err := sandbox.Start(sandbox.Config{Seed: 1}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("start sandbox: %v", err)
+	}
+	t.Cleanup(func() { r.Close() })
+	path := filepath.Join(t.TempDir(), "credentials.json")
+	if err := r.Creds.WriteFile(path); err != nil {
+		t.Fatalf("write sandbox credentials: %v", err)
+	}
+	return r, path
+}
+
+// Term is one tesouro process running in its own tmux server.
+type Term struct {
+	t      *testing.T
+	tmux   string
+	socket string
+	// Home is the throwaway home directory; Config and State are the
+	// tesouro config and state directories inside it.
+	Home, Config, State string
+	started             time.Time
+	status              string // file the exit status is written to
+}
+
+// startTUI runs the built binary with args in a fresh tmux server (100x32),
+// with a throwaway HOME, XDG directories and TESOURO_CONFIG_DIR, so that no
+// profile of the machine is seen. The server is killed at cleanup.
+func startTUI(t *testing.T, args ...string) *Term {
+	t.Helper()
+	return startTUIEnv(t, nil, args...)
+}
+
+// startTUIEnv is startTUI with extra environment variables ("NO_COLOR=1").
+func startTUIEnv(t *testing.T, env []string, args ...string) *Term {
+	t.Helper()
+	return startTUIWith(t, env, nil, args...)
+}
+
+// startTUIWith is startTUI with extra environment variables and a prepare
+// step that runs before the program starts (to write a config file into
+// tm.Config, say).
+func startTUIWith(t *testing.T, env []string, prepare func(tm *Term), args ...string) *Term {
+	t.Helper()
+	tmuxPath := needTmux(t)
+	home := t.TempDir()
+	tm := &Term{
+		t:      t,
+		tmux:   tmuxPath,
+		socket: fmt.Sprintf("tesouro-e2e-%d-%d", os.Getpid(), sessions.Add(1)),
+		Home:   home,
+		Config: filepath.Join(home, "config", "tesouro"),
+		State:  filepath.Join(home, "state", "tesouro"),
+	}
+	conf := filepath.Join(home, "tmux.conf")
+	// remain-on-exit keeps the pane after the program ends, so a test can
+	// read what it printed at exit; escape-time 0 sends a lone Escape at once.
+	if err := os.WriteFile(conf, []byte("set -g remain-on-exit on\nset -s escape-time 0\nset -g status off\nset -g history-limit 5000\n"), 0o600); err != nil {
+		t.Fatalf("write tmux config: %v", err)
+	}
+	vars := []string{
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"),
+		"XDG_DATA_HOME=" + filepath.Join(home, "data"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
+		"TESOURO_CONFIG_DIR=" + tm.Config,
+		"TERM=xterm-256color",
+		"LANG=C.UTF-8",
+		"PATH=" + os.Getenv("PATH"),
+	}
+	vars = append(vars, env...)
+	if prepare != nil {
+		prepare(tm)
+	}
+	// A shell around the program records its exit status in a file: tmux
+	// does not always learn the status of a pane's process.
+	tm.status = filepath.Join(home, "exit-status")
+	cmdline := []string{"sh", "-c", `"$@"; echo $? > '` + tm.status + `'`, "sh", "env", "-i"}
+	cmdline = append(cmdline, vars...)
+	cmdline = append(cmdline, binary)
+	cmdline = append(cmdline, args...)
+	newSession := append([]string{"-f", conf, "new-session", "-d", "-s", "main",
+		"-x", strconv.Itoa(defaultWidth), "-y", strconv.Itoa(defaultHeight), "--"}, cmdline...)
+	tm.started = time.Now()
+	if out, err := tm.run(newSession...); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	// tmux leaves its socket file behind when the server is killed.
+	sock, _ := tm.run("display-message", "-p", "#{socket_path}")
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("last screen of %s:\n%s", strings.Join(args, " "), tm.capture())
+		}
+		tm.run("kill-server")
+		if sock = strings.TrimSpace(sock); strings.Contains(sock, tm.socket) {
+			os.Remove(sock)
+		}
+	})
+	return tm
+}
+
+// run runs a tmux command against this Term's server.
+func (tm *Term) run(args ...string) (string, error) {
+	cmd := exec.Command(tm.tmux, append([]string{"-L", tm.socket}, args...)...)
+	cmd.Env = withoutTmux(os.Environ())
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// withoutTmux drops TMUX and TMUX_PANE so that tests run from inside a tmux
+// session still talk to their own server.
+func withoutTmux(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "TMUX=") || strings.HasPrefix(kv, "TMUX_PANE=") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// Send sends tmux key names ("Enter", "Escape", "Tab", "C-c", "Up", "q").
+func (tm *Term) Send(keys ...string) {
+	tm.t.Helper()
+	if out, err := tm.run(append([]string{"send-keys", "-t", "main"}, keys...)...); err != nil {
+		tm.t.Fatalf("tmux send-keys %q: %v\n%s", keys, err, out)
+	}
+}
+
+// Type sends text literally, character by character as typed.
+func (tm *Term) Type(text string) {
+	tm.t.Helper()
+	if out, err := tm.run("send-keys", "-t", "main", "-l", text); err != nil {
+		tm.t.Fatalf("tmux send-keys -l %q: %v\n%s", text, err, out)
+	}
+}
+
+// Screen returns the visible pane as plain text (no colour).
+func (tm *Term) Screen() string {
+	tm.t.Helper()
+	return tm.capture()
+}
+
+func (tm *Term) capture() string {
+	out, err := tm.run("capture-pane", "-p", "-t", "main")
+	if err != nil {
+		return fmt.Sprintf("(capture-pane failed: %v: %s)", err, out)
+	}
+	return out
+}
+
+// ScreenANSI returns the visible pane with its colours and attributes as
+// escape sequences, for tests about how things are drawn (NO_COLOR).
+func (tm *Term) ScreenANSI() string {
+	tm.t.Helper()
+	out, err := tm.run("capture-pane", "-p", "-e", "-t", "main")
+	if err != nil {
+		tm.t.Fatalf("tmux capture-pane -e: %v\n%s", err, out)
+	}
+	return out
+}
+
+// Scrollback returns everything the pane printed, history included, with
+// wrapped lines joined: what a program printed after leaving the alternate
+// screen (an exit message) is read here.
+func (tm *Term) Scrollback() string {
+	tm.t.Helper()
+	out, err := tm.run("capture-pane", "-p", "-J", "-S", "-", "-t", "main")
+	if err != nil {
+		tm.t.Fatalf("tmux capture-pane: %v\n%s", err, out)
+	}
+	return out
+}
+
+// WaitFor polls the screen until it contains text and returns that screen;
+// on timeout it fails the test, showing the last screen.
+func (tm *Term) WaitFor(text string, timeout time.Duration) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		s := tm.capture()
+		if strings.Contains(s, text) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("waited %s for %q; the screen is:\n%s", timeout, text, s)
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+}
+
+// WaitGone polls the screen until text is no longer on it; on timeout it
+// fails the test, showing the last screen.
+func (tm *Term) WaitGone(text string, timeout time.Duration) {
+	tm.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		s := tm.capture()
+		if !strings.Contains(s, text) {
+			return
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("waited %s for %q to go away; the screen is:\n%s", timeout, text, s)
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+}
+
+// Resize changes the terminal size.
+func (tm *Term) Resize(w, h int) {
+	tm.t.Helper()
+	if out, err := tm.run("resize-window", "-t", "main", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h)); err != nil {
+		tm.t.Fatalf("tmux resize-window %dx%d: %v\n%s", w, h, err, out)
+	}
+}
+
+// Size returns the pane's current size.
+func (tm *Term) Size() (w, h int) {
+	tm.t.Helper()
+	out, err := tm.run("display-message", "-p", "-t", "main", "#{pane_width} #{pane_height}")
+	if err != nil {
+		tm.t.Fatalf("tmux display-message: %v\n%s", err, out)
+	}
+	if _, err := fmt.Sscan(out, &w, &h); err != nil {
+		tm.t.Fatalf("pane size %q: %v", out, err)
+	}
+	return w, h
+}
+
+// Exited reports whether the program has ended, and its exit status.
+func (tm *Term) Exited() (bool, int) {
+	tm.t.Helper()
+	data, err := os.ReadFile(tm.status)
+	if err != nil {
+		return false, 0
+	}
+	text := strings.TrimSpace(string(data))
+	if text == "" {
+		return false, 0 // being written
+	}
+	code, err := strconv.Atoi(text)
+	if err != nil {
+		tm.t.Fatalf("exit status file %s holds %q", tm.status, text)
+	}
+	return true, code
+}
+
+// WaitExit waits for the program to end and returns its exit status; on
+// timeout it fails the test, showing the screen.
+func (tm *Term) WaitExit(timeout time.Duration) int {
+	tm.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		if dead, status := tm.Exited(); dead {
+			return status
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("waited %s for the program to exit; the screen is:\n%s", timeout, tm.capture())
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+}
+
+// Since is the time elapsed since the process was started.
+func (tm *Term) Since() time.Duration { return time.Since(tm.started) }

@@ -1,0 +1,225 @@
+package e2e
+
+import (
+	"context"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"tesouro/api"
+	"tesouro/sandbox"
+)
+
+// ticketsClient is an API client of the sandbox as access name, used to
+// learn what the screens should show.
+func ticketsClient(t *testing.T, sb *sandbox.Running, name string) *api.Client {
+	t.Helper()
+	acc, ok := sb.Creds.Access(name)
+	if !ok {
+		t.Fatalf("no %s access in the sandbox credentials", name)
+	}
+	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := api.New(sb.BaseURL, auth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// paidTickets lists the main account's PAID tickets straight from the
+// sandbox.
+func paidTickets(t *testing.T, c *api.Client) []api.Ticket {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var out []api.Ticket
+	for tk, err := range api.All(ctx, func(ctx context.Context, cursor string) (api.Page[api.Ticket], error) {
+		return c.ListTickets(ctx, api.TicketFilter{Status: "PAID", Cursor: cursor})
+	}) {
+		if err != nil {
+			t.Fatalf("list PAID tickets: %v", err)
+		}
+		out = append(out, tk)
+	}
+	return out
+}
+
+var allLoadedRe = regexp.MustCompile(`all (\d+) loaded`)
+
+// TestE2ETicketsFilterPageDetailExport: an operator filters PAID tickets,
+// pages to the end and reads the count, opens a ticket, and exports the
+// loaded rows to CSV.
+func TestE2ETicketsFilterPageDetailExport(t *testing.T) {
+	sb, creds := startSandbox(t)
+	want := paidTickets(t, ticketsClient(t, sb, "operator"))
+	if len(want) <= 50 {
+		t.Fatalf("the demo data has %d PAID tickets; paging needs more than one page", len(want))
+	}
+	tm := startTUI(t, "--credentials", creds, "--as", "operator")
+	tm.WaitFor("Overview", 15*time.Second)
+	tm.Send("3")
+	tm.WaitFor("50 loaded · more available", 10*time.Second)
+
+	// Filter on PAID in the filter form (typing q here is text, not quit).
+	tm.Send("f")
+	tm.WaitFor("Filter tickets", 5*time.Second)
+	tm.Type("PAID")
+	tm.Send("Enter")
+	tm.WaitFor("status=PAID", 5*time.Second)
+	tm.WaitFor("loaded", 10*time.Second)
+
+	// Page to the end: each G goes to the last loaded row, which fetches
+	// the next page.
+	var screen string
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		screen = tm.Screen()
+		if allLoadedRe.MatchString(screen) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("never reached the end of the list:\n%s", screen)
+		}
+		tm.Send("G")
+		time.Sleep(300 * time.Millisecond)
+	}
+	m := allLoadedRe.FindStringSubmatch(screen)
+	// Live tickets of the demo data may get paid meanwhile: the count must
+	// lie between what the service listed before and after.
+	after := paidTickets(t, ticketsClient(t, sb, "operator"))
+	n, _ := strconv.Atoi(m[1])
+	if n < min(len(want), len(after)) || n > max(len(want), len(after)) {
+		t.Fatalf("the screen says all %d loaded; the sandbox had %d then %d PAID tickets:\n%s", n, len(want), len(after), screen)
+	}
+	want = after
+	for _, st := range []string{"PENDING", "FAILED", "EXPIRED", "PROCESSING"} {
+		if strings.Contains(screen, " "+st+" ") {
+			t.Fatalf("a %s ticket is listed under status=PAID:\n%s", st, screen)
+		}
+	}
+
+	// Open the newest one.
+	tm.Send("g")
+	tm.Send("Enter")
+	tm.WaitFor("Ticket ", 10*time.Second)
+	detail := tm.WaitFor("✓ PAID", 10*time.Second)
+	for _, block := range []string{"Quote", "Fees"} {
+		if !strings.Contains(detail, block) {
+			t.Fatalf("detail lacks the %s block:\n%s", block, detail)
+		}
+	}
+	// Its receipt lands in the state directory, and the pane says where.
+	tm.Send("d")
+	tm.WaitFor("Receipt saved", 10*time.Second)
+	receipts, _ := filepath.Glob(filepath.Join(tm.State, "receipts", "ticket-*.pdf"))
+	if len(receipts) != 1 {
+		t.Fatalf("receipts in %s: %v", tm.State, receipts)
+	}
+	if pdf, err := os.ReadFile(receipts[0]); err != nil || !strings.HasPrefix(string(pdf), "%PDF") {
+		t.Fatalf("the receipt %s is not a PDF: %v", receipts[0], err)
+	}
+	tm.Send("Escape")
+	tm.WaitFor("all "+m[1]+" loaded", 5*time.Second)
+
+	// Export what is loaded.
+	tm.Send("e")
+	tm.WaitFor("exported "+m[1]+" rows to", 10*time.Second)
+	files, _ := filepath.Glob(filepath.Join(tm.State, "exports", "tickets-*.csv"))
+	if len(files) != 1 {
+		t.Fatalf("export files in %s: %v", tm.State, files)
+	}
+	f, err := os.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("the export is not valid CSV: %v", err)
+	}
+	if len(rows) != n+1 {
+		t.Fatalf("%d CSV lines, want a header and the %d tickets listed", len(rows), n)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	byID := map[string]api.Ticket{}
+	for _, tk := range want {
+		byID[tk.ID.String()] = tk
+	}
+	for _, r := range rows[1:] {
+		tk, ok := byID[r[col["id"]]]
+		if !ok {
+			t.Fatalf("exported a ticket the sandbox does not list as PAID: %v", r)
+		}
+		in, err := decimal.NewFromString(r[col["inputAmount"]])
+		if err != nil || r[col["status"]] != "PAID" || !in.Equal(tk.Quote.InputAmount) || r[col["inputCurrency"]] != tk.Quote.InputCurrency {
+			t.Fatalf("row %v does not match the ticket (input %s %s)", r, tk.Quote.InputAmount, tk.Quote.InputCurrency)
+		}
+	}
+	if _, ok := col["Conversion Fee amount"]; !ok {
+		t.Fatalf("no fee columns in the export header: %v", rows[0])
+	}
+}
+
+// TestE2ETicketCommandOpensOne: ":ticket ID" opens that ticket's detail.
+func TestE2ETicketCommandOpensOne(t *testing.T) {
+	sb, creds := startSandbox(t)
+	paid := paidTickets(t, ticketsClient(t, sb, "operator"))
+	target := paid[len(paid)-1] // the oldest: not on the first page
+	tm := startTUI(t, "--credentials", creds, "--as", "operator")
+	tm.WaitFor("Overview", 15*time.Second)
+	tm.Send(":")
+	tm.Type("ticket " + target.ID.String())
+	tm.Send("Enter")
+	tm.WaitFor("Ticket "+target.ID.String(), 10*time.Second)
+	tm.WaitFor("Fees", 5*time.Second)
+	tm.Send("G") // the timeline ends the pane
+	tm.WaitFor("Timeline", 5*time.Second)
+
+	tm.Send("Escape")
+	tm.WaitGone("Ticket "+target.ID.String(), 5*time.Second) // a lone Escape, not alt+:
+	tm.Send(":")
+	tm.Type("ticket " + uuid.NewString())
+	tm.Send("Enter")
+	tm.WaitFor("was not found", 10*time.Second)
+}
+
+var settlementRe = regexp.MustCompile(`Ticket\s+([0-9a-f-]{36})\s+\(t opens it\)`)
+
+// TestE2ETradeJumpsToItsSettlementTicket: a settled end-of-day trade leads
+// to the ticket that settled it.
+func TestE2ETradeJumpsToItsSettlementTicket(t *testing.T) {
+	_, creds := startSandbox(t)
+	tm := startTUI(t, "--credentials", creds, "--as", "operator")
+	tm.WaitFor("Overview", 15*time.Second)
+	tm.Send("7")
+	tm.WaitFor("loaded", 10*time.Second)
+	tm.Send("f")
+	tm.WaitFor("Filter trades", 5*time.Second)
+	tm.Type("SETTLED")
+	tm.Send("Enter")
+	tm.WaitFor("status=SETTLED", 5*time.Second)
+	tm.WaitFor("all ", 10*time.Second)
+	tm.Send("Enter")
+	screen := tm.WaitFor("(t opens it)", 5*time.Second)
+	m := settlementRe.FindStringSubmatch(screen)
+	if m == nil {
+		t.Fatalf("no settlement ticket id on the trade:\n%s", screen)
+	}
+	tm.Send("t")
+	tm.WaitFor("Ticket "+m[1], 10*time.Second)
+	tm.WaitFor("Quote", 5*time.Second)
+}

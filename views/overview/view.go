@@ -1,0 +1,260 @@
+package overview
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"tesouro/api"
+	"tesouro/money"
+	"tesouro/ui"
+	"tesouro/ui/widget"
+)
+
+// leftWidth is the width of the balances/access column when the window is
+// wide enough for two columns.
+const leftWidth = 34
+
+// twoColumns is the narrowest content width that shows two columns.
+const twoColumns = 80
+
+// SetSize implements ui.Screen.
+func (m *Screen) SetSize(w, h int) {
+	m.w, m.h = w, h
+	if w >= twoColumns {
+		m.table.SetSize(w-leftWidth-3, max(h-1, 0))
+		return
+	}
+	m.table.SetSize(w, max(h-len(m.leftLines(w))-2, 0))
+}
+
+// View implements ui.Screen.
+func (m *Screen) View() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	t := m.s.Styles()
+	if m.w >= twoColumns {
+		left := ui.Fit(strings.Join(m.leftLines(leftWidth), "\n"), leftWidth, m.h)
+		sep := strings.TrimSuffix(strings.Repeat(t.Muted.Render("│")+"\n", m.h), "\n")
+		right := t.Title.Render("Latest tickets") + "\n" + m.ticketsView()
+		return ui.Fit(lipgloss.JoinHorizontal(lipgloss.Top, left, " ", sep, " ", right), m.w, m.h)
+	}
+	lines := m.leftLines(m.w)
+	out := strings.Join(lines, "\n")
+	if rest := m.h - len(lines) - 2; rest > 1 {
+		// The left blocks grow as data arrives, so the table is sized here.
+		m.table.SetSize(m.w, rest)
+		out += "\n\n" + t.Title.Render("Latest tickets") + "\n" + m.ticketsView()
+	}
+	return ui.Fit(out, m.w, m.h)
+}
+
+func (m *Screen) ticketsView() string {
+	t := m.s.Styles()
+	switch {
+	case m.ticketsErr != nil:
+		return t.Error.Render("✗ "+m.ticketsErr.Error()) + "\n" + t.Muted.Render("r retries")
+	case !m.ticketsDone:
+		return t.Muted.Render(widget.SpinnerFrame(m.s.Clock()) + " loading tickets…")
+	}
+	return m.table.View()
+}
+
+// leftLines are the balances, approvals and access blocks.
+func (m *Screen) leftLines(w int) []string {
+	t := m.s.Styles()
+	var lines []string
+	lines = append(lines, t.Title.Render("Balances")+t.Muted.Render(" · "+m.accountShort()))
+	switch {
+	case m.balErr != nil:
+		lines = append(lines, t.Error.Render("✗ "+m.balErr.Error()), t.Muted.Render("r retries"))
+	case !m.balLoaded:
+		lines = append(lines, t.Muted.Render("loading balances…"))
+	case len(m.balances) == 0:
+		lines = append(lines, t.Muted.Render("no balances on this account"))
+	default:
+		cur := sortedCurrencies(m.balances)
+		amts := make([]string, len(cur))
+		amtW := 0
+		for i, c := range cur {
+			amts[i] = money.Format(m.balances[c], c)
+			amtW = max(amtW, len(amts[i]))
+		}
+		for i, c := range cur {
+			lines = append(lines, "  "+t.Label.Render(ui.PadRight(c, 5))+" "+t.Amount.Render(ui.PadLeft(amts[i], amtW)))
+		}
+	}
+	lines = append(lines, "")
+	lines = append(lines, t.Title.Render("Approvals")+" "+m.approvalsText())
+	lines = append(lines, "")
+	lines = append(lines, m.accessLines(w)...)
+	return lines
+}
+
+// accountShort names the operated account briefly (the header has it in
+// full).
+func (m *Screen) accountShort() string {
+	if m.s.Account.Main() {
+		return "main account"
+	}
+	return m.s.AccountName()
+}
+
+func (m *Screen) approvalsText() string {
+	t := m.s.Styles()
+	switch {
+	case m.s.Access == nil:
+		return t.Muted.Render("…")
+	case !m.isApprover():
+		return t.Muted.Render("not an approver")
+	case m.pendingErr != nil:
+		return t.Error.Render("✗ " + m.pendingErr.Error())
+	case !m.pendingDone:
+		return t.Muted.Render("loading…")
+	}
+	n := fmt.Sprint(m.pending)
+	if m.pendingMore {
+		n += "+"
+	}
+	if m.pending == 0 {
+		return t.Good.Render("0 pending")
+	}
+	return t.Warn.Render(n+" pending") + t.Muted.Render(" (see Approvals)")
+}
+
+// accessLines are the caller's access info.
+func (m *Screen) accessLines(w int) []string {
+	t := m.s.Styles()
+	a := m.s.Access
+	lines := []string{t.Title.Render("Your access")}
+	if a == nil {
+		return append(lines, t.Muted.Render("loading…"))
+	}
+	mfa := "off"
+	if a.MFAActivated {
+		mfa = "on"
+	}
+	lines = append(lines, "  "+t.Value.Render(a.Email))
+	perms := Permissions(a.AccountPermissions)
+	lines = append(lines, wrapWords("  "+t.Label.Render("may: "), perms, w)...)
+	frozen := t.Good.Render("no")
+	if a.Frozen(m.s.Clock()) {
+		frozen = t.Bad.Render("FROZEN until " + a.FrozenUntil.Local().Format("2006-01-02 15:04"))
+	}
+	lines = append(lines, "  "+t.Label.Render("MFA ")+t.Value.Render(mfa)+t.Muted.Render(" · ")+t.Label.Render("frozen: ")+frozen)
+	lines = append(lines, "  "+t.Label.Render("blacklisted: ")+m.blacklistText(a))
+	return lines
+}
+
+func (m *Screen) blacklistText(a *api.AccessInfo) string {
+	t := m.s.Styles()
+	var names []string
+	if a.IsMainAccountBlacklisted {
+		names = append(names, "main account")
+	}
+	for _, id := range a.BlacklistedAccountIDs {
+		name := id.String()[:8]
+		for _, acc := range m.s.Accounts {
+			if acc.ID == id {
+				name = acc.Name
+			}
+		}
+		names = append(names, name)
+	}
+	if len(names) == 0 {
+		return t.Good.Render("none")
+	}
+	return t.Bad.Render(strings.Join(names, ", "))
+}
+
+// Permissions lists the flags an access has, in words, "view only" alone
+// when it is view-only.
+func Permissions(p api.Permissions) []string {
+	flags := []struct {
+		on   bool
+		name string
+	}{
+		{p.Admin, "admin"}, {p.PayIn, "payIn"}, {p.PayOut, "payOut"}, {p.Convert, "convert"},
+		{p.OnChain, "onChain"}, {p.Markup, "markup"}, {p.Beneficiary, "beneficiary"},
+		{p.OperationRequester, "requester"}, {p.OperationApprover, "approver"},
+		{p.EnforceAllowedBeneficiaries, "allowed-beneficiaries-only"},
+	}
+	var out []string
+	if p.ViewOnly {
+		out = append(out, "view only")
+	}
+	for _, f := range flags {
+		if f.on {
+			out = append(out, f.name)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "nothing")
+	}
+	return out
+}
+
+// wrapWords lays words out after prefix on lines of w cells.
+func wrapWords(prefix string, words []string, w int) []string {
+	indent := strings.Repeat(" ", lipgloss.Width(prefix))
+	var lines []string
+	cur := prefix
+	empty := true
+	for _, wd := range words {
+		if !empty && lipgloss.Width(cur)+1+lipgloss.Width(wd) > w {
+			lines = append(lines, cur)
+			cur, empty = indent, true
+		}
+		if !empty {
+			cur += " "
+		}
+		cur += wd
+		empty = false
+	}
+	return append(lines, cur)
+}
+
+// sortedCurrencies orders balances as the catalogue does, then any other
+// currency alphabetically.
+func sortedCurrencies(b api.Balances) []string {
+	cat := money.Currencies()
+	out := make([]string, 0, len(b))
+	for c := range b {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		pi, pj := slices.Index(cat, out[i]), slices.Index(cat, out[j])
+		switch {
+		case pi >= 0 && pj >= 0:
+			return pi < pj
+		case pi >= 0:
+			return true
+		case pj >= 0:
+			return false
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// ticketRows are the latest tickets as table rows.
+func ticketRows(t *ui.Theme, ts []api.Ticket) []widget.Row {
+	rows := make([]widget.Row, 0, len(ts))
+	for _, tk := range ts {
+		q := tk.Quote
+		rows = append(rows, widget.Row{
+			ID: tk.ID.String(),
+			Cells: []string{
+				tk.CreatedAt.Local().Format("01-02 15:04"),
+				t.StatusStyle(string(tk.Status)).Render(string(tk.Status)),
+				money.Format(q.InputAmount, q.InputCurrency) + " " + q.InputCurrency,
+				money.Format(q.OutputAmount, q.OutputCurrency) + " " + q.OutputCurrency,
+			},
+		})
+	}
+	return rows
+}

@@ -1,0 +1,317 @@
+// Package subaccounts is the Sub-accounts screen: the main account and every
+// sub-account, the one being operated, those this access is blacklisted from
+// (disabled), switching the operated account, and creating a sub-account.
+package subaccounts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/journal"
+	"tesouro/ui"
+	"tesouro/ui/widget"
+)
+
+const (
+	requestTimeout = 15 * time.Second
+	// maxPages bounds the listing (50 per page in the sandbox).
+	maxPages = 40
+	// maxNameLen is the longest sub-account name the form accepts.
+	maxNameLen = 100
+)
+
+var instances atomic.Int64
+
+// Screen is the Sub-accounts screen.
+type Screen struct {
+	s    *ui.Session
+	inst int64
+	w, h int
+	seq  int
+
+	subs    []api.SubAccount
+	more    bool
+	err     error
+	loaded  bool
+	table   *widget.Table
+	creates int // creations under way
+	width   widthClass
+	query   string // the / filter, matched fuzzily against name and type
+
+	keys keyMap
+}
+
+type keyMap struct {
+	Switch, Create, Copy, Refresh key.Binding
+}
+
+// New builds the screen for a session.
+func New(s *ui.Session) ui.Screen {
+	t := widget.NewTable(columns(wide)...)
+	t.SetStyles(s.Styles().TableStyles())
+	t.SetEmpty("loading accounts…")
+	m := &Screen{
+		s:     s,
+		inst:  instances.Add(1),
+		table: t,
+		keys: keyMap{
+			Switch:  ui.Binding("enter", "operate this account", "enter"),
+			Create:  ui.Binding("c", "create sub-account", "c"),
+			Copy:    ui.Binding("y", "copy account id", "y"),
+			Refresh: ui.Binding("r", "refresh", "r"),
+		},
+	}
+	m.rebuild()
+	return m
+}
+
+type (
+	listedMsg struct {
+		inst int64
+		seq  int
+		subs []api.SubAccount
+		more bool
+		err  error
+	}
+	createdMsg struct {
+		inst       int64
+		name       string
+		id         uuid.UUID
+		err        error
+		journalErr error
+	}
+)
+
+// ID implements ui.Screen.
+func (m *Screen) ID() string { return "subaccounts" }
+
+// Title implements ui.Screen.
+func (m *Screen) Title() string { return "Sub-accounts" }
+
+// Capturing implements ui.Screen.
+func (m *Screen) Capturing() bool { return false }
+
+// Busy implements ui.Screen: a creation under way would be lost on quit.
+func (m *Screen) Busy() bool { return m.creates > 0 }
+
+// Filterable implements ui.Filterable.
+func (m *Screen) Filterable() bool { return true }
+
+// Init implements ui.Screen.
+func (m *Screen) Init() tea.Cmd { return m.load() }
+
+func (m *Screen) load() tea.Cmd {
+	m.seq++
+	seq, inst, client := m.seq, m.inst, m.s.Client
+	return m.s.Request(func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		var all []api.SubAccount
+		cursor := ""
+		for range maxPages {
+			p, err := client.ListSubAccounts(ctx, api.SubAccountFilter{Cursor: cursor})
+			if err != nil {
+				return listedMsg{inst: inst, seq: seq, err: err}
+			}
+			all = append(all, p.Items...)
+			if !p.More() {
+				return listedMsg{inst: inst, seq: seq, subs: all}
+			}
+			cursor = p.Cursor
+		}
+		return listedMsg{inst: inst, seq: seq, subs: all, more: true}
+	})
+}
+
+// Update implements ui.Screen.
+func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case listedMsg:
+		if msg.inst != m.inst || msg.seq != m.seq {
+			return m, nil
+		}
+		m.loaded, m.err = true, msg.err
+		if msg.err == nil {
+			m.subs, m.more = msg.subs, msg.more
+		}
+		m.rebuild()
+		if msg.err != nil {
+			return m, nil
+		}
+		return m, m.s.Refreshed()
+	case createdMsg:
+		if msg.inst != m.inst {
+			return m, nil
+		}
+		m.creates--
+		if msg.err != nil {
+			return m, ui.Toast(ui.ToastError, fmt.Sprintf("Could not create sub-account %q: %v", msg.name, msg.err))
+		}
+		done := ui.Toast(ui.ToastSuccess, fmt.Sprintf("Created sub-account %q (%s)", msg.name, msg.id))
+		if msg.journalErr != nil {
+			done = ui.Toast(ui.ToastError, fmt.Sprintf("Created sub-account %q, but the local journal could not record it: %v", msg.name, msg.journalErr))
+		}
+		return m, tea.Batch(
+			done,
+			m.load(),
+			func() tea.Msg { return ui.ReloadAccountsMsg{} },
+		)
+	case startCreateMsg:
+		if msg.inst != m.inst {
+			return m, nil
+		}
+		m.creates++
+		return m, msg.run
+	case ui.AccessLoadedMsg, ui.AccountsLoadedMsg:
+		m.rebuild()
+		return m, nil
+	case ui.ThemeChangedMsg:
+		m.table.SetStyles(m.s.Styles().TableStyles())
+		m.rebuild()
+		return m, nil
+	case ui.FilterMsg:
+		m.query = msg.Query
+		m.rebuild()
+		return m, nil
+	case ui.NavigateMsg:
+		if msg.ID != "" {
+			m.table.Select(msg.ID)
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	}
+	return m, nil
+}
+
+func (m *Screen) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, m.keys.Refresh):
+		return m.load()
+	case key.Matches(msg, m.keys.Copy):
+		if row, ok := m.table.Selected(); ok {
+			return ui.Copy("account id", m.accountOf(row).ID.String())
+		}
+		return nil
+	case key.Matches(msg, m.keys.Switch):
+		row, ok := m.table.Selected()
+		if !ok {
+			return nil
+		}
+		if row.Disabled {
+			return ui.Toast(ui.ToastError, "This access is blacklisted from "+row.Cells[0]+": it cannot be operated")
+		}
+		acc := m.accountOf(row)
+		return func() tea.Msg { return ui.SwitchAccountMsg{Account: acc} }
+	case key.Matches(msg, m.keys.Create):
+		if err := m.s.Can(ui.ActCreateSubAccount); err != nil {
+			return ui.Toast(ui.ToastError, "Cannot create a sub-account: "+err.Error())
+		}
+		return m.askName()
+	}
+	return m.table.Update(msg)
+}
+
+// accountOf turns a row back into the account it shows.
+func (m *Screen) accountOf(row widget.Row) ui.Account {
+	if row.ID == mainRowID {
+		return ui.Account{ID: uuid.Nil, Name: m.mainName()}
+	}
+	id, _ := uuid.Parse(row.ID)
+	return ui.Account{ID: id, Name: row.Cells[0]}
+}
+
+// KeyMap implements ui.Screen.
+func (m *Screen) KeyMap() []key.Binding {
+	k := m.keys
+	row, sel := m.table.Selected()
+	k.Switch.SetEnabled(sel && !row.Disabled && m.accountOf(row).ID != m.s.Account.ID)
+	k.Copy.SetEnabled(sel)
+	k.Create = m.s.Gate(k.Create, ui.ActCreateSubAccount)
+	return append([]key.Binding{k.Switch, k.Create, k.Copy, k.Refresh}, m.table.KeyMap()...)
+}
+
+// askName, askType and confirmCreate chain the creation dialogue.
+func (m *Screen) askName() tea.Cmd {
+	return ui.Prompt("New sub-account name", "e.g. Acme Pagamentos Ltda", validName, func(name string) tea.Cmd {
+		return m.askType(name)
+	})
+}
+
+func validName(s string) error {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "":
+		return errors.New("type a name for the sub-account")
+	case len([]rune(s)) > maxNameLen:
+		return fmt.Errorf("keep the name under %d characters", maxNameLen)
+	}
+	return nil
+}
+
+func (m *Screen) askType(name string) tea.Cmd {
+	return ui.Prompt("Account type for "+name, "INDIVIDUAL or COMPANY", validType, func(kind string) tea.Cmd {
+		kind = normType(kind)
+		body := fmt.Sprintf("Name: %s\nType: %s\nUnder: %s\nEnvironment: %s", name, kind, m.mainName(), m.s.Env)
+		return ui.Confirm("Create this sub-account?", body, m.create(name, kind))
+	})
+}
+
+func normType(s string) string {
+	switch strings.ToUpper(strings.TrimSpace(s)) {
+	case "I", "INDIVIDUAL":
+		return "INDIVIDUAL"
+	case "C", "COMPANY":
+		return "COMPANY"
+	}
+	return ""
+}
+
+func validType(s string) error {
+	if normType(s) == "" {
+		return errors.New("type INDIVIDUAL or COMPANY (I or C)")
+	}
+	return nil
+}
+
+// create sends the creation and journals it.
+func (m *Screen) create(name, kind string) tea.Cmd {
+	inst, s := m.inst, m.s
+	client, j := s.Client, s.Journal
+	profile, env := s.Profile, string(s.Env)
+	now := s.Clock
+	return func() tea.Msg {
+		return startCreateMsg{inst: inst, run: s.Request(func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+			defer cancel()
+			id, err := client.CreateSubAccount(ctx, api.CreateSubAccountRequest{AccountType: kind, Name: name})
+			entry := journal.Entry{
+				Time: now(), Profile: profile, Env: env, Account: "main",
+				Action: "create-sub-account", Endpoint: "POST /v2/account/sub-accounts",
+				Outcome: "created",
+			}
+			if err != nil {
+				entry.Outcome = "error: " + err.Error()
+			} else {
+				entry.IDs = map[string]string{"subAccountId": id.String()}
+			}
+			jerr := j.Record(entry)
+			return createdMsg{inst: inst, name: name, id: id, err: err, journalErr: jerr}
+		})}
+	}
+}
+
+// startCreateMsg counts a creation as under way before its request runs.
+type startCreateMsg struct {
+	inst int64
+	run  tea.Cmd
+}
