@@ -31,10 +31,22 @@ type dashboardFlags struct {
 	readOnly, debug, sandbox             bool
 }
 
-const dashboardUsage = `Usage: tesouro [--profile NAME | --sandbox [--as NAME] | --credentials FILE --as NAME]
-               [--sub-account ID|NAME] [--readonly] [--debug]
+const dashboardUsage = `tesouro: a terminal dashboard for treasury operations.
 
-The dashboard. With no profile configured it starts the embedded sandbox.`
+Usage:
+  tesouro [--profile NAME | --sandbox [--as NAME] | --credentials FILE --as NAME]
+          [--sub-account ID|NAME] [--readonly] [--debug]
+                                       the dashboard; with no profile configured
+                                       it starts the embedded sandbox
+  tesouro sandbox [flags]              serve the service emulator
+  tesouro profile add|list|use|show|remove
+  tesouro keygen --profile NAME --type ed25519|ecdsa|rsa
+  tesouro login --profile NAME
+  tesouro --version
+
+Every command takes --help. Exit codes: 0 ok, 1 runtime error, 2 usage error.
+
+Dashboard flags:`
 
 func (c *cli) parseDashboardFlags(args []string) (dashboardFlags, error) {
 	var f dashboardFlags
@@ -45,7 +57,7 @@ func (c *cli) parseDashboardFlags(args []string) (dashboardFlags, error) {
 	fs.BoolVar(&f.debug, "debug", false, "log to a file in the state directory (path printed at exit)")
 	fs.BoolVar(&f.sandbox, "sandbox", false, "use a fresh embedded sandbox")
 	fs.StringVar(&f.as, "as", "", "demo access for --sandbox or --credentials: "+strings.Join(demoAccesses, ", "))
-	fs.StringVar(&f.credentials, "credentials", "", "credentials file written by a running `tesouro sandbox`")
+	fs.StringVar(&f.credentials, "credentials", "", "credentials file written by a running 'tesouro sandbox' (its demo keys, no keyring)")
 	if err := fs.parse(args); err != nil {
 		return f, err
 	}

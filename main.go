@@ -73,7 +73,8 @@ func (c *cli) run(args []string) int {
 			fmt.Fprintln(c.stdout, "tesouro", versionString())
 			return exitOK
 		case "help":
-			c.printUsage(c.stdout)
+			// The dashboard's --help is the program's: it lists every command.
+			_, _ = c.parseDashboardFlags([]string{"--help"})
 			return exitOK
 		}
 	}
@@ -102,32 +103,6 @@ func versionString() string {
 		return bi.Main.Version
 	}
 	return "dev"
-}
-
-func (c *cli) printUsage(w io.Writer) {
-	fmt.Fprint(w, `tesouro: a terminal dashboard for treasury operations.
-
-Usage:
-  tesouro [flags]                      the dashboard on the active profile
-                                       (the embedded sandbox when none is configured)
-  tesouro --sandbox [--as NAME]        the dashboard on a fresh embedded sandbox
-  tesouro sandbox [flags]              serve the service emulator
-  tesouro profile add|list|use|show|remove
-  tesouro keygen --profile NAME --type ed25519|ecdsa|rsa
-  tesouro login --profile NAME
-  tesouro --version
-
-Dashboard flags:
-  --profile NAME        use this profile instead of the active one
-  --sub-account ID|NAME operate this sub-account
-  --readonly            no write action is possible (shown in the header)
-  --debug               log to a file in the state directory (path printed at exit)
-  --sandbox             use a fresh embedded sandbox
-  --as NAME             demo access for --sandbox (operator, requester, approver1,
-                        approver2, approver3, viewer, restricted)
-
-Every command takes --help. Exit codes: 0 ok, 1 runtime error, 2 usage error.
-`)
 }
 
 // flagSet is a flag.FlagSet whose errors are usage errors (exit 2) and
