@@ -82,9 +82,8 @@ func (c *call) queryUUID(name string) (uuid.UUID, bool, error) {
 	return id, true, nil
 }
 
-// pathUUID reads a UUID path parameter; anything else cannot name a
-// resource, so it is a 404 like an unknown id would be... except that the
-// caller deserves to know the id is malformed, hence a 400.
+// pathUUID reads a UUID path parameter. A malformed id is a 400 (not a
+// 404) so that the caller learns the id itself is wrong.
 func (c *call) pathUUID(name string) (uuid.UUID, error) {
 	raw := c.param(name)
 	id, err := uuid.Parse(raw)

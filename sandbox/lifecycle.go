@@ -193,6 +193,11 @@ func (s *Server) fundLocked(t *ticket, at time.Time) {
 		info.TxHash = s.txHash()
 		t.BlockchainSenderInfo = &info
 	}
+	// The payment lands in the account as its token until delivery.
+	if tok := tokenFor(q.InputCurrency); tok != "" && q.InputPaymentMethod != "INTERNAL" {
+		t.acct.credit(tok, q.InputAmount)
+		t.held = q.InputAmount
+	}
 	t.fundAt = time.Time{}
 	s.transitionLocked(t, api.TicketProcessing, at, "DEPOSIT-SUCCESS")
 	t.payAt = at.Add(s.scaled(deliveryDelay))
@@ -247,10 +252,12 @@ func (s *Server) deliverLocked(t *ticket, at time.Time) {
 		if gone == "-" {
 			t.FailureReason = t.failReason
 		}
+		// An INTERNAL input goes back; a funded one stays in the balance.
 		if t.debited.IsPositive() {
 			acct.credit(q.InputCurrency, t.debited)
 			t.debited = decimal.Zero
 		}
+		t.held = decimal.Zero
 		s.transitionLocked(t, api.TicketFailed, at, "DELIVERY-FAILED")
 		return
 	}
@@ -264,6 +271,10 @@ func (s *Server) deliverLocked(t *ticket, at time.Time) {
 		r := *t.BlockchainReceiverInfo
 		r.TxHash = s.txHash()
 		t.BlockchainReceiverInfo = &r
+	}
+	if t.held.IsPositive() {
+		acct.credit(tokenFor(q.InputCurrency), t.held.Neg())
+		t.held = decimal.Zero
 	}
 	if t.outKind == "internal" || t.outKind == "own" {
 		acct.credit(q.OutputCurrency, q.OutputAmount)

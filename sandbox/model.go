@@ -119,6 +119,9 @@ type ticket struct {
 	fundAt  time.Time
 	payAt   time.Time
 	debited decimal.Decimal // INTERNAL input taken at creation
+	// held is the funded input credited to the balance (as its token) until
+	// the output is delivered.
+	held decimal.Decimal
 	// failReason makes the delivery fail (demo history).
 	failReason string
 }

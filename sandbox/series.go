@@ -141,8 +141,9 @@ func (s *series[T]) page(cursor string, limit int, w window, match func(*T) bool
 	return items, "", nil
 }
 
-// Cursors are base64url("<createdAt ms>-<n>-<id>")-like opaque strings; the
-// shape resembles the real service's (`<n>-<epoch ms>`).
+// Cursors are opaque: base64url of "<createdAt UnixNano>-<id>" of the last
+// item returned, so a page starts right after it even when items were
+// added or removed in between.
 func encodeCursor(at int64, id uuid.UUID) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(at, 10) + "-" + id.String()))
 }

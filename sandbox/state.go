@@ -125,6 +125,7 @@ type ticketState struct {
 	FundAt     time.Time       `json:"fundAt"`
 	PayAt      time.Time       `json:"payAt"`
 	Debited    decimal.Decimal `json:"debited"`
+	Held       decimal.Decimal `json:"held"`
 	FailReason string          `json:"failReason,omitempty"`
 }
 
@@ -179,7 +180,7 @@ func (s *Server) snapshotLocked() *stateFile {
 		}
 		for _, e := range a.tickets.es {
 			t := e.v
-			as.Tickets = append(as.Tickets, ticketState{Ticket: t.Ticket, AccessID: t.accessID, Quote: t.q, OutKind: t.outKind, OutID: t.outID, FundAt: t.fundAt, PayAt: t.payAt, Debited: t.debited, FailReason: t.failReason})
+			as.Tickets = append(as.Tickets, ticketState{Ticket: t.Ticket, AccessID: t.accessID, Quote: t.q, OutKind: t.outKind, OutID: t.outID, FundAt: t.fundAt, PayAt: t.payAt, Debited: t.debited, Held: t.held, FailReason: t.failReason})
 		}
 		f.Accounts = append(f.Accounts, as)
 	}
@@ -283,7 +284,7 @@ func (s *Server) loadState(path string) (bool, error) {
 			a.poa.add(v.CreatedAt.Time, v.ID, &v)
 		}
 		for _, ts := range as.Tickets {
-			t := &ticket{Ticket: ts.Ticket, acct: a, accessID: ts.AccessID, q: ts.Quote, outKind: ts.OutKind, outID: ts.OutID, fundAt: ts.FundAt, payAt: ts.PayAt, debited: ts.Debited, failReason: ts.FailReason}
+			t := &ticket{Ticket: ts.Ticket, acct: a, accessID: ts.AccessID, q: ts.Quote, outKind: ts.OutKind, outID: ts.OutID, fundAt: ts.FundAt, payAt: ts.PayAt, debited: ts.Debited, held: ts.Held, failReason: ts.FailReason}
 			a.tickets.add(t.CreatedAt.Time, t.ID, t)
 			if t.ExternalID != "" {
 				a.byExternal[t.ExternalID] = append(a.byExternal[t.ExternalID], t)

@@ -62,6 +62,11 @@ func TestSmallPIXTicketFundsItselfAndPays(t *testing.T) {
 		t.Fatalf("after 3 s: %s with sender %+v, want PROCESSING with a 32-character endToEndId", got.Status, got.BrazilianFiatSenderInfo)
 	}
 	e2e := got.BrazilianFiatSenderInfo.EndToEndID
+	// Funding moved the payment into the balance, as BRLA, until delivery.
+	mid := must[api.Balances](t)(op.Balances(ctx(t), uuid.Nil))
+	if want := before["BRLA"].Add(q.InputAmount); !mid["BRLA"].Equal(want) {
+		t.Errorf("BRLA while PROCESSING %s, want %s + %s", mid["BRLA"], before["BRLA"], q.InputAmount)
+	}
 	e.clock.Add(2 * time.Second)
 	got = must[*api.Ticket](t)(op.GetTicket(ctx(t), uuid.Nil, tk.ID))
 	if got.Status != api.TicketPaid {
