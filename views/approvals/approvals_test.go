@@ -9,25 +9,26 @@ import (
 
 	"tesouro/api"
 	"tesouro/ui"
+	"tesouro/views/internal/fakeservice"
 )
 
 var approver = api.Permissions{OperationApprover: true}
 
-func inbox() (*fakeService, *api.Operation, *api.Operation, *api.Operation) {
+func inbox() (*fakeservice.Service, *api.Operation, *api.Operation, *api.Operation) {
 	theirs := newOp("requester@example.com", "1000", 5*time.Minute)
 	mine := newOp("approver3@example.com", "250.5", 2*time.Hour)
 	done := newOp("requester@example.com", "80", 30*time.Hour)
 	done.Status, done.Approvals, done.ExecutedID = api.OperationExecuted, 2, uuid.NewString()
-	return &fakeService{ops: []*api.Operation{theirs, done, mine}}, theirs, mine, done
+	return &fakeservice.Service{Ops: []*api.Operation{theirs, done, mine}}, theirs, mine, done
 }
 
 func TestInboxListsEveryPageWithPendingCountAmountsAndOwnDisabled(t *testing.T) {
 	svc, theirs, mine, _ := inbox()
 	h := newHarness(t, svc, "approver3@example.com", approver)
-	if got := h.scr.Title(); got != "Approvals 2" {
+	if got := h.Screen.Title(); got != "Approvals 2" {
 		t.Fatalf("title = %q, want the pending count 2", got)
 	}
-	v := h.plainView()
+	v := h.PlainView()
 	for _, want := range []string{"1,000.00 BRL → 181.234500 USDC", "250.50 BRL", "cold wallet", "0/2", "5m", "Matriz", "EXECUTED"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("inbox lacks %q:\n%s", want, v)
@@ -46,37 +47,37 @@ func TestApproveAsksFirstRepeatingWhatIsApprovedThenJournals(t *testing.T) {
 	svc, theirs, _, _ := inbox()
 	h := newHarness(t, svc, "approver1@example.com", approver)
 	h.selectOp(theirs.ID)
-	h.key("a")
-	if len(h.asks) != 1 {
-		t.Fatalf("want one confirmation, got %d (toasts %+v)", len(h.asks), h.toasts)
+	h.Key("a")
+	if len(h.Asks) != 1 {
+		t.Fatalf("want one confirmation, got %d (toasts %+v)", len(h.Asks), h.Toasts)
 	}
-	if len(svc.approved) != 0 {
+	if len(svc.Approved) != 0 {
 		t.Fatal("approved before the confirmation")
 	}
-	ask := h.asks[0]
+	ask := h.Asks[0]
 	for _, want := range []string{"1,000.00 BRL → 181.234500 USDC", "BRLUSDC at 0.1823 (PIX → POLYGON)", "cold wallet",
 		"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "Matriz", "Conversion Fee 5.00 BRL", "Gas Fee 0.250000 USDC", "SANDBOX"} {
 		if !strings.Contains(ask.Body, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, ask.Body)
 		}
 	}
-	h.run(ask.OnYes)
-	if len(svc.approved) != 1 || svc.approved[0] != theirs.ID {
-		t.Fatalf("approved = %v", svc.approved)
+	h.Run(ask.OnYes)
+	if len(svc.Approved) != 1 || svc.Approved[0] != theirs.ID {
+		t.Fatalf("approved = %v", svc.Approved)
 	}
-	es := h.journal()
+	es := h.Journal()
 	if len(es) != 1 || es[0].Action != "approve-operation" || es[0].IDs["operation"] != theirs.ID.String() ||
 		es[0].Amounts["input"] != "1,000.00 BRL" || es[0].Outcome != "approved (1/2)" || es[0].Account != "main" {
 		t.Fatalf("journal = %+v", es)
 	}
-	if len(h.toasts) == 0 || !strings.Contains(h.toasts[len(h.toasts)-1].Text, "1 of 2") {
-		t.Fatalf("toasts = %+v", h.toasts)
+	if len(h.Toasts) == 0 || !strings.Contains(h.Toasts[len(h.Toasts)-1].Text, "1 of 2") {
+		t.Fatalf("toasts = %+v", h.Toasts)
 	}
 	// Approving again is refused locally: the detail shows this approval.
-	h.asks = nil
-	h.key("a")
-	if len(h.asks) != 0 || !strings.Contains(h.toasts[len(h.toasts)-1].Text, "already approved") {
-		t.Fatalf("second approval: asks %d, toasts %+v", len(h.asks), h.toasts)
+	h.Asks = nil
+	h.Key("a")
+	if len(h.Asks) != 0 || !strings.Contains(h.Toasts[len(h.Toasts)-1].Text, "already approved") {
+		t.Fatalf("second approval: asks %d, toasts %+v", len(h.Asks), h.Toasts)
 	}
 }
 
@@ -86,24 +87,24 @@ func TestSecondApprovalExecutesAndTheTicketOpens(t *testing.T) {
 	theirs.Approvers[0].HasApproved = true
 	h := newHarness(t, svc, "approver2@example.com", approver)
 	h.selectOp(theirs.ID)
-	h.key("a")
-	if !strings.Contains(h.asks[0].Body, "yours executes it") {
-		t.Fatalf("the confirmation should say this approval executes:\n%s", h.asks[0].Body)
+	h.Key("a")
+	if !strings.Contains(h.Asks[0].Body, "yours executes it") {
+		t.Fatalf("the confirmation should say this approval executes:\n%s", h.Asks[0].Body)
 	}
-	h.run(h.asks[0].OnYes)
+	h.Run(h.Asks[0].OnYes)
 	if theirs.Status != api.OperationExecuted {
 		t.Fatal("not executed")
 	}
-	last := h.toasts[len(h.toasts)-1].Text
-	if !strings.Contains(last, theirs.ExecutedID[:8]) || !strings.Contains(h.plainView(), "executed: ticket "+theirs.ExecutedID) {
+	last := h.Toasts[len(h.Toasts)-1].Text
+	if !strings.Contains(last, theirs.ExecutedID[:8]) || !strings.Contains(h.PlainView(), "executed: ticket "+theirs.ExecutedID) {
 		t.Fatalf("toast %q lacks the ticket id", last)
 	}
 	h.selectOp(theirs.ID)
-	h.key("t")
-	if len(h.navs) != 1 || h.navs[0] != (ui.NavigateMsg{Screen: "tickets", ID: theirs.ExecutedID}) {
-		t.Fatalf("navigation = %+v", h.navs)
+	h.Key("t")
+	if len(h.Navs) != 1 || h.Navs[0] != (ui.NavigateMsg{Screen: "tickets", ID: theirs.ExecutedID}) {
+		t.Fatalf("navigation = %+v", h.Navs)
 	}
-	if es := h.journal(); es[0].Outcome != "approved; executed" || es[0].IDs["ticket"] != theirs.ExecutedID {
+	if es := h.Journal(); es[0].Outcome != "approved; executed" || es[0].IDs["ticket"] != theirs.ExecutedID {
 		t.Fatalf("journal = %+v", es)
 	}
 }
@@ -112,23 +113,23 @@ func TestOwnRequestIsShownButCannotBeApproved(t *testing.T) {
 	svc, _, mine, _ := inbox()
 	h := newHarness(t, svc, "Approver3@Example.com", approver)
 	h.selectOp(mine.ID)
-	for _, b := range h.scr.KeyMap() {
+	for _, b := range h.Screen.KeyMap() {
 		if b.Enabled() && (b.Help().Desc == "approve" || b.Help().Desc == "reject") {
 			t.Fatalf("%s is live on the caller's own request", b.Help().Desc)
 		}
 	}
-	h.key("a")
-	if len(h.asks) != 0 || len(svc.approved) != 0 {
+	h.Key("a")
+	if len(h.Asks) != 0 || len(svc.Approved) != 0 {
 		t.Fatal("own request offered for approval")
 	}
-	if len(h.toasts) != 1 || !strings.Contains(h.toasts[0].Text, "you requested this operation") {
-		t.Fatalf("toasts = %+v", h.toasts)
+	if len(h.Toasts) != 1 || !strings.Contains(h.Toasts[0].Text, "you requested this operation") {
+		t.Fatalf("toasts = %+v", h.Toasts)
 	}
-	if v := h.plainView(); !strings.Contains(v, "you requested this operation") {
+	if v := h.PlainView(); !strings.Contains(v, "you requested this operation") {
 		t.Fatalf("the reason is not on screen:\n%s", v)
 	}
-	h.key("enter")
-	if v := h.plainView(); !strings.Contains(v, "your own request") || !strings.Contains(v, "approver3@example.com (you)") {
+	h.Key("enter")
+	if v := h.PlainView(); !strings.Contains(v, "your own request") || !strings.Contains(v, "approver3@example.com (you)") {
 		t.Fatalf("detail:\n%s", v)
 	}
 }
@@ -137,11 +138,11 @@ func TestRejectNeedsAReason(t *testing.T) {
 	svc, theirs, _, _ := inbox()
 	h := newHarness(t, svc, "approver1@example.com", approver)
 	h.selectOp(theirs.ID)
-	h.key("x")
-	if len(h.prompt) != 1 {
-		t.Fatalf("want a prompt for the reason, got %d", len(h.prompt))
+	h.Key("x")
+	if len(h.Prompts) != 1 {
+		t.Fatalf("want a prompt for the reason, got %d", len(h.Prompts))
 	}
-	p := h.prompt[0]
+	p := h.Prompts[0]
 	if p.Validate("   ") == nil || p.Validate("") == nil {
 		t.Fatal("an empty reason is accepted")
 	}
@@ -151,20 +152,20 @@ func TestRejectNeedsAReason(t *testing.T) {
 	if err := p.Validate("too expensive"); err != nil {
 		t.Fatalf("a reason is refused: %v", err)
 	}
-	h.run(p.OnSubmit("  too expensive "))
-	if svc.rejected[theirs.ID] != "too expensive" {
-		t.Fatalf("rejected = %v", svc.rejected)
+	h.Run(p.OnSubmit("  too expensive "))
+	if svc.Rejected[theirs.ID] != "too expensive" {
+		t.Fatalf("rejected = %v", svc.Rejected)
 	}
-	es := h.journal()
+	es := h.Journal()
 	if len(es) != 1 || es[0].Action != "reject-operation" || es[0].Outcome != "rejected: too expensive" {
 		t.Fatalf("journal = %+v", es)
 	}
 	h.selectOp(theirs.ID)
-	if v := h.plainView(); !strings.Contains(v, "rejected: too expensive") {
+	if v := h.PlainView(); !strings.Contains(v, "rejected: too expensive") {
 		t.Fatalf("the outcome is not shown:\n%s", v)
 	}
-	if h.scr.Title() != "Approvals 1" {
-		t.Fatalf("title = %q after the rejection", h.scr.Title())
+	if h.Screen.Title() != "Approvals 1" {
+		t.Fatalf("title = %q after the rejection", h.Screen.Title())
 	}
 }
 
@@ -173,9 +174,9 @@ func TestDetailShowsApproversQuoteBeneficiaryAndPayload(t *testing.T) {
 	theirs.Approvers[1].HasApproved = true
 	h := newHarness(t, svc, "approver1@example.com", approver)
 	h.selectOp(theirs.ID)
-	h.key("enter")
-	h.scr.SetSize(120, 60)
-	v := h.plainView()
+	h.Key("enter")
+	h.Screen.SetSize(120, 60)
+	v := h.PlainView()
 	for _, want := range []string{"✓ approved  approver2@example.com", "· waiting  approver1@example.com (you)",
 		"Sends", "1,000.00 BRL via PIX", "Base price", "0.1823", "walletAddress", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
 		"ticketBlockchainOutput.beneficiaryWalletId", "externalId ext-1", "quoteToken eyJhbGciOiJIUzI1NiJ9…"} {
@@ -186,7 +187,7 @@ func TestDetailShowsApproversQuoteBeneficiaryAndPayload(t *testing.T) {
 	if t.Failed() {
 		t.Log(v)
 	}
-	h.key("esc")
+	h.Key("esc")
 	if h.screen().open != "" {
 		t.Fatal("esc did not go back to the inbox")
 	}
@@ -195,7 +196,7 @@ func TestDetailShowsApproversQuoteBeneficiaryAndPayload(t *testing.T) {
 func TestNavigateOpensTheOperation(t *testing.T) {
 	svc, theirs, _, _ := inbox()
 	h := newHarness(t, svc, "approver1@example.com", approver)
-	h.send(ui.NavigateMsg{Screen: "approvals", ID: theirs.ID.String()})
+	h.Send(ui.NavigateMsg{Screen: "approvals", ID: theirs.ID.String()})
 	if h.screen().open != theirs.ID.String() {
 		t.Fatal("the operation is not open")
 	}
@@ -204,12 +205,10 @@ func TestNavigateOpensTheOperation(t *testing.T) {
 	}
 	// One not in the inbox is fetched by id.
 	other := newOp("requester@example.com", "9", time.Minute)
-	svc.mu.Lock()
-	svc.ops = append(svc.ops, other)
-	svc.mu.Unlock()
-	h.send(ui.NavigateMsg{Screen: "approvals", ID: other.ID.String()})
-	if !strings.Contains(h.plainView(), other.ID.String()) {
-		t.Fatalf("navigated operation not shown:\n%s", h.plainView())
+	svc.AddOp(other)
+	h.Send(ui.NavigateMsg{Screen: "approvals", ID: other.ID.String()})
+	if !strings.Contains(h.PlainView(), other.ID.String()) {
+		t.Fatalf("navigated operation not shown:\n%s", h.PlainView())
 	}
 }
 
@@ -219,7 +218,7 @@ func TestStalePageIsDropped(t *testing.T) {
 	m := h.screen()
 	old := m.gen
 	m.reload()
-	h.send(pageMsg{gen: old, page: api.Page[api.Operation]{Items: []api.Operation{*newOp("x@example.com", "1", 0)}}})
+	h.Send(pageMsg{gen: old, page: api.Page[api.Operation]{Items: []api.Operation{*newOp("x@example.com", "1", 0)}}})
 	if len(m.incoming) != 0 {
 		t.Fatal("a page of an older load was kept")
 	}
@@ -229,46 +228,44 @@ func TestNotAnApproverCannotDecide(t *testing.T) {
 	svc, theirs, _, _ := inbox()
 	h := newHarness(t, svc, "operator@example.com", api.Permissions{PayOut: true})
 	h.selectOp(theirs.ID)
-	h.key("a", "x")
-	if len(h.asks)+len(h.prompt) != 0 {
+	h.Key("a", "x")
+	if len(h.Asks)+len(h.Prompts) != 0 {
 		t.Fatal("a non-approver was offered a decision")
 	}
-	if !strings.Contains(h.toasts[0].Text, "not an approver") {
-		t.Fatalf("toasts = %+v", h.toasts)
+	if !strings.Contains(h.Toasts[0].Text, "not an approver") {
+		t.Fatalf("toasts = %+v", h.Toasts)
 	}
 }
 
 func TestSmallTerminal(t *testing.T) {
 	svc, theirs, _, _ := inbox()
 	h := newHarness(t, svc, "approver1@example.com", approver)
-	h.scr.SetSize(40, 12)
-	if v := h.plainView(); !strings.Contains(v, "1,000.00 BRL") {
+	h.Screen.SetSize(40, 12)
+	if v := h.PlainView(); !strings.Contains(v, "1,000.00 BRL") {
 		t.Fatalf("a narrow inbox must keep the amount:\n%s", v)
 	}
 	for _, sz := range [][2]int{{40, 12}, {10, 2}, {1, 1}, {200, 50}} {
-		h.scr.SetSize(sz[0], sz[1])
-		checkSize(t, h.scr.View(), sz[0], sz[1])
+		h.Screen.SetSize(sz[0], sz[1])
+		fakeservice.CheckSize(t, h.Screen.View(), sz[0], sz[1])
 		h.selectOp(theirs.ID)
-		h.key("enter")
-		checkSize(t, h.scr.View(), sz[0], sz[1])
-		h.key("j", "j", "j")
-		checkSize(t, h.scr.View(), sz[0], sz[1])
-		h.key("esc")
+		h.Key("enter")
+		fakeservice.CheckSize(t, h.Screen.View(), sz[0], sz[1])
+		h.Key("j", "j", "j")
+		fakeservice.CheckSize(t, h.Screen.View(), sz[0], sz[1])
+		h.Key("esc")
 	}
 }
 
 func TestPollReloadsOnlyItsOwnLoop(t *testing.T) {
 	svc, _, _, _ := inbox()
 	h := newHarness(t, svc, "approver1@example.com", approver)
-	svc.mu.Lock()
-	svc.ops = append(svc.ops, newOp("requester@example.com", "7", time.Second))
-	svc.mu.Unlock()
-	h.send(pollMsg{instance: h.screen().instance + 1000})
-	if h.scr.Title() != "Approvals 2" {
-		t.Fatalf("another screen's tick reloaded this one: %q", h.scr.Title())
+	svc.AddOp(newOp("requester@example.com", "7", time.Second))
+	h.Send(pollMsg{instance: h.screen().instance + 1000})
+	if h.Screen.Title() != "Approvals 2" {
+		t.Fatalf("another screen's tick reloaded this one: %q", h.Screen.Title())
 	}
-	h.send(pollMsg{instance: h.screen().instance})
-	if h.scr.Title() != "Approvals 3" {
-		t.Fatalf("the poll did not pick up the new operation: %q", h.scr.Title())
+	h.Send(pollMsg{instance: h.screen().instance})
+	if h.Screen.Title() != "Approvals 3" {
+		t.Fatalf("the poll did not pick up the new operation: %q", h.Screen.Title())
 	}
 }

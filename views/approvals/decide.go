@@ -126,7 +126,6 @@ func (m *Screen) reject(it *item) tea.Cmd {
 func (m *Screen) decide(it *item, action, reason string) tea.Cmd {
 	op := it.op
 	q := it.quote
-	svc := m.s.Client
 	jr := m.s.Journal
 	profile, env := m.s.Profile, string(m.s.Env)
 	account := "main"
@@ -139,9 +138,7 @@ func (m *Screen) decide(it *item, action, reason string) tea.Cmd {
 		amounts["output"] = q.Receives()
 	}
 	mark := func() tea.Msg { return sendingMsg{id: op.ID.String()} }
-	send := m.s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
+	send := m.call(func(ctx context.Context, svc api.Service) tea.Msg {
 		var res *api.Operation
 		var err error
 		endpoint := "POST /v2/account/multi-sig-operations/" + op.ID.String() + "/" + action

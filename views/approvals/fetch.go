@@ -26,6 +26,17 @@ func (m *Screen) poll() tea.Cmd {
 	return tea.Tick(pollEvery, func(time.Time) tea.Msg { return pollMsg{instance: id} })
 }
 
+// call runs fn in a request bounded by requestTimeout, with the service as
+// it is now: the command never reads the session.
+func (m *Screen) call(fn func(ctx context.Context, svc api.Service) tea.Msg) tea.Cmd {
+	svc := m.s.Client
+	return m.s.Request(func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		return fn(ctx, svc)
+	})
+}
+
 func (m *Screen) reload() tea.Cmd {
 	m.gen = int(requestSeq.Add(1))
 	m.incoming, m.pages, m.loading = nil, 0, true
@@ -33,10 +44,7 @@ func (m *Screen) reload() tea.Cmd {
 }
 
 func (m *Screen) fetchPage(gen int, cursor string) tea.Cmd {
-	svc := m.s.Client
-	return m.s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
+	return m.call(func(ctx context.Context, svc api.Service) tea.Msg {
 		p, err := svc.ListApproverOperations(ctx, cursor)
 		return pageMsg{gen: gen, page: p, err: err}
 	})
@@ -48,10 +56,7 @@ func (m *Screen) fetchDetails(gen int, ids []uuid.UUID) tea.Cmd {
 	if len(ids) == 0 {
 		return nil
 	}
-	svc := m.s.Client
-	return m.s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
+	return m.call(func(ctx context.Context, svc api.Service) tea.Msg {
 		out := make([]*api.Operation, len(ids))
 		var wg sync.WaitGroup
 		next := make(chan int)
@@ -79,10 +84,8 @@ func (m *Screen) fetchDetail(id string) tea.Cmd {
 		return ui.Toast(ui.ToastError, "Not an operation id: "+id)
 	}
 	m.detailSeq[id]++
-	seq, svc := m.detailSeq[id], m.s.Client
-	return m.s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
+	seq := m.detailSeq[id]
+	return m.call(func(ctx context.Context, svc api.Service) tea.Msg {
 		op, err := svc.GetOperation(ctx, uid)
 		return detailMsg{id: id, seq: seq, op: op, err: err}
 	})
@@ -132,7 +135,7 @@ func (m *Screen) page(msg pageMsg) tea.Cmd {
 	if m.focus != "" && m.table.Select(m.focus) {
 		m.focus = ""
 	}
-	return tea.Batch(m.fetchDetails(m.gen, missing), func() tea.Msg { return ui.RefreshedMsg{At: time.Now()} })
+	return tea.Batch(m.fetchDetails(m.gen, missing), m.s.Refreshed())
 }
 
 // mergeList takes a fresh list entry but keeps what only the detail has.

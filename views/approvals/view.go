@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
-
 	"tesouro/api"
+	"tesouro/ui"
 )
 
 // View implements ui.Screen.
@@ -23,7 +21,7 @@ func (m *Screen) View() string {
 		lines = append(lines, "")
 	}
 	lines = append(lines, m.actionLine(m.current()))
-	return fit(lines, m.width, m.height)
+	return ui.Fit(strings.Join(lines, "\n"), m.width, m.height)
 }
 
 func (m *Screen) summaryLine() string {
@@ -83,7 +81,7 @@ func (m *Screen) detailView() string {
 	th := m.s.Styles()
 	it := m.items[m.open]
 	if it == nil {
-		return fit([]string{th.Muted.Render("loading operation " + m.open + "…"), "", th.Muted.Render("esc back to the inbox")}, m.width, m.height)
+		return ui.Fit(th.Muted.Render("loading operation "+m.open+"…")+"\n\n"+th.Muted.Render("esc back to the inbox"), m.width, m.height)
 	}
 	body := m.detailLines(it)
 	room := max(m.height-1, 1)
@@ -96,12 +94,12 @@ func (m *Screen) detailView() string {
 	if m.height == 1 {
 		lines = lines[len(lines)-1:]
 	}
-	return fit(lines, m.width, m.height)
+	return ui.Fit(strings.Join(lines, "\n"), m.width, m.height)
 }
 
 func (m *Screen) kv(label, value string) string {
 	th := m.s.Styles()
-	return "  " + th.Label.Render(fmt.Sprintf("%-13s", label)) + " " + value
+	return "  " + th.Label.Render(ui.PadRight(label, 13)) + " " + value
 }
 
 func (m *Screen) detailLines(it *item) []string {
@@ -176,20 +174,4 @@ func (m *Screen) detailLines(it *item) []string {
 		}
 	}
 	return l
-}
-
-// fit makes lines exactly w cells wide and h lines tall.
-func fit(lines []string, w, h int) string {
-	out := make([]string, h)
-	for i := range out {
-		s := ""
-		if i < len(lines) {
-			s = ansi.Truncate(lines[i], w, "…")
-		}
-		if pad := w - lipgloss.Width(s); pad > 0 {
-			s += strings.Repeat(" ", pad)
-		}
-		out[i] = s
-	}
-	return strings.Join(out, "\n")
 }

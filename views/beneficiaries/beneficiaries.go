@@ -9,62 +9,32 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tesouro/ui"
-	"tesouro/ui/widget"
-	"tesouro/views/beneficiaries/form"
+	"tesouro/views/internal/tabbed"
 )
 
-// tab is the state of one kind of beneficiary.
-type tab struct {
-	table   *widget.Table
-	entries map[string]entry
-	order   []string // entry ids in the service's order
-	gen     int      // the latest load; older answers are dropped
-	loading bool
-	loaded  bool
-	err     error
-	// selectID is selected once the next load brings it (a new record).
-	selectID string
-}
-
 type keyMap struct {
-	PrevKind, NextKind, New, Delete, Refresh key.Binding
+	New, Delete key.Binding
 }
 
 // Screen is the Beneficiaries screen.
 type Screen struct {
-	s      *ui.Session
-	kinds  []*kind
-	tabs   []*tab
-	cur    int
-	narrow bool
-	width  int
-	height int
-
-	form     *form.Form
-	formKind int
-
-	// query is the root's / filter, applied to whichever kind is shown.
-	query string
+	*tabbed.Frame
+	s     *ui.Session
+	kinds []*kind
 	keys  keyMap
 }
 
 // New builds the screen for a session.
 func New(s *ui.Session) ui.Screen {
-	m := &Screen{s: s, kinds: kinds(), width: 80, height: 24}
-	for _, k := range m.kinds {
-		t := widget.NewTable(k.cols...)
-		t.SetEmpty("no " + k.noun + " registered")
-		t.SetStyles(s.Styles().TableStyles())
-		m.tabs = append(m.tabs, &tab{table: t, entries: map[string]entry{}})
+	m := &Screen{s: s, kinds: kinds(), keys: keyMap{
+		New:    ui.Binding("n", "new beneficiary", "n"),
+		Delete: ui.Binding("d", "delete", "d", "delete"),
+	}}
+	lists := make([]*tabbed.List, len(m.kinds))
+	for i, k := range m.kinds {
+		lists[i] = k.List
 	}
-	m.keys = keyMap{
-		PrevKind: key.NewBinding(key.WithKeys("left", "h", "["), key.WithHelp("←/→", "wallets · BRL · USD · COP")),
-		NextKind: key.NewBinding(key.WithKeys("right", "l", "]")),
-		New:      key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new beneficiary")),
-		Delete:   key.NewBinding(key.WithKeys("d", "delete"), key.WithHelp("d", "delete")),
-		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-	}
-	m.SetSize(m.width, m.height)
+	m.Frame = tabbed.New(s, ui.ActBeneficiary, "wallets · BRL · USD · COP", lists...)
 	return m
 }
 
@@ -74,99 +44,51 @@ func (m *Screen) ID() string { return "beneficiaries" }
 // Title implements ui.Screen.
 func (m *Screen) Title() string { return "Beneficiaries" }
 
-// Init loads every kind, so that switching between them is instant.
-func (m *Screen) Init() tea.Cmd {
-	cmds := make([]tea.Cmd, 0, len(m.kinds))
-	for i := range m.kinds {
-		cmds = append(cmds, m.load(i))
-	}
-	return tea.Batch(cmds...)
-}
-
-// Capturing implements ui.Screen: a form has the keyboard.
-func (m *Screen) Capturing() bool { return m.form != nil }
-
-// Filterable implements ui.Filterable: the root's / filter narrows the list.
-func (m *Screen) Filterable() bool { return true }
-
-// Busy implements ui.Screen: a form waiting for the service would be lost.
-func (m *Screen) Busy() bool { return m.form != nil && m.form.Sending() }
-
 // KeyMap implements ui.Screen.
 func (m *Screen) KeyMap() []key.Binding {
-	if m.form != nil {
-		return m.form.KeyMap()
-	}
-	k := m.keys
-	canWrite := m.writeBlocked() == nil
+	k, kind := m.keys, m.kinds[m.Cur()]
+	canWrite := m.Blocked() == nil
+	_, sel := kind.Selected()
 	k.New.SetEnabled(canWrite)
-	_, sel := m.tabs[m.cur].table.Selected()
-	k.Delete.SetEnabled(canWrite && m.kinds[m.cur].del != nil && sel)
-	b := []key.Binding{k.PrevKind, k.NextKind, k.Refresh, k.New, k.Delete}
-	return append(b, m.tabs[m.cur].table.KeyMap()...)
+	k.Delete.SetEnabled(canWrite && kind.del != nil && sel)
+	return m.Bindings(k.New, k.Delete)
 }
 
-// writeBlocked says why the access may not create or delete beneficiaries
-// (nil when it may).
-func (m *Screen) writeBlocked() error { return m.s.Can(ui.ActBeneficiary) }
-
-// SetSize implements ui.Screen.
-func (m *Screen) SetSize(w, h int) {
-	m.width, m.height = max(w, 1), max(h, 1)
-	th, _ := m.layout()
-	for _, t := range m.tabs {
-		t.table.SetSize(m.width, th)
+// View implements ui.Screen.
+func (m *Screen) View() string {
+	k := m.kinds[m.Cur()]
+	hint := "n new · d delete"
+	if k.del == nil {
+		hint = "n new · the service offers no delete for " + k.noun + "s"
 	}
-	if narrow := m.width < narrowWidth; narrow != m.narrow {
-		m.narrow = narrow
-		for i := range m.tabs {
-			m.setRows(i)
+	if err := m.Blocked(); err != nil {
+		hint = "read only: " + err.Error()
+	}
+	return m.Render(m.Status(hint))
+}
+
+// Update implements ui.Screen.
+func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case deletedMsg:
+		return m, m.deleted(msg)
+	case tea.KeyPressMsg:
+		if !m.Capturing() {
+			switch {
+			case key.Matches(msg, m.keys.New):
+				return m, m.openForm()
+			case key.Matches(msg, m.keys.Delete):
+				return m, m.confirmDelete()
+			}
 		}
 	}
-	if m.form != nil {
-		m.form.SetSize(m.width, m.height)
-	}
+	return m, m.Handle(msg)
 }
 
-// layout splits the height between the table and the detail pane (shown
-// only when there is room for it).
-func (m *Screen) layout() (table, detail int) {
-	body := max(m.height-2, 1) // kind tabs and status line
-	if m.height >= 18 {
-		detail = min(8, body/3)
+func (m *Screen) openForm() tea.Cmd {
+	if err := m.Blocked(); err != nil {
+		return ui.Toast(ui.ToastError, "Cannot add a beneficiary: "+err.Error())
 	}
-	return max(body-detail, 1), detail
-}
-
-// narrowWidth is the width under which lists keep their narrow columns, so
-// that the address or key is never squeezed out by the fixed columns.
-const narrowWidth = 80
-
-func pick[T any](all []T, idx []int) []T {
-	out := make([]T, 0, len(idx))
-	for _, i := range idx {
-		if i < len(all) {
-			out = append(out, all[i])
-		}
-	}
-	return out
-}
-
-// setRows lays out kind i's table for the current width and fills it.
-func (m *Screen) setRows(i int) {
-	k, t := m.kinds[i], m.tabs[i]
-	if m.narrow {
-		t.table.SetColumns(pick(k.cols, k.narrow)...)
-	} else {
-		t.table.SetColumns(k.cols...)
-	}
-	rows := make([]widget.Row, 0, len(t.order))
-	for _, id := range t.order {
-		cells := t.entries[id].cells
-		if m.narrow {
-			cells = pick(cells, k.narrow)
-		}
-		rows = append(rows, widget.Row{ID: id, Cells: cells})
-	}
-	t.table.SetRows(rows)
+	k := m.kinds[m.Cur()]
+	return m.OpenForm(k.newForm(), k.request)
 }

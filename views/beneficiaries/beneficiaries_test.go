@@ -8,20 +8,19 @@ import (
 
 	"tesouro/api"
 	"tesouro/ui"
+	"tesouro/views/internal/fakeservice"
 )
 
 var canWrite = api.Permissions{Beneficiary: true, PayOut: true}
 
-func (h *harness) screen() *Screen { return h.scr.(*Screen) }
-
 // openBRLBankForm opens the BRL form in bank-account mode with everything
 // but the tax id filled, focus on the tax id.
-func openBRLBankForm(h *harness) {
-	h.key("right", "n") // BRL, new
-	if h.screen().form == nil {
-		h.t.Fatal("n did not open the create form")
+func openBRLBankForm(h harness) {
+	h.Key("right", "n") // BRL, new
+	if h.screen().Form() == nil {
+		h.T.Fatal("n did not open the create form")
 	}
-	f := h.screen().form
+	f := h.screen().Form()
 	f.SetValue("alias", "Fornecedor")
 	f.SetValue("mode", modeBank)
 	f.SetValue("userName", "Fulano de Tal")
@@ -31,54 +30,54 @@ func openBRLBankForm(h *harness) {
 }
 
 func TestBRLWrongCPFIsRefusedLocallyThenTheFixedOneIsSentAndListed(t *testing.T) {
-	svc := &fakeService{}
+	svc := &fakeservice.Service{}
 	h := newHarness(t, svc, canWrite)
 	openBRLBankForm(h)
-	h.screen().form.SetValue("taxId", "529.982.247-24")
-	h.key("ctrl+s")
+	h.screen().Form().SetValue("taxId", "529.982.247-24")
+	h.Key("ctrl+s")
 
-	if len(svc.brlSent) != 0 {
-		t.Fatalf("a wrong CPF was sent: %+v", svc.brlSent)
+	if len(svc.BRLSent) != 0 {
+		t.Fatalf("a wrong CPF was sent: %+v", svc.BRLSent)
 	}
-	f := h.screen().form
+	f := h.screen().Form()
 	if f == nil || f.FocusedKey() != "taxId" || !strings.Contains(f.Error("taxId"), "check digits") {
 		t.Fatalf("want the CPF error on the tax id field; focus %q error %q", f.FocusedKey(), f.Error("taxId"))
 	}
-	if v := h.plainView(); !strings.Contains(v, "check digits do not match") {
+	if v := h.PlainView(); !strings.Contains(v, "check digits do not match") {
 		t.Fatalf("the error is not on screen:\n%s", v)
 	}
 
 	// Fix the last digit as a user would: backspace and type.
-	h.key("backspace")
-	h.typeText("5")
+	h.Key("backspace")
+	h.Type("5")
 	if hint := f.Hint("taxId"); !strings.Contains(hint, "CPF 52998224725") {
 		t.Fatalf("hint = %q, want the recognised CPF", hint)
 	}
-	h.key("ctrl+s")
+	h.Key("ctrl+s")
 
-	if len(svc.brlSent) != 1 {
-		t.Fatalf("sent %d requests, want 1", len(svc.brlSent))
+	if len(svc.BRLSent) != 1 {
+		t.Fatalf("sent %d requests, want 1", len(svc.BRLSent))
 	}
-	got := svc.brlSent[0]
+	got := svc.BRLSent[0]
 	if got.TaxID != "52998224725" || got.AccountNumber != "123456" || got.AccountType != "checking" || got.PixKey != "" {
 		t.Fatalf("request = %+v", got)
 	}
-	if h.screen().form != nil {
+	if h.screen().Form() != nil {
 		t.Fatal("the form should close once the beneficiary is created")
 	}
-	row, ok := h.screen().tabs[1].table.Selected()
+	row, ok := h.screen().kinds[1].Table().Selected()
 	if !ok || row.Cells[0] != "Fornecedor" {
 		t.Fatalf("the new beneficiary is not the selected row: %+v", row)
 	}
-	if v := h.plainView(); !strings.Contains(v, "Fornecedor") {
+	if v := h.PlainView(); !strings.Contains(v, "Fornecedor") {
 		t.Fatalf("new beneficiary not listed:\n%s", v)
 	}
-	es := h.journal()
+	es := h.Journal()
 	if len(es) != 1 || es[0].Action != "create-beneficiary-brl" || es[0].Outcome != "created" ||
 		es[0].Account != subAccount.String() || es[0].IDs["beneficiary"] == "" {
 		t.Fatalf("journal = %+v", es)
 	}
-	for _, a := range svc.accounts {
+	for _, a := range svc.Accounts {
 		if a != subAccount {
 			t.Fatalf("a call went to account %s, not the operated one", a)
 		}
@@ -95,129 +94,129 @@ func TestPixKeyKindIsShown(t *testing.T) {
 		{"123e4567-e12b-12d1-a456-426655440000", "recognised: random (EVP) key 123e4567-e12b-12d1-a456-426655440000"},
 	}
 	for _, c := range cases {
-		h := newHarness(t, &fakeService{}, canWrite)
-		h.key("right", "n")
-		f := h.screen().form
+		h := newHarness(t, &fakeservice.Service{}, canWrite)
+		h.Key("right", "n")
+		f := h.screen().Form()
 		f.SetValue("pixKey", c.in)
 		if got := f.Hint("pixKey"); got != c.want {
 			t.Errorf("%q: hint %q, want %q", c.in, got, c.want)
 		}
-		if !strings.Contains(h.plainView(), c.want) {
+		if !strings.Contains(h.PlainView(), c.want) {
 			t.Errorf("%q: the kind is not on screen", c.in)
 		}
 	}
-	h := newHarness(t, &fakeService{}, canWrite)
-	h.key("right", "n")
-	f := h.screen().form
+	h := newHarness(t, &fakeservice.Service{}, canWrite)
+	h.Key("right", "n")
+	f := h.screen().Form()
 	f.SetValue("alias", "x")
 	f.SetValue("pixKey", "11912345678")
-	h.key("ctrl+s")
+	h.Key("ctrl+s")
 	if !strings.Contains(f.Error("pixKey"), "+55") {
 		t.Fatalf("11 bare digits that fail as a CPF should suggest +55: %q", f.Error("pixKey"))
 	}
 }
 
 func TestWalletChecksumRefusedThenAcceptedInChecksummedForm(t *testing.T) {
-	svc := &fakeService{}
+	svc := &fakeservice.Service{}
 	h := newHarness(t, svc, canWrite)
-	h.key("n")
-	f := h.screen().form
+	h.Key("n")
+	f := h.screen().Form()
 	f.SetValue("alias", "cold")
 	f.SetValue("walletChain", "POLYGON")
 	f.SetValue("walletAddress", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD")
-	h.key("ctrl+s")
-	if len(svc.walSent) != 0 || !strings.Contains(f.Error("walletAddress"), "checksum does not match") {
-		t.Fatalf("bad checksum: sent %v, error %q", svc.walSent, f.Error("walletAddress"))
+	h.Key("ctrl+s")
+	if len(svc.WalletsSent) != 0 || !strings.Contains(f.Error("walletAddress"), "checksum does not match") {
+		t.Fatalf("bad checksum: sent %v, error %q", svc.WalletsSent, f.Error("walletAddress"))
 	}
 	f.SetValue("walletAddress", "0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359")
-	if !strings.Contains(h.plainView(), "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359") {
-		t.Fatalf("the checksummed form is not shown:\n%s", h.plainView())
+	if !strings.Contains(h.PlainView(), "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359") {
+		t.Fatalf("the checksummed form is not shown:\n%s", h.PlainView())
 	}
-	h.key("ctrl+s")
-	if len(svc.walSent) != 1 || svc.walSent[0].WalletAddress != "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359" || svc.walSent[0].WalletChain != "POLYGON" {
-		t.Fatalf("sent %+v, want the checksummed address on POLYGON", svc.walSent)
+	h.Key("ctrl+s")
+	if len(svc.WalletsSent) != 1 || svc.WalletsSent[0].WalletAddress != "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359" || svc.WalletsSent[0].WalletChain != "POLYGON" {
+		t.Fatalf("sent %+v, want the checksummed address on POLYGON", svc.WalletsSent)
 	}
 }
 
 func TestServiceErrorLandsOnTheFieldItNames(t *testing.T) {
-	svc := &fakeService{createErr: &api.Error{Status: 400, Code: "INVALID_PIX_KEY", Message: "pixKey: no such key in the PIX directory",
+	svc := &fakeservice.Service{CreateErr: &api.Error{Status: 400, Code: "INVALID_PIX_KEY", Message: "pixKey: no such key in the PIX directory",
 		Method: "POST", Path: "/v2/account/beneficiaries/bank-accounts/brl/"}}
 	h := newHarness(t, svc, canWrite)
-	h.key("right", "n")
-	f := h.screen().form
+	h.Key("right", "n")
+	f := h.screen().Form()
 	f.SetValue("alias", "x")
 	f.SetValue("pixKey", "fulano@example.com")
-	h.key("ctrl+s")
-	if h.screen().form == nil {
+	h.Key("ctrl+s")
+	if h.screen().Form() == nil {
 		t.Fatal("the form must stay open after a refusal")
 	}
 	if f.Sending() || f.FocusedKey() != "pixKey" || f.Error("pixKey") != "pixKey: no such key in the PIX directory" {
 		t.Fatalf("sending %v focus %q error %q", f.Sending(), f.FocusedKey(), f.Error("pixKey"))
 	}
-	es := h.journal()
+	es := h.Journal()
 	if len(es) != 1 || !strings.HasPrefix(es[0].Outcome, "error: ") {
 		t.Fatalf("journal = %+v", es)
 	}
 }
 
 func TestWriteActionsHiddenWithoutBeneficiaryPermission(t *testing.T) {
-	svc := &fakeService{wallets: []api.Wallet{{ID: uuid.New(), Alias: "w", WalletAddress: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", WalletChain: "BASE"}}}
+	svc := &fakeservice.Service{Wallets: []api.Wallet{{ID: uuid.New(), Alias: "w", WalletAddress: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", WalletChain: "BASE"}}}
 	h := newHarness(t, svc, api.Permissions{Convert: true})
-	for _, b := range h.scr.KeyMap() {
+	for _, b := range h.Screen.KeyMap() {
 		if b.Enabled() && (b.Help().Desc == "new beneficiary" || b.Help().Desc == "delete") {
 			t.Fatalf("binding %q is live without the beneficiary permission", b.Help().Desc)
 		}
 	}
-	h.key("n")
-	if h.screen().form != nil {
+	h.Key("n")
+	if h.screen().Form() != nil {
 		t.Fatal("n opened a form without the beneficiary permission")
 	}
-	if len(h.toasts) == 0 || !strings.Contains(h.toasts[0].Text, "beneficiary permission") {
-		t.Fatalf("toasts = %+v", h.toasts)
+	if len(h.Toasts) == 0 || !strings.Contains(h.Toasts[0].Text, "beneficiary permission") {
+		t.Fatalf("toasts = %+v", h.Toasts)
 	}
-	h.key("d")
-	if len(h.asks) != 0 {
+	h.Key("d")
+	if len(h.Asks) != 0 {
 		t.Fatal("d asked to delete without the permission")
 	}
-	if !strings.Contains(h.plainView(), "read only: this access lacks the beneficiary permission") {
-		t.Fatalf("the reason is not on screen:\n%s", h.plainView())
+	if !strings.Contains(h.PlainView(), "read only: this access lacks the beneficiary permission") {
+		t.Fatalf("the reason is not on screen:\n%s", h.PlainView())
 	}
 }
 
 func TestDeleteWalletIsConfirmedThenJournaled(t *testing.T) {
 	id := uuid.New()
-	svc := &fakeService{wallets: []api.Wallet{{ID: id, Alias: "hot", WalletAddress: "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB", WalletChain: "CELO"}}}
+	svc := &fakeservice.Service{Wallets: []api.Wallet{{ID: id, Alias: "hot", WalletAddress: "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB", WalletChain: "CELO"}}}
 	h := newHarness(t, svc, canWrite)
-	h.key("d")
-	if len(h.asks) != 1 {
-		t.Fatalf("want one confirmation, got %d", len(h.asks))
+	h.Key("d")
+	if len(h.Asks) != 1 {
+		t.Fatalf("want one confirmation, got %d", len(h.Asks))
 	}
-	ask := h.asks[0]
+	ask := h.Asks[0]
 	for _, want := range []string{"hot", "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB", "CELO", "Filial"} {
 		if !strings.Contains(ask.Title+ask.Body, want) {
 			t.Errorf("confirmation lacks %q:\n%s\n%s", want, ask.Title, ask.Body)
 		}
 	}
-	if len(svc.deleted) != 0 {
+	if len(svc.Deleted) != 0 {
 		t.Fatal("deleted before the confirmation")
 	}
-	h.run(ask.OnYes)
-	if len(svc.deleted) != 1 || svc.deleted[0] != id {
-		t.Fatalf("deleted = %v", svc.deleted)
+	h.Run(ask.OnYes)
+	if len(svc.Deleted) != 1 || svc.Deleted[0] != id {
+		t.Fatalf("deleted = %v", svc.Deleted)
 	}
-	if h.screen().tabs[0].table.Len() != 0 {
+	if h.screen().kinds[0].Table().Len() != 0 {
 		t.Fatal("the deleted wallet is still listed")
 	}
-	es := h.journal()
+	es := h.Journal()
 	if len(es) != 1 || es[0].Action != "delete-beneficiary-wallet" || es[0].IDs["beneficiary"] != id.String() || es[0].Outcome != "deleted" {
 		t.Fatalf("journal = %+v", es)
 	}
 }
 
 func TestNoDeleteForUSD(t *testing.T) {
-	h := newHarness(t, &fakeService{}, canWrite)
-	h.key("right", "right") // USD
-	for _, b := range h.scr.KeyMap() {
+	h := newHarness(t, &fakeservice.Service{}, canWrite)
+	h.Key("right", "right") // USD
+	for _, b := range h.Screen.KeyMap() {
 		if b.Enabled() && b.Help().Desc == "delete" {
 			t.Fatal("delete offered for USD accounts, which the service cannot delete")
 		}
@@ -225,11 +224,11 @@ func TestNoDeleteForUSD(t *testing.T) {
 }
 
 func TestABAAndCOPRules(t *testing.T) {
-	h := newHarness(t, &fakeService{}, canWrite)
-	h.key("right", "right", "n")
-	f := h.screen().form
+	h := newHarness(t, &fakeservice.Service{}, canWrite)
+	h.Key("right", "right", "n")
+	f := h.screen().Form()
 	f.SetValue("bankRoutingNumber", "123456789")
-	h.key("ctrl+s")
+	h.Key("ctrl+s")
 	if !strings.Contains(f.Error("bankRoutingNumber"), "check digit") {
 		t.Fatalf("ABA 123456789: %q", f.Error("bankRoutingNumber"))
 	}
@@ -237,12 +236,12 @@ func TestABAAndCOPRules(t *testing.T) {
 	if f.Error("bankRoutingNumber") != "" {
 		t.Fatalf("ABA 021000021 refused: %q", f.Error("bankRoutingNumber"))
 	}
-	h.key("esc")
-	h.key("right", "n") // COP
-	f = h.screen().form
+	h.Key("esc")
+	h.Key("right", "n") // COP
+	f = h.screen().Form()
 	f.SetValue("alias", "bogota")
 	f.SetValue("beneficiaryName", "Juan")
-	h.key("ctrl+s")
+	h.Key("ctrl+s")
 	if !strings.Contains(f.Error("breBKey"), "Bre-B key") {
 		t.Fatalf("COP without key nor account: %q", f.Error("breBKey"))
 	}
@@ -252,57 +251,33 @@ func TestABAAndCOPRules(t *testing.T) {
 	}
 }
 
-func TestStaleListIsDropped(t *testing.T) {
-	h := newHarness(t, &fakeService{}, canWrite)
-	m := h.screen()
-	m.load(0)
-	older := m.tabs[0].gen
-	m.load(0)
-	newer := m.tabs[0].gen
-	fresh := []entry{{id: "b", alias: "fresh", cells: []string{"fresh", "BASE", "0x1", ""}}}
-	old := []entry{{id: "a", alias: "old", cells: []string{"old", "BASE", "0x2", ""}}}
-	h.send(loadedMsg{kind: 0, gen: newer, entries: fresh})
-	h.send(loadedMsg{kind: 0, gen: older, entries: old})
-	if row, _ := m.tabs[0].table.Selected(); row.ID != "b" || m.tabs[0].table.Len() != 1 {
-		t.Fatalf("the older answer replaced the newer one: %+v", row)
-	}
-
-	// The root rebuilds the screen for another account: a late answer of
-	// the old screen must not fill the new one, though both loaded once.
-	other := newHarness(t, &fakeService{}, canWrite)
-	other.send(loadedMsg{kind: 0, gen: newer, entries: old})
-	if other.screen().tabs[0].table.Len() != 0 {
-		t.Fatal("an answer for another screen instance was taken")
-	}
-}
-
 func TestFilterNarrowsTheShownKind(t *testing.T) {
-	svc := &fakeService{wallets: []api.Wallet{
+	svc := &fakeservice.Service{Wallets: []api.Wallet{
 		{ID: uuid.New(), Alias: "alpha", WalletAddress: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", WalletChain: "BASE"},
 		{ID: uuid.New(), Alias: "beta", WalletAddress: "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB", WalletChain: "CELO"},
 	}}
 	h := newHarness(t, svc, canWrite)
-	h.send(ui.FilterMsg{Query: "celo"})
-	v := h.plainView()
+	h.Send(ui.FilterMsg{Query: "celo"})
+	v := h.PlainView()
 	if strings.Contains(v, "alpha") || !strings.Contains(v, "beta") || !strings.Contains(v, "1 of 2") {
 		t.Fatalf("filter celo:\n%s", v)
 	}
 }
 
 func TestSmallTerminal(t *testing.T) {
-	svc := &fakeService{wallets: []api.Wallet{{ID: uuid.New(), Alias: "alpha", WalletAddress: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", WalletChain: "BASE"}}}
+	svc := &fakeservice.Service{Wallets: []api.Wallet{{ID: uuid.New(), Alias: "alpha", WalletAddress: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", WalletChain: "BASE"}}}
 	h := newHarness(t, svc, canWrite)
-	h.scr.SetSize(40, 12)
-	if v := h.plainView(); !strings.Contains(v, "0x5aAeb") {
+	h.Screen.SetSize(40, 12)
+	if v := h.PlainView(); !strings.Contains(v, "0x5aAeb") {
 		t.Fatalf("a narrow list must keep the address:\n%s", v)
 	}
 	for _, sz := range [][2]int{{40, 12}, {20, 5}, {1, 1}, {120, 40}} {
-		h.scr.SetSize(sz[0], sz[1])
-		checkSize(t, h.scr.View(), sz[0], sz[1])
-		h.key("n")
-		checkSize(t, h.scr.View(), sz[0], sz[1])
-		h.key("ctrl+s")
-		checkSize(t, h.scr.View(), sz[0], sz[1])
-		h.key("esc")
+		h.Screen.SetSize(sz[0], sz[1])
+		fakeservice.CheckSize(t, h.Screen.View(), sz[0], sz[1])
+		h.Key("n")
+		fakeservice.CheckSize(t, h.Screen.View(), sz[0], sz[1])
+		h.Key("ctrl+s")
+		fakeservice.CheckSize(t, h.Screen.View(), sz[0], sz[1])
+		h.Key("esc")
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"tesouro/validate"
-	"tesouro/views/beneficiaries/form"
+	"tesouro/views/internal/form"
 )
 
 // The local checks of the create forms, each built on a validator of package

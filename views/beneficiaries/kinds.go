@@ -2,6 +2,7 @@ package beneficiaries
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/google/uuid"
@@ -10,55 +11,48 @@ import (
 	"tesouro/money"
 	"tesouro/ui/widget"
 	"tesouro/validate"
-	"tesouro/views/beneficiaries/form"
+	"tesouro/views/internal/form"
+	"tesouro/views/internal/tabbed"
 )
 
-// maxPages bounds how many pages a list loads; beneficiary lists are short,
-// and a runaway cursor must not loop forever.
-const maxPages = 40
-
-// entry is one beneficiary as the screen shows it, whatever its kind.
-type entry struct {
-	id     string
-	alias  string
-	cells  []string
-	detail [][2]string // label, value
-}
-
-// sender is a create or delete call whose request was read from the form
-// (or the selection) before the command runs, so it holds only values.
-type sender func(ctx context.Context, svc api.Service, account uuid.UUID) (uuid.UUID, error)
-
-// kind is one family of beneficiaries: how to list, create and delete it.
+// kind is one family of beneficiaries: its list, and how to create and
+// delete one.
 type kind struct {
-	key, title, noun string
-	cols             []widget.Column
-	// narrow are the columns kept on a narrow terminal.
-	narrow     []int
-	load       func(ctx context.Context, svc api.Service, account uuid.UUID) ([]entry, error)
+	*tabbed.List
+	key, noun  string
 	newForm    func() *form.Form
 	prepare    func(f *form.Form) sender
 	createPath string
 	// del is nil where the service offers no delete (USD, COP).
-	del     func(ctx context.Context, svc api.Service, account, id uuid.UUID) error
+	del     func(svc api.Service, ctx context.Context, account, id uuid.UUID) error
 	delPath string
 }
 
-func loadAll[T any](ctx context.Context, fetch func(ctx context.Context, cursor string) (api.Page[T], error)) ([]T, error) {
-	var out []T
-	cursor := ""
-	for range maxPages {
-		p, err := fetch(ctx, cursor)
-		if err != nil {
-			return out, err
-		}
-		out = append(out, p.Items...)
-		if !p.More() {
-			break
-		}
-		cursor = p.Cursor
+// sender is a create call whose request was read from the form before the
+// command runs, so it holds only values.
+type sender func(ctx context.Context, svc api.Service, account uuid.UUID) (uuid.UUID, error)
+
+// creates binds a create method of the service to its request.
+func creates[R any](create func(api.Service, context.Context, uuid.UUID, R) (uuid.UUID, error), req R) sender {
+	return func(ctx context.Context, svc api.Service, acct uuid.UUID) (uuid.UUID, error) {
+		return create(svc, ctx, acct, req)
 	}
-	return out, nil
+}
+
+// request reads the kind's form into the call that creates the beneficiary
+// and the journal line that records it.
+func (k *kind) request(f *form.Form) tabbed.Request {
+	send, alias := k.prepare(f), f.Normalized("alias")
+	action, path, toast := "create-beneficiary-"+k.key, k.createPath, fmt.Sprintf("%s %q registered", capital(k.noun), alias)
+	return func(ctx context.Context, svc api.Service, acct uuid.UUID) tabbed.Sent {
+		id, err := send(ctx, svc, acct)
+		s := tabbed.Sent{Action: action, Endpoint: path, IDs: map[string]string{"alias": alias}, Outcome: "created", Err: err,
+			ID: id.String(), Toast: toast}
+		if err == nil {
+			s.IDs["beneficiary"] = s.ID
+		}
+		return s
+	}
 }
 
 func date(t api.Time) string {
@@ -69,29 +63,22 @@ func date(t api.Time) string {
 }
 
 func kinds() []*kind {
-	return []*kind{walletKind(), brlKind(), usdKind(), copKind()}
+	ks := []*kind{walletKind(), brlKind(), usdKind(), copKind()}
+	for _, k := range ks {
+		k.What = k.Title + " beneficiaries"
+		k.Empty = "no " + k.noun + " registered"
+	}
+	return ks
 }
 
 func walletKind() *kind {
 	return &kind{
-		key: "wallet", title: "Wallets", noun: "wallet",
-		cols:   []widget.Column{{Title: "Alias", Width: 16}, {Title: "Chain", Width: 9}, {Title: "Address"}, {Title: "Created", Width: 10}},
-		narrow: []int{0, 2},
-		load: func(ctx context.Context, svc api.Service, acct uuid.UUID) ([]entry, error) {
-			ws, err := loadAll(ctx, func(ctx context.Context, c string) (api.Page[api.Wallet], error) {
+		key: "wallet", noun: "wallet",
+		List: &tabbed.List{Title: "Wallets", Narrow: []int{0, 2},
+			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Chain", Width: 9}, {Title: "Address"}, {Title: "Created", Width: 10}},
+			Load: tabbed.Paged(func(ctx context.Context, svc api.Service, acct uuid.UUID, c string) (api.Page[api.Wallet], error) {
 				return svc.ListWallets(ctx, api.WalletFilter{SubAccountID: acct, Cursor: c})
-			})
-			out := make([]entry, 0, len(ws))
-			for _, w := range ws {
-				out = append(out, entry{
-					id: w.ID.String(), alias: w.Alias,
-					cells: []string{w.Alias, w.WalletChain, w.WalletAddress, date(w.CreatedAt)},
-					detail: [][2]string{{"Alias", w.Alias}, {"Address", w.WalletAddress}, {"Chain", w.WalletChain},
-						{"Memo", w.WalletMemo}, {"Description", w.Description}, {"Id", w.ID.String()}},
-				})
-			}
-			return out, err
-		},
+			}, walletEntry)},
 		newForm: func() *form.Form {
 			return form.New("New beneficiary wallet",
 				form.Field{Key: "alias", Label: "Alias", Required: true, Placeholder: "treasury cold wallet", CharLimit: 100},
@@ -109,15 +96,11 @@ func walletKind() *kind {
 				WalletMemo:    f.Normalized("walletMemo"),
 				Description:   f.Normalized("description"),
 			}
-			return func(ctx context.Context, svc api.Service, acct uuid.UUID) (uuid.UUID, error) {
-				return svc.CreateWallet(ctx, acct, req)
-			}
+			return creates(api.Service.CreateWallet, req)
 		},
 		createPath: "POST /v2/account/beneficiaries/wallets/",
-		del: func(ctx context.Context, svc api.Service, acct, id uuid.UUID) error {
-			return svc.DeleteWallet(ctx, acct, id)
-		},
-		delPath: "DELETE /v2/account/beneficiaries/wallets/",
+		del:        api.Service.DeleteWallet,
+		delPath:    "DELETE /v2/account/beneficiaries/wallets/",
 	}
 }
 
@@ -131,30 +114,12 @@ func brlKind() *kind {
 	isBank := func(v func(string) string) bool { return v("mode") == modeBank }
 	isPix := func(v func(string) string) bool { return v("mode") == modePix }
 	return &kind{
-		key: "brl", title: "BRL", noun: "BRL account",
-		cols:   []widget.Column{{Title: "Alias", Width: 16}, {Title: "Kind", Width: 10}, {Title: "Key / account"}, {Title: "Name", Width: 18}},
-		narrow: []int{0, 2},
-		load: func(ctx context.Context, svc api.Service, acct uuid.UUID) ([]entry, error) {
-			bs, err := loadAll(ctx, func(ctx context.Context, c string) (api.Page[api.BRLAccount], error) {
+		key: "brl", noun: "BRL account",
+		List: &tabbed.List{Title: "BRL", Narrow: []int{0, 2},
+			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Kind", Width: 10}, {Title: "Key / account"}, {Title: "Name", Width: 18}},
+			Load: tabbed.Paged(func(ctx context.Context, svc api.Service, acct uuid.UUID, c string) (api.Page[api.BRLAccount], error) {
 				return svc.ListBRLAccounts(ctx, api.BeneficiaryFilter{SubAccountID: acct, Cursor: c})
-			})
-			out := make([]entry, 0, len(bs))
-			for _, b := range bs {
-				e := entry{id: b.ID.String(), alias: b.Alias}
-				if b.PixKey != "" {
-					e.cells = []string{b.Alias, "PIX " + b.PixKeyType, b.PixKey, b.UserName}
-					e.detail = [][2]string{{"Alias", b.Alias}, {"PIX key", b.PixKey}, {"Key kind", b.PixKeyType}}
-				} else {
-					acc := b.BankCode + " " + b.BranchCode + " " + b.AccountNumber
-					e.cells = []string{b.Alias, "bank", acc, b.UserName}
-					e.detail = [][2]string{{"Alias", b.Alias}, {"Holder", b.UserName}, {"Tax id", b.TaxID},
-						{"Bank", b.BankCode}, {"Branch", b.BranchCode}, {"Account", b.AccountNumber + " (" + b.AccountType + ")"}}
-				}
-				e.detail = append(e.detail, [2]string{"Description", b.Description}, [2]string{"Id", b.ID.String()})
-				out = append(out, e)
-			}
-			return out, err
-		},
+			}, brlEntry)},
 		newForm: func() *form.Form {
 			return form.New("New BRL beneficiary",
 				form.Field{Key: "alias", Label: "Alias", Required: true, Placeholder: "supplier", CharLimit: 100},
@@ -183,15 +148,11 @@ func brlKind() *kind {
 				AccountNumber: f.Normalized("accountNumber"),
 				AccountType:   f.Normalized("accountType"),
 			}
-			return func(ctx context.Context, svc api.Service, acct uuid.UUID) (uuid.UUID, error) {
-				return svc.CreateBRLAccount(ctx, acct, req)
-			}
+			return creates(api.Service.CreateBRLAccount, req)
 		},
 		createPath: "POST /v2/account/beneficiaries/bank-accounts/brl/",
-		del: func(ctx context.Context, svc api.Service, acct, id uuid.UUID) error {
-			return svc.DeleteBRLAccount(ctx, acct, id)
-		},
-		delPath: "DELETE /v2/account/beneficiaries/bank-accounts/brl/",
+		del:        api.Service.DeleteBRLAccount,
+		delPath:    "DELETE /v2/account/beneficiaries/bank-accounts/brl/",
 	}
 }
 
@@ -209,27 +170,12 @@ var checkAlpha3 = form.Plain(validate.CountryAlpha3)
 
 func usdKind() *kind {
 	return &kind{
-		key: "usd", title: "USD", noun: "USD account",
-		cols:   []widget.Column{{Title: "Alias", Width: 16}, {Title: "Beneficiary", Width: 20}, {Title: "Routing", Width: 9}, {Title: "Account"}},
-		narrow: []int{0, 3},
-		load: func(ctx context.Context, svc api.Service, acct uuid.UUID) ([]entry, error) {
-			us, err := loadAll(ctx, func(ctx context.Context, c string) (api.Page[api.USDAccount], error) {
+		key: "usd", noun: "USD account",
+		List: &tabbed.List{Title: "USD", Narrow: []int{0, 3},
+			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Beneficiary", Width: 20}, {Title: "Routing", Width: 9}, {Title: "Account"}},
+			Load: tabbed.Paged(func(ctx context.Context, svc api.Service, acct uuid.UUID, c string) (api.Page[api.USDAccount], error) {
 				return svc.ListUSDAccounts(ctx, api.BeneficiaryFilter{SubAccountID: acct, Cursor: c})
-			})
-			out := make([]entry, 0, len(us))
-			for _, u := range us {
-				out = append(out, entry{
-					id: u.ID.String(), alias: u.Alias,
-					cells: []string{u.Alias, u.BankBeneficiaryName, u.BankRoutingNumber, u.BankAccountNumber},
-					detail: [][2]string{{"Alias", u.Alias}, {"Beneficiary", u.BankBeneficiaryName},
-						{"Name", strings.TrimSpace(u.FirstName + " " + u.LastName)},
-						{"Routing", u.BankRoutingNumber}, {"Account", u.BankAccountNumber}, {"Bank", u.BankName},
-						{"Address", addressLine(u.BankBeneficiaryAddress)}, {"Bank address", addressLine(u.BankAddress)},
-						{"Description", u.Description}, {"Id", u.ID.String()}},
-				})
-			}
-			return out, err
-		},
+			}, usdEntry)},
 		newForm: func() *form.Form {
 			return form.New("New USD bank account",
 				form.Field{Key: "alias", Label: "Alias", Required: true, CharLimit: 100},
@@ -268,9 +214,7 @@ func usdKind() *kind {
 			if addr != (api.Address{}) {
 				req.BeneficiaryAddress = &addr
 			}
-			return func(ctx context.Context, svc api.Service, acct uuid.UUID) (uuid.UUID, error) {
-				return svc.CreateUSDAccount(ctx, acct, req)
-			}
+			return creates(api.Service.CreateUSDAccount, req)
 		},
 		createPath: "POST /v2/account/beneficiaries/bank-accounts/usd/",
 	}
@@ -278,35 +222,12 @@ func usdKind() *kind {
 
 func copKind() *kind {
 	return &kind{
-		key: "cop", title: "COP", noun: "COP account",
-		cols:   []widget.Column{{Title: "Alias", Width: 16}, {Title: "Beneficiary", Width: 20}, {Title: "Account / Bre-B"}, {Title: "Bank", Width: 14}},
-		narrow: []int{0, 2},
-		load: func(ctx context.Context, svc api.Service, acct uuid.UUID) ([]entry, error) {
-			cs, err := loadAll(ctx, func(ctx context.Context, c string) (api.Page[api.COPAccount], error) {
+		key: "cop", noun: "COP account",
+		List: &tabbed.List{Title: "COP", Narrow: []int{0, 2},
+			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Beneficiary", Width: 20}, {Title: "Account / Bre-B"}, {Title: "Bank", Width: 14}},
+			Load: tabbed.Paged(func(ctx context.Context, svc api.Service, acct uuid.UUID, c string) (api.Page[api.COPAccount], error) {
 				return svc.ListCOPAccounts(ctx, api.BeneficiaryFilter{SubAccountID: acct, Cursor: c})
-			})
-			out := make([]entry, 0, len(cs))
-			for _, c := range cs {
-				where := c.BankAccountNumber
-				if where == "" {
-					where = "Bre-B " + c.BreBKey
-				}
-				addr := ""
-				if a := c.BeneficiaryAddress; a != nil {
-					addr = addressLine(api.Address{StreetLine1: a.StreetLine1, City: a.City, State: a.State, PostalCode: a.ZipCode, Country: a.Country})
-				}
-				out = append(out, entry{
-					id: c.ID.String(), alias: c.Alias,
-					cells: []string{c.Alias, c.BeneficiaryName, where, c.BankName},
-					detail: [][2]string{{"Alias", c.Alias}, {"Beneficiary", c.BeneficiaryName}, {"Type", c.BeneficiaryType},
-						{"Document", strings.TrimSpace(c.DocumentType + " " + c.DocumentNumber)},
-						{"Account", strings.TrimSpace(c.BankAccountNumber + " " + c.AccountType)}, {"Bank", strings.TrimSpace(c.BankName + " " + c.BankID)},
-						{"Bre-B key", c.BreBKey}, {"E-mail", c.BeneficiaryEmail}, {"Phone", c.PhoneNumber}, {"Address", addr},
-						{"Description", c.Description}, {"Id", c.ID.String()}},
-				})
-			}
-			return out, err
-		},
+			}, copEntry)},
 		newForm: func() *form.Form {
 			f := form.New("New COP bank account",
 				form.Field{Key: "alias", Label: "Alias", Required: true, CharLimit: 100},
@@ -353,10 +274,60 @@ func copKind() *kind {
 				BankName:          f.Normalized("bankName"),
 				BreBKey:           f.Normalized("breBKey"),
 			}
-			return func(ctx context.Context, svc api.Service, acct uuid.UUID) (uuid.UUID, error) {
-				return svc.CreateCOPAccount(ctx, acct, req)
-			}
+			return creates(api.Service.CreateCOPAccount, req)
 		},
 		createPath: "POST /v2/account/beneficiaries/bank-accounts/cop/",
 	}
+}
+
+// The entries of the lists: the cells of a row, then every detail.
+
+func walletEntry(w api.Wallet) tabbed.Entry {
+	return tabbed.Entry{ID: w.ID.String(), Name: w.Alias,
+		Cells: []string{w.Alias, w.WalletChain, w.WalletAddress, date(w.CreatedAt)},
+		Detail: [][2]string{{"Alias", w.Alias}, {"Address", w.WalletAddress}, {"Chain", w.WalletChain},
+			{"Memo", w.WalletMemo}, {"Description", w.Description}, {"Id", w.ID.String()}}}
+}
+
+func brlEntry(b api.BRLAccount) tabbed.Entry {
+	e := tabbed.Entry{ID: b.ID.String(), Name: b.Alias}
+	if b.PixKey != "" {
+		e.Cells = []string{b.Alias, "PIX " + b.PixKeyType, b.PixKey, b.UserName}
+		e.Detail = [][2]string{{"Alias", b.Alias}, {"PIX key", b.PixKey}, {"Key kind", b.PixKeyType}}
+	} else {
+		acc := b.BankCode + " " + b.BranchCode + " " + b.AccountNumber
+		e.Cells = []string{b.Alias, "bank", acc, b.UserName}
+		e.Detail = [][2]string{{"Alias", b.Alias}, {"Holder", b.UserName}, {"Tax id", b.TaxID},
+			{"Bank", b.BankCode}, {"Branch", b.BranchCode}, {"Account", b.AccountNumber + " (" + b.AccountType + ")"}}
+	}
+	e.Detail = append(e.Detail, [2]string{"Description", b.Description}, [2]string{"Id", b.ID.String()})
+	return e
+}
+
+func usdEntry(u api.USDAccount) tabbed.Entry {
+	return tabbed.Entry{ID: u.ID.String(), Name: u.Alias,
+		Cells: []string{u.Alias, u.BankBeneficiaryName, u.BankRoutingNumber, u.BankAccountNumber},
+		Detail: [][2]string{{"Alias", u.Alias}, {"Beneficiary", u.BankBeneficiaryName},
+			{"Name", strings.TrimSpace(u.FirstName + " " + u.LastName)},
+			{"Routing", u.BankRoutingNumber}, {"Account", u.BankAccountNumber}, {"Bank", u.BankName},
+			{"Address", addressLine(u.BankBeneficiaryAddress)}, {"Bank address", addressLine(u.BankAddress)},
+			{"Description", u.Description}, {"Id", u.ID.String()}}}
+}
+
+func copEntry(c api.COPAccount) tabbed.Entry {
+	where := c.BankAccountNumber
+	if where == "" {
+		where = "Bre-B " + c.BreBKey
+	}
+	addr := ""
+	if a := c.BeneficiaryAddress; a != nil {
+		addr = addressLine(api.Address{StreetLine1: a.StreetLine1, City: a.City, State: a.State, PostalCode: a.ZipCode, Country: a.Country})
+	}
+	return tabbed.Entry{ID: c.ID.String(), Name: c.Alias,
+		Cells: []string{c.Alias, c.BeneficiaryName, where, c.BankName},
+		Detail: [][2]string{{"Alias", c.Alias}, {"Beneficiary", c.BeneficiaryName}, {"Type", c.BeneficiaryType},
+			{"Document", strings.TrimSpace(c.DocumentType + " " + c.DocumentNumber)},
+			{"Account", strings.TrimSpace(c.BankAccountNumber + " " + c.AccountType)}, {"Bank", strings.TrimSpace(c.BankName + " " + c.BankID)},
+			{"Bre-B key", c.BreBKey}, {"E-mail", c.BeneficiaryEmail}, {"Phone", c.PhoneNumber}, {"Address", addr},
+			{"Description", c.Description}, {"Id", c.ID.String()}}}
 }

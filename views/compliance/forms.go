@@ -1,6 +1,7 @@
 package compliance
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,7 +11,8 @@ import (
 
 	"tesouro/api"
 	"tesouro/validate"
-	"tesouro/views/beneficiaries/form"
+	"tesouro/views/internal/form"
+	"tesouro/views/internal/tabbed"
 )
 
 // The local rules of the UBO form are the seed's: the required fields,
@@ -115,7 +117,8 @@ func uboForm() *form.Form {
 	)
 }
 
-func uboRequest(f *form.Form) api.CreateUBORequest {
+// uboRequest reads the UBO form into the call that creates the owner.
+func uboRequest(f *form.Form) tabbed.Request {
 	req := api.CreateUBORequest{
 		FullName:              f.Normalized("fullName"),
 		DateOfBirth:           f.Normalized("dateOfBirth"),
@@ -135,7 +138,15 @@ func uboRequest(f *form.Form) api.CreateUBORequest {
 	if id, err := uuid.Parse(f.Normalized("uploadedIdentificationId")); err == nil {
 		req.UploadedIdentificationID = &id
 	}
-	return req
+	return func(ctx context.Context, svc api.Service, acct uuid.UUID) tabbed.Sent {
+		id, err := svc.CreateUBO(ctx, acct, req)
+		s := tabbed.Sent{Action: "create-ubo", Endpoint: "POST /v2/account/ubos/", IDs: map[string]string{}, Outcome: "submitted", Err: err,
+			ID: id.String(), Toast: fmt.Sprintf("UBO %q created", req.FullName)}
+		if err == nil {
+			s.IDs["ubo"] = s.ID
+		}
+		return s
+	}
 }
 
 // Choices of the W-8BEN's booleans; "not given" sends null.
@@ -204,7 +215,9 @@ func optString(v string) *string {
 	return &v
 }
 
-func w8benRequest(f *form.Form) api.W8BENRequest {
+// w8benRequest reads the W-8BEN form into the call that submits it; the
+// answer carries the URL of the generated form.
+func w8benRequest(f *form.Form) tabbed.Request {
 	req := api.W8BENRequest{
 		UseDigitalSignature:          f.Normalized("useDigitalSignature") == choiceYes,
 		ForeignTinNotLegallyRequired: optBool(f.Normalized("foreignTinNotLegallyRequired")),
@@ -226,5 +239,15 @@ func w8benRequest(f *form.Form) api.W8BENRequest {
 	if addr != (api.MailingAddress{}) {
 		req.MailingAddress = &addr
 	}
-	return req
+	return func(ctx context.Context, svc api.Service, acct uuid.UUID) tabbed.Sent {
+		w, err := svc.SubmitW8BEN(ctx, acct, req)
+		s := tabbed.Sent{Action: "submit-w8ben", Endpoint: "POST /v2/kyc/w8ben/", IDs: map[string]string{}, Outcome: "submitted", Err: err,
+			Toast: "W-8BEN submitted", Value: w}
+		if err == nil && w != nil {
+			s.ID = w.ID.String()
+			s.IDs["w8ben"] = s.ID
+			s.Toast += ": " + w.W8BenURL
+		}
+		return s
+	}
 }

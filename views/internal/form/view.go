@@ -5,6 +5,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"tesouro/ui"
 )
 
 const requiredMark = "*"
@@ -154,28 +156,12 @@ func wrapped(st lipgloss.Style, text string, width, n int) []string {
 	return lines
 }
 
-// fit makes lines exactly w cells wide and h lines tall.
+// fit makes lines exactly w cells wide and h lines tall: the form fills the
+// area it was given, whatever the terminal's size.
 func fit(lines []string, w, h int) string {
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	out := make([]string, h)
-	for i := range out {
-		l := ""
-		if i < len(lines) {
-			l = ansi.Truncate(lines[i], w, "")
-		}
-		if pad := w - lipgloss.Width(l); pad > 0 {
-			l += strings.Repeat(" ", pad)
-		}
-		out[i] = l
+	out := strings.Split(ui.Fit(strings.Join(lines, "\n"), w, h), "\n")
+	for i, l := range out {
+		out[i] = ui.PadRight(l, w)
 	}
 	return strings.Join(out, "\n")
-}
-
-// Fit makes a block exactly w cells wide and h lines tall: longer lines are
-// cut, missing lines are blank. Screens use it so that View always fills the
-// size they were given.
-func Fit(block string, w, h int) string {
-	return fit(strings.Split(block, "\n"), max(w, 1), max(h, 1))
 }

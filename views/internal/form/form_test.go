@@ -9,33 +9,15 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"tesouro/api"
+	"tesouro/views/internal/fakeservice"
 )
 
 func press(f *Form, keys ...string) Result {
 	var r Result
 	for _, k := range keys {
-		r, _ = f.Update(keyMsg(k))
+		r, _ = f.Update(fakeservice.KeyPress(k))
 	}
 	return r
-}
-
-func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "ctrl+s":
-		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
-	}
-	r := []rune(k)[0]
-	return tea.KeyPressMsg{Code: r, Text: k}
 }
 
 func typeText(f *Form, s string) {

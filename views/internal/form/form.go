@@ -1,4 +1,4 @@
-// Package form is the keyboard form of the beneficiary and compliance
+// Package form is the keyboard form of the Beneficiaries and Compliance
 // screens: labelled text and choice fields, each checked locally as the user
 // types (with a hint such as the kind of key recognised or the checksummed
 // address), every field checked again before anything is sent, and errors of

@@ -1,0 +1,21 @@
+package compliance
+
+import (
+	"testing"
+	"time"
+
+	"tesouro/api"
+	"tesouro/views/internal/fakeservice"
+)
+
+type harness struct{ *fakeservice.Harness }
+
+// newHarness drives the screen for the main account on 2026-11-21.
+func newHarness(t *testing.T, svc api.Service, perms api.Permissions) harness {
+	t.Helper()
+	today = func() time.Time { return time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC) }
+	t.Cleanup(func() { today = time.Now })
+	return harness{fakeservice.Drive(t, fakeservice.Session(t, svc, "operator@example.com", perms), New, 100, 30)}
+}
+
+func (h harness) screen() *Screen { return h.Screen.(*Screen) }

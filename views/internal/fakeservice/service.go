@@ -1,0 +1,47 @@
+// Package fakeservice is the service as the views' unit tests see it: an
+// in-memory api.Service that keeps what the screens create and records what
+// they sent, and a Harness that drives a screen the way the root does.
+// Methods Service does not define panic (the embedded nil interface), which
+// catches unexpected calls.
+package fakeservice
+
+import (
+	"sync"
+
+	"github.com/google/uuid"
+
+	"tesouro/api"
+)
+
+// Service keeps beneficiaries, compliance records and multi-signature
+// operations in memory. Tests fill the lists, run the screen, then read
+// what was sent.
+type Service struct {
+	api.Service
+
+	mu sync.Mutex
+	// Accounts is the operated account of every beneficiary call.
+	Accounts []uuid.UUID
+
+	Wallets     []api.Wallet
+	BRL         []api.BRLAccount
+	WalletsSent []api.CreateWalletRequest
+	BRLSent     []api.CreateBRLAccountRequest
+	Deleted     []uuid.UUID
+	// CreateErr, when set, is every create's answer.
+	CreateErr error
+
+	UBOs    []api.UBO
+	W8BENs  []api.W8BEN
+	POA     []api.ProofOfAddressAttempt
+	UBOSent []api.CreateUBORequest
+	W8Sent  []api.W8BENRequest
+	W8JSON  []string // the bodies of W8Sent, as the wire would carry them
+
+	// Me is the caller's e-mail: the approval rules refuse its own requests.
+	Me       string
+	Ops      []*api.Operation
+	Approved []uuid.UUID
+	Rejected map[uuid.UUID]string // operation: reason
+	Gets     int                  // operation details fetched
+}

@@ -1,0 +1,79 @@
+package tabbed
+
+import (
+	"fmt"
+	"strings"
+
+	"tesouro/ui"
+)
+
+// Render draws the open form, or the tabs, status, the list on screen and
+// the detail pane of its selected record.
+func (f *Frame) Render(status string) string {
+	if f.form != nil {
+		return f.form.View()
+	}
+	th, dh := f.layout()
+	lines := []string{f.tabsLine(), status}
+	lines = append(lines, strings.Split(f.lists[f.cur].table.View(), "\n")...)
+	lines = lines[:min(len(lines), 2+th)]
+	for len(lines) < 2+th {
+		lines = append(lines, "")
+	}
+	if dh > 0 {
+		lines = append(lines, f.detailLines(dh)...)
+	}
+	return ui.Fit(strings.Join(lines, "\n"), f.width, f.height)
+}
+
+// Status is the line under the tabs: the failed load of the list on screen,
+// else its loading or filter state, then hint (what the screen's keys do).
+func (f *Frame) Status(hint string) string {
+	th := f.s.Styles()
+	l := f.lists[f.cur]
+	var parts []string
+	switch {
+	case l.err != nil:
+		return th.Error.Render("✗ " + l.err.Error() + " (r retries)")
+	case l.loading && !l.loaded:
+		parts = append(parts, "loading…")
+	case l.table.Filter() != "":
+		parts = append(parts, fmt.Sprintf("filter %q: %d of %d (esc clears)", l.table.Filter(), l.table.Visible(), l.table.Len()))
+	}
+	if hint != "" {
+		parts = append(parts, hint)
+	}
+	return th.Muted.Render(strings.Join(parts, " · "))
+}
+
+func (f *Frame) tabsLine() string {
+	th := f.s.Styles()
+	parts := make([]string, 0, len(f.lists))
+	for i, l := range f.lists {
+		label := l.Title
+		if l.loaded {
+			label = fmt.Sprintf("%s %d", l.Title, l.table.Len())
+		}
+		if i == f.cur {
+			parts = append(parts, th.ActiveTab.Render("["+label+"]"))
+		} else {
+			parts = append(parts, th.Tab.Render(" "+label+" "))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func (f *Frame) detailLines(h int) []string {
+	th := f.s.Styles()
+	out := []string{th.Muted.Render(strings.Repeat("─", f.width))}
+	e, ok := f.lists[f.cur].Selected()
+	if !ok {
+		return out
+	}
+	for _, d := range e.Detail {
+		if d[1] != "" {
+			out = append(out, ui.Truncate(th.Label.Render(ui.PadRight(d[0], 12))+" "+d[1], f.width))
+		}
+	}
+	return out[:min(len(out), h)]
+}
