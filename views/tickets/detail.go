@@ -6,68 +6,33 @@ import (
 	"time"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
 	"tesouro/api"
 	"tesouro/money"
 	"tesouro/ui"
+	"tesouro/views/internal/listing"
 )
 
 // detailPane is the open ticket: the whole ticket as fetched by id, and how
 // far the pane is scrolled.
 type detailPane struct {
+	listing.Scroll
 	id      uuid.UUID
 	ticket  *api.Ticket
 	err     error
 	loading bool
-	offset  int
 	receipt string // where its receipt was saved, once downloaded
 }
 
-// sheet builds the lines of the detail pane.
+// sheet builds the lines of the detail pane, with times in the operator's
+// zone.
 type sheet struct {
-	th    *ui.Theme
-	width int
-	loc   *time.Location
-	now   time.Time
-	lines []string
+	*listing.Sheet
+	loc *time.Location
+	now time.Time
 }
-
-const labelWidth = 20
-
-func (s *sheet) title(t string) {
-	if len(s.lines) > 0 {
-		s.lines = append(s.lines, "")
-	}
-	s.lines = append(s.lines, s.th.Title.Render(t))
-}
-
-// kv adds "label  value", wrapping a long value (a BR Code, a hash) under
-// itself rather than cutting it.
-func (s *sheet) kv(label, value string) {
-	if value == "" {
-		return
-	}
-	s.styled(label, value, s.th.Value)
-}
-
-func (s *sheet) styled(label, value string, st lipgloss.Style) {
-	lw := min(labelWidth, max(s.width/3, 8))
-	vw := max(s.width-lw-3, 8)
-	l := ui.Truncate(label, lw)
-	pad := strings.Repeat(" ", lw-lipgloss.Width(l))
-	for i, part := range strings.Split(ansi.Hardwrap(value, vw, true), "\n") {
-		if i == 0 {
-			s.lines = append(s.lines, "  "+s.th.Label.Render(l)+pad+" "+st.Render(part))
-		} else {
-			s.lines = append(s.lines, "  "+strings.Repeat(" ", lw)+" "+st.Render(part))
-		}
-	}
-}
-
-func (s *sheet) text(t string) { s.lines = append(s.lines, "  "+t) }
 
 func (s *sheet) when(t time.Time) string {
 	if t.IsZero() {
@@ -129,59 +94,59 @@ func amt(d decimal.Decimal, cur string) string {
 // quote, fees (rebatable marked), rebate, each party record present, and a
 // timeline.
 func ticketLines(t *api.Ticket, th *ui.Theme, width int, loc *time.Location, now time.Time, receipt string) []string {
-	s := &sheet{th: th, width: width, loc: loc, now: now}
+	s := &sheet{Sheet: listing.NewSheet(th, width), loc: loc, now: now}
 	q := &t.Quote
 
-	s.title("Ticket")
-	s.kv("ID", t.ID.String())
-	s.styled("Status", statusText(th, t.Status), lipgloss.NewStyle())
-	s.kv("External ID", t.ExternalID)
-	s.kv("Reason", t.Reason)
+	s.Title("Ticket")
+	s.KV("ID", t.ID.String())
+	s.Styled("Status", statusText(th, t.Status), lipgloss.NewStyle())
+	s.KV("External ID", t.ExternalID)
+	s.KV("Reason", t.Reason)
 	if t.FailureReason != "" {
-		s.styled("Failure reason", t.FailureReason, th.Bad)
+		s.Styled("Failure reason", t.FailureReason, th.Bad)
 	}
-	s.kv("Created", s.when(t.CreatedAt.Time))
-	s.kv("Updated", s.when(t.UpdatedAt.Time))
+	s.KV("Created", s.when(t.CreatedAt.Time))
+	s.KV("Updated", s.when(t.UpdatedAt.Time))
 	if !t.ExpiresAt.IsZero() {
 		exp := s.when(t.ExpiresAt.Time)
 		if !t.Status.Final() {
 			exp += " (" + relative(t.ExpiresAt.Time, now) + ")"
 		}
-		s.kv("Expires", exp)
+		s.KV("Expires", exp)
 	}
 	if t.WorkspaceID != uuid.Nil {
-		s.kv("Workspace", t.WorkspaceID.String())
+		s.KV("Workspace", t.WorkspaceID.String())
 	}
 	if t.UserID != uuid.Nil {
-		s.kv("User", t.UserID.String())
+		s.KV("User", t.UserID.String())
 	}
 	if receipt != "" {
-		s.styled("Receipt saved", receipt, th.Good)
+		s.Styled("Receipt saved", receipt, th.Good)
 	}
 
-	s.title("Quote")
-	s.kv("Pair", q.PairName)
-	s.kv("Input", amt(q.InputAmount, q.InputCurrency)+" via "+q.InputPaymentMethod)
-	s.kv("Output", amt(q.OutputAmount, q.OutputCurrency)+" via "+q.OutputPaymentMethod)
+	s.Title("Quote")
+	s.KV("Pair", q.PairName)
+	s.KV("Input", amt(q.InputAmount, q.InputCurrency)+" via "+q.InputPaymentMethod)
+	s.KV("Output", amt(q.OutputAmount, q.OutputCurrency)+" via "+q.OutputPaymentMethod)
 	if !q.BasePrice.IsZero() {
-		s.kv("Base price", q.BasePrice.String()+" "+q.OutputCurrency+" per "+q.InputCurrency)
+		s.KV("Base price", q.BasePrice.String()+" "+q.OutputCurrency+" per "+q.InputCurrency)
 	}
-	s.kv("Send method", q.SendMethod)
+	s.KV("Send method", q.SendMethod)
 	if q.MarkupCurrency != "" {
-		s.kv("Markup", amt(q.MarkupAmount, q.MarkupCurrency))
+		s.KV("Markup", amt(q.MarkupAmount, q.MarkupCurrency))
 	}
-	s.kv("Third-party input", yesNo(q.InputThirdParty))
-	s.kv("Third-party output", yesNo(q.OutputThirdParty))
+	s.KV("Third-party input", yesNo(q.InputThirdParty))
+	s.KV("Third-party output", yesNo(q.OutputThirdParty))
 	if q.ID != uuid.Nil {
-		s.kv("Quote ID", q.ID.String())
+		s.KV("Quote ID", q.ID.String())
 	}
-	s.kv("Quoted at", s.when(q.CreatedAt.Time))
-	s.kv("Output BR Code", q.OutputBrCode)
-	s.kv("Refund ticket", q.TicketRefundID)
+	s.KV("Quoted at", s.when(q.CreatedAt.Time))
+	s.KV("Output BR Code", q.OutputBrCode)
+	s.KV("Refund ticket", q.TicketRefundID)
 
-	s.title("Fees")
+	s.Title("Fees")
 	if len(q.AppliedFees) == 0 {
-		s.text(th.Muted.Render("no fees applied"))
+		s.Text(th.Muted.Render("no fees applied"))
 	}
 	for _, f := range q.AppliedFees {
 		mark := ""
@@ -196,78 +161,78 @@ func ticketLines(t *api.Ticket, th *ui.Theme, width int, loc *time.Location, now
 		if f.Description != "" {
 			v += th.Muted.Render("  " + f.Description)
 		}
-		s.kv(f.Type, v)
+		s.KV(f.Type, v)
 	}
 
-	s.title("Rebate")
+	s.Title("Rebate")
 	if t.Rebate == nil {
-		s.text(th.Muted.Render("no rebate on this ticket"))
+		s.Text(th.Muted.Render("no rebate on this ticket"))
 	} else {
-		s.kv("Amount", amt(t.Rebate.Amount, t.Rebate.Currency))
-		s.kv("To wallet", t.Rebate.DestinationWalletAddress)
+		s.KV("Amount", amt(t.Rebate.Amount, t.Rebate.Currency))
+		s.KV("To wallet", t.Rebate.DestinationWalletAddress)
 		if t.Rebate.ID != uuid.Nil {
-			s.kv("Rebate ID", t.Rebate.ID.String())
+			s.KV("Rebate ID", t.Rebate.ID.String())
 		}
 	}
 
 	partyLines(s, t)
 	timeline(s, t)
-	return s.lines
+	return s.Lines
 }
 
 // partyLines adds a block for every party record the ticket carries.
 func partyLines(s *sheet, t *api.Ticket) {
 	if p := t.BrlPixInputInfo; p != nil {
-		s.title("PIX input")
-		s.kv("Reference label", p.ReferenceLabel)
-		s.kv("Additional data", p.AdditionalData)
-		s.kv("BR Code", p.BrCode)
-		s.kv("Record ID", p.ID)
+		s.Title("PIX input")
+		s.KV("Reference label", p.ReferenceLabel)
+		s.KV("Additional data", p.AdditionalData)
+		s.KV("BR Code", p.BrCode)
+		s.KV("Record ID", p.ID)
 	}
 	if p := t.BrazilianFiatSenderInfo; p != nil {
-		s.title("PIX sender")
-		s.kv("Name", p.Name)
-		s.kv("Tax ID", p.TaxID)
-		s.kv("Bank / branch", join(" / ", p.BankCode, p.BranchCode))
-		s.kv("Account", join(" ", p.AccountNumber, p.AccountType))
-		s.kv("End-to-end ID", p.EndToEndID)
-		s.kv("Reference label", p.ReferenceLabel)
-		s.kv("Additional data", p.AdditionalData)
-		s.kv("BR Code", p.BrCode)
+		s.Title("PIX sender")
+		s.KV("Name", p.Name)
+		s.KV("Tax ID", p.TaxID)
+		s.KV("Bank / branch", join(" / ", p.BankCode, p.BranchCode))
+		s.KV("Account", join(" ", p.AccountNumber, p.AccountType))
+		s.KV("End-to-end ID", p.EndToEndID)
+		s.KV("Reference label", p.ReferenceLabel)
+		s.KV("Additional data", p.AdditionalData)
+		s.KV("BR Code", p.BrCode)
 	}
 	if p := t.BrazilianFiatReceiverInfo; p != nil {
-		s.title("PIX receiver")
-		s.kv("Name", p.UserName)
-		s.kv("Tax ID", p.TaxID)
-		s.kv("PIX key", p.PixKey)
-		s.kv("Bank / branch", join(" / ", p.BankCode, p.BranchCode))
-		s.kv("Account", join(" ", p.AccountNumber, p.AccountType))
-		s.kv("PIX message", p.PixMessage)
-		s.kv("End-to-end ID", p.EndToEndID)
-		s.kv("BR Code", p.BrCode)
+		s.Title("PIX receiver")
+		s.KV("Name", p.UserName)
+		s.KV("Tax ID", p.TaxID)
+		s.KV("PIX key", p.PixKey)
+		s.KV("Bank / branch", join(" / ", p.BankCode, p.BranchCode))
+		s.KV("Account", join(" ", p.AccountNumber, p.AccountType))
+		s.KV("PIX message", p.PixMessage)
+		s.KV("End-to-end ID", p.EndToEndID)
+		s.KV("BR Code", p.BrCode)
 	}
 	if p := t.BlockchainSenderInfo; p != nil {
-		s.title("Blockchain sender")
-		s.kv("Wallet", p.WalletAddress)
-		s.kv("Deposit address", p.DisposableDepositAddress)
-		s.kv("Tx hash", p.TxHash)
+		s.Title("Blockchain sender")
+		s.KV("Wallet", p.WalletAddress)
+		s.KV("Deposit address", p.DisposableDepositAddress)
+		s.KV("Tx hash", p.TxHash)
 	}
 	if p := t.BlockchainReceiverInfo; p != nil {
-		s.title("Blockchain receiver")
-		s.kv("Wallet", p.WalletAddress)
-		s.kv("Chain", p.WalletChain)
-		s.kv("Memo", p.WalletMemo)
-		s.kv("Tx hash", p.TxHash)
+		s.Title("Blockchain receiver")
+		s.KV("Wallet", p.WalletAddress)
+		s.KV("Chain", p.WalletChain)
+		s.KV("Memo", p.WalletMemo)
+		s.KV("Tx hash", p.TxHash)
 	}
 	american := func(title string, p *api.AmericanFiatInfo) {
-		s.title(title)
-		s.kv("Holder", p.AccountHolderName)
-		s.kv("Account", join(" ", p.BankAccountNumber, p.AccountType))
-		s.kv("Routing", p.BankRoutingNumber)
-		s.kv("Bank", p.BankName)
-		s.kv("Bank address", p.BankAddress)
-		s.kv("Rail", p.PaymentRail)
-		s.kv("Deposit message", p.DepositMessage)
+		s.Title(title)
+		s.KV("Holder", p.AccountHolderName)
+		s.KV("Account", join(" ", p.BankAccountNumber, p.AccountType))
+		s.KV("Routing", p.BankRoutingNumber)
+		s.KV("Bank", p.BankName)
+		s.KV("Bank address", p.BankAddress)
+		s.KV("Rail", p.PaymentRail)
+		s.KV("Deposit message", p.DepositMessage)
 	}
 	if p := t.AmericanFiatSenderInfo; p != nil {
 		american("US bank sender", p)
@@ -276,16 +241,16 @@ func partyLines(s *sheet, t *api.Ticket) {
 		american("US bank receiver", p)
 	}
 	european := func(title string, p *api.EuropeanFiatInfo) {
-		s.title(title)
-		s.kv("Beneficiary", p.BankBeneficiaryName)
-		s.kv("IBAN", p.IBAN)
-		s.kv("BIC", p.BIC)
-		s.kv("Bank", p.BankName)
-		s.kv("Rail", p.PaymentRail)
+		s.Title(title)
+		s.KV("Beneficiary", p.BankBeneficiaryName)
+		s.KV("IBAN", p.IBAN)
+		s.KV("BIC", p.BIC)
+		s.KV("Bank", p.BankName)
+		s.KV("Rail", p.PaymentRail)
 		if p.Currency != "" {
-			s.kv("Amount", amt(p.Amount, p.Currency))
+			s.KV("Amount", amt(p.Amount, p.Currency))
 		}
-		s.kv("Deposit message", p.DepositMessage)
+		s.KV("Deposit message", p.DepositMessage)
 	}
 	if p := t.EuropeanFiatSenderInfo; p != nil {
 		european("European bank sender", p)
@@ -294,23 +259,23 @@ func partyLines(s *sheet, t *api.Ticket) {
 		european("European bank receiver", p)
 	}
 	if p := t.ArgentineFiatSenderInfo; p != nil {
-		s.title("Argentine sender")
-		s.kv("Name", p.Name)
-		s.kv("CVU", p.CVU)
-		s.kv("CUIT", p.CUIT)
-		s.kv("Transaction", p.TransactionID)
+		s.Title("Argentine sender")
+		s.KV("Name", p.Name)
+		s.KV("CVU", p.CVU)
+		s.KV("CUIT", p.CUIT)
+		s.KV("Transaction", p.TransactionID)
 	}
 	if p := t.ArgentineFiatReceiverInfo; p != nil {
-		s.title("Argentine receiver")
-		s.kv("Holder", p.AccountHolder)
-		s.kv("CVU", p.CVU)
-		s.kv("CUIT", p.CUIT)
-		s.kv("Transaction", p.TransactionID)
+		s.Title("Argentine receiver")
+		s.KV("Holder", p.AccountHolder)
+		s.KV("CVU", p.CVU)
+		s.KV("CUIT", p.CUIT)
+		s.KV("Transaction", p.TransactionID)
 	}
 	if p := t.MarkupInfo; p != nil {
-		s.title("Markup")
-		s.kv("Markup wallet", p.MarkupWalletAddress)
-		s.kv("Tx hash", p.TxHash)
+		s.Title("Markup")
+		s.KV("Markup wallet", p.MarkupWalletAddress)
+		s.KV("Tx hash", p.TxHash)
 	}
 }
 
@@ -352,13 +317,13 @@ func delivered(t *api.Ticket) string {
 // history of transitions, so steps without a timestamp of their own are
 // placed between the ones that have one.
 func timeline(s *sheet, t *api.Ticket) {
-	s.title("Timeline")
+	s.Title("Timeline")
 	step := func(at time.Time, what string) {
 		when := "                   "
 		if !at.IsZero() {
 			when = s.when(at)
 		}
-		s.text(s.th.Muted.Render(when) + "  " + what)
+		s.Text(s.Theme.Muted.Render(when) + "  " + what)
 	}
 	step(t.Quote.CreatedAt.Time, "quoted "+t.Quote.PairName)
 	step(t.CreatedAt.Time, "ticket created")

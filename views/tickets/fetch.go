@@ -4,40 +4,24 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
 	"tesouro/api"
+	"tesouro/views/internal/listing"
 )
 
-// Timing of the browser's requests.
+// The live refresh of the tickets that are still moving.
 const (
-	requestTimeout = 20 * time.Second
-	refreshEvery   = 5 * time.Second
-	// prefetchMargin: the next page is asked for when the cursor comes
-	// within this many rows of the last loaded one.
-	prefetchMargin = 10
+	refreshEvery = 5 * time.Second
 	// refreshMax bounds how many unfinished tickets one refresh asks for.
 	refreshMax = 10
 )
 
-// seq numbers requests and screen instances across the whole process, so a
-// response can never be taken for the answer to a newer request, not even by
-// the screen that replaced its asker after an account switch.
-var seq atomic.Uint64
-
-func nextID() uint64 { return seq.Add(1) }
-
-// pageMsg is one page of the list, answering request req.
-type pageMsg struct {
-	req     uint64
-	account uuid.UUID
-	page    api.Page[api.Ticket]
-	err     error
-}
+// pageMsg is one page of the list.
+type pageMsg = listing.PageMsg[api.Ticket]
 
 // detailMsg is one ticket fetched for the detail pane.
 type detailMsg struct {
@@ -82,24 +66,9 @@ var tick = func(screen uint64) tea.Cmd {
 	return tea.Tick(refreshEvery, func(time.Time) tea.Msg { return tickMsg{screen: screen} })
 }
 
-// listPage asks for one page of tickets. Everything the request needs was
-// captured by the caller: the query, the request id, the account.
-func listPage(client api.Service, req uint64, account uuid.UUID, q api.TicketFilter) func() tea.Msg {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		p, err := client.ListTickets(ctx, q)
-		if err != nil {
-			err = fmt.Errorf("list tickets: %w", err)
-		}
-		return pageMsg{req: req, account: account, page: p, err: err}
-	}
-}
-
-func getTicket(client api.Service, req uint64, account, id uuid.UUID) func() tea.Msg {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
+// getTicket fetches one ticket for the detail pane.
+func getTicket(client api.Service, req uint64, account, id uuid.UUID) func(context.Context) tea.Msg {
+	return func(ctx context.Context) tea.Msg {
 		t, err := client.GetTicket(ctx, account, id)
 		if err != nil {
 			err = fmt.Errorf("get ticket %s: %w", id, err)
@@ -109,10 +78,8 @@ func getTicket(client api.Service, req uint64, account, id uuid.UUID) func() tea
 }
 
 // refreshTickets fetches the given tickets, four at a time.
-func refreshTickets(client api.Service, screen, gen uint64, account uuid.UUID, ids []uuid.UUID) func() tea.Msg {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
+func refreshTickets(client api.Service, screen, gen uint64, account uuid.UUID, ids []uuid.UUID) func(context.Context) tea.Msg {
+	return func(ctx context.Context) tea.Msg {
 		out := refreshMsg{screen: screen, gen: gen, account: account}
 		var mu sync.Mutex
 		var wg sync.WaitGroup

@@ -54,10 +54,8 @@ func writePrivate(dir, name string, data []byte) (string, error) {
 
 // saveReceipt downloads the PDF receipt of a PAID ticket into
 // <state>/receipts/ticket-<id>.pdf.
-func saveReceipt(client api.Service, stateDir string, account, id uuid.UUID) func() tea.Msg {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
+func saveReceipt(client api.Service, stateDir string, account, id uuid.UUID) func(context.Context) tea.Msg {
+	return func(ctx context.Context) tea.Msg {
 		pdf, err := client.TicketReceipt(ctx, account, id)
 		if err != nil {
 			return receiptMsg{account: account, id: id, err: fmt.Errorf("download receipt of %s: %w", id, err)}

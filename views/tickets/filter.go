@@ -11,17 +11,15 @@ import (
 	"tesouro/api"
 	"tesouro/money"
 	"tesouro/ui/widget"
-	"tesouro/validate"
+	"tesouro/views/internal/listing"
 )
 
-// Keys of the filter bar's fields.
+// Keys of the filter bar's fields, besides the creation dates'.
 const (
 	fStatus     = "status"
 	fInCur      = "in"
 	fOutCur     = "out"
 	fOutMethod  = "method"
-	fFrom       = "from"
-	fTo         = "to"
 	fExternalID = "ext"
 	fEndToEndID = "e2e"
 )
@@ -40,8 +38,8 @@ func newFilterBar() *widget.FilterBar {
 		widget.FilterField{Key: fInCur, Label: "Input currency", Placeholder: "any (BRL, USDC, …)", Suggestions: money.Currencies(), Normalize: normCurrency},
 		widget.FilterField{Key: fOutCur, Label: "Output currency", Placeholder: "any", Suggestions: money.Currencies(), Normalize: normCurrency},
 		widget.FilterField{Key: fOutMethod, Label: "Output method", Placeholder: "any (PIX, POLYGON, ACH, …)", Suggestions: allMethods(), Normalize: normMethod},
-		widget.FilterField{Key: fFrom, Label: "Created from", Placeholder: "YYYY-MM-DD (inclusive)", Normalize: normDate},
-		widget.FilterField{Key: fTo, Label: "Created to", Placeholder: "YYYY-MM-DD (inclusive)", Normalize: normDate},
+		listing.CreatedFrom(),
+		listing.CreatedTo(),
 		widget.FilterField{Key: fExternalID, Label: "External ID", Placeholder: "exact value"},
 		widget.FilterField{Key: fEndToEndID, Label: "End-to-end ID", Placeholder: "PIX end-to-end id (E…)", Normalize: normEndToEnd},
 	)
@@ -85,14 +83,6 @@ func normCurrency(s string) (string, error) {
 
 func normMethod(s string) (string, error) { return word(s, "payment method", "PIX or POLYGON") }
 
-func normDate(s string) (string, error) {
-	d, err := validate.Date(s)
-	if err != nil {
-		return "", err
-	}
-	return d.Format(time.DateOnly), nil
-}
-
 func normEndToEnd(s string) (string, error) {
 	t := strings.TrimSpace(s)
 	if strings.ContainsAny(t, " \t") {
@@ -112,14 +102,12 @@ type filterValues struct {
 func valuesOf(f *widget.FilterBar) filterValues {
 	return filterValues{
 		Status: f.Value(fStatus), InCur: f.Value(fInCur), OutCur: f.Value(fOutCur), OutMethod: f.Value(fOutMethod),
-		From: f.Value(fFrom), To: f.Value(fTo), ExternalID: f.Value(fExternalID), EndToEndID: f.Value(fEndToEndID),
+		From: f.Value(listing.FromKey), To: f.Value(listing.ToKey), ExternalID: f.Value(fExternalID), EndToEndID: f.Value(fEndToEndID),
 	}
 }
 
-// query maps the filter to the service's query. Dates are the operator's
-// calendar days in loc: "from" starts at its midnight (createdAfter is
-// inclusive) and "to" ends at the next midnight, so that a day typed in both
-// fields lists that whole day.
+// query maps the filter to the service's query; dates are the operator's
+// calendar days in loc.
 func (f filterValues) query(account uuid.UUID, cursor string, loc *time.Location) (api.TicketFilter, error) {
 	q := api.TicketFilter{
 		SubAccountID:        account,
@@ -131,22 +119,7 @@ func (f filterValues) query(account uuid.UUID, cursor string, loc *time.Location
 		ExternalID:          f.ExternalID,
 		EndToEndID:          f.EndToEndID,
 	}
-	if f.From != "" {
-		d, err := time.ParseInLocation(time.DateOnly, f.From, loc)
-		if err != nil {
-			return q, fmt.Errorf("created from: %w", err)
-		}
-		q.CreatedAfter = d
-	}
-	if f.To != "" {
-		d, err := time.ParseInLocation(time.DateOnly, f.To, loc)
-		if err != nil {
-			return q, fmt.Errorf("created to: %w", err)
-		}
-		q.CreatedBefore = d.AddDate(0, 0, 1)
-	}
-	if !q.CreatedAfter.IsZero() && !q.CreatedBefore.IsZero() && !q.CreatedAfter.Before(q.CreatedBefore) {
-		return q, fmt.Errorf("the range is empty: \"created from\" %s is after \"created to\" %s", f.From, f.To)
-	}
-	return q, nil
+	var err error
+	q.CreatedAfter, q.CreatedBefore, err = listing.Created(f.From, f.To, loc)
+	return q, err
 }

@@ -42,7 +42,7 @@ func loadAll(t testing.TB, total, w, h int) *Model {
 	m := New(newSession(t, &genService{total: total})).(*Model)
 	m.SetSize(w, h)
 	run(t, m, m.Init())
-	for m.more {
+	for m.pager.More {
 		run(t, m, m.fetch())
 	}
 	if len(m.recs) != total {

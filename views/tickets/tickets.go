@@ -15,6 +15,7 @@ import (
 	"tesouro/api"
 	"tesouro/ui"
 	"tesouro/ui/widget"
+	"tesouro/views/internal/listing"
 )
 
 // Model is the ticket browser screen.
@@ -22,22 +23,13 @@ type Model struct {
 	s  *ui.Session
 	id uint64 // this instance, for its refresh ticks and exports
 
-	table   *widget.Table
-	bar     *widget.FilterBar
-	applied filterValues
+	table *widget.Table
+	bar   *widget.FilterBar
+	pager listing.Pager[api.Ticket]
 
-	recs []*record
-	byID map[uuid.UUID]int
-
-	// Paging: cursor is the next page's cursor; more is false once the
-	// service said the last page was sent.
-	cursor  string
-	more    bool
-	loading bool
-	started bool
-	listReq uint64 // the list request whose answer is awaited
+	recs    []*record
+	byID    map[uuid.UUID]int
 	listGen uint64 // bumped when the list is reset (filter, reload)
-	err     error
 
 	detail    *detailPane
 	detailReq uint64
@@ -52,7 +44,7 @@ type Model struct {
 
 type keyMap struct {
 	Open, Back, Filters, ClearFilters, Reload, Export, Receipt, Copy key.Binding
-	ScrollUp, ScrollDown, PageUp, PageDown, Top, Bottom              key.Binding
+	Scroll                                                           listing.ScrollKeys
 }
 
 func newKeys() keyMap {
@@ -65,12 +57,7 @@ func newKeys() keyMap {
 		Export:       ui.Binding("e", "export CSV", "e"),
 		Receipt:      ui.Binding("d", "download receipt", "d"),
 		Copy:         ui.Binding("y", "copy id", "y"),
-		ScrollUp:     ui.Binding("↑/k", "scroll up", "up", "k"),
-		ScrollDown:   ui.Binding("↓/j", "scroll down", "down", "j"),
-		PageUp:       ui.Binding("pgup", "page up", "pgup"),
-		PageDown:     ui.Binding("pgdn", "page down", "pgdown", " "),
-		Top:          ui.Binding("g", "top", "g", "home"),
-		Bottom:       ui.Binding("G", "bottom", "G", "end"),
+		Scroll:       listing.NewScrollKeys(),
 	}
 }
 
@@ -78,26 +65,16 @@ func newKeys() keyMap {
 func New(s *ui.Session) ui.Screen {
 	m := &Model{
 		s:     s,
-		id:    nextID(),
+		id:    listing.NextID(),
 		table: widget.NewTable(columns()...),
 		bar:   newFilterBar(),
 		byID:  make(map[uuid.UUID]int),
-		more:  true,
 		keys:  newKeys(),
 	}
 	m.table.SetEmpty("no tickets")
-	m.bar.SetCheck(func(v func(string) string) error {
-		_, err := filterValues{From: v(fFrom), To: v(fTo)}.query(uuid.Nil, "", m.loc())
-		return err
-	})
-	m.applyTheme()
+	m.bar.SetCheck(listing.CheckCreated(m.loc))
+	listing.Style(s.Styles(), m.table, m.bar)
 	return m
-}
-
-func (m *Model) applyTheme() {
-	th := m.s.Styles()
-	m.table.SetStyles(th.TableStyles())
-	m.bar.SetStyles(widget.FilterBarStyles{Label: th.Label, Focused: th.Value.Bold(true), Hint: th.Muted, Error: th.Error})
 }
 
 // loc is the time zone dates are shown and typed in.
@@ -128,12 +105,9 @@ func (m *Model) Filterable() bool { return true }
 // SetSize implements ui.Screen.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
-	m.table.SetSize(m.width, max(m.height-m.headerLines(), 0))
+	m.table.SetSize(m.width, max(m.height-len(m.header(m.width)), 0))
 	m.bar.SetWidth(m.width)
 }
-
-// headerLines is how many lines sit above the table.
-func (m *Model) headerLines() int { return len(m.header(m.width)) }
 
 // selected is the record under the cursor.
 func (m *Model) selected() (*record, bool) {
@@ -160,7 +134,7 @@ func (m *Model) KeyMap() []key.Binding {
 	case m.bar.Active():
 		return m.bar.KeyMap()
 	case m.detail != nil:
-		return []key.Binding{k.Back, k.Receipt, k.Copy, k.Reload, k.ScrollUp, k.ScrollDown, k.PageUp, k.PageDown, k.Top, k.Bottom}
+		return append([]key.Binding{k.Back, k.Receipt, k.Copy, k.Reload}, k.Scroll.Bindings()...)
 	}
 	return append([]key.Binding{k.Open, k.Filters, k.ClearFilters, k.Reload, k.Export, k.Receipt, k.Copy}, m.table.KeyMap()...)
 }

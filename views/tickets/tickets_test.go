@@ -80,7 +80,7 @@ func TestStaleResponsesAreDropped(t *testing.T) {
 	m2 := New(other).(*Model)
 	m2.SetSize(100, 30)
 	pending := m2.Init()
-	stale := pageMsg{req: m2.listReq, account: uuid.Nil, page: api.Page[api.Ticket]{Items: svc.tickets[:5]}}
+	stale := pageMsg{Req: m2.pager.Req, Account: uuid.Nil, Page: api.Page[api.Ticket]{Items: svc.tickets[:5]}}
 	m2.Update(stale)
 	if len(m2.recs) != 0 {
 		t.Fatal("a page for the main account landed in the sub-account's list")

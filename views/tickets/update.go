@@ -13,6 +13,7 @@ import (
 	"tesouro/api"
 	"tesouro/ui"
 	"tesouro/ui/widget"
+	"tesouro/views/internal/listing"
 )
 
 // Update implements ui.Screen.
@@ -41,26 +42,20 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		m.table.SetFilter(msg.Query)
 		return m, nil
 	case ui.ThemeChangedMsg:
-		m.applyTheme()
+		listing.Style(m.s.Styles(), m.table, m.bar)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	}
 	if m.bar.Active() {
-		_, cmd := m.bar.Update(msg)
-		return m, cmd
+		return m, listing.UpdateForm(m.bar, msg, m.reset)
 	}
 	return m, nil
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.bar.Active() {
-		applied, cmd := m.bar.Update(msg)
-		if applied {
-			m.applied = valuesOf(m.bar)
-			return tea.Batch(cmd, m.reset())
-		}
-		return cmd
+		return listing.UpdateForm(m.bar, msg, m.reset)
 	}
 	m.syncKeys()
 	if m.detail != nil {
@@ -75,7 +70,6 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.bar.Open()
 	case key.Matches(msg, k.ClearFilters):
 		m.bar.Clear()
-		m.applied = filterValues{}
 		return m.reset()
 	case key.Matches(msg, k.Reload):
 		return m.reset()
@@ -88,8 +82,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		rec, _ := m.selected()
 		return ui.Copy("ticket id", rec.ID.String())
 	}
-	cmd := m.table.Update(msg)
-	return tea.Batch(cmd, m.prefetch())
+	return tea.Batch(m.table.Update(msg), m.prefetch())
 }
 
 // reset drops the loaded list and asks for the first page under the
@@ -104,7 +97,7 @@ func (m *Model) reset() tea.Cmd {
 	} else {
 		m.table.SetEmpty("no tickets match these filters (x clears them)")
 	}
-	m.cursor, m.more, m.err, m.started = "", true, nil, true
+	m.pager.Reset()
 	m.relayout()
 	return m.fetch()
 }
@@ -112,67 +105,47 @@ func (m *Model) reset() tea.Cmd {
 // fetch asks for the next page. The query, the request id and the account
 // are fixed now, by value.
 func (m *Model) fetch() tea.Cmd {
-	q, err := m.applied.query(m.s.Account.ID, m.cursor, m.loc())
+	q, err := valuesOf(m.bar).query(m.s.Account.ID, m.pager.Cursor, m.loc())
 	if err != nil {
-		m.err = err
-		m.loading = false
+		m.pager.Fail(err)
 		m.relayout()
 		return nil
 	}
-	m.listReq = nextID()
-	m.loading = true
-	return m.s.Request(listPage(m.s.Client, m.listReq, m.s.Account.ID, q))
+	return listing.Fetch(&m.pager, m.s, "list tickets", m.s.Client.ListTickets, q)
 }
 
 // prefetch asks for the next page when the cursor nears the last loaded
 // row and no page is on its way already.
-func (m *Model) prefetch() tea.Cmd {
-	if m.loading || !m.more || m.err != nil || !m.table.NearEnd(prefetchMargin) {
-		return nil
-	}
-	return m.fetch()
-}
+func (m *Model) prefetch() tea.Cmd { return m.pager.Ahead(m.table, m.fetch) }
 
 func (m *Model) onPage(msg pageMsg) tea.Cmd {
-	if msg.req != m.listReq || msg.account != m.s.Account.ID {
+	if !m.pager.Take(msg, m.s.Account.ID) {
 		return nil // an answer to a request made before a filter or account change
 	}
-	m.loading = false
-	if msg.err != nil {
-		m.err = msg.err
-		m.relayout()
-		return nil
-	}
-	m.err = nil
-	rows := make([]widget.Row, 0, len(msg.page.Items))
-	loc := m.loc()
-	for i := range msg.page.Items {
-		rec := newRecord(&msg.page.Items[i])
-		if j, ok := m.byID[rec.ID]; ok {
-			m.recs[j] = rec
-		} else {
-			m.byID[rec.ID] = len(m.recs)
-			m.recs = append(m.recs, rec)
+	if msg.Err == nil {
+		rows := make([]widget.Row, 0, len(msg.Page.Items))
+		loc := m.loc()
+		for i := range msg.Page.Items {
+			rec := newRecord(&msg.Page.Items[i])
+			if j, ok := m.byID[rec.ID]; ok {
+				m.recs[j] = rec
+			} else {
+				m.byID[rec.ID] = len(m.recs)
+				m.recs = append(m.recs, rec)
+			}
+			rows = append(rows, rec.row(loc))
 		}
-		rows = append(rows, rec.row(loc))
+		m.table.AppendRows(rows)
 	}
-	m.table.AppendRows(rows)
-	m.cursor, m.more = msg.page.Cursor, msg.page.More()
 	m.relayout()
-	cmds := []tea.Cmd{m.s.Refreshed()}
-	// Keep fetching while the cursor still sits near the end (the user
-	// pressed G), but never loop on empty pages.
-	if len(msg.page.Items) > 0 && m.table.Filter() == "" {
-		cmds = append(cmds, m.prefetch())
-	}
-	return tea.Batch(cmds...)
+	return m.pager.Next(m.s, m.table, msg, m.fetch)
 }
 
 // openDetail opens the detail pane of a ticket and fetches it whole.
 func (m *Model) openDetail(id uuid.UUID) tea.Cmd {
 	m.detail = &detailPane{id: id, loading: true}
-	m.detailReq = nextID()
-	return m.s.Request(getTicket(m.s.Client, m.detailReq, m.s.Account.ID, id))
+	m.detailReq = listing.NextID()
+	return listing.Request(m.s, getTicket(m.s.Client, m.detailReq, m.s.Account.ID, id))
 }
 
 // openByID answers ":ticket ID".
@@ -216,29 +189,17 @@ func (m *Model) update(t *api.Ticket) {
 
 func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	d, k := m.detail, m.keys
-	page := max(m.height-2, 1)
 	switch {
 	case key.Matches(msg, k.Back):
 		m.detail = nil
-		return nil
 	case key.Matches(msg, k.Receipt):
 		return m.receipt(d.id)
 	case key.Matches(msg, k.Copy):
 		return ui.Copy("ticket id", d.id.String())
 	case key.Matches(msg, k.Reload):
 		return m.openDetailKeepScroll()
-	case key.Matches(msg, k.ScrollUp):
-		d.offset--
-	case key.Matches(msg, k.ScrollDown):
-		d.offset++
-	case key.Matches(msg, k.PageUp):
-		d.offset -= page
-	case key.Matches(msg, k.PageDown):
-		d.offset += page
-	case key.Matches(msg, k.Top):
-		d.offset = 0
-	case key.Matches(msg, k.Bottom):
-		d.offset = 1 << 30
+	default:
+		d.Key(msg, k.Scroll, m.height)
 	}
 	return nil
 }
@@ -246,14 +207,14 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) openDetailKeepScroll() tea.Cmd {
 	old := m.detail
 	cmd := m.openDetail(old.id)
-	m.detail.offset, m.detail.receipt, m.detail.ticket = old.offset, old.receipt, old.ticket
+	m.detail.Scroll, m.detail.receipt, m.detail.ticket = old.Scroll, old.receipt, old.ticket
 	return cmd
 }
 
 func (m *Model) receipt(id uuid.UUID) tea.Cmd {
 	return tea.Batch(
 		ui.Toast(ui.ToastInfo, "Downloading the receipt of "+id.String()[:8]+"…"),
-		m.s.Request(saveReceipt(m.s.Client, m.s.StateDir, m.s.Account.ID, id)),
+		listing.Request(m.s, saveReceipt(m.s.Client, m.s.StateDir, m.s.Account.ID, id)),
 	)
 }
 
@@ -335,7 +296,7 @@ func (m *Model) onTick(msg tickMsg) tea.Cmd {
 		return next
 	}
 	m.refreshing = true
-	return tea.Batch(next, m.s.Request(refreshTickets(m.s.Client, m.id, m.listGen, m.s.Account.ID, ids)))
+	return tea.Batch(next, listing.Request(m.s, refreshTickets(m.s.Client, m.id, m.listGen, m.s.Account.ID, ids)))
 }
 
 func (m *Model) onRefresh(msg refreshMsg) {

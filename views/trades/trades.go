@@ -5,11 +5,9 @@
 package trades
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -19,35 +17,16 @@ import (
 	"tesouro/api"
 	"tesouro/ui"
 	"tesouro/ui/widget"
-	"tesouro/validate"
+	"tesouro/views/internal/listing"
 )
 
-const (
-	requestTimeout = 20 * time.Second
-	prefetchMargin = 10
-)
+// pageMsg is one page of trades.
+type pageMsg = listing.PageMsg[api.Trade]
 
-// seq numbers requests across the process, so that no answer is ever taken
-// for the answer to a newer request, even by a screen rebuilt after an
-// account switch.
-var seq atomic.Uint64
-
-func nextID() uint64 { return seq.Add(1) }
-
-// pageMsg is one page of trades answering request req.
-type pageMsg struct {
-	req     uint64
-	account uuid.UUID
-	page    api.Page[api.Trade]
-	err     error
-}
-
-// Filter bar keys.
+// Filter bar keys, besides the creation dates'.
 const (
 	fStatus     = "status"
 	fSettlement = "settles"
-	fFrom       = "from"
-	fTo         = "to"
 )
 
 var tradeStatuses = []string{string(api.TradePending), string(api.TradeSettled), string(api.TradeCancelled)}
@@ -57,36 +36,17 @@ type filterValues struct {
 	Status, Settlement, From, To string
 }
 
-// query maps the filter to the service's query. Dates are calendar days in
-// loc; "to" is inclusive, so it ends at the next midnight.
-func (f filterValues) query(account uuid.UUID, cursor string, loc *time.Location) (api.TradeFilter, error) {
-	q := api.TradeFilter{SubAccountID: account, Status: f.Status, SettlementDate: f.Settlement, Cursor: cursor}
-	if f.From != "" {
-		d, err := time.ParseInLocation(time.DateOnly, f.From, loc)
-		if err != nil {
-			return q, fmt.Errorf("created from: %w", err)
-		}
-		q.CreatedAfter = d
-	}
-	if f.To != "" {
-		d, err := time.ParseInLocation(time.DateOnly, f.To, loc)
-		if err != nil {
-			return q, fmt.Errorf("created to: %w", err)
-		}
-		q.CreatedBefore = d.AddDate(0, 0, 1)
-	}
-	if !q.CreatedAfter.IsZero() && !q.CreatedBefore.IsZero() && !q.CreatedAfter.Before(q.CreatedBefore) {
-		return q, fmt.Errorf("the range is empty: \"created from\" %s is after \"created to\" %s", f.From, f.To)
-	}
-	return q, nil
+func valuesOf(bar *widget.FilterBar) filterValues {
+	return filterValues{Status: bar.Value(fStatus), Settlement: bar.Value(fSettlement), From: bar.Value(listing.FromKey), To: bar.Value(listing.ToKey)}
 }
 
-func normDate(s string) (string, error) {
-	d, err := validate.Date(s)
-	if err != nil {
-		return "", err
-	}
-	return d.Format(time.DateOnly), nil
+// query maps the filter to the service's query; dates are calendar days in
+// loc.
+func (f filterValues) query(account uuid.UUID, cursor string, loc *time.Location) (api.TradeFilter, error) {
+	q := api.TradeFilter{SubAccountID: account, Status: f.Status, SettlementDate: f.Settlement, Cursor: cursor}
+	var err error
+	q.CreatedAfter, q.CreatedBefore, err = listing.Created(f.From, f.To, loc)
+	return q, err
 }
 
 func normStatus(s string) (string, error) {
@@ -99,23 +59,16 @@ func normStatus(s string) (string, error) {
 
 // Model is the trades screen.
 type Model struct {
-	s       *ui.Session
-	table   *widget.Table
-	bar     *widget.FilterBar
-	applied filterValues
+	s     *ui.Session
+	table *widget.Table
+	bar   *widget.FilterBar
+	pager listing.Pager[api.Trade]
 
 	trades []api.Trade
 	byID   map[string]int
 
-	cursor  string
-	more    bool
-	loading bool
-	started bool
-	listReq uint64
-	err     error
-
 	detail *api.Trade
-	offset int
+	scroll listing.Scroll
 
 	width, height int
 	keys          keyMap
@@ -123,7 +76,7 @@ type Model struct {
 
 type keyMap struct {
 	Open, Back, Filters, Clear, Reload, Ticket, Copy key.Binding
-	Up, Down, PageUp, PageDown, Top, Bottom          key.Binding
+	Scroll                                           listing.ScrollKeys
 }
 
 // New builds the trades screen for a session.
@@ -141,40 +94,25 @@ func New(s *ui.Session) ui.Screen {
 		),
 		bar: widget.NewFilterBar(
 			widget.FilterField{Key: fStatus, Label: "Status", Placeholder: "any (PENDING, SETTLED, CANCELLED)", Suggestions: tradeStatuses, Normalize: normStatus},
-			widget.FilterField{Key: fSettlement, Label: "Settlement date", Placeholder: "YYYY-MM-DD", Normalize: normDate},
-			widget.FilterField{Key: fFrom, Label: "Created from", Placeholder: "YYYY-MM-DD (inclusive)", Normalize: normDate},
-			widget.FilterField{Key: fTo, Label: "Created to", Placeholder: "YYYY-MM-DD (inclusive)", Normalize: normDate},
+			widget.FilterField{Key: fSettlement, Label: "Settlement date", Placeholder: "YYYY-MM-DD", Normalize: listing.NormDate},
+			listing.CreatedFrom(),
+			listing.CreatedTo(),
 		),
 		byID: map[string]int{},
-		more: true,
 		keys: keyMap{
-			Open:     ui.Binding("enter", "details", "enter"),
-			Back:     ui.Binding("esc", "back to the list", "esc", "backspace"),
-			Filters:  ui.Binding("f", "server filters", "f"),
-			Clear:    ui.Binding("x", "clear filters", "x"),
-			Reload:   ui.Binding("r", "reload", "r"),
-			Ticket:   ui.Binding("t", "settlement ticket", "t"),
-			Copy:     ui.Binding("y", "copy id", "y"),
-			Up:       ui.Binding("↑/k", "scroll up", "up", "k"),
-			Down:     ui.Binding("↓/j", "scroll down", "down", "j"),
-			PageUp:   ui.Binding("pgup", "page up", "pgup"),
-			PageDown: ui.Binding("pgdn", "page down", "pgdown", " "),
-			Top:      ui.Binding("g", "top", "g", "home"),
-			Bottom:   ui.Binding("G", "bottom", "G", "end"),
+			Open:    ui.Binding("enter", "details", "enter"),
+			Back:    ui.Binding("esc", "back to the list", "esc", "backspace"),
+			Filters: ui.Binding("f", "server filters", "f"),
+			Clear:   ui.Binding("x", "clear filters", "x"),
+			Reload:  ui.Binding("r", "reload", "r"),
+			Ticket:  ui.Binding("t", "settlement ticket", "t"),
+			Copy:    ui.Binding("y", "copy id", "y"),
+			Scroll:  listing.NewScrollKeys(),
 		},
 	}
-	m.bar.SetCheck(func(v func(string) string) error {
-		_, err := filterValues{From: v(fFrom), To: v(fTo)}.query(uuid.Nil, "", m.loc())
-		return err
-	})
-	m.applyTheme()
+	m.bar.SetCheck(listing.CheckCreated(m.loc))
+	listing.Style(s.Styles(), m.table, m.bar)
 	return m
-}
-
-func (m *Model) applyTheme() {
-	th := m.s.Styles()
-	m.table.SetStyles(th.TableStyles())
-	m.bar.SetStyles(widget.FilterBarStyles{Label: th.Label, Focused: th.Value.Bold(true), Hint: th.Muted, Error: th.Error})
 }
 
 func (m *Model) loc() *time.Location { return m.s.Clock().Location() }
@@ -200,16 +138,13 @@ func (m *Model) Filterable() bool { return true }
 // SetSize implements ui.Screen.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
-	m.table.SetSize(m.width, max(m.height-m.headerLines(), 0))
+	m.table.SetSize(m.width, max(m.height-len(m.header()), 0))
 	m.bar.SetWidth(m.width)
 }
 
-func (m *Model) headerLines() int {
-	if m.height >= 6 && m.err != nil {
-		return 2
-	}
-	return min(m.height, 1)
-}
+// relayout gives the table the room the header leaves, which depends on
+// whether an error is shown.
+func (m *Model) relayout() { m.SetSize(m.width, m.height) }
 
 func (m *Model) selected() (*api.Trade, bool) {
 	r, ok := m.table.Selected()
@@ -239,7 +174,7 @@ func (m *Model) KeyMap() []key.Binding {
 	case m.bar.Active():
 		return m.bar.KeyMap()
 	case m.detail != nil:
-		return []key.Binding{k.Back, k.Ticket, k.Copy, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+		return append([]key.Binding{k.Back, k.Ticket, k.Copy}, k.Scroll.Bindings()...)
 	}
 	return append([]key.Binding{k.Open, k.Filters, k.Clear, k.Reload, k.Ticket, k.Copy}, m.table.KeyMap()...)
 }
@@ -261,34 +196,26 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		m.table.SetFilter(msg.Query)
 		return m, nil
 	case ui.NavigateMsg:
-		if msg.Screen == m.ID() && msg.ID != "" {
-			if m.table.Select(msg.ID) {
-				t, _ := m.selected()
-				m.detail, m.offset = t, 0
-			}
+		if msg.Screen == m.ID() && msg.ID != "" && m.table.Select(msg.ID) {
+			m.detail, _ = m.selected()
+			m.scroll = listing.Scroll{}
 		}
 		return m, nil
 	case ui.ThemeChangedMsg:
-		m.applyTheme()
+		listing.Style(m.s.Styles(), m.table, m.bar)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	}
 	if m.bar.Active() {
-		_, cmd := m.bar.Update(msg)
-		return m, cmd
+		return m, listing.UpdateForm(m.bar, msg, m.reset)
 	}
 	return m, nil
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.bar.Active() {
-		applied, cmd := m.bar.Update(msg)
-		if applied {
-			m.applied = filterValues{Status: m.bar.Value(fStatus), Settlement: m.bar.Value(fSettlement), From: m.bar.Value(fFrom), To: m.bar.Value(fTo)}
-			return tea.Batch(cmd, m.reset())
-		}
-		return cmd
+		return listing.UpdateForm(m.bar, msg, m.reset)
 	}
 	m.syncKeys()
 	k := m.keys
@@ -301,41 +228,27 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return ui.Copy("trade id", t.ID.String())
 	}
 	if m.detail != nil {
-		page := max(m.height-2, 1)
-		switch {
-		case key.Matches(msg, k.Back):
+		if key.Matches(msg, k.Back) {
 			m.detail = nil
-		case key.Matches(msg, k.Up):
-			m.offset--
-		case key.Matches(msg, k.Down):
-			m.offset++
-		case key.Matches(msg, k.PageUp):
-			m.offset -= page
-		case key.Matches(msg, k.PageDown):
-			m.offset += page
-		case key.Matches(msg, k.Top):
-			m.offset = 0
-		case key.Matches(msg, k.Bottom):
-			m.offset = 1 << 30
+		} else {
+			m.scroll.Key(msg, k.Scroll, m.height)
 		}
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Open):
 		m.detail, _ = m.selected()
-		m.offset = 0
+		m.scroll = listing.Scroll{}
 		return nil
 	case key.Matches(msg, k.Filters):
 		return m.bar.Open()
 	case key.Matches(msg, k.Clear):
 		m.bar.Clear()
-		m.applied = filterValues{}
 		return m.reset()
 	case key.Matches(msg, k.Reload):
 		return m.reset()
 	}
-	cmd := m.table.Update(msg)
-	return tea.Batch(cmd, m.prefetch())
+	return tea.Batch(m.table.Update(msg), m.prefetch())
 }
 
 // reset drops the list and asks for its first page under the applied
@@ -349,68 +262,44 @@ func (m *Model) reset() tea.Cmd {
 	} else {
 		m.table.SetEmpty("no trades match these filters (x clears them)")
 	}
-	m.cursor, m.more, m.err, m.started = "", true, nil, true
-	m.SetSize(m.width, m.height)
+	m.pager.Reset()
+	m.relayout()
 	return m.fetch()
 }
 
+// fetch asks for the next page; the query is fixed now, by value.
 func (m *Model) fetch() tea.Cmd {
-	q, err := m.applied.query(m.s.Account.ID, m.cursor, m.loc())
+	q, err := valuesOf(m.bar).query(m.s.Account.ID, m.pager.Cursor, m.loc())
 	if err != nil {
-		m.err, m.loading = err, false
+		m.pager.Fail(err)
+		m.relayout()
 		return nil
 	}
-	m.listReq = nextID()
-	m.loading = true
-	req, account, client := m.listReq, m.s.Account.ID, m.s.Client
-	return m.s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		p, err := client.ListTrades(ctx, q)
-		if err != nil {
-			err = fmt.Errorf("list trades: %w", err)
-		}
-		return pageMsg{req: req, account: account, page: p, err: err}
-	})
+	return listing.Fetch(&m.pager, m.s, "list trades", m.s.Client.ListTrades, q)
 }
 
-func (m *Model) prefetch() tea.Cmd {
-	if m.loading || !m.more || m.err != nil || !m.table.NearEnd(prefetchMargin) {
-		return nil
-	}
-	return m.fetch()
-}
+func (m *Model) prefetch() tea.Cmd { return m.pager.Ahead(m.table, m.fetch) }
 
 func (m *Model) onPage(msg pageMsg) tea.Cmd {
-	if msg.req != m.listReq || msg.account != m.s.Account.ID {
+	if !m.pager.Take(msg, m.s.Account.ID) {
 		return nil
 	}
-	m.loading = false
-	if msg.err != nil {
-		m.err = msg.err
-		m.SetSize(m.width, m.height)
-		return nil
-	}
-	m.err = nil
-	rows := make([]widget.Row, 0, len(msg.page.Items))
-	for _, t := range msg.page.Items {
-		id := t.ID.String()
-		if i, ok := m.byID[id]; ok {
-			m.trades[i] = t
-		} else {
-			m.byID[id] = len(m.trades)
-			m.trades = append(m.trades, t)
+	if msg.Err == nil {
+		rows := make([]widget.Row, 0, len(msg.Page.Items))
+		for _, t := range msg.Page.Items {
+			id := t.ID.String()
+			if i, ok := m.byID[id]; ok {
+				m.trades[i] = t
+			} else {
+				m.byID[id] = len(m.trades)
+				m.trades = append(m.trades, t)
+			}
+			rows = append(rows, m.row(&t))
 		}
-		rows = append(rows, m.row(&t))
+		m.table.AppendRows(rows)
 	}
-	m.table.AppendRows(rows)
-	m.cursor, m.more = msg.page.Cursor, msg.page.More()
-	m.SetSize(m.width, m.height)
-	cmds := []tea.Cmd{m.s.Refreshed()}
-	if len(msg.page.Items) > 0 && m.table.Filter() == "" {
-		cmds = append(cmds, m.prefetch())
-	}
-	return tea.Batch(cmds...)
+	m.relayout()
+	return m.pager.Next(m.s, m.table, msg, m.fetch)
 }
 
 func (m *Model) row(t *api.Trade) widget.Row {

@@ -13,6 +13,7 @@ import (
 	"tesouro/api"
 	"tesouro/ui"
 	"tesouro/ui/widget"
+	"tesouro/views/internal/listing"
 )
 
 // Update implements ui.Screen.
@@ -23,7 +24,7 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case hooksMsg:
 		if msg.req == m.hooksReq && msg.account == m.s.Account.ID {
 			m.hooks, m.hooksErr, m.hooksLoaded = msg.hooks, msg.err, true
-			m.SetSize(m.width, m.height)
+			m.relayout()
 		}
 		return m, nil
 	case detailMsg:
@@ -43,26 +44,20 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		m.table.SetFilter(msg.Query)
 		return m, nil
 	case ui.ThemeChangedMsg:
-		m.applyTheme()
+		listing.Style(m.s.Styles(), m.table, m.bar)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	}
 	if m.bar.Active() {
-		_, cmd := m.bar.Update(msg)
-		return m, cmd
+		return m, listing.UpdateForm(m.bar, msg, m.reset)
 	}
 	return m, nil
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.bar.Active() {
-		applied, cmd := m.bar.Update(msg)
-		if applied {
-			m.applied.Event, m.applied.From, m.applied.To = m.bar.Value(fEvent), m.bar.Value(fFrom), m.bar.Value(fTo)
-			return tea.Batch(cmd, m.reset())
-		}
-		return cmd
+		return listing.UpdateForm(m.bar, msg, m.reset)
 	}
 	m.syncKeys()
 	k := m.keys
@@ -75,9 +70,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.Ack):
 			return m.confirmAck([]api.WebhookAttempt{*d.attempt})
 		case key.Matches(msg, k.Up):
-			d.offset--
+			d.Offset--
 		case key.Matches(msg, k.Down):
-			d.offset++
+			d.Offset++
 		}
 		return nil
 	}
@@ -97,13 +92,13 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Ack):
 		return m.confirmAck(m.ackTargets())
 	case key.Matches(msg, k.Unacked):
-		m.applied.UnackedOnly = !m.applied.UnackedOnly
+		m.unacked = !m.unacked
 		return m.reset()
 	case key.Matches(msg, k.Filters):
 		return m.bar.Open()
 	case key.Matches(msg, k.Clear):
 		m.bar.Clear()
-		m.applied = filterValues{}
+		m.unacked = false
 		return m.reset()
 	case key.Matches(msg, k.Reload):
 		return tea.Batch(m.reset(), m.fetchHooks())
@@ -111,8 +106,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		a, _ := m.selected()
 		return ui.Copy("attempt id", a.ID)
 	}
-	cmd := m.table.Update(msg)
-	return tea.Batch(cmd, m.prefetch())
+	return tea.Batch(m.table.Update(msg), m.prefetch())
 }
 
 // confirmAck asks before acknowledging; the question repeats what is
@@ -163,7 +157,7 @@ func (m *Model) onAck(msg ackMsg) tea.Cmd {
 		return ui.Toast(ui.ToastError, text+", but the journal entry failed: "+msg.jerr.Error())
 	}
 	cmds := []tea.Cmd{ui.Toast(ui.ToastSuccess, text)}
-	if m.applied.UnackedOnly {
+	if m.unacked {
 		// They no longer match the filter.
 		cmds = append(cmds, m.reset())
 	}
@@ -186,11 +180,9 @@ func (m *Model) openDetail(id string) tea.Cmd {
 		a := m.attempts[i]
 		m.detail.attempt = &a
 	}
-	m.detailReq = nextID()
+	m.detailReq = listing.NextID()
 	req, account, client := m.detailReq, m.s.Account.ID, m.s.Client
-	return m.s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
+	return listing.Request(m.s, func(ctx context.Context) tea.Msg {
 		a, err := client.GetWebhookAttempt(ctx, account, id)
 		if err != nil {
 			err = fmt.Errorf("get webhook attempt %s: %w", id, err)
@@ -207,44 +199,33 @@ func (m *Model) reset() tea.Cmd {
 	m.marked = map[string]bool{}
 	m.table.SetRows(nil)
 	switch {
-	case m.applied.UnackedOnly && m.bar.Empty():
+	case m.unacked && m.bar.Empty():
 		m.table.SetEmpty("no unacknowledged attempts (u shows all)")
-	case !m.bar.Empty() || m.applied.UnackedOnly:
+	case !m.bar.Empty() || m.unacked:
 		m.table.SetEmpty("no attempts match these filters (x clears them)")
 	default:
 		m.table.SetEmpty("no delivery attempts in " + m.s.AccountName())
 	}
-	m.cursor, m.more, m.err, m.started = "", true, nil, true
-	m.SetSize(m.width, m.height)
+	m.pager.Reset()
+	m.relayout()
 	return m.fetch()
 }
 
+// fetch asks for the next page; the query is fixed now, by value.
 func (m *Model) fetch() tea.Cmd {
-	q, err := m.applied.query(m.s.Account.ID, m.cursor, m.loc())
+	q, err := m.filter().query(m.s.Account.ID, m.pager.Cursor, m.loc())
 	if err != nil {
-		m.err, m.loading = err, false
+		m.pager.Fail(err)
+		m.relayout()
 		return nil
 	}
-	m.listReq = nextID()
-	m.loading = true
-	req, account, client := m.listReq, m.s.Account.ID, m.s.Client
-	return m.s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		p, err := client.ListWebhookAttempts(ctx, q)
-		if err != nil {
-			err = fmt.Errorf("list webhook attempts: %w", err)
-		}
-		return pageMsg{req: req, account: account, page: p, err: err}
-	})
+	return listing.Fetch(&m.pager, m.s, "list webhook attempts", m.s.Client.ListWebhookAttempts, q)
 }
 
 func (m *Model) fetchHooks() tea.Cmd {
-	m.hooksReq = nextID()
+	m.hooksReq = listing.NextID()
 	req, account, client := m.hooksReq, m.s.Account.ID, m.s.Client
-	return m.s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
+	return listing.Request(m.s, func(ctx context.Context) tea.Msg {
 		hooks, err := client.ListWebhooks(ctx, account)
 		if err != nil {
 			err = fmt.Errorf("list webhooks: %w", err)
@@ -253,42 +234,27 @@ func (m *Model) fetchHooks() tea.Cmd {
 	})
 }
 
-func (m *Model) prefetch() tea.Cmd {
-	if m.loading || !m.more || m.err != nil || !m.table.NearEnd(prefetchMargin) {
-		return nil
-	}
-	return m.fetch()
-}
+func (m *Model) prefetch() tea.Cmd { return m.pager.Ahead(m.table, m.fetch) }
 
 func (m *Model) onPage(msg pageMsg) tea.Cmd {
-	if msg.req != m.listReq || msg.account != m.s.Account.ID {
+	if !m.pager.Take(msg, m.s.Account.ID) {
 		return nil
 	}
-	m.loading = false
-	if msg.err != nil {
-		m.err = msg.err
-		m.SetSize(m.width, m.height)
-		return nil
-	}
-	m.err = nil
-	rows := make([]widget.Row, 0, len(msg.page.Items))
-	for _, a := range msg.page.Items {
-		if i, ok := m.byID[a.ID]; ok {
-			m.attempts[i] = a
-		} else {
-			m.byID[a.ID] = len(m.attempts)
-			m.attempts = append(m.attempts, a)
+	if msg.Err == nil {
+		rows := make([]widget.Row, 0, len(msg.Page.Items))
+		for _, a := range msg.Page.Items {
+			if i, ok := m.byID[a.ID]; ok {
+				m.attempts[i] = a
+			} else {
+				m.byID[a.ID] = len(m.attempts)
+				m.attempts = append(m.attempts, a)
+			}
+			rows = append(rows, m.row(&a))
 		}
-		rows = append(rows, m.row(&a))
+		m.table.AppendRows(rows)
 	}
-	m.table.AppendRows(rows)
-	m.cursor, m.more = msg.page.Cursor, msg.page.More()
-	m.SetSize(m.width, m.height)
-	cmds := []tea.Cmd{m.s.Refreshed()}
-	if len(msg.page.Items) > 0 && m.table.Filter() == "" {
-		cmds = append(cmds, m.prefetch())
-	}
-	return tea.Batch(cmds...)
+	m.relayout()
+	return m.pager.Next(m.s, m.table, msg, m.fetch)
 }
 
 // stamp shows one of the attempt's timestamps (strings in the seed) in the

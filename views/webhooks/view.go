@@ -5,37 +5,23 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"tesouro/api"
 	"tesouro/ui"
+	"tesouro/views/internal/listing"
 )
 
 func (m *Model) countText() string {
-	n := len(m.attempts)
-	var s string
-	switch {
-	case !m.started || (m.loading && n == 0):
-		s = "loading attempts…"
-	case m.loading:
-		s = fmt.Sprintf("%d loaded · loading more…", n)
-	case m.more:
-		s = fmt.Sprintf("%d loaded · more available", n)
-	default:
-		s = fmt.Sprintf("all %d loaded", n)
-	}
+	var notes []string
 	if len(m.marked) > 0 {
-		s += fmt.Sprintf(" · %d selected", len(m.marked))
+		notes = append(notes, fmt.Sprintf("%d selected", len(m.marked)))
 	}
-	if q := m.table.Filter(); q != "" {
-		s += fmt.Sprintf(" · %d match /%s", m.table.Visible(), q)
-	}
-	return s
+	return m.pager.Count("attempts", m.table, notes...)
 }
 
 func (m *Model) filterText() string {
 	var parts []string
-	if m.applied.UnackedOnly {
+	if m.unacked {
 		parts = append(parts, "unacknowledged only")
 	}
 	if s := m.bar.Summary(); s != "" {
@@ -56,16 +42,15 @@ func (m *Model) header() []string {
 		return nil
 	}
 	th := m.s.Styles()
-	count := m.countText()
-	lines := []string{ui.Spread(th.Value.Render(count), th.Muted.Render(ui.Truncate(m.filterText(), max(w-lipgloss.Width(count)-2, 0))), w)}
+	lines := []string{listing.CountLine(th, m.countText(), m.filterText(), w)}
 	switch {
 	case h >= 14:
 		lines = append(lines, m.hookLines()...)
 	case h >= 6:
 		lines = append(lines, th.Muted.Render(ui.Truncate(m.hookSummary(), w)))
 	}
-	if m.err != nil && h >= 6 {
-		lines = append(lines, th.Error.Render(ui.Truncate("✗ "+m.err.Error()+" — press r to retry", w)))
+	if m.pager.Err != nil && h >= 6 {
+		lines = append(lines, listing.ErrorLine(th, m.pager.Err, w))
 	}
 	return lines[:min(len(lines), max(h-1, 1))]
 }
@@ -105,23 +90,16 @@ func (m *Model) View() string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	th := m.s.Styles()
-	var b strings.Builder
+	var s string
 	switch {
 	case m.bar.Active():
-		b.WriteString(ui.Spread(th.Title.Render("Filter delivery attempts (sent to the service)"), th.Muted.Render(m.countText()), w))
-		b.WriteString("\n")
-		b.WriteString(m.bar.View(h - 1))
+		s = listing.Form(m.s.Styles(), m.bar, "Filter delivery attempts (sent to the service)", m.countText(), w, h)
 	case m.detail != nil:
-		b.WriteString(m.detailView())
+		s = m.detailView()
 	default:
-		hd := m.header()
-		b.WriteString(strings.Join(hd, "\n"))
-		if h > len(hd) {
-			b.WriteString("\n" + m.table.View())
-		}
+		s = listing.Below(m.header(), m.table, h)
 	}
-	return ui.Fit(b.String(), w, h)
+	return ui.Fit(s, w, h)
 }
 
 func (m *Model) detailView() string {
@@ -141,28 +119,17 @@ func (m *Model) detailView() string {
 	if d.loading {
 		body = append(body, "", th.Muted.Render("refreshing from the service…"))
 	}
-	room := max(m.height-len(lines), 0)
-	d.offset = max(min(d.offset, len(body)-room), 0)
-	lines = append(lines, body[d.offset:min(d.offset+room, len(body))]...)
+	lines = append(lines, d.Window(body, m.height-len(lines))...)
 	return strings.Join(lines, "\n")
 }
 
 // attemptLines renders every field of an attempt.
 func attemptLines(a *api.WebhookAttempt, m *Model) []string {
 	th := m.s.Styles()
-	lw := min(18, max(m.width/3, 8))
-	var lines []string
-	kv := func(label, value string) {
-		l := ui.Truncate(label, lw)
-		pad := strings.Repeat(" ", lw-lipgloss.Width(l))
-		for i, part := range strings.Split(ansi.Hardwrap(value, max(m.width-lw-3, 8), true), "\n") {
-			if i == 0 {
-				lines = append(lines, "  "+th.Label.Render(l)+pad+" "+part)
-			} else {
-				lines = append(lines, "  "+strings.Repeat(" ", lw)+" "+part)
-			}
-		}
-	}
+	s := listing.NewSheet(th, m.width)
+	s.LabelWidth = 18
+	// Every field is shown, empty or not, as it came.
+	kv := func(label, value string) { s.Styled(label, value, lipgloss.NewStyle()) }
 	kv("Attempt ID", a.ID)
 	kv("Webhook event", a.WebhookEventID)
 	kv("Webhook URL", a.WebhookURL)
@@ -189,5 +156,5 @@ func attemptLines(a *api.WebhookAttempt, m *Model) []string {
 	kv("Created", stamp(a.CreatedAt, loc, "2006-01-02 15:04:05"))
 	kv("Updated", stamp(a.UpdatedAt, loc, "2006-01-02 15:04:05"))
 	kv("Account", a.AccountID)
-	return lines
+	return s.Lines
 }

@@ -7,7 +7,6 @@ package webhooks
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -18,27 +17,11 @@ import (
 	"tesouro/journal"
 	"tesouro/ui"
 	"tesouro/ui/widget"
-	"tesouro/validate"
+	"tesouro/views/internal/listing"
 )
 
-const (
-	requestTimeout = 20 * time.Second
-	prefetchMargin = 10
-)
-
-// seq numbers requests across the process, so that no answer is ever taken
-// for the answer to a newer request, even by a screen rebuilt after an
-// account switch.
-var seq atomic.Uint64
-
-func nextID() uint64 { return seq.Add(1) }
-
-type pageMsg struct {
-	req     uint64
-	account uuid.UUID
-	page    api.Page[api.WebhookAttempt]
-	err     error
-}
+// pageMsg is one page of delivery attempts.
+type pageMsg = listing.PageMsg[api.WebhookAttempt]
 
 type hooksMsg struct {
 	req     uint64
@@ -62,12 +45,9 @@ type ackMsg struct {
 	jerr    error
 }
 
-// Filter bar keys.
-const (
-	fEvent = "event"
-	fFrom  = "from"
-	fTo    = "to"
-)
+// fEvent is the filter bar's key of the event id, besides the creation
+// dates'.
+const fEvent = "event"
 
 // filterValues is the applied filter, captured by value by each request.
 type filterValues struct {
@@ -76,54 +56,26 @@ type filterValues struct {
 }
 
 // query maps the filter to the service's query; dates are calendar days in
-// loc, "to" inclusive.
+// loc.
 func (f filterValues) query(account uuid.UUID, cursor string, loc *time.Location) (api.AttemptFilter, error) {
 	q := api.AttemptFilter{SubAccountID: account, Cursor: cursor, WebhookEventID: f.Event, UnackedOnly: f.UnackedOnly}
-	if f.From != "" {
-		d, err := time.ParseInLocation(time.DateOnly, f.From, loc)
-		if err != nil {
-			return q, fmt.Errorf("created from: %w", err)
-		}
-		q.CreatedAfter = d
-	}
-	if f.To != "" {
-		d, err := time.ParseInLocation(time.DateOnly, f.To, loc)
-		if err != nil {
-			return q, fmt.Errorf("created to: %w", err)
-		}
-		q.CreatedBefore = d.AddDate(0, 0, 1)
-	}
-	if !q.CreatedAfter.IsZero() && !q.CreatedBefore.IsZero() && !q.CreatedAfter.Before(q.CreatedBefore) {
-		return q, fmt.Errorf("the range is empty: \"created from\" %s is after \"created to\" %s", f.From, f.To)
-	}
-	return q, nil
-}
-
-func normDate(s string) (string, error) {
-	d, err := validate.Date(s)
-	if err != nil {
-		return "", err
-	}
-	return d.Format(time.DateOnly), nil
+	var err error
+	q.CreatedAfter, q.CreatedBefore, err = listing.Created(f.From, f.To, loc)
+	return q, err
 }
 
 // Model is the webhooks screen.
 type Model struct {
-	s       *ui.Session
-	table   *widget.Table
-	bar     *widget.FilterBar
-	applied filterValues
+	s     *ui.Session
+	table *widget.Table
+	bar   *widget.FilterBar
+	pager listing.Pager[api.WebhookAttempt]
+	// unacked asks for the unacknowledged attempts only (u).
+	unacked bool
 
 	attempts []api.WebhookAttempt
 	byID     map[string]int
 	marked   map[string]bool
-
-	cursor  string
-	more    bool
-	loading bool
-	started bool
-	listReq uint64
-	err     error
 
 	hooks       []api.Webhook
 	hooksErr    error
@@ -138,7 +90,7 @@ type Model struct {
 }
 
 type detailPane struct {
-	offset  int
+	listing.Scroll
 	id      string
 	attempt *api.WebhookAttempt
 	err     error
@@ -165,12 +117,11 @@ func New(s *ui.Session) ui.Screen {
 		),
 		bar: widget.NewFilterBar(
 			widget.FilterField{Key: fEvent, Label: "Webhook event ID", Placeholder: "exact event id"},
-			widget.FilterField{Key: fFrom, Label: "Created from", Placeholder: "YYYY-MM-DD (inclusive)", Normalize: normDate},
-			widget.FilterField{Key: fTo, Label: "Created to", Placeholder: "YYYY-MM-DD (inclusive)", Normalize: normDate},
+			listing.CreatedFrom(),
+			listing.CreatedTo(),
 		),
 		byID:   map[string]int{},
 		marked: map[string]bool{},
-		more:   true,
 		keys: keyMap{
 			Open:    ui.Binding("enter", "details", "enter"),
 			Back:    ui.Binding("esc", "back to the list", "esc", "backspace"),
@@ -185,18 +136,9 @@ func New(s *ui.Session) ui.Screen {
 			Down:    ui.Binding("↓/j", "scroll down", "down", "j"),
 		},
 	}
-	m.bar.SetCheck(func(v func(string) string) error {
-		_, err := filterValues{From: v(fFrom), To: v(fTo)}.query(uuid.Nil, "", m.loc())
-		return err
-	})
-	m.applyTheme()
+	m.bar.SetCheck(listing.CheckCreated(m.loc))
+	listing.Style(s.Styles(), m.table, m.bar)
 	return m
-}
-
-func (m *Model) applyTheme() {
-	th := m.s.Styles()
-	m.table.SetStyles(th.TableStyles())
-	m.bar.SetStyles(widget.FilterBarStyles{Label: th.Label, Focused: th.Value.Bold(true), Hint: th.Muted, Error: th.Error})
 }
 
 func (m *Model) loc() *time.Location { return m.s.Clock().Location() }
@@ -224,6 +166,15 @@ func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
 	m.table.SetSize(m.width, max(m.height-len(m.header()), 0))
 	m.bar.SetWidth(m.width)
+}
+
+// relayout gives the table the room the header leaves, which depends on
+// the webhooks and the error shown.
+func (m *Model) relayout() { m.SetSize(m.width, m.height) }
+
+// filter is the applied filter.
+func (m *Model) filter() filterValues {
+	return filterValues{Event: m.bar.Value(fEvent), From: m.bar.Value(listing.FromKey), To: m.bar.Value(listing.ToKey), UnackedOnly: m.unacked}
 }
 
 // selected is the attempt under the cursor.
@@ -260,14 +211,14 @@ func (m *Model) syncKeys() {
 	k.Open.SetEnabled(ok)
 	k.Mark.SetEnabled(ok)
 	k.Copy.SetEnabled(ok || m.detail != nil)
-	k.Clear.SetEnabled(!m.bar.Empty() || m.applied.UnackedOnly)
+	k.Clear.SetEnabled(!m.bar.Empty() || m.unacked)
 	canWrite := m.s.Can(ui.ActWrite) == nil
 	if m.detail != nil {
 		k.Ack.SetEnabled(canWrite && m.detail.attempt != nil && !m.detail.attempt.Acknowledged)
 	} else {
 		k.Ack.SetEnabled(canWrite && len(m.ackTargets()) > 0)
 	}
-	if m.applied.UnackedOnly {
+	if m.unacked {
 		k.Unacked.SetHelp("u", "show all attempts")
 	} else {
 		k.Unacked.SetHelp("u", "unacknowledged only")
@@ -301,9 +252,7 @@ func acknowledge(s *ui.Session, account uuid.UUID, ids []string) tea.Cmd {
 	if account != uuid.Nil {
 		acct = account.String()
 	}
-	return s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
+	return listing.Request(s, func(ctx context.Context) tea.Msg {
 		err := client.AcknowledgeWebhookAttempts(ctx, account, ids)
 		outcome := "acknowledged"
 		if err != nil {
