@@ -12,7 +12,7 @@ import (
 
 	"github.com/zalando/go-keyring"
 
-	"tesouro/keystore/internal/sstest"
+	"tesouro/internal/sstest"
 )
 
 // These tests run against a real gnome-keyring on a private bus (TestMain).

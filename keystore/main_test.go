@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"tesouro/keystore/internal/sstest"
+	"tesouro/internal/sstest"
 )
 
 // TestMain gives the integration tests a real, private Secret Service.

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"tesouro/api"
+	"tesouro/internal/sstest"
 	"tesouro/keystore"
-	"tesouro/keystore/internal/sstest"
 	"tesouro/sandbox"
 )
 
