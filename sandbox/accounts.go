@@ -56,27 +56,16 @@ func accessView(a *access) api.Access {
 
 // GET /v2/auth/accesses: the accesses of the caller's main account.
 func (s *Server) listAccesses(c *call) error {
-	after, err := c.queryUnix("createdAfter")
+	w, err := c.createdWindow(c.queryUnix)
 	if err != nil {
-		return err
-	}
-	before, err := c.queryUnix("createdBefore")
-	if err != nil {
-		return err
-	}
-	if _, err := windowFrom(after, before); err != nil {
 		return err
 	}
 	s.mu.RLock()
 	out := []api.Access{}
 	for _, a := range s.st.accesses {
-		if !after.IsZero() && a.CreatedAt.Before(after) {
-			continue
+		if w.holds(a.CreatedAt) {
+			out = append(out, accessView(a))
 		}
-		if !before.IsZero() && !a.CreatedAt.Before(before) {
-			continue
-		}
-		out = append(out, accessView(a))
 	}
 	s.mu.RUnlock()
 	return c.reply(http.StatusOK, map[string]any{"accesses": out})

@@ -52,13 +52,128 @@ func checkAlias(alias, description string) error {
 	return nil
 }
 
-func aliasTaken[T any](ser *series[T], alias string, get func(*T) string) error {
+// beneficiaryKind is one kind of beneficiary: where an account keeps it
+// and how the interface names it. Its methods serve what every kind does
+// alike; the handlers keep what is their own (validation, filters).
+type beneficiaryKind[T any] struct {
+	of    func(*account) *series[T]
+	alias func(*T) string
+	what  string // in messages: "BRL beneficiary <id> not found"
+	one   string // the key of a detail on the wire ("" : no detail route)
+	many  string // the key of a list on the wire
+}
+
+var (
+	walletKind = &beneficiaryKind[api.Wallet]{
+		of:    func(a *account) *series[api.Wallet] { return a.wallets },
+		alias: func(v *api.Wallet) string { return v.Alias },
+		what:  "beneficiary wallet", one: "wallet", many: "wallets",
+	}
+	brlKind = &beneficiaryKind[api.BRLAccount]{
+		of:    func(a *account) *series[api.BRLAccount] { return a.brl },
+		alias: func(v *api.BRLAccount) string { return v.Alias },
+		what:  "BRL beneficiary", one: "brlBankAccount", many: "brlBankAccounts",
+	}
+	usdKind = &beneficiaryKind[api.USDAccount]{
+		of:    func(a *account) *series[api.USDAccount] { return a.usd },
+		alias: func(v *api.USDAccount) string { return v.Alias },
+		what:  "USD beneficiary", one: "beneficiaryUsdBankAccount", many: "beneficiaryUsdBankAccount",
+	}
+	copKind = &beneficiaryKind[api.COPAccount]{
+		of:    func(a *account) *series[api.COPAccount] { return a.cop },
+		alias: func(v *api.COPAccount) string { return v.Alias },
+		what:  "COP beneficiary", many: "beneficiaryCopBankAccount",
+	}
+)
+
+// decodeBeneficiary decodes a creation body into req and checks what every
+// kind asks for: the beneficiary permission, then the alias (trimmed in
+// place) and the description.
+func decodeBeneficiary(c *call, req any, alias, description *string) error {
+	if err := decodeBody(c, req); err != nil {
+		return err
+	}
+	if err := c.canManageBeneficiaries(); err != nil {
+		return err
+	}
+	*alias = strings.TrimSpace(*alias)
+	return checkAlias(*alias, *description)
+}
+
+// add stores a validated beneficiary in the operated account, unless its
+// alias is taken there, and replies with its id. build makes the record
+// for its account and id under the write lock.
+func (k *beneficiaryKind[T]) add(s *Server, c *call, alias string, build func(acct *account, id uuid.UUID) *T) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	acct, err := c.scope()
+	if err != nil {
+		return err
+	}
+	ser := k.of(acct)
 	for _, e := range ser.es {
-		if strings.EqualFold(get(e.v), alias) {
+		if strings.EqualFold(k.alias(e.v), alias) {
 			return conflict(codeAliasTaken, "alias: %q is already used by another beneficiary of this kind; choose another", alias)
 		}
 	}
-	return nil
+	id := newID()
+	ser.add(c.now, id, build(acct, id))
+	s.changed()
+	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
+}
+
+// list serves a page of the operated account's beneficiaries of the kind,
+// created inside the createdAfter/createdBefore window and accepted by
+// match.
+func (k *beneficiaryKind[T]) list(s *Server, c *call, match func(*T) bool) error {
+	w, err := c.createdWindow(c.queryUnix)
+	if err != nil {
+		return err
+	}
+	return listPage(s, c, k.many, w, k.of, match, deref[T])
+}
+
+// listByAlias serves a list filtered by the alias query (a substring,
+// either case).
+func (k *beneficiaryKind[T]) listByAlias(s *Server, c *call) error {
+	want := c.query.Get("alias")
+	return k.list(s, c, func(v *T) bool { return containsFold(k.alias(v), want) })
+}
+
+// get replies with a copy of the beneficiary of the path.
+func (k *beneficiaryKind[T]) get(s *Server, c *call) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, _, v, err := recordByID(c, k.of, k.what)
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]any{k.one: *v})
+}
+
+// remove deletes the beneficiary of the path and replies with its id.
+func (k *beneficiaryKind[T]) remove(s *Server, c *call) error {
+	if err := c.canManageBeneficiaries(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	acct, id, _, err := recordByID(c, k.of, k.what)
+	if err != nil {
+		return err
+	}
+	k.of(acct).remove(id)
+	s.changed()
+	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
+}
+
+// missing is what a payout finds gone: the kind's name when the account no
+// longer keeps the beneficiary id, else "". The caller holds s.mu.
+func (k *beneficiaryKind[T]) missing(acct *account, id uuid.UUID) string {
+	if _, ok := k.of(acct).get(id); ok {
+		return ""
+	}
+	return k.what
 }
 
 func containsFold(s, sub string) bool {
@@ -82,14 +197,7 @@ func validTronAddress(s string) bool {
 // POST /v2/account/beneficiaries/wallets/
 func (s *Server) createWallet(c *call) error {
 	var req api.CreateWalletRequest
-	if err := decodeBody(c, &req); err != nil {
-		return err
-	}
-	if err := c.canManageBeneficiaries(); err != nil {
-		return err
-	}
-	req.Alias = strings.TrimSpace(req.Alias)
-	if err := checkAlias(req.Alias, req.Description); err != nil {
+	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
 		return err
 	}
 	if req.WalletChain == "" {
@@ -113,19 +221,9 @@ func (s *Server) createWallet(c *call) error {
 	if len(req.WalletMemo) > 100 {
 		return badRequest(codeInvalidField, "walletMemo: at most 100 characters")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	acct, err := c.scope()
-	if err != nil {
-		return err
-	}
-	if err := aliasTaken(acct.wallets, req.Alias, func(w *api.Wallet) string { return w.Alias }); err != nil {
-		return err
-	}
-	w := &api.Wallet{ID: newID(), Alias: req.Alias, Description: req.Description, WalletAddress: addr, WalletChain: req.WalletChain, WalletMemo: req.WalletMemo, CreatedAt: api.NewTime(c.now)}
-	acct.wallets.add(c.now, w.ID, w)
-	s.changed()
-	return c.reply(http.StatusOK, map[string]string{"id": w.ID.String()})
+	return walletKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *api.Wallet {
+		return &api.Wallet{ID: id, Alias: req.Alias, Description: req.Description, WalletAddress: addr, WalletChain: req.WalletChain, WalletMemo: req.WalletMemo, CreatedAt: api.NewTime(c.now)}
+	})
 }
 
 // GET /v2/account/beneficiaries/wallets/
@@ -134,94 +232,21 @@ func (s *Server) listWallets(c *call) error {
 	if chain != "" && !slices.Contains(money.Chains(), chain) {
 		return badRequest(codeInvalidField, "walletChain: unknown chain %q", truncate(chain, 20))
 	}
-	after, err := c.queryUnix("createdAfter")
-	if err != nil {
-		return err
-	}
-	before, err := c.queryUnix("createdBefore")
-	if err != nil {
-		return err
-	}
-	w, err := windowFrom(after, before)
-	if err != nil {
-		return err
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	acct, err := c.scope()
-	if err != nil {
-		return err
-	}
-	items, next, err := acct.wallets.page(c.query.Get("cursor"), pageSize, w, func(v *api.Wallet) bool {
+	return walletKind.list(s, c, func(v *api.Wallet) bool {
 		return containsFold(v.Alias, alias) && (addr == "" || strings.EqualFold(v.WalletAddress, addr)) && (chain == "" || v.WalletChain == chain)
 	})
-	if err != nil {
-		return err
-	}
-	out := make([]api.Wallet, len(items))
-	for i, v := range items {
-		out[i] = *v
-	}
-	return c.reply(http.StatusOK, map[string]any{"wallets": out, "cursor": next})
 }
 
-// beneficiaryByID reads the {id} of a beneficiary path in the operated
-// account. The caller holds s.mu.
-func beneficiaryByID[T any](c *call, pick func(*account) *series[T], what string) (*account, uuid.UUID, *T, error) {
-	id, err := c.pathUUID("id")
-	if err != nil {
-		return nil, uuid.Nil, nil, err
-	}
-	acct, err := c.scope()
-	if err != nil {
-		return nil, uuid.Nil, nil, err
-	}
-	v, ok := pick(acct).get(id)
-	if !ok {
-		return nil, uuid.Nil, nil, notFound(what, id)
-	}
-	return acct, id, v, nil
-}
-
-func (s *Server) getWallet(c *call) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	_, _, w, err := beneficiaryByID(c, func(a *account) *series[api.Wallet] { return a.wallets }, "beneficiary wallet")
-	if err != nil {
-		return err
-	}
-	return c.reply(http.StatusOK, map[string]any{"wallet": *w})
-}
-
-func (s *Server) deleteWallet(c *call) error {
-	if err := c.canManageBeneficiaries(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	acct, id, _, err := beneficiaryByID(c, func(a *account) *series[api.Wallet] { return a.wallets }, "beneficiary wallet")
-	if err != nil {
-		return err
-	}
-	acct.wallets.remove(id)
-	s.changed()
-	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
-}
+func (s *Server) getWallet(c *call) error    { return walletKind.get(s, c) }
+func (s *Server) deleteWallet(c *call) error { return walletKind.remove(s, c) }
 
 // POST /v2/account/beneficiaries/bank-accounts/brl/
 func (s *Server) createBRL(c *call) error {
 	var req api.CreateBRLAccountRequest
-	if err := decodeBody(c, &req); err != nil {
+	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
 		return err
 	}
-	if err := c.canManageBeneficiaries(); err != nil {
-		return err
-	}
-	req.Alias = strings.TrimSpace(req.Alias)
-	if err := checkAlias(req.Alias, req.Description); err != nil {
-		return err
-	}
-	b := &api.BRLAccount{ID: newID(), Alias: req.Alias, Description: req.Description, CreatedAt: api.NewTime(c.now)}
+	b := &api.BRLAccount{Alias: req.Alias, Description: req.Description, CreatedAt: api.NewTime(c.now)}
 	bankGiven := req.TaxID != "" || req.UserName != "" || req.BankCode != "" || req.BranchCode != "" || req.AccountNumber != "" || req.AccountType != ""
 	switch {
 	case req.PixKey != "" && bankGiven:
@@ -268,80 +293,15 @@ func (s *Server) createBRL(c *call) error {
 	default:
 		return badRequest(codeMissingField, "pixKey: required (or all of taxId, userName, bankCode, branchCode, accountNumber, accountType)")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	acct, err := c.scope()
-	if err != nil {
-		return err
-	}
-	if err := aliasTaken(acct.brl, req.Alias, func(v *api.BRLAccount) string { return v.Alias }); err != nil {
-		return err
-	}
-	acct.brl.add(c.now, b.ID, b)
-	s.changed()
-	return c.reply(http.StatusOK, map[string]string{"id": b.ID.String()})
+	return brlKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *api.BRLAccount {
+		b.ID = id
+		return b
+	})
 }
 
-// aliasList serves a beneficiary list filtered by alias.
-func aliasList[T any](s *Server, c *call, pick func(*account) *series[T], alias func(*T) string, key string) error {
-	want := c.query.Get("alias")
-	after, err := c.queryUnix("createdAfter")
-	if err != nil {
-		return err
-	}
-	before, err := c.queryUnix("createdBefore")
-	if err != nil {
-		return err
-	}
-	w, err := windowFrom(after, before)
-	if err != nil {
-		return err
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	acct, err := c.scope()
-	if err != nil {
-		return err
-	}
-	items, next, err := pick(acct).page(c.query.Get("cursor"), pageSize, w, func(v *T) bool { return containsFold(alias(v), want) })
-	if err != nil {
-		return err
-	}
-	out := make([]T, len(items))
-	for i, v := range items {
-		out[i] = *v
-	}
-	return c.reply(http.StatusOK, map[string]any{key: out, "cursor": next})
-}
-
-func (s *Server) listBRL(c *call) error {
-	return aliasList(s, c, func(a *account) *series[api.BRLAccount] { return a.brl }, func(v *api.BRLAccount) string { return v.Alias }, "brlBankAccounts")
-}
-
-func (s *Server) getBRL(c *call) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	_, _, b, err := beneficiaryByID(c, func(a *account) *series[api.BRLAccount] { return a.brl }, "BRL beneficiary")
-	if err != nil {
-		return err
-	}
-	return c.reply(http.StatusOK, map[string]any{"brlBankAccount": *b})
-}
-
-func (s *Server) deleteBRL(c *call) error {
-	if err := c.canManageBeneficiaries(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	acct, id, _, err := beneficiaryByID(c, func(a *account) *series[api.BRLAccount] { return a.brl }, "BRL beneficiary")
-	if err != nil {
-		return err
-	}
-	acct.brl.remove(id)
-	s.changed()
-	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
-}
+func (s *Server) listBRL(c *call) error   { return brlKind.listByAlias(s, c) }
+func (s *Server) getBRL(c *call) error    { return brlKind.get(s, c) }
+func (s *Server) deleteBRL(c *call) error { return brlKind.remove(s, c) }
 
 func checkAddress(field string, a *api.Address) error {
 	if a == nil {
@@ -363,14 +323,7 @@ func checkAddress(field string, a *api.Address) error {
 // POST /v2/account/beneficiaries/bank-accounts/usd/
 func (s *Server) createUSD(c *call) error {
 	var req api.CreateUSDAccountRequest
-	if err := decodeBody(c, &req); err != nil {
-		return err
-	}
-	if err := c.canManageBeneficiaries(); err != nil {
-		return err
-	}
-	req.Alias = strings.TrimSpace(req.Alias)
-	if err := checkAlias(req.Alias, req.Description); err != nil {
+	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
 		return err
 	}
 	number, err := validate.Digits(req.BankAccountNumber, 4, 17)
@@ -390,44 +343,24 @@ func (s *Server) createUSD(c *call) error {
 	if err := checkAddress("bankAddress", req.BankAddress); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	acct, err := c.scope()
-	if err != nil {
-		return err
-	}
-	if err := aliasTaken(acct.usd, req.Alias, func(v *api.USDAccount) string { return v.Alias }); err != nil {
-		return err
-	}
-	b := &api.USDAccount{
-		ID: newID(), UserID: acct.ID, Alias: req.Alias, Description: req.Description, BankAccountNumber: number, BankRoutingNumber: routing,
-		BankBeneficiaryName: strings.TrimSpace(req.BankBeneficiaryName), BankName: req.BankName, FirstName: req.FirstName, LastName: req.LastName,
-		CreatedAt: api.NewTime(c.now),
-	}
-	if req.BeneficiaryAddress != nil {
-		b.BankBeneficiaryAddress = *req.BeneficiaryAddress
-	}
-	if req.BankAddress != nil {
-		b.BankAddress = *req.BankAddress
-	}
-	acct.usd.add(c.now, b.ID, b)
-	s.changed()
-	return c.reply(http.StatusOK, map[string]string{"id": b.ID.String()})
+	return usdKind.add(s, c, req.Alias, func(acct *account, id uuid.UUID) *api.USDAccount {
+		b := &api.USDAccount{
+			ID: id, UserID: acct.ID, Alias: req.Alias, Description: req.Description, BankAccountNumber: number, BankRoutingNumber: routing,
+			BankBeneficiaryName: strings.TrimSpace(req.BankBeneficiaryName), BankName: req.BankName, FirstName: req.FirstName, LastName: req.LastName,
+			CreatedAt: api.NewTime(c.now),
+		}
+		if req.BeneficiaryAddress != nil {
+			b.BankBeneficiaryAddress = *req.BeneficiaryAddress
+		}
+		if req.BankAddress != nil {
+			b.BankAddress = *req.BankAddress
+		}
+		return b
+	})
 }
 
-func (s *Server) listUSD(c *call) error {
-	return aliasList(s, c, func(a *account) *series[api.USDAccount] { return a.usd }, func(v *api.USDAccount) string { return v.Alias }, "beneficiaryUsdBankAccount")
-}
-
-func (s *Server) getUSD(c *call) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	_, _, b, err := beneficiaryByID(c, func(a *account) *series[api.USDAccount] { return a.usd }, "USD beneficiary")
-	if err != nil {
-		return err
-	}
-	return c.reply(http.StatusOK, map[string]any{"beneficiaryUsdBankAccount": *b})
-}
+func (s *Server) listUSD(c *call) error { return usdKind.listByAlias(s, c) }
+func (s *Server) getUSD(c *call) error  { return usdKind.get(s, c) }
 
 var copDocumentTypes = []string{"CC", "CE", "NIT", "PASSPORT", "PPT"}
 var copAccountTypes = []string{"SAVINGS", "CHECKING"}
@@ -435,14 +368,7 @@ var copAccountTypes = []string{"SAVINGS", "CHECKING"}
 // POST /v2/account/beneficiaries/bank-accounts/cop/
 func (s *Server) createCOP(c *call) error {
 	var req api.CreateCOPAccountRequest
-	if err := decodeBody(c, &req); err != nil {
-		return err
-	}
-	if err := c.canManageBeneficiaries(); err != nil {
-		return err
-	}
-	req.Alias = strings.TrimSpace(req.Alias)
-	if err := checkAlias(req.Alias, req.Description); err != nil {
+	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
 		return err
 	}
 	if err := validate.Required(req.BeneficiaryName); err != nil {
@@ -481,26 +407,14 @@ func (s *Server) createCOP(c *call) error {
 			return fieldErr("beneficiaryAddress.country", err)
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	acct, err := c.scope()
-	if err != nil {
-		return err
-	}
-	if err := aliasTaken(acct.cop, req.Alias, func(v *api.COPAccount) string { return v.Alias }); err != nil {
-		return err
-	}
-	b := &api.COPAccount{
-		ID: newID(), Alias: req.Alias, BeneficiaryName: strings.TrimSpace(req.BeneficiaryName), Description: req.Description,
-		BeneficiaryType: req.BeneficiaryType, BeneficiaryEmail: req.BeneficiaryEmail, BeneficiaryAddress: req.BeneficiaryAddress,
-		PhoneNumber: req.PhoneNumber, AccountType: req.AccountType, BankAccountNumber: req.BankAccountNumber, DocumentNumber: req.DocumentNumber,
-		DocumentType: req.DocumentType, BankID: req.BankID, BankName: req.BankName, BreBKey: req.BreBKey, CreatedAt: api.NewTime(c.now),
-	}
-	acct.cop.add(c.now, b.ID, b)
-	s.changed()
-	return c.reply(http.StatusOK, map[string]string{"id": b.ID.String()})
+	return copKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *api.COPAccount {
+		return &api.COPAccount{
+			ID: id, Alias: req.Alias, BeneficiaryName: strings.TrimSpace(req.BeneficiaryName), Description: req.Description,
+			BeneficiaryType: req.BeneficiaryType, BeneficiaryEmail: req.BeneficiaryEmail, BeneficiaryAddress: req.BeneficiaryAddress,
+			PhoneNumber: req.PhoneNumber, AccountType: req.AccountType, BankAccountNumber: req.BankAccountNumber, DocumentNumber: req.DocumentNumber,
+			DocumentType: req.DocumentType, BankID: req.BankID, BankName: req.BankName, BreBKey: req.BreBKey, CreatedAt: api.NewTime(c.now),
+		}
+	})
 }
 
-func (s *Server) listCOP(c *call) error {
-	return aliasList(s, c, func(a *account) *series[api.COPAccount] { return a.cop }, func(v *api.COPAccount) string { return v.Alias }, "beneficiaryCopBankAccount")
-}
+func (s *Server) listCOP(c *call) error { return copKind.listByAlias(s, c) }

@@ -16,58 +16,25 @@ func TestBeneficiaryValidation(t *testing.T) {
 	op := e.as("operator")
 	bad := []struct {
 		name  string
-		do    func() error
+		err   error
 		code  string
 		field string
 	}{
-		{"CPF check digit", func() error {
-			_, err := op.CreateBRLAccount(ctx(t), uuid.Nil, api.CreateBRLAccountRequest{Alias: "x", TaxID: "529.982.247-24", UserName: "Ana", BankCode: "341", BranchCode: "0001", AccountNumber: "12345-6", AccountType: "checking"})
-			return err
-		}, "INVALID_FIELD", "taxId"},
-		{"CNPJ check digit", func() error {
-			_, err := op.CreateBRLAccount(ctx(t), uuid.Nil, api.CreateBRLAccountRequest{Alias: "x", PixKey: "11.222.333/0001-80"})
-			return err
-		}, "INVALID_FIELD", "pixKey"},
-		{"PIX phone without +55", func() error {
-			_, err := op.CreateBRLAccount(ctx(t), uuid.Nil, api.CreateBRLAccountRequest{Alias: "x", PixKey: "+1 555 0100"})
-			return err
-		}, "INVALID_FIELD", "pixKey"},
-		{"account type", func() error {
-			_, err := op.CreateBRLAccount(ctx(t), uuid.Nil, api.CreateBRLAccountRequest{Alias: "x", TaxID: "529.982.247-25", UserName: "Ana", BankCode: "341", BranchCode: "0001", AccountNumber: "123456", AccountType: "current"})
-			return err
-		}, "INVALID_FIELD", "accountType"},
-		{"key and bank fields", func() error {
-			_, err := op.CreateBRLAccount(ctx(t), uuid.Nil, api.CreateBRLAccountRequest{Alias: "x", PixKey: "a@b.example", BankCode: "341"})
-			return err
-		}, "INVALID_FIELD", "pixKey"},
-		{"EIP-55 checksum", func() error {
-			_, err := op.CreateWallet(ctx(t), uuid.Nil, api.CreateWalletRequest{Alias: "x", WalletAddress: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", WalletChain: "POLYGON"})
-			return err
-		}, "INVALID_FIELD", "walletAddress"},
-		{"unknown chain", func() error {
-			_, err := op.CreateWallet(ctx(t), uuid.Nil, api.CreateWalletRequest{Alias: "x", WalletAddress: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", WalletChain: "SOLANA"})
-			return err
-		}, "INVALID_FIELD", "walletChain"},
-		{"ABA routing", func() error {
-			_, err := op.CreateUSDAccount(ctx(t), uuid.Nil, api.CreateUSDAccountRequest{Alias: "x", BankAccountNumber: "123456789", BankRoutingNumber: "123456789", BankBeneficiaryName: "Globex"})
-			return err
-		}, "INVALID_FIELD", "bankRoutingNumber"},
-		{"USD country", func() error {
-			_, err := op.CreateUSDAccount(ctx(t), uuid.Nil, api.CreateUSDAccountRequest{Alias: "x", BankAccountNumber: "123456789", BankRoutingNumber: "021000021", BankBeneficiaryName: "Globex", BeneficiaryAddress: &api.Address{Country: "XYZ"}})
-			return err
-		}, "INVALID_FIELD", "beneficiaryAddress.country"},
-		{"COP without key or bank", func() error {
-			_, err := op.CreateCOPAccount(ctx(t), uuid.Nil, api.CreateCOPAccountRequest{Alias: "x", BeneficiaryName: "Café"})
-			return err
-		}, "MISSING_FIELD", "breBKey"},
-		{"COP e-mail", func() error {
-			_, err := op.CreateCOPAccount(ctx(t), uuid.Nil, api.CreateCOPAccountRequest{Alias: "x", BeneficiaryName: "Café", BreBKey: "@123", BeneficiaryEmail: "not-an-email"})
-			return err
-		}, "INVALID_FIELD", "beneficiaryEmail"},
+		{"CPF check digit", errOf(op.CreateBRLAccount(ctx(t), uuid.Nil, api.CreateBRLAccountRequest{Alias: "x", TaxID: "529.982.247-24", UserName: "Ana", BankCode: "341", BranchCode: "0001", AccountNumber: "12345-6", AccountType: "checking"})), "INVALID_FIELD", "taxId"},
+		{"CNPJ check digit", errOf(op.CreateBRLAccount(ctx(t), uuid.Nil, api.CreateBRLAccountRequest{Alias: "x", PixKey: "11.222.333/0001-80"})), "INVALID_FIELD", "pixKey"},
+		{"PIX phone without +55", errOf(op.CreateBRLAccount(ctx(t), uuid.Nil, api.CreateBRLAccountRequest{Alias: "x", PixKey: "+1 555 0100"})), "INVALID_FIELD", "pixKey"},
+		{"account type", errOf(op.CreateBRLAccount(ctx(t), uuid.Nil, api.CreateBRLAccountRequest{Alias: "x", TaxID: "529.982.247-25", UserName: "Ana", BankCode: "341", BranchCode: "0001", AccountNumber: "123456", AccountType: "current"})), "INVALID_FIELD", "accountType"},
+		{"key and bank fields", errOf(op.CreateBRLAccount(ctx(t), uuid.Nil, api.CreateBRLAccountRequest{Alias: "x", PixKey: "a@b.example", BankCode: "341"})), "INVALID_FIELD", "pixKey"},
+		{"EIP-55 checksum", errOf(op.CreateWallet(ctx(t), uuid.Nil, api.CreateWalletRequest{Alias: "x", WalletAddress: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", WalletChain: "POLYGON"})), "INVALID_FIELD", "walletAddress"},
+		{"unknown chain", errOf(op.CreateWallet(ctx(t), uuid.Nil, api.CreateWalletRequest{Alias: "x", WalletAddress: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", WalletChain: "SOLANA"})), "INVALID_FIELD", "walletChain"},
+		{"ABA routing", errOf(op.CreateUSDAccount(ctx(t), uuid.Nil, api.CreateUSDAccountRequest{Alias: "x", BankAccountNumber: "123456789", BankRoutingNumber: "123456789", BankBeneficiaryName: "Globex"})), "INVALID_FIELD", "bankRoutingNumber"},
+		{"USD country", errOf(op.CreateUSDAccount(ctx(t), uuid.Nil, api.CreateUSDAccountRequest{Alias: "x", BankAccountNumber: "123456789", BankRoutingNumber: "021000021", BankBeneficiaryName: "Globex", BeneficiaryAddress: &api.Address{Country: "XYZ"}})), "INVALID_FIELD", "beneficiaryAddress.country"},
+		{"COP without key or bank", errOf(op.CreateCOPAccount(ctx(t), uuid.Nil, api.CreateCOPAccountRequest{Alias: "x", BeneficiaryName: "Café"})), "MISSING_FIELD", "breBKey"},
+		{"COP e-mail", errOf(op.CreateCOPAccount(ctx(t), uuid.Nil, api.CreateCOPAccountRequest{Alias: "x", BeneficiaryName: "Café", BreBKey: "@123", BeneficiaryEmail: "not-an-email"})), "INVALID_FIELD", "beneficiaryEmail"},
 	}
 	for _, c := range bad {
 		t.Run(c.name, func(t *testing.T) {
-			ae := wantCode(t, c.do(), http.StatusBadRequest, c.code)
+			ae := wantCode(t, c.err, http.StatusBadRequest, c.code)
 			if !strings.HasPrefix(ae.Message, c.field+":") {
 				t.Errorf("message %q does not start with the field %q", ae.Message, c.field)
 			}

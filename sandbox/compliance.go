@@ -22,10 +22,12 @@
 //     pointers into the store. Errors: return badRequest(code, "field: what
 //     is wrong"), notFound(what, id), forbidden(...), conflict(code, ...) or
 //     errf(status, code, ...): they become the §4 body. Codes: see errors.go.
-//   - Lists: series.page(cursor, pageSize, window{from, to}, match) returns a
-//     page newest first and the next cursor (empty on the last page);
-//     windowFrom(after, before) validates a time window. series.add(createdAt,
-//     id, &v) stores a record; newID() makes a run-time id.
+//   - Lists: listPage(s, c, key, window, of, match, view) serves a page of
+//     one of the operated account's collections, newest first from the
+//     request's cursor, with copies made under the read lock;
+//     c.createdWindow(c.queryUnix) reads the createdAfter/createdBefore
+//     window. series.add(createdAt, id, &v) stores a record; newID() makes
+//     a run-time id.
 //   - Time: c.now is the sandbox clock for this request (s.now() elsewhere);
 //     never call time.Now directly.
 //   - State: after changing the store, call s.changed() so that --state
@@ -200,21 +202,7 @@ func (s *Server) createUBO(c *call) error {
 
 // GET /v2/account/ubos/
 func (s *Server) listUBOs(c *call) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	acct, err := c.scope()
-	if err != nil {
-		return err
-	}
-	items, next, err := acct.ubos.page(c.query.Get("cursor"), pageSize, window{}, nil)
-	if err != nil {
-		return err
-	}
-	out := make([]api.UBO, 0, len(items))
-	for _, u := range items {
-		out = append(out, *u)
-	}
-	return c.reply(http.StatusOK, map[string]any{"ubos": out, "cursor": next})
+	return listPage(s, c, "ubos", window{}, func(a *account) *series[api.UBO] { return a.ubos }, nil, deref[api.UBO])
 }
 
 // w8benRequest is the body of POST /v2/kyc/w8ben/: the nullable optional
@@ -335,33 +323,11 @@ func (s *Server) w8benDocument(c *call) error {
 
 // GET /v2/account/address/proof-of-address/attempts/
 func (s *Server) listPoAAttempts(c *call) error {
-	after, err := c.queryUnix("createdAfter")
+	w, err := c.createdWindow(c.queryUnix)
 	if err != nil {
 		return err
 	}
-	before, err := c.queryUnix("createdBefore")
-	if err != nil {
-		return err
-	}
-	w, err := windowFrom(after, before)
-	if err != nil {
-		return err
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	acct, err := c.scope()
-	if err != nil {
-		return err
-	}
-	items, next, err := acct.poa.page(c.query.Get("cursor"), pageSize, w, nil)
-	if err != nil {
-		return err
-	}
-	out := make([]api.ProofOfAddressAttempt, 0, len(items))
-	for _, a := range items {
-		out = append(out, *a)
-	}
-	return c.reply(http.StatusOK, map[string]any{"attempts": out, "cursor": next})
+	return listPage(s, c, "attempts", w, func(a *account) *series[api.ProofOfAddressAttempt] { return a.poa }, nil, deref[api.ProofOfAddressAttempt])
 }
 
 // Proof-of-address states and results (spec/service.md §5).

@@ -132,6 +132,20 @@ func (c *call) queryBool(name string) (bool, error) {
 	return b, nil
 }
 
+// createdWindow reads the createdAfter and createdBefore filters, each
+// parsed by read (c.queryUnix or c.queryRFC3339), as a time window.
+func (c *call) createdWindow(read func(name string) (time.Time, error)) (window, error) {
+	after, err := read("createdAfter")
+	if err != nil {
+		return window{}, err
+	}
+	before, err := read("createdBefore")
+	if err != nil {
+		return window{}, err
+	}
+	return windowFrom(after, before)
+}
+
 // windowFrom makes a time window; before must be after after.
 func windowFrom(after, before time.Time) (window, error) {
 	if !after.IsZero() && !before.IsZero() && !before.After(after) {

@@ -127,6 +127,9 @@ func wantCode(t testing.TB, err error, status int, code string) *api.Error {
 	return ae
 }
 
+// errOf is the error of a call whose value does not matter.
+func errOf[T any](_ T, err error) error { return err }
+
 func must[T any](t testing.TB) func(T, error) T {
 	return func(v T, err error) T {
 		t.Helper()

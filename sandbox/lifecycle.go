@@ -228,21 +228,13 @@ func (s *Server) deliverLocked(t *ticket, at time.Time) {
 	gone := ""
 	switch t.outKind {
 	case "brl":
-		if _, ok := acct.brl.get(t.outID); !ok {
-			gone = "BRL beneficiary"
-		}
+		gone = brlKind.missing(acct, t.outID)
 	case "wallet":
-		if _, ok := acct.wallets.get(t.outID); !ok {
-			gone = "beneficiary wallet"
-		}
+		gone = walletKind.missing(acct, t.outID)
 	case "usd":
-		if _, ok := acct.usd.get(t.outID); !ok {
-			gone = "USD beneficiary"
-		}
+		gone = usdKind.missing(acct, t.outID)
 	case "cop":
-		if _, ok := acct.cop.get(t.outID); !ok {
-			gone = "COP beneficiary"
-		}
+		gone = copKind.missing(acct, t.outID)
 	}
 	if gone == "" && t.failReason != "" {
 		gone = "-"

@@ -181,19 +181,11 @@ func (s *Server) getOperation(c *call) error {
 	return c.reply(http.StatusOK, s.operationView(op, true))
 }
 
-// decidable checks that the caller may decide the operation now.
-func (c *call) decidable(op *operation) error {
-	if op.Requester.ID == c.who.ID {
-		return errf(http.StatusForbidden, codeSelf, "you requested this operation; another approver must decide it")
-	}
-	if op.Status != api.OperationPending {
-		return conflict(codeAlreadyDecided, "operation %s is already %s", op.ID, op.Status)
-	}
-	return nil
-}
-
-// POST /v2/account/multi-sig-operations/{id}/approve
-func (s *Server) approveOperation(c *call) error {
+// decide applies an approver's decision to the operation of the path
+// under the write lock and replies with the operation. The caller must be
+// an approver who may write, and not its requester; the operation must
+// still be pending.
+func (s *Server) decide(c *call, apply func(op *operation) error) error {
 	if err := c.writable(); err != nil {
 		return err
 	}
@@ -206,18 +198,31 @@ func (s *Server) approveOperation(c *call) error {
 	if err != nil {
 		return err
 	}
-	if err := c.decidable(op); err != nil {
+	if op.Requester.ID == c.who.ID {
+		return errf(http.StatusForbidden, codeSelf, "you requested this operation; another approver must decide it")
+	}
+	if op.Status != api.OperationPending {
+		return conflict(codeAlreadyDecided, "operation %s is already %s", op.ID, op.Status)
+	}
+	if err := apply(op); err != nil {
 		return err
-	}
-	if op.approvals[c.who.ID] {
-		return conflict(codeAlreadyApproved, "you already approved operation %s; it needs %d more approval(s) from other approvers", op.ID, int(op.MinApprovals)-len(op.approvals))
-	}
-	op.approvals[c.who.ID] = true
-	if int32(len(op.approvals)) >= op.MinApprovals {
-		s.executeLocked(op, c.now)
 	}
 	s.changed()
 	return c.reply(http.StatusOK, map[string]any{"operation": s.operationView(op, true)})
+}
+
+// POST /v2/account/multi-sig-operations/{id}/approve
+func (s *Server) approveOperation(c *call) error {
+	return s.decide(c, func(op *operation) error {
+		if op.approvals[c.who.ID] {
+			return conflict(codeAlreadyApproved, "you already approved operation %s; it needs %d more approval(s) from other approvers", op.ID, int(op.MinApprovals)-len(op.approvals))
+		}
+		op.approvals[c.who.ID] = true
+		if int32(len(op.approvals)) >= op.MinApprovals {
+			s.executeLocked(op, c.now)
+		}
+		return nil
+	})
 }
 
 // executeLocked creates the parked ticket. The quote is honoured while the
@@ -257,24 +262,10 @@ func (s *Server) rejectOperation(c *call) error {
 	if len(req.Reason) > 500 {
 		return badRequest(codeInvalidField, "reason: at most 500 characters")
 	}
-	if err := c.writable(); err != nil {
-		return err
-	}
-	if err := c.requireApprover(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	op, err := c.findOperation()
-	if err != nil {
-		return err
-	}
-	if err := c.decidable(op); err != nil {
-		return err
-	}
-	op.Status = api.OperationRejected
-	op.Reason = req.Reason
-	op.DecidedAt = c.now
-	s.changed()
-	return c.reply(http.StatusOK, map[string]any{"operation": s.operationView(op, true)})
+	return s.decide(c, func(op *operation) error {
+		op.Status = api.OperationRejected
+		op.Reason = req.Reason
+		op.DecidedAt = c.now
+		return nil
+	})
 }

@@ -64,17 +64,24 @@ func runPresigned(b *testing.B, base, apiKey string, reqs []presigned, want int)
 	return float64(b.N) / time.Since(start).Seconds()
 }
 
-// BenchmarkServerSignedReads: signed GET /v2/account/balances over loopback,
-// every signature verified by the sandbox, signed ahead of time by the
-// client (target: ≥ 10,000 reads/s on 2 cores).
-func BenchmarkServerSignedReads(b *testing.B) {
+// startFrozen serves a sandbox whose clock stands still at the returned
+// time, so that the presigned requests stay fresh, and returns the
+// operator's client for it.
+func startFrozen(b *testing.B) (*Running, *rawClient, time.Time) {
 	frozen := time.Now()
 	r, err := Start(Config{Seed: 1, Now: func() time.Time { return frozen }}, "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer r.Close()
-	c := r.client(b, "operator")
+	b.Cleanup(func() { r.Close() })
+	return r, r.client(b, "operator"), frozen
+}
+
+// BenchmarkServerSignedReads: signed GET /v2/account/balances over loopback,
+// every signature verified by the sandbox, signed ahead of time by the
+// client (target: ≥ 10,000 reads/s on 2 cores).
+func BenchmarkServerSignedReads(b *testing.B) {
+	r, c, frozen := startFrozen(b)
 	reqs := presign(c, b.N, "GET", "/v2/account/balances", nil, frozen)
 	b.ReportMetric(runPresigned(b, r.BaseURL, c.cred.APIKey, reqs, 200), "reads/s")
 }
@@ -82,13 +89,7 @@ func BenchmarkServerSignedReads(b *testing.B) {
 // BenchmarkServerTicketCreations: signed POST /v2/account/tickets/ over
 // loopback, signed ahead of time (target: ≥ 3,000 creations/s on 2 cores).
 func BenchmarkServerTicketCreations(b *testing.B) {
-	frozen := time.Now()
-	r, err := Start(Config{Seed: 1, Now: func() time.Time { return frozen }}, "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Close()
-	c := r.client(b, "operator")
+	r, c, frozen := startFrozen(b)
 	sub := r.Creds.SubAccounts[1].ID // an account without webhooks
 	var q struct{ QuoteToken string }
 	c.json("GET", "/v2/account/quote/fixed-rate?subAccountId="+sub+"&inputCurrency=BRL&inputPaymentMethod=PIX&outputCurrency=BRLA&outputPaymentMethod=INTERNAL&inputAmount=100", nil, 200, &q)

@@ -102,6 +102,11 @@ func (s *series[T]) all() []*T {
 // zero values are open ends.
 type window struct{ from, to time.Time }
 
+// holds reports whether t is inside the window.
+func (w window) holds(t time.Time) bool {
+	return (w.from.IsZero() || !t.Before(w.from)) && (w.to.IsZero() || t.Before(w.to))
+}
+
 // page returns up to limit items, newest first, strictly older than the
 // cursor, inside the window and matching match (nil: all). next is empty
 // on the last page.

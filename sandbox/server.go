@@ -174,16 +174,25 @@ type Running struct {
 // Start builds a sandbox and serves it on addr ("127.0.0.1:0" picks a
 // port) in the background.
 func Start(cfg Config, addr string) (*Running, error) {
-	s, err := New(cfg)
+	s, ln, err := listen(cfg, addr)
 	if err != nil {
 		return nil, err
+	}
+	return s.serveOn(ln, "http"), nil
+}
+
+// listen builds a sandbox and opens addr for it.
+func listen(cfg Config, addr string) (*Server, net.Listener, error) {
+	s, err := New(cfg)
+	if err != nil {
+		return nil, nil, err
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		s.Close()
-		return nil, fmt.Errorf("sandbox: listen on %s: %w", addr, err)
+		return nil, nil, fmt.Errorf("sandbox: listen on %s: %w", addr, err)
 	}
-	return s.serveOn(ln, "http"), nil
+	return s, ln, nil
 }
 
 func (s *Server) serveOn(ln net.Listener, scheme string) *Running {

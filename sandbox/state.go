@@ -153,12 +153,22 @@ type sessionState struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
+// values copies a collection out, oldest first, to be saved.
 func values[T any](s *series[T]) []T {
 	out := make([]T, len(s.es))
 	for i, e := range s.es {
 		out[i] = *e.v
 	}
 	return out
+}
+
+// restore adds saved records to a collection, each at the creation time
+// and under the id key reads.
+func restore[T any](s *series[T], saved []T, key func(*T) (time.Time, uuid.UUID)) {
+	for _, v := range saved {
+		at, id := key(&v)
+		s.add(at, id, &v)
+	}
 }
 
 // snapshotLocked copies the store into its saved form. The caller holds s.mu.
@@ -235,29 +245,17 @@ func (s *Server) loadState(path string) (bool, error) {
 			a.balances = as.Balances
 		}
 		st.addAccount(a)
-		for i := range as.Wallets {
-			v := as.Wallets[i]
-			a.wallets.add(v.CreatedAt.Time, v.ID, &v)
-		}
-		for i := range as.BRL {
-			v := as.BRL[i]
-			a.brl.add(v.CreatedAt.Time, v.ID, &v)
-		}
-		for i := range as.USD {
-			v := as.USD[i]
-			a.usd.add(v.CreatedAt.Time, v.ID, &v)
-		}
-		for i := range as.COP {
-			v := as.COP[i]
-			a.cop.add(v.CreatedAt.Time, v.ID, &v)
-		}
-		for i := range as.Webhooks {
-			w := as.Webhooks[i]
+		restore(a.wallets, as.Wallets, func(v *api.Wallet) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		restore(a.brl, as.BRL, func(v *api.BRLAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		restore(a.usd, as.USD, func(v *api.USDAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		restore(a.cop, as.COP, func(v *api.COPAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		restore(a.events, as.Events, func(v *event) (time.Time, uuid.UUID) { return v.CreatedAt, v.ID })
+		restore(a.trades, as.Trades, func(v *api.Trade) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		restore(a.ubos, as.UBOs, func(v *api.UBO) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		restore(a.w8bens, as.W8BENs, func(v *api.W8BEN) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		restore(a.poa, as.PoA, func(v *api.ProofOfAddressAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		for _, w := range as.Webhooks {
 			a.webhooks = append(a.webhooks, &w)
-		}
-		for i := range as.Events {
-			v := as.Events[i]
-			a.events.add(v.CreatedAt, v.ID, &v)
 		}
 		for _, v := range as.Attempts {
 			at, _ := time.Parse(time.RFC3339Nano, v.CreatedAt)
@@ -266,22 +264,6 @@ func (s *Server) loadState(path string) (bool, error) {
 				return false, fmt.Errorf("sandbox state %s: attempt id %q: %v", path, v.ID, err)
 			}
 			a.attempts.add(at, id, &attempt{v})
-		}
-		for i := range as.Trades {
-			v := as.Trades[i]
-			a.trades.add(v.CreatedAt.Time, v.ID, &v)
-		}
-		for i := range as.UBOs {
-			v := as.UBOs[i]
-			a.ubos.add(v.CreatedAt.Time, v.ID, &v)
-		}
-		for i := range as.W8BENs {
-			v := as.W8BENs[i]
-			a.w8bens.add(v.CreatedAt.Time, v.ID, &v)
-		}
-		for i := range as.PoA {
-			v := as.PoA[i]
-			a.poa.add(v.CreatedAt.Time, v.ID, &v)
 		}
 		for _, ts := range as.Tickets {
 			t := &ticket{Ticket: ts.Ticket, acct: a, accessID: ts.AccessID, q: ts.Quote, outKind: ts.OutKind, outID: ts.OutID, fundAt: ts.FundAt, payAt: ts.PayAt, debited: ts.Debited, held: ts.Held, failReason: ts.FailReason}

@@ -168,15 +168,7 @@ var ticketStatuses = []string{"PENDING", "PROCESSING", "PAID", "FAILED", "EXPIRE
 // GET /v2/account/tickets/ with the seed's filters.
 func (s *Server) listTickets(c *call) error {
 	q := c.query
-	after, err := c.queryRFC3339("createdAfter")
-	if err != nil {
-		return err
-	}
-	before, err := c.queryRFC3339("createdBefore")
-	if err != nil {
-		return err
-	}
-	w, err := windowFrom(after, before)
+	w, err := c.createdWindow(c.queryRFC3339)
 	if err != nil {
 		return err
 	}
@@ -242,19 +234,8 @@ func ticketHasE2E(t *ticket, e2e string) bool {
 
 // findTicket finds a ticket of the operated account. The caller holds s.mu.
 func (c *call) findTicket() (*ticket, error) {
-	id, err := c.pathUUID("id")
-	if err != nil {
-		return nil, err
-	}
-	acct, err := c.scope()
-	if err != nil {
-		return nil, err
-	}
-	t, ok := acct.tickets.get(id)
-	if !ok {
-		return nil, notFound("ticket", id)
-	}
-	return t, nil
+	_, _, t, err := recordByID(c, func(a *account) *series[ticket] { return a.tickets }, "ticket")
+	return t, err
 }
 
 // GET /v2/account/tickets/{id}

@@ -29,14 +29,9 @@ func StartTLS(cfg Config, addr, certPath string) (*Running, error) {
 	if err := writeFileAtomic(certPath, certPEM, 0o644); err != nil {
 		return nil, err
 	}
-	s, err := New(cfg)
+	s, ln, err := listen(cfg, addr)
 	if err != nil {
 		return nil, err
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		s.Close()
-		return nil, fmt.Errorf("sandbox: listen on %s: %w", addr, err)
 	}
 	tl := tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 	return s.serveOn(tl, "https"), nil

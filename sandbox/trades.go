@@ -19,10 +19,11 @@
 //     pointers into the store. Errors: return badRequest(code, "field: what
 //     is wrong"), notFound(what, id), forbidden(...), conflict(code, ...) or
 //     errf(status, code, ...): they become the §4 body.
-//   - Lists: series.page(cursor, pageSize, window{from, to}, match) returns a
-//     page newest first and the next cursor (empty on the last page);
-//     windowFrom(after, before) validates a time window. series.add(createdAt,
-//     id, &v) stores a record.
+//   - Lists: listPage(s, c, key, window, of, match, view) serves a page of
+//     one of the operated account's collections, newest first from the
+//     request's cursor, with copies made under the read lock;
+//     c.createdWindow(c.queryUnix) reads the createdAfter/createdBefore
+//     window. series.add(createdAt, id, &v) stores a record.
 //   - Time: c.now is the sandbox clock for this request (s.now() elsewhere);
 //     never call time.Now directly.
 //   - State: after changing the store, call s.changed() so that --state
@@ -77,36 +78,14 @@ func (s *Server) listTrades(c *call) error {
 	if err != nil {
 		return err
 	}
-	after, err := c.queryUnix("createdAfter")
-	if err != nil {
-		return err
-	}
-	before, err := c.queryUnix("createdBefore")
-	if err != nil {
-		return err
-	}
-	w, err := windowFrom(after, before)
+	w, err := c.createdWindow(c.queryUnix)
 	if err != nil {
 		return err
 	}
 	if err := s.settleDueTrades(c); err != nil {
 		return err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	acct, err := c.scope()
-	if err != nil {
-		return err
-	}
-	items, next, err := acct.trades.page(c.query.Get("cursor"), pageSize, w, match)
-	if err != nil {
-		return err
-	}
-	out := make([]api.Trade, 0, len(items))
-	for _, t := range items {
-		out = append(out, *t)
-	}
-	return c.reply(http.StatusOK, map[string]any{"trades": out, "cursor": next})
+	return listPage(s, c, "trades", w, func(a *account) *series[api.Trade] { return a.trades }, match, deref[api.Trade])
 }
 
 // tradeMatcher reads the status and settlementDate filters. settlementDate

@@ -343,15 +343,7 @@ func (s *Server) deleteWebhook(c *call) error {
 
 // GET /v2/notifications/webhooks/attempts
 func (s *Server) listAttempts(c *call) error {
-	after, err := c.queryUnix("createdAfter")
-	if err != nil {
-		return err
-	}
-	before, err := c.queryUnix("createdBefore")
-	if err != nil {
-		return err
-	}
-	w, err := windowFrom(after, before)
+	w, err := c.createdWindow(c.queryUnix)
 	if err != nil {
 		return err
 	}
@@ -360,40 +352,20 @@ func (s *Server) listAttempts(c *call) error {
 		return err
 	}
 	evID := c.query.Get("webhookEventId")
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	acct, err := c.scope()
-	if err != nil {
-		return err
-	}
-	items, next, err := acct.attempts.page(c.query.Get("cursor"), pageSize, w, func(a *attempt) bool {
+	match := func(a *attempt) bool {
 		return (!unacked || !a.Acknowledged) && (evID == "" || a.WebhookEventID == evID)
-	})
-	if err != nil {
-		return err
 	}
-	out := make([]api.WebhookAttempt, len(items))
-	for i, a := range items {
-		out[i] = a.WebhookAttempt
-	}
-	return c.reply(http.StatusOK, map[string]any{"attempts": out, "cursor": next})
+	view := func(a *attempt) api.WebhookAttempt { return a.WebhookAttempt }
+	return listPage(s, c, "attempts", w, func(a *account) *series[attempt] { return a.attempts }, match, view)
 }
 
 // GET /v2/notifications/webhooks/attempts/{id}
 func (s *Server) getAttempt(c *call) error {
-	id, err := c.pathUUID("id")
-	if err != nil {
-		return err
-	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	acct, err := c.scope()
+	_, _, a, err := recordByID(c, func(a *account) *series[attempt] { return a.attempts }, "webhook attempt")
 	if err != nil {
 		return err
-	}
-	a, ok := acct.attempts.get(id)
-	if !ok {
-		return notFound("webhook attempt", id)
 	}
 	return c.reply(http.StatusOK, map[string]any{"eventAttempt": a.WebhookAttempt})
 }
