@@ -2,40 +2,6 @@
 // (POST/GET /v2/kyc/w8ben/), proof-of-address attempts
 // (GET /v2/account/address/proof-of-address/attempts/) and their demo data.
 //
-// What this file can use (all in package sandbox):
-//   - Routes: r.handle(method, pattern, authAccess, handler); collection
-//     paths match with and without a trailing slash. A handler is
-//     func(c *call) error.
-//   - The caller: c.who (*access: ID, Email, Perms) is set on authAccess routes.
-//     c.scope() resolves ?subAccountId= to the operated *account (400 for a
-//     malformed id, 404 for a foreign one, 403 ACCOUNT_BLACKLISTED); call it
-//     with s.mu held (RLock for reads, Lock for writes). Each account owns
-//     acct.ubos (*series[api.UBO]), acct.w8bens (*series[api.W8BEN]) and
-//     acct.poa (*series[api.ProofOfAddressAttempt]), so scoping is by
-//     construction. c.writable() refuses viewOnly and frozen accesses (call
-//     it before any write).
-//   - Input: decodeBody(c, &v) for JSON bodies (400 naming the field),
-//     c.query, c.queryUnix(name) (int64 Unix seconds), c.queryUUID,
-//     c.pathUUID. The validate package has Date, CountryAlpha3/2, Required.
-//   - Output: c.reply(status, value) writes JSON after the handler returns
-//     (and after its locks are released): reply with copies, never with
-//     pointers into the store. Errors: return badRequest(code, "field: what
-//     is wrong"), notFound(what, id), forbidden(...), conflict(code, ...) or
-//     errf(status, code, ...): they become the §4 body. Codes: see errors.go.
-//   - Lists: listPage(s, c, key, window, of, match, view) serves a page of
-//     one of the operated account's collections, newest first from the
-//     request's cursor, with copies made under the read lock;
-//     c.createdWindow(c.queryUnix) reads the createdAfter/createdBefore
-//     window. series.add(createdAt, id, &v) stores a record; newID() makes
-//     a run-time id.
-//   - Time: c.now is the sandbox clock for this request (s.now() elsewhere);
-//     never call time.Now directly.
-//   - State: after changing the store, call s.changed() so that --state
-//     saves it. These collections are saved with the state.
-//   - Demo data: seedCompliance is called once per account at start with a
-//     deterministic source r (r.uuid(), r.amount, r.IntN, r.pick, r.digits);
-//     now is the start time.
-//
 // UBO creation follows the seed's field rules; W-8BEN forms need only
 // useDigitalSignature. A submitted form's w8BenUrl points at this sandbox
 // (GET /v2/sandbox/kyc/w8ben/{id}, no credentials, like a pre-signed

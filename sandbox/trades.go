@@ -1,37 +1,5 @@
 // End-of-day trades: GET /v2/account/eod/trades and their demo data.
 //
-// What this file can use (all in package sandbox):
-//   - Routes: r.handle(method, "/v2/account/eod/trades", authAccess, handler);
-//     collection paths match with and without a trailing slash. A handler is
-//     func(c *call) error.
-//   - The caller: c.who (*access: ID, Email, Perms) is set on authAccess routes.
-//     c.scope() resolves ?subAccountId= to the operated *account (400 for a
-//     malformed id, 404 for a foreign one, 403 ACCOUNT_BLACKLISTED); call it
-//     with s.mu held (RLock for reads, Lock for writes). Every account owns
-//     its records (acct.trades is a *series[api.Trade]), so scoping is by
-//     construction. c.writable() refuses viewOnly and frozen accesses (call
-//     it before any write).
-//   - Input: c.query (url.Values), c.queryUnix(name) (int64 Unix seconds),
-//     c.queryRFC3339, c.queryBool, c.queryUUID, c.pathUUID(name) for a path
-//     "{name}", decodeBody(c, &v) for JSON bodies (400 naming the field).
-//   - Output: c.reply(status, value) writes JSON after the handler returns
-//     (and after its locks are released): reply with copies, never with
-//     pointers into the store. Errors: return badRequest(code, "field: what
-//     is wrong"), notFound(what, id), forbidden(...), conflict(code, ...) or
-//     errf(status, code, ...): they become the §4 body.
-//   - Lists: listPage(s, c, key, window, of, match, view) serves a page of
-//     one of the operated account's collections, newest first from the
-//     request's cursor, with copies made under the read lock;
-//     c.createdWindow(c.queryUnix) reads the createdAfter/createdBefore
-//     window. series.add(createdAt, id, &v) stores a record.
-//   - Time: c.now is the sandbox clock for this request (s.now() elsewhere);
-//     never call time.Now directly.
-//   - State: after changing the store, call s.changed() so that --state
-//     saves it. The trades of every account are saved with the state.
-//   - Demo data: seedTrades is called once per account at start with a
-//     deterministic source r (r.uuid(), r.amount(lo, hi, prec), r.IntN,
-//     r.pick); now is the start time.
-//
 // An end-of-day trade is a conversion agreed during the day at a quoted
 // rate and settled by a ticket before a cut-off. The trade and its
 // settlement ticket share the quote: trade.quoteTokenId is the ticket's
