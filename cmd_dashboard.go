@@ -182,7 +182,7 @@ func (c *cli) chooseService(f dashboardFlags, opts *ui.Options) error {
 	opts.Profile = p.Name
 	opts.Email = p.Email
 	opts.Env = ui.EnvSandbox
-	if p.Env == "production" {
+	if p.Production() {
 		opts.Env = ui.EnvProduction
 	}
 	opts.Funding = opts.Env == ui.EnvSandbox

@@ -74,7 +74,7 @@ func (c *cli) runKeygen(args []string) error {
 	case err == nil && !*force:
 		what := "a private key"
 		if s, perr := api.ParsePrivateKey([]byte(old)); perr == nil {
-			what = fmt.Sprintf("a private key (%s, public key %s)", keyTypeOf(s.Public()), fingerprint(s.Public()))
+			what = "a private key (" + keySummary(s.Public()) + ")"
 		}
 		return fmt.Errorf("%s is already stored for profile %q; replacing it breaks the API key registered with it. Pass --force to replace it", what, *name)
 	case err != nil && !errors.Is(err, keystore.ErrNotStored):
@@ -121,6 +121,11 @@ func generateKey(typ string, bits int) (crypto.Signer, error) {
 		return rsa.GenerateKey(rand.Reader, bits)
 	}
 	return nil, fmt.Errorf("unknown key type %q", typ)
+}
+
+// keySummary names a public key and its fingerprint, for telling keys apart.
+func keySummary(pub crypto.PublicKey) string {
+	return keyTypeOf(pub) + ", public key " + fingerprint(pub)
 }
 
 // keyTypeOf names a public key the way --type does.

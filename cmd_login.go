@@ -21,11 +21,7 @@ func (c *cli) runLogin(args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("login: unexpected argument(s); the password and token are asked for, never taken on the command line")
 	}
-	_, cfg, err := c.loadConfig()
-	if err != nil {
-		return err
-	}
-	p, err := cfg.Lookup(*name)
+	_, p, err := c.lookupProfile(*name)
 	if err != nil {
 		return err
 	}

@@ -112,17 +112,25 @@ func parseNamed(fs *flagSet, args []string, required bool) (string, error) {
 	return name, nil
 }
 
-func (c *cli) configDir() (string, error) {
-	return keystore.ConfigDir(c.getenv)
-}
-
+// loadConfig reads config.toml and says which directory it lives in.
 func (c *cli) loadConfig() (string, *keystore.Config, error) {
-	dir, err := c.configDir()
+	dir, err := keystore.ConfigDir(c.getenv)
 	if err != nil {
 		return "", nil, err
 	}
 	cfg, err := keystore.Load(dir)
 	return dir, cfg, err
+}
+
+// lookupProfile reads config.toml and finds the profile called name (the
+// active one when name is "").
+func (c *cli) lookupProfile(name string) (*keystore.Config, keystore.Profile, error) {
+	_, cfg, err := c.loadConfig()
+	if err != nil {
+		return nil, keystore.Profile{}, err
+	}
+	p, err := cfg.Lookup(name)
+	return cfg, p, err
 }
 
 func (c *cli) profileAdd(args []string) error {
@@ -500,11 +508,7 @@ func (c *cli) profileShow(args []string) error {
 	if err != nil {
 		return err
 	}
-	_, cfg, err := c.loadConfig()
-	if err != nil {
-		return err
-	}
-	p, err := cfg.Lookup(name)
+	cfg, p, err := c.lookupProfile(name)
 	if err != nil {
 		return err
 	}
@@ -527,24 +531,9 @@ func (c *cli) profileShow(args []string) error {
 		if !usesKey(p.Auth, k) {
 			continue
 		}
-		v, err := sec.Get(p.Name, k)
-		state := "stored"
-		switch {
-		case errors.Is(err, keystore.ErrNotStored):
-			state = "missing"
-			if k == keystore.KeyAccessToken {
-				state = "not stored (fetched with the refresh token at the next request)"
-			}
-		case err != nil:
+		state, err := secretState(sec, p.Name, k)
+		if err != nil {
 			keyringErr = err
-		case k == keystore.KeyPrivateKey:
-			if signer, perr := api.ParsePrivateKey([]byte(v)); perr != nil {
-				state = "stored, but unreadable: " + perr.Error()
-			} else {
-				state = fmt.Sprintf("stored (%s, public key %s)", keyTypeOf(signer.Public()), fingerprint(signer.Public()))
-			}
-		}
-		if keyringErr != nil {
 			break
 		}
 		fmt.Fprintf(tw, "  %s:\t%s\n", secretLabel(k), state)
@@ -574,6 +563,27 @@ func (c *cli) profileShow(args []string) error {
 	fmt.Fprintf(c.stdout, "\nCheck: authenticated with %s.\n", p.BaseURL)
 	printAccessInfo(c.stdout, info)
 	return nil
+}
+
+// secretState says whether the keyring holds secret k of a profile, and
+// which key pair a stored private key is. The error is the keyring's.
+func secretState(sec keystore.Secrets, name, k string) (string, error) {
+	v, err := sec.Get(name, k)
+	switch {
+	case errors.Is(err, keystore.ErrNotStored) && k == keystore.KeyAccessToken:
+		return "not stored (fetched with the refresh token at the next request)", nil
+	case errors.Is(err, keystore.ErrNotStored):
+		return "missing", nil
+	case err != nil:
+		return "", err
+	case k != keystore.KeyPrivateKey:
+		return "stored", nil
+	}
+	signer, err := api.ParsePrivateKey([]byte(v))
+	if err != nil {
+		return "stored, but unreadable: " + err.Error(), nil
+	}
+	return "stored (" + keySummary(signer.Public()) + ")", nil
 }
 
 func printAccessInfo(w io.Writer, info *api.AccessInfo) {

@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
+	"tesouro/keystore"
 	"tesouro/sandbox"
 )
 
@@ -36,7 +38,7 @@ and demo accesses whose credentials it writes to a file (mode 0600).`)
 	if err != nil {
 		return usagef("sandbox: --addr %q is not host:port (e.g. 127.0.0.1:8443)", *addr)
 	}
-	if !*allowRemote && !loopbackHost(host) {
+	if !*allowRemote && !keystore.Loopback(host) {
 		return usagef("sandbox: --addr %s is not a loopback address; add --allow-remote to expose the sandbox", *addr)
 	}
 	if *speed <= 0 {
@@ -44,9 +46,9 @@ and demo accesses whose credentials it writes to a file (mode 0600).`)
 	}
 	path := *credsOut
 	if path == "" {
-		dir, err := c.sandboxStateDir()
+		dir, err := keystore.StateDir(c.getenv)
 		if err != nil {
-			return err
+			return fmt.Errorf("sandbox: %w, or pass --credentials-out FILE", err)
 		}
 		path = filepath.Join(dir, "sandbox-credentials.json")
 	}
@@ -70,14 +72,11 @@ and demo accesses whose credentials it writes to a file (mode 0600).`)
 		return err
 	}
 	fmt.Fprintf(c.stdout, "tesouro sandbox listening on %s\n", run.BaseURL)
-	fmt.Fprintf(c.stdout, "credentials: %s (demo accesses: ", path)
+	names := make([]string, len(run.Creds.Accesses))
 	for i, a := range run.Creds.Accesses {
-		if i > 0 {
-			fmt.Fprint(c.stdout, ", ")
-		}
-		fmt.Fprint(c.stdout, a.Name)
+		names[i] = a.Name
 	}
-	fmt.Fprintln(c.stdout, ")")
+	fmt.Fprintf(c.stdout, "credentials: %s (demo accesses: %s)\n", path, strings.Join(names, ", "))
 	if certPath != "" {
 		fmt.Fprintf(c.stdout, "certificate: %s (self-signed; trust it in the client)\n", certPath)
 	}
@@ -92,28 +91,4 @@ and demo accesses whose credentials it writes to a file (mode 0600).`)
 	<-ctx.Done()
 	fmt.Fprintln(c.stdout, "sandbox stopped")
 	return run.Close()
-}
-
-func loopbackHost(h string) bool {
-	if h == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
-}
-
-// sandboxStateDir is $XDG_STATE_HOME/tesouro, else ~/.local/state/tesouro.
-func (c *cli) sandboxStateDir() (string, error) {
-	if d := c.getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "tesouro"), nil
-	}
-	home := c.getenv("HOME")
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("sandbox: no home directory for the credentials file; pass --credentials-out FILE")
-		}
-		home = h
-	}
-	return filepath.Join(home, ".local", "state", "tesouro"), nil
 }

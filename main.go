@@ -62,11 +62,9 @@ var subcommands = map[string]func(c *cli, args []string) error{
 }
 
 func (c *cli) run(args []string) int {
-	var err error
 	if len(args) > 0 {
 		if cmd, ok := subcommands[args[0]]; ok {
-			err = cmd(c, args[1:])
-			return c.exit(err)
+			return c.exit(cmd(c, args[1:]))
 		}
 		switch args[0] {
 		case "version", "--version", "-version":

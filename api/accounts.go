@@ -13,14 +13,7 @@ import (
 // creation time (Unix seconds, createdAfter inclusive).
 func (c *Client) ListAccesses(ctx context.Context, f AccessFilter) ([]Access, error) {
 	q := newQuery().unix("createdAfter", f.CreatedAfter).unix("createdBefore", f.CreatedBefore)
-	var out []Access
-	if err := c.envelope(ctx, call{method: http.MethodGet, path: pathAccesses, query: q.values()}, keyAccesses, &out); err != nil {
-		return nil, err
-	}
-	if out == nil {
-		out = []Access{}
-	}
-	return out, nil
+	return list[Access](ctx, c, call{method: http.MethodGet, path: pathAccesses, query: q.values()}, keyAccesses)
 }
 
 // AccessInfo reads the caller's own access: permissions, frozen state,
@@ -35,14 +28,7 @@ func (c *Client) AccessInfo(ctx context.Context) (*AccessInfo, error) {
 
 // ListAccounts lists every account the access may operate, main first.
 func (c *Client) ListAccounts(ctx context.Context) ([]Account, error) {
-	var out []Account
-	if err := c.envelope(ctx, call{method: http.MethodGet, path: pathAccounts}, keyAccounts, &out); err != nil {
-		return nil, err
-	}
-	if out == nil {
-		out = []Account{}
-	}
-	return out, nil
+	return list[Account](ctx, c, call{method: http.MethodGet, path: pathAccounts}, keyAccounts)
 }
 
 // ListSubAccounts returns one page of sub-accounts; Name matches a part of

@@ -61,35 +61,41 @@ func (b *BearerAuth) current() string {
 // credential: when several requests fail together, the first refreshes and
 // the others just retry with its result (a refresh token may be single-use).
 func (b *BearerAuth) reauthenticateIfCurrent(ctx context.Context, used string, refresh func(ctx context.Context, refreshToken string) (*Tokens, error)) error {
+	next, rotated, err := b.refreshIfCurrent(ctx, used, refresh)
+	if err != nil || !rotated {
+		return err
+	}
+	if b.onRotate != nil {
+		b.onRotate(next)
+	}
+	return nil
+}
+
+// refreshIfCurrent trades the refresh token for a new pair, unless used is
+// no longer the current credential. The lock is held across the call so
+// that concurrent 401s wait for this refresh instead of spending the same
+// refresh token again.
+func (b *BearerAuth) refreshIfCurrent(ctx context.Context, used string, refresh func(ctx context.Context, refreshToken string) (*Tokens, error)) (Tokens, bool, error) {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	if used != b.current() {
-		b.mu.Unlock()
-		return nil
+		return Tokens{}, false, nil
 	}
 	rt := b.tokens.RefreshToken
 	if rt == "" {
-		b.mu.Unlock()
-		return errors.New("no refresh token stored")
+		return Tokens{}, false, errors.New("no refresh token stored")
 	}
-	// The lock is held across the call so that concurrent 401s wait for
-	// this refresh instead of spending the same refresh token again.
 	t, err := refresh(ctx, rt)
 	if err != nil {
-		b.mu.Unlock()
-		return err
+		return Tokens{}, false, err
 	}
 	if t == nil || t.AccessToken == "" {
-		b.mu.Unlock()
-		return errors.New("the refresh answer carried no access token")
+		return Tokens{}, false, errors.New("the refresh answer carried no access token")
 	}
 	next := *t
 	if next.RefreshToken == "" {
 		next.RefreshToken = rt
 	}
 	b.tokens = next
-	b.mu.Unlock()
-	if b.onRotate != nil {
-		b.onRotate(next)
-	}
-	return nil
+	return next, true, nil
 }

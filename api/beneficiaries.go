@@ -2,8 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 
 	"github.com/google/uuid"
@@ -22,11 +20,7 @@ func (c *Client) CreateWallet(ctx context.Context, subAccountID uuid.UUID, req C
 
 // GetWallet reads one beneficiary wallet.
 func (c *Client) GetWallet(ctx context.Context, subAccountID, id uuid.UUID) (*Wallet, error) {
-	var w Wallet
-	if err := c.item(ctx, call{method: http.MethodGet, path: itemUUID(pathWallets, id), query: newQuery().sub(subAccountID).values()}, keyWallet, &w); err != nil {
-		return nil, err
-	}
-	return &w, nil
+	return lenientObject[Wallet](ctx, c, call{method: http.MethodGet, path: itemUUID(pathWallets, id), query: newQuery().sub(subAccountID).values()}, keyWallet)
 }
 
 // DeleteWallet removes a beneficiary wallet.
@@ -48,11 +42,7 @@ func (c *Client) CreateBRLAccount(ctx context.Context, subAccountID uuid.UUID, r
 
 // GetBRLAccount reads one BRL beneficiary.
 func (c *Client) GetBRLAccount(ctx context.Context, subAccountID, id uuid.UUID) (*BRLAccount, error) {
-	var a BRLAccount
-	if err := c.item(ctx, call{method: http.MethodGet, path: itemUUID(pathBRLAccounts, id), query: newQuery().sub(subAccountID).values()}, keyBRLAccount, &a); err != nil {
-		return nil, err
-	}
-	return &a, nil
+	return lenientObject[BRLAccount](ctx, c, call{method: http.MethodGet, path: itemUUID(pathBRLAccounts, id), query: newQuery().sub(subAccountID).values()}, keyBRLAccount)
 }
 
 // DeleteBRLAccount removes a BRL beneficiary.
@@ -73,11 +63,7 @@ func (c *Client) CreateUSDAccount(ctx context.Context, subAccountID uuid.UUID, r
 
 // GetUSDAccount reads one USD bank-account beneficiary.
 func (c *Client) GetUSDAccount(ctx context.Context, subAccountID, id uuid.UUID) (*USDAccount, error) {
-	var a USDAccount
-	if err := c.item(ctx, call{method: http.MethodGet, path: itemUUID(pathUSDAccounts, id), query: newQuery().sub(subAccountID).values()}, keyUSDAccount, &a); err != nil {
-		return nil, err
-	}
-	return &a, nil
+	return lenientObject[USDAccount](ctx, c, call{method: http.MethodGet, path: itemUUID(pathUSDAccounts, id), query: newQuery().sub(subAccountID).values()}, keyUSDAccount)
 }
 
 // ListCOPAccounts returns one page of COP bank-account beneficiaries.
@@ -90,27 +76,4 @@ func (c *Client) ListCOPAccounts(ctx context.Context, f BeneficiaryFilter) (Page
 // key, bank fields, or both).
 func (c *Client) CreateCOPAccount(ctx context.Context, subAccountID uuid.UUID, req CreateCOPAccountRequest) (uuid.UUID, error) {
 	return c.createID(ctx, call{method: http.MethodPost, path: pathCOPAccounts, query: newQuery().sub(subAccountID).values(), body: req})
-}
-
-// item decodes a single resource that comes as {key: {...}} or, leniently,
-// as the bare object.
-func (c *Client) item(ctx context.Context, cl call, key string, out any) error {
-	resp, err := c.do(ctx, cl)
-	if err != nil {
-		return err
-	}
-	var env map[string]json.RawMessage
-	if err := c.decode(cl, resp, &env); err != nil {
-		return err
-	}
-	if raw, ok := env[key]; ok {
-		if err := json.Unmarshal(raw, out); err != nil {
-			return malformedError(cl.method, cl.path, resp.status, resp.body, fmt.Errorf("%s: %w", key, err))
-		}
-		return nil
-	}
-	if _, ok := env[keyID]; ok {
-		return c.decode(cl, resp, out)
-	}
-	return malformedError(cl.method, cl.path, resp.status, resp.body, fmt.Errorf("no %q in the answer", key))
 }

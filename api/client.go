@@ -384,6 +384,36 @@ func (c *Client) decodeEnvelope(cl call, resp *response, key string, out any) er
 	if err := c.decode(cl, resp, &env); err != nil {
 		return err
 	}
+	return unwrap(cl, resp, env, key, out)
+}
+
+// lenientObject is object for a resource that may also come bare, as the
+// object itself instead of {key: {...}}.
+func lenientObject[T any](ctx context.Context, c *Client, cl call, key string) (*T, error) {
+	resp, err := c.do(ctx, cl)
+	if err != nil {
+		return nil, err
+	}
+	var env map[string]json.RawMessage
+	if err := c.decode(cl, resp, &env); err != nil {
+		return nil, err
+	}
+	var v T
+	_, wrapped := env[key]
+	_, bare := env[keyID]
+	if bare && !wrapped {
+		err = c.decode(cl, resp, &v)
+	} else {
+		err = unwrap(cl, resp, env, key, &v)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// unwrap decodes env[key] into out. A missing key is malformed.
+func unwrap(cl call, resp *response, env map[string]json.RawMessage, key string, out any) error {
 	raw, ok := env[key]
 	if !ok {
 		return malformedError(cl.method, cl.path, resp.status, resp.body, fmt.Errorf("no %q in the answer", key))
@@ -392,6 +422,28 @@ func (c *Client) decodeEnvelope(cl call, resp *response, key string, out any) er
 		return malformedError(cl.method, cl.path, resp.status, resp.body, fmt.Errorf("%s: %w", key, err))
 	}
 	return nil
+}
+
+// object sends a call whose answer is {key: {...}} and returns the object.
+func object[T any](ctx context.Context, c *Client, cl call, key string) (*T, error) {
+	var v T
+	if err := c.envelope(ctx, cl, key, &v); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// list sends a call whose answer is {key: [...]} and returns the items,
+// empty rather than nil when the service sends null.
+func list[T any](ctx context.Context, c *Client, cl call, key string) ([]T, error) {
+	var out []T
+	if err := c.envelope(ctx, cl, key, &out); err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = []T{}
+	}
+	return out, nil
 }
 
 // page decodes {key: [...], cursor} into a Page.

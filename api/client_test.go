@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -327,6 +328,34 @@ func TestAllWalksEveryPage(t *testing.T) {
 		if !strings.Contains(r.RawQuery, "alias=x") {
 			t.Errorf("filter lost on a later page: %s", r.RawQuery)
 		}
+	}
+}
+
+func TestFirstPagesStopsAtTheBoundAndSaysMoreExist(t *testing.T) {
+	// Pages 1, 2, 3 and then no cursor: three pages in all.
+	fetch := func(ctx context.Context, cursor string) (Page[string], error) {
+		n := 1
+		if cursor != "" {
+			n, _ = strconv.Atoi(cursor)
+		}
+		next := ""
+		if n < 3 {
+			next = strconv.Itoa(n + 1)
+		}
+		return Page[string]{Items: []string{"p" + strconv.Itoa(n)}, Cursor: next}, nil
+	}
+	items, more, err := FirstPages(context.Background(), 2, fetch)
+	if err != nil || !more || strings.Join(items, ",") != "p1,p2" {
+		t.Fatalf("bounded to 2 pages: %v more=%v err=%v", items, more, err)
+	}
+	items, more, err = FirstPages(context.Background(), 3, fetch)
+	if err != nil || more || strings.Join(items, ",") != "p1,p2,p3" {
+		t.Fatalf("all 3 pages: %v more=%v err=%v", items, more, err)
+	}
+	boom := errors.New("boom")
+	_, _, err = FirstPages(context.Background(), 3, func(ctx context.Context, cursor string) (Page[string], error) { return Page[string]{}, boom })
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v", err)
 	}
 }
 

@@ -28,14 +28,7 @@ func (c *Client) SubmitW8BEN(ctx context.Context, subAccountID uuid.UUID, req W8
 
 // ListW8BENs lists the submitted W-8BEN forms.
 func (c *Client) ListW8BENs(ctx context.Context, subAccountID uuid.UUID) ([]W8BEN, error) {
-	var out []W8BEN
-	if err := c.envelope(ctx, call{method: http.MethodGet, path: pathW8BEN, query: newQuery().sub(subAccountID).values()}, keyW8BENs, &out); err != nil {
-		return nil, err
-	}
-	if out == nil {
-		out = []W8BEN{}
-	}
-	return out, nil
+	return list[W8BEN](ctx, c, call{method: http.MethodGet, path: pathW8BEN, query: newQuery().sub(subAccountID).values()}, keyW8BENs)
 }
 
 // ListProofOfAddressAttempts returns one page of proof-of-address attempts

@@ -46,12 +46,7 @@ func (c *Client) GetOperation(ctx context.Context, id uuid.UUID) (*Operation, er
 // ApproveOperation approves a pending operation. The caller can never
 // approve its own request (403) nor approve twice (409).
 func (c *Client) ApproveOperation(ctx context.Context, id uuid.UUID) (*Operation, error) {
-	var op Operation
-	cl := call{method: http.MethodPost, path: itemUUID(pathOperations, id) + "/approve"}
-	if err := c.envelope(ctx, cl, keyOperation, &op); err != nil {
-		return nil, err
-	}
-	return &op, nil
+	return object[Operation](ctx, c, call{method: http.MethodPost, path: itemUUID(pathOperations, id) + "/approve"}, keyOperation)
 }
 
 // RejectOperation rejects a pending operation; the reason is required.
@@ -59,10 +54,6 @@ func (c *Client) RejectOperation(ctx context.Context, id uuid.UUID, reason strin
 	if strings.TrimSpace(reason) == "" {
 		return nil, errors.New("reject: give a reason; the requester sees it")
 	}
-	var op Operation
 	cl := call{method: http.MethodPost, path: itemUUID(pathOperations, id) + "/reject", body: rejectBody{Reason: reason}}
-	if err := c.envelope(ctx, cl, keyOperation, &op); err != nil {
-		return nil, err
-	}
-	return &op, nil
+	return object[Operation](ctx, c, cl, keyOperation)
 }

@@ -47,3 +47,22 @@ func All[T any](ctx context.Context, fetch func(ctx context.Context, cursor stri
 		}
 	}
 }
+
+// FirstPages reads at most maxPages pages that fetch returns, starting from
+// the first, and returns their items; more is true when the service has
+// pages beyond them. On an error it returns the items read so far.
+func FirstPages[T any](ctx context.Context, maxPages int, fetch func(ctx context.Context, cursor string) (Page[T], error)) (items []T, more bool, err error) {
+	cursor := ""
+	for range maxPages {
+		p, err := fetch(ctx, cursor)
+		if err != nil {
+			return items, false, err
+		}
+		items = append(items, p.Items...)
+		if !p.More() {
+			return items, false, nil
+		}
+		cursor = p.Cursor
+	}
+	return items, true, nil
+}

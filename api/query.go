@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
 )
 
 // query builds a query string; empty values are left out so that a filter
@@ -24,6 +25,14 @@ func (q query) sub(id uuid.UUID) query {
 func (q query) str(k, v string) query {
 	if v != "" {
 		q[k] = []string{v}
+	}
+	return q
+}
+
+// decimal sets an amount when it is given.
+func (q query) decimal(k string, d decimal.NullDecimal) query {
+	if d.Valid {
+		q[k] = []string{d.Decimal.String()}
 	}
 	return q
 }

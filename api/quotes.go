@@ -22,7 +22,7 @@ func (c *Client) Quote(ctx context.Context, req QuoteRequest) (*Quote, error) {
 }
 
 func newQuote(req QuoteRequest) query {
-	q := newQuery().
+	return newQuery().
 		sub(req.SubAccountID).
 		str("inputCurrency", req.InputCurrency).
 		str("inputPaymentMethod", req.InputPaymentMethod).
@@ -31,21 +31,10 @@ func newQuote(req QuoteRequest) query {
 		boolean("inputThirdParty", req.InputThirdParty).
 		boolean("outputThirdParty", req.OutputThirdParty).
 		str("blockchainSendMethod", req.BlockchainSendMethod).
-		str("markupCurrency", req.MarkupCurrency)
-	if req.InputAmount.Valid {
-		q.str("inputAmount", req.InputAmount.Decimal.String())
-	}
-	if req.OutputAmount.Valid {
-		q.str("outputAmount", req.OutputAmount.Decimal.String())
-	}
-	if req.MarkupFloatingFee.Valid {
-		q.str("markupFloatingFee", req.MarkupFloatingFee.Decimal.String())
-	}
-	if req.MarkupInputFixedFee.Valid {
-		q.str("markupInputFixedFee", req.MarkupInputFixedFee.Decimal.String())
-	}
-	if req.MarkupOutputFixedFee.Valid {
-		q.str("markupOutputFixedFee", req.MarkupOutputFixedFee.Decimal.String())
-	}
-	return q
+		str("markupCurrency", req.MarkupCurrency).
+		decimal("inputAmount", req.InputAmount).
+		decimal("outputAmount", req.OutputAmount).
+		decimal("markupFloatingFee", req.MarkupFloatingFee).
+		decimal("markupInputFixedFee", req.MarkupInputFixedFee).
+		decimal("markupOutputFixedFee", req.MarkupOutputFixedFee)
 }

@@ -31,12 +31,8 @@ func (c *Client) ListTickets(ctx context.Context, f TicketFilter) (Page[Ticket],
 
 // GetTicket reads one ticket. A ticket of another account scope is a 404.
 func (c *Client) GetTicket(ctx context.Context, subAccountID, id uuid.UUID) (*Ticket, error) {
-	var t Ticket
 	cl := call{method: http.MethodGet, path: itemUUID(pathTickets, id), query: newQuery().sub(subAccountID).values()}
-	if err := c.envelope(ctx, cl, keyTicket, &t); err != nil {
-		return nil, err
-	}
-	return &t, nil
+	return object[Ticket](ctx, c, cl, keyTicket)
 }
 
 // FindTicketByExternalID looks a ticket up by the externalId its creation
@@ -88,11 +84,14 @@ func (c *Client) CreatePaymentSessionTicket(ctx context.Context, sessionID strin
 		req.ExternalID = uuid.NewString()
 	}
 	cl := call{method: http.MethodPost, path: item(pathPaymentSession, sessionID) + "/create-ticket", body: req, public: true}
+	unknown := func(err error) error {
+		return &OutcomeUnknownError{ExternalID: req.ExternalID, Cause: err, LookupErr: errors.New("a payment-session ticket cannot be looked up without credentials")}
+	}
 	resp, err := c.do(ctx, cl)
 	if err != nil {
 		var te *transportError
 		if errors.As(err, &te) && te.sent {
-			return nil, &OutcomeUnknownError{ExternalID: req.ExternalID, Cause: err, LookupErr: errors.New("a payment-session ticket cannot be looked up without credentials")}
+			return nil, unknown(err)
 		}
 		return nil, err
 	}
@@ -100,7 +99,7 @@ func (c *Client) CreatePaymentSessionTicket(ctx context.Context, sessionID strin
 	if err := c.decodeEnvelope(cl, resp, keyTicket, &t); err != nil {
 		var e *Error
 		if errors.As(err, &e) && (e.Status >= 500 || (e.malformed && e.Status < 300)) {
-			return nil, &OutcomeUnknownError{ExternalID: req.ExternalID, Cause: err, LookupErr: errors.New("a payment-session ticket cannot be looked up without credentials")}
+			return nil, unknown(err)
 		}
 		return nil, err
 	}
@@ -109,12 +108,8 @@ func (c *Client) CreatePaymentSessionTicket(ctx context.Context, sessionID strin
 
 // SandboxFundTicket simulates the payer funding a ticket (sandbox only).
 func (c *Client) SandboxFundTicket(ctx context.Context, subAccountID, id uuid.UUID) (*Ticket, error) {
-	var t Ticket
 	cl := call{method: http.MethodPost, path: itemUUID(pathSandboxFundTicket, id) + "/fund", query: newQuery().sub(subAccountID).values()}
-	if err := c.envelope(ctx, cl, keyTicket, &t); err != nil {
-		return nil, err
-	}
-	return &t, nil
+	return object[Ticket](ctx, c, cl, keyTicket)
 }
 
 // CreateTicket turns a quote into a ticket. The quote must have been asked

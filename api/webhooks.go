@@ -23,12 +23,8 @@ func (c *Client) GetWebhookAttempt(ctx context.Context, subAccountID uuid.UUID, 
 	if id == "" {
 		return nil, errors.New("webhook attempt: empty id")
 	}
-	var a WebhookAttempt
 	cl := call{method: http.MethodGet, path: item(pathWebhookAttempts+"/", id), query: newQuery().sub(subAccountID).values()}
-	if err := c.envelope(ctx, cl, keyEventAttempt, &a); err != nil {
-		return nil, err
-	}
-	return &a, nil
+	return object[WebhookAttempt](ctx, c, cl, keyEventAttempt)
 }
 
 // AcknowledgeWebhookAttempts marks delivery attempts as acknowledged.
@@ -41,14 +37,7 @@ func (c *Client) AcknowledgeWebhookAttempts(ctx context.Context, subAccountID uu
 
 // ListWebhooks lists the registered webhooks (at most three per account).
 func (c *Client) ListWebhooks(ctx context.Context, subAccountID uuid.UUID) ([]Webhook, error) {
-	var out []Webhook
-	if err := c.envelope(ctx, call{method: http.MethodGet, path: pathWebhooks, query: newQuery().sub(subAccountID).values()}, keyWebhooks, &out); err != nil {
-		return nil, err
-	}
-	if out == nil {
-		out = []Webhook{}
-	}
-	return out, nil
+	return list[Webhook](ctx, c, call{method: http.MethodGet, path: pathWebhooks, query: newQuery().sub(subAccountID).values()}, keyWebhooks)
 }
 
 // RegisterWebhook registers a webhook and returns its id.

@@ -78,9 +78,12 @@ func (r *Root) verbs() []string {
 
 // accountNames are the names :sub completes.
 func (r *Root) accountNames() []string {
-	names := make([]string, 0, len(r.accounts)+1)
-	for i, a := range r.accounts {
-		if i == 0 && a.MainAccountID == "" {
+	if r.session == nil {
+		return nil
+	}
+	names := make([]string, 0, len(r.session.Accounts)+1)
+	for i, a := range r.session.Accounts {
+		if _, isMain := listedAccount(r.session.Accounts, i); isMain {
 			names = append(names, "main")
 		}
 		names = append(names, a.Name)
@@ -177,7 +180,7 @@ func (r *Root) runCommand(line string) (tea.Cmd, error) {
 		if arg == "" {
 			return r.openSwitcher(), nil
 		}
-		acc, err := findAccount(r.accounts, arg)
+		acc, err := findAccount(r.session.Accounts, arg)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 )
 
@@ -22,16 +24,16 @@ type GlobalKeys struct {
 // DefaultGlobalKeys returns the global bindings.
 func DefaultGlobalKeys() GlobalKeys {
 	return GlobalKeys{
-		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
-		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Command:   key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
-		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Next:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next screen")),
-		Prev:      key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous screen")),
-		Switch:    key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "switch account")),
-		Screens:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9", "0"), key.WithHelp("1-0", "go to screen")),
-		Interrupt: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit now")),
+		Quit:      Binding("q", "quit", "q"),
+		Help:      Binding("?", "help", "?"),
+		Command:   Binding(":", "command", ":"),
+		Filter:    Binding("/", "filter", "/"),
+		Back:      Binding("esc", "back", "esc"),
+		Next:      Binding("tab", "next screen", "tab"),
+		Prev:      Binding("shift+tab", "previous screen", "shift+tab"),
+		Switch:    Binding("S", "switch account", "S"),
+		Screens:   Binding("1-0", "go to screen", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"),
+		Interrupt: Binding("ctrl+c", "quit now", "ctrl+c"),
 	}
 }
 
@@ -48,15 +50,7 @@ func screenKeyIndex(k string) (int, bool) {
 
 // bindsKey reports whether an enabled binding of bs answers to k.
 func bindsKey(bs []key.Binding, k string) bool {
-	for _, b := range bs {
-		if !b.Enabled() {
-			continue
-		}
-		for _, bk := range b.Keys() {
-			if bk == k {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(bs, func(b key.Binding) bool {
+		return b.Enabled() && slices.Contains(b.Keys(), k)
+	})
 }

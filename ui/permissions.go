@@ -4,6 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/google/uuid"
+
+	"tesouro/api"
 )
 
 // Action is something a screen may offer that needs a permission.
@@ -75,4 +79,47 @@ func (s *Session) Blacklisted() bool {
 		return s.Access.IsMainAccountBlacklisted
 	}
 	return slices.Contains(s.Access.BlacklistedAccountIDs, s.Account.ID)
+}
+
+// PermissionNames lists the flags an access has, in words: "view only"
+// first when it is view-only, "nothing" when it has none.
+func PermissionNames(p api.Permissions) []string {
+	flags := []struct {
+		on   bool
+		name string
+	}{
+		{p.ViewOnly, "view only"},
+		{p.Admin, "admin"}, {p.PayIn, "payIn"}, {p.PayOut, "payOut"}, {p.Convert, "convert"},
+		{p.OnChain, "onChain"}, {p.Markup, "markup"}, {p.Beneficiary, "beneficiary"},
+		{p.OperationRequester, "requester"}, {p.OperationApprover, "approver"},
+		{p.EnforceAllowedBeneficiaries, "allowed-beneficiaries-only"},
+	}
+	var out []string
+	for _, f := range flags {
+		if f.on {
+			out = append(out, f.name)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "nothing")
+	}
+	return out
+}
+
+// BlacklistNames names the accounts an access is blacklisted from: "main
+// account", then each by its name among accounts, or by what unlisted makes
+// of its id when it is not listed.
+func BlacklistNames(a *api.AccessInfo, accounts []api.Account, unlisted func(uuid.UUID) string) []string {
+	var names []string
+	if a.IsMainAccountBlacklisted {
+		names = append(names, "main account")
+	}
+	for _, id := range a.BlacklistedAccountIDs {
+		name := unlisted(id)
+		if i := slices.IndexFunc(accounts, func(acc api.Account) bool { return acc.ID == id }); i >= 0 {
+			name = accounts[i].Name
+		}
+		names = append(names, name)
+	}
+	return names
 }

@@ -73,7 +73,6 @@ type Root struct {
 	connErr    error
 	connecting bool
 	session    *Session
-	accounts   []api.Account
 	// resolving is the --sub-account name still to resolve; resolveErr says
 	// why it failed (then no screen is built, rather than silently operating
 	// another account).
@@ -382,24 +381,29 @@ func (r *Root) connected(msg connectedMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (r *Root) loadAccess(s *Session) tea.Cmd {
+// request runs one of the root's own calls on session s, under the
+// request timeout and with the activity pulse.
+func (r *Root) request(s *Session, call func(ctx context.Context) tea.Msg) tea.Cmd {
 	timeout := r.opts.RequestTimeout
 	return r.withPulse(s.Request(func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
-		info, err := s.Client.AccessInfo(ctx)
-		return accessMsg{session: s, info: info, err: err}
+		return call(ctx)
 	}))
 }
 
+func (r *Root) loadAccess(s *Session) tea.Cmd {
+	return r.request(s, func(ctx context.Context) tea.Msg {
+		info, err := s.Client.AccessInfo(ctx)
+		return accessMsg{session: s, info: info, err: err}
+	})
+}
+
 func (r *Root) loadAccounts(s *Session) tea.Cmd {
-	timeout := r.opts.RequestTimeout
-	return r.withPulse(s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		defer cancel()
+	return r.request(s, func(ctx context.Context) tea.Msg {
 		accs, err := s.Client.ListAccounts(ctx)
 		return accountsMsg{session: s, accounts: accs, err: err}
-	}))
+	})
 }
 
 func (r *Root) accessLoaded(msg accessMsg) tea.Cmd {
@@ -433,7 +437,6 @@ func (r *Root) accountsLoaded(msg accountsMsg) tea.Cmd {
 		}
 		return tea.Batch(cmd, r.broadcast(AccountsLoadedMsg{Err: msg.err}))
 	}
-	r.accounts = msg.accounts
 	r.session.Accounts = msg.accounts
 	var cmds []tea.Cmd
 	if acc := r.session.Account; !acc.Main() && r.resolving == "" && !slices.ContainsFunc(msg.accounts, func(a api.Account) bool { return a.ID == acc.ID }) {
@@ -460,16 +463,17 @@ func findAccount(accounts []api.Account, name string) (Account, error) {
 	if id, err := uuid.Parse(name); err == nil {
 		for i, a := range accounts {
 			if a.ID == id {
-				return toAccount(a, i == 0 && a.MainAccountID == ""), nil
+				acc, _ := listedAccount(accounts, i)
+				return acc, nil
 			}
 		}
 		return Account{}, fmt.Errorf("no account with id %s is available to this access", id)
 	}
 	var found []Account
 	for i, a := range accounts {
-		isMain := i == 0 && a.MainAccountID == ""
+		acc, isMain := listedAccount(accounts, i)
 		if strings.EqualFold(a.Name, name) || (isMain && strings.EqualFold(name, "main")) {
-			found = append(found, toAccount(a, isMain))
+			found = append(found, acc)
 		}
 	}
 	switch len(found) {
@@ -481,12 +485,14 @@ func findAccount(accounts []api.Account, name string) (Account, error) {
 	return Account{}, fmt.Errorf("%d accounts are named %q: use the id instead", len(found), name)
 }
 
-// toAccount converts a listed account; the main account has the nil id.
-func toAccount(a api.Account, isMain bool) Account {
-	if isMain {
-		return Account{ID: uuid.Nil, Name: a.Name}
+// listedAccount converts the i-th listed account. The service lists the
+// main account first, with no main account of its own; it gets the nil id.
+func listedAccount(accounts []api.Account, i int) (acc Account, isMain bool) {
+	a := accounts[i]
+	if i == 0 && a.MainAccountID == "" {
+		return Account{ID: uuid.Nil, Name: a.Name}, true
 	}
-	return Account{ID: a.ID, Name: a.Name}
+	return Account{ID: a.ID, Name: a.Name}, false
 }
 
 // buildScreens makes every screen for the current session and starts them.

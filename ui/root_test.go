@@ -568,3 +568,12 @@ func TestFrozenAccessShowsTheBadgeAndWhy(t *testing.T) {
 		t.Error("a frozen access may create tickets")
 	}
 }
+
+// accountChoices are the switcher's rows, best match first.
+func (sw *switcher) accountChoices() []string {
+	out := make([]string, 0, len(sw.shown))
+	for _, i := range sw.shown {
+		out = append(out, sw.all[i].account.Name)
+	}
+	return out
+}

@@ -110,14 +110,12 @@ func (r *Root) badge(text string) string {
 
 func (r *Root) accountLabel() string {
 	switch {
-	case r.session == nil && r.resolving != "":
+	case r.resolving != "":
 		return r.resolving + " (resolving…)"
 	case r.session == nil && r.connErr != nil:
 		return "—"
 	case r.session == nil:
 		return "…"
-	case r.resolving != "":
-		return r.resolving + " (resolving…)"
 	}
 	return r.session.AccountName()
 }

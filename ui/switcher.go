@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -27,7 +26,6 @@ type switcher struct {
 	w, h     int
 	loading  bool
 	err      error
-	current  Account
 	accounts []api.Account
 	session  *Session
 }
@@ -52,23 +50,21 @@ func (r *Root) openSwitcher() tea.Cmd {
 	in := textinput.New()
 	in.Prompt = "account> "
 	in.Placeholder = "type to filter"
-	sw := &switcher{theme: r.theme, input: in, current: r.session.Account, session: r.session}
+	sw := &switcher{theme: r.theme, input: in, session: r.session}
 	r.switcher = sw
 	r.relayout()
 	focus := sw.input.Focus()
-	if len(r.accounts) > 0 {
-		sw.accounts = r.accounts
+	if accs := r.session.Accounts; len(accs) > 0 {
+		sw.accounts = accs
 		sw.rebuild()
 		return focus
 	}
 	sw.loading = true
-	s, timeout := r.session, r.opts.RequestTimeout
-	return tea.Batch(focus, r.withPulse(s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		defer cancel()
+	s := r.session
+	return tea.Batch(focus, r.request(s, func(ctx context.Context) tea.Msg {
 		accs, err := s.Client.ListAccounts(ctx)
 		return switcherAccountsMsg{accounts: accs, err: err}
-	})))
+	}))
 }
 
 func (sw *switcher) setAccounts(msg switcherAccountsMsg) {
@@ -84,17 +80,14 @@ func (sw *switcher) setAccounts(msg switcherAccountsMsg) {
 func (sw *switcher) rebuild() {
 	s := sw.session
 	sw.all = sw.all[:0]
-	for i, a := range sw.accounts {
-		isMain := i == 0 && a.MainAccountID == ""
-		acc := toAccount(a, isMain)
-		it := switchItem{account: acc, kind: "sub-account", isCurrent: acc.ID == sw.current.ID}
+	for i := range sw.accounts {
+		acc, isMain := listedAccount(sw.accounts, i)
+		it := switchItem{account: acc, kind: "sub-account", isCurrent: acc.ID == s.Account.ID}
 		if isMain {
 			it.kind = "main"
 		}
-		if s != nil && s.Access != nil {
-			if s.WithAccount(acc).Blacklisted() {
-				it.disabled = "blacklisted"
-			}
+		if s.Access != nil && s.WithAccount(acc).Blacklisted() {
+			it.disabled = "blacklisted"
 		}
 		sw.all = append(sw.all, it)
 	}
@@ -256,13 +249,4 @@ func (sw *switcher) view(w, h int) string {
 		return b.String()
 	}
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
-}
-
-// accountChoices are the switcher's rows, for tests.
-func (sw *switcher) accountChoices() []string {
-	out := make([]string, 0, len(sw.shown))
-	for _, i := range sw.shown {
-		out = append(out, sw.all[i].account.Name)
-	}
-	return slices.Clip(out)
 }

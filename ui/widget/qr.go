@@ -36,56 +36,15 @@ var qrGlyphs = [2][2]string{{" ", "▄"}, {"▀", "█"}}
 // (readable with a smudge or glare on the screen). Each character cell holds
 // two module rows (half blocks ▀ ▄ █), so the code is about square on a
 // terminal whose cells are twice as tall as wide.
-//
-// Screens call it from View on every frame (a countdown ticks several times
-// a second), so the last few renders are kept.
 func QR(text string) (string, error) {
-	if s, ok := qrCache.get(text); ok {
-		return s, nil
-	}
-	code, err := qr.Encode(text, qr.M)
-	if err != nil {
-		return "", qrErr(err)
-	}
-	s := renderQR(code)
-	qrCache.put(text, s)
-	return s, nil
-}
-
-// qrMemo keeps the renders of the few codes a dashboard shows at a time.
-type qrMemo struct {
-	mu sync.Mutex
-	m  map[string]string
-}
-
-const qrMemoSize = 8
-
-var qrCache = &qrMemo{m: map[string]string{}}
-
-func (c *qrMemo) get(text string) (string, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s, ok := c.m[text]
-	return s, ok
-}
-
-func (c *qrMemo) put(text, s string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.m) >= qrMemoSize {
-		clear(c.m)
-	}
-	c.m[text] = s
+	r, err := drawQR(text, qr.M)
+	return r.s, err
 }
 
 // QRSize reports the width and height, in terminal cells, of QR(text).
 func QRSize(text string) (width, height int, err error) {
-	code, err := qr.Encode(text, qr.M)
-	if err != nil {
-		return 0, 0, qrErr(err)
-	}
-	w, h := qrDims(code.Size)
-	return w, h, nil
+	r, err := drawQR(text, qr.M)
+	return r.w, r.h, err
 }
 
 // QRFit renders text at the highest level of error correction that fits in
@@ -94,18 +53,72 @@ func QRSize(text string) (width, height int, err error) {
 func QRFit(text string, maxWidth, maxHeight int) (string, error) {
 	var last error
 	for _, level := range []qr.Level{qr.M, qr.L} {
-		code, err := qr.Encode(text, level)
-		if err != nil {
-			last = qrErr(err)
-			continue
+		r, err := drawQR(text, level)
+		switch {
+		case err != nil:
+			last = err
+		case r.w <= maxWidth && r.h <= maxHeight:
+			return r.s, nil
+		default:
+			last = fmt.Errorf("%w (needs %d×%d, have %d×%d)", ErrQRTooSmall, r.w, r.h, maxWidth, maxHeight)
 		}
-		w, h := qrDims(code.Size)
-		if w <= maxWidth && h <= maxHeight {
-			return renderQR(code), nil
-		}
-		last = fmt.Errorf("%w (needs %d×%d, have %d×%d)", ErrQRTooSmall, w, h, maxWidth, maxHeight)
 	}
 	return "", last
+}
+
+// qrDrawing is a drawn code and its size in cells.
+type qrDrawing struct {
+	s    string
+	w, h int
+}
+
+type qrKey struct {
+	text  string
+	level qr.Level
+}
+
+// drawQR encodes and draws text at level. Screens draw from View on every
+// frame (a countdown ticks several times a second), so the last few
+// drawings are kept.
+func drawQR(text string, level qr.Level) (qrDrawing, error) {
+	key := qrKey{text, level}
+	if d, ok := qrCache.get(key); ok {
+		return d, nil
+	}
+	code, err := qr.Encode(text, level)
+	if err != nil {
+		return qrDrawing{}, qrErr(err)
+	}
+	w, h := qrDims(code.Size)
+	d := qrDrawing{s: renderQR(code), w: w, h: h}
+	qrCache.put(key, d)
+	return d, nil
+}
+
+// qrMemo keeps the drawings of the few codes a dashboard shows at a time.
+type qrMemo struct {
+	mu sync.Mutex
+	m  map[qrKey]qrDrawing
+}
+
+const qrMemoSize = 8
+
+var qrCache = &qrMemo{m: map[qrKey]qrDrawing{}}
+
+func (c *qrMemo) get(k qrKey) (qrDrawing, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.m[k]
+	return d, ok
+}
+
+func (c *qrMemo) put(k qrKey, d qrDrawing) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= qrMemoSize {
+		clear(c.m)
+	}
+	c.m[k] = d
 }
 
 func qrErr(err error) error {

@@ -148,6 +148,16 @@ func BenchmarkQR(b *testing.B) {
 	}
 }
 
+// BenchmarkQRFit is the cost in the ticket result's View, drawn on every
+// countdown tick: the drawing is remembered too.
+func BenchmarkQRFit(b *testing.B) {
+	for b.Loop() {
+		if _, err := QRFit(brCode, 120, 60); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkQRUncached is the cost of a new code: encode and draw.
 func BenchmarkQRUncached(b *testing.B) {
 	for b.Loop() {

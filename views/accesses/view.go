@@ -5,10 +5,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/google/uuid"
+
 	"tesouro/api"
 	"tesouro/ui"
 	"tesouro/ui/widget"
-	"tesouro/views/overview"
 )
 
 // SetSize implements ui.Screen.
@@ -43,28 +44,11 @@ func (m *Screen) ownLines() []string {
 		frozen = " · " + t.Bad.Render("FROZEN until "+a.FrozenUntil.Local().Format("2006-01-02 15:04"))
 	}
 	lines = append(lines, "  "+t.Value.Render(a.Email)+t.Muted.Render(" · "+mfa)+frozen)
-	lines = append(lines, "  "+t.Label.Render("may: ")+strings.Join(overview.Permissions(a.AccountPermissions), ", "))
-	if bl := blacklisted(a, m.s.Accounts); bl != "" {
-		lines = append(lines, "  "+t.Label.Render("blacklisted from: ")+t.Bad.Render(bl))
+	lines = append(lines, "  "+t.Label.Render("may: ")+strings.Join(ui.PermissionNames(a.AccountPermissions), ", "))
+	if bl := ui.BlacklistNames(a, m.s.Accounts, uuid.UUID.String); len(bl) > 0 {
+		lines = append(lines, "  "+t.Label.Render("blacklisted from: ")+t.Bad.Render(strings.Join(bl, ", ")))
 	}
 	return lines
-}
-
-func blacklisted(a *api.AccessInfo, accounts []api.Account) string {
-	var names []string
-	if a.IsMainAccountBlacklisted {
-		names = append(names, "main account")
-	}
-	for _, id := range a.BlacklistedAccountIDs {
-		name := id.String()
-		for _, acc := range accounts {
-			if acc.ID == id {
-				name = acc.Name
-			}
-		}
-		names = append(names, name)
-	}
-	return strings.Join(names, ", ")
 }
 
 // View implements ui.Screen.

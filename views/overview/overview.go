@@ -132,7 +132,7 @@ func (m *Screen) load() tea.Cmd {
 	m.seq++
 	seq, inst, s := m.seq, m.inst, m.s
 	client, account := s.Client, s.Account.ID
-	cmds := []tea.Cmd{
+	return tea.Batch(
 		s.Request(func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 			defer cancel()
@@ -149,9 +149,8 @@ func (m *Screen) load() tea.Cmd {
 			}
 			return ticketsMsg{inst: inst, seq: seq, tickets: items, err: err}
 		}),
-	}
-	cmds = append(cmds, m.loadApprovals())
-	return tea.Batch(cmds...)
+		m.loadApprovals(),
+	)
 }
 
 // isApprover reports whether the inbox may be read by this access.
@@ -170,23 +169,17 @@ func (m *Screen) loadApprovals() tea.Cmd {
 	return m.s.Request(func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		n, cursor := 0, ""
-		for range approvalPages {
-			p, err := client.ListApproverOperations(ctx, cursor)
-			if err != nil {
-				return approvalsMsg{inst: inst, seq: seq, err: err}
-			}
-			for _, op := range p.Items {
-				if op.Status == api.OperationPending {
-					n++
-				}
-			}
-			if !p.More() {
-				return approvalsMsg{inst: inst, seq: seq, pending: n}
-			}
-			cursor = p.Cursor
+		ops, more, err := api.FirstPages(ctx, approvalPages, client.ListApproverOperations)
+		if err != nil {
+			return approvalsMsg{inst: inst, seq: seq, err: err}
 		}
-		return approvalsMsg{inst: inst, seq: seq, pending: n, more: true}
+		n := 0
+		for _, op := range ops {
+			if op.Status == api.OperationPending {
+				n++
+			}
+		}
+		return approvalsMsg{inst: inst, seq: seq, pending: n, more: more}
 	})
 }
 
@@ -222,9 +215,7 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return m, nil
 	case ui.ThemeChangedMsg:
 		m.table.SetStyles(m.s.Styles().TableStyles())
-		if m.ticketsDone && m.ticketsErr == nil {
-			m.table.SetRows(ticketRows(m.s.Styles(), m.tickets))
-		}
+		m.table.SetRows(ticketRows(m.s.Styles(), m.tickets))
 		return m, nil
 	case refreshMsg:
 		if msg.inst != m.inst {

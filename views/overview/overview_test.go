@@ -14,6 +14,7 @@ import (
 
 	"tesouro/api"
 	"tesouro/ui"
+	"tesouro/ui/screentest"
 )
 
 // fake is the service for these tests: api.Service embedded (nil), with the
@@ -76,46 +77,11 @@ func session(f *fake, acc ui.Account, perms api.Permissions) *ui.Session {
 	}
 }
 
-// run executes a command and feeds what it produces back into the screen,
-// skipping timers.
-func run(t *testing.T, sc ui.Screen, cmd tea.Cmd) (ui.Screen, []tea.Msg) {
-	t.Helper()
-	var seen []tea.Msg
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		ch := make(chan tea.Msg, 1)
-		go func() { ch <- c() }()
-		var msg tea.Msg
-		select {
-		case msg = <-ch:
-		case <-time.After(50 * time.Millisecond):
-			continue
-		}
-		if b, ok := msg.(tea.BatchMsg); ok {
-			queue = append(queue, b...)
-			continue
-		}
-		if msg == nil {
-			continue
-		}
-		seen = append(seen, msg)
-		var next tea.Cmd
-		sc, next = sc.Update(msg)
-		queue = append(queue, next)
-	}
-	return sc, seen
-}
-
 func TestOverviewShowsBalancesApprovalsTicketsAndAccess(t *testing.T) {
 	f := newFake()
 	sc := New(session(f, ui.Account{}, api.Permissions{OperationApprover: true}))
 	sc.SetSize(100, 26)
-	sc, _ = run(t, sc, sc.Init())
+	sc, _ = screentest.Run(t, sc, sc.Init())
 	v := ansi.Strip(sc.View())
 	for _, want := range []string{
 		"1,234.50", "9,457.170326", "10.123456", // exact amounts at each currency's precision
@@ -137,7 +103,7 @@ func TestOverviewShowsTheOperatedAccountOnly(t *testing.T) {
 	f := newFake()
 	sc := New(session(f, ui.Account{ID: subID, Name: "Acme"}, api.Permissions{}))
 	sc.SetSize(100, 26)
-	sc, _ = run(t, sc, sc.Init())
+	sc, _ = screentest.Run(t, sc, sc.Init())
 	v := ansi.Strip(sc.View())
 	if !strings.Contains(v, "77.00") || strings.Contains(v, "1,234.50") {
 		t.Errorf("balances are not the sub-account's:\n%s", v)
@@ -174,8 +140,8 @@ func TestOverviewOpensAndCopiesTheSelectedTicket(t *testing.T) {
 	f := newFake()
 	sc := New(session(f, ui.Account{}, api.Permissions{}))
 	sc.SetSize(100, 26)
-	sc, _ = run(t, sc, sc.Init())
-	_, msgs := run(t, sc, func() tea.Msg { return tea.KeyPressMsg{Code: tea.KeyEnter} })
+	sc, _ = screentest.Run(t, sc, sc.Init())
+	_, msgs := screentest.Run(t, sc, func() tea.Msg { return tea.KeyPressMsg{Code: tea.KeyEnter} })
 	var nav ui.NavigateMsg
 	for _, m := range msgs {
 		if n, ok := m.(ui.NavigateMsg); ok {
@@ -190,7 +156,7 @@ func TestOverviewOpensAndCopiesTheSelectedTicket(t *testing.T) {
 func TestOverviewFitsSmallWindows(t *testing.T) {
 	f := newFake()
 	sc := New(session(f, ui.Account{}, api.Permissions{OperationApprover: true}))
-	sc, _ = run(t, sc, sc.Init())
+	sc, _ = screentest.Run(t, sc, sc.Init())
 	for _, sz := range [][2]int{{40, 7}, {79, 20}, {80, 20}, {20, 3}, {1, 1}, {0, 0}} {
 		sc.SetSize(sz[0], sz[1])
 		v := ui.Fit(sc.View(), sz[0], sz[1])

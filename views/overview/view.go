@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/google/uuid"
 
 	"tesouro/api"
 	"tesouro/money"
@@ -139,7 +140,7 @@ func (m *Screen) accessLines(w int) []string {
 		mfa = "on"
 	}
 	lines = append(lines, "  "+t.Value.Render(a.Email))
-	perms := Permissions(a.AccountPermissions)
+	perms := ui.PermissionNames(a.AccountPermissions)
 	lines = append(lines, wrapWords("  "+t.Label.Render("may: "), perms, w)...)
 	frozen := t.Good.Render("no")
 	if a.Frozen(m.s.Clock()) {
@@ -152,50 +153,11 @@ func (m *Screen) accessLines(w int) []string {
 
 func (m *Screen) blacklistText(a *api.AccessInfo) string {
 	t := m.s.Styles()
-	var names []string
-	if a.IsMainAccountBlacklisted {
-		names = append(names, "main account")
-	}
-	for _, id := range a.BlacklistedAccountIDs {
-		name := id.String()[:8]
-		for _, acc := range m.s.Accounts {
-			if acc.ID == id {
-				name = acc.Name
-			}
-		}
-		names = append(names, name)
-	}
+	names := ui.BlacklistNames(a, m.s.Accounts, func(id uuid.UUID) string { return id.String()[:8] })
 	if len(names) == 0 {
 		return t.Good.Render("none")
 	}
 	return t.Bad.Render(strings.Join(names, ", "))
-}
-
-// Permissions lists the flags an access has, in words, "view only" alone
-// when it is view-only.
-func Permissions(p api.Permissions) []string {
-	flags := []struct {
-		on   bool
-		name string
-	}{
-		{p.Admin, "admin"}, {p.PayIn, "payIn"}, {p.PayOut, "payOut"}, {p.Convert, "convert"},
-		{p.OnChain, "onChain"}, {p.Markup, "markup"}, {p.Beneficiary, "beneficiary"},
-		{p.OperationRequester, "requester"}, {p.OperationApprover, "approver"},
-		{p.EnforceAllowedBeneficiaries, "allowed-beneficiaries-only"},
-	}
-	var out []string
-	if p.ViewOnly {
-		out = append(out, "view only")
-	}
-	for _, f := range flags {
-		if f.on {
-			out = append(out, f.name)
-		}
-	}
-	if len(out) == 0 {
-		out = append(out, "nothing")
-	}
-	return out
 }
 
 // wrapWords lays words out after prefix on lines of w cells.

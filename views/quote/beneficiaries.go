@@ -123,60 +123,55 @@ func loadBeneficiaries(s *ui.Session, seq int, kind beneficiaryKind, account uui
 }
 
 func brlOption(b api.BRLAccount) option {
-	o := option{ID: b.ID, Title: nonEmpty(b.Alias, b.UserName, b.ID.String())}
-	if b.UserName != "" {
-		o.Details = append(o.Details, b.UserName)
-	}
+	where := fmt.Sprintf("bank %s branch %s account %s (%s)", b.BankCode, b.BranchCode, b.AccountNumber, nonEmpty(b.AccountType, "account"))
 	if b.PixKey != "" {
-		o.Details = append(o.Details, fmt.Sprintf("PIX key %s (%s)", b.PixKey, nonEmpty(b.PixKeyType, "key")))
-	} else {
-		o.Details = append(o.Details, fmt.Sprintf("bank %s branch %s account %s (%s)", b.BankCode, b.BranchCode, b.AccountNumber, nonEmpty(b.AccountType, "account")))
+		where = fmt.Sprintf("PIX key %s (%s)", b.PixKey, nonEmpty(b.PixKeyType, "key"))
 	}
-	if b.TaxID != "" {
-		o.Details = append(o.Details, "tax id "+b.TaxID)
-	}
-	if b.Description != "" {
-		o.Details = append(o.Details, b.Description)
-	}
-	return o
+	return option{ID: b.ID, Title: nonEmpty(b.Alias, b.UserName, b.ID.String()),
+		Details: nonEmptyLines(b.UserName, where, labelled("tax id ", b.TaxID), b.Description)}
 }
 
 func walletOption(w api.Wallet) option {
-	o := option{ID: w.ID, Title: nonEmpty(w.Alias, w.WalletAddress)}
-	o.Details = append(o.Details, w.WalletAddress+" on "+w.WalletChain)
-	if w.WalletMemo != "" {
-		o.Details = append(o.Details, "memo "+w.WalletMemo)
-	}
-	if w.Description != "" {
-		o.Details = append(o.Details, w.Description)
-	}
-	return o
+	return option{ID: w.ID, Title: nonEmpty(w.Alias, w.WalletAddress),
+		Details: nonEmptyLines(w.WalletAddress+" on "+w.WalletChain, labelled("memo ", w.WalletMemo), w.Description)}
 }
 
 func usdOption(b api.USDAccount) option {
-	o := option{ID: b.ID, Title: nonEmpty(b.Alias, b.BankBeneficiaryName, b.ID.String())}
-	if b.BankBeneficiaryName != "" {
-		o.Details = append(o.Details, b.BankBeneficiaryName)
-	}
-	o.Details = append(o.Details, fmt.Sprintf("%s routing %s account %s", nonEmpty(b.BankName, "bank"), b.BankRoutingNumber, b.BankAccountNumber))
-	return o
+	where := fmt.Sprintf("%s routing %s account %s", nonEmpty(b.BankName, "bank"), b.BankRoutingNumber, b.BankAccountNumber)
+	return option{ID: b.ID, Title: nonEmpty(b.Alias, b.BankBeneficiaryName, b.ID.String()),
+		Details: nonEmptyLines(b.BankBeneficiaryName, where)}
 }
 
 func copOption(b api.COPAccount) option {
-	o := option{ID: b.ID, Title: nonEmpty(b.Alias, b.BeneficiaryName, b.ID.String())}
-	if b.BeneficiaryName != "" {
-		o.Details = append(o.Details, b.BeneficiaryName)
-	}
+	var where string
 	switch {
 	case b.BankAccountNumber != "":
-		o.Details = append(o.Details, fmt.Sprintf("%s account %s", nonEmpty(b.BankName, b.BankID, "bank"), b.BankAccountNumber))
+		where = fmt.Sprintf("%s account %s", nonEmpty(b.BankName, b.BankID, "bank"), b.BankAccountNumber)
 	case b.BreBKey != "":
-		o.Details = append(o.Details, "Bre-B key "+b.BreBKey)
+		where = "Bre-B key " + b.BreBKey
 	}
-	if b.DocumentNumber != "" {
-		o.Details = append(o.Details, strings.TrimSpace(b.DocumentType+" "+b.DocumentNumber))
+	document := strings.TrimSpace(labelled(b.DocumentType+" ", b.DocumentNumber))
+	return option{ID: b.ID, Title: nonEmpty(b.Alias, b.BeneficiaryName, b.ID.String()),
+		Details: nonEmptyLines(b.BeneficiaryName, where, document)}
+}
+
+// nonEmptyLines are the parts that are not empty, in order.
+func nonEmptyLines(parts ...string) []string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
 	}
-	return o
+	return out
+}
+
+// labelled is label followed by v, or "" when there is no v.
+func labelled(label, v string) string {
+	if v == "" {
+		return ""
+	}
+	return label + v
 }
 
 func nonEmpty(vals ...string) string {

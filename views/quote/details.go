@@ -196,10 +196,7 @@ func (d *details) update(msg tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 	}
 	if c.p != nil {
 		chose, cmd := c.p.update(msg)
-		if chose && !d.move(1) {
-			return true, cmd
-		}
-		return false, cmd
+		return chose && !d.move(1), cmd
 	}
 	switch msg.String() {
 	case "down":
@@ -209,10 +206,7 @@ func (d *details) update(msg tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 		d.move(-1)
 		return false, nil
 	case "enter":
-		if !d.move(1) {
-			return true, nil
-		}
-		return false, nil
+		return !d.move(1), nil
 	}
 	_, cmd = c.f.update(msg)
 	d.refresh()

@@ -160,13 +160,7 @@ func (f *field) update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 // render draws the field as one line "› Label    value" plus, below it, the
 // note or the error. width is the whole line.
 func (f *field) render(th theme, focused bool, labelW, width int) []string {
-	marker := "  "
-	label := th.label
-	if focused {
-		marker = th.focus.Render("›") + " "
-		label = th.focusLabel
-	}
-	l := marker + label.Render(padRight(f.label, labelW)) + " "
+	l := th.labelHead(f.label, focused, labelW)
 	valueW := width - labelW - 3
 	if valueW < 4 {
 		valueW = 4

@@ -45,7 +45,7 @@ type form struct {
 
 func newForm(markupDenied string) *form {
 	inputs := inputCurrencies()
-	f := &form{markupDenied: markupDenied}
+	f := &form{}
 	f.fields = []*field{
 		newChoice(fInCurrency, "Input currency", inputs, "BRL"),
 		newChoice(fInMethod, "Input method", money.Methods("BRL"), "PIX"),

@@ -43,6 +43,15 @@ func newTheme(t *ui.Theme) theme {
 	}
 }
 
+// labelHead starts a form line: the "›" focus marker (or room for it) and
+// the label padded to labelW, ready for the value.
+func (th theme) labelHead(label string, focused bool, labelW int) string {
+	if focused {
+		return th.focus.Render("›") + " " + th.focusLabel.Render(padRight(label, labelW)) + " "
+	}
+	return "  " + th.label.Render(padRight(label, labelW)) + " "
+}
+
 // padRight pads s with spaces to w cells (or cuts it).
 func padRight(s string, w int) string {
 	n := lipgloss.Width(s)

@@ -134,13 +134,7 @@ func (p *picker) update(msg tea.KeyPressMsg) (chose bool, cmd tea.Cmd) {
 // render draws the picker: a summary line, and while focused the filter and
 // the matching options.
 func (p *picker) render(th theme, focused bool, labelW, width int) []string {
-	marker := "  "
-	label := th.label
-	if focused {
-		marker = th.focus.Render("›") + " "
-		label = th.focusLabel
-	}
-	head := marker + label.Render(padRight(p.label, labelW)) + " "
+	head := th.labelHead(p.label, focused, labelW)
 	switch {
 	case p.chosen != nil:
 		head += th.value.Render(p.chosen.Title)

@@ -411,21 +411,21 @@ func (m *Screen) toDetails() tea.Cmd {
 		m.intentKey = k
 		m.details = nil
 	}
-	req := Required(m.quote)
-	if m.details == nil || !sameRequirements(m.details.req, req) {
-		m.details = newDetails(req, m.externalID)
-		m.detailsSeq++
-		if m.details.outKind != "" {
-			var payOut error
-			if req.PayOut != PayOutNo {
-				payOut = m.s.Can(ui.ActPayOut)
-			}
-			m.stage = stageDetails
-			return loadBeneficiaries(m.s, m.detailsSeq, m.details.outKind, m.s.Account.ID, req.Chain, payOut)
-		}
-	}
 	m.stage = stageDetails
-	return nil
+	req := Required(m.quote)
+	if m.details != nil && sameRequirements(m.details.req, req) {
+		return nil // the details typed for this intent stay
+	}
+	m.details = newDetails(req, m.externalID)
+	m.detailsSeq++
+	if m.details.outKind == "" {
+		return nil
+	}
+	var payOut error
+	if req.PayOut != PayOutNo {
+		payOut = m.s.Can(ui.ActPayOut)
+	}
+	return loadBeneficiaries(m.s, m.detailsSeq, m.details.outKind, m.s.Account.ID, req.Chain, payOut)
 }
 
 // intentKey identifies what the user asked for, so that a re-quote of the

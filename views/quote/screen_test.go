@@ -264,6 +264,13 @@ func (h *harness) quote(amount string) {
 	h.keys("enter")
 }
 
+// toPicker tabs through the details form to its beneficiary picker.
+func (h *harness) toPicker() {
+	for h.m.details.current().p == nil {
+		h.keys("tab")
+	}
+}
+
 func (h *harness) createCount() int {
 	h.f.mu.Lock()
 	defer h.f.mu.Unlock()
@@ -305,9 +312,7 @@ func TestQuoteToTicketJourney(t *testing.T) {
 	}
 	h.want("External id", ext, "To wallet")
 	// The wallet picker comes after the externalId and the PIX remitter.
-	for h.m.details.current().p == nil {
-		h.keys("tab")
-	}
+	h.toPicker()
 	h.want("Own service wallet", "Treasury cold", "Market maker")
 	h.typeText("market")
 	h.want("Market maker")
@@ -394,9 +399,7 @@ func TestExpiredQuoteIsNeverSent(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.quote("500")
 	h.keys("c")
-	for h.m.details.current().p == nil {
-		h.keys("tab")
-	}
+	h.toPicker()
 	h.keys("enter") // own service wallet
 	if h.m.stage != stageConfirm {
 		t.Fatalf("stage %v, want confirmation", h.m.stage)
@@ -475,9 +478,7 @@ func TestServiceQuoteExpiredRequotesWithSameExternalID(t *testing.T) {
 	h.f.createErrs = []error{&api.Error{Status: 400, Code: "QUOTE_EXPIRED", Message: "quote expired"}}
 	h.quote("500")
 	h.keys("c")
-	for h.m.details.current().p == nil {
-		h.keys("tab")
-	}
+	h.toPicker()
 	h.keys("enter", "y")
 	if h.createCount() != 1 || len(h.f.quotes) != 2 {
 		t.Fatalf("creations %d quotes %d: want the refusal to trigger a re-quote", h.createCount(), len(h.f.quotes))
@@ -494,9 +495,7 @@ func TestFailedCreationRetriesWithSameExternalID(t *testing.T) {
 	h.f.createErrs = []error{&api.Error{Status: 503, Code: "UNAVAILABLE", Message: "try later"}}
 	h.quote("500")
 	h.keys("c")
-	for h.m.details.current().p == nil {
-		h.keys("tab")
-	}
+	h.toPicker()
 	h.keys("enter", "y")
 	h.want("The ticket was not created", "try later")
 	h.keys("y")
@@ -516,9 +515,7 @@ func TestParkedTicketShowsSentForApproval(t *testing.T) {
 	h.f.parked = true
 	h.quote("500")
 	h.keys("c")
-	for h.m.details.current().p == nil {
-		h.keys("tab")
-	}
+	h.toPicker()
 	h.keys("enter", "y")
 	h.want("Sent for approval", "0b6a4e2e-6d5e-4c3f-9a1b-2c3d4e5f6a7b", "0/2")
 	h.other = nil
@@ -667,9 +664,7 @@ func TestBadBRCodeIsNeverShown(t *testing.T) {
 	}
 	h.quote("500")
 	h.keys("c")
-	for h.m.details.current().p == nil {
-		h.keys("tab")
-	}
+	h.toPicker()
 	h.keys("enter", "y")
 	h.want("failed its check", "Do not pay")
 	if strings.Contains(h.screen(), h.f.brCode[:30]) || strings.Contains(h.screen(), "▀") {
@@ -688,9 +683,7 @@ func TestSandboxFunding(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.quote("5000")
 	h.keys("c")
-	for h.m.details.current().p == nil {
-		h.keys("tab")
-	}
+	h.toPicker()
 	h.keys("enter", "y", "f")
 	if h.f.funded != 1 {
 		t.Fatalf("funded %d times, want 1", h.f.funded)
@@ -746,9 +739,7 @@ func TestEveryStageFitsSmallTerminals(t *testing.T) {
 	check("quote")
 	h.keys("c")
 	check("details")
-	for h.m.details.current().p == nil {
-		h.keys("tab")
-	}
+	h.toPicker()
 	check("picker")
 	h.keys("enter")
 	check("confirm")

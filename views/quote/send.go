@@ -6,7 +6,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/google/uuid"
 
 	"tesouro/api"
 	"tesouro/journal"
@@ -74,18 +73,17 @@ func ticketEntry(s *ui.Session, account ui.Account, req api.CreateTicketRequest,
 	if q.MarkupAmount.IsPositive() {
 		e.Amounts["markup"] = q.MarkupAmount.String() + " " + q.MarkupCurrency
 	}
-	for _, id := range []struct {
-		name string
-		id   *uuid.UUID
-	}{
-		{"beneficiaryBrlBankAccountId", brlID(req)},
-		{"beneficiaryWalletId", walletID(req)},
-		{"beneficiaryUsdBankAccountId", usdID(req)},
-		{"beneficiaryCopBankAccountId", copID(req)},
-	} {
-		if id.id != nil {
-			e.IDs[id.name] = id.id.String()
-		}
+	if o := req.TicketBrlPixOutput; o != nil {
+		e.IDs["beneficiaryBrlBankAccountId"] = o.BeneficiaryBrlBankAccountID.String()
+	}
+	if o := req.TicketBlockchainOutput; o != nil {
+		e.IDs["beneficiaryWalletId"] = o.BeneficiaryWalletID.String()
+	}
+	if o := req.TicketUsdOutput; o != nil {
+		e.IDs["beneficiaryUsdBankAccountId"] = o.BeneficiaryUsdBankAccountID.String()
+	}
+	if o := req.TicketCopOutput; o != nil {
+		e.IDs["beneficiaryCopBankAccountId"] = o.BeneficiaryCopBankAccountID.String()
 	}
 	switch {
 	case err != nil:
@@ -103,34 +101,6 @@ func ticketEntry(s *ui.Session, account ui.Account, req api.CreateTicketRequest,
 		e.Outcome += " (found by externalId after a failure in transit)"
 	}
 	return e
-}
-
-func brlID(r api.CreateTicketRequest) *uuid.UUID {
-	if r.TicketBrlPixOutput == nil {
-		return nil
-	}
-	return &r.TicketBrlPixOutput.BeneficiaryBrlBankAccountID
-}
-
-func walletID(r api.CreateTicketRequest) *uuid.UUID {
-	if r.TicketBlockchainOutput == nil {
-		return nil
-	}
-	return &r.TicketBlockchainOutput.BeneficiaryWalletID
-}
-
-func usdID(r api.CreateTicketRequest) *uuid.UUID {
-	if r.TicketUsdOutput == nil {
-		return nil
-	}
-	return &r.TicketUsdOutput.BeneficiaryUsdBankAccountID
-}
-
-func copID(r api.CreateTicketRequest) *uuid.UUID {
-	if r.TicketCopOutput == nil {
-		return nil
-	}
-	return &r.TicketCopOutput.BeneficiaryCopBankAccountID
 }
 
 // onCreated shows what became of the creation.

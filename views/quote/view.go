@@ -15,6 +15,11 @@ import (
 // labelW is the width of the labels of the panels.
 const labelW = 14
 
+// row is one "label  value" line of a panel.
+func (th theme) row(label, value string) string {
+	return th.label.Render(padRight(label, labelW)) + " " + value
+}
+
 // View implements ui.Screen.
 func (m *Screen) View() string {
 	if m.w <= 0 || m.h <= 0 {
@@ -134,7 +139,7 @@ func (m *Screen) panelLines(w int) []string {
 	th := m.th
 	var out []string
 	add := func(label, value string) {
-		out = append(out, th.label.Render(padRight(label, labelW))+" "+value)
+		out = append(out, th.row(label, value))
 	}
 	q := m.quote
 	switch {
@@ -180,7 +185,7 @@ func (m *Screen) amountLines(q *api.Quote) []string {
 	th := m.th
 	var out []string
 	add := func(label, value string) {
-		out = append(out, th.label.Render(padRight(label, labelW))+" "+value)
+		out = append(out, th.row(label, value))
 	}
 	add("You send", th.value.Render(money.Format(q.InputAmount, q.InputCurrency)+" "+q.InputCurrency)+" via "+q.InputPaymentMethod)
 	add("They receive", th.value.Render(money.Format(q.OutputAmount, q.OutputCurrency)+" "+q.OutputCurrency)+" via "+q.OutputPaymentMethod)
@@ -222,7 +227,7 @@ func (m *Screen) detailsView() (lines []string, first, last int) {
 	if m.countdown.Expired(now) {
 		out = append(out, th.warn.Render("Quote expired: it is renewed at the confirmation, where you see what changed."))
 	} else {
-		out = append(out, th.label.Render(padRight("Quote valid", labelW))+" "+m.countdown.View(now, max(m.w-labelW-1, 6)))
+		out = append(out, th.row("Quote valid", m.countdown.View(now, max(m.w-labelW-1, 6))))
 	}
 	for _, n := range m.details.req.Notes {
 		out = append(out, wrapAll([]string{th.warn.Render("! " + n)}, m.w)...)
@@ -242,7 +247,7 @@ func (m *Screen) confirmView() (body, foot []string) {
 	q := m.quote
 	out := []string{th.title.Render("Confirm the ticket") + "  " + m.badge()}
 	add := func(label, value string) {
-		out = append(out, th.label.Render(padRight(label, labelW))+" "+value)
+		out = append(out, th.row(label, value))
 	}
 	add("Account", m.accountText())
 	profile := "profile " + nonEmpty(m.s.Profile, "—")

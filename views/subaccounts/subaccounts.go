@@ -115,20 +115,10 @@ func (m *Screen) load() tea.Cmd {
 	return m.s.Request(func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		var all []api.SubAccount
-		cursor := ""
-		for range maxPages {
-			p, err := client.ListSubAccounts(ctx, api.SubAccountFilter{Cursor: cursor})
-			if err != nil {
-				return listedMsg{inst: inst, seq: seq, err: err}
-			}
-			all = append(all, p.Items...)
-			if !p.More() {
-				return listedMsg{inst: inst, seq: seq, subs: all}
-			}
-			cursor = p.Cursor
-		}
-		return listedMsg{inst: inst, seq: seq, subs: all, more: true}
+		subs, more, err := api.FirstPages(ctx, maxPages, func(ctx context.Context, cursor string) (api.Page[api.SubAccount], error) {
+			return client.ListSubAccounts(ctx, api.SubAccountFilter{Cursor: cursor})
+		})
+		return listedMsg{inst: inst, seq: seq, subs: subs, more: more, err: err}
 	})
 }
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -15,6 +14,7 @@ import (
 	"tesouro/api"
 	"tesouro/journal"
 	"tesouro/ui"
+	"tesouro/ui/screentest"
 )
 
 type fake struct {
@@ -67,41 +67,6 @@ func newSession(f *fake, readOnly bool, j *journal.Journal) *ui.Session {
 	}
 }
 
-// run executes cmd, feeding results back into the screen, and returns every
-// message produced (prompts and confirmations included, unanswered).
-func run(t *testing.T, sc ui.Screen, cmd tea.Cmd) (ui.Screen, []tea.Msg) {
-	t.Helper()
-	var seen []tea.Msg
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		ch := make(chan tea.Msg, 1)
-		go func() { ch <- c() }()
-		var msg tea.Msg
-		select {
-		case msg = <-ch:
-		case <-time.After(50 * time.Millisecond):
-			continue
-		}
-		if b, ok := msg.(tea.BatchMsg); ok {
-			queue = append(queue, b...)
-			continue
-		}
-		if msg == nil {
-			continue
-		}
-		seen = append(seen, msg)
-		var next tea.Cmd
-		sc, next = sc.Update(msg)
-		queue = append(queue, next)
-	}
-	return sc, seen
-}
-
 func press(sc ui.Screen, k tea.KeyPressMsg) tea.Cmd {
 	return func() tea.Msg { return k }
 }
@@ -115,7 +80,7 @@ var (
 func started(t *testing.T, s *ui.Session) ui.Screen {
 	sc := New(s)
 	sc.SetSize(100, 20)
-	sc, _ = run(t, sc, sc.Init())
+	sc, _ = screentest.Run(t, sc, sc.Init())
 	return sc
 }
 
@@ -128,8 +93,8 @@ func TestListsMainAndSubAccountsWithBlacklistedDisabled(t *testing.T) {
 		}
 	}
 	// Move to Acme and switch.
-	_, msgs := run(t, sc, press(sc, down))
-	_, msgs = run(t, sc, press(sc, enter))
+	_, msgs := screentest.Run(t, sc, press(sc, down))
+	_, msgs = screentest.Run(t, sc, press(sc, enter))
 	var sw *ui.SwitchAccountMsg
 	for _, m := range msgs {
 		if s, ok := m.(ui.SwitchAccountMsg); ok {
@@ -140,8 +105,8 @@ func TestListsMainAndSubAccountsWithBlacklistedDisabled(t *testing.T) {
 		t.Fatalf("enter on Acme gave %+v", sw)
 	}
 	// Banned: enter refuses with the reason.
-	_, _ = run(t, sc, press(sc, down))
-	_, msgs = run(t, sc, press(sc, enter))
+	_, _ = screentest.Run(t, sc, press(sc, down))
+	_, msgs = screentest.Run(t, sc, press(sc, enter))
 	for _, m := range msgs {
 		if _, ok := m.(ui.SwitchAccountMsg); ok {
 			t.Fatal("switched to a blacklisted account")
@@ -179,17 +144,17 @@ func TestCreateAsksNameTypeAndConfirmationThenJournals(t *testing.T) {
 	}
 	f := newFake()
 	sc := started(t, newSession(f, false, j))
-	_, msgs := run(t, sc, press(sc, keyC))
+	_, msgs := screentest.Run(t, sc, press(sc, keyC))
 	p1 := findPrompt(t, msgs)
 	if err := p1.Validate(""); err == nil {
 		t.Error("an empty name was accepted")
 	}
-	_, msgs = run(t, sc, p1.OnSubmit("Nova Filial"))
+	_, msgs = screentest.Run(t, sc, p1.OnSubmit("Nova Filial"))
 	p2 := findPrompt(t, msgs)
 	if err := p2.Validate("PARTNERSHIP"); err == nil {
 		t.Error("an unknown account type was accepted")
 	}
-	_, msgs = run(t, sc, p2.OnSubmit("c"))
+	_, msgs = screentest.Run(t, sc, p2.OnSubmit("c"))
 	var conf *ui.ConfirmMsg
 	for _, m := range msgs {
 		if c, ok := m.(ui.ConfirmMsg); ok {
@@ -202,7 +167,7 @@ func TestCreateAsksNameTypeAndConfirmationThenJournals(t *testing.T) {
 	if len(f.created) != 0 {
 		t.Fatal("created before the confirmation")
 	}
-	sc, msgs = run(t, sc, conf.OnYes)
+	sc, msgs = screentest.Run(t, sc, conf.OnYes)
 	if len(f.created) != 1 || f.created[0].Name != "Nova Filial" || f.created[0].AccountType != "COMPANY" {
 		t.Fatalf("created %+v", f.created)
 	}
@@ -235,7 +200,7 @@ func TestCreateIsHiddenWhenReadOnly(t *testing.T) {
 			t.Error("create is offered to a read-only session")
 		}
 	}
-	_, msgs := run(t, sc, press(sc, keyC))
+	_, msgs := screentest.Run(t, sc, press(sc, keyC))
 	for _, m := range msgs {
 		if _, ok := m.(ui.PromptMsg); ok {
 			t.Fatal("a read-only session was asked for a name")

@@ -27,7 +27,6 @@ func (m *Screen) mainName() string {
 
 // rebuild turns the loaded accounts into rows.
 func (m *Screen) rebuild() {
-	t := m.s.Styles()
 	switch {
 	case m.query != "":
 		m.table.SetEmpty("no account matches “" + m.query + "”")
@@ -41,14 +40,14 @@ func (m *Screen) rebuild() {
 			mainID = a.ID.String()
 		}
 	}
-	rows = append(rows, m.row(mainRowID, m.mainName(), "main", mainID, "", ui.Account{ID: uuid.Nil}, t))
+	rows = append(rows, m.row(mainRowID, m.mainName(), "main", mainID, "", ui.Account{ID: uuid.Nil}))
 	for _, sa := range m.subs {
 		kind := strings.ToLower(sa.AccountInfo.AccountType)
 		created := ""
 		if !sa.CreatedAt.IsZero() {
 			created = sa.CreatedAt.Local().Format("2006-01-02")
 		}
-		rows = append(rows, m.row(sa.SubAccountID.String(), sa.AccountInfo.Name, kind, sa.SubAccountID.String(), created, ui.Account{ID: sa.SubAccountID}, t))
+		rows = append(rows, m.row(sa.SubAccountID.String(), sa.AccountInfo.Name, kind, sa.SubAccountID.String(), created, ui.Account{ID: sa.SubAccountID}))
 	}
 	m.table.SetRows(fuzzyFilter(rows, m.query))
 }
@@ -77,7 +76,7 @@ func fuzzyFilter(rows []widget.Row, q string) []widget.Row {
 	return out
 }
 
-func (m *Screen) row(id, name, kind, shownID, created string, acc ui.Account, t *ui.Theme) widget.Row {
+func (m *Screen) row(id, name, kind, shownID, created string, acc ui.Account) widget.Row {
 	probe := m.s.WithAccount(acc)
 	state := ""
 	disabled := false
