@@ -125,6 +125,7 @@ func (c *cli) runDashboard(args []string) error {
 	_, runErr := prog.Run()
 	if err := root.Close(); err != nil {
 		log.Printf("close: %v", err)
+		fmt.Fprintln(c.stderr, "tesouro: warning:", err)
 	}
 	if runErr != nil {
 		log.Printf("program: %v", runErr)
@@ -203,7 +204,13 @@ func (c *cli) chooseService(f dashboardFlags, opts *ui.Options) error {
 		if err != nil {
 			return nil, fmt.Errorf("profile %s: %w", p.Name, err)
 		}
-		return &ui.Connection{Client: cl, Email: p.Email}, nil
+		conn := &ui.Connection{Client: cl, Email: p.Email}
+		if ps, ok := auth.(keystore.Persister); ok {
+			// A token pair rotated just before quitting must reach the
+			// keyring before the process exits.
+			conn.Close = func() error { return ps.WaitPersisted(10 * time.Second) }
+		}
+		return conn, nil
 	}
 	return nil
 }

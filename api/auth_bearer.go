@@ -60,42 +60,35 @@ func (b *BearerAuth) current() string {
 // reauthenticateIfCurrent refreshes only if used is still the current
 // credential: when several requests fail together, the first refreshes and
 // the others just retry with its result (a refresh token may be single-use).
+//
+// The lock is held across the refresh and across onRotate, so that no
+// request goes on with the new pair before it has been handed over to be
+// stored: the old refresh token is spent, and a process that exits between
+// the two would otherwise lose the only way back in.
 func (b *BearerAuth) reauthenticateIfCurrent(ctx context.Context, used string, refresh func(ctx context.Context, refreshToken string) (*Tokens, error)) error {
-	next, rotated, err := b.refreshIfCurrent(ctx, used, refresh)
-	if err != nil || !rotated {
-		return err
-	}
-	if b.onRotate != nil {
-		b.onRotate(next)
-	}
-	return nil
-}
-
-// refreshIfCurrent trades the refresh token for a new pair, unless used is
-// no longer the current credential. The lock is held across the call so
-// that concurrent 401s wait for this refresh instead of spending the same
-// refresh token again.
-func (b *BearerAuth) refreshIfCurrent(ctx context.Context, used string, refresh func(ctx context.Context, refreshToken string) (*Tokens, error)) (Tokens, bool, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if used != b.current() {
-		return Tokens{}, false, nil
+		return nil
 	}
 	rt := b.tokens.RefreshToken
 	if rt == "" {
-		return Tokens{}, false, errors.New("no refresh token stored")
+		return errors.New("no refresh token stored")
 	}
 	t, err := refresh(ctx, rt)
 	if err != nil {
-		return Tokens{}, false, err
+		return err
 	}
 	if t == nil || t.AccessToken == "" {
-		return Tokens{}, false, errors.New("the refresh answer carried no access token")
+		return errors.New("the refresh answer carried no access token")
 	}
 	next := *t
 	if next.RefreshToken == "" {
 		next.RefreshToken = rt
 	}
 	b.tokens = next
-	return next, true, nil
+	if b.onRotate != nil {
+		b.onRotate(next)
+	}
+	return nil
 }

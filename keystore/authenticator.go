@@ -4,9 +4,37 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"tesouro/api"
 )
+
+// Persister is implemented by the authenticators of jwt profiles, which write
+// each rotated token pair back to the keyring while a request runs. A
+// process must call WaitPersisted before it exits: the service has already
+// spent the old refresh token, so a pair lost at exit means logging in again.
+type Persister interface {
+	WaitPersisted(timeout time.Duration) error
+}
+
+// bearer is a refreshing JWT authenticator that tracks its keyring writes.
+type bearer struct {
+	*api.BearerAuth
+	writes sync.WaitGroup
+}
+
+// WaitPersisted waits until every rotated pair has been written, or timeout.
+func (b *bearer) WaitPersisted(timeout time.Duration) error {
+	done := make(chan struct{})
+	go func() { b.writes.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-time.After(timeout):
+		return fmt.Errorf("the renewed session was still being saved to the keyring after %s: if the next start asks you to log in, run \"tesouro login\"", timeout)
+	}
+}
 
 // NewAuthenticator reads the profile's secrets and returns the credentials
 // of its requests: a request signer for api-key profiles, a bearer that
@@ -48,12 +76,16 @@ func NewAuthenticatorWith(sec Secrets, p Profile, persisted func(error)) (api.Au
 			return nil, err
 		}
 		name := p.Name
-		return api.NewBearerAuth(api.Tokens{AccessToken: access, RefreshToken: refresh}, func(t api.Tokens) {
+		b := &bearer{}
+		b.BearerAuth = api.NewBearerAuth(api.Tokens{AccessToken: access, RefreshToken: refresh}, func(t api.Tokens) {
+			b.writes.Add(1)
+			defer b.writes.Done()
 			err := StoreTokens(sec, name, t)
 			if persisted != nil {
 				persisted(err)
 			}
-		}), nil
+		})
+		return b, nil
 	}
 	return nil, fmt.Errorf("profile %q: auth kind %q is not api-key or jwt", p.Name, p.Auth)
 }

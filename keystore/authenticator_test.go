@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"tesouro/api"
 )
@@ -110,5 +111,55 @@ func TestJWTAuthenticatorPersistsRotatedTokens(t *testing.T) {
 	must(t, err)
 	if len(persisted) != 2 || persisted[1] == nil {
 		t.Fatalf("a failed write was not reported: %v", persisted)
+	}
+}
+
+// slowSecrets holds every Set until release is closed, the way a keyring
+// under load does.
+type slowSecrets struct {
+	Secrets
+	setting chan struct{}
+	release chan struct{}
+}
+
+func (s *slowSecrets) Set(profile, key, value string) error {
+	select {
+	case s.setting <- struct{}{}:
+	default:
+	}
+	<-s.release
+	return s.Secrets.Set(profile, key, value)
+}
+
+// A rotated pair still being written when the dashboard quits must be
+// waited for: the service has spent the old refresh token already.
+func TestJWTAuthenticatorWaitsForTheRotatedPair(t *testing.T) {
+	mem := NewMemory()
+	if err := StoreTokens(mem, "ops", api.Tokens{AccessToken: "a1", RefreshToken: "r1"}); err != nil {
+		t.Fatal(err)
+	}
+	slow := &slowSecrets{Secrets: mem, setting: make(chan struct{}, 1), release: make(chan struct{})}
+	auth, err := NewAuthenticator(slow, Profile{Name: "ops", Auth: AuthJWT})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := auth.(Persister)
+	if !ok {
+		t.Fatalf("a jwt authenticator (%T) does not let the process wait for its keyring writes", auth)
+	}
+	refresh := func(context.Context, string) (*api.Tokens, error) {
+		return &api.Tokens{AccessToken: "a2", RefreshToken: "r2"}, nil
+	}
+	go auth.(api.Reauthenticator).Reauthenticate(context.Background(), refresh)
+	<-slow.setting
+	if err := p.WaitPersisted(20 * time.Millisecond); err == nil {
+		t.Fatal("WaitPersisted returned while the new pair was still being written")
+	}
+	close(slow.release)
+	if err := p.WaitPersisted(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := mem.Get("ops", KeyRefreshToken); got != "r2" {
+		t.Fatalf("refresh token in the keyring = %q, want the rotated r2", got)
 	}
 }
