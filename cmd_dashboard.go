@@ -23,7 +23,7 @@ import (
 )
 
 // demoAccesses are the sandbox's demo access names (spec/service.md §6).
-var demoAccesses = []string{"operator", "requester", "approver1", "approver2", "approver3", "viewer", "restricted"}
+var demoAccesses = []string{"operator", "requester", "approver1", "approver2", "approver3", "viewer", "restricted", "frozen"}
 
 // dashboardFlags are the dashboard's command-line flags.
 type dashboardFlags struct {
