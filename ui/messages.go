@@ -3,6 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
 
 	"tesouro/api"
 )
@@ -77,3 +78,40 @@ func (s *Session) Gate(b key.Binding, a Action) key.Binding {
 // ReloadAccountsMsg asks the root to list the accounts again (after one was
 // created); screens then get a fresh AccountsLoadedMsg.
 type ReloadAccountsMsg struct{}
+
+// Changed names the kinds of data a write changed, as a set.
+type Changed uint8
+
+// Kinds of data a write changes.
+const (
+	ChangedTickets Changed = 1 << iota
+	ChangedOperations
+	ChangedBeneficiaries
+	ChangedBalances
+)
+
+// Has reports whether c holds any of the kinds in k.
+func (c Changed) Has(k Changed) bool { return c&k != 0 }
+
+// ChangedMsg is delivered to every screen once the service confirmed a
+// write that changed data of Account: the screens that show that data load
+// it again (keeping their filters, cursor and open detail), so that nobody
+// reads what was true before the write. By is the ID of the screen that
+// made the write; it has already refreshed what it shows itself.
+type ChangedMsg struct {
+	Account uuid.UUID
+	What    Changed
+	By      string
+}
+
+// For reports whether the message concerns data of kind k in the account
+// the session operates: a screen of another account never reloads for it.
+func (m ChangedMsg) For(s *Session, k Changed) bool {
+	return s != nil && m.Account == s.Account.ID && m.What.Has(k)
+}
+
+// ChangedIn returns a command that tells every screen that what changed in
+// account, by a write of screen by.
+func ChangedIn(account uuid.UUID, what Changed, by string) tea.Cmd {
+	return func() tea.Msg { return ChangedMsg{Account: account, What: what, By: by} }
+}

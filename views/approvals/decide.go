@@ -132,6 +132,7 @@ func (m *Screen) decide(it *item, action, reason string) tea.Cmd {
 	if op.SubAccountID != "" && op.SubAccountID != uuid.Nil.String() {
 		account = op.SubAccountID
 	}
+	acct := m.opAccount(op)
 	amounts := map[string]string{}
 	if q != nil {
 		amounts["input"] = q.Sends()
@@ -162,7 +163,7 @@ func (m *Screen) decide(it *item, action, reason string) tea.Cmd {
 		}
 		jerr := jr.Record(journal.Entry{Time: time.Now().UTC(), Profile: profile, Env: env, Account: account,
 			Action: action + "-operation", Endpoint: endpoint, IDs: ids, Amounts: amounts, Outcome: outcome})
-		return decidedMsg{id: op.ID.String(), action: action, op: res, err: err, journalErr: jerr}
+		return decidedMsg{id: op.ID.String(), account: acct, action: action, op: res, err: err, journalErr: jerr}
 	})
 	return tea.Sequence(mark, send)
 }
@@ -197,8 +198,29 @@ func (m *Screen) decided(msg decidedMsg) tea.Cmd {
 	default:
 		text = "Rejected " + short(msg.id)
 	}
-	cmds = append(cmds, ui.Toast(ui.ToastSuccess, text), m.reload())
+	what := ui.ChangedOperations
+	if msg.op != nil && msg.op.Status == api.OperationExecuted {
+		// The ticket exists now, and may already have moved money.
+		what |= ui.ChangedTickets | ui.ChangedBalances
+	}
+	cmds = append(cmds, ui.Toast(ui.ToastSuccess, text), m.reload(), ui.ChangedIn(msg.account, what, m.ID()))
 	return tea.Batch(cmds...)
+}
+
+// opAccount is the account an operation acts on, as the session names
+// accounts: the main account (the nil id) when it names none or names the
+// main account by its id.
+func (m *Screen) opAccount(op api.Operation) uuid.UUID {
+	id, err := uuid.Parse(op.SubAccountID)
+	if err != nil {
+		return uuid.Nil
+	}
+	for _, a := range m.s.Accounts {
+		if a.ID == id && a.MainAccountID == "" {
+			return uuid.Nil
+		}
+	}
+	return id
 }
 
 func capital(s string) string {

@@ -45,6 +45,7 @@ type detailMsg struct {
 
 type decidedMsg struct {
 	id, action string
+	account    uuid.UUID // the account the operation acts on
 	op         *api.Operation
 	err        error
 	journalErr error
@@ -80,6 +81,16 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		if !m.loading {
 			cmds = append(cmds, m.reload())
 		}
+		if m.open != "" {
+			cmds = append(cmds, m.fetchDetail(m.open))
+		}
+		return m, tea.Batch(cmds...)
+	case ui.ChangedMsg:
+		// An operation was parked from another screen: the inbox shows it.
+		if msg.By == m.ID() || !msg.For(m.s, ui.ChangedOperations) {
+			return m, nil
+		}
+		cmds := []tea.Cmd{m.reload()}
 		if m.open != "" {
 			cmds = append(cmds, m.fetchDetail(m.open))
 		}

@@ -72,6 +72,19 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case deletedMsg:
 		return m, m.deleted(msg)
+	case tabbed.SentMsg:
+		cmd, created := m.Sent(msg)
+		if created {
+			cmd = tea.Batch(cmd, m.changed())
+		}
+		return m, cmd
+	case ui.ChangedMsg:
+		// Written elsewhere: every list loads again, each keeping its
+		// cursor on the same beneficiary.
+		if msg.By == m.ID() || !msg.For(m.s, ui.ChangedBeneficiaries) {
+			return m, nil
+		}
+		return m, m.Init()
 	case tea.KeyPressMsg:
 		if !m.Capturing() {
 			switch {
@@ -83,6 +96,12 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 	}
 	return m, m.Handle(msg)
+}
+
+// changed tells the other screens (the Quote screen's pickers) that the
+// beneficiaries of the operated account changed.
+func (m *Screen) changed() tea.Cmd {
+	return ui.ChangedIn(m.s.Account.ID, ui.ChangedBeneficiaries, m.ID())
 }
 
 func (m *Screen) openForm() tea.Cmd {

@@ -66,7 +66,7 @@ func (m *Screen) deleted(msg deletedMsg) tea.Cmd {
 			ui.Toast(ui.ToastError, fmt.Sprintf("Delete %s %q failed: %v", k.noun, msg.alias, msg.err)))
 	}
 	return tea.Batch(tabbed.JournalFailed(msg.journalErr),
-		ui.Toast(ui.ToastSuccess, fmt.Sprintf("%s %q deleted", capital(k.noun), msg.alias)), m.Load(msg.kind))
+		ui.Toast(ui.ToastSuccess, fmt.Sprintf("%s %q deleted", capital(k.noun), msg.alias)), m.Load(msg.kind), m.changed())
 }
 
 // accountName names the operated account with its id, so that a delete is

@@ -38,6 +38,9 @@ type Screen struct {
 	inst int64
 	w, h int
 	seq  int // id of the latest load; older results are dropped
+	// balSeq and ticketsSeq are the loads whose balances and tickets are
+	// awaited (a write reloads only what it changed).
+	balSeq, ticketsSeq int
 
 	balances    api.Balances
 	balErr      error
@@ -130,27 +133,51 @@ func (m *Screen) scheduleRefresh() tea.Cmd {
 // load starts every request of the screen under a new load id.
 func (m *Screen) load() tea.Cmd {
 	m.seq++
+	return tea.Batch(m.loadBalances(), m.loadTickets(), m.loadApprovals())
+}
+
+// reload loads again what a write changed, under a new load id.
+func (m *Screen) reload(msg ui.ChangedMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	m.seq++
+	if msg.For(m.s, ui.ChangedBalances) {
+		cmds = append(cmds, m.loadBalances())
+	}
+	if msg.For(m.s, ui.ChangedTickets) {
+		cmds = append(cmds, m.loadTickets())
+	}
+	if msg.For(m.s, ui.ChangedOperations) {
+		cmds = append(cmds, m.loadApprovals())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Screen) loadBalances() tea.Cmd {
+	m.balSeq = m.seq
 	seq, inst, s := m.seq, m.inst, m.s
 	client, account := s.Client, s.Account.ID
-	return tea.Batch(
-		s.Request(func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-			defer cancel()
-			b, err := client.Balances(ctx, account)
-			return balancesMsg{inst: inst, seq: seq, balances: b, err: err}
-		}),
-		s.Request(func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-			defer cancel()
-			p, err := client.ListTickets(ctx, api.TicketFilter{SubAccountID: account})
-			items := p.Items
-			if len(items) > latestTickets {
-				items = items[:latestTickets]
-			}
-			return ticketsMsg{inst: inst, seq: seq, tickets: items, err: err}
-		}),
-		m.loadApprovals(),
-	)
+	return s.Request(func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		b, err := client.Balances(ctx, account)
+		return balancesMsg{inst: inst, seq: seq, balances: b, err: err}
+	})
+}
+
+func (m *Screen) loadTickets() tea.Cmd {
+	m.ticketsSeq = m.seq
+	seq, inst, s := m.seq, m.inst, m.s
+	client, account := s.Client, s.Account.ID
+	return s.Request(func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		p, err := client.ListTickets(ctx, api.TicketFilter{SubAccountID: account})
+		items := p.Items
+		if len(items) > latestTickets {
+			items = items[:latestTickets]
+		}
+		return ticketsMsg{inst: inst, seq: seq, tickets: items, err: err}
+	})
 }
 
 // isApprover reports whether the inbox may be read by this access.
@@ -187,13 +214,13 @@ func (m *Screen) loadApprovals() tea.Cmd {
 func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case balancesMsg:
-		if msg.inst != m.inst || msg.seq != m.seq {
+		if msg.inst != m.inst || msg.seq != m.balSeq {
 			return m, nil
 		}
 		m.balances, m.balErr, m.balLoaded = msg.balances, msg.err, true
 		return m, m.refreshed()
 	case ticketsMsg:
-		if msg.inst != m.inst || msg.seq != m.seq {
+		if msg.inst != m.inst || msg.seq != m.ticketsSeq {
 			return m, nil
 		}
 		m.ticketsErr, m.ticketsDone = msg.err, true
@@ -213,6 +240,8 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return m, m.loadApprovals()
 		}
 		return m, nil
+	case ui.ChangedMsg:
+		return m, m.reload(msg)
 	case ui.ThemeChangedMsg:
 		m.table.SetStyles(m.s.Styles().TableStyles())
 		m.table.SetRows(ticketRows(m.s.Styles(), m.tickets))

@@ -51,6 +51,10 @@ func newPicker(id, label string) *picker {
 // setOptions replaces the list; the chosen option stays chosen if it is
 // still there.
 func (p *picker) setOptions(opts []option) {
+	under, hadCursor := uuid.Nil, p.cursor < len(p.matches)
+	if hadCursor {
+		under = p.all[p.matches[p.cursor]].ID
+	}
 	p.loading = false
 	p.all = opts
 	for i := range p.all {
@@ -67,6 +71,14 @@ func (p *picker) setOptions(opts []option) {
 		}
 	}
 	p.apply()
+	if hadCursor {
+		// A reloaded list keeps the cursor on the option it was on.
+		for i, j := range p.matches {
+			if p.all[j].ID == under {
+				p.cursor = i
+			}
+		}
+	}
 }
 
 // apply recomputes the matches of the filter: every word typed must appear.

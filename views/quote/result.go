@@ -108,6 +108,13 @@ func (r *result) start(seq int) tea.Cmd {
 
 func (r *result) stop() { r.pollSeq = -1 }
 
+// changed tells the other screens of the result's account that the
+// service confirmed a change of what: the ticket was created, funded or
+// moved on, or the operation was parked.
+func (r *result) changed(what ui.Changed) tea.Cmd {
+	return ui.ChangedIn(r.account.ID, what, screenID)
+}
+
 func (r *result) schedulePoll() tea.Cmd {
 	seq := r.pollSeq
 	return tea.Tick(pollEvery, func(time.Time) tea.Msg { return pollMsg{seq: seq} })
@@ -162,14 +169,20 @@ func (m *Screen) updateResult(msg tea.Msg) tea.Cmd {
 		r.pollErr = ""
 		before := r.ticket.Status
 		r.setTicket(msg.ticket)
+		var moved tea.Cmd
+		if before != r.ticket.Status {
+			// The ticket moved on (money came in or went out): the other
+			// screens show its status and the balances.
+			moved = r.changed(ui.ChangedTickets | ui.ChangedBalances)
+		}
 		if r.ticket.Status.Final() {
 			level := ui.ToastSuccess
 			if r.ticket.Status != api.TicketPaid {
 				level = ui.ToastError
 			}
-			return ui.Toast(level, "ticket "+string(r.ticket.Status))
+			return tea.Batch(ui.Toast(level, "ticket "+string(r.ticket.Status)), moved)
 		}
-		cmds := []tea.Cmd{r.schedulePoll()}
+		cmds := []tea.Cmd{r.schedulePoll(), moved}
 		if before != r.ticket.Status {
 			cmds = append(cmds, ui.Toast(ui.ToastInfo, "ticket "+string(r.ticket.Status)))
 		}
@@ -186,7 +199,7 @@ func (m *Screen) updateResult(msg tea.Msg) tea.Cmd {
 		}
 		r.fundErr = ""
 		r.setTicket(msg.ticket)
-		return tea.Batch(append(cmds, ui.Toast(ui.ToastInfo, "payment simulated"))...)
+		return tea.Batch(append(cmds, ui.Toast(ui.ToastInfo, "payment simulated"), r.changed(ui.ChangedTickets|ui.ChangedBalances))...)
 	}
 	return nil
 }
@@ -233,7 +246,7 @@ func (m *Screen) keyResult(msg tea.KeyPressMsg) tea.Cmd {
 	r := m.res
 	switch msg.String() {
 	case "y":
-		if r.brCode != "" && r.brErr == nil {
+		if r.copyableBrCode(m.s.Clock()) {
 			return tea.Batch(tea.SetClipboard(r.brCode), ui.Toast(ui.ToastSuccess, "BR Code copied to the clipboard"))
 		}
 		if r.ticket != nil {
@@ -279,6 +292,17 @@ func (m *Screen) keyResult(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// payable reports whether the ticket still waits for its payment.
+func (r *result) payable(now time.Time) bool {
+	return r.ticket != nil && r.ticket.Status == api.TicketPending && !r.countdown.Expired(now)
+}
+
+// copyableBrCode reports whether y copies the BR Code: a checked code that
+// is still to be paid. Once it is paid or dead nobody should pay it again.
+func (r *result) copyableBrCode(now time.Time) bool {
+	return r.brCode != "" && r.brErr == nil && r.payable(now)
+}
+
 // qrAt draws the QR for the space given, cached per size: the code is
 // fitted (error correction M, else L) so that it is drawn whole or not at
 // all, never cut.
@@ -313,7 +337,7 @@ func (r *result) lines(th theme, now time.Time, w, h int) []string {
 	infoW := w
 	// The QR is there to be paid: only while the ticket waits for the
 	// payment, so that nobody scans a code already paid.
-	payable := t.Status == api.TicketPending && !r.countdown.Expired(now)
+	payable := r.payable(now)
 	if r.brCode != "" && r.brErr == nil && payable {
 		if code, err := r.qrAt(w-44, h); err == nil {
 			qr = strings.Split(strings.TrimRight(code, "\n"), "\n")

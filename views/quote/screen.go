@@ -86,6 +86,9 @@ type Screen struct {
 
 	details    *details
 	detailsSeq int
+	// benStale is true when beneficiaries changed while the ticket body
+	// was fixed (confirming, sending): the picker reloads on the way back.
+	benStale bool
 	// ticketReq is the body confirmed by the user.
 	ticketReq  api.CreateTicketRequest
 	confirmErr string
@@ -102,8 +105,11 @@ func New(s *ui.Session) ui.Screen {
 	return m
 }
 
+// screenID is the quote builder's screen id.
+const screenID = "quote"
+
 // ID implements ui.Screen.
-func (m *Screen) ID() string { return "quote" }
+func (m *Screen) ID() string { return screenID }
 
 // Title implements ui.Screen.
 func (m *Screen) Title() string { return "Quote" }
@@ -211,12 +217,21 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case beneficiariesMsg:
 		m.onBeneficiaries(msg)
 		return m, nil
+	case ui.ChangedMsg:
+		if msg.For(m.s, ui.ChangedBeneficiaries) {
+			return m, m.reloadBeneficiaries()
+		}
+		return m, nil
 	case createdMsg:
 		return m, m.onCreated(msg)
 	case pollMsg, ticketMsg, fundedMsg:
 		return m, m.updateResult(msg)
 	case tea.KeyPressMsg:
-		return m, m.onKey(msg)
+		cmd := m.onKey(msg)
+		if m.benStale {
+			cmd = tea.Batch(cmd, m.reloadBeneficiaries())
+		}
+		return m, cmd
 	case tea.PasteMsg:
 		return m, m.onPaste(msg)
 	}
@@ -446,6 +461,27 @@ func sameRequirements(a, b Requirements) bool {
 	return fmt.Sprint(a) == fmt.Sprint(b)
 }
 
+// reloadBeneficiaries lists the beneficiaries of the open picker again
+// after one was created or deleted. The list on screen stays until the new
+// one arrives; the choice stays if the beneficiary is still there. Once
+// the ticket is confirmed its body is fixed, so the picker is left alone.
+func (m *Screen) reloadBeneficiaries() tea.Cmd {
+	if m.details == nil || m.details.picker() == nil || m.details.outKind == "" {
+		return nil
+	}
+	if m.stage != stageForm && m.stage != stageDetails {
+		m.benStale = true // reloaded once the user is back at the details
+		return nil
+	}
+	m.benStale = false
+	m.detailsSeq++
+	var payOut error
+	if m.details.req.PayOut != PayOutNo {
+		payOut = m.s.Can(ui.ActPayOut)
+	}
+	return loadBeneficiaries(m.s, m.detailsSeq, m.details.outKind, m.s.Account.ID, m.details.req.Chain, payOut)
+}
+
 func (m *Screen) onBeneficiaries(msg beneficiariesMsg) {
 	if m.details == nil || msg.seq != m.detailsSeq {
 		return
@@ -454,6 +490,7 @@ func (m *Screen) onBeneficiaries(msg beneficiariesMsg) {
 	if p == nil {
 		return
 	}
+	p.loadErr = ""
 	if msg.err != nil {
 		p.loadErr = "could not load the beneficiaries: " + errorText(msg.err) + " (esc and continue again to retry)"
 	}

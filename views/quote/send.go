@@ -134,9 +134,9 @@ func (m *Screen) onCreated(msg createdMsg) tea.Cmd {
 		m.pollLoops++
 		cmds = append(cmds, m.res.start(m.pollLoops))
 		if msg.res.Parked {
-			cmds = append(cmds, ui.Toast(ui.ToastSuccess, "sent for approval"))
+			cmds = append(cmds, ui.Toast(ui.ToastSuccess, "sent for approval"), m.res.changed(ui.ChangedOperations))
 		} else {
-			cmds = append(cmds, ui.Toast(ui.ToastSuccess, "ticket created"))
+			cmds = append(cmds, ui.Toast(ui.ToastSuccess, "ticket created"), m.res.changed(ui.ChangedTickets|ui.ChangedBalances))
 		}
 	}
 	return tea.Batch(cmds...)

@@ -371,7 +371,19 @@ func (m *Screen) KeyMap() []key.Binding {
 	case stageResult:
 		copyK, fund, appr, tick := k.Copy, k.Fund, k.Approvals, k.Tickets
 		r := m.res
-		copyK.SetEnabled(r != nil && (r.brCode != "" && r.brErr == nil))
+		// y copies the BR Code only while it is to be paid; after that
+		// (and for tickets without one) it copies the ticket's id.
+		switch {
+		case r == nil:
+			copyK.SetEnabled(false)
+		case r.copyableBrCode(m.s.Clock()):
+		case r.ticket != nil:
+			copyK.SetHelp("y", "copy the ticket id")
+		case r.op != nil:
+			copyK.SetHelp("y", "copy the operation id")
+		default:
+			copyK.SetEnabled(false)
+		}
 		fund.SetEnabled(m.canFund() == "")
 		appr.SetEnabled(r != nil && r.op != nil)
 		tick.SetEnabled(r != nil && r.ticket != nil)

@@ -199,8 +199,79 @@ func endToEndID(t *api.Ticket) string {
 	return ""
 }
 
-// Columns of the list, most telling first: on a narrow terminal the
-// rightmost ones are cut.
+// Layouts of the list by width: below fullWidth the list keeps what an
+// operator reads first (status, what is received, when), and below
+// shortDates the creation time shrinks so that amounts are never cut.
+const (
+	fullWidth  = 82 // ID, status, created, input and output shown whole
+	shortDates = 56
+)
+
+// layout is which columns the list shows.
+type layout int
+
+const (
+	layoutFull   layout = iota
+	layoutNarrow        // status, output, created (month-day and time)
+	layoutTiny          // status, output, created (time today, else the day)
+)
+
+func layoutFor(w int) layout {
+	switch {
+	case w >= fullWidth:
+		return layoutFull
+	case w >= shortDates:
+		return layoutNarrow
+	}
+	return layoutTiny
+}
+
+// columnsFor are the columns of a layout.
+func columnsFor(l layout) []widget.Column {
+	switch l {
+	case layoutNarrow:
+		return []widget.Column{{Title: "Status", Width: 10}, {Title: "Output", Right: true}, {Title: "Created", Width: 11}}
+	case layoutTiny:
+		return []widget.Column{{Title: "Status", Width: 10}, {Title: "Output", Right: true}, {Title: "When", Width: 5}}
+	}
+	return columns()
+}
+
+// rowFor lays a record out for a layout. Narrow rows carry the full cells
+// after the shown ones, so that the / filter still matches the ID and the
+// external ID.
+func (r *record) rowFor(l layout, loc *time.Location, now time.Time) widget.Row {
+	full := r.row(loc)
+	if l == layoutFull {
+		return full
+	}
+	created := r.CreatedAt().In(loc)
+	var when string
+	switch {
+	case created.IsZero() || r.created == 0:
+	case l == layoutNarrow:
+		when = created.Format("01-02 15:04")
+	default:
+		when = shortWhen(created, now.In(loc))
+	}
+	cells := append([]string{r.status.String(), amount(r.OutAmount.Decimal(), r.OutCur()), when}, full.Cells...)
+	return widget.Row{ID: full.ID, Cells: cells}
+}
+
+// shortWhen is t in five cells: the time when it is today, else the month
+// and day, else the year.
+func shortWhen(t, now time.Time) string {
+	switch {
+	case t.Year() == now.Year() && t.YearDay() == now.YearDay():
+		return t.Format("15:04")
+	case t.Year() == now.Year():
+		return t.Format("01-02")
+	}
+	return t.Format("2006")
+}
+
+// Columns of the full list, most telling first: on a terminal a little too
+// narrow for all of them the rightmost ones are cut.
 func columns() []widget.Column {
 	return []widget.Column{
 		{Title: "ID", Width: 9},

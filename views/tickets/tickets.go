@@ -1,8 +1,9 @@
 // Package tickets is the ticket browser: the whole ticket history of the
 // operated account with server-side filters, cursor pages fetched ahead of
 // the cursor, a detail pane with every block of a ticket, PDF receipts of
-// paid tickets, CSV export of the loaded rows, and live refresh of the
-// tickets that are still moving.
+// paid tickets, CSV export of the loaded rows, live refresh of the tickets
+// that are still moving, and a reload of the list when another screen
+// created or moved a ticket (ui.ChangedMsg).
 package tickets
 
 import (
@@ -30,6 +31,10 @@ type Model struct {
 	recs    []*record
 	byID    map[uuid.UUID]int
 	listGen uint64 // bumped when the list is reset (filter, reload)
+	// reloadReq is the request of a refresh that keeps the rows on screen
+	// until the fresh first page replaces them (after a write); 0 for none.
+	reloadReq uint64
+	layout    layout
 
 	detail    *detailPane
 	detailReq uint64
@@ -105,8 +110,27 @@ func (m *Model) Filterable() bool { return true }
 // SetSize implements ui.Screen.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
+	if l := layoutFor(m.width); l != m.layout {
+		m.layout = l
+		m.table.SetColumns(columnsFor(l)...)
+		m.table.SetRows(m.rows(m.recs))
+	}
 	m.table.SetSize(m.width, max(m.height-len(m.header(m.width)), 0))
 	m.bar.SetWidth(m.width)
+}
+
+// row lays a record out in the list's current columns.
+func (m *Model) row(r *record) widget.Row {
+	return r.rowFor(m.layout, m.loc(), m.s.Clock())
+}
+
+func (m *Model) rows(recs []*record) []widget.Row {
+	loc, now := m.loc(), m.s.Clock()
+	out := make([]widget.Row, len(recs))
+	for i, r := range recs {
+		out[i] = r.rowFor(m.layout, loc, now)
+	}
+	return out
 }
 
 // selected is the record under the cursor.

@@ -1,6 +1,7 @@
 package tickets
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -36,6 +37,11 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		if msg.Screen == m.ID() && msg.ID != "" {
 			m.bar.Close()
 			return m, m.openByID(msg.ID)
+		}
+		return m, nil
+	case ui.ChangedMsg:
+		if msg.For(m.s, ui.ChangedTickets) {
+			return m, m.refreshList()
 		}
 		return m, nil
 	case ui.FilterMsg:
@@ -89,6 +95,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 // applied filter. Answers to earlier requests are ignored from now on.
 func (m *Model) reset() tea.Cmd {
 	m.listGen++
+	m.reloadReq = 0
 	m.recs = nil
 	m.byID = make(map[uuid.UUID]int)
 	m.table.SetRows(nil)
@@ -119,12 +126,14 @@ func (m *Model) fetch() tea.Cmd {
 func (m *Model) prefetch() tea.Cmd { return m.pager.Ahead(m.table, m.fetch) }
 
 func (m *Model) onPage(msg pageMsg) tea.Cmd {
+	if msg.Req != 0 && msg.Req == m.reloadReq {
+		return m.onReload(msg)
+	}
 	if !m.pager.Take(msg, m.s.Account.ID) {
 		return nil // an answer to a request made before a filter or account change
 	}
 	if msg.Err == nil {
 		rows := make([]widget.Row, 0, len(msg.Page.Items))
-		loc := m.loc()
 		for i := range msg.Page.Items {
 			rec := newRecord(&msg.Page.Items[i])
 			if j, ok := m.byID[rec.ID]; ok {
@@ -133,12 +142,92 @@ func (m *Model) onPage(msg pageMsg) tea.Cmd {
 				m.byID[rec.ID] = len(m.recs)
 				m.recs = append(m.recs, rec)
 			}
-			rows = append(rows, rec.row(loc))
+			rows = append(rows, m.row(rec))
 		}
 		m.table.AppendRows(rows)
 	}
 	m.relayout()
 	return m.pager.Next(m.s, m.table, msg, m.fetch)
+}
+
+// refreshList loads the list again after a write, under the applied
+// filters, without dropping what is shown: the rows stay until the fresh
+// first page replaces them, and the cursor stays on its ticket. The open
+// detail is fetched again, keeping its scroll.
+func (m *Model) refreshList() tea.Cmd {
+	var detail tea.Cmd
+	if m.detail != nil {
+		detail = m.openDetailKeepScroll()
+	}
+	if len(m.recs) == 0 {
+		// Nothing shown to keep: a page asked for before the write may
+		// still be on its way, and must not be taken.
+		return tea.Batch(detail, m.reset())
+	}
+	q, err := valuesOf(m.bar).query(m.s.Account.ID, "", m.loc())
+	if err != nil {
+		return detail
+	}
+	m.reloadReq = listing.NextID()
+	req, account, client := m.reloadReq, m.s.Account.ID, m.s.Client
+	m.relayout()
+	return tea.Batch(detail, listing.Request(m.s, func(ctx context.Context) tea.Msg {
+		page, err := client.ListTickets(ctx, q)
+		if err != nil {
+			err = fmt.Errorf("list tickets: %w", err)
+		}
+		return pageMsg{Req: req, Account: account, Page: page, Err: err}
+	}))
+}
+
+// onReload puts the fresh first page in place of the rows it covers. The
+// service lists newest first: loaded rows older than the page's last one
+// stay (they are further pages, and the next page still starts after
+// them); rows the page should hold but does not are gone or no longer
+// match the filters.
+func (m *Model) onReload(msg pageMsg) tea.Cmd {
+	m.reloadReq = 0
+	if msg.Account != m.s.Account.ID {
+		return nil
+	}
+	if msg.Err != nil {
+		m.pager.Fail(msg.Err)
+		m.relayout()
+		return nil
+	}
+	items := msg.Page.Items
+	more := msg.Page.More()
+	recs := make([]*record, 0, len(items)+len(m.recs))
+	byID := make(map[uuid.UUID]int, cap(recs))
+	for i := range items {
+		rec := newRecord(&items[i])
+		if j, dup := byID[rec.ID]; dup {
+			recs[j] = rec
+			continue
+		}
+		byID[rec.ID] = len(recs)
+		recs = append(recs, rec)
+	}
+	kept := 0
+	if more && len(recs) > 0 {
+		last := recs[len(recs)-1].created
+		for _, r := range m.recs {
+			if _, ok := byID[r.ID]; !ok && r.created <= last {
+				byID[r.ID] = len(recs)
+				recs = append(recs, r)
+				kept++
+			}
+		}
+	}
+	if kept == 0 {
+		m.pager.Cursor, m.pager.More = msg.Page.Cursor, more
+	}
+	// A next page on its way continued the old list: ask again if needed.
+	m.pager.Req, m.pager.Loading, m.pager.Err = 0, false, nil
+	m.recs, m.byID = recs, byID
+	m.table.SetRows(m.rows(recs))
+	m.relayout()
+	return tea.Batch(m.s.Refreshed(), m.prefetch())
 }
 
 // openDetail opens the detail pane of a ticket and fetches it whole.
@@ -184,7 +273,7 @@ func (m *Model) update(t *api.Ticket) {
 	}
 	rec := newRecord(t)
 	m.recs[i] = rec
-	m.table.AppendRows([]widget.Row{rec.row(m.loc())})
+	m.table.AppendRows([]widget.Row{m.row(rec)})
 }
 
 func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {

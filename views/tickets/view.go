@@ -9,7 +9,12 @@ import (
 )
 
 // countText is the always-visible paging state.
-func (m *Model) countText() string { return m.pager.Count("tickets", m.table) }
+func (m *Model) countText() string {
+	if m.reloadReq != 0 {
+		return m.pager.Count("tickets", m.table, "refreshing…")
+	}
+	return m.pager.Count("tickets", m.table)
+}
 
 // header is the lines above the table: the count (always), the filters
 // (beside the count when they fit, else on a line of their own when there is

@@ -71,6 +71,7 @@ type Model struct {
 	scroll listing.Scroll
 
 	width, height int
+	layout        layout
 	keys          keyMap
 }
 
@@ -82,16 +83,8 @@ type keyMap struct {
 // New builds the trades screen for a session.
 func New(s *ui.Session) ui.Screen {
 	m := &Model{
-		s: s,
-		table: widget.NewTable(
-			widget.Column{Title: "ID", Width: 9},
-			widget.Column{Title: "Status", Width: 9},
-			widget.Column{Title: "Settles", Width: 10},
-			widget.Column{Title: "Input", Width: 19, Right: true},
-			widget.Column{Title: "Output", Width: 19, Right: true},
-			widget.Column{Title: "Created", Width: 16},
-			widget.Column{Title: "Terms"},
-		),
+		s:     s,
+		table: widget.NewTable(columnsFor(layoutFull)...),
 		bar: widget.NewFilterBar(
 			widget.FilterField{Key: fStatus, Label: "Status", Placeholder: "any (PENDING, SETTLED, CANCELLED)", Suggestions: tradeStatuses, Normalize: normStatus},
 			widget.FilterField{Key: fSettlement, Label: "Settlement date", Placeholder: "YYYY-MM-DD", Normalize: listing.NormDate},
@@ -138,6 +131,15 @@ func (m *Model) Filterable() bool { return true }
 // SetSize implements ui.Screen.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
+	if l := layoutFor(m.width); l != m.layout {
+		m.layout = l
+		m.table.SetColumns(columnsFor(l)...)
+		rows := make([]widget.Row, len(m.trades))
+		for i := range m.trades {
+			rows[i] = m.row(&m.trades[i])
+		}
+		m.table.SetRows(rows)
+	}
 	m.table.SetSize(m.width, max(m.height-len(m.header()), 0))
 	m.bar.SetWidth(m.width)
 }
@@ -307,7 +309,7 @@ func (m *Model) row(t *api.Trade) widget.Row {
 	if !t.SettlementDate.IsZero() {
 		settles = t.SettlementDate.UTC().Format(time.DateOnly)
 	}
-	return widget.Row{ID: t.ID.String(), Cells: []string{
+	cells := []string{
 		t.ID.String(),
 		string(t.Status),
 		settles,
@@ -315,5 +317,68 @@ func (m *Model) row(t *api.Trade) widget.Row {
 		amount(t.OutputAmount, t.OutputCurrency),
 		when(t.CreatedAt.Time, m.loc(), "2006-01-02 15:04"),
 		t.SettlementTerms,
-	}, Disabled: t.Status == api.TradeCancelled}
+	}
+	if m.layout != layoutFull {
+		// The full cells follow the shown ones: the / filter still
+		// matches the ID and the terms.
+		short := settles
+		if m.layout == layoutTiny && !t.SettlementDate.IsZero() {
+			short = shortDay(t.SettlementDate.UTC(), m.s.Clock())
+		}
+		cells = append([]string{string(t.Status), amount(t.OutputAmount, t.OutputCurrency), short}, cells...)
+	}
+	return widget.Row{ID: t.ID.String(), Cells: cells, Disabled: t.Status == api.TradeCancelled}
+}
+
+// Layouts of the list by width: below fullWidth it keeps what an operator
+// reads first (status, what is received, when it settles), and below
+// shortDates the settlement date shrinks so that amounts are never cut.
+const (
+	fullWidth  = 74 // ID, status, settlement date, input and output shown whole
+	shortDates = 56
+)
+
+type layout int
+
+const (
+	layoutFull layout = iota
+	layoutNarrow
+	layoutTiny
+)
+
+func layoutFor(w int) layout {
+	switch {
+	case w >= fullWidth:
+		return layoutFull
+	case w >= shortDates:
+		return layoutNarrow
+	}
+	return layoutTiny
+}
+
+func columnsFor(l layout) []widget.Column {
+	switch l {
+	case layoutNarrow:
+		return []widget.Column{{Title: "Status", Width: 9}, {Title: "Output", Right: true}, {Title: "Settles", Width: 10}}
+	case layoutTiny:
+		return []widget.Column{{Title: "Status", Width: 9}, {Title: "Output", Right: true}, {Title: "Settles", Width: 7}}
+	}
+	return []widget.Column{
+		{Title: "ID", Width: 9},
+		{Title: "Status", Width: 9},
+		{Title: "Settles", Width: 10},
+		{Title: "Input", Width: 19, Right: true},
+		{Title: "Output", Width: 19, Right: true},
+		{Title: "Created", Width: 16},
+		{Title: "Terms"},
+	}
+}
+
+// shortDay is a calendar day in five cells: month and day in the current
+// year, else the year.
+func shortDay(d, now time.Time) string {
+	if d.Year() == now.Year() {
+		return d.Format("01-02")
+	}
+	return d.Format("2006")
 }

@@ -280,7 +280,11 @@ func (m *Model) row(a *api.WebhookAttempt) widget.Row {
 	if a.ResponseStatus != 0 {
 		status = fmt.Sprint(a.ResponseStatus)
 	}
-	return widget.Row{ID: a.ID, Cells: []string{
-		sel, acked, status, stamp(a.CreatedAt, m.loc(), "2006-01-02 15:04"), a.WebhookURL, a.WebhookEventID, a.ID,
-	}}
+	cells := []string{sel, acked, status, stamp(a.CreatedAt, m.loc(), "2006-01-02 15:04"), a.WebhookURL, a.WebhookEventID, a.ID}
+	if m.narrow {
+		// The event and attempt ids stay after the shown cells, for the /
+		// filter.
+		cells = []string{sel, acked, status, stamp(a.CreatedAt, m.loc(), "01-02 15:04"), a.WebhookURL, a.WebhookEventID, a.ID}
+	}
+	return widget.Row{ID: a.ID, Cells: cells}
 }

@@ -86,7 +86,34 @@ type Model struct {
 	detailReq uint64
 
 	width, height int
+	narrow        bool
 	keys          keyMap
+}
+
+// narrowWidth is the width under which the list keeps the selection, the
+// acknowledgement, the HTTP status, the time and the URL, so that these are
+// never squeezed out by the event and attempt ids.
+const narrowWidth = 80
+
+func columnsFor(narrow bool) []widget.Column {
+	if narrow {
+		return []widget.Column{
+			{Title: "Sel", Width: 3},
+			{Title: "Acked", Width: 5},
+			{Title: "HTTP", Width: 4, Right: true},
+			{Title: "Created", Width: 11},
+			{Title: "Webhook URL"},
+		}
+	}
+	return []widget.Column{
+		{Title: "Sel", Width: 3},
+		{Title: "Acked", Width: 5},
+		{Title: "HTTP", Width: 4, Right: true},
+		{Title: "Created", Width: 16},
+		{Title: "Webhook URL"},
+		{Title: "Event", Width: 13},
+		{Title: "Attempt", Width: 9},
+	}
 }
 
 type detailPane struct {
@@ -105,16 +132,8 @@ type keyMap struct {
 // New builds the webhooks screen for a session.
 func New(s *ui.Session) ui.Screen {
 	m := &Model{
-		s: s,
-		table: widget.NewTable(
-			widget.Column{Title: "Sel", Width: 3},
-			widget.Column{Title: "Acked", Width: 5},
-			widget.Column{Title: "HTTP", Width: 4, Right: true},
-			widget.Column{Title: "Created", Width: 16},
-			widget.Column{Title: "Webhook URL"},
-			widget.Column{Title: "Event", Width: 13},
-			widget.Column{Title: "Attempt", Width: 9},
-		),
+		s:     s,
+		table: widget.NewTable(columnsFor(false)...),
 		bar: widget.NewFilterBar(
 			widget.FilterField{Key: fEvent, Label: "Webhook event ID", Placeholder: "exact event id"},
 			listing.CreatedFrom(),
@@ -164,6 +183,15 @@ func (m *Model) Filterable() bool { return true }
 // SetSize implements ui.Screen.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
+	if narrow := m.width < narrowWidth; narrow != m.narrow {
+		m.narrow = narrow
+		m.table.SetColumns(columnsFor(narrow)...)
+		rows := make([]widget.Row, len(m.attempts))
+		for i := range m.attempts {
+			rows[i] = m.row(&m.attempts[i])
+		}
+		m.table.SetRows(rows)
+	}
 	m.table.SetSize(m.width, max(m.height-len(m.header()), 0))
 	m.bar.SetWidth(m.width)
 }

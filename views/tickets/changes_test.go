@@ -1,0 +1,206 @@
+package tickets
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+
+	"tesouro/api"
+	"tesouro/ui"
+)
+
+// changed is what the root delivers after another screen wrote tickets of
+// the main account.
+func changed(what ui.Changed) tea.Cmd {
+	return func() tea.Msg { return ui.ChangedMsg{Account: uuid.Nil, What: what, By: "quote"} }
+}
+
+// deliver gives the screen a message the root broadcast and runs what it
+// starts.
+func deliver(t *testing.T, m *Model, msg tea.Msg) []tea.Msg {
+	t.Helper()
+	_, cmd := m.Update(msg)
+	return run(t, m, cmd)
+}
+
+// newest makes a ticket created after every other one of the fake.
+func newest(svc *fakeService, st api.TicketStatus) api.Ticket {
+	tk := makeTicket(0, st)
+	tk.CreatedAt = api.NewTime(testNow.Add(time.Minute))
+	svc.mu.Lock()
+	svc.tickets = append([]api.Ticket{tk}, svc.tickets...)
+	svc.mu.Unlock()
+	return tk
+}
+
+func TestWriteElsewhereReloadsKeepingFiltersAndCursor(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(120), pageSize: 10}
+	m := start(t, svc, 100, 30)
+	press(t, m, "f")
+	typeText(t, m, "PAID")
+	press(t, m, "enter")
+	// Deep in the list, past the first page.
+	for range 14 {
+		press(t, m, "j")
+	}
+	row, _ := m.table.Selected()
+	loaded := len(m.recs)
+	if loaded <= 10 {
+		t.Fatalf("only %d rows loaded: the cursor should be past the first page", loaded)
+	}
+	// Another screen creates a PAID ticket, and a listed PAID ticket of
+	// the first page fails meanwhile: it no longer matches the filter.
+	tk := newest(svc, api.TicketPaid)
+	gone := m.recs[1].ID
+	svc.setStatus(gone, api.TicketFailed)
+	before := len(svc.queries)
+
+	msgs := deliver(t, m, ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedTickets, By: "quote"})
+
+	if len(svc.queries) == before {
+		t.Fatal("the list was not loaded again")
+	}
+	q := svc.queries[before]
+	if q.Status != "PAID" || q.Cursor != "" {
+		t.Fatalf("reload asked for %+v, want the first page of status=PAID", q)
+	}
+	if first := m.table.VisibleRows()[0]; first.ID != tk.ID.String() {
+		t.Fatalf("the new ticket is not at the top: %s", first.ID)
+	}
+	if cur, _ := m.table.Selected(); cur.ID != row.ID {
+		t.Fatalf("the cursor moved from %s to %s", row.ID, cur.ID)
+	}
+	if _, ok := m.byID[gone]; ok {
+		t.Fatal("a ticket that no longer matches the filter is still listed")
+	}
+	if len(m.recs) != loaded {
+		t.Fatalf("%d rows after the reload, want %d (one in, one out, the later pages kept)", len(m.recs), loaded)
+	}
+	for _, r := range m.recs {
+		if r.Status() != api.TicketPaid {
+			t.Fatalf("a %s row is listed under status=PAID", r.Status())
+		}
+	}
+	mustContain(t, screen(m), "status=PAID")
+	if !refreshed(msgs) {
+		t.Fatal("the footer was not told the data is fresh")
+	}
+	// Paging on goes on where the kept rows end, without a gap.
+	press(t, m, "G")
+	press(t, m, "G")
+	if want := 40; len(m.recs) != want { // 40 PAID, one failed, one new
+		t.Fatalf("%d rows once all loaded, want %d", len(m.recs), want)
+	}
+	mustContain(t, screen(m), "all 40 loaded")
+}
+
+func refreshed(msgs []tea.Msg) bool {
+	for _, m := range msgs {
+		if _, ok := m.(ui.RefreshedMsg); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func TestWriteElsewhereKeepsTheOpenDetail(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(12)}
+	m := start(t, svc, 100, 20)
+	press(t, m, "j", "enter")
+	id := m.detail.id
+	press(t, m, "j", "j")
+	scroll := m.detail.Scroll
+	svc.setStatus(id, api.TicketFailed)
+
+	deliver(t, m, ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedTickets})
+
+	if m.detail == nil || m.detail.id != id {
+		t.Fatal("the open detail was closed by the reload")
+	}
+	if m.detail.ticket.Status != api.TicketFailed {
+		t.Fatalf("the open detail shows %s, want the fresh FAILED", m.detail.ticket.Status)
+	}
+	if m.detail.Scroll != scroll {
+		t.Fatal("the detail lost its scroll")
+	}
+	mustContain(t, screen(m), "FAILED")
+}
+
+func TestOnlyTicketChangesOfThisAccountReload(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(12)}
+	m := start(t, svc, 100, 20)
+	n := len(svc.queries)
+	deliver(t, m, ui.ChangedMsg{Account: uuid.New(), What: ui.ChangedTickets})
+	deliver(t, m, ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedBeneficiaries | ui.ChangedOperations})
+	if len(svc.queries) != n {
+		t.Fatal("reloaded for another account's write, or for data the list does not show")
+	}
+	// Ticks alone never reload the list.
+	run(t, m, func() tea.Msg { return tickMsg{screen: m.id} })
+	if len(svc.queries) != n {
+		t.Fatal("a tick reloaded the list")
+	}
+}
+
+func TestStaleReloadIsDropped(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(12)}
+	m := start(t, svc, 100, 20)
+	_, first := m.Update(ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedTickets})
+	first() // answered before the second write, delivered after it
+	answer := first()
+	tk := newest(svc, api.TicketPending)
+	deliver(t, m, ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedTickets})
+	m.Update(answer)
+	if first := m.table.VisibleRows()[0]; first.ID != tk.ID.String() {
+		t.Fatal("a reload answered before the last write replaced the fresh list")
+	}
+	// The user reloads (r) while a refresh is on its way: its answer is
+	// dropped, not mixed into the new list.
+	_, late := m.Update(ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedTickets})
+	press(t, m, "f")
+	typeText(t, m, "FAILED")
+	press(t, m, "enter")
+	run(t, m, late)
+	for _, r := range m.recs {
+		if r.Status() != api.TicketFailed {
+			t.Fatalf("a %s row from the refresh landed in the FAILED list", r.Status())
+		}
+	}
+}
+
+func TestNarrowListKeepsStatusAmountAndDate(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(5)}
+	m := start(t, svc, 40, 12)
+	v := screen(m)
+	lines := strings.Split(v, "\n")
+	mustContain(t, lines[1], "Status", "Output")
+	tk := svc.tickets[0]
+	amount := "180.123456 USDC"
+	if !strings.Contains(v, amount) {
+		t.Fatalf("the output amount is cut at 40 columns:\n%s", v)
+	}
+	if !strings.Contains(v, "PAID") || !strings.Contains(v, tk.CreatedAt.In(testNow.Location()).Format("15:04")) {
+		t.Fatalf("status or creation time missing at 40 columns:\n%s", v)
+	}
+	if strings.Contains(v, tk.ID.String()[:8]) {
+		t.Fatalf("the ID takes room at 40 columns:\n%s", v)
+	}
+	// The / filter still finds a row by its ID.
+	m.Update(ui.FilterMsg{Query: tk.ID.String()[:13]})
+	if m.table.Visible() != 1 {
+		t.Fatalf("the filter by ID matches %d rows at 40 columns", m.table.Visible())
+	}
+	m.Update(ui.FilterMsg{})
+	// Between the narrow and the full layout the date is whole.
+	m.SetSize(60, 12)
+	mustContain(t, screen(m), tk.CreatedAt.In(testNow.Location()).Format("01-02 15:04"), amount)
+	// Wide again: every column, ID first.
+	m.SetSize(120, 12)
+	mustContain(t, screen(m), "ID", "Input", tk.ID.String()[:8], amount)
+	if r, _ := m.table.Selected(); r.ID != tk.ID.String() {
+		t.Fatal("the cursor left its row when the layout changed")
+	}
+}
