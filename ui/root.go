@@ -359,6 +359,7 @@ func (r *Root) connected(msg connectedMsg) tea.Cmd {
 		Client:         msg.conn.Client,
 		Env:            r.opts.Env,
 		Profile:        r.opts.Profile,
+		Label:          r.opts.Label,
 		Embedded:       r.opts.Embedded,
 		SandboxFunding: r.opts.Funding,
 		ReadOnly:       r.opts.ReadOnly,
@@ -478,7 +479,9 @@ func findAccount(accounts []api.Account, name string) (Account, error) {
 	}
 	switch len(found) {
 	case 0:
-		return Account{}, fmt.Errorf("no account named %q: press S or type :sub and Tab to see the names", name)
+		// The list holds only what this access may operate: an account it
+		// is blacklisted from exists but is not in it.
+		return Account{}, fmt.Errorf("no account named %q among those this access may operate: press S to see them", name)
 	case 1:
 		return found[0], nil
 	}

@@ -73,6 +73,9 @@ type Session struct {
 	Client  api.Service
 	Env     Environment
 	Profile string
+	// Label names the service when there is no profile, as the header
+	// does ("sandbox (credentials.json)").
+	Label string
 	// Embedded is true when the service is the in-process sandbox that
 	// `tesouro` starts when nothing is configured (or with --sandbox).
 	Embedded bool

@@ -21,6 +21,7 @@ func (s *Session) WithAccount(a Account) *Session {
 		Client:         s.Client,
 		Env:            s.Env,
 		Profile:        s.Profile,
+		Label:          s.Label,
 		Embedded:       s.Embedded,
 		SandboxFunding: s.SandboxFunding,
 		Account:        a,

@@ -9,6 +9,7 @@ package approvals
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -19,8 +20,10 @@ import (
 	"tesouro/ui/widget"
 )
 
-// columns of the inbox; narrowPick are the ones kept on a narrow terminal,
-// where the fixed columns would leave no room for the amount.
+// columns of the inbox. Where the fixed columns would leave the amount less
+// than amountRoom cells, mediumPick drops the beneficiary and the account
+// (the detail and the confirmation repeat them), and narrowPick keeps only
+// the amount and the status.
 var (
 	columns = []widget.Column{
 		{Title: "Requester", Width: 12},
@@ -31,11 +34,39 @@ var (
 		{Title: "Account", Width: 12},
 		{Title: "Status", Width: 8},
 	}
+	mediumPick = []int{0, 1, 3, 4, 6}
 	narrowPick = []int{1, 6}
 )
 
-// narrowWidth is the width under which the inbox shows narrowPick only.
-const narrowWidth = 80
+// amountRoom fits "10,325.980000 USDC → 10,313.65 USD" and most amounts
+// with room to spare.
+const amountRoom = 36
+
+// widthFor is the narrowest inbox that shows the picked columns (all when
+// idx is nil) with amountRoom cells for the amount: the selection marker,
+// the fixed widths and one space between columns.
+func widthFor(idx []int) int {
+	cols := columns
+	if idx != nil {
+		cols = pick(columns, idx)
+	}
+	w := 2 + amountRoom + len(cols) - 1
+	for _, c := range cols {
+		w += c.Width
+	}
+	return w
+}
+
+// shownFor is which columns the inbox shows at width w (nil: all).
+func shownFor(w int) []int {
+	switch {
+	case w >= widthFor(nil):
+		return nil
+	case w >= widthFor(mediumPick):
+		return mediumPick
+	}
+	return narrowPick
+}
 
 func pick[T any](all []T, idx []int) []T {
 	out := make([]T, 0, len(idx))
@@ -87,7 +118,7 @@ type Screen struct {
 	// replaced (the root rebuilds screens on an account switch).
 	instance int64
 	email    string // the caller's e-mail the rows were built for
-	narrow   bool
+	shown    []int  // columns shown at this width; nil: all
 	width    int
 	height   int
 	keys     keyMap
@@ -160,10 +191,10 @@ func (m *Screen) Busy() bool {
 func (m *Screen) SetSize(w, h int) {
 	m.width, m.height = max(w, 1), max(h, 1)
 	m.table.SetSize(m.width, max(m.height-2, 1))
-	if narrow := m.width < narrowWidth; narrow != m.narrow {
-		m.narrow = narrow
-		if narrow {
-			m.table.SetColumns(pick(columns, narrowPick)...)
+	if shown := shownFor(m.width); !slices.Equal(shown, m.shown) {
+		m.shown = shown
+		if shown != nil {
+			m.table.SetColumns(pick(columns, shown)...)
 		} else {
 			m.table.SetColumns(columns...)
 		}

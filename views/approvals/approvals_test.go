@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
 
 	"tesouro/api"
@@ -177,12 +178,22 @@ func TestDetailShowsApproversQuoteBeneficiaryAndPayload(t *testing.T) {
 	h.Key("enter")
 	h.Screen.SetSize(120, 60)
 	v := h.PlainView()
-	for _, want := range []string{"✓ approved  approver2@example.com", "· waiting  approver1@example.com (you)",
+	for _, want := range []string{"✓ approved  approver2@example.com", "· waiting   approver1@example.com (you)",
 		"Sends", "1,000.00 BRL via PIX", "Base price", "0.1823", "walletAddress", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
 		"ticketBlockchainOutput.beneficiaryWalletId", "externalId ext-1", "quoteToken eyJhbGciOiJIUzI1NiJ9…"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("detail lacks %q", want)
 		}
+	}
+	// The approvers' e-mails start in one column, whatever their state.
+	col := map[int]bool{}
+	for _, l := range strings.Split(v, "\n") {
+		if i := strings.Index(l, "approver"); i >= 0 && (strings.Contains(l, "waiting") || strings.Contains(l, "approved")) {
+			col[ansi.StringWidth(l[:i])] = true
+		}
+	}
+	if len(col) != 1 {
+		t.Errorf("approvers' e-mails start at columns %v, want one column", col)
 	}
 	if t.Failed() {
 		t.Log(v)
@@ -267,5 +278,22 @@ func TestPollReloadsOnlyItsOwnLoop(t *testing.T) {
 	h.Send(pollMsg{instance: h.screen().instance})
 	if h.Screen.Title() != "Approvals 3" {
 		t.Fatalf("the poll did not pick up the new operation: %q", h.Screen.Title())
+	}
+}
+
+func TestInboxNeverCutsTheAmount(t *testing.T) {
+	svc, _, _, _ := inbox()
+	h := newHarness(t, svc, "approver1@example.com", approver)
+	for _, w := range []int{70, 80, 90, 99, 100, 140} {
+		h.Screen.SetSize(w, 20)
+		v := h.PlainView()
+		if !strings.Contains(v, "1,000.00 BRL → 181.234500 USDC") {
+			t.Errorf("%d columns: the amount is cut:\n%s", w, v)
+		}
+		// Who asked and how far the approvals are stay in view on a
+		// standard 80-column terminal.
+		if w >= 80 && (!strings.Contains(v, "requester") || !strings.Contains(v, "0/2")) {
+			t.Errorf("%d columns: the requester or the approvals count is missing:\n%s", w, v)
+		}
 	}
 }

@@ -38,8 +38,8 @@ func (m *Screen) rebuild() {
 		cells := []string{requesterName(it.op.RequesterEmail), amt, beneficiaryShort(it.op.Beneficiary),
 			fmt.Sprintf("%d/%d", it.op.Approvals, it.op.MinApprovals), age(now, it.op.CreatedAt.Time),
 			accountName(it.op), string(it.op.Status)}
-		if m.narrow {
-			cells = pick(cells, narrowPick)
+		if m.shown != nil {
+			cells = pick(cells, m.shown)
 		}
 		rows = append(rows, widget.Row{ID: id, Cells: cells, Disabled: m.own(it)})
 	}

@@ -129,7 +129,8 @@ func (m *Screen) detailLines(it *item) []string {
 		l = append(l, m.kv("", "none listed"))
 	}
 	for _, a := range it.detail.Approvers {
-		state := "· waiting"
+		// Padded to the width of "✓ approved" so the e-mails line up.
+		state := "· waiting "
 		if a.HasApproved {
 			state = th.Good.Render("✓ approved")
 		}

@@ -171,3 +171,21 @@ func TestOverviewFitsSmallWindows(t *testing.T) {
 		t.Errorf("two-column layout lost a block:\n%s", v)
 	}
 }
+
+func TestOverviewNeverCutsTicketAmounts(t *testing.T) {
+	f := newFake()
+	f.tickets[0].Quote.InputAmount = dec("32229.319218")
+	f.tickets[0].Quote.InputCurrency = "USDC"
+	f.tickets[0].Quote.OutputAmount = dec("39311.603358")
+	sc := New(session(f, ui.Account{}, api.Permissions{OperationApprover: true}))
+	sc, _ = screentest.Run(t, sc, sc.Init())
+	for _, w := range []int{79, 80, 90, 99, 100, 120} {
+		sc.SetSize(w, 30)
+		v := ansi.Strip(sc.View())
+		for _, want := range []string{"32,229.319218 USDC", "39,311.603358 USDC"} {
+			if !strings.Contains(v, want) {
+				t.Errorf("%d columns: the latest tickets cut %q:\n%s", w, want, v)
+			}
+		}
+	}
+}

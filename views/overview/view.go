@@ -19,8 +19,11 @@ import (
 // wide enough for two columns.
 const leftWidth = 34
 
-// twoColumns is the narrowest content width that shows two columns.
-const twoColumns = 80
+// twoColumns is the narrowest content width that shows two columns: the
+// latest tickets beside the left column must still show whole amounts up to
+// "99,999.999999 USDC" (2 marker + created 11 + status 10 + two amounts of
+// 18, with separators); narrower windows stack the blocks instead.
+const twoColumns = leftWidth + 3 + 2 + 11 + 1 + 10 + 1 + 18 + 1 + 18
 
 // SetSize implements ui.Screen.
 func (m *Screen) SetSize(w, h int) {

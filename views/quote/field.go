@@ -160,6 +160,12 @@ func (f *field) update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 // render draws the field as one line "› Label    value" plus, below it, the
 // note or the error. width is the whole line.
 func (f *field) render(th theme, focused bool, labelW, width int) []string {
+	return append(f.valueLines(th, focused, labelW, width), f.messageLines(th, width)...)
+}
+
+// valueLines are "› Label    value", the value continuing under itself when
+// it is too long for its room.
+func (f *field) valueLines(th theme, focused bool, labelW, width int) []string {
 	l := th.labelHead(f.label, focused, labelW)
 	valueW := width - labelW - 3
 	if valueW < 4 {
@@ -183,18 +189,40 @@ func (f *field) render(th theme, focused bool, labelW, width int) []string {
 		}
 		value = strings.Join(parts, " ")
 	default:
-		f.input.SetWidth(valueW - 1)
+		arrows := f.kind == kindChoice && focused
+		inputW := valueW - 1
+		if arrows {
+			// "◂ " and " ▸" share the line with the input.
+			inputW = max(inputW-4, 1)
+		}
+		f.input.SetWidth(inputW)
 		value = f.input.View()
-		if f.kind == kindChoice && focused {
+		if arrows {
 			value = th.dim.Render("◂ ") + value + th.dim.Render(" ▸")
 		}
 	}
-	lines := []string{l + value}
-	switch {
-	case f.err != "":
-		lines = append(lines, "    "+th.err.Render("✗ "+f.err))
-	case f.note != "":
-		lines = append(lines, "    "+th.dim.Render(f.note))
+	vs := wrap(value, valueW)
+	lines := []string{l + vs[0]}
+	indent := strings.Repeat(" ", widthOf(l))
+	for _, v := range vs[1:] {
+		lines = append(lines, indent+v)
+	}
+	return lines
+}
+
+// messageLines are the error, else the note, indented under the field and
+// wrapped to width.
+func (f *field) messageLines(th theme, width int) []string {
+	msg, style := f.note, th.dim
+	if f.err != "" {
+		msg, style = "✗ "+f.err, th.err
+	}
+	if msg == "" {
+		return nil
+	}
+	var lines []string
+	for _, m := range wrap(msg, max(width-4, 1)) {
+		lines = append(lines, "    "+style.Render(m))
 	}
 	return lines
 }

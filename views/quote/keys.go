@@ -16,6 +16,8 @@ func newKeyMap() keyMap {
 	b := func(help string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], help))
 	}
+	// Submit names ctrl+s: enter reviews only from the last field of the
+	// details (elsewhere it moves on), ctrl+s from any field.
 	return keyMap{
 		Edit:      b("edit the form", "e"),
 		GetQuote:  b("get a quote", "enter"),
@@ -26,7 +28,7 @@ func newKeyMap() keyMap {
 		Prev:      b("previous field", "shift+tab", "up"),
 		Choose:    b("cycle choices", "left", "right"),
 		Back:      b("back", "esc"),
-		Submit:    b("review and confirm", "enter"),
+		Submit:    b("review and confirm", "ctrl+s"),
 		Confirm:   b("create the ticket", "y"),
 		Cancel:    b("any other key: back (default no)", "n"),
 		Copy:      b("copy the BR Code", "y"),

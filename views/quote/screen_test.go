@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
@@ -788,5 +789,88 @@ func TestEditingTheFormDropsTheQuote(t *testing.T) {
 	h.keys("enter")
 	if got := h.f.quotes[len(h.f.quotes)-1].InputAmount.Decimal.String(); got != "5000" {
 		t.Fatalf("re-quoted %s, want 5000", got)
+	}
+}
+
+func TestFocusedChoiceStaysOnItsLine(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.keys("e") // the first field, the input currency, is a choice
+	for _, sz := range [][2]int{{100, 30}, {80, 24}, {140, 30}, {40, 12}} {
+		h.m.SetSize(sz[0], sz[1])
+		var line string
+		for _, l := range strings.Split(ansi.Strip(h.m.View()), "\n") {
+			if strings.Contains(l, "Input currency") {
+				line = l
+			}
+			if strings.HasPrefix(strings.TrimSpace(l), "▸") {
+				t.Errorf("%v: the choice arrow wrapped onto its own line:\n%s", sz, ansi.Strip(h.m.View()))
+			}
+		}
+		if !strings.Contains(line, "◂ BRL") || !strings.Contains(line, "▸") || strings.Contains(line, "…") {
+			t.Errorf("%v: the focused choice is not whole on its line: %q", sz, line)
+		}
+	}
+}
+
+func TestConfirmationNamesTheServiceWithoutAProfile(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.s.Profile, h.s.Label = "", "sandbox (creds.json)"
+	h.quote("500")
+	h.keys("c")
+	h.toPicker()
+	h.keys("enter")
+	if h.m.stage != stageConfirm {
+		t.Fatalf("stage %v, want the confirmation:\n%s", h.m.stage, h.screen())
+	}
+	h.want("SANDBOX · sandbox (creds.json)")
+	if strings.Contains(h.screen(), "profile —") {
+		t.Errorf("the confirmation shows an empty profile instead of the service:\n%s", h.screen())
+	}
+}
+
+func TestDetailsHintNamesTheKeyThatReviews(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	// BRL PIX → BRLA INTERNAL: every detail is optional, so review may
+	// start from the first field.
+	h.keys("e")
+	for h.m.form.focused().id != fAmount {
+		h.keys("down")
+	}
+	h.typeText("500")
+	h.keys("enter", "c")
+	if h.m.stage != stageDetails {
+		t.Fatalf("stage %v, want the details:\n%s", h.m.stage, h.screen())
+	}
+	var review key.Binding
+	for _, b := range h.m.KeyMap() {
+		if b.Enabled() && b.Help().Desc == "review and confirm" {
+			review = b
+		}
+	}
+	if review.Help().Key != "ctrl+s" {
+		t.Fatalf("the review hint names %q; enter on the first field only moves on", review.Help().Key)
+	}
+	h.send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	if h.m.stage != stageConfirm {
+		t.Fatalf("the hinted key did not review: stage %v", h.m.stage)
+	}
+}
+
+func TestLongFieldTextContinuesUnderItself(t *testing.T) {
+	perms := operatorPerms()
+	perms.Markup = false // the markup field then says why, at length
+	h := newHarness(t, perms)
+	h.keys("e")
+	h.m.SetSize(100, 30)
+	lines := strings.Split(ansi.Strip(h.m.View()), "\n")
+	for i, l := range lines {
+		if i == 0 || strings.TrimSpace(l) == "" {
+			continue
+		}
+		// Every line of the form column starts with the focus marker or
+		// an indent: nothing wraps back to the left edge.
+		if !strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "›") && !strings.HasPrefix(l, "↑") && !strings.HasPrefix(l, "Quote builder") {
+			t.Errorf("line %d wrapped to the left edge: %q\\n%s", i, l, strings.Join(lines, "\\n"))
+		}
 	}
 }

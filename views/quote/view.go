@@ -122,12 +122,11 @@ func (m *Screen) formLines(w int) ([]string, int) {
 		if focused {
 			focus = len(out)
 		}
-		lines := f.render(m.th, focused, 16, w)
-		if !focused && f.err == "" {
-			lines = lines[:1] // notes only under the focused field, errors always
-			if f.id == fAmount && f.note != "" {
-				lines = append(lines, "    "+m.th.dim.Render(f.note))
-			}
+		lines := f.valueLines(m.th, focused, 16, w)
+		// Notes only under the focused field (and the amount's reading of
+		// what was typed), errors always.
+		if focused || f.err != "" || f.id == fAmount {
+			lines = append(lines, f.messageLines(m.th, w)...)
 		}
 		out = append(out, wrapAll(lines, w)...)
 	}
@@ -251,8 +250,11 @@ func (m *Screen) confirmView() (body, foot []string) {
 	}
 	add("Account", m.accountText())
 	profile := "profile " + nonEmpty(m.s.Profile, "—")
-	if m.s.Embedded {
+	switch {
+	case m.s.Embedded:
 		profile = "embedded sandbox"
+	case m.s.Profile == "" && m.s.Label != "":
+		profile = m.s.Label
 	}
 	add("Environment", strings.ToUpper(nonEmpty(string(m.s.Env), "sandbox"))+" · "+profile)
 	if m.previous != nil {

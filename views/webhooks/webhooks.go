@@ -236,11 +236,12 @@ func (m *Model) KeyMap() []key.Binding {
 func (m *Model) syncKeys() {
 	_, ok := m.selected()
 	k := &m.keys
+	canWrite := m.s.Can(ui.ActWrite) == nil
 	k.Open.SetEnabled(ok)
-	k.Mark.SetEnabled(ok)
+	// Selecting only gathers attempts to acknowledge, so it goes with it.
+	k.Mark.SetEnabled(ok && canWrite)
 	k.Copy.SetEnabled(ok || m.detail != nil)
 	k.Clear.SetEnabled(!m.bar.Empty() || m.unacked)
-	canWrite := m.s.Can(ui.ActWrite) == nil
 	if m.detail != nil {
 		k.Ack.SetEnabled(canWrite && m.detail.attempt != nil && !m.detail.attempt.Acknowledged)
 	} else {

@@ -292,12 +292,16 @@ func TestAcknowledgeHiddenWhenReadOnly(t *testing.T) {
 	svc := &fakeService{attempts: makeAttempts(3)}
 	m := start(t, svc, session(t, svc, true), 100, 30)
 	for _, b := range m.KeyMap() {
-		if b.Help().Desc == "acknowledge" && b.Enabled() {
-			t.Fatal("acknowledge offered to a read-only session")
+		if (b.Help().Desc == "acknowledge" || b.Help().Desc == "select") && b.Enabled() {
+			t.Fatalf("%q offered to a read-only session", b.Help().Desc)
 		}
 	}
 	if msgs := press(t, m, "a"); len(msgs) != 0 {
 		t.Fatalf("a in a read-only session gave %v", msgs)
+	}
+	press(t, m, "space")
+	if strings.Contains(m.View(), "[x]") {
+		t.Fatal("space marked an attempt in a read-only session, where nothing can be done with it")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"tesouro/api"
 	"tesouro/views/internal/fakeservice"
@@ -191,5 +192,21 @@ func TestPasteIsChecked(t *testing.T) {
 	f.Update(tea.PasteMsg{Content: "ABC"})
 	if f.Value("code") != "ABC" || f.Hint("code") != "looks fine" {
 		t.Fatalf("pasted value %q hint %q", f.Value("code"), f.Hint("code"))
+	}
+}
+
+func TestFieldsFitTheirLineWithoutBeingCut(t *testing.T) {
+	f := New("Test",
+		Field{Key: "alias", Label: "Alias", Required: true, Placeholder: "treasury cold wallet"},
+		Field{Key: "memo", Label: "Memo"},
+	)
+	f.Focus()
+	for _, w := range []int{100, 80, 40} {
+		f.SetSize(w, 10)
+		for _, l := range strings.Split(ansi.Strip(f.View()), "\n") {
+			if strings.HasSuffix(strings.TrimRight(l, " "), "…") {
+				t.Errorf("width %d: a field line is cut: %q", w, l)
+			}
+		}
 	}
 }

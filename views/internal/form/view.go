@@ -36,7 +36,9 @@ func (f *Form) SetStyles(s Styles) { f.styles = s }
 // SetSize gives the form its area; View fills exactly that.
 func (f *Form) SetSize(w, h int) {
 	f.width, f.height = max(w, 1), max(h, 1)
-	in := max(f.width-f.labelWidth()-3, 4)
+	// A text input draws one cell more than its width (the cursor at the
+	// end), and the line also holds the marker, the label and a space.
+	in := max(f.width-f.labelWidth()-4, 4)
 	for _, fl := range f.fields {
 		fl.input.SetWidth(in)
 	}

@@ -1,0 +1,32 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"tesouro/api"
+)
+
+// The accounts list holds only those the access may operate, so a name
+// missing from it may well exist (a sub-account the access is blacklisted
+// from): the error must not claim there is no such account at all.
+func TestFindAccountUnknownNameSaysAmongOperableAccounts(t *testing.T) {
+	accounts := []api.Account{
+		{ID: uuid.New(), Name: "Acme Treasury Ltda"},
+		{ID: uuid.New(), Name: "Acme Payments", MainAccountID: "x"},
+	}
+	_, err := findAccount(accounts, "Acme Sul")
+	if err == nil {
+		t.Fatal("an unlisted name was resolved")
+	}
+	for _, want := range []string{`"Acme Sul"`, "among those this access may operate", "press S"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if acc, err := findAccount(accounts, "acme payments"); err != nil || acc.Name != "Acme Payments" {
+		t.Errorf("exact name (any case) not found: %+v, %v", acc, err)
+	}
+}
