@@ -569,6 +569,24 @@ func TestFrozenAccessShowsTheBadgeAndWhy(t *testing.T) {
 	}
 }
 
+// An approver with no money permissions is told, in words, what it lacks
+// and that it may not create tickets (not "lacks tickets", which is no
+// permission's name).
+func TestNoticeNamesMissingPermissionsAndTickets(t *testing.T) {
+	h := &harness{t: t, fake: newFake()}
+	h.fake.access.AccountPermissions = api.Permissions{OperationApprover: true}
+	h.root = New(Options{
+		Factories: []Factory{func(s *Session) Screen { return &stubScreen{id: "overview", title: "Overview", s: s} }},
+		Connect:   func(ctx context.Context) (*Connection, error) { return &Connection{Client: h.fake}, nil },
+	})
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 32})
+	h.run(h.root.Init())
+	want := "this access lacks payOut, markup, beneficiary; it may not create tickets: those actions are hidden"
+	if v := plain(h.view()); !strings.Contains(v, want) {
+		t.Errorf("no notice %q:\n%s", want, v)
+	}
+}
+
 // accountChoices are the switcher's rows, best match first.
 func (sw *switcher) accountChoices() []string {
 	out := make([]string, 0, len(sw.shown))

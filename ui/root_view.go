@@ -143,13 +143,17 @@ func (r *Root) notice() string {
 	if !p.Beneficiary {
 		missing = append(missing, "beneficiary")
 	}
-	if s.Can(ActCreateTicket) != nil {
-		missing = append(missing, "tickets")
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, "this access lacks "+strings.Join(missing, ", "))
 	}
-	if len(missing) == 0 {
+	if s.Can(ActCreateTicket) != nil {
+		parts = append(parts, "it may not create tickets")
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	return "this access lacks " + strings.Join(missing, ", ") + ": those actions are hidden"
+	return strings.Join(parts, "; ") + ": those actions are hidden"
 }
 
 // tabsView: "1 Overview  2 Quote ..." with the active tab marked. When the
