@@ -157,6 +157,16 @@ func TestDemoWebhooksDeliverToTheSandboxReceiver(t *testing.T) {
 	if len(hooks) == 0 || hooks[0].URL != e.run.BaseURL+"/v2/sandbox/webhook-receiver" {
 		t.Fatalf("demo webhooks %+v", hooks)
 	}
+	// The demo's past attempts name the same receiver, not a default port.
+	past := must[api.Page[api.WebhookAttempt]](t)(op.ListWebhookAttempts(ctx(t), api.AttemptFilter{}))
+	if len(past.Items) == 0 {
+		t.Fatal("no demo delivery attempts")
+	}
+	for _, a := range past.Items {
+		if a.WebhookURL != hooks[0].URL {
+			t.Fatalf("demo attempt %s was delivered to %s, but the webhook is %s", a.ID, a.WebhookURL, hooks[0].URL)
+		}
+	}
 	q := must[*api.Quote](t)(op.Quote(ctx(t), pixQuote("12")))
 	tk := must[*api.CreateTicketResult](t)(op.CreateTicket(ctx(t), uuid.Nil, api.CreateTicketRequest{QuoteToken: q.QuoteToken})).Ticket
 	deadline := time.Now().Add(5 * time.Second)

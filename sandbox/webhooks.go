@@ -239,16 +239,22 @@ func (s *Server) webhookReceiver(c *call) error {
 	return c.replyRaw(rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes(), nil)
 }
 
-// setSelfBase points the demo webhooks at the receiver of the sandbox as it
-// is served.
+// setSelfBase points the demo webhooks, and the demo delivery attempts
+// recorded for them, at the receiver of the sandbox as it is served.
 func (s *Server) setSelfBase(base string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	rebase := func(u *string) {
+		if strings.HasPrefix(*u, defaultDemoBase+receiverPath) {
+			*u = strings.TrimRight(base, "/") + strings.TrimPrefix(*u, defaultDemoBase)
+		}
+	}
 	for _, a := range s.st.accounts {
 		for _, w := range a.webhooks {
-			if strings.HasPrefix(w.URL, defaultDemoBase+receiverPath) {
-				w.URL = strings.TrimRight(base, "/") + strings.TrimPrefix(w.URL, defaultDemoBase)
-			}
+			rebase(&w.URL)
+		}
+		for _, at := range a.attempts.all() {
+			rebase(&at.WebhookURL)
 		}
 	}
 }
