@@ -230,9 +230,15 @@ func TestNavigateOpensTicketByID(t *testing.T) {
 
 	_, cmd = m.Update(ui.NavigateMsg{Screen: "tickets", ID: "nope"})
 	msgs := run(t, m, cmd)
-	if ts := toasts(msgs); len(ts) != 1 || !strings.Contains(ts[0], "not a ticket id") {
+	if ts := toasts(msgs); len(ts) != 1 || !strings.Contains(ts[0], "no loaded ticket starts with") {
 		t.Fatalf("bad id toasts: %v", ts)
 	}
+
+	// The 8 characters a list shows are enough when one loaded ticket has them.
+	loaded := svc.tickets[3]
+	_, cmd = m.Update(ui.NavigateMsg{Screen: "tickets", ID: strings.ToUpper(loaded.ID.String()[:8])})
+	run(t, m, cmd)
+	mustContain(t, screen(m), "Ticket "+loaded.ID.String(), loaded.ExternalID)
 }
 
 func TestExportWritesLoadedRowsWithFees(t *testing.T) {

@@ -239,9 +239,25 @@ func (m *Model) openDetail(id uuid.UUID) tea.Cmd {
 
 // openByID answers ":ticket ID".
 func (m *Model) openByID(raw string) tea.Cmd {
-	id, err := uuid.Parse(strings.TrimSpace(raw))
+	raw = strings.ToLower(strings.TrimSpace(raw))
+	id, err := uuid.Parse(raw)
 	if err != nil {
-		return ui.Toast(ui.ToastError, fmt.Sprintf("%q is not a ticket id: a ticket id is a UUID such as 6f1c2a0e-1b7e-4a55-9a63-3f2d9c8b7a10", raw))
+		// The lists show an id's first 8 characters: accept such a prefix
+		// when exactly one loaded ticket has it.
+		var found []uuid.UUID
+		for _, r := range m.recs {
+			if len(raw) >= 4 && strings.HasPrefix(r.ID.String(), raw) {
+				found = append(found, r.ID)
+			}
+		}
+		switch len(found) {
+		case 1:
+			id = found[0]
+		case 0:
+			return ui.Toast(ui.ToastError, fmt.Sprintf("no loaded ticket starts with %q: type the whole id (y on a ticket copies it)", raw))
+		default:
+			return ui.Toast(ui.ToastError, fmt.Sprintf("%d loaded tickets start with %q: type more of the id", len(found), raw))
+		}
 	}
 	m.table.Select(id.String())
 	return m.openDetail(id)
