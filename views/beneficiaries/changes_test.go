@@ -5,7 +5,6 @@ import (
 	"errors"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
 	"tesouro/api"
@@ -13,58 +12,7 @@ import (
 	"tesouro/views/internal/fakeservice"
 )
 
-// spy is the screen with the ChangedMsgs its commands produce taken aside
-// (the harness keeps only the root's usual messages).
-type spy struct {
-	ui.Screen
-	changes *[]ui.ChangedMsg
-}
-
-func (s spy) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
-	var cmd tea.Cmd
-	s.Screen, cmd = s.Screen.Update(msg)
-	return s, s.watch(cmd)
-}
-
-func (s spy) watch(cmd tea.Cmd) tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		switch m := cmd().(type) {
-		case ui.ChangedMsg:
-			*s.changes = append(*s.changes, m)
-			return nil
-		case tea.BatchMsg:
-			out := make(tea.BatchMsg, len(m))
-			for i, c := range m {
-				out[i] = s.watch(c)
-			}
-			return out
-		default:
-			return m
-		}
-	}
-}
-
-type spied struct {
-	harness
-	changes *[]ui.ChangedMsg
-}
-
-// newSpied drives the screen of the sub-account "Filial" on svc.
-func newSpied(t *testing.T, svc api.Service) spied {
-	t.Helper()
-	s := fakeservice.Session(t, svc, "operator@example.com", canWrite)
-	s.Account = ui.Account{ID: subAccount, Name: "Filial"}
-	var changes []ui.ChangedMsg
-	h := fakeservice.Drive(t, s, func(s *ui.Session) ui.Screen { return spy{New(s), &changes} }, 100, 30)
-	return spied{harness{h}, &changes}
-}
-
-func (h spied) screen() *Screen { return h.Screen.(spy).Screen.(*Screen) }
-
-func (h spied) createWallet() {
+func (h harness) createWallet() {
 	h.T.Helper()
 	h.Key("n")
 	f := h.screen().Form()
@@ -79,12 +27,12 @@ func (h spied) createWallet() {
 
 func TestCreatedBeneficiaryTellsTheQuotePickers(t *testing.T) {
 	svc := &fakeservice.Service{}
-	h := newSpied(t, svc)
+	h := newHarness(t, svc, canWrite)
 	h.createWallet()
 	if len(svc.WalletsSent) != 1 {
 		t.Fatalf("sent %d wallets (form error %q)", len(svc.WalletsSent), h.screen().Form().FormError())
 	}
-	ch := *h.changes
+	ch := h.Changes
 	if len(ch) != 1 || ch[0] != (ui.ChangedMsg{Account: subAccount, What: ui.ChangedBeneficiaries, By: "beneficiaries"}) {
 		t.Fatalf("changes %+v, want the beneficiaries of Filial", ch)
 	}
@@ -92,10 +40,10 @@ func TestCreatedBeneficiaryTellsTheQuotePickers(t *testing.T) {
 
 func TestRefusedCreationTellsNobody(t *testing.T) {
 	svc := &fakeservice.Service{CreateErr: &api.Error{Status: 400, Code: "INVALID", Message: "walletAddress: unknown"}}
-	h := newSpied(t, svc)
+	h := newHarness(t, svc, canWrite)
 	h.createWallet()
-	if h.screen().Form() == nil || len(*h.changes) != 0 {
-		t.Fatalf("a refused creation closed the form or sent %+v", *h.changes)
+	if h.screen().Form() == nil || len(h.Changes) != 0 {
+		t.Fatalf("a refused creation closed the form or sent %+v", h.Changes)
 	}
 }
 
@@ -108,17 +56,17 @@ func (refusingDelete) DeleteWallet(context.Context, uuid.UUID, uuid.UUID) error 
 
 func TestDeleteTellsOnlyWhenDone(t *testing.T) {
 	wallets := []api.Wallet{{ID: uuid.New(), Alias: "hot", WalletAddress: "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB", WalletChain: "CELO"}}
-	refused := newSpied(t, refusingDelete{&fakeservice.Service{Wallets: wallets}})
+	refused := newHarness(t, refusingDelete{&fakeservice.Service{Wallets: wallets}}, canWrite)
 	refused.Key("d")
 	refused.Run(refused.Asks[0].OnYes)
-	if len(*refused.changes) != 0 {
-		t.Fatalf("a refused delete sent %+v", *refused.changes)
+	if len(refused.Changes) != 0 {
+		t.Fatalf("a refused delete sent %+v", refused.Changes)
 	}
 
-	h := newSpied(t, &fakeservice.Service{Wallets: wallets})
+	h := newHarness(t, &fakeservice.Service{Wallets: wallets}, canWrite)
 	h.Key("d")
 	h.Run(h.Asks[0].OnYes)
-	if ch := *h.changes; len(ch) != 1 || ch[0].What != ui.ChangedBeneficiaries || ch[0].Account != subAccount {
+	if ch := h.Changes; len(ch) != 1 || ch[0].What != ui.ChangedBeneficiaries || ch[0].Account != subAccount {
 		t.Fatalf("changes %+v after a delete", ch)
 	}
 }
@@ -129,7 +77,7 @@ func TestBeneficiariesWrittenElsewhereReloadKeepingTheCursor(t *testing.T) {
 		{ID: a, Alias: "alpha", WalletAddress: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", WalletChain: "BASE"},
 		{ID: b, Alias: "beta", WalletAddress: "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB", WalletChain: "BASE"},
 	}}
-	h := newSpied(t, svc)
+	h := newHarness(t, svc, canWrite)
 	h.Key("down")
 	table := h.screen().kinds[0].Table()
 	svc.Wallets = append([]api.Wallet{{ID: uuid.New(), Alias: "gamma", WalletAddress: "0x8617E340B3D01FA5F11F306F4090FD50E238070D", WalletChain: "BASE"}}, svc.Wallets...)

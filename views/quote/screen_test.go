@@ -19,6 +19,7 @@ import (
 	"tesouro/journal"
 	"tesouro/ui"
 	"tesouro/ui/widget"
+	"tesouro/views/internal/fakeservice"
 )
 
 // clock is a fake session clock.
@@ -198,33 +199,10 @@ func (h *harness) drain(cmd tea.Cmd) {
 	}
 }
 
-func press(s string) tea.KeyPressMsg {
-	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	}
-	r := []rune(s)[0]
-	return tea.KeyPressMsg{Code: r, Text: s}
-}
-
 func (h *harness) keys(ks ...string) {
 	h.t.Helper()
 	for _, k := range ks {
-		h.send(press(k))
+		h.send(fakeservice.KeyPress(k))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"tesouro/api"
 	"tesouro/ui"
+	"tesouro/ui/screentest"
 )
 
 // changed is what the root delivers after another screen wrote tickets of
@@ -22,8 +23,7 @@ func changed(what ui.Changed) tea.Cmd {
 // starts.
 func deliver(t *testing.T, m *Model, msg tea.Msg) []tea.Msg {
 	t.Helper()
-	_, cmd := m.Update(msg)
-	return run(t, m, cmd)
+	return screentest.Send(t, m, mine, msg)
 }
 
 // newest makes a ticket created after every other one of the fake.

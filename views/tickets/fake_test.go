@@ -16,6 +16,8 @@ import (
 
 	"tesouro/api"
 	"tesouro/ui"
+	"tesouro/ui/screentest"
+	"tesouro/views/internal/fakeservice"
 )
 
 func init() {
@@ -180,76 +182,34 @@ func newSession(t testing.TB, svc api.Service) *ui.Session {
 	}
 }
 
-// run executes a command and everything it leads to, feeding every message
-// back to the screen; it returns the messages meant for the root (toasts,
-// navigation, confirmations) in the order they came.
-func run(t testing.TB, m *Model, cmd tea.Cmd) []tea.Msg {
-	t.Helper()
-	var out []tea.Msg
-	queue := []tea.Cmd{cmd}
-	for steps := 0; len(queue) > 0; steps++ {
-		if steps > 10_000 {
-			t.Fatal("commands never settle")
-		}
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		msg := c()
-		switch msg := msg.(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case ui.ToastMsg, ui.NavigateMsg, ui.ConfirmMsg, ui.RefreshedMsg:
-			out = append(out, msg)
-		case pageMsg, detailMsg, refreshMsg, receiptMsg, exportMsg, tickMsg:
-			_, next := m.Update(msg)
-			queue = append(queue, next)
-		default:
-			out = append(out, msg)
-		}
+// mine tells the screen's own messages, which go back to it, from those
+// meant for the root.
+func mine(msg tea.Msg) bool {
+	switch msg.(type) {
+	case pageMsg, detailMsg, refreshMsg, receiptMsg, exportMsg, tickMsg:
+		return true
 	}
-	return out
+	return false
 }
 
-func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	}
-	r := []rune(k)[0]
-	return tea.KeyPressMsg{Code: r, Text: k}
+// run executes a command and everything it leads to; it returns the
+// messages meant for the root (toasts, navigation, confirmations) in the
+// order they came.
+func run(t testing.TB, m *Model, cmd tea.Cmd) []tea.Msg {
+	t.Helper()
+	return screentest.Settle(t, m, cmd, mine)
 }
 
 // press sends keys one by one, running what each one starts.
 func press(t testing.TB, m *Model, keys ...string) []tea.Msg {
 	t.Helper()
-	var out []tea.Msg
-	for _, k := range keys {
-		_, cmd := m.Update(keyMsg(k))
-		out = append(out, run(t, m, cmd)...)
-	}
-	return out
+	return screentest.Send(t, m, mine, fakeservice.Keys(keys...)...)
 }
 
 // typeText types literal text into whatever has focus.
 func typeText(t testing.TB, m *Model, text string) {
 	t.Helper()
-	for _, r := range text {
-		_, cmd := m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
-		run(t, m, cmd)
-	}
+	screentest.Send(t, m, mine, fakeservice.Text(text)...)
 }
 
 func start(t testing.TB, svc *fakeService, w, h int) *Model {

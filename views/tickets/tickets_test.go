@@ -15,6 +15,7 @@ import (
 
 	"tesouro/api"
 	"tesouro/ui"
+	"tesouro/views/internal/fakeservice"
 )
 
 func TestPagingFetchesAheadAndCounts(t *testing.T) {
@@ -60,7 +61,7 @@ func TestStaleResponsesAreDropped(t *testing.T) {
 	first := m.Init()
 	press(t, m, "f")
 	typeText(t, m, "PAID")
-	_, apply := m.Update(keyMsg("enter"))
+	_, apply := m.Update(fakeservice.KeyPress("enter"))
 	run(t, m, apply)
 	run(t, m, first) // arrives late
 	if len(m.recs) != 20 {

@@ -15,6 +15,8 @@ import (
 
 	"tesouro/api"
 	"tesouro/ui"
+	"tesouro/ui/screentest"
+	"tesouro/views/internal/fakeservice"
 )
 
 type fakeService struct {
@@ -71,56 +73,34 @@ func makeTrades(n int) []api.Trade {
 	return out
 }
 
+// mine tells the screen's own messages, which go back to it, from those
+// meant for the root.
+func mine(msg tea.Msg) bool {
+	switch msg.(type) {
+	case pageMsg:
+		return true
+	}
+	return false
+}
+
+// run executes a command and everything it leads to; it returns the
+// messages meant for the root (toasts, navigation, confirmations) in the
+// order they came.
 func run(t *testing.T, m *Model, cmd tea.Cmd) []tea.Msg {
 	t.Helper()
-	var out []tea.Msg
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case pageMsg:
-			_, next := m.Update(msg)
-			queue = append(queue, next)
-		default:
-			out = append(out, msg)
-		}
-	}
-	return out
+	return screentest.Settle(t, m, cmd, mine)
 }
 
-func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	}
-	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
-}
-
+// press sends keys one by one, running what each one starts.
 func press(t *testing.T, m *Model, keys ...string) []tea.Msg {
-	var out []tea.Msg
-	for _, k := range keys {
-		_, cmd := m.Update(keyMsg(k))
-		out = append(out, run(t, m, cmd)...)
-	}
-	return out
+	t.Helper()
+	return screentest.Send(t, m, mine, fakeservice.Keys(keys...)...)
 }
 
-func typeText(t *testing.T, m *Model, s string) {
-	for _, r := range s {
-		_, cmd := m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
-		run(t, m, cmd)
-	}
+// typeText types literal text into whatever has focus.
+func typeText(t *testing.T, m *Model, text string) {
+	t.Helper()
+	screentest.Send(t, m, mine, fakeservice.Text(text)...)
 }
 
 func start(t *testing.T, svc *fakeService, w, h int) *Model {

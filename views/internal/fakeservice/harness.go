@@ -29,7 +29,7 @@ func Session(t *testing.T, svc api.Service, email string, perms api.Permissions)
 
 // Harness drives a screen like the root does: it runs every command and
 // feeds the screen's own messages back, keeping the root's (toasts,
-// confirmations, prompts, navigations) for the test to look at.
+// confirmations, prompts, navigations, changes) for the test to look at.
 type Harness struct {
 	T       *testing.T
 	Screen  ui.Screen
@@ -37,6 +37,7 @@ type Harness struct {
 	Asks    []ui.ConfirmMsg
 	Prompts []ui.PromptMsg
 	Navs    []ui.NavigateMsg
+	Changes []ui.ChangedMsg
 	journal string
 }
 
@@ -69,6 +70,8 @@ func (h *Harness) Run(cmd tea.Cmd) {
 		h.Prompts = append(h.Prompts, m)
 	case ui.NavigateMsg:
 		h.Navs = append(h.Navs, m)
+	case ui.ChangedMsg:
+		h.Changes = append(h.Changes, m)
 	default:
 		v := reflect.ValueOf(msg)
 		switch {
@@ -94,15 +97,15 @@ func (h *Harness) Send(msg tea.Msg) {
 
 // Key presses keys one after the other (see KeyPress).
 func (h *Harness) Key(keys ...string) {
-	for _, k := range keys {
-		h.Send(KeyPress(k))
+	for _, k := range Keys(keys...) {
+		h.Send(k)
 	}
 }
 
 // Type types s one character at a time.
 func (h *Harness) Type(s string) {
-	for _, r := range s {
-		h.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	for _, k := range Text(s) {
+		h.Send(k)
 	}
 }
 
@@ -120,7 +123,7 @@ func (h *Harness) Journal() []journal.Entry {
 }
 
 // KeyPress is the key named k: "enter", "tab", "shift+tab", "esc", the
-// arrows, "ctrl+s", "backspace", or a character.
+// arrows, "space", "ctrl+s", "backspace", or a character.
 func KeyPress(k string) tea.KeyPressMsg {
 	switch k {
 	case "enter":
@@ -137,12 +140,34 @@ func KeyPress(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyLeft}
 	case "down":
 		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	case "ctrl+s":
 		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
 	}
 	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+}
+
+// Keys are the presses of the keys named keys (see KeyPress), in order.
+func Keys(keys ...string) []tea.Msg {
+	out := make([]tea.Msg, len(keys))
+	for i, k := range keys {
+		out[i] = KeyPress(k)
+	}
+	return out
+}
+
+// Text is s typed one character at a time.
+func Text(s string) []tea.Msg {
+	var out []tea.Msg
+	for _, r := range s {
+		out = append(out, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return out
 }
 
 // CheckSize fails the test unless the view v is hgt lines of at most w
