@@ -1,5 +1,11 @@
 package ui
 
+import (
+	"github.com/google/uuid"
+
+	"tesouro/journal"
+)
+
 // fallbackTheme serves sessions built without a theme (tests of a single
 // screen); the root always sets one.
 var fallbackTheme = NewTheme(true, false)
@@ -56,4 +62,17 @@ func (s *Session) AccountName() string {
 		return s.Account.ID.String()
 	}
 	return name
+}
+
+// JournalEntry starts the journal line of a write made on account (uuid.Nil
+// for the main account): time, profile, environment and the account, which
+// the journal names "main" or by its id. The caller adds ids, amounts and
+// the outcome. It reads only what never changes in a session, so commands
+// may call it.
+func (s *Session) JournalEntry(account uuid.UUID, action, endpoint string) journal.Entry {
+	acct := "main"
+	if account != uuid.Nil {
+		acct = account.String()
+	}
+	return journal.Entry{Time: s.Clock().UTC(), Profile: s.Profile, Env: string(s.Env), Account: acct, Action: action, Endpoint: endpoint}
 }

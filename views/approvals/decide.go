@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
 	"tesouro/api"
-	"tesouro/journal"
 	"tesouro/ui"
 	"tesouro/validate"
 )
@@ -126,12 +124,7 @@ func (m *Screen) reject(it *item) tea.Cmd {
 func (m *Screen) decide(it *item, action, reason string) tea.Cmd {
 	op := it.op
 	q := it.quote
-	jr := m.s.Journal
-	profile, env := m.s.Profile, string(m.s.Env)
-	account := "main"
-	if op.SubAccountID != "" && op.SubAccountID != uuid.Nil.String() {
-		account = op.SubAccountID
-	}
+	s, jr := m.s, m.s.Journal
 	acct := m.opAccount(op)
 	amounts := map[string]string{}
 	if q != nil {
@@ -161,8 +154,9 @@ func (m *Screen) decide(it *item, action, reason string) tea.Cmd {
 		default:
 			outcome = "rejected: " + reason
 		}
-		jerr := jr.Record(journal.Entry{Time: time.Now().UTC(), Profile: profile, Env: env, Account: account,
-			Action: action + "-operation", Endpoint: endpoint, IDs: ids, Amounts: amounts, Outcome: outcome})
+		e := s.JournalEntry(acct, action+"-operation", endpoint)
+		e.IDs, e.Amounts, e.Outcome = ids, amounts, outcome
+		jerr := jr.Record(e)
 		return decidedMsg{id: op.ID.String(), account: acct, action: action, op: res, err: err, journalErr: jerr}
 	})
 	return tea.Sequence(mark, send)

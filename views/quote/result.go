@@ -11,7 +11,6 @@ import (
 
 	"tesouro/api"
 	"tesouro/brcode"
-	"tesouro/journal"
 	"tesouro/money"
 	"tesouro/ui"
 	"tesouro/ui/widget"
@@ -228,13 +227,10 @@ func (m *Screen) fund() tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
 		defer cancel()
 		nt, err := client.SandboxFundTicket(ctx, account.ID, t.ID)
-		e := journal.Entry{
-			Time: s.Clock(), Profile: s.Profile, Env: string(s.Env), Account: accountLabel(account),
-			Action: "sandbox-fund-ticket", Endpoint: "POST /v2/sandbox/tickets/{id}/fund",
-			IDs:     map[string]string{"ticketId": t.ID.String(), "externalId": t.ExternalID},
-			Amounts: map[string]string{"input": money.Wire(t.Quote.InputAmount, t.Quote.InputCurrency) + " " + t.Quote.InputCurrency},
-			Outcome: "funded",
-		}
+		e := s.JournalEntry(account.ID, "sandbox-fund-ticket", "POST /v2/sandbox/tickets/{id}/fund")
+		e.IDs = map[string]string{"ticketId": t.ID.String(), "externalId": t.ExternalID}
+		e.Amounts = map[string]string{"input": money.Wire(t.Quote.InputAmount, t.Quote.InputCurrency) + " " + t.Quote.InputCurrency}
+		e.Outcome = "funded"
 		if err != nil {
 			e.Outcome = "error: " + errorText(err)
 		}

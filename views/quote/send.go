@@ -46,29 +46,14 @@ func (m *Screen) submit() tea.Cmd {
 	})
 }
 
-// accountLabel is how the journal names an account.
-func accountLabel(a ui.Account) string {
-	if a.Main() {
-		return "main"
-	}
-	return a.ID.String()
-}
-
 // ticketEntry is the journal line of a ticket creation: ids and amounts,
 // never the quote token or any credential.
 func ticketEntry(s *ui.Session, account ui.Account, req api.CreateTicketRequest, q *api.Quote, res *api.CreateTicketResult, err error) journal.Entry {
-	e := journal.Entry{
-		Time:     s.Clock(),
-		Profile:  s.Profile,
-		Env:      string(s.Env),
-		Account:  accountLabel(account),
-		Action:   "create-ticket",
-		Endpoint: "POST /v2/account/tickets/",
-		IDs:      map[string]string{"externalId": req.ExternalID},
-		Amounts: map[string]string{
-			"input":  money.Wire(q.InputAmount, q.InputCurrency) + " " + q.InputCurrency + " " + q.InputPaymentMethod,
-			"output": money.Wire(q.OutputAmount, q.OutputCurrency) + " " + q.OutputCurrency + " " + q.OutputPaymentMethod,
-		},
+	e := s.JournalEntry(account.ID, "create-ticket", "POST /v2/account/tickets/")
+	e.IDs = map[string]string{"externalId": req.ExternalID}
+	e.Amounts = map[string]string{
+		"input":  money.Wire(q.InputAmount, q.InputCurrency) + " " + q.InputCurrency + " " + q.InputPaymentMethod,
+		"output": money.Wire(q.OutputAmount, q.OutputCurrency) + " " + q.OutputCurrency + " " + q.OutputPaymentMethod,
 	}
 	if q.MarkupAmount.IsPositive() {
 		e.Amounts["markup"] = q.MarkupAmount.String() + " " + q.MarkupCurrency

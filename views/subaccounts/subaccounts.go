@@ -16,7 +16,6 @@ import (
 	"github.com/google/uuid"
 
 	"tesouro/api"
-	"tesouro/journal"
 	"tesouro/ui"
 	"tesouro/ui/widget"
 )
@@ -277,18 +276,13 @@ func validType(s string) error {
 func (m *Screen) create(name, kind string) tea.Cmd {
 	inst, s := m.inst, m.s
 	client, j := s.Client, s.Journal
-	profile, env := s.Profile, string(s.Env)
-	now := s.Clock
 	return func() tea.Msg {
 		return startCreateMsg{inst: inst, run: s.Request(func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 			defer cancel()
 			id, err := client.CreateSubAccount(ctx, api.CreateSubAccountRequest{AccountType: kind, Name: name})
-			entry := journal.Entry{
-				Time: now(), Profile: profile, Env: env, Account: "main",
-				Action: "create-sub-account", Endpoint: "POST /v2/account/sub-accounts",
-				Outcome: "created",
-			}
+			entry := s.JournalEntry(uuid.Nil, "create-sub-account", "POST /v2/account/sub-accounts")
+			entry.Outcome = "created"
 			if err != nil {
 				entry.Outcome = "error: " + err.Error()
 			} else {

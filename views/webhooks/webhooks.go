@@ -14,7 +14,6 @@ import (
 	"github.com/google/uuid"
 
 	"tesouro/api"
-	"tesouro/journal"
 	"tesouro/ui"
 	"tesouro/ui/widget"
 	"tesouro/views/internal/listing"
@@ -276,11 +275,7 @@ func (m *Model) ackTargets() []api.WebhookAttempt {
 // acknowledge is the command run once the user confirmed: it sends the ids
 // fixed when the question was asked and journals the outcome.
 func acknowledge(s *ui.Session, account uuid.UUID, ids []string) tea.Cmd {
-	client, jr, clock := s.Client, s.Journal, s.Clock
-	profile, env, acct := s.Profile, string(s.Env), "main"
-	if account != uuid.Nil {
-		acct = account.String()
-	}
+	client, jr := s.Client, s.Journal
 	return listing.Request(s, func(ctx context.Context) tea.Msg {
 		err := client.AcknowledgeWebhookAttempts(ctx, account, ids)
 		outcome := "acknowledged"
@@ -292,11 +287,9 @@ func acknowledge(s *ui.Session, account uuid.UUID, ids []string) tea.Cmd {
 		for i, id := range ids {
 			jids[fmt.Sprintf("attempt%d", i+1)] = id
 		}
-		jerr := jr.Record(journal.Entry{
-			Time: clock().UTC(), Profile: profile, Env: env, Account: acct,
-			Action: "acknowledge-webhook-attempts", Endpoint: "PATCH /v2/notifications/webhooks/attempts",
-			IDs: jids, Outcome: outcome,
-		})
+		e := s.JournalEntry(account, "acknowledge-webhook-attempts", "PATCH /v2/notifications/webhooks/attempts")
+		e.IDs, e.Outcome = jids, outcome
+		jerr := jr.Record(e)
 		return ackMsg{account: account, ids: ids, err: err, jerr: jerr}
 	})
 }

@@ -2,13 +2,11 @@ package tabbed
 
 import (
 	"context"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
 	"tesouro/api"
-	"tesouro/journal"
 	"tesouro/ui"
 	"tesouro/views/internal/form"
 )
@@ -105,29 +103,24 @@ func JournalFailed(err error) tea.Cmd {
 	return ui.Toast(ui.ToastError, "journal not written: "+err.Error())
 }
 
-// Recorder writes journal lines. It holds copies of the session's values,
-// so that a command never reads the session while the root changes it.
+// Recorder writes journal lines for the account operated when it was made
+// (Session.JournalEntry reads only what never changes in a session).
 type Recorder struct {
-	j                     *journal.Journal
-	profile, env, account string
+	s       *ui.Session
+	account uuid.UUID
 }
 
 // Recorder is a recorder for the operated account.
-func (f *Frame) Recorder() Recorder {
-	acct := "main"
-	if !f.s.Account.Main() {
-		acct = f.s.Account.ID.String()
-	}
-	return Recorder{j: f.s.Journal, profile: f.s.Profile, env: string(f.s.Env), account: acct}
-}
+func (f *Frame) Recorder() Recorder { return Recorder{s: f.s, account: f.s.Account.ID} }
 
 // Record journals an action: outcome when err is nil, else the error.
 func (r Recorder) Record(action, endpoint string, ids map[string]string, outcome string, err error) error {
 	if err != nil {
 		outcome = "error: " + err.Error()
 	}
-	return r.j.Record(journal.Entry{Time: time.Now().UTC(), Profile: r.profile, Env: r.env, Account: r.account,
-		Action: action, Endpoint: endpoint, IDs: ids, Outcome: outcome})
+	e := r.s.JournalEntry(r.account, action, endpoint)
+	e.IDs, e.Outcome = ids, outcome
+	return r.s.Journal.Record(e)
 }
 
 // formStyles are the theme's styles for a form.
