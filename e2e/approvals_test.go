@@ -129,7 +129,9 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	}
 	a2.WaitFor("EXECUTED", 10*time.Second)
 	a2.Send("t")
-	s = a2.WaitFor("Ticket "+ticket, 10*time.Second)
+	a2.WaitFor("Ticket "+ticket, 10*time.Second)
+	a2.WaitGone("loading ticket…", 10*time.Second)
+	s = a2.Screen()
 	if !strings.Contains(s, "321.00") {
 		t.Fatalf("the executed ticket is not the approved one:\n%s", s)
 	}
