@@ -15,11 +15,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"tesouro/api"
-	"tesouro/journal"
-	"tesouro/keystore"
-	"tesouro/sandbox"
-	"tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/keystore"
+	"github.com/tesouro-treasury/tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/ui"
 )
 
 // demoAccesses are the sandbox's demo access names (spec/service.md §6).
@@ -200,7 +200,7 @@ func (c *cli) chooseService(f dashboardFlags, opts *ui.Options) error {
 		if err != nil {
 			return nil, err
 		}
-		cl, err := api.New(p.BaseURL, auth, api.WithUserAgent("tesouro/"+versionString()))
+		cl, err := api.New(p.BaseURL, auth, api.WithUserAgent("github.com/tesouro-treasury/tesouro/"+versionString()))
 		if err != nil {
 			return nil, fmt.Errorf("profile %s: %w", p.Name, err)
 		}
@@ -241,7 +241,7 @@ func demoConnection(baseURL string, acc sandbox.AccessCredential, closeFn func()
 		}
 		return nil, fmt.Errorf("demo access %s: %w", acc.Name, err)
 	}
-	cl, err := api.New(baseURL, auth, api.WithUserAgent("tesouro/"+versionString()))
+	cl, err := api.New(baseURL, auth, api.WithUserAgent("github.com/tesouro-treasury/tesouro/"+versionString()))
 	if err != nil {
 		if closeFn != nil {
 			closeFn()

@@ -13,8 +13,8 @@ import (
 	"flag"
 	"fmt"
 
-	"tesouro/api"
-	"tesouro/keystore"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/keystore"
 )
 
 func (c *cli) runKeygen(args []string) error {

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"tesouro/api"
-	"tesouro/keystore"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/keystore"
 )
 
 func mustKeyPEM(t *testing.T, typ string) string {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"tesouro/api"
-	"tesouro/keystore"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/keystore"
 )
 
 func (c *cli) runLogin(args []string) error {

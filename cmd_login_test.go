@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"tesouro/keystore"
+	"github.com/tesouro-treasury/tesouro/keystore"
 )
 
 func TestLoginWithAWrongTokenStoresNothing(t *testing.T) {

@@ -18,9 +18,9 @@ import (
 
 	"golang.org/x/term"
 
-	"tesouro/api"
-	"tesouro/keystore"
-	"tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/keystore"
+	"github.com/tesouro-treasury/tesouro/validate"
 )
 
 const profileUsage = `Usage:
@@ -349,7 +349,7 @@ func (c *cli) addJWT(p keystore.Profile, sec keystore.Secrets, pr *prompter, noV
 
 // newClient builds a client for a profile.
 func newClient(p keystore.Profile, auth api.Authenticator) (*api.Client, error) {
-	return api.New(p.BaseURL, auth, api.WithTimeout(requestTimeout), api.WithUserAgent("tesouro/"+versionString()))
+	return api.New(p.BaseURL, auth, api.WithTimeout(requestTimeout), api.WithUserAgent("github.com/tesouro-treasury/tesouro/"+versionString()))
 }
 
 // accessInfo asks the service who the credentials belong to.

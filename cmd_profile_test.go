@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"tesouro/keystore"
-	"tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/keystore"
+	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
 // profileEnv runs commands against a throwaway config directory and an

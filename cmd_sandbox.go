@@ -10,8 +10,8 @@ import (
 	"strings"
 	"syscall"
 
-	"tesouro/keystore"
-	"tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/keystore"
+	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
 // runSandbox serves the service emulator until interrupted.

@@ -1,4 +1,4 @@
-module tesouro
+module github.com/tesouro-treasury/tesouro
 
 go 1.26.0
 

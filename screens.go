@@ -1,17 +1,17 @@
 package main
 
 import (
-	"tesouro/ui"
-	"tesouro/views/accesses"
-	"tesouro/views/approvals"
-	"tesouro/views/beneficiaries"
-	"tesouro/views/compliance"
-	"tesouro/views/overview"
-	"tesouro/views/quote"
-	"tesouro/views/subaccounts"
-	"tesouro/views/tickets"
-	"tesouro/views/trades"
-	"tesouro/views/webhooks"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/accesses"
+	"github.com/tesouro-treasury/tesouro/views/approvals"
+	"github.com/tesouro-treasury/tesouro/views/beneficiaries"
+	"github.com/tesouro-treasury/tesouro/views/compliance"
+	"github.com/tesouro-treasury/tesouro/views/overview"
+	"github.com/tesouro-treasury/tesouro/views/quote"
+	"github.com/tesouro-treasury/tesouro/views/subaccounts"
+	"github.com/tesouro-treasury/tesouro/views/tickets"
+	"github.com/tesouro-treasury/tesouro/views/trades"
+	"github.com/tesouro-treasury/tesouro/views/webhooks"
 )
 
 // screens lists the dashboard's screens in tab order; number keys 1..9 and 0

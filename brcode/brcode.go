@@ -16,7 +16,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/validate"
 )
 
 // Field ids of the BR Code used here.

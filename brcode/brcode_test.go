@@ -7,7 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/validate"
 )
 
 // example is the valid BR Code of reference/validation.md.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/journal"
 )
 
 // opRe reads the operation id off the quote screen's "sent for approval".

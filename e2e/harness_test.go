@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
 // binary is the tesouro executable built once by TestMain.

@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"tesouro/internal/sstest"
-	"tesouro/journal"
-	"tesouro/keystore"
-	"tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/internal/sstest"
+	"github.com/tesouro-treasury/tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/keystore"
+	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
 // sessionWait bounds every wait of the session: generous, for a loaded

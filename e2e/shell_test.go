@@ -10,10 +10,10 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/keystore"
-	"tesouro/money"
-	"tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/keystore"
+	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
 // Timeouts for the journeys: a frame appears at once, data within a request

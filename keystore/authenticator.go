@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // Persister is implemented by the authenticators of jwt profiles, which write

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 func ed25519PEM(t *testing.T) string {

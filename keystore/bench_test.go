@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"tesouro/internal/sstest"
+	"github.com/tesouro-treasury/tesouro/internal/sstest"
 )
 
 // Latency of the real Secret Service through the bounded store: a small

@@ -12,7 +12,7 @@ import (
 
 	"github.com/zalando/go-keyring"
 
-	"tesouro/internal/sstest"
+	"github.com/tesouro-treasury/tesouro/internal/sstest"
 )
 
 // These tests run against a real gnome-keyring on a private bus (TestMain).

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"tesouro/internal/sstest"
+	"github.com/tesouro-treasury/tesouro/internal/sstest"
 )
 
 // TestMain gives the integration tests a real, private Secret Service.

@@ -18,7 +18,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // Authentication windows and lifetimes (spec/service.md §2).

@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
 // benchClient is an api client with enough idle connections for parallel

@@ -7,9 +7,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/money"
-	"tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/validate"
 )
 
 const codeAliasTaken = "ALIAS_TAKEN"

@@ -23,8 +23,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/validate"
 )
 
 // w8benDocPath is where a submitted W-8BEN form is served.

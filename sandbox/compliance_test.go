@@ -14,7 +14,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 func goodUBO() api.CreateUBORequest {

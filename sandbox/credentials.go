@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // Credentials is what a client needs to talk to a sandbox as any of its

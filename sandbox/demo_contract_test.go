@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
 func allTickets(t *testing.T, c *api.Client, f api.TicketFilter) []api.Ticket {

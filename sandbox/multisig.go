@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // operationTTL is how long a parked request waits for its approvals.

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
 // firstBRL is a BRL beneficiary of the account.

@@ -8,9 +8,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tesouro/api"
-	"tesouro/money"
-	"tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
 // checkAmountRule verifies §6's amount rule from one quote response alone.

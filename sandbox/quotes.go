@@ -14,8 +14,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
-	"tesouro/api"
-	"tesouro/money"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
 )
 
 // quoteTTL is how long a quote token is honoured (spec/service.md §6).

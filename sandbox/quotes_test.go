@@ -6,7 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tesouro/money"
+	"github.com/tesouro-treasury/tesouro/money"
 )
 
 // TestAmountRuleProperties checks the amount rule and the reverse quote on

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // raw sends hand-made requests signed by the api package's signer, for the

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // receiptPDF renders a one-page PDF receipt of a paid ticket: a real,

@@ -10,8 +10,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
-	"tesouro/api"
-	"tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/validate"
 )
 
 // demoRand is the deterministic source of the demo data.

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
 // TestSweeperAdvancesWithoutRequests: on the real clock at speed 50, a

@@ -9,9 +9,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/brcode"
-	"tesouro/money"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/brcode"
+	"github.com/tesouro-treasury/tesouro/money"
 )
 
 // makeTicketLocked creates the ticket a plan describes, debits an INTERNAL

@@ -6,9 +6,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/money"
-	"tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/validate"
 )
 
 // Ticket lifetimes and the sandbox's lifecycle delays (before --speed).

@@ -20,8 +20,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/validate"
 )
 
 // eodCutoff is the settlement cut-off, 21:00 UTC (18:00 in São Paulo).

@@ -22,7 +22,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // Webhook limits and the sandbox's own receiver (a demo target that

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // fakeClient is the service as a test wants it: it embeds api.Service (nil)

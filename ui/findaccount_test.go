@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // The accounts list holds only those the access may operate, so a name

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // Action is something a screen may offer that needs a permission.

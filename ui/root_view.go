@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
 
 // View renders the whole window in the alternate screen.

@@ -8,8 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/journal"
 )
 
 // Screen is one page of the dashboard (Overview, Quote, Tickets, ...). The

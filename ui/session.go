@@ -3,7 +3,7 @@ package ui
 import (
 	"github.com/google/uuid"
 
-	"tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/journal"
 )
 
 // fallbackTheme serves sessions built without a theme (tests of a single

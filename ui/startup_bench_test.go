@@ -9,12 +9,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"tesouro/api"
-	"tesouro/sandbox"
-	"tesouro/ui"
-	"tesouro/views/accesses"
-	"tesouro/views/overview"
-	"tesouro/views/subaccounts"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/accesses"
+	"github.com/tesouro-treasury/tesouro/views/overview"
+	"github.com/tesouro-treasury/tesouro/views/subaccounts"
 )
 
 // embeddedOptions are the dashboard's options in sandbox mode, as

@@ -1,6 +1,6 @@
 package ui
 
-import "tesouro/ui/widget"
+import "github.com/tesouro-treasury/tesouro/ui/widget"
 
 // TableStyles are the theme's styles for a widget.Table.
 func (t *Theme) TableStyles() widget.Styles {

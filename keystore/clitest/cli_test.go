@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"tesouro/api"
-	"tesouro/internal/sstest"
-	"tesouro/keystore"
-	"tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/internal/sstest"
+	"github.com/tesouro-treasury/tesouro/keystore"
+	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
 // TestMain gives the tests a real, private Secret Service; the binary run

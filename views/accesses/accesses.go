@@ -12,9 +12,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"tesouro/api"
-	"tesouro/ui"
-	"tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
 
 const requestTimeout = 15 * time.Second

@@ -8,9 +8,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/ui"
-	"tesouro/views/internal/fakeservice"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
 
 var approver = api.Permissions{OperationApprover: true}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
 )
 
 func (h harness) approve(id uuid.UUID) {

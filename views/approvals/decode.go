@@ -10,8 +10,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tesouro/api"
-	"tesouro/money"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
 )
 
 // The detail of an operation carries the quote, the beneficiary and the

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/views/internal/fakeservice"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
 
 var now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
 
 // rebuild sets the table rows from the items: pending first, each group in

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"tesouro/api"
-	"tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
 )
 
 // View implements ui.Screen.

@@ -6,9 +6,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/ui"
-	"tesouro/views/internal/fakeservice"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
 
 var canWrite = api.Permissions{Beneficiary: true, PayOut: true}

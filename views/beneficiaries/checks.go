@@ -8,8 +8,8 @@ import (
 	"math/big"
 	"strings"
 
-	"tesouro/validate"
-	"tesouro/views/internal/form"
+	"github.com/tesouro-treasury/tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
 // The local checks of the create forms, each built on a validator of package

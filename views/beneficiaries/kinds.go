@@ -7,12 +7,12 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/money"
-	"tesouro/ui/widget"
-	"tesouro/validate"
-	"tesouro/views/internal/form"
-	"tesouro/views/internal/tabbed"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
+	"github.com/tesouro-treasury/tesouro/views/internal/tabbed"
 )
 
 // kind is one family of beneficiaries: its list, and how to create and

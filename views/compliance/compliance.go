@@ -11,9 +11,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"tesouro/api"
-	"tesouro/ui"
-	"tesouro/views/internal/tabbed"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/internal/tabbed"
 )
 
 // today is the clock of the date-of-birth check; tests fix it.

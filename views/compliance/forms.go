@@ -9,10 +9,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
-	"tesouro/api"
-	"tesouro/validate"
-	"tesouro/views/internal/form"
-	"tesouro/views/internal/tabbed"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
+	"github.com/tesouro-treasury/tesouro/views/internal/tabbed"
 )
 
 // The local rules of the UBO form are the seed's: the required fields,

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"tesouro/api"
-	"tesouro/views/internal/fakeservice"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
 
 type harness struct{ *fakeservice.Harness }

@@ -5,10 +5,10 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/ui/widget"
-	"tesouro/views/internal/form"
-	"tesouro/views/internal/tabbed"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
+	"github.com/tesouro-treasury/tesouro/views/internal/tabbed"
 )
 
 // section is one list of the screen, with its create form if it has one.

@@ -9,10 +9,10 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/money"
-	"tesouro/ui"
-	"tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
 
 // leftWidth is the width of the balances/access column when the window is

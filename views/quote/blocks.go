@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"tesouro/api"
-	"tesouro/money"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
 )
 
 // Block is one optional block of the ticket-creation body, named as on the

@@ -6,7 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 func TestRequiredBlocksForEveryKindOfQuote(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
 )
 
 // changes are the ChangedMsgs the screen sent the root.

@@ -7,8 +7,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tesouro/api"
-	"tesouro/money"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
 )
 
 // Field ids of the quote form.

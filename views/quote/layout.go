@@ -6,7 +6,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui"
 )
 
 // theme holds every style of the screen, built once. Meaning is never

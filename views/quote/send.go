@@ -7,11 +7,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"tesouro/api"
-	"tesouro/journal"
-	"tesouro/money"
-	"tesouro/ui"
-	"tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
 
 // createdMsg is the outcome of a ticket creation.

@@ -7,9 +7,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/shopspring/decimal"
 
-	"tesouro/api"
-	"tesouro/money"
-	"tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/ui"
 )
 
 // labelW is the width of the labels of the panels.

@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/ui"
-	"tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
 
 // mainRowID is the row id of the main account (its id is not needed to

@@ -8,10 +8,10 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/money"
-	"tesouro/ui/widget"
-	"tesouro/views/internal/listing"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 // Keys of the filter bar's fields, besides the creation dates'.

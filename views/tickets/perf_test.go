@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"tesouro/api"
-	"tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
 )
 
 // genService hands out freshly built tickets page after page, as decoding

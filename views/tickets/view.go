@@ -4,8 +4,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"tesouro/ui"
-	"tesouro/views/internal/listing"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 // countText is the always-visible paging state.

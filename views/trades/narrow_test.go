@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui"
 )
 
 func TestNarrowListKeepsStatusAmountAndSettlement(t *testing.T) {

@@ -6,10 +6,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
-	"tesouro/api"
-	"tesouro/money"
-	"tesouro/ui"
-	"tesouro/views/internal/listing"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 func amount(d decimal.Decimal, cur string) string {

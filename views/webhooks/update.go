@@ -10,10 +10,10 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"tesouro/api"
-	"tesouro/ui"
-	"tesouro/ui/widget"
-	"tesouro/views/internal/listing"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 // Update implements ui.Screen.

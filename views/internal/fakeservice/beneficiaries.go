@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 func (f *Service) note(acct uuid.UUID) { f.Accounts = append(f.Accounts, acct) }

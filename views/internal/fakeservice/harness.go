@@ -10,9 +10,9 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"tesouro/api"
-	"tesouro/journal"
-	"tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/ui"
 )
 
 // Session is a sandbox session of profile "test" for svc, with a journal in
@@ -80,7 +80,7 @@ func (h *Harness) Run(cmd tea.Cmd) {
 			for i := range v.Len() {
 				h.Run(v.Index(i).Interface().(tea.Cmd))
 			}
-		case strings.HasPrefix(v.Type().PkgPath(), "tesouro/views/"):
+		case strings.HasPrefix(v.Type().PkgPath(), "github.com/tesouro-treasury/tesouro/views/"):
 			// A message of the views' own packages answers the screen.
 			h.Send(msg)
 		}

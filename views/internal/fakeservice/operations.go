@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // The approver inbox follows the service's rules on decisions: no

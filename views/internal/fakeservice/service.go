@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // Service keeps beneficiaries, compliance records and multi-signature

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"tesouro/api"
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // FieldOf finds which of keys an error of the service is about. The service

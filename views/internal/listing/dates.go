@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"tesouro/ui/widget"
-	"tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/validate"
 )
 
 // Keys of the creation-date fields of a filter bar.

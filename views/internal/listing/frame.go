@@ -6,8 +6,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"tesouro/ui"
-	"tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
 
 // Style gives the table and the filter bar of a list the theme's styles.

@@ -14,7 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui"
 )
 
 const (

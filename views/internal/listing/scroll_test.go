@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui"
 )
 
 func numbered(n int) []string {

@@ -6,7 +6,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui"
 )
 
 // Sheet builds the lines of a detail pane: titled blocks of "label  value"

@@ -8,10 +8,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
-	"tesouro/api"
-	"tesouro/ui"
-	"tesouro/ui/widget"
-	"tesouro/views/internal/fakeservice"
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
 
 // wallets is a screen of one list, the least a Frame needs to be one.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui"
 )
 
 // Render draws the open form, or the tabs, status, the list on screen and
