@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/validate"
@@ -155,7 +154,7 @@ func (s *Server) createSubAccount(c *call) error {
 	a.PixKey = uuid.New().String()
 	a.Wallet = walletFromID(id)
 	s.st.addAccount(a)
-	s.changed()
+	s.saveAccount(a)
 	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
 }
 
@@ -178,9 +177,4 @@ func (s *Server) balances(c *call) error {
 	}
 	s.mu.RUnlock()
 	return c.reply(http.StatusOK, map[string]any{"balances": out})
-}
-
-// credit moves a balance (negative amounts debit). The caller holds s.mu.
-func (a *account) credit(currency string, amount decimal.Decimal) {
-	a.balances[currency] = a.balances[currency].Add(amount)
 }

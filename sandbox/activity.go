@@ -3,6 +3,9 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -18,6 +21,23 @@ const (
 	demoDays        = 90
 )
 
+// demoCurrencies are the balances of the demo accounts.
+var demoCurrencies = []string{"BRLA", "USDC", "USDT", "EURC"}
+
+// demoEpoch anchors the demo history's exchange rates: a ticket made
+// an hour before the history's "now" is priced at demoEpoch minus an hour,
+// so its amounts depend on the seed only, never on when the sandbox
+// started.
+var demoEpoch = time.Date(2025, 1, 6, 12, 0, 0, 0, time.UTC)
+
+// demoRateClock is the time a demo quote made at at is priced at.
+func (s *Server) demoRateClock(at time.Time) time.Time {
+	if s.seedRand == nil {
+		return at
+	}
+	return demoEpoch.Add(at.Sub(s.seedNow))
+}
+
 // seedActivity fills the demo accounts with their history: beneficiaries,
 // webhooks, tickets in every state, multi-signature operations, webhook
 // attempts, trades and compliance records. The history is made by the same
@@ -25,16 +45,22 @@ const (
 func (s *Server) seedActivity(seed int64, st *store, now time.Time) error {
 	r := newDemoRand(seed, "activity")
 	s.st = st
-	s.seedRand = &r
+	s.seedRand, s.seedNow = &r, now
 	defer func() { s.seedRand = nil }()
 
-	// History must not move today's balances: they are the demo's truth.
+	// The accounts and today's balances are the demo's truth; the history
+	// runs on a float large enough for any demo ticket, and the balances
+	// are brought back to today's at the end. Both are ledger moves, so
+	// every balance stays the sum of its moves.
+	s.saveMeta("seed", strconv.FormatInt(seed, 10))
+	s.saveMeta("min_approvals", strconv.Itoa(int(st.minApprovals)))
 	saved := map[*account]map[string]decimal.Decimal{}
-	for _, a := range st.accounts {
+	for _, a := range append([]*account{st.main}, st.subs...) {
+		s.saveAccount(a)
 		saved[a] = a.balances
 		a.balances = map[string]decimal.Decimal{}
-		for _, c := range []string{"BRLA", "USDC", "USDT", "EURC"} {
-			a.balances[c] = decimal.NewFromInt(1_000_000_000)
+		for _, c := range demoCurrencies {
+			s.move(a, c, decimal.NewFromInt(1_000_000_000), uuid.Nil, moveOpening, a.CreatedAt)
 		}
 	}
 
@@ -71,12 +97,15 @@ func (s *Server) seedActivity(seed int64, st *store, now time.Time) error {
 		return err
 	}
 	s.advanceLocked(now)
-	for _, a := range st.accounts {
-		a.balances = saved[a]
-	}
 	for _, a := range accts {
-		seedTrades(r, a, now)
+		for _, c := range slices.Sorted(maps.Keys(a.balances)) {
+			s.setBalance(a, c, saved[a][c], now)
+		}
+		if err := s.seedTrades(r, a, now); err != nil {
+			return err
+		}
 		seedCompliance(r, a, now)
+		s.changed(a)
 	}
 	return nil
 }
@@ -162,12 +191,14 @@ func (s *Server) seedScenario(r demoRand, a *account, who *access, at time.Time,
 		return err
 	}
 	if fail && t.outKind != "internal" && t.outKind != "own" {
+		defer s.saveTicket(t)
 		t.failReason = []string{"the receiving institution refused the credit", "the beneficiary account is closed", "compliance review rejected the payout"}[r.IntN(3)]
 	}
 	// Large PIX payments of the past were mostly paid by hand.
 	if sc == scenarioLargePIX && at.Before(s.now().Add(-time.Hour)) && r.IntN(4) != 0 {
 		t.fundAt = at.Add(time.Duration(30+r.IntN(200)) * time.Second)
-		s.schedule(t.fundAt, dueFund, t, nil)
+		s.schedule(t.fundAt, dueFund, t.ID, nil)
+		s.saveTicket(t)
 	}
 	return nil
 }
@@ -239,7 +270,7 @@ func blockchainInput(wallet string, permit *api.Permit) *chainInputBlock {
 
 // claimsAt prices a quote at a past time, as the quote endpoint would have.
 func (s *Server) claimsAt(r demoRand, p *quoteParams, a *account, who *access, at time.Time) (*quoteClaims, error) {
-	bp := basePrice(p.inCur, p.outCur, at)
+	bp := basePrice(p.inCur, p.outCur, s.demoRateClock(at))
 	fees, out := p.forward(p.inAmount, bp)
 	if !out.IsPositive() {
 		return nil, fmt.Errorf("demo quote %s→%s of %s does not cover its fees", p.inCur, p.outCur, p.inAmount)
@@ -283,6 +314,13 @@ func (s *Server) seedOperations(seed int64, r demoRand, st *store, now time.Time
 		{requester, st.subs[0], 12 * 24 * time.Hour, scenarioConvert, "rejected"},
 		{requester, st.main, 3 * 24 * time.Hour, scenarioPayoutPIX, "expired"},
 	}
+	var parked []*operation
+	defer func() {
+		// Stored as they end up (approved, executed, rejected).
+		for _, op := range parked {
+			s.saveOperation(op)
+		}
+	}()
 	for _, sp := range specs {
 		at := now.Add(-sp.age)
 		plan, err := s.demoPlan(r, sp.acct, sp.who, at, sp.sc, false)
@@ -295,6 +333,7 @@ func (s *Server) seedOperations(seed int64, r demoRand, st *store, now time.Time
 			return err
 		}
 		op := s.parkLocked(plan, body, at)
+		parked = append(parked, op)
 		switch sp.end {
 		case "half":
 			op.approvals[a1.ID] = true

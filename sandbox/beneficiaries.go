@@ -118,7 +118,7 @@ func (k *beneficiaryKind[T]) add(s *Server, c *call, alias string, build func(ac
 	}
 	id := newID()
 	ser.add(c.now, id, build(acct, id))
-	s.changed()
+	s.changed(acct)
 	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
 }
 
@@ -163,7 +163,7 @@ func (k *beneficiaryKind[T]) remove(s *Server, c *call) error {
 		return err
 	}
 	k.of(acct).remove(id)
-	s.changed()
+	s.changed(acct)
 	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
 }
 

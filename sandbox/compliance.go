@@ -162,7 +162,7 @@ func (s *Server) createUBO(c *call) error {
 	u.ID = newID()
 	u.CreatedAt = api.NewTime(c.now)
 	acct.ubos.add(c.now, u.ID, &u)
-	s.changed()
+	s.changed(acct)
 	return c.reply(http.StatusOK, map[string]string{"id": u.ID.String()})
 }
 
@@ -223,7 +223,7 @@ func (s *Server) submitW8BEN(c *call) error {
 	w := &api.W8BEN{ID: newID(), CreatedAt: api.NewTime(c.now)}
 	w.W8BenURL = w8benDocPath + w.ID.String()
 	acct.w8bens.add(c.now, w.ID, w)
-	s.changed()
+	s.changed(acct)
 	return c.reply(http.StatusOK, map[string]string{"id": w.ID.String(), "w8BenUrl": c.absoluteURL(w.W8BenURL)})
 }
 

@@ -34,7 +34,7 @@ const (
 type dueItem struct {
 	at   int64 // UnixNano
 	kind dueKind
-	t    *ticket
+	t    uuid.UUID // the ticket, read when due
 	op   *operation
 }
 
@@ -52,7 +52,7 @@ func (q *dueQueue) Pop() any {
 }
 
 // schedule queues a transition. The caller holds s.mu.
-func (s *Server) schedule(at time.Time, kind dueKind, t *ticket, op *operation) {
+func (s *Server) schedule(at time.Time, kind dueKind, t uuid.UUID, op *operation) {
 	heap.Push(&s.st.due, dueItem{at: at.UnixNano(), kind: kind, t: t, op: op})
 	if n := at.UnixNano(); n < s.nextDue.Load() {
 		s.nextDue.Store(n)
@@ -77,33 +77,43 @@ func (s *Server) advanceIfDue(now time.Time) {
 // its own scheduled time. The caller holds s.mu.
 func (s *Server) advanceLocked(now time.Time) {
 	n := now.UnixNano()
-	changed := false
 	for len(s.st.due) > 0 && s.st.due[0].at <= n {
 		it := heap.Pop(&s.st.due).(dueItem)
 		at := time.Unix(0, it.at).UTC()
-		switch it.kind {
-		case dueFund:
-			if it.t.Status == api.TicketPending && it.t.fundAt.Equal(at) && at.Before(it.t.ExpiresAt.Time) {
-				s.fundLocked(it.t, at)
-				changed = true
-			}
-		case duePay:
-			if it.t.Status == api.TicketProcessing && it.t.payAt.Equal(at) {
-				s.deliverLocked(it.t, at)
-				changed = true
-			}
-		case dueExpire:
-			if it.t.Status == api.TicketPending && !at.Before(it.t.ExpiresAt.Time) {
-				s.transitionLocked(it.t, api.TicketExpired, at, "TICKET-EXPIRED")
-				it.t.Reason = "the input was not funded before expiresAt"
-				changed = true
-			}
-		case dueOpExpire:
+		if it.kind == dueOpExpire {
 			if it.op.Status == api.OperationPending {
 				it.op.Status = api.OperationExpired
 				it.op.DecidedAt = at
 				it.op.Reason = "not approved within 24 hours"
-				changed = true
+				s.saveOperation(it.op)
+			}
+			continue
+		}
+		t, err := s.ticketByID(s.reader(true), it.t)
+		if err != nil {
+			s.tx().fail(fmt.Errorf("lifecycle of ticket %s: %w", it.t, err))
+			continue
+		}
+		if t == nil {
+			continue
+		}
+		switch it.kind {
+		case dueFund:
+			if t.Status == api.TicketPending && t.fundAt.Equal(at) && at.Before(t.ExpiresAt.Time) {
+				s.fundLocked(t, at)
+				s.saveTicket(t)
+			}
+		case duePay:
+			if t.Status == api.TicketProcessing && t.payAt.Equal(at) {
+				s.deliverLocked(t, at)
+				s.saveTicket(t)
+			}
+		case dueExpire:
+			if t.Status == api.TicketPending && !at.Before(t.ExpiresAt.Time) {
+				s.transitionLocked(t, api.TicketExpired, at, "TICKET-EXPIRED")
+				t.Reason = "the input was not funded before expiresAt"
+				t.fundAt = time.Time{}
+				s.saveTicket(t)
 			}
 		}
 	}
@@ -111,9 +121,6 @@ func (s *Server) advanceLocked(now time.Time) {
 		s.nextDue.Store(s.st.due[0].at)
 	} else {
 		s.nextDue.Store(math.MaxInt64)
-	}
-	if changed {
-		s.changed()
 	}
 }
 
@@ -184,7 +191,6 @@ func (s *Server) fundLocked(t *ticket, at time.Time) {
 			info.ReferenceLabel, info.AdditionalData, info.BrCode = in.ReferenceLabel, in.AdditionalData, in.BrCode
 		}
 		t.BrazilianFiatSenderInfo = info
-		t.acct.byE2E[e2e] = t
 	case money.IsChain(q.InputPaymentMethod):
 		info := api.BlockchainSenderInfo{}
 		if t.BlockchainSenderInfo != nil {
@@ -195,13 +201,13 @@ func (s *Server) fundLocked(t *ticket, at time.Time) {
 	}
 	// The payment lands in the account as its token until delivery.
 	if tok := tokenFor(q.InputCurrency); tok != "" && q.InputPaymentMethod != "INTERNAL" {
-		t.acct.credit(tok, q.InputAmount)
+		s.move(t.acct, tok, q.InputAmount, t.ID, moveFunded, at)
 		t.held = q.InputAmount
 	}
 	t.fundAt = time.Time{}
 	s.transitionLocked(t, api.TicketProcessing, at, "DEPOSIT-SUCCESS")
 	t.payAt = at.Add(s.scaled(deliveryDelay))
-	s.schedule(t.payAt, duePay, t, nil)
+	s.schedule(t.payAt, duePay, t.ID, nil)
 }
 
 // tokenFor is the token a fiat amount lands as in a balance.
@@ -246,7 +252,7 @@ func (s *Server) deliverLocked(t *ticket, at time.Time) {
 		}
 		// An INTERNAL input goes back; a funded one stays in the balance.
 		if t.debited.IsPositive() {
-			acct.credit(q.InputCurrency, t.debited)
+			s.move(acct, q.InputCurrency, t.debited, t.ID, moveRefund, at)
 			t.debited = decimal.Zero
 		}
 		t.held = decimal.Zero
@@ -258,25 +264,24 @@ func (s *Server) deliverLocked(t *ticket, at time.Time) {
 		r := *t.BrazilianFiatReceiverInfo
 		r.EndToEndID = s.endToEndID(sandboxISPB, at)
 		t.BrazilianFiatReceiverInfo = &r
-		acct.byE2E[r.EndToEndID] = t
 	case t.BlockchainReceiverInfo != nil:
 		r := *t.BlockchainReceiverInfo
 		r.TxHash = s.txHash()
 		t.BlockchainReceiverInfo = &r
 	}
 	if t.held.IsPositive() {
-		acct.credit(tokenFor(q.InputCurrency), t.held.Neg())
+		s.move(acct, tokenFor(q.InputCurrency), t.held.Neg(), t.ID, moveDelivery, at)
 		t.held = decimal.Zero
 	}
 	if t.outKind == "internal" || t.outKind == "own" {
-		acct.credit(q.OutputCurrency, q.OutputAmount)
+		s.move(acct, q.OutputCurrency, q.OutputAmount, t.ID, moveCredit, at)
 	}
 	if t.MarkupInfo != nil {
 		m := *t.MarkupInfo
 		m.TxHash = s.txHash()
 		t.MarkupInfo = &m
 		if tok := tokenFor(q.MarkupCurrency); tok != "" {
-			acct.credit(tok, q.MarkupAmount)
+			s.move(acct, tok, q.MarkupAmount, t.ID, moveMarkup, at)
 		}
 	}
 	s.transitionLocked(t, api.TicketPaid, at, "TICKET-COMPLETE")

@@ -29,10 +29,6 @@ type account struct {
 
 	balances map[string]decimal.Decimal
 
-	tickets    *series[ticket]
-	byExternal map[string][]*ticket
-	byE2E      map[string]*ticket
-
 	wallets *series[api.Wallet]
 	brl     *series[api.BRLAccount]
 	usd     *series[api.USDAccount]
@@ -52,20 +48,17 @@ type account struct {
 func newAccount(id uuid.UUID, name, typ string, main bool, mainID uuid.UUID, created time.Time) *account {
 	return &account{
 		ID: id, Name: name, Type: typ, Main: main, MainID: mainID, CreatedAt: created,
-		balances:   map[string]decimal.Decimal{},
-		tickets:    newSeries[ticket](),
-		byExternal: map[string][]*ticket{},
-		byE2E:      map[string]*ticket{},
-		wallets:    newSeries[api.Wallet](),
-		brl:        newSeries[api.BRLAccount](),
-		usd:        newSeries[api.USDAccount](),
-		cop:        newSeries[api.COPAccount](),
-		events:     newSeries[event](),
-		attempts:   newSeries[attempt](),
-		trades:     newSeries[api.Trade](),
-		ubos:       newSeries[api.UBO](),
-		w8bens:     newSeries[api.W8BEN](),
-		poa:        newSeries[api.ProofOfAddressAttempt](),
+		balances: map[string]decimal.Decimal{},
+		wallets:  newSeries[api.Wallet](),
+		brl:      newSeries[api.BRLAccount](),
+		usd:      newSeries[api.USDAccount](),
+		cop:      newSeries[api.COPAccount](),
+		events:   newSeries[event](),
+		attempts: newSeries[attempt](),
+		trades:   newSeries[api.Trade](),
+		ubos:     newSeries[api.UBO](),
+		w8bens:   newSeries[api.W8BEN](),
+		poa:      newSeries[api.ProofOfAddressAttempt](),
 	}
 }
 
@@ -103,10 +96,8 @@ type access struct {
 
 func (a *access) frozen(now time.Time) bool { return a.FrozenUntil.After(now) }
 
-// ticket is a stored ticket: its public view plus what the lifecycle needs.
-// The public view is copied out under the lock; its info blocks are never
-// changed in place once published (a transition assigns new ones), so a
-// copy stays consistent after the lock is released.
+// ticket is a ticket read from the database: its public view plus what the
+// lifecycle needs. It is a copy: a change is stored with saveTicket.
 type ticket struct {
 	api.Ticket
 	acct     *account

@@ -28,8 +28,8 @@ func (s *Server) parkLocked(p *ticketPlan, body []byte, now time.Time) *operatio
 		approvals: map[uuid.UUID]bool{}, MinApprovals: s.st.minApprovals,
 	}
 	s.st.operations.add(now, op.ID, op)
-	s.schedule(op.ExpiresAt, dueOpExpire, nil, op)
-	s.changed()
+	s.schedule(op.ExpiresAt, dueOpExpire, uuid.Nil, op)
+	s.saveOperation(op)
 	return op
 }
 
@@ -207,7 +207,7 @@ func (s *Server) decide(c *call, apply func(op *operation) error) error {
 	if err := apply(op); err != nil {
 		return err
 	}
-	s.changed()
+	s.saveOperation(op)
 	return c.reply(http.StatusOK, map[string]any{"operation": s.operationView(op, true)})
 }
 

@@ -37,9 +37,16 @@ type Server struct {
 	clock func() time.Time
 	speed float64
 
-	// mu guards st and everything reachable from it.
-	mu sync.RWMutex
-	st *store
+	// mu guards st and everything reachable from it; its write side is
+	// the database transaction (txn.go).
+	mu    storeLock
+	st    *store
+	db    *database
+	cur   *batch            // the open write transaction, under mu
+	dirty map[*account]bool // accounts whose small collections changed in cur
+	// storeErr is set when a commit failed: the sandbox then refuses
+	// every request (what it holds in memory is not what is stored).
+	storeErr atomic.Pointer[error]
 
 	routes  router
 	faults  *faults
@@ -56,12 +63,12 @@ type Server struct {
 	// seedRand is set only while the demo data is built, before the server
 	// is shared: ids and hashes then come from the seed.
 	seedRand *demoRand
+	seedNow  time.Time // the history's "now", while seedRand is set
 	// seedErr is a defect of the demo data, reported by every request.
 	seedErr error
 
 	outbox     *outbox
 	httpClient *http.Client
-	persist    *persister
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -97,21 +104,30 @@ func New(cfg Config) (*Server, error) {
 	s.httpClient = &http.Client{Timeout: 5 * time.Second}
 	s.outbox = newOutbox()
 
-	st, err := s.buildDemo(cfg.Seed)
-	if err != nil {
+	s.mu.s = s
+	if s.db, err = openDatabase(s.ctx, cfg.StatePath); err != nil {
 		return nil, err
 	}
-	s.st = st
-	loaded := false
-	if cfg.StatePath != "" {
-		if loaded, err = s.loadState(cfg.StatePath); err != nil {
-			return nil, err
-		}
-		s.persist = newPersister(s, cfg.StatePath)
+	st, err := s.buildDemo(cfg.Seed)
+	if err != nil {
+		s.db.close()
+		return nil, err
 	}
-	if !loaded {
-		// The demo history is built behind the lock: New returns at once,
-		// and the first request waits the few milliseconds it takes.
+	empty, err := checkDatabase(s.ctx, s.db.r, cfg.Seed)
+	if err != nil {
+		s.db.close()
+		return nil, describeCheckError(cfg.StatePath, err)
+	}
+	s.st = st
+	if !empty {
+		if err := s.loadStore(s.ctx, st); err != nil {
+			s.db.close()
+			return nil, describeCheckError(cfg.StatePath, err)
+		}
+	} else {
+		// The demo history is built behind the lock, in one transaction:
+		// New returns at once, and the first request waits the few
+		// milliseconds it takes.
 		s.mu.Lock()
 		start := s.now()
 		s.wg.Add(1)
@@ -122,8 +138,8 @@ func New(cfg Config) (*Server, error) {
 				// The history is made by the request code from fixed inputs;
 				// a refusal here is a defect of the demo data itself.
 				s.seedErr = err
+				s.tx().fail(err)
 			}
-			s.changed()
 		}()
 	}
 	s.routeAll()
@@ -150,15 +166,14 @@ func (s *Server) now() time.Time { return s.clock().UTC() }
 // Handler serves the whole interface.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// Close stops the background work and writes the state one last time.
+// Close stops the background work and closes the database (every
+// acknowledged write is already committed).
 func (s *Server) Close() error {
 	var err error
 	s.once.Do(func() {
 		s.cancel()
 		s.wg.Wait()
-		if s.persist != nil {
-			err = s.persist.flush()
-		}
+		err = s.db.close()
 	})
 	return err
 }
@@ -297,6 +312,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.RLock()
 	seedErr := s.seedErr
 	s.mu.RUnlock()
+	if err := s.failed(); err != nil {
+		writeError(w, errf(http.StatusInternalServerError, codeInternal, "%v", err))
+		return
+	}
 	if seedErr != nil {
 		writeError(w, errf(http.StatusInternalServerError, codeInternal, "the sandbox demo data could not be built (try another --seed): %v", seedErr))
 		return
@@ -340,7 +359,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		c.who = who
 	}
-	if err := rt.h(c); err != nil {
+	err = rt.h(c)
+	if ferr := s.failed(); ferr != nil {
+		// The handler's writes may not be stored: never acknowledge them.
+		err = errf(http.StatusInternalServerError, codeInternal, "%v", ferr)
+	}
+	if err != nil {
 		var ae *apiError
 		if !errors.As(err, &ae) {
 			ae = errf(http.StatusInternalServerError, codeInternal, "internal error: %v", err)

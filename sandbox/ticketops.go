@@ -87,30 +87,28 @@ func (s *Server) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 		t.MarkupInfo = &api.MarkupInfo{MarkupWalletAddress: req.TicketMarkupInput.MarkupWalletAddress}
 	}
 
-	acct.tickets.add(now, id, t)
-	if req.ExternalID != "" {
-		acct.byExternal[req.ExternalID] = append(acct.byExternal[req.ExternalID], t)
-	}
 	s.recordTicketEvent(t, "TICKET-CREATED", now)
 	switch {
 	case q.InputPaymentMethod == "INTERNAL":
-		acct.credit(q.InputCurrency, q.InputAmount.Neg())
+		s.move(acct, q.InputCurrency, q.InputAmount.Neg(), t.ID, moveDebit, now)
 		t.debited = q.InputAmount
 		s.transitionLocked(t, api.TicketProcessing, now, "DEPOSIT-SUCCESS")
 		t.payAt = now.Add(s.scaled(deliveryDelay))
-		s.schedule(t.payAt, duePay, t, nil)
+		s.schedule(t.payAt, duePay, t.ID, nil)
 	case q.InputPaymentMethod == "PIX":
 		if q.InputAmount.LessThanOrEqual(decimalInt(autoFundPIXLimit)) {
 			t.fundAt = now.Add(s.scaled(pixFundDelay))
-			s.schedule(t.fundAt, dueFund, t, nil)
+			s.schedule(t.fundAt, dueFund, t.ID, nil)
 		}
-		s.schedule(t.ExpiresAt.Time, dueExpire, t, nil)
+		s.schedule(t.ExpiresAt.Time, dueExpire, t.ID, nil)
 	default: // on-chain TRANSFER or PERMIT
 		t.fundAt = now.Add(s.scaled(chainFundDelay))
-		s.schedule(t.fundAt, dueFund, t, nil)
-		s.schedule(t.ExpiresAt.Time, dueExpire, t, nil)
+		s.schedule(t.fundAt, dueFund, t.ID, nil)
+		s.schedule(t.ExpiresAt.Time, dueExpire, t.ID, nil)
 	}
-	s.changed()
+	// One row, written once its first transitions are known (the ledger's
+	// reference to it is checked at commit).
+	s.insertTicket(t)
 	return t, nil
 }
 
@@ -184,40 +182,21 @@ func (s *Server) listTickets(c *call) error {
 	}
 	inMethod, outMethod := q.Get("inputPaymentMethod"), q.Get("outputPaymentMethod")
 	e2e, ext := q.Get("endToEndId"), q.Get("externalId")
-	match := func(t *ticket) bool {
-		return (status == "" || string(t.Status) == status) &&
-			(inCur == "" || t.Quote.InputCurrency == inCur) && (outCur == "" || t.Quote.OutputCurrency == outCur) &&
-			(inMethod == "" || t.Quote.InputPaymentMethod == inMethod) && (outMethod == "" || t.Quote.OutputPaymentMethod == outMethod) &&
-			(ext == "" || t.ExternalID == ext) && (e2e == "" || ticketHasE2E(t, e2e))
-	}
+	f := ticketFilter{status: status, inCur: inCur, outCur: outCur, inMethod: inMethod, outMethod: outMethod, externalID: ext, e2e: e2e, w: w}
 	s.mu.RLock()
 	acct, err := c.scope()
 	if err != nil {
 		s.mu.RUnlock()
 		return err
 	}
-	src := acct.tickets
-	// Indexed lookups: a handful of tickets, paged like the rest.
-	switch {
-	case ext != "":
-		src = newSeries[ticket]()
-		for _, t := range acct.byExternal[ext] {
-			src.add(t.CreatedAt.Time, t.ID, t)
-		}
-	case e2e != "":
-		src = newSeries[ticket]()
-		if t, ok := acct.byE2E[e2e]; ok {
-			src.add(t.CreatedAt.Time, t.ID, t)
-		}
-	}
-	items, next, err := src.page(q.Get("cursor"), pageSize, w, match)
-	out := make([]api.Ticket, len(items))
-	for i, t := range items {
-		out[i] = t.Ticket
-	}
+	items, next, err := s.ticketPage(s.db.r, acct, f, q.Get("cursor"), pageSize)
 	s.mu.RUnlock()
 	if err != nil {
 		return err
+	}
+	out := make([]api.Ticket, len(items))
+	for i, t := range items {
+		out[i] = t.Ticket
 	}
 	return c.reply(http.StatusOK, ticketList{Tickets: out, Cursor: next})
 }
@@ -227,22 +206,33 @@ type ticketList struct {
 	Cursor  string       `json:"cursor"`
 }
 
-func ticketHasE2E(t *ticket, e2e string) bool {
-	return (t.BrazilianFiatSenderInfo != nil && t.BrazilianFiatSenderInfo.EndToEndID == e2e) ||
-		(t.BrazilianFiatReceiverInfo != nil && t.BrazilianFiatReceiverInfo.EndToEndID == e2e)
-}
-
-// findTicket finds a ticket of the operated account. The caller holds s.mu.
-func (c *call) findTicket() (*ticket, error) {
-	_, _, t, err := recordByID(c, func(a *account) *series[ticket] { return a.tickets }, "ticket")
-	return t, err
+// findTicket reads the ticket of the path in the operated account; writing
+// says whether the caller holds s.mu for writing (and so reads through its
+// transaction). The caller holds s.mu.
+func (c *call) findTicket(writing bool) (*ticket, error) {
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return nil, err
+	}
+	acct, err := c.scope()
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.s.loadTicket(c.s.reader(writing), acct, id)
+	if err != nil {
+		return nil, err
+	}
+	if t == nil {
+		return nil, notFound("ticket", id)
+	}
+	return t, nil
 }
 
 // GET /v2/account/tickets/{id}
 func (s *Server) getTicket(c *call) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	t, err := c.findTicket()
+	t, err := c.findTicket(false)
 	if err != nil {
 		return err
 	}
@@ -256,7 +246,7 @@ func (s *Server) fundTicket(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, err := c.findTicket()
+	t, err := c.findTicket(true)
 	if err != nil {
 		return err
 	}
@@ -264,14 +254,14 @@ func (s *Server) fundTicket(c *call) error {
 		return conflict(codeNotFundable, "ticket %s is %s; only PENDING tickets can be funded", t.ID, t.Status)
 	}
 	s.fundLocked(t, c.now)
-	s.changed()
+	s.saveTicket(t)
 	return c.reply(http.StatusOK, map[string]any{"ticket": t.Ticket})
 }
 
 // GET /v2/account/tickets/{id}/receipt: a PDF, for PAID tickets only.
 func (s *Server) ticketReceipt(c *call) error {
 	s.mu.RLock()
-	t, err := c.findTicket()
+	t, err := c.findTicket(false)
 	var view api.Ticket
 	var acctName string
 	if err == nil {
@@ -301,8 +291,9 @@ func (s *Server) createPaymentSession(c *call) error {
 		return err
 	}
 	id := s.newID()
-	s.st.sessions[id] = &paymentSession{ID: id, acct: acct, who: c.who, CreatedAt: c.now}
-	s.changed()
+	ps := &paymentSession{ID: id, acct: acct, who: c.who, CreatedAt: c.now}
+	s.st.sessions[id] = ps
+	s.saveSession(ps)
 	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
 }
 

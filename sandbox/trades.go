@@ -109,9 +109,12 @@ func tradeMatcher(c *call) (func(*api.Trade) bool, error) {
 func (s *Server) settleDueTrades(c *call) error {
 	s.mu.RLock()
 	acct, err := c.scope()
-	due := err == nil && len(tradeTransitions(acct, c.now)) > 0
+	var moves []tradeMove
+	if err == nil {
+		moves, err = s.tradeTransitions(s.reader(false), acct, c.now)
+	}
 	s.mu.RUnlock()
-	if err != nil || !due {
+	if err != nil || len(moves) == 0 {
 		return err
 	}
 	s.mu.Lock()
@@ -120,12 +123,15 @@ func (s *Server) settleDueTrades(c *call) error {
 	if err != nil {
 		return err
 	}
-	moves := tradeTransitions(acct, c.now)
+	moves, err = s.tradeTransitions(s.reader(true), acct, c.now)
+	if err != nil {
+		return err
+	}
 	for _, m := range moves {
 		m.apply()
 	}
 	if len(moves) > 0 {
-		s.changed()
+		s.changed(acct)
 	}
 	return nil
 }
@@ -148,7 +154,7 @@ func (m tradeMove) apply() {
 
 // tradeTransitions lists what is due for the account's pending trades at
 // now. The caller holds s.mu.
-func tradeTransitions(acct *account, now time.Time) []tradeMove {
+func (s *Server) tradeTransitions(db querier, acct *account, now time.Time) ([]tradeMove, error) {
 	var pending []*api.Trade
 	for _, t := range acct.trades.all() {
 		if t.Status == api.TradePending {
@@ -156,11 +162,14 @@ func tradeTransitions(acct *account, now time.Time) []tradeMove {
 		}
 	}
 	if len(pending) == 0 {
-		return nil
+		return nil, nil
 	}
 	var moves []tradeMove
-	tickets := acct.tickets.all()
 	for _, t := range pending {
+		tickets, err := s.ticketsWithQuote(db, acct, t.QuoteTokenID)
+		if err != nil {
+			return nil, err
+		}
 		tk := settlementTicket(tickets, t.QuoteTokenID)
 		// Decided by what happened first, so the answer does not depend
 		// on when somebody looks: a ticket paid after the cut-off missed it.
@@ -173,7 +182,7 @@ func tradeTransitions(acct *account, now time.Time) []tradeMove {
 			moves = append(moves, tradeMove{t: t, to: api.TradeCancelled})
 		}
 	}
-	return moves
+	return moves, nil
 }
 
 // settlementTicket finds the ticket made from a trade's quote: the paid
@@ -251,10 +260,14 @@ func tradeFromTicket(id uuid.UUID, tk *ticket, days int) *api.Trade {
 // settle or cancel them as they complete, plus a few agreed today and not
 // due yet. The history has a dozen or so trades over the last 90 days in
 // every state.
-func seedTrades(r demoRand, acct *account, now time.Time) {
+func (s *Server) seedTrades(r demoRand, acct *account, now time.Time) error {
 	since := now.Add(-(demoDays - 4) * 24 * time.Hour)
 	var paid, failed, live []*ticket
-	for _, tk := range acct.tickets.all() {
+	all, err := s.allTickets(s.reader(true), acct)
+	if err != nil {
+		return err
+	}
+	for _, tk := range all {
 		if tk.Quote.ID == uuid.Nil {
 			continue
 		}
@@ -313,6 +326,7 @@ func seedTrades(r demoRand, acct *account, now time.Time) {
 	for _, t := range trades {
 		acct.trades.add(t.CreatedAt.Time, t.ID, t)
 	}
+	return nil
 }
 
 // pickTickets draws up to n distinct tickets.

@@ -61,7 +61,7 @@ type eventEnvelope struct {
 func (s *Server) recordTicketEvent(t *ticket, status string, at time.Time) {
 	acct := t.acct
 	ev := &event{ID: s.newID(), Subscription: "TICKET", Status: status, DataID: t.ID, CreatedAt: at}
-	acct.events.add(at, ev.ID, ev)
+	s.insertEvent(acct, ev)
 	var body []byte
 	for _, w := range acct.webhooks {
 		if !slices.Contains(w.Subscriptions, "TICKET") && !slices.Contains(w.Subscriptions, "*") {
@@ -84,6 +84,7 @@ func (s *Server) addAttemptLocked(acct *account, ev *event, target string, at ti
 		WebhookEventID: ev.ID.String(), WebhookURL: target,
 	}}
 	acct.attempts.add(at, id, a)
+	defer s.saveAttempt(acct, a)
 	if r := s.seedRand; r != nil {
 		// Demo history: the receiver answered long ago.
 		switch n := r.IntN(100); {
@@ -174,8 +175,8 @@ func (s *Server) deliverLoop() {
 			if a, ok := d.acct.attempts.get(d.attemptID); ok {
 				a.ResponseStatus = status
 				a.UpdatedAt = fmtTime(s.now())
+				s.saveAttempt(d.acct, a)
 			}
-			s.changed()
 			s.mu.Unlock()
 		}
 	}
@@ -244,17 +245,23 @@ func (s *Server) webhookReceiver(c *call) error {
 func (s *Server) setSelfBase(base string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rebase := func(u *string) {
+	rebase := func(u *string) bool {
 		if strings.HasPrefix(*u, defaultDemoBase+receiverPath) {
 			*u = strings.TrimRight(base, "/") + strings.TrimPrefix(*u, defaultDemoBase)
+			return true
 		}
+		return false
 	}
 	for _, a := range s.st.accounts {
 		for _, w := range a.webhooks {
-			rebase(&w.URL)
+			if old := w.URL; rebase(&w.URL) && w.URL != old {
+				s.changed(a)
+			}
 		}
 		for _, at := range a.attempts.all() {
-			rebase(&at.WebhookURL)
+			if old := at.WebhookURL; rebase(&at.WebhookURL) && at.WebhookURL != old {
+				s.saveAttempt(a, at)
+			}
 		}
 	}
 }
@@ -304,7 +311,7 @@ func (s *Server) registerWebhook(c *call) error {
 	}
 	w := &webhook{ID: s.newID(), URL: u.String(), Subscriptions: slices.Clone(req.Subscriptions), CreatedAt: c.now}
 	acct.webhooks = append(acct.webhooks, w)
-	s.changed()
+	s.changed(acct)
 	return c.reply(http.StatusOK, map[string]string{"webhookId": w.ID.String()})
 }
 
@@ -343,7 +350,7 @@ func (s *Server) deleteWebhook(c *call) error {
 		return notFound("webhook", id)
 	}
 	acct.webhooks = slices.Delete(acct.webhooks, i, i+1)
-	s.changed()
+	s.changed(acct)
 	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
 }
 
@@ -417,7 +424,7 @@ func (s *Server) ackAttempts(c *call) error {
 		a, _ := acct.attempts.get(id)
 		a.Acknowledged = true
 		a.UpdatedAt = fmtTime(c.now)
+		s.saveAttempt(acct, a)
 	}
-	s.changed()
 	return c.reply(http.StatusOK, map[string]any{"acknowledged": len(ids)})
 }

@@ -1,0 +1,108 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/api"
+)
+
+// bulkTickets adds n settled tickets to the main account's history over
+// the last 90 days, in one transaction, for measurements at a scale the
+// request path would take minutes to reach. Each is a copy of one ticket
+// made by the request code (a large PIX deposit), with its own id, time,
+// outcome (mostly PAID, one in a thousand FAILED, one in ten EXPIRED) and,
+// for a third, an externalId. They are final and move no balance (a PAID
+// one's deposit and delivery cancel out), so balances stay the sum of the
+// ledger. The same seed gives the same tickets.
+func (s *Server) bulkTickets(n int, seed int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.st
+	who := st.accessByMail["operator@"+demoDomain]
+	r := newDemoRand(seed, "bulk")
+	now := s.now()
+	s.seedRand, s.seedNow = &r, now
+	defer func() { s.seedRand = nil }()
+	p := &quoteParams{inCur: "BRL", inMethod: "PIX", outCur: "BRLA", outMethod: "INTERNAL", inAmount: decimal.RequireFromString("1500")}
+	q, err := s.claimsAt(r, p, st.main, who, now)
+	if err != nil {
+		return err
+	}
+	plan, err := s.planTicket(st.main, who, &ticketRequest{}, now, false, q)
+	if err != nil {
+		return err
+	}
+	// The template is built but not stored: a scratch transaction.
+	tmpl, err := s.ticketTemplate(plan, now)
+	if err != nil {
+		return err
+	}
+	b := s.tx()
+	if b.err != nil {
+		return b.err
+	}
+	stmt, err := b.tx.PrepareContext(context.Background(), insertTicketSQL)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for i := 0; i < n; i++ {
+		t := *tmpl
+		at := now.Add(-time.Duration(r.Int64N(int64(90 * 24 * time.Hour))))
+		t.ID = r.uuid()
+		t.Quote.TicketID = t.ID
+		t.CreatedAt, t.UpdatedAt = api.NewTime(at), api.NewTime(at.Add(2*time.Minute))
+		t.ExpiresAt = api.NewTime(at.Add(30 * time.Minute))
+		t.ExternalID = ""
+		if r.IntN(3) == 0 {
+			t.ExternalID = "erp-" + r.digits(8)
+		}
+		t.fundAt, t.payAt = time.Time{}, time.Time{}
+		switch k := r.IntN(1000); {
+		case k == 0:
+			t.Status, t.FailureReason = api.TicketFailed, "the receiving institution refused the credit"
+		case k < 100:
+			t.Status = api.TicketExpired
+			t.Reason = "the input was not funded before expiresAt"
+		default:
+			t.Status = api.TicketPaid
+			t.BrazilianFiatSenderInfo = &api.BrazilianFiatSenderInfo{ID: r.uuid().String(), TicketID: t.ID.String(), Name: "Pagador Sandbox", EndToEndID: s.endToEndID("60701190", at)}
+		}
+		row, err := ticketRow(&t)
+		if err != nil {
+			return err
+		}
+		if _, err := stmt.Exec(row...); err != nil {
+			return fmt.Errorf("bulk ticket %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// ticketTemplate builds the ticket a plan describes without storing it or
+// scheduling anything: the writes it makes go to a transaction rolled back
+// here.
+func (s *Server) ticketTemplate(p *ticketPlan, now time.Time) (*ticket, error) {
+	b := s.tx()
+	if b.err != nil {
+		return nil, b.err
+	}
+	if _, err := b.tx.Exec("SAVEPOINT template"); err != nil {
+		return nil, err
+	}
+	// What the request code changes in memory is put back as well.
+	due, balances, hooks := slices.Clone(s.st.due), maps.Clone(p.acct.balances), p.acct.webhooks
+	p.acct.webhooks = nil
+	t, err := s.makeTicketLocked(p, now)
+	if _, rerr := b.tx.Exec("ROLLBACK TO template; RELEASE template"); rerr != nil && err == nil {
+		err = rerr
+	}
+	s.st.due, p.acct.balances, p.acct.webhooks = due, balances, hooks
+	return t, err
+}

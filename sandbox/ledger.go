@@ -1,0 +1,47 @@
+package sandbox
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+)
+
+// A balance changes only by a move: a ledger row (amount, balance after
+// it, the ticket that caused it) and the balance row, in the same
+// transaction as the rest of the write. The in-memory balances are a copy
+// for reads.
+
+// Why a balance moved.
+const (
+	moveOpening  = "opening balance"
+	moveDebit    = "ticket input debited"
+	moveRefund   = "ticket input refunded"
+	moveFunded   = "ticket input received"
+	moveDelivery = "ticket input delivered"
+	moveCredit   = "ticket output credited"
+	moveMarkup   = "markup credited"
+)
+
+// move changes acct's balance of currency by amount (negative: a debit),
+// caused by ticket (uuid.Nil: none), at at. The caller holds s.mu for
+// writing.
+func (s *Server) move(acct *account, currency string, amount decimal.Decimal, ticket uuid.UUID, reason string, at time.Time) {
+	after := acct.balances[currency].Add(amount)
+	acct.balances[currency] = after
+	var tid any
+	if ticket != uuid.Nil {
+		tid = ticket.String()
+	}
+	s.exec("INSERT INTO ledger (account_id, currency, amount, balance_after, ticket_id, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+		acct.ID.String(), currency, amount.String(), after.String(), tid, reason, at.UnixNano())
+	s.exec("INSERT INTO balances (account_id, currency, amount) VALUES (?, ?, ?) ON CONFLICT (account_id, currency) DO UPDATE SET amount = excluded.amount",
+		acct.ID.String(), currency, after.String())
+}
+
+// setBalance moves acct's balance of currency to want (demo data).
+func (s *Server) setBalance(acct *account, currency string, want decimal.Decimal, at time.Time) {
+	if d := want.Sub(acct.balances[currency]); !d.IsZero() {
+		s.move(acct, currency, d, uuid.Nil, moveOpening, at)
+	}
+}
