@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +45,10 @@ type Server struct {
 	db    *database
 	cur   *batch            // the open write transaction, under mu
 	dirty map[*account]bool // accounts whose small collections changed in cur
+	// stmts are the writer's prepared statements, by text, and toPrepare
+	// those to prepare after the open transaction (under mu).
+	stmts     map[string]*sql.Stmt
+	toPrepare map[string]bool
 	// storeErr is set when a commit failed: the sandbox then refuses
 	// every request (what it holds in memory is not what is stored).
 	storeErr atomic.Pointer[error]

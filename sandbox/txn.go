@@ -6,38 +6,50 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // storeLock is Server.mu: a read-write lock whose write side is also the
 // database transaction. Lock starts nothing; the first write under it
-// (s.tx) begins a transaction on the writer connection. Unlock commits
-// before it returns, so a handler that replies after its deferred Unlock
-// replies only after its writes are on disk (ack after commit).
+// (s.tx) begins a transaction on the writer connection. Unlock returns only
+// once that transaction committed, so a handler that replies after its
+// deferred Unlock replies only after its writes are on disk (ack after
+// commit).
 //
-// Group commit: a committing writer lets the writers already queued on the
-// lock add their statements to the same transaction first, then commits
-// them all with one fsync and wakes them; each still returns from Unlock
-// only after the commit that holds its writes.
+// Group commit: a writer that unlocks while other writers are queued on the
+// lock leaves the transaction open for them and waits; the last of the
+// queue (or the one that makes the batch maxBatch long) commits them all
+// with one fsync, and every one of them returns after that commit.
 type storeLock struct {
-	rw       sync.RWMutex
-	s        *Server
-	commitMu sync.Mutex // one committer at a time
+	rw      sync.RWMutex
+	s       *Server
+	waiting atomic.Int32 // writers queued in Lock
 }
+
+// maxBatch bounds a group commit, so that under a steady stream of writers
+// the first of a batch still gets its answer soon.
+const maxBatch = 64
 
 // batch is one open transaction and the writers waiting on its commit.
 type batch struct {
-	tx   *sql.Tx
-	err  error // the first failed statement; the batch is then rolled back
-	done chan struct{}
-	cerr error // the commit's outcome, set before done is closed
+	tx      *sql.Tx
+	err     error // the first failed statement; the batch is then rolled back
+	writers int
+	done    chan struct{}
+	cerr    error // the commit's outcome, set before done is closed
 }
 
 func (l *storeLock) RLock()   { l.rw.RLock() }
 func (l *storeLock) RUnlock() { l.rw.RUnlock() }
-func (l *storeLock) Lock()    { l.rw.Lock() }
 
-// Unlock releases the lock and, when the holder wrote, returns once its
-// writes are committed.
+func (l *storeLock) Lock() {
+	l.waiting.Add(1)
+	l.rw.Lock()
+	l.waiting.Add(-1)
+}
+
+// Unlock releases the lock and, when a transaction is open, returns once it
+// is committed.
 func (l *storeLock) Unlock() {
 	s := l.s
 	b := s.cur
@@ -45,38 +57,38 @@ func (l *storeLock) Unlock() {
 		l.rw.Unlock()
 		return
 	}
+	b.writers++
+	if l.waiting.Load() == 0 || b.writers >= maxBatch {
+		s.commitLocked(b)
+		l.rw.Unlock()
+		return
+	}
 	l.rw.Unlock()
-	l.commit(b)
+	<-b.done
 }
 
-func (l *storeLock) commit(b *batch) {
-	s := l.s
-	l.commitMu.Lock()
-	defer l.commitMu.Unlock()
-	select {
-	case <-b.done: // committed by another writer of the batch
-		return
-	default:
-	}
-	l.rw.Lock()
-	// Queued writers have joined b by now (b is still s.cur: only a commit
-	// ends a batch); new ones start the next batch.
+// commitLocked ends the batch: its accounts' records are written, then it
+// commits (or rolls back after a failed statement, which fails the store).
+// The caller holds s.mu for writing.
+func (s *Server) commitLocked(b *batch) {
 	err := s.flushRecords(b)
 	s.cur = nil
 	if err == nil {
 		err = b.err
 	}
-	if err == nil {
-		err = b.tx.Commit()
-	} else {
-		_ = b.tx.Rollback()
+	if b.tx != nil {
+		if err == nil {
+			err = b.tx.Commit()
+		} else {
+			_ = b.tx.Rollback()
+		}
 	}
 	if err != nil {
 		s.failStore(err)
 	}
+	s.prepareSeen()
 	b.cerr = err
 	close(b.done)
-	l.rw.Unlock()
 }
 
 // tx is the open write transaction, begun on first use. The caller holds
@@ -106,9 +118,38 @@ func (s *Server) exec(query string, args ...any) {
 	if b.err != nil {
 		return
 	}
-	if _, err := b.tx.Exec(query, args...); err != nil {
+	var err error
+	if st, ok := s.stmts[query]; ok {
+		_, err = b.tx.Stmt(st).Exec(args...)
+	} else {
+		_, err = b.tx.Exec(query, args...)
+		if s.toPrepare == nil {
+			s.toPrepare = map[string]bool{}
+		}
+		s.toPrepare[query] = true
+	}
+	if err != nil {
 		b.err = fmt.Errorf("%s: %w", firstWords(query), err)
 	}
+}
+
+// prepareSeen prepares the statements the last batch ran unprepared:
+// parsing SQL is a good part of a small write's cost, so each text is
+// prepared once on the one writer connection, and later transactions reuse
+// it. It runs between transactions (a statement is prepared on a free
+// connection), under s.mu.
+func (s *Server) prepareSeen() {
+	for q := range s.toPrepare {
+		st, err := s.db.w.Prepare(q)
+		if err != nil {
+			continue // it runs unprepared, and says why then
+		}
+		if s.stmts == nil {
+			s.stmts = map[string]*sql.Stmt{}
+		}
+		s.stmts[q] = st
+	}
+	s.toPrepare = nil
 }
 
 func firstWords(q string) string {
