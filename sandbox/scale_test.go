@@ -1,0 +1,113 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// TestScaleOfTheStateFile measures the real `tesouro sandbox --state`
+// process on a file of TESOURO_SCALE_TICKETS tickets (for the measured
+// figure: 1000000) against one of 1,000: time from start to the first
+// answered request, filtered list pages (p50, p99) and the resident
+// memory. It runs only when the variable is set (building a million
+// tickets takes a minute or two).
+func TestScaleOfTheStateFile(t *testing.T) {
+	if os.Getenv("TESOURO_SCALE_TICKETS") == "" {
+		t.Skip("set TESOURO_SCALE_TICKETS=1000000 to measure")
+	}
+	big := envInt(t, "TESOURO_SCALE_TICKETS", 1_000_000)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "tesouro")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, n := range []int{1_000, big} {
+		path := filepath.Join(dir, fmt.Sprintf("state-%d.db", n))
+		start := time.Now()
+		s, err := New(Config{Seed: 1, StatePath: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.mu.Lock() // wait for the demo history
+		s.mu.Unlock()
+		have, err := s.countTickets(s.st.main)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.bulkTickets(n-have, 99); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		info, _ := os.Stat(path)
+		t.Logf("stored=%d: file built in %v, %d MB", n, time.Since(start).Round(time.Millisecond), info.Size()>>20)
+
+		credsPath := filepath.Join(dir, "creds.json")
+		t0 := time.Now()
+		proc, base := startSandboxProcess(t, bin, path, credsPath)
+		creds, err := ReadCredentials(credsPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := operatorClient(t, base, creds)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if _, err := c.Balances(ctx, uuid.Nil); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		startup := time.Since(t0)
+
+		now := time.Now().UTC()
+		raw := newRawClient(t, base, credAccess(t, creds, "operator"), time.Now)
+		for _, q := range []string{
+			"status=FAILED",
+			"externalId=erp-00000000",
+			"createdAfter=" + now.Add(-50*24*time.Hour).Format(time.RFC3339) + "&createdBefore=" + now.Add(-40*24*time.Hour).Format(time.RFC3339),
+		} {
+			var lat []time.Duration
+			for i := 0; i < 300; i++ {
+				t1 := time.Now()
+				if code, out := raw.do("GET", "/v2/account/tickets/?"+q, nil); code != 200 {
+					t.Fatalf("%d %s", code, out)
+				}
+				lat = append(lat, time.Since(t1))
+			}
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			name, _, _ := strings.Cut(q, "=")
+			t.Logf("stored=%d %s: p50 %v, p99 %v", n, name, lat[len(lat)/2], lat[len(lat)*99/100])
+		}
+		status, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", proc.Process.Pid))
+		var rss, hwm string
+		for _, line := range strings.Split(string(status), "\n") {
+			if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+				rss = strings.TrimSpace(v)
+			}
+			if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+				hwm = strings.TrimSpace(v)
+			}
+		}
+		t.Logf("stored=%d: start-up to first answer %v, RSS %s (peak %s)", n, startup.Round(time.Millisecond), rss, hwm)
+		_ = proc.Process.Signal(os.Interrupt)
+		_ = proc.Wait()
+	}
+}
+
+func credAccess(t *testing.T, creds Credentials, name string) AccessCredential {
+	a, ok := creds.Access(name)
+	if !ok {
+		t.Fatalf("no access %q", name)
+	}
+	return a
+}
