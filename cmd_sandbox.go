@@ -25,7 +25,7 @@ and demo accesses whose credentials it writes to a file (mode 0600).`)
 	credsOut := fs.String("credentials-out", "", "credentials file to write (default: sandbox-credentials.json in the state directory)")
 	faults := fs.String("faults", "", "injected faults, e.g. latency=50ms,error500=0.1,drop=0.05,dropAfterCommit=0.1,ratelimit=0.02")
 	speed := fs.Float64("speed", 1, "lifecycle speed factor (10 funds and pays tickets ten times faster)")
-	state := fs.String("state", "", "save the state to this file on every change and load it at start")
+	state := fs.String("state", "", "keep the state in this SQLite database (every answered write is on disk; created if missing)")
 	useTLS := fs.Bool("tls", false, "serve HTTPS with a self-signed certificate written next to the credentials")
 	allowRemote := fs.Bool("allow-remote", false, "allow listening on a non-loopback address")
 	if err := fs.parse(args); err != nil {

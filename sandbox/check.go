@@ -14,30 +14,14 @@ import (
 // whether it is still empty (never seeded). Every refusal names the
 // problem: the file may have been edited by hand with sqlite3.
 //
-// The checks are those that cost little whatever the number of tickets
-// (start-up must stay under a second at a million): the file's structure
-// (quick_check), foreign keys, the one main account, sane settings, and
-// each balance against the last move of its ledger, whose rows chain
-// balance_after (a move is refused by a CHECK if it leaves a negative
-// balance). The full sum of the ledger is checked by consistencyErrors,
-// which the crash test runs.
-func checkDatabase(ctx context.Context, db *sql.DB, seed int64) (empty bool, err error) {
+// The named checks cost little whatever the number of tickets: the seed,
+// the one main account, sane settings, and each balance against the last
+// move of its ledger, whose rows chain balance_after (a move is refused by
+// a CHECK if it leaves a negative balance). With whole, every row is read
+// as well (wholeFileCheck). The full sum of the ledger is checked by
+// consistencyErrors, which the crash test runs.
+func checkDatabase(ctx context.Context, db *sql.DB, seed int64, whole bool) (empty bool, err error) {
 	var problems []string
-	rows, err := db.QueryContext(ctx, "PRAGMA foreign_key_check")
-	if err != nil {
-		return false, err
-	}
-	for rows.Next() && len(problems) < 5 {
-		var table, parent string
-		var rowid sql.NullInt64
-		var fk int
-		if err := rows.Scan(&table, &rowid, &parent, &fk); err != nil {
-			rows.Close()
-			return false, err
-		}
-		problems = append(problems, fmt.Sprintf("a row of %s (rowid %d) refers to a missing %s", table, rowid.Int64, parent))
-	}
-	rows.Close()
 
 	v, ok, err := metaValue(ctx, db, "seed")
 	if err != nil {
@@ -108,16 +92,60 @@ func checkDatabase(ctx context.Context, db *sql.DB, seed int64) (empty bool, err
 	if len(problems) > 0 {
 		return false, fmt.Errorf("%s", strings.Join(problems, "; "))
 	}
-	// Last, what the named checks above do not cover: the file's
-	// structure, NOT NULL and CHECK constraints.
-	var res string
-	if err := db.QueryRowContext(ctx, "PRAGMA quick_check").Scan(&res); err != nil {
-		return false, err
-	}
-	if res != "ok" {
-		return false, fmt.Errorf("the file is damaged or breaks a constraint (quick_check: %s)", res)
+	if whole {
+		return false, wholeFileCheck(ctx, db)
 	}
 	return false, nil
+}
+
+// wholeFileCheck reads every row: foreign keys, then the file's structure,
+// NOT NULL and CHECK constraints (quick_check). It costs about a second
+// per few hundred megabytes.
+func wholeFileCheck(ctx context.Context, db *sql.DB) error {
+	var problems []string
+	rows, err := db.QueryContext(ctx, "PRAGMA foreign_key_check")
+	if err != nil {
+		return err
+	}
+	for rows.Next() && len(problems) < 5 {
+		var table, parent string
+		var rowid sql.NullInt64
+		var fk int
+		if err := rows.Scan(&table, &rowid, &parent, &fk); err != nil {
+			rows.Close()
+			return err
+		}
+		problems = append(problems, fmt.Sprintf("a row of %s (rowid %d) refers to a missing %s", table, rowid.Int64, parent))
+	}
+	rows.Close()
+	if len(problems) > 0 {
+		return fmt.Errorf("%s", strings.Join(problems, "; "))
+	}
+	var res string
+	if err := db.QueryRowContext(ctx, "PRAGMA quick_check").Scan(&res); err != nil {
+		return err
+	}
+	if res != "ok" {
+		return fmt.Errorf("the file is damaged or breaks a constraint (quick_check: %s)", res)
+	}
+	return nil
+}
+
+// syncCheckLimit is the largest database checked whole before serving;
+// a larger one is checked whole in the background right after start (and
+// the sandbox stops serving if that fails), so that start-up stays under
+// a second at a million tickets.
+const syncCheckLimit = 256 << 20
+
+func databaseSize(ctx context.Context, db *sql.DB) (int64, error) {
+	var pages, size int64
+	if err := db.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
+		return 0, err
+	}
+	if err := db.QueryRowContext(ctx, "PRAGMA page_size").Scan(&size); err != nil {
+		return 0, err
+	}
+	return pages * size, nil
 }
 
 func decimalEqual(s string, d decimal.Decimal) bool {

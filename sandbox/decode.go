@@ -69,19 +69,6 @@ func jsonKind(t string) string {
 	return "an object"
 }
 
-// queryUUID reads an optional UUID query parameter.
-func (c *call) queryUUID(name string) (uuid.UUID, bool, error) {
-	raw := c.query.Get(name)
-	if raw == "" {
-		return uuid.Nil, false, nil
-	}
-	id, err := uuid.Parse(raw)
-	if err != nil {
-		return uuid.Nil, false, badRequest(codeInvalidField, "%s %q is not a UUID", name, truncate(raw, 40))
-	}
-	return id, true, nil
-}
-
 // pathUUID reads a UUID path parameter. A malformed id is a 400 (not a
 // 404) so that the caller learns the id itself is wrong.
 func (c *call) pathUUID(name string) (uuid.UUID, error) {

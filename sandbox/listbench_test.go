@@ -32,8 +32,9 @@ func BenchmarkListTickets(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer r.Close()
-		r.Server.mu.Lock() // wait for the demo history
-		r.Server.mu.Unlock()
+		if err := r.Server.seeded(); err != nil {
+			b.Fatal(err)
+		}
 		have, err := r.Server.countTickets(r.Server.st.main)
 		if err != nil {
 			b.Fatal(err)

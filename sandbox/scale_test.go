@@ -25,7 +25,12 @@ func TestScaleOfTheStateFile(t *testing.T) {
 		t.Skip("set TESOURO_SCALE_TICKETS=1000000 to measure")
 	}
 	big := envInt(t, "TESOURO_SCALE_TICKETS", 1_000_000)
-	dir := t.TempDir()
+	// TESOURO_SCALE_DIR keeps the state files between runs (they take a
+	// while to build); by default they go with the test.
+	dir := os.Getenv("TESOURO_SCALE_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	}
 	bin := filepath.Join(dir, "tesouro")
 	build := exec.Command("go", "build", "-o", bin, ".")
 	build.Dir = ".."
@@ -39,8 +44,10 @@ func TestScaleOfTheStateFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.mu.Lock() // wait for the demo history
-		s.mu.Unlock()
+		s.cancel() // no lifecycle work while the file is built
+		if err := s.seeded(); err != nil {
+			t.Fatal(err)
+		}
 		have, err := s.countTickets(s.st.main)
 		if err != nil {
 			t.Fatal(err)

@@ -87,8 +87,6 @@ func (s *series[T]) remove(id uuid.UUID) bool {
 	return true
 }
 
-func (s *series[T]) len() int { return len(s.es) }
-
 // all returns the items oldest first.
 func (s *series[T]) all() []*T {
 	out := make([]*T, len(s.es))

@@ -118,10 +118,25 @@ func New(cfg Config) (*Server, error) {
 		s.db.close()
 		return nil, err
 	}
-	empty, err := checkDatabase(s.ctx, s.db.r, cfg.Seed)
+	size, err := databaseSize(s.ctx, s.db.r)
 	if err != nil {
 		s.db.close()
 		return nil, describeCheckError(cfg.StatePath, err)
+	}
+	whole := size <= syncCheckLimit
+	empty, err := checkDatabase(s.ctx, s.db.r, cfg.Seed, whole)
+	if err != nil {
+		s.db.close()
+		return nil, describeCheckError(cfg.StatePath, err)
+	}
+	if !whole {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			if err := wholeFileCheck(s.ctx, s.db.r); err != nil && s.ctx.Err() == nil {
+				s.refuseAll(describeCheckError(cfg.StatePath, err))
+			}
+		}()
 	}
 	s.st = st
 	if !empty {
@@ -163,6 +178,14 @@ func randomKey() []byte {
 	k := make([]byte, 32)
 	_, _ = rand.Read(k)
 	return k
+}
+
+// seeded waits until the demo history is built (under the write lock)
+// and reports a defect of it.
+func (s *Server) seeded() error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.seedErr
 }
 
 // now is the sandbox clock in UTC.

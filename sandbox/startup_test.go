@@ -18,8 +18,9 @@ func newStateFile(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.mu.Lock() // the demo history is committed when this returns
-	s.mu.Unlock()
+	if err := s.seeded(); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -163,8 +163,12 @@ func firstWords(q string) string {
 var errStoreFailed = errors.New("the sandbox could not save a change and stopped; restart it (acknowledged writes are safe)")
 
 func (s *Server) failStore(err error) {
-	e := fmt.Errorf("%w: %v", errStoreFailed, err)
-	s.storeErr.CompareAndSwap(nil, &e)
+	s.refuseAll(fmt.Errorf("%w: %v", errStoreFailed, err))
+}
+
+// refuseAll makes every request from now on answer err (500).
+func (s *Server) refuseAll(err error) {
+	s.storeErr.CompareAndSwap(nil, &err)
 }
 
 // failed is the store's failure, if any.

@@ -118,10 +118,9 @@ func (s *Server) signBody(body []byte) string {
 // outbox queues deliveries for the senders: a burst of transitions never
 // blocks a request nor starts a goroutine per delivery.
 type outbox struct {
-	mu     sync.Mutex
-	queue  []delivery
-	wake   chan struct{}
-	closed bool
+	mu    sync.Mutex
+	queue []delivery
+	wake  chan struct{}
 }
 
 func newOutbox() *outbox { return &outbox{wake: make(chan struct{}, 1)} }
