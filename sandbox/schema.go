@@ -106,7 +106,6 @@ CREATE TABLE events (
 	data_id      TEXT NOT NULL,
 	created_at   INTEGER NOT NULL
 ) STRICT;
-CREATE INDEX events_by_account ON events (account_id, created_at, id);
 
 CREATE TABLE attempts (
 	id              TEXT PRIMARY KEY,

@@ -35,8 +35,11 @@ type batch struct {
 	tx      *sql.Tx
 	err     error // the first failed statement; the batch is then rolled back
 	writers int
-	done    chan struct{}
-	cerr    error // the commit's outcome, set before done is closed
+	// deliveries are the webhook posts the batch's events cause, queued
+	// only after the commit.
+	deliveries []delivery
+	done       chan struct{}
+	cerr       error // the commit's outcome, set before done is closed
 }
 
 func (l *storeLock) RLock()   { l.rw.RLock() }
@@ -85,6 +88,10 @@ func (s *Server) commitLocked(b *batch) {
 	}
 	if err != nil {
 		s.failStore(err)
+	} else {
+		for _, d := range b.deliveries {
+			s.outbox.push(d)
+		}
 	}
 	s.prepareSeen()
 	b.cerr = err

@@ -99,7 +99,10 @@ func (s *Server) addAttemptLocked(acct *account, ev *event, target string, at ti
 		return a
 	}
 	if body != nil {
-		s.outbox.push(delivery{acct: acct, attemptID: id, url: target, body: body})
+		// Sent once the event is committed: a receiver never hears of a
+		// transition that a crash could undo.
+		b := s.tx()
+		b.deliveries = append(b.deliveries, delivery{acct: acct, attemptID: id, url: target, body: body})
 	}
 	return a
 }
