@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -194,16 +195,15 @@ func (s *Server) listTickets(c *call) error {
 	if err != nil {
 		return err
 	}
-	out := make([]api.Ticket, len(items))
-	for i, t := range items {
-		out[i] = t.Ticket
+	if items == nil {
+		items = []json.RawMessage{}
 	}
-	return c.reply(http.StatusOK, ticketList{Tickets: out, Cursor: next})
+	return c.reply(http.StatusOK, ticketList{Tickets: items, Cursor: next})
 }
 
 type ticketList struct {
-	Tickets []api.Ticket `json:"tickets"`
-	Cursor  string       `json:"cursor"`
+	Tickets []json.RawMessage `json:"tickets"` // stored api.Ticket JSON
+	Cursor  string            `json:"cursor"`
 }
 
 // findTicket reads the ticket of the path in the operated account; writing

@@ -21,7 +21,8 @@ const ticketColumns = `id, account_id, access_id, external_id, status, input_cur
 
 // ticketRow is the stored form of a ticket, column by column.
 func ticketRow(t *ticket) ([]any, error) {
-	detail, err := json.Marshal(&t.Ticket)
+	// Stored as the list answers it, so a page is served from these bytes.
+	detail, err := marshalJSON(&t.Ticket)
 	if err != nil {
 		return nil, fmt.Errorf("ticket %s: %w", t.ID, err)
 	}
@@ -162,9 +163,10 @@ type ticketFilter struct {
 
 // ticketPage reads up to limit tickets of acct matching f, newest first,
 // strictly older than the cursor (keyset pagination on created_at, id: a
-// page costs the same deep in the history as on top). next is empty on the
-// last page.
-func (s *Server) ticketPage(q querier, acct *account, f ticketFilter, cursor string, limit int) ([]*ticket, string, error) {
+// page costs the same deep in the history as on top), as their stored
+// JSON: a page is answered without decoding a ticket. next is empty on
+// the last page.
+func (s *Server) ticketPage(q querier, acct *account, f ticketFilter, cursor string, limit int) ([]json.RawMessage, string, error) {
 	where := []string{"account_id = ?"}
 	args := []any{acct.ID.String()}
 	for _, c := range []struct{ col, v string }{
@@ -197,30 +199,33 @@ func (s *Server) ticketPage(q querier, acct *account, f ticketFilter, cursor str
 		args = append(args, at, id.String())
 	}
 	args = append(args, limit+1)
-	query := "SELECT " + ticketColumns + " FROM tickets WHERE " + strings.Join(where, " AND ") + " ORDER BY created_at DESC, id DESC LIMIT ?"
+	query := "SELECT id, created_at, detail FROM tickets WHERE " + strings.Join(where, " AND ") + " ORDER BY created_at DESC, id DESC LIMIT ?"
 	rows, err := q.QueryContext(context.Background(), query, args...)
 	if err != nil {
 		return nil, "", err
 	}
 	defer rows.Close()
-	var out []*ticket
+	var out []json.RawMessage
+	var lastID string
+	var lastAt int64
 	for rows.Next() {
-		t, err := s.scanTicket(rows)
-		if err != nil {
+		var id string
+		var at int64
+		var detail []byte
+		if err := rows.Scan(&id, &at, &detail); err != nil {
 			return nil, "", err
 		}
-		out = append(out, t)
+		if len(out) == limit {
+			tid, err := uuid.Parse(lastID)
+			if err != nil {
+				return nil, "", fmt.Errorf("ticket id %q: %w", lastID, err)
+			}
+			return out, encodeCursor(lastAt, tid), rows.Err()
+		}
+		out = append(out, detail)
+		lastID, lastAt = id, at
 	}
-	if err := rows.Err(); err != nil {
-		return nil, "", err
-	}
-	next := ""
-	if len(out) > limit {
-		out = out[:limit]
-		last := out[limit-1]
-		next = encodeCursor(last.CreatedAt.UnixNano(), last.ID)
-	}
-	return out, next, nil
+	return out, "", rows.Err()
 }
 
 // ticketsWithQuote reads the tickets made from a quote, oldest first.
