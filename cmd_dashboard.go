@@ -102,7 +102,6 @@ func (c *cli) runDashboard(args []string) error {
 	defer closeLog()
 
 	opts := ui.Options{
-		Factories:  screens,
 		ReadOnly:   f.readOnly,
 		SubAccount: f.subAccount,
 		StateDir:   stateDir,
@@ -204,7 +203,7 @@ func (c *cli) chooseService(f dashboardFlags, opts *ui.Options) error {
 		if err != nil {
 			return nil, fmt.Errorf("profile %s: %w", p.Name, err)
 		}
-		conn := &ui.Connection{Client: cl, Email: p.Email}
+		conn := &ui.Connection{Client: cl, Email: p.Email, Screens: screens(cl)}
 		if ps, ok := auth.(keystore.Persister); ok {
 			// A token pair rotated just before quitting must reach the
 			// keyring before the process exits.
@@ -248,7 +247,7 @@ func demoConnection(baseURL string, acc sandbox.AccessCredential, closeFn func()
 		}
 		return nil, err
 	}
-	return &ui.Connection{Client: cl, Email: acc.Email, Close: closeFn}, nil
+	return &ui.Connection{Client: cl, Email: acc.Email, Close: closeFn, Screens: screens(cl)}, nil
 }
 
 // setupLog sends the standard logger to a file in the state directory with

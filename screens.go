@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/accesses"
 	"github.com/tesouro-treasury/tesouro/views/approvals"
@@ -14,17 +15,21 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/webhooks"
 )
 
-// screens lists the dashboard's screens in tab order; number keys 1..9 and 0
-// select them in this order. Each views package exports New(*ui.Session).
-var screens = []ui.Factory{
-	overview.New,      // 1
-	quote.New,         // 2
-	tickets.New,       // 3
-	approvals.New,     // 4
-	beneficiaries.New, // 5
-	subaccounts.New,   // 6
-	trades.New,        // 7
-	compliance.New,    // 8
-	webhooks.New,      // 9
-	accesses.New,      // 0
+// screens lists the dashboard's screens in tab order, built on client c;
+// number keys 1..9 and 0 select them in this order. Each views package
+// declares the calls it makes as its own Service interface, so the compiler
+// checks here that the client has every one of them.
+func screens(c *api.Client) []ui.Factory {
+	return []ui.Factory{
+		{ID: "overview", Title: "Overview", New: func(s *ui.Session) ui.Screen { return overview.New(s) }},                // 1
+		{ID: "quote", Title: "Quote", New: func(s *ui.Session) ui.Screen { return quote.New(s) }},                         // 2
+		{ID: "tickets", Title: "Tickets", New: func(s *ui.Session) ui.Screen { return tickets.New(s) }},                   // 3
+		{ID: "approvals", Title: "Approvals", New: func(s *ui.Session) ui.Screen { return approvals.New(s) }},             // 4
+		{ID: "beneficiaries", Title: "Beneficiaries", New: func(s *ui.Session) ui.Screen { return beneficiaries.New(s) }}, // 5
+		{ID: "subaccounts", Title: "Sub-accounts", New: func(s *ui.Session) ui.Screen { return subaccounts.New(s) }},      // 6
+		{ID: "trades", Title: "Trades", New: func(s *ui.Session) ui.Screen { return trades.New(s) }},                      // 7
+		{ID: "compliance", Title: "Compliance", New: func(s *ui.Session) ui.Screen { return compliance.New(s) }},          // 8
+		{ID: "webhooks", Title: "Webhooks", New: func(s *ui.Session) ui.Screen { return webhooks.New(s) }},                // 9
+		{ID: "accesses", Title: "Accesses", New: func(s *ui.Session) ui.Screen { return accesses.New(s) }},                // 0
+	}
 }

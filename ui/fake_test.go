@@ -112,20 +112,20 @@ func newHarness(t *testing.T, mutate func(*Options)) *harness {
 	t.Helper()
 	h := &harness{t: t, fake: newFake()}
 	factory := func(id, title string) Factory {
-		return func(s *Session) Screen {
+		return Factory{ID: id, Title: title, New: func(s *Session) Screen {
 			sc := &stubScreen{id: id, title: title, s: s}
 			h.mu.Lock()
 			h.built = append(h.built, sc)
 			h.mu.Unlock()
 			return sc
-		}
+		}}
 	}
+	screens := []Factory{factory("overview", "Overview"), factory("quote", "Quote"), factory("tickets", "Tickets")}
 	opts := Options{
-		Factories: []Factory{factory("overview", "Overview"), factory("quote", "Quote"), factory("tickets", "Tickets")},
-		Env:       EnvSandbox,
-		Embedded:  true,
+		Env:      EnvSandbox,
+		Embedded: true,
 		Connect: func(ctx context.Context) (*Connection, error) {
-			return &Connection{Client: h.fake, Email: "operator@demo.test"}, nil
+			return &Connection{Client: h.fake, Email: "operator@demo.test", Screens: screens}, nil
 		},
 	}
 	if mutate != nil {
@@ -218,7 +218,7 @@ func keyPress(name string) tea.KeyPressMsg {
 // screen returns the live screen with that id.
 func (h *harness) screen(id string) *stubScreen {
 	for _, s := range h.root.Screens() {
-		if s.ID() == id {
+		if s != nil && s.ID() == id {
 			return s.(*stubScreen)
 		}
 	}
@@ -235,14 +235,20 @@ func newHarnessWithAccess(t *testing.T, p api.Permissions) *harness {
 	h := &harness{t: t, fake: newFake()}
 	h.fake.access.AccountPermissions = p
 	opts := Options{
-		Factories: []Factory{func(s *Session) Screen { return &stubScreen{id: "overview", title: "Overview", s: s} }},
-		Env:       EnvSandbox,
+		Env: EnvSandbox,
 		Connect: func(ctx context.Context) (*Connection, error) {
-			return &Connection{Client: h.fake}, nil
+			return &Connection{Client: h.fake, Screens: overviewOnly()}, nil
 		},
 	}
 	h.root = New(opts)
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 32})
 	h.run(h.root.Init())
 	return h
+}
+
+// overviewOnly is a dashboard of one stub screen.
+func overviewOnly() []Factory {
+	return []Factory{{ID: "overview", Title: "Overview", New: func(s *Session) Screen {
+		return &stubScreen{id: "overview", title: "Overview", s: s}
+	}}}
 }

@@ -1,10 +1,10 @@
 package ui
 
 import (
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -146,7 +146,7 @@ func (r *Root) filterable() bool {
 
 // openFilter starts typing the / filter, starting from the current one.
 func (r *Root) openFilter() tea.Cmd {
-	in := textinput.New()
+	in := widget.NewInput()
 	in.Prompt = "/"
 	in.Placeholder = "filter"
 	in.SetValue(r.filters[r.activeID()])

@@ -21,9 +21,8 @@ func TestFirstFrameDoesNotWaitForTheConnection(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	r := New(Options{
-		Factories: []Factory{func(s *Session) Screen { return &stubScreen{id: "overview", title: "Overview", s: s} }},
-		Env:       EnvSandbox,
-		Embedded:  true,
+		Env:      EnvSandbox,
+		Embedded: true,
 		Connect: func(ctx context.Context) (*Connection, error) {
 			<-release // the keyring or the sandbox is slow
 			return nil, context.Canceled
@@ -183,10 +182,58 @@ func TestScreenBindingsWinOverGlobalKeysButNotQuit(t *testing.T) {
 func TestMessagesReachInactiveScreens(t *testing.T) {
 	type loaded struct{ n int }
 	h := newHarness(t, nil)
-	h.key("2")
+	h.key("3", "2")
 	h.send(loaded{7})
 	if !h.screen("tickets").sawMsg(loaded{7}) || !h.screen("overview").sawMsg(loaded{7}) {
-		t.Error("a result must reach every screen, shown or not")
+		t.Error("a result must reach every built screen, shown or not")
+	}
+}
+
+// Screens are built when first shown: connecting costs the requests of the
+// visible screen only, and a switch builds only the visible screen anew.
+func TestScreensAreBuiltWhenFirstShown(t *testing.T) {
+	h := newHarness(t, nil)
+	if n := len(h.built); n != 1 || h.built[0].id != "overview" {
+		t.Fatalf("after connecting, %d screens were built, want only the overview", n)
+	}
+	if !strings.Contains(plain(h.view()), "3 Tickets") {
+		t.Fatalf("an unbuilt screen has no tab:\n%s", plain(h.view()))
+	}
+	h.key("3")
+	if n := len(h.built); n != 2 || h.built[1].id != "tickets" || h.built[1].inits != 1 {
+		t.Fatalf("showing Tickets built %d screens, want it built and started once", n)
+	}
+	h.key("1", "3")
+	if n := len(h.built); n != 2 {
+		t.Fatalf("showing a screen again built it again (%d built)", n)
+	}
+	h.send(SwitchAccountMsg{Account: Account{ID: betaID, Name: "Beta Individual"}})
+	if n := len(h.built); n != 3 || h.built[2].id != "tickets" || h.built[2].s.Account.ID != betaID {
+		t.Fatalf("the switch built %d screens in all, want only the visible Tickets anew", n)
+	}
+}
+
+// An answer asked by a session since replaced never reaches a screen of the
+// new one, even one that awaits a request with the same type of answer.
+func TestRepliesOfAReplacedSessionAreDropped(t *testing.T) {
+	h := newHarness(t, nil)
+	old := h.root.Session()
+	req, late := Call(old, 0, func(context.Context) (int, error) { return 41, nil })
+	h.send(SwitchAccountMsg{Account: Account{ID: betaID, Name: "Beta Individual"}})
+	var slot Slot
+	_, fresh := Call(h.root.Session(), 0, func(context.Context) (int, error) { return 42, nil })
+	slot.Await(req) // even a slot tricked into awaiting the old request
+	msg := late()
+	h.send(msg)
+	if h.screen("overview").sawMsg(msg) {
+		t.Fatal("an answer of the replaced session reached the new session's screen")
+	}
+	h.send(fresh())
+	if got := h.screen("overview").msgs; len(got) == 0 {
+		t.Fatal("the new session's own answer did not reach its screen")
+	}
+	if h.root.Session().Owns(msg.(Reply)) {
+		t.Fatal("the new session owns an answer of the old one")
 	}
 }
 
@@ -244,6 +291,7 @@ func (e errString) Error() string { return string(e) }
 
 func TestQuitAsksWhenAFlowIsUnderWay(t *testing.T) {
 	h := newHarness(t, nil)
+	h.key("2", "1")
 	h.screen("quote").busy = true
 	h.key("q")
 	if h.quit {
@@ -326,6 +374,7 @@ func TestCommandCompletesVerbsAndCycles(t *testing.T) {
 
 func TestSwitchRebuildsEveryScreenAndDropsTheFlow(t *testing.T) {
 	h := newHarness(t, nil)
+	h.key("3", "2")
 	old := h.root.Session()
 	quote := h.screen("quote")
 	quote.busy = true // a quote in progress
@@ -339,6 +388,9 @@ func TestSwitchRebuildsEveryScreenAndDropsTheFlow(t *testing.T) {
 		t.Fatalf("not switched: %+v", s.Account)
 	}
 	for _, sc := range h.root.Screens() {
+		if sc == nil {
+			continue // built anew when shown
+		}
 		st := sc.(*stubScreen)
 		if st.s != s {
 			t.Errorf("screen %s still holds the old session", st.id)
@@ -551,8 +603,9 @@ func TestFrozenAccessShowsTheBadgeAndWhy(t *testing.T) {
 	h := &harness{t: t, fake: newFake()}
 	h.fake.access.FrozenUntil = api.NewTime(time.Now().Add(2 * time.Hour))
 	h.root = New(Options{
-		Factories: []Factory{func(s *Session) Screen { return &stubScreen{id: "overview", title: "Overview", s: s} }},
-		Connect:   func(ctx context.Context) (*Connection, error) { return &Connection{Client: h.fake}, nil },
+		Connect: func(ctx context.Context) (*Connection, error) {
+			return &Connection{Client: h.fake, Screens: overviewOnly()}, nil
+		},
 	})
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 32})
 	h.run(h.root.Init())
@@ -576,8 +629,9 @@ func TestNoticeNamesMissingPermissionsAndTickets(t *testing.T) {
 	h := &harness{t: t, fake: newFake()}
 	h.fake.access.AccountPermissions = api.Permissions{OperationApprover: true}
 	h.root = New(Options{
-		Factories: []Factory{func(s *Session) Screen { return &stubScreen{id: "overview", title: "Overview", s: s} }},
-		Connect:   func(ctx context.Context) (*Connection, error) { return &Connection{Client: h.fake}, nil },
+		Connect: func(ctx context.Context) (*Connection, error) {
+			return &Connection{Client: h.fake, Screens: overviewOnly()}, nil
+		},
 	})
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 32})
 	h.run(h.root.Init())

@@ -73,7 +73,7 @@ func (r *Root) headerView(w int) string {
 	if r.opts.ReadOnly {
 		left += " " + r.badge("RO")
 	}
-	if s != nil && s.Access != nil && s.Access.Frozen(s.Clock()) {
+	if s != nil && s.Access != nil && s.Access.Frozen(s.Now()) {
 		left += " " + r.badge("FROZEN")
 	}
 	if s != nil && s.Blacklisted() {
@@ -169,10 +169,10 @@ func (r *Root) tabsView(w int) string {
 	full[r.active] = true
 	render := func() string {
 		var b strings.Builder
-		for i, s := range r.screens {
+		for i := range r.screens {
 			label := fmt.Sprint((i + 1) % 10)
 			if full[i] {
-				label += " " + s.Title()
+				label += " " + r.title(i)
 			}
 			if i == r.active {
 				b.WriteString(t.ActiveTab.Render(" " + label + " "))
@@ -236,11 +236,23 @@ func paragraph(st lipgloss.Style, text string, w int) string {
 	return st.Width(max(w, 1)).Render(text)
 }
 
-func (r *Root) now() time.Time {
-	if r.opts.Now != nil {
-		return r.opts.Now()
+func (r *Root) now() time.Time { return r.clock().Now() }
+
+// clock is the dashboard's clock, the system's unless Options set one.
+func (r *Root) clock() Clock {
+	if r.opts.Clock != nil {
+		return r.opts.Clock
 	}
-	return time.Now()
+	return SystemClock{}
+}
+
+// title is the tab title of screen i: the built screen's own (it may carry
+// a count), else its factory's.
+func (r *Root) title(i int) string {
+	if s := r.screens[i]; s != nil {
+		return s.Title()
+	}
+	return r.factories[i].Title
 }
 
 // inputLine is the command, filter or prompt line.

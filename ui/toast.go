@@ -23,12 +23,12 @@ type toast struct {
 // toastExpiredMsg removes the toast with that id (a newer toast is kept).
 type toastExpiredMsg struct{ id int }
 
-func expireToast(id int, level ToastLevel) tea.Cmd {
+func (r *Root) expireToast(id int, level ToastLevel) tea.Cmd {
 	d := toastDuration
 	if level == ToastError {
 		d = errorToastDuration
 	}
-	return tea.Tick(d, func(time.Time) tea.Msg { return toastExpiredMsg{id: id} })
+	return r.clock().After(d, func(time.Time) tea.Msg { return toastExpiredMsg{id: id} })
 }
 
 // toastView renders a toast with a symbol, so that its kind does not depend

@@ -167,7 +167,7 @@ func (m *Screen) KeyMap() []key.Binding {
 func (m *Screen) rows() []widget.Row {
 	t := m.s.Styles()
 	rows := make([]widget.Row, 0, len(m.list))
-	now := m.s.Clock()
+	now := m.s.Now()
 	for _, a := range m.list {
 		cells := []string{a.Email}
 		for _, p := range matrix {

@@ -40,7 +40,7 @@ func (m *Screen) ownLines() []string {
 		mfa = "MFA on"
 	}
 	frozen := ""
-	if a.Frozen(m.s.Clock()) {
+	if a.Frozen(m.s.Now()) {
 		frozen = " · " + t.Bad.Render("FROZEN until "+a.FrozenUntil.Local().Format("2006-01-02 15:04"))
 	}
 	lines = append(lines, "  "+t.Value.Render(a.Email)+t.Muted.Render(" · "+mfa)+frozen)
@@ -62,7 +62,7 @@ func (m *Screen) View() string {
 	case m.err != nil:
 		title = t.Title.Render("Sub-accesses") + " " + t.Error.Render("✗ "+explain(m.err))
 	case !m.loaded:
-		title += t.Muted.Render(" · " + widget.SpinnerFrame(m.s.Clock()) + " loading…")
+		title += t.Muted.Render(" · " + widget.SpinnerFrame(m.s.Now()) + " loading…")
 	default:
 		title += t.Muted.Render(" · " + plural(len(m.list), "access", "accesses"))
 	}

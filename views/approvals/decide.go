@@ -62,7 +62,7 @@ func (m *Screen) confirmApprove(it *item) tea.Cmd {
 	} else {
 		fmt.Fprintf(&b, "Approvals:   %d of %d after yours\n", after, op.MinApprovals)
 	}
-	fmt.Fprintf(&b, "Requested by %s, %s ago\n", op.RequesterEmail, age(m.s.Clock(), op.CreatedAt.Time))
+	fmt.Fprintf(&b, "Requested by %s, %s ago\n", op.RequesterEmail, age(m.s.Now(), op.CreatedAt.Time))
 	fmt.Fprintf(&b, "Environment: %s", strings.ToUpper(string(m.s.Env)))
 	onYes := m.decide(it, "approve", "")
 	title := fmt.Sprintf("Approve operation %s?", short(op.ID.String()))

@@ -23,7 +23,7 @@ type pollMsg struct{ instance int64 }
 // per screen.
 func (m *Screen) poll() tea.Cmd {
 	id := m.instance
-	return tea.Tick(pollEvery, func(time.Time) tea.Msg { return pollMsg{instance: id} })
+	return m.s.After(pollEvery, func(time.Time) tea.Msg { return pollMsg{instance: id} })
 }
 
 // call runs fn in a request bounded by requestTimeout, with the service as

@@ -3,6 +3,7 @@ package approvals
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"testing"
 	"time"
 
@@ -42,7 +43,7 @@ func newHarness(t *testing.T, svc *fakeservice.Service, email string, perms api.
 	t.Helper()
 	svc.Me = email
 	s := fakeservice.Session(t, svc, email, perms)
-	s.Now = func() time.Time { return now }
+	s.Time = screentest.NewClock(now)
 	return harness{fakeservice.Drive(t, s, New, 120, 30)}
 }
 

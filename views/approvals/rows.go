@@ -27,7 +27,7 @@ func (m *Screen) rebuild() {
 		}
 		return 0
 	})
-	now := m.s.Clock()
+	now := m.s.Now()
 	rows := make([]widget.Row, 0, len(ids))
 	for _, id := range ids {
 		it := m.items[id]

@@ -109,7 +109,7 @@ func (m *Screen) detailLines(it *item) []string {
 		op.ID, op.OperationType, op.Status, op.Approvals, op.MinApprovals))}
 	created := ""
 	if !op.CreatedAt.IsZero() {
-		created = op.CreatedAt.Local().Format("2006-01-02 15:04:05") + " (" + age(m.s.Clock(), op.CreatedAt.Time) + " ago)"
+		created = op.CreatedAt.Local().Format("2006-01-02 15:04:05") + " (" + age(m.s.Now(), op.CreatedAt.Time) + " ago)"
 	}
 	l = append(l, m.kv("Requester", op.RequesterEmail), m.kv("Created", created), m.kv("Account", accountLine(op)))
 	if m.own(it) {

@@ -127,7 +127,7 @@ func (m *Screen) Init() tea.Cmd {
 
 func (m *Screen) scheduleRefresh() tea.Cmd {
 	inst := m.inst
-	return tea.Tick(refreshEvery, func(time.Time) tea.Msg { return refreshMsg{inst: inst} })
+	return m.s.After(refreshEvery, func(time.Time) tea.Msg { return refreshMsg{inst: inst} })
 }
 
 // load starts every request of the screen under a new load id.

@@ -63,7 +63,7 @@ func (m *Screen) ticketsView() string {
 	case m.ticketsErr != nil:
 		return t.Error.Render("✗ "+m.ticketsErr.Error()) + "\n" + t.Muted.Render("r retries")
 	case !m.ticketsDone:
-		return t.Muted.Render(widget.SpinnerFrame(m.s.Clock()) + " loading tickets…")
+		return t.Muted.Render(widget.SpinnerFrame(m.s.Now()) + " loading tickets…")
 	}
 	return m.table.View()
 }
@@ -146,7 +146,7 @@ func (m *Screen) accessLines(w int) []string {
 	perms := ui.PermissionNames(a.AccountPermissions)
 	lines = append(lines, wrapWords("  "+t.Label.Render("may: "), perms, w)...)
 	frozen := t.Good.Render("no")
-	if a.Frozen(m.s.Clock()) {
+	if a.Frozen(m.s.Now()) {
 		frozen = t.Bad.Render("FROZEN until " + a.FrozenUntil.Local().Format("2006-01-02 15:04"))
 	}
 	lines = append(lines, "  "+t.Label.Render("MFA ")+t.Value.Render(mfa)+t.Muted.Render(" · ")+t.Label.Render("frozen: ")+frozen)

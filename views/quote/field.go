@@ -1,6 +1,7 @@
 package quote
 
 import (
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"slices"
 	"strings"
 
@@ -40,13 +41,10 @@ type field struct {
 }
 
 func newText(id, label, placeholder string, limit int) *field {
-	in := textinput.New()
+	in := widget.NewInput()
 	in.Prompt = ""
 	in.Placeholder = placeholder
 	in.CharLimit = limit
-	st := in.Styles()
-	st.Cursor.Blink = false
-	in.SetStyles(st)
 	return &field{id: id, label: label, kind: kindText, input: in}
 }
 

@@ -1,6 +1,7 @@
 package quote
 
 import (
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"strconv"
 	"strings"
 
@@ -37,13 +38,10 @@ type picker struct {
 }
 
 func newPicker(id, label string) *picker {
-	in := textinput.New()
+	in := widget.NewInput()
 	in.Prompt = "filter: "
 	in.Placeholder = "type to filter"
 	in.CharLimit = 64
-	st := in.Styles()
-	st.Cursor.Blink = false
-	in.SetStyles(st)
 	p := &picker{id: id, label: label, filter: in, loading: true, rows: 5}
 	return p
 }

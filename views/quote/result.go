@@ -98,8 +98,8 @@ func (r *result) start(seq int) tea.Cmd {
 	var cmds []tea.Cmd
 	if !r.ticket.Status.Final() {
 		cmds = append(cmds, r.schedulePoll())
-		if !r.countdown.Expired(r.s.Clock()) {
-			cmds = append(cmds, widget.Tick(r.countdown.ID))
+		if !r.countdown.Expired(r.s.Now()) {
+			cmds = append(cmds, r.countdown.Tick(r.s.Now(), r.s.After))
 		}
 	}
 	return tea.Batch(cmds...)
@@ -116,7 +116,7 @@ func (r *result) changed(what ui.Changed) tea.Cmd {
 
 func (r *result) schedulePoll() tea.Cmd {
 	seq := r.pollSeq
-	return tea.Tick(pollEvery, func(time.Time) tea.Msg { return pollMsg{seq: seq} })
+	return r.s.After(pollEvery, func(time.Time) tea.Msg { return pollMsg{seq: seq} })
 }
 
 func (r *result) fetch() tea.Cmd {
@@ -133,7 +133,7 @@ func (r *result) onTick(now time.Time) tea.Cmd {
 	if r.ticket == nil || r.ticket.Status.Final() || r.countdown.Expired(now) {
 		return nil
 	}
-	return widget.Tick(r.countdown.ID)
+	return r.countdown.Tick(now, r.s.After)
 }
 
 // setTicket takes a fresher copy of the ticket.
@@ -242,7 +242,7 @@ func (m *Screen) keyResult(msg tea.KeyPressMsg) tea.Cmd {
 	r := m.res
 	switch msg.String() {
 	case "y":
-		if r.copyableBrCode(m.s.Clock()) {
+		if r.copyableBrCode(m.s.Now()) {
 			return tea.Batch(tea.SetClipboard(r.brCode), ui.Toast(ui.ToastSuccess, "BR Code copied to the clipboard"))
 		}
 		if r.ticket != nil {

@@ -185,7 +185,7 @@ func (m *Screen) requestQuote(req api.QuoteRequest) tea.Cmd {
 	m.quoteErr = ""
 	seq, s, client := m.quoteSeq, m.s, m.s.Client
 	return s.Request(func() tea.Msg {
-		sent := s.Clock()
+		sent := s.Now()
 		ctx, cancel := context.WithTimeout(context.Background(), quoteTimeout)
 		defer cancel()
 		q, err := client.Quote(ctx, req)
@@ -292,19 +292,19 @@ func (m *Screen) onQuote(msg quoteMsg) tea.Cmd {
 		m.ticketReq.QuoteToken = m.quote.QuoteToken
 		m.confirmErr = ""
 	}
-	return widget.Tick(m.countdown.ID)
+	return m.countdown.Tick(m.s.Now(), m.s.After)
 }
 
 func (m *Screen) onTick(msg widget.TickMsg) tea.Cmd {
 	if m.res != nil && msg.ID == m.res.countdown.ID {
-		return m.res.onTick(m.s.Clock())
+		return m.res.onTick(m.s.Now())
 	}
 	if msg.ID != m.countdown.ID || m.quote == nil {
 		return nil // a superseded countdown: let its ticker die
 	}
-	now := m.s.Clock()
+	now := m.s.Now()
 	if !m.countdown.Expired(now) {
-		return widget.Tick(m.countdown.ID)
+		return m.countdown.Tick(now, m.s.After)
 	}
 	switch {
 	case m.stage == stageConfirm && !m.requoting:
@@ -391,7 +391,7 @@ func (m *Screen) keyForm(msg tea.KeyPressMsg) tea.Cmd {
 		return m.quoteFromForm()
 	case key.Matches(msg, m.keys.Auto):
 		m.auto = !m.auto
-		if m.auto && m.quote != nil && m.countdown.Expired(m.s.Clock()) && !m.quoting {
+		if m.auto && m.quote != nil && m.countdown.Expired(m.s.Now()) && !m.quoting {
 			return m.requestQuote(m.quoteReq)
 		}
 		return nil
@@ -414,7 +414,7 @@ func (m *Screen) toDetails() tea.Cmd {
 		m.info = "Cannot continue: " + r
 		return nil
 	}
-	if CheckLive(m.countdown, m.s.Clock()) != nil {
+	if CheckLive(m.countdown, m.s.Now()) != nil {
 		m.info = "The quote has expired and cannot become a ticket: press r to re-quote."
 		return nil
 	}
@@ -518,7 +518,7 @@ func (m *Screen) keyDetails(msg tea.KeyPressMsg) tea.Cmd {
 
 // toConfirm validates the details and shows the confirmation.
 func (m *Screen) toConfirm() tea.Cmd {
-	req, bad := m.details.build(m.quote.QuoteToken, m.s.Clock())
+	req, bad := m.details.build(m.quote.QuoteToken, m.s.Now())
 	if bad != nil {
 		for i, e := range m.details.entries {
 			if e == bad {
@@ -539,7 +539,7 @@ func (m *Screen) toConfirm() tea.Cmd {
 	m.confirmErr = ""
 	m.stage = stageConfirm
 	m.offset = 0
-	if CheckLive(m.countdown, m.s.Clock()) != nil {
+	if CheckLive(m.countdown, m.s.Now()) != nil {
 		return m.requoteForConfirm()
 	}
 	return nil
@@ -551,7 +551,7 @@ func (m *Screen) keyConfirm(msg tea.KeyPressMsg) tea.Cmd {
 		if m.requoting || m.quoting {
 			return nil // the new quote is not there yet: nothing to confirm
 		}
-		if CheckLive(m.countdown, m.s.Clock()) != nil {
+		if CheckLive(m.countdown, m.s.Now()) != nil {
 			return m.requoteForConfirm()
 		}
 		return m.submit()

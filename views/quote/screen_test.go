@@ -29,6 +29,10 @@ type clock struct {
 }
 
 func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+func (c *clock) After(d time.Duration, fire func(time.Time) tea.Msg) tea.Cmd {
+	return tea.Tick(d, fire)
+}
 func (c *clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.t = c.t.Add(d)
@@ -162,7 +166,7 @@ func newHarness(t *testing.T, perms api.Permissions) *harness {
 	}
 	s := &ui.Session{
 		Client: f, Env: ui.EnvSandbox, Profile: "demo", SandboxFunding: true, Account: sub,
-		Access: &api.AccessInfo{Email: "op@example.com", AccountPermissions: perms}, Journal: j, Now: clk.Now,
+		Access: &api.AccessInfo{Email: "op@example.com", AccountPermissions: perms}, Journal: j, Time: clk,
 	}
 	m := New(s).(*Screen)
 	m.SetSize(100, 40)

@@ -35,7 +35,7 @@ func (m *Screen) submit() tea.Cmd {
 	cd := m.countdown
 	q := *m.quote
 	return s.Request(func() tea.Msg {
-		if err := CheckLive(cd, s.Clock()); err != nil {
+		if err := CheckLive(cd, s.Now()); err != nil {
 			return createdMsg{err: err, notSent: true}
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), createTimeout)

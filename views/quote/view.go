@@ -25,7 +25,7 @@ func (m *Screen) View() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
 	}
-	now := m.s.Clock()
+	now := m.s.Now()
 	var lines []string
 	focus, focusEnd := -1, -1
 	switch m.stage {
@@ -149,7 +149,7 @@ func (m *Screen) panelLines(w int) []string {
 	case q == nil:
 		return []string{th.title.Render("Quote"), th.dim.Render("no quote yet: fill the form and press enter")}
 	}
-	now := m.s.Clock()
+	now := m.s.Now()
 	out = append(out, th.title.Render("Quote")+th.dim.Render(" · pair "+q.PairName))
 	if m.countdown.Expired(now) {
 		add("Valid", th.err.Render("✗ expired")+" · r re-quotes")
@@ -220,7 +220,7 @@ func yesNo(b bool) string {
 
 func (m *Screen) detailsView() (lines []string, first, last int) {
 	th := m.th
-	now := m.s.Clock()
+	now := m.s.Now()
 	out := []string{th.title.Render("Ticket details") + th.dim.Render(" · exactly what this quote needs")}
 	out = append(out, wrapAll([]string{summary(m.quote)}, m.w)...)
 	if m.countdown.Expired(now) {
@@ -242,7 +242,7 @@ func (m *Screen) detailsView() (lines []string, first, last int) {
 // the lines that must stay in view (seconds left, what to press, errors).
 func (m *Screen) confirmView() (body, foot []string) {
 	th := m.th
-	now := m.s.Clock()
+	now := m.s.Now()
 	q := m.quote
 	out := []string{th.title.Render("Confirm the ticket") + "  " + m.badge()}
 	add := func(label, value string) {
@@ -378,7 +378,7 @@ func (m *Screen) KeyMap() []key.Binding {
 		switch {
 		case r == nil:
 			copyK.SetEnabled(false)
-		case r.copyableBrCode(m.s.Clock()):
+		case r.copyableBrCode(m.s.Now()):
 		case r.ticket != nil:
 			copyK.SetHelp("y", "copy the ticket id")
 		case r.op != nil:

@@ -158,7 +158,7 @@ func (m *Screen) View() string {
 	case m.err != nil:
 		title = t.Error.Render("✗ Could not list sub-accounts: "+m.err.Error()) + t.Muted.Render(" · r retries")
 	case !m.loaded:
-		title = t.Title.Render("Accounts") + t.Muted.Render(" · "+widget.SpinnerFrame(m.s.Clock())+" loading…")
+		title = t.Title.Render("Accounts") + t.Muted.Render(" · "+widget.SpinnerFrame(m.s.Now())+" loading…")
 	case m.more:
 		title += t.Warn.Render(" · more exist than are listed: filter by name")
 	}

@@ -20,11 +20,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
 
-func init() {
-	// Ticks are delivered by the tests themselves.
-	tick = func(uint64) tea.Cmd { return nil }
-}
-
 // fakeService serves tickets from memory, newest first, in pages.
 type fakeService struct {
 	api.Service
@@ -177,7 +172,7 @@ func newSession(t testing.TB, svc api.Service) *ui.Session {
 		Client:   svc,
 		Env:      ui.EnvSandbox,
 		StateDir: t.TempDir(),
-		Now:      func() time.Time { return testNow },
+		Time:     screentest.NewClock(testNow),
 		Access:   &api.AccessInfo{Email: "op@example.com", AccountPermissions: api.Permissions{PayIn: true, PayOut: true, Convert: true}},
 	}
 }

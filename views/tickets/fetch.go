@@ -60,10 +60,9 @@ type exportMsg struct {
 	err    error
 }
 
-// tick arms one refresh tick of a screen instance; a variable so that tests
-// can deliver ticks themselves.
-var tick = func(screen uint64) tea.Cmd {
-	return tea.Tick(refreshEvery, func(time.Time) tea.Msg { return tickMsg{screen: screen} })
+// tick arms one refresh tick of a screen instance.
+func (m *Model) tick(screen uint64) tea.Cmd {
+	return m.s.After(refreshEvery, func(time.Time) tea.Msg { return tickMsg{screen: screen} })
 }
 
 // getTicket fetches one ticket for the detail pane.

@@ -84,7 +84,7 @@ func New(s *ui.Session) ui.Screen {
 
 // loc is the time zone dates are shown and typed in.
 func (m *Model) loc() *time.Location {
-	return m.s.Clock().Location()
+	return m.s.Now().Location()
 }
 
 // ID implements ui.Screen.
@@ -95,7 +95,7 @@ func (m *Model) Title() string { return "Tickets" }
 
 // Init loads the first page and starts the live refresh.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.reset(), tick(m.id))
+	return tea.Batch(m.reset(), m.tick(m.id))
 }
 
 // Capturing is true while the filter form is open.
@@ -121,11 +121,11 @@ func (m *Model) SetSize(w, h int) {
 
 // row lays a record out in the list's current columns.
 func (m *Model) row(r *record) widget.Row {
-	return r.rowFor(m.layout, m.loc(), m.s.Clock())
+	return r.rowFor(m.layout, m.loc(), m.s.Now())
 }
 
 func (m *Model) rows(recs []*record) []widget.Row {
-	loc, now := m.loc(), m.s.Clock()
+	loc, now := m.loc(), m.s.Now()
 	out := make([]widget.Row, len(recs))
 	for i, r := range recs {
 		out[i] = r.rowFor(m.layout, loc, now)

@@ -349,7 +349,7 @@ func (m *Model) export() tea.Cmd {
 			}
 		}
 	}
-	return m.s.Request(exportCSV(m.id, m.s.StateDir, m.s.Clock(), recs))
+	return m.s.Request(exportCSV(m.id, m.s.StateDir, m.s.Now(), recs))
 }
 
 func (m *Model) onExport(msg exportMsg) tea.Cmd {
@@ -370,7 +370,7 @@ func (m *Model) onTick(msg tickMsg) tea.Cmd {
 	if msg.screen != m.id {
 		return nil
 	}
-	next := tick(m.id)
+	next := m.tick(m.id)
 	if m.refreshing {
 		return next
 	}
@@ -388,7 +388,7 @@ func (m *Model) onTick(msg tickMsg) tea.Cmd {
 	if rec, ok := m.selected(); ok && !rec.Status().Final() {
 		add(rec.ID)
 	}
-	now := m.s.Clock()
+	now := m.s.Now()
 	for _, r := range m.recs {
 		if len(ids) >= refreshMax {
 			break

@@ -79,7 +79,7 @@ func (m *Model) detailView(w, h int) string {
 	var body []string
 	switch {
 	case d.ticket != nil:
-		body = ticketLines(d.ticket, th, w, m.loc(), m.s.Clock(), d.receipt)
+		body = ticketLines(d.ticket, th, w, m.loc(), m.s.Now(), d.receipt)
 		if d.err != nil {
 			body = append([]string{th.Error.Render("✗ " + d.err.Error())}, body...)
 		}

@@ -108,7 +108,7 @@ func New(s *ui.Session) ui.Screen {
 	return m
 }
 
-func (m *Model) loc() *time.Location { return m.s.Clock().Location() }
+func (m *Model) loc() *time.Location { return m.s.Now().Location() }
 
 // ID implements ui.Screen.
 func (m *Model) ID() string { return "trades" }
@@ -323,7 +323,7 @@ func (m *Model) row(t *api.Trade) widget.Row {
 		// matches the ID and the terms.
 		short := settles
 		if m.layout == layoutTiny && !t.SettlementDate.IsZero() {
-			short = shortDay(t.SettlementDate.UTC(), m.s.Clock())
+			short = shortDay(t.SettlementDate.UTC(), m.s.Now())
 		}
 		cells = append([]string{string(t.Status), amount(t.OutputAmount, t.OutputCurrency), short}, cells...)
 	}

@@ -104,7 +104,7 @@ func typeText(t *testing.T, m *Model, text string) {
 }
 
 func start(t *testing.T, svc *fakeService, w, h int) *Model {
-	s := &ui.Session{Client: svc, Now: func() time.Time { return now }}
+	s := &ui.Session{Client: svc, Time: screentest.NewClock(now)}
 	m := New(s).(*Model)
 	m.SetSize(w, h)
 	run(t, m, m.Init())
@@ -130,7 +130,7 @@ func TestTradesPagingAndCount(t *testing.T) {
 
 func TestTradesFilterQueryAndStaleDrop(t *testing.T) {
 	svc := &fakeService{trades: makeTrades(30)}
-	m := New(&ui.Session{Client: svc, Now: func() time.Time { return now }}).(*Model)
+	m := New(&ui.Session{Client: svc, Time: screentest.NewClock(now)}).(*Model)
 	m.SetSize(100, 20)
 	first := m.Init()
 	press(t, m, "f")

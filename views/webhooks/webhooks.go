@@ -159,7 +159,7 @@ func New(s *ui.Session) ui.Screen {
 	return m
 }
 
-func (m *Model) loc() *time.Location { return m.s.Clock().Location() }
+func (m *Model) loc() *time.Location { return m.s.Now().Location() }
 
 // ID implements ui.Screen.
 func (m *Model) ID() string { return "webhooks" }

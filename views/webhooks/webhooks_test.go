@@ -110,7 +110,7 @@ func session(t *testing.T, svc api.Service, readOnly bool) *ui.Session {
 		t.Fatal(err)
 	}
 	return &ui.Session{
-		Client: svc, Now: func() time.Time { return now }, ReadOnly: readOnly, Journal: j, Profile: "demo", Env: ui.EnvSandbox,
+		Client: svc, Time: screentest.NewClock(now), ReadOnly: readOnly, Journal: j, Profile: "demo", Env: ui.EnvSandbox,
 		Access: &api.AccessInfo{Email: "op@example.com", AccountPermissions: api.Permissions{PayIn: true}},
 	}
 }

@@ -7,6 +7,7 @@ package form
 
 import (
 	"errors"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -104,7 +105,7 @@ func newKeyMap() keyMap {
 func New(title string, fields ...Field) *Form {
 	f := &Form{Title: title, keys: newKeyMap(), width: 60, height: 20, styles: DefaultStyles()}
 	for _, d := range fields {
-		in := textinput.New()
+		in := widget.NewInput()
 		in.Prompt = ""
 		in.Placeholder = d.Placeholder
 		in.CharLimit = 200
