@@ -266,7 +266,7 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 			log.Printf("error shown: %s", msg.Text)
 		}
 		r.toastSeq++
-		r.toast = &toast{id: r.toastSeq, text: msg.Text, level: msg.Level}
+		r.toast = &toast{id: r.toastSeq, text: msg.Text, level: msg.Level, screen: r.activeID()}
 		return r.expireToast(r.toastSeq, msg.Level)
 	case toastExpiredMsg:
 		if r.toast != nil && r.toast.id == msg.id {

@@ -559,6 +559,30 @@ func TestToastsAndInFlightShowInTheFooter(t *testing.T) {
 	h.root.Session().inFlight.Add(-2)
 }
 
+// A toast keeps the key hints beside it, and stays with the screen it
+// told of.
+func TestToastKeepsHintsAndStaysOnItsScreen(t *testing.T) {
+	h := newHarness(t, nil)
+	h.send(ToastMsg{Text: "Copied ticket id", Level: ToastSuccess})
+	foot := lastLine(plain(h.view()))
+	if !strings.Contains(foot, "✓ Copied ticket id") || !strings.Contains(foot, "q quit") {
+		t.Fatalf("the footer should show the toast and the hints: %q", foot)
+	}
+	h.key("3")
+	foot = lastLine(plain(h.view()))
+	if !strings.Contains(foot, "q quit") {
+		t.Fatalf("no hints on Tickets: %q", foot)
+	}
+	if strings.Contains(foot, "Copied ticket id") {
+		t.Fatalf("the Overview's toast followed the user to Tickets: %q", foot)
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(s, "\n")
+	return lines[len(lines)-1]
+}
+
 func TestSubAccountFlagResolvesByNameBeforeBuildingScreens(t *testing.T) {
 	h := newHarness(t, func(o *Options) { o.SubAccount = "beta individual" })
 	s := h.root.Session()
@@ -648,4 +672,36 @@ func (sw *switcher) accountChoices() []string {
 		out = append(out, sw.all[i].account.Name)
 	}
 	return out
+}
+
+// From 80 columns up every screen keeps a name on its tab, so none of the
+// ten is undiscoverable.
+func TestEveryTabKeepsANameFrom80Columns(t *testing.T) {
+	titles := []string{"Overview", "Quote", "Tickets", "Approvals", "Beneficiaries", "Sub-accounts", "Trades", "Compliance", "Webhooks", "Accesses"}
+	shorts := []string{"Home", "Qte", "Tkts", "Appr", "Bnfs", "Subs", "Trds", "Comp", "Hook", "Accs"}
+	var screens []Factory
+	for i, title := range titles {
+		id := strings.ToLower(title)
+		screens = append(screens, Factory{ID: id, Title: title, Short: shorts[i], New: func(s *Session) Screen {
+			return &stubScreen{id: id, title: title, s: s}
+		}})
+	}
+	fake := newFake()
+	r := New(Options{Connect: func(ctx context.Context) (*Connection, error) {
+		return &Connection{Client: fake, Screens: screens}, nil
+	}})
+	h := &harness{t: t, fake: fake, root: r}
+	for _, w := range []int{80, 100, 120} {
+		h.send(tea.WindowSizeMsg{Width: w, Height: 24})
+		h.run(r.Init())
+		for _, k := range []string{"5", "0", "1"} {
+			h.key(k)
+			tabs := strings.Split(plain(h.view()), "\n")[1]
+			for i := range titles {
+				if !strings.Contains(tabs, shorts[i]) && !strings.Contains(tabs, titles[i]) {
+					t.Errorf("width %d, screen %s shown: tab %d has no name: %q", w, k, i+1, tabs)
+				}
+			}
+		}
+	}
 }

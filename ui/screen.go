@@ -52,6 +52,9 @@ type Screen interface {
 type Factory struct {
 	ID    string
 	Title string
+	// Short is the tab's name when the full titles do not fit (four cells
+	// or so); the start of Title when empty.
+	Short string
 	New   func(s *Session) Screen
 }
 

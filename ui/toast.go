@@ -18,6 +18,9 @@ type toast struct {
 	id    int
 	text  string
 	level ToastLevel
+	// screen is the screen shown when the toast came: it belongs there and
+	// is not carried to another screen.
+	screen string
 }
 
 // toastExpiredMsg removes the toast with that id (a newer toast is kept).
