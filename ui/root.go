@@ -82,6 +82,9 @@ type Root struct {
 	// another account).
 	resolving  string
 	resolveErr error
+	// accessFails counts the failed loads of the access info in a row;
+	// while it is not zero, writes stay disabled and the load is retried.
+	accessFails int
 
 	// factories are the screens in tab order; screens[i] is nil until
 	// factory i's screen is first shown in the current session.
@@ -151,7 +154,12 @@ type (
 	}
 	pulseMsg struct{}
 	quitMsg  struct{}
+	// accessRetryMsg asks for the access info again after a failure.
+	accessRetryMsg struct{}
 )
+
+// accessRetryMax bounds the wait between two tries of the access info.
+const accessRetryMax = time.Minute
 
 // Init asks for the terminal background and starts connecting.
 func (r *Root) Init() tea.Cmd {
@@ -236,6 +244,11 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		return r.connected(msg)
 	case accessMsg:
 		return r.accessLoaded(msg)
+	case accessRetryMsg:
+		if r.session == nil || r.session.Access != nil {
+			return nil
+		}
+		return r.loadAccess(r.session)
 	case accountsMsg:
 		return r.accountsLoaded(msg)
 	case pulseMsg:
@@ -424,11 +437,17 @@ func (r *Root) accessLoaded(msg accessMsg) tea.Cmd {
 	if r.session == nil {
 		return nil
 	}
+	// The access info is the access's, not the account's: an answer asked
+	// before an account switch holds for the new session too.
 	if msg.err != nil {
 		log.Printf("access info: %v", msg.err)
-		return tea.Batch(Toast(ToastError, "Could not load your access info: "+msg.err.Error()+". Write actions stay disabled; restart to retry."),
-			r.broadcast(AccessLoadedMsg{Err: msg.err}))
+		r.accessFails++
+		wait := min(time.Second<<min(r.accessFails, 6), accessRetryMax)
+		retry := r.clock().After(wait, func(time.Time) tea.Msg { return accessRetryMsg{} })
+		return tea.Batch(Toast(ToastError, fmt.Sprintf("Could not load your access info: %s. Write actions stay disabled; retrying in %s (r retries now).", ErrorText(msg.err), wait)),
+			retry, r.broadcast(AccessLoadedMsg{Err: msg.err}))
 	}
+	r.accessFails = 0
 	r.session.Access = msg.info
 	if msg.info.Email != "" {
 		r.opts.Email = msg.info.Email

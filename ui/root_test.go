@@ -626,7 +626,7 @@ func TestTabsKeepTheActiveTitleWhenNarrow(t *testing.T) {
 func TestFrozenAccessShowsTheBadgeAndWhy(t *testing.T) {
 	h := &harness{t: t, fake: newFake()}
 	h.fake.access.FrozenUntil = api.NewTime(time.Now().Add(2 * time.Hour))
-	h.root = New(Options{
+	h.newRoot(Options{
 		Connect: func(ctx context.Context) (*Connection, error) {
 			return &Connection{Client: h.fake, Screens: overviewOnly()}, nil
 		},
@@ -652,7 +652,7 @@ func TestFrozenAccessShowsTheBadgeAndWhy(t *testing.T) {
 func TestNoticeNamesMissingPermissionsAndTickets(t *testing.T) {
 	h := &harness{t: t, fake: newFake()}
 	h.fake.access.AccountPermissions = api.Permissions{OperationApprover: true}
-	h.root = New(Options{
+	h.newRoot(Options{
 		Connect: func(ctx context.Context) (*Connection, error) {
 			return &Connection{Client: h.fake, Screens: overviewOnly()}, nil
 		},
@@ -687,10 +687,10 @@ func TestEveryTabKeepsANameFrom80Columns(t *testing.T) {
 		}})
 	}
 	fake := newFake()
-	r := New(Options{Connect: func(ctx context.Context) (*Connection, error) {
+	h := &harness{t: t, fake: fake}
+	r := h.newRoot(Options{Connect: func(ctx context.Context) (*Connection, error) {
 		return &Connection{Client: fake, Screens: screens}, nil
 	}})
-	h := &harness{t: t, fake: fake, root: r}
 	for _, w := range []int{80, 100, 120} {
 		h.send(tea.WindowSizeMsg{Width: w, Height: 24})
 		h.run(r.Init())
@@ -703,5 +703,35 @@ func TestEveryTabKeepsANameFrom80Columns(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// When the access info fails to load, writes stay disabled only until it
+// loads: it is retried on its own with a growing wait, and at once on r.
+func TestAccessInfoIsRetriedAfterAFailure(t *testing.T) {
+	h := &harness{t: t, fake: newFake()}
+	h.fake.accessFails = 2
+	h.newRoot(Options{Connect: func(ctx context.Context) (*Connection, error) {
+		return &Connection{Client: h.fake, Screens: overviewOnly()}, nil
+	}})
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h.run(h.root.Init())
+	if h.root.Session().Access != nil || !strings.Contains(plain(h.view()), "retrying in 2s") {
+		t.Fatalf("the failure is not told with the retry:\n%s", plain(h.view()))
+	}
+	h.advance(2 * time.Second)
+	if h.fake.accessAsks != 2 || h.root.Session().Access != nil {
+		t.Fatalf("after 2s: %d asks, access %v; want a second (failing) ask", h.fake.accessAsks, h.root.Session().Access)
+	}
+	h.key("r")
+	if h.fake.accessAsks != 3 || h.root.Session().Access == nil {
+		t.Fatalf("r did not retry at once: %d asks", h.fake.accessAsks)
+	}
+	if err := h.root.Session().Can(ActCreateTicket); err != nil {
+		t.Fatalf("writes still disabled once the access loaded: %v", err)
+	}
+	h.advance(time.Minute)
+	if h.fake.accessAsks != 3 {
+		t.Fatalf("asked again after it loaded: %d asks", h.fake.accessAsks)
 	}
 }

@@ -8,9 +8,7 @@ package screentest
 
 import (
 	"reflect"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,47 +17,17 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/clocktest"
 )
 
 // Epoch is where a fake clock starts unless a test says otherwise.
-var Epoch = time.Date(2026, 3, 10, 14, 0, 0, 0, time.UTC)
+var Epoch = clocktest.Epoch
 
-// Clock is a fake ui.Clock: time moves only when the test says.
-type Clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+// Clock is the fake clock a Driver's session runs on.
+type Clock = clocktest.Clock
 
 // NewClock is a fake clock showing t.
-func NewClock(t time.Time) *Clock { return &Clock{now: t} }
-
-// Now is the fake time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// Set moves the clock to t without firing timers (a Driver's Advance fires
-// them).
-func (c *Clock) Set(t time.Time) {
-	c.mu.Lock()
-	c.now = t
-	c.mu.Unlock()
-}
-
-// After returns a command whose message is a Timer due d from now; a Driver
-// parks it until its clock reaches the due time.
-func (c *Clock) After(d time.Duration, fire func(time.Time) tea.Msg) tea.Cmd {
-	at := c.Now().Add(d)
-	return func() tea.Msg { return Timer{At: at, fire: fire} }
-}
-
-// Timer is a timer of a fake clock, waiting for its time.
-type Timer struct {
-	At   time.Time
-	fire func(time.Time) tea.Msg
-}
+func NewClock(t time.Time) *Clock { return clocktest.New(t) }
 
 // blocked is how long one command may run before the test fails: only a
 // command that waits (a timer not scheduled through the session's clock)
@@ -83,7 +51,7 @@ type Driver struct {
 	// Out is every message meant for the root, in the order it came.
 	Out []tea.Msg
 
-	timers []Timer
+	timers clocktest.Queue
 }
 
 // New drives screen sc of session s. The session's clock must be a *Clock
@@ -131,8 +99,8 @@ func (d *Driver) Handle(msg tea.Msg) {
 		for _, c := range m {
 			d.Run(c)
 		}
-	case Timer:
-		d.timers = append(d.timers, m)
+	case clocktest.Timer:
+		d.timers.Park(m)
 	case ui.ToastMsg:
 		d.Toasts = append(d.Toasts, m)
 		d.Out = append(d.Out, m)
@@ -180,34 +148,11 @@ func (d *Driver) Send(msg tea.Msg) {
 // way in order (timers armed by a firing fire too once due).
 func (d *Driver) Advance(by time.Duration) {
 	d.T.Helper()
-	end := d.Clock.Now().Add(by)
-	for {
-		i := d.nextDue(end)
-		if i < 0 {
-			break
-		}
-		t := d.timers[i]
-		d.timers = slices.Delete(d.timers, i, i+1)
-		if t.At.After(d.Clock.Now()) {
-			d.Clock.Set(t.At)
-		}
-		d.Handle(t.fire(t.At))
-	}
-	d.Clock.Set(end)
+	d.timers.Advance(d.Clock, by, d.Handle)
 }
 
 // Pending is how many timers wait.
-func (d *Driver) Pending() int { return len(d.timers) }
-
-func (d *Driver) nextDue(end time.Time) int {
-	best := -1
-	for i, t := range d.timers {
-		if !t.At.After(end) && (best < 0 || t.At.Before(d.timers[best].At)) {
-			best = i
-		}
-	}
-	return best
-}
+func (d *Driver) Pending() int { return d.timers.Len() }
 
 // exec runs one command, failing the test if it blocks.
 func (d *Driver) exec(cmd tea.Cmd) tea.Msg {
