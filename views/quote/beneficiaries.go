@@ -17,8 +17,9 @@ import (
 // accounts hold a handful, and the filter is there for the rest.
 const maxBeneficiaries = 2000
 
-// listTimeout bounds one page request.
-const listTimeout = 15 * time.Second
+// listTimeout bounds the whole load of a picker, every page of it: a
+// picker that has not filled by then says so and is retried by hand.
+const listTimeout = time.Minute
 
 // beneficiaryKind is the kind of beneficiary an output block references.
 type beneficiaryKind string
@@ -30,13 +31,11 @@ const (
 	kindCOP    beneficiaryKind = "cop"
 )
 
-// beneficiariesMsg carries a loaded list to the picker of its kind.
-type beneficiariesMsg struct {
-	seq     int
-	kind    beneficiaryKind
+// beneficiaries is a loaded list for the picker: more is true when there
+// were more than maxBeneficiaries.
+type beneficiaries struct {
 	options []option
 	more    bool
-	err     error
 }
 
 // pages fetches cursor pages until the last one or max items.
@@ -44,9 +43,7 @@ func pages[T any](ctx context.Context, fetch func(ctx context.Context, cursor st
 	var out []T
 	cursor := ""
 	for {
-		pctx, cancel := context.WithTimeout(ctx, listTimeout)
-		p, err := fetch(pctx, cursor)
-		cancel()
+		p, err := fetch(ctx, cursor)
 		if err != nil {
 			return out, false, err
 		}
@@ -61,21 +58,34 @@ func pages[T any](ctx context.Context, fetch func(ctx context.Context, cursor st
 	}
 }
 
-// loadBeneficiaries lists the beneficiaries of kind in account (captured by
-// value) as picker options. chain restricts wallets to one chain; payOutErr,
-// when set, disables every option that would move money out of the account.
-func loadBeneficiaries(s *ui.Session, seq int, kind beneficiaryKind, account uuid.UUID, chain string, payOutErr error) tea.Cmd {
-	client := s.Client
-	return s.Request(func() tea.Msg {
-		ctx := context.Background()
-		msg := beneficiariesMsg{seq: seq, kind: kind}
+// loadBeneficiaries lists the beneficiaries the open picker offers, in the
+// operated account, for the listing slot. Wallets are restricted to the
+// quote's chain; without payOut every option that would move money out of
+// the account is disabled.
+func (m *Screen) loadBeneficiaries() tea.Cmd {
+	if m.details == nil || m.details.outKind == "" {
+		return nil
+	}
+	var payOut error
+	if m.details.req.PayOut != PayOutNo {
+		payOut = m.s.Can(ui.ActPayOut)
+	}
+	return ui.Fetch(m.s, &m.listing, listTimeout, listBeneficiaries(m.svc, m.details.outKind, m.s.Account.ID, m.details.req.Chain, payOut))
+}
+
+// listBeneficiaries is the load of the beneficiaries of kind in account as
+// picker options; everything is captured by value.
+func listBeneficiaries(client Service, kind beneficiaryKind, account uuid.UUID, chain string, payOutErr error) func(context.Context) (beneficiaries, error) {
+	return func(ctx context.Context) (beneficiaries, error) {
+		var msg beneficiaries
+		var err error
 		var opts []option
 		switch kind {
 		case kindBRL:
-			items, more, err := pages(ctx, func(ctx context.Context, c string) (api.Page[api.BRLAccount], error) {
+			items, more, e := pages(ctx, func(ctx context.Context, c string) (api.Page[api.BRLAccount], error) {
 				return client.ListBRLAccounts(ctx, api.BeneficiaryFilter{SubAccountID: account, Cursor: c})
 			})
-			msg.more, msg.err = more, err
+			msg.more, err = more, e
 			for _, b := range items {
 				opts = append(opts, brlOption(b))
 			}
@@ -83,10 +93,10 @@ func loadBeneficiaries(s *ui.Session, seq int, kind beneficiaryKind, account uui
 			// The account's own service wallet first: it is always there and
 			// needs no payOut.
 			opts = append(opts, option{ID: uuid.Nil, Title: "Own service wallet", Details: []string{"the operated account's own service wallet on " + chain, "beneficiary id " + uuid.Nil.String()}})
-			items, more, err := pages(ctx, func(ctx context.Context, c string) (api.Page[api.Wallet], error) {
+			items, more, e := pages(ctx, func(ctx context.Context, c string) (api.Page[api.Wallet], error) {
 				return client.ListWallets(ctx, api.WalletFilter{SubAccountID: account, WalletChain: chain, Cursor: c})
 			})
-			msg.more, msg.err = more, err
+			msg.more, err = more, e
 			for _, w := range items {
 				if chain != "" && !strings.EqualFold(w.WalletChain, chain) {
 					continue
@@ -94,18 +104,18 @@ func loadBeneficiaries(s *ui.Session, seq int, kind beneficiaryKind, account uui
 				opts = append(opts, walletOption(w))
 			}
 		case kindUSD:
-			items, more, err := pages(ctx, func(ctx context.Context, c string) (api.Page[api.USDAccount], error) {
+			items, more, e := pages(ctx, func(ctx context.Context, c string) (api.Page[api.USDAccount], error) {
 				return client.ListUSDAccounts(ctx, api.BeneficiaryFilter{SubAccountID: account, Cursor: c})
 			})
-			msg.more, msg.err = more, err
+			msg.more, err = more, e
 			for _, b := range items {
 				opts = append(opts, usdOption(b))
 			}
 		case kindCOP:
-			items, more, err := pages(ctx, func(ctx context.Context, c string) (api.Page[api.COPAccount], error) {
+			items, more, e := pages(ctx, func(ctx context.Context, c string) (api.Page[api.COPAccount], error) {
 				return client.ListCOPAccounts(ctx, api.BeneficiaryFilter{SubAccountID: account, Cursor: c})
 			})
-			msg.more, msg.err = more, err
+			msg.more, err = more, e
 			for _, b := range items {
 				opts = append(opts, copOption(b))
 			}
@@ -118,8 +128,8 @@ func loadBeneficiaries(s *ui.Session, seq int, kind beneficiaryKind, account uui
 			}
 		}
 		msg.options = opts
-		return msg
-	})
+		return msg, err
+	}
 }
 
 func brlOption(b api.BRLAccount) option {

@@ -15,7 +15,7 @@ import (
 // changes are the ChangedMsgs the screen sent the root.
 func (h *harness) changes() []ui.ChangedMsg {
 	var out []ui.ChangedMsg
-	for _, m := range h.other {
+	for _, m := range h.d.Out {
 		if c, ok := m.(ui.ChangedMsg); ok {
 			out = append(out, c)
 		}
@@ -80,16 +80,16 @@ func TestFundingTellsTheOtherScreensOnlyWhenDone(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.created()
 
-	h.s.Client = refusingFund{h.f}
-	h.other = nil
+	h.m.svc = refusingFund{h.f}
+	h.d.Out = nil
 	h.keys("f")
 	h.want("funding refused")
 	if ch := h.changes(); len(ch) != 0 {
 		t.Fatalf("a refused funding sent %+v", ch)
 	}
 
-	h.s.Client = h.f
-	h.other = nil
+	h.m.svc = h.f
+	h.d.Out = nil
 	h.keys("f")
 	ch := h.changes()
 	if h.f.funded != 1 || len(ch) != 1 || !ch[0].What.Has(ui.ChangedTickets|ui.ChangedBalances) || ch[0].Account != sub.ID {
@@ -100,15 +100,15 @@ func TestFundingTellsTheOtherScreensOnlyWhenDone(t *testing.T) {
 func TestPollTellsWhenTheTicketMoves(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.created()
-	h.other = nil
-	h.send(pollMsg{seq: h.m.res.pollSeq}) // still PENDING
+	h.d.Out = nil
+	h.advance(pollEvery) // still PENDING
 	if ch := h.changes(); len(ch) != 0 {
 		t.Fatalf("a poll that saw no change sent %+v", ch)
 	}
 	h.f.mu.Lock()
 	h.f.ticket.Status = api.TicketPaid
 	h.f.mu.Unlock()
-	h.send(pollMsg{seq: h.m.res.pollSeq})
+	h.advance(pollEvery)
 	if ch := h.changes(); len(ch) != 1 || !ch[0].What.Has(ui.ChangedBalances) {
 		t.Fatalf("a ticket that became PAID sent %+v", ch)
 	}
@@ -134,7 +134,7 @@ func TestBrCodeCopyOnlyWhileThereIsSomethingToPay(t *testing.T) {
 	h.f.mu.Lock()
 	h.f.ticket.Status = api.TicketPaid
 	h.f.mu.Unlock()
-	h.send(pollMsg{seq: h.m.res.pollSeq})
+	h.advance(pollEvery)
 	h.want("PAID", "no longer to be paid")
 	help := helpOf(h.m.KeyMap())
 	if strings.Contains(help, "BR Code") {
@@ -143,10 +143,10 @@ func TestBrCodeCopyOnlyWhileThereIsSomethingToPay(t *testing.T) {
 	if !strings.Contains(help, "y copy the ticket id") {
 		t.Fatalf("y is not said to copy the ticket id: %s", help)
 	}
-	h.other = nil
+	h.d.Out = nil
 	h.keys("y")
 	var copied bool
-	for _, m := range h.other {
+	for _, m := range h.d.Out {
 		if ts, ok := m.(ui.ToastMsg); ok {
 			if strings.Contains(ts.Text, "BR Code") {
 				t.Fatalf("y copied the BR Code of a PAID ticket: %q", ts.Text)
@@ -155,7 +155,7 @@ func TestBrCodeCopyOnlyWhileThereIsSomethingToPay(t *testing.T) {
 		}
 	}
 	if !copied {
-		t.Fatalf("y did not copy the ticket id: %+v", h.other)
+		t.Fatalf("y did not copy the ticket id: %+v", h.d.Out)
 	}
 }
 
