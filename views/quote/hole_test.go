@@ -7,6 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
+	"github.com/tesouro-treasury/tesouro/api"
+
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 )
@@ -104,5 +106,28 @@ func TestOlderQuoteOfTheSameScreenIsDropped(t *testing.T) {
 	h.send(older)
 	if h.m.quote.QuoteToken != token {
 		t.Fatalf("an older answer replaced the quote %q with %q", token, h.m.quote.QuoteToken)
+	}
+}
+
+// A's picker load answers after the switch, while B's details await their
+// own: B must offer only its own beneficiaries.
+func TestLateBeneficiariesOfAnotherAccountAreDropped(t *testing.T) {
+	a := newHarness(t, operatorPerms())
+	b := a.switchTo(other)
+	a.f.wallets = append(a.f.wallets, api.Wallet{ID: uuid.MustParse("55555555-5555-4555-8555-555555555555"), Alias: "Only in A", WalletAddress: "0x2222222222222222222222222222222222222222", WalletChain: "POLYGON"})
+	a.quote("900")
+	late := a.ask("c")
+
+	b.quote("500")
+	own := b.ask("c")
+	b.send(late())
+	if p := b.m.details.picker(); len(p.all) != 0 {
+		t.Fatalf("B's picker took A's beneficiaries: %+v", p.all)
+	}
+	b.send(own())
+	b.toPicker()
+	b.want("Treasury cold", "Market maker")
+	if strings.Contains(b.screen(), "Only in A") {
+		t.Fatalf("B offers A's wallet:\n%s", b.screen())
 	}
 }
