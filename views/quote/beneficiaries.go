@@ -11,6 +11,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
 // maxBeneficiaries bounds how many beneficiaries of one kind a picker loads;
@@ -34,7 +35,7 @@ const (
 // beneficiaries is a loaded list for the picker: more is true when there
 // were more than maxBeneficiaries.
 type beneficiaries struct {
-	options []option
+	options []form.Option
 	more    bool
 }
 
@@ -79,7 +80,7 @@ func listBeneficiaries(client Service, kind beneficiaryKind, account uuid.UUID, 
 	return func(ctx context.Context) (beneficiaries, error) {
 		var msg beneficiaries
 		var err error
-		var opts []option
+		var opts []form.Option
 		switch kind {
 		case kindBRL:
 			items, more, e := pages(ctx, func(ctx context.Context, c string) (api.Page[api.BRLAccount], error) {
@@ -92,7 +93,7 @@ func listBeneficiaries(client Service, kind beneficiaryKind, account uuid.UUID, 
 		case kindWallet:
 			// The account's own service wallet first: it is always there and
 			// needs no payOut.
-			opts = append(opts, option{ID: uuid.Nil, Title: "Own service wallet", Details: []string{"the operated account's own service wallet on " + chain, "beneficiary id " + uuid.Nil.String()}})
+			opts = append(opts, form.Option{ID: uuid.Nil, Title: "Own service wallet", Details: []string{"the operated account's own service wallet on " + chain, "beneficiary id " + uuid.Nil.String()}})
 			items, more, e := pages(ctx, func(ctx context.Context, c string) (api.Page[api.Wallet], error) {
 				return client.ListWallets(ctx, api.WalletFilter{SubAccountID: account, WalletChain: chain, Cursor: c})
 			})
@@ -132,27 +133,27 @@ func listBeneficiaries(client Service, kind beneficiaryKind, account uuid.UUID, 
 	}
 }
 
-func brlOption(b api.BRLAccount) option {
+func brlOption(b api.BRLAccount) form.Option {
 	where := fmt.Sprintf("bank %s branch %s account %s (%s)", b.BankCode, b.BranchCode, b.AccountNumber, nonEmpty(b.AccountType, "account"))
 	if b.PixKey != "" {
 		where = fmt.Sprintf("PIX key %s (%s)", b.PixKey, nonEmpty(b.PixKeyType, "key"))
 	}
-	return option{ID: b.ID, Title: nonEmpty(b.Alias, b.UserName, b.ID.String()),
+	return form.Option{ID: b.ID, Title: nonEmpty(b.Alias, b.UserName, b.ID.String()),
 		Details: nonEmptyLines(b.UserName, where, labelled("tax id ", b.TaxID), b.Description)}
 }
 
-func walletOption(w api.Wallet) option {
-	return option{ID: w.ID, Title: nonEmpty(w.Alias, w.WalletAddress),
+func walletOption(w api.Wallet) form.Option {
+	return form.Option{ID: w.ID, Title: nonEmpty(w.Alias, w.WalletAddress),
 		Details: nonEmptyLines(w.WalletAddress+" on "+w.WalletChain, labelled("memo ", w.WalletMemo), w.Description)}
 }
 
-func usdOption(b api.USDAccount) option {
+func usdOption(b api.USDAccount) form.Option {
 	where := fmt.Sprintf("%s routing %s account %s", nonEmpty(b.BankName, "bank"), b.BankRoutingNumber, b.BankAccountNumber)
-	return option{ID: b.ID, Title: nonEmpty(b.Alias, b.BankBeneficiaryName, b.ID.String()),
+	return form.Option{ID: b.ID, Title: nonEmpty(b.Alias, b.BankBeneficiaryName, b.ID.String()),
 		Details: nonEmptyLines(b.BankBeneficiaryName, where)}
 }
 
-func copOption(b api.COPAccount) option {
+func copOption(b api.COPAccount) form.Option {
 	var where string
 	switch {
 	case b.BankAccountNumber != "":
@@ -161,7 +162,7 @@ func copOption(b api.COPAccount) option {
 		where = "Bre-B key " + b.BreBKey
 	}
 	document := strings.TrimSpace(labelled(b.DocumentType+" ", b.DocumentNumber))
-	return option{ID: b.ID, Title: nonEmpty(b.Alias, b.BeneficiaryName, b.ID.String()),
+	return form.Option{ID: b.ID, Title: nonEmpty(b.Alias, b.BeneficiaryName, b.ID.String()),
 		Details: nonEmptyLines(b.BeneficiaryName, where, document)}
 }
 

@@ -165,7 +165,7 @@ func TestPickerFollowsBeneficiariesWrittenElsewhere(t *testing.T) {
 	h.keys("c")
 	h.toPicker()
 	p := h.m.details.picker()
-	for p.all[p.matches[p.cursor]].Title != "Market maker" {
+	for p.Current().Title != "Market maker" {
 		h.keys("down")
 	}
 	// A wallet is registered in the Beneficiaries screen of another
@@ -179,7 +179,7 @@ func TestPickerFollowsBeneficiariesWrittenElsewhere(t *testing.T) {
 	h.send(ui.ChangedMsg{Account: sub.ID, What: ui.ChangedBeneficiaries, By: "beneficiaries"})
 	h.want("Brand new", "Market maker")
 	p = h.m.details.picker()
-	if got := p.all[p.matches[p.cursor]].Title; got != "Market maker" {
+	if got := p.Current().Title; got != "Market maker" {
 		t.Fatalf("the cursor moved to %q", got)
 	}
 
@@ -213,7 +213,7 @@ func TestPickerWaitsForTheConfirmationToEnd(t *testing.T) {
 	}
 	h.f.wallets = append(h.f.wallets, api.Wallet{ID: uuid.MustParse("44444444-4444-4444-8444-444444444444"), Alias: "Brand new", WalletAddress: "0x1111111111111111111111111111111111111111", WalletChain: "POLYGON"})
 	h.send(ui.ChangedMsg{Account: sub.ID, What: ui.ChangedBeneficiaries})
-	for _, o := range h.m.details.picker().all {
+	for _, o := range h.m.details.picker().All {
 		if o.Title == "Brand new" {
 			t.Fatal("the picker changed under a confirmation")
 		}

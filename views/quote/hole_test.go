@@ -121,8 +121,8 @@ func TestLateBeneficiariesOfAnotherAccountAreDropped(t *testing.T) {
 	b.quote("500")
 	own := b.ask("c")
 	b.send(late())
-	if p := b.m.details.picker(); len(p.all) != 0 {
-		t.Fatalf("B's picker took A's beneficiaries: %+v", p.all)
+	if p := b.m.details.picker(); len(p.All) != 0 {
+		t.Fatalf("B's picker took A's beneficiaries: %+v", p.All)
 	}
 	b.send(own())
 	b.toPicker()

@@ -14,6 +14,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
 // pollEvery is how often an unfinished ticket is read again.
@@ -33,7 +34,7 @@ type result struct {
 	ticket      *api.Ticket
 	op          *api.Operation
 	reconciled  bool
-	beneficiary *option
+	beneficiary *form.Option
 	countdown   widget.Countdown
 
 	// polling awaits the status read under way.
@@ -61,7 +62,7 @@ type funded struct {
 	journalErr error
 }
 
-func newResult(s *ui.Session, svc Service, q api.Quote, req api.CreateTicketRequest, res *api.CreateTicketResult, b *option) *result {
+func newResult(s *ui.Session, svc Service, q api.Quote, req api.CreateTicketRequest, res *api.CreateTicketResult, b *form.Option) *result {
 	r := &result{s: s, svc: svc, account: s.Account, quote: q, req: req, ticket: res.Ticket, op: res.Operation, reconciled: res.Reconciled, beneficiary: b}
 	if r.ticket != nil {
 		r.countdown = ticketCountdown(r.ticket)

@@ -67,7 +67,7 @@ type Screen struct {
 
 	stage   stage
 	editing bool
-	form    *form
+	form    *quoteForm
 	offset  int
 
 	// The quote on screen and the request that produced it.
@@ -203,7 +203,7 @@ func (m *Screen) quoteFromForm() tea.Cmd {
 	req, bad := m.form.request(api.QuoteRequest{SubAccountID: m.s.Account.ID})
 	if bad != nil {
 		m.editing = true
-		m.form.focusOn(bad.id)
+		m.form.focusOn(bad.ID)
 		return nil
 	}
 	m.editing = false
@@ -255,20 +255,17 @@ func (m *Screen) onPaste(msg tea.PasteMsg) tea.Cmd {
 	var cmd tea.Cmd
 	switch {
 	case m.stage == stageForm && m.editing:
-		if f := m.form.focused(); f.kind != kindToggle && f.disabled == "" {
-			f.input, cmd = f.input.Update(msg)
+		var changed bool
+		if changed, cmd = m.form.focused().Paste(msg); changed {
 			m.formChanged()
 		}
 	case m.stage == stageDetails:
 		c := m.details.current()
-		switch {
-		case c.p != nil:
-			c.p.filter, cmd = c.p.filter.Update(msg)
-			c.p.apply()
-		case c.f.kind != kindToggle:
-			c.f.input, cmd = c.f.input.Update(msg)
-			m.details.refresh()
+		if c.p != nil {
+			return c.p.Paste(msg)
 		}
+		_, cmd = c.f.Paste(msg)
+		m.details.refresh()
 	}
 	return cmd
 }
@@ -367,7 +364,7 @@ func (m *Screen) keyEditing(msg tea.KeyPressMsg) tea.Cmd {
 	case "enter":
 		return m.quoteFromForm()
 	}
-	changed, cmd := m.form.focused().update(msg)
+	changed, cmd := m.form.focused().Update(msg)
 	if changed {
 		m.formChanged()
 	}
@@ -390,7 +387,7 @@ func (m *Screen) keyForm(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Edit):
 		m.editing = true
-		m.form.focused().focus()
+		m.form.focused().Focus()
 		return nil
 	case key.Matches(msg, m.keys.Requote):
 		if m.quote != nil {
@@ -486,13 +483,13 @@ func (m *Screen) onBeneficiaries(msg ui.Result[beneficiaries]) {
 	if p == nil {
 		return
 	}
-	p.loadErr = ""
+	p.LoadErr = ""
 	if msg.Err != nil {
-		p.loadErr = "could not load the beneficiaries: " + ui.ErrorText(msg.Err) + " (esc and continue again to retry)"
+		p.LoadErr = "could not load the beneficiaries: " + ui.ErrorText(msg.Err) + " (esc and continue again to retry)"
 	}
-	p.setOptions(msg.Value.options)
+	p.SetOptions(msg.Value.options)
 	if msg.Value.more {
-		p.loadErr = fmt.Sprintf("only the first %d beneficiaries were loaded: type to filter them", maxBeneficiaries)
+		p.LoadErr = fmt.Sprintf("only the first %d beneficiaries were loaded: type to filter them", maxBeneficiaries)
 	}
 }
 
@@ -525,7 +522,7 @@ func (m *Screen) toConfirm() tea.Cmd {
 	}
 	if m.details.outKind == kindWallet && !m.details.ownWallet() && Required(m.quote).PayOut != PayOutNo {
 		if r := m.denied(ui.ActPayOut); r != "" {
-			m.details.picker().err = r + ": choose the own service wallet"
+			m.details.picker().Err = r + ": choose the own service wallet"
 			return nil
 		}
 	}

@@ -221,11 +221,11 @@ func (h *harness) quote(amount string) {
 func (h *harness) fill(amount string) {
 	h.t.Helper()
 	h.keys("e")
-	for h.m.form.focused().id != fOutMethod {
+	for h.m.form.focused().ID != fOutMethod {
 		h.keys("down")
 	}
 	h.keys("right") // INTERNAL → POLYGON
-	for h.m.form.focused().id != fAmount {
+	for h.m.form.focused().ID != fAmount {
 		h.keys("down")
 	}
 	h.typeText(amount)
@@ -527,7 +527,7 @@ func TestRestrictedCannotReachAPIXPayout(t *testing.T) {
 func TestAmountIsValidatedLocally(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.keys("e")
-	for h.m.form.focused().id != fAmount {
+	for h.m.form.focused().ID != fAmount {
 		h.keys("down")
 	}
 	h.typeText("1,234.5")
@@ -606,7 +606,7 @@ func TestChainInputAsksForThePermit(t *testing.T) {
 	h.send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
 	h.want("has passed")
 	d.get(dPermitDeadline).Set(fmt.Sprint(h.s.Now().Add(time.Hour).Unix()))
-	d.picker().chosen = &d.picker().all[0]
+	d.picker().Chosen = &d.picker().All[0]
 	h.send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
 	if h.m.stage != stageConfirm {
 		t.Fatalf("stage %v:\n%s", h.m.stage, h.screen())
@@ -785,7 +785,7 @@ func TestDetailsHintNamesTheKeyThatReviews(t *testing.T) {
 	// BRL PIX → BRLA INTERNAL: every detail is optional, so review may
 	// start from the first field.
 	h.keys("e")
-	for h.m.form.focused().id != fAmount {
+	for h.m.form.focused().ID != fAmount {
 		h.keys("down")
 	}
 	h.typeText("500")

@@ -12,6 +12,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
 // created is the outcome of a ticket creation (its error is the Result's).
@@ -122,7 +123,7 @@ func (m *Screen) onCreated(msg ui.Result[created]) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *Screen) confirmedBeneficiary() *option {
+func (m *Screen) confirmedBeneficiary() *form.Option {
 	if m.details == nil {
 		return nil
 	}

@@ -122,11 +122,11 @@ func (m *Screen) formLines(w int) ([]string, int) {
 		if focused {
 			focus = len(out)
 		}
-		lines := f.valueLines(m.th, focused, 16, w)
+		lines := f.ValueLines(m.th.lines(), focused, 16, w)
 		// Notes only under the focused field (and the amount's reading of
 		// what was typed), errors always.
-		if focused || f.err != "" || f.id == fAmount {
-			lines = append(lines, f.messageLines(m.th, w)...)
+		if focused || f.Err != "" || f.ID == fAmount {
+			lines = append(lines, f.MessageLines(m.th.lines(), w)...)
 		}
 		out = append(out, wrapAll(lines, w)...)
 	}
