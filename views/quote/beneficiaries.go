@@ -78,59 +78,53 @@ func (m *Screen) loadBeneficiaries() tea.Cmd {
 // picker options; everything is captured by value.
 func listBeneficiaries(client Service, kind beneficiaryKind, account uuid.UUID, chain string, payOutErr error) func(context.Context) (beneficiaries, error) {
 	return func(ctx context.Context) (beneficiaries, error) {
-		var msg beneficiaries
+		var got beneficiaries
 		var err error
-		var opts []form.Option
+		byAccount := func(c string) api.BeneficiaryFilter { return api.BeneficiaryFilter{SubAccountID: account, Cursor: c} }
 		switch kind {
 		case kindBRL:
-			items, more, e := pages(ctx, func(ctx context.Context, c string) (api.Page[api.BRLAccount], error) {
-				return client.ListBRLAccounts(ctx, api.BeneficiaryFilter{SubAccountID: account, Cursor: c})
-			})
-			msg.more, err = more, e
-			for _, b := range items {
-				opts = append(opts, brlOption(b))
-			}
+			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.BRLAccount], error) {
+				return client.ListBRLAccounts(ctx, byAccount(c))
+			}, brlOption, nil)
 		case kindWallet:
 			// The account's own service wallet first: it is always there and
 			// needs no payOut.
-			opts = append(opts, form.Option{ID: uuid.Nil, Title: "Own service wallet", Details: []string{"the operated account's own service wallet on " + chain, "beneficiary id " + uuid.Nil.String()}})
-			items, more, e := pages(ctx, func(ctx context.Context, c string) (api.Page[api.Wallet], error) {
+			own := form.Option{ID: uuid.Nil, Title: "Own service wallet", Details: []string{"the operated account's own service wallet on " + chain, "beneficiary id " + uuid.Nil.String()}}
+			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.Wallet], error) {
 				return client.ListWallets(ctx, api.WalletFilter{SubAccountID: account, WalletChain: chain, Cursor: c})
-			})
-			msg.more, err = more, e
-			for _, w := range items {
-				if chain != "" && !strings.EqualFold(w.WalletChain, chain) {
-					continue
-				}
-				opts = append(opts, walletOption(w))
-			}
+			}, walletOption, func(w api.Wallet) bool { return chain == "" || strings.EqualFold(w.WalletChain, chain) })
+			got.options = append([]form.Option{own}, got.options...)
 		case kindUSD:
-			items, more, e := pages(ctx, func(ctx context.Context, c string) (api.Page[api.USDAccount], error) {
-				return client.ListUSDAccounts(ctx, api.BeneficiaryFilter{SubAccountID: account, Cursor: c})
-			})
-			msg.more, err = more, e
-			for _, b := range items {
-				opts = append(opts, usdOption(b))
-			}
+			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.USDAccount], error) {
+				return client.ListUSDAccounts(ctx, byAccount(c))
+			}, usdOption, nil)
 		case kindCOP:
-			items, more, e := pages(ctx, func(ctx context.Context, c string) (api.Page[api.COPAccount], error) {
-				return client.ListCOPAccounts(ctx, api.BeneficiaryFilter{SubAccountID: account, Cursor: c})
-			})
-			msg.more, err = more, e
-			for _, b := range items {
-				opts = append(opts, copOption(b))
-			}
+			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.COPAccount], error) {
+				return client.ListCOPAccounts(ctx, byAccount(c))
+			}, copOption, nil)
 		}
 		if payOutErr != nil {
-			for i := range opts {
-				if opts[i].ID != uuid.Nil || kind != kindWallet {
-					opts[i].Disabled = payOutErr.Error()
+			for i, o := range got.options {
+				if o.ID != uuid.Nil || kind != kindWallet {
+					got.options[i].Disabled = payOutErr.Error()
 				}
 			}
 		}
-		msg.options = opts
-		return msg, err
+		return got, err
 	}
+}
+
+// optionsOf loads the pages of one kind of beneficiary (see pages) and
+// makes an option of each item keep accepts (every item when keep is nil).
+func optionsOf[T any](ctx context.Context, fetch func(ctx context.Context, cursor string) (api.Page[T], error), option func(T) form.Option, keep func(T) bool) ([]form.Option, bool, error) {
+	items, more, err := pages(ctx, fetch)
+	var out []form.Option
+	for _, it := range items {
+		if keep == nil || keep(it) {
+			out = append(out, option(it))
+		}
+	}
+	return out, more, err
 }
 
 func brlOption(b api.BRLAccount) form.Option {

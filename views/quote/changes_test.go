@@ -23,6 +23,16 @@ func (h *harness) changes() []ui.ChangedMsg {
 	return out
 }
 
+// newRequester is a harness for an access whose creations are parked for
+// approval.
+func newRequester(t *testing.T) *harness {
+	perms := operatorPerms()
+	perms.OperationRequester = true
+	h := newHarness(t, perms)
+	h.f.parked = true
+	return h
+}
+
 // created runs the flow up to a created ticket (or a parked operation).
 func (h *harness) created() {
 	h.t.Helper()
@@ -57,10 +67,7 @@ func TestFailedCreationTellsNobody(t *testing.T) {
 }
 
 func TestParkedTicketTellsTheApprovals(t *testing.T) {
-	perms := operatorPerms()
-	perms.OperationRequester = true
-	h := newHarness(t, perms)
-	h.f.parked = true
+	h := newRequester(t)
 	h.created()
 	h.want("Sent for approval")
 	ch := h.changes()
@@ -204,13 +211,7 @@ func TestPickerFollowsBeneficiariesWrittenElsewhere(t *testing.T) {
 
 func TestPickerWaitsForTheConfirmationToEnd(t *testing.T) {
 	h := newHarness(t, operatorPerms())
-	h.quote("500")
-	h.keys("c")
-	h.toPicker()
-	h.keys("enter") // the own wallet, then the confirmation
-	if h.m.stage != stageConfirm {
-		t.Fatalf("stage %v, want the confirmation", h.m.stage)
-	}
+	h.toConfirmation("500")
 	h.f.wallets = append(h.f.wallets, api.Wallet{ID: uuid.MustParse("44444444-4444-4444-8444-444444444444"), Alias: "Brand new", WalletAddress: "0x1111111111111111111111111111111111111111", WalletChain: "POLYGON"})
 	h.send(ui.ChangedMsg{Account: sub.ID, What: ui.ChangedBeneficiaries})
 	for _, o := range h.m.details.picker().All {

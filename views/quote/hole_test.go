@@ -4,40 +4,15 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 
 	"github.com/tesouro-treasury/tesouro/ui"
-	"github.com/tesouro-treasury/tesouro/ui/screentest"
 )
 
 // other is the account switched to in the cross-account tests.
 var other = ui.Account{ID: uuid.MustParse("9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"), Name: "Other"}
-
-// ask presses k and returns the command the screen answers with, without
-// running it: the request it makes is still in flight.
-func (h *harness) ask(k string) tea.Cmd {
-	h.t.Helper()
-	_, cmd := h.m.Update(screentest.KeyPress(k))
-	if cmd == nil {
-		h.t.Fatalf("%q asked nothing:\n%s", k, h.screen())
-	}
-	return cmd
-}
-
-// toConfirmation runs the flow for amount up to the confirmation.
-func (h *harness) toConfirmation(amount string) {
-	h.t.Helper()
-	h.quote(amount)
-	h.keys("c")
-	h.toPicker()
-	h.keys("enter") // the own service wallet, then the confirmation
-	if h.m.stage != stageConfirm {
-		h.t.Fatalf("stage %v, want the confirmation:\n%s", h.m.stage, h.screen())
-	}
-}
 
 // A quote asked for account A answers after the switch to B, while B's
 // fresh screen awaits its own first quote: B must neither show A's quote

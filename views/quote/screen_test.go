@@ -221,20 +221,47 @@ func (h *harness) quote(amount string) {
 func (h *harness) fill(amount string) {
 	h.t.Helper()
 	h.keys("e")
-	for h.m.form.focused().ID != fOutMethod {
-		h.keys("down")
-	}
+	h.focusField(fOutMethod)
 	h.keys("right") // INTERNAL → POLYGON
-	for h.m.form.focused().ID != fAmount {
+	h.focusField(fAmount)
+	h.typeText(amount)
+}
+
+// focusField moves the focus down the form to the field id.
+func (h *harness) focusField(id string) {
+	h.t.Helper()
+	for h.m.form.focused().ID != id {
 		h.keys("down")
 	}
-	h.typeText(amount)
 }
 
 // toPicker tabs through the details form to its beneficiary picker.
 func (h *harness) toPicker() {
 	for h.m.details.current().p == nil {
 		h.keys("tab")
+	}
+}
+
+// ask presses k and returns the command the screen answers with, without
+// running it: the request it makes is still in flight.
+func (h *harness) ask(k string) tea.Cmd {
+	h.t.Helper()
+	_, cmd := h.m.Update(screentest.KeyPress(k))
+	if cmd == nil {
+		h.t.Fatalf("%q asked nothing:\n%s", k, h.screen())
+	}
+	return cmd
+}
+
+// toConfirmation runs the flow for amount up to the confirmation.
+func (h *harness) toConfirmation(amount string) {
+	h.t.Helper()
+	h.quote(amount)
+	h.keys("c")
+	h.toPicker()
+	h.keys("enter") // the own service wallet, then the confirmation
+	if h.m.stage != stageConfirm {
+		h.t.Fatalf("stage %v, want the confirmation:\n%s", h.m.stage, h.screen())
 	}
 }
 
@@ -363,13 +390,7 @@ func TestQuoteToTicketJourney(t *testing.T) {
 
 func TestExpiredQuoteIsNeverSent(t *testing.T) {
 	h := newHarness(t, operatorPerms())
-	h.quote("500")
-	h.keys("c")
-	h.toPicker()
-	h.keys("enter") // own service wallet
-	if h.m.stage != stageConfirm {
-		t.Fatalf("stage %v, want confirmation", h.m.stage)
-	}
+	h.toConfirmation("500")
 	ext := h.m.externalID
 
 	// 14.5 s later less than the safety margin is left: y must not send.
@@ -439,10 +460,7 @@ func TestCheckLive(t *testing.T) {
 func TestServiceQuoteExpiredRequotesWithSameExternalID(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.f.createErrs = []error{&api.Error{Status: 400, Code: "QUOTE_EXPIRED", Message: "quote expired"}}
-	h.quote("500")
-	h.keys("c")
-	h.toPicker()
-	h.keys("enter", "y")
+	h.created()
 	if h.createCount() != 1 || len(h.f.quotes) != 2 {
 		t.Fatalf("creations %d quotes %d: want the refusal to trigger a re-quote", h.createCount(), len(h.f.quotes))
 	}
@@ -456,10 +474,7 @@ func TestServiceQuoteExpiredRequotesWithSameExternalID(t *testing.T) {
 func TestFailedCreationRetriesWithSameExternalID(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.f.createErrs = []error{&api.Error{Status: 503, Code: "UNAVAILABLE", Message: "try later"}}
-	h.quote("500")
-	h.keys("c")
-	h.toPicker()
-	h.keys("enter", "y")
+	h.created()
 	h.want("The ticket was not created", "try later")
 	h.keys("y")
 	if h.createCount() != 2 || h.f.creates[0].req.ExternalID != h.f.creates[1].req.ExternalID {
@@ -472,14 +487,8 @@ func TestFailedCreationRetriesWithSameExternalID(t *testing.T) {
 }
 
 func TestParkedTicketShowsSentForApproval(t *testing.T) {
-	perms := operatorPerms()
-	perms.OperationRequester = true
-	h := newHarness(t, perms)
-	h.f.parked = true
-	h.quote("500")
-	h.keys("c")
-	h.toPicker()
-	h.keys("enter", "y")
+	h := newRequester(t)
+	h.created()
 	h.want("Sent for approval", "0b6a4e2e-6d5e-4c3f-9a1b-2c3d4e5f6a7b", "0/2")
 	h.d.Out = nil
 	h.keys("o")
@@ -527,9 +536,7 @@ func TestRestrictedCannotReachAPIXPayout(t *testing.T) {
 func TestAmountIsValidatedLocally(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.keys("e")
-	for h.m.form.focused().ID != fAmount {
-		h.keys("down")
-	}
+	h.focusField(fAmount)
 	h.typeText("1,234.5")
 	h.keys("enter")
 	if len(h.f.quotes) != 0 {
@@ -625,10 +632,7 @@ func TestBadBRCodeIsNeverShown(t *testing.T) {
 	if good[len(good)-4:] == "0000" {
 		h.f.brCode = good[:len(good)-4] + "FFFF"
 	}
-	h.quote("500")
-	h.keys("c")
-	h.toPicker()
-	h.keys("enter", "y")
+	h.created()
 	h.want("failed its check", "Do not pay")
 	if strings.Contains(h.screen(), h.f.brCode[:30]) || strings.Contains(h.screen(), "▀") {
 		t.Fatal("a BR Code with a bad CRC was displayed")
@@ -767,13 +771,7 @@ func TestFocusedChoiceStaysOnItsLine(t *testing.T) {
 func TestConfirmationNamesTheServiceWithoutAProfile(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.s.Profile, h.s.Label = "", "sandbox (creds.json)"
-	h.quote("500")
-	h.keys("c")
-	h.toPicker()
-	h.keys("enter")
-	if h.m.stage != stageConfirm {
-		t.Fatalf("stage %v, want the confirmation:\n%s", h.m.stage, h.screen())
-	}
+	h.toConfirmation("500")
 	h.want("SANDBOX · sandbox (creds.json)")
 	if strings.Contains(h.screen(), "profile —") {
 		t.Errorf("the confirmation shows an empty profile instead of the service:\n%s", h.screen())
@@ -785,9 +783,7 @@ func TestDetailsHintNamesTheKeyThatReviews(t *testing.T) {
 	// BRL PIX → BRLA INTERNAL: every detail is optional, so review may
 	// start from the first field.
 	h.keys("e")
-	for h.m.form.focused().ID != fAmount {
-		h.keys("down")
-	}
+	h.focusField(fAmount)
 	h.typeText("500")
 	h.keys("enter", "c")
 	if h.m.stage != stageDetails {
