@@ -122,11 +122,11 @@ func (m *Screen) formLines(w int) ([]string, int) {
 		if focused {
 			focus = len(out)
 		}
-		lines := f.valueLines(m.th, focused, 16, w)
+		lines := f.ValueLines(m.th.lines(), focused, 16, w)
 		// Notes only under the focused field (and the amount's reading of
 		// what was typed), errors always.
-		if focused || f.err != "" || f.id == fAmount {
-			lines = append(lines, f.messageLines(m.th, w)...)
+		if focused || f.Err != "" || f.ID == fAmount {
+			lines = append(lines, f.MessageLines(m.th.lines(), w)...)
 		}
 		out = append(out, wrapAll(lines, w)...)
 	}
@@ -142,7 +142,7 @@ func (m *Screen) panelLines(w int) []string {
 	}
 	q := m.quote
 	switch {
-	case q == nil && m.quoting:
+	case q == nil && m.quoting.Waiting():
 		return []string{th.title.Render("Quote"), th.dim.Render("getting a quote…")}
 	case q == nil && m.quoteErr != "":
 		return wrapAll([]string{th.title.Render("Quote"), th.err.Render("✗ " + m.quoteErr), th.dim.Render("fix the form (e) or press r to try again")}, w)
@@ -157,7 +157,7 @@ func (m *Screen) panelLines(w int) []string {
 		add("Valid", m.countdown.View(now, max(w-labelW-1, 6)))
 	}
 	out = append(out, m.amountLines(q)...)
-	if m.quoting {
+	if m.quoting.Waiting() {
 		out = append(out, th.dim.Render("re-quoting…"))
 	}
 	if m.quoteErr != "" {
@@ -298,7 +298,7 @@ func (m *Screen) confirmView() (body, foot []string) {
 	switch {
 	case m.stage == stageSending:
 		out = append(out, th.warn.Render("Creating the ticket… (if the connection fails it is looked up by external id, never sent twice)"))
-	case m.requoting || m.quoting:
+	case m.requoting || m.quoting.Waiting():
 		out = append(out, th.warn.Render("The quote expired: getting a new one… nothing can be confirmed meanwhile."))
 	case m.countdown.Expired(now):
 		out = append(out, th.err.Render("✗ The quote expired: it cannot be confirmed. r re-quotes."))
