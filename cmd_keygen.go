@@ -28,7 +28,7 @@ type keygenFlags struct {
 func (c *app) keygenCommand() *cobra.Command {
 	var f keygenFlags
 	cmd := &cobra.Command{
-		Use:   "keygen --profile NAME --type ed25519|ecdsa|rsa [--bits 2048|4096] [--force]",
+		Use:   "keygen",
 		Short: "Make a key pair: private key to the keyring, public key PEM to stdout",
 		Long: `Makes a key pair for signing API requests. The private key goes straight into the keyring
 (service tesouro:NAME) and is never written anywhere else; the public key PEM is printed on
@@ -42,8 +42,8 @@ stdout, to register with the service. Then store the API key it issues with
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return c.runKeygen(cmd, f) },
 	}
-	cmd.Flags().StringVar(&f.typ, "type", "", "key `type`: ed25519, ecdsa (P-256) or rsa")
-	cmd.Flags().IntVar(&f.bits, "bits", 4096, "RSA key size: 2048 or 4096")
+	cmd.Flags().StringVar(&f.typ, "type", "", "key type: ed25519, ecdsa (P-256) or rsa")
+	cmd.Flags().IntVar(&f.bits, "bits", 4096, "size of an RSA key: 2048 or 4096")
 	cmd.Flags().BoolVar(&f.force, "force", false, "replace a private key already stored for the profile")
 	_ = cmd.RegisterFlagCompletionFunc("type", cobra.FixedCompletions([]string{api.KeyEd25519, api.KeyECDSA, api.KeyRSA}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd

@@ -13,7 +13,7 @@ import (
 
 func (c *app) loginCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:   "login [--profile NAME]",
+		Use:   "login",
 		Short: "Log in to a jwt profile; stores the refresh token in the keyring",
 		Long: `Logs in to a jwt profile: asks for the password, then for the token the service e-mails
 (both without echo on a terminal, else one per line on stdin), and stores the refresh token

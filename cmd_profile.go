@@ -121,7 +121,7 @@ type profileAddFlags struct {
 func (c *app) profileAddCommand() *cobra.Command {
 	var f profileAddFlags
 	cmd := &cobra.Command{
-		Use:   "add NAME --base-url URL [--env sandbox|production] (--api-key-file FILE [--private-key-file FILE] | --jwt --email E)",
+		Use:   "add NAME",
 		Short: "Add a profile (secrets go to the keyring only)",
 		Long: `Checks the credentials with GET /v2/account/access-info (unless --no-verify), then stores the
 profile in config.toml and its secrets in the keyring. The private key may come from an earlier
@@ -131,13 +131,13 @@ read from stdin.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return c.profileAdd(cmd, args, f) },
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.baseURL, "base-url", "", "service base `URL` (https; plain http only for a sandbox on this machine)")
-	fs.StringVar(&f.env, "env", "", "`environment`: sandbox or production (default sandbox for a local URL; required otherwise)")
-	fs.StringVar(&f.apiKeyFile, "api-key-file", "", "read the API key from `FILE` (- for stdin)")
-	fs.StringVar(&f.privKeyFile, "private-key-file", "", "read the private key PEM from `FILE` (- for stdin)")
+	fs.StringVar(&f.baseURL, "base-url", "", "service base URL (https; plain http only for a sandbox on this machine)")
+	fs.StringVar(&f.env, "env", "", "environment: sandbox or production (default sandbox for a local URL; required otherwise)")
+	fs.StringVar(&f.apiKeyFile, "api-key-file", "", "read the API key from FILE (- for stdin)")
+	fs.StringVar(&f.privKeyFile, "private-key-file", "", "read the private key PEM from FILE (- for stdin)")
 	fs.BoolVar(&f.jwt, "jwt", false, "log in with e-mail, password and an e-mailed token instead of an API key")
-	fs.StringVar(&f.email, "email", "", "`E-MAIL` of the access (required with --jwt)")
-	fs.StringVar(&f.subAccount, "sub-account", "", "`ID|NAME` of the sub-account the dashboard opens on (default: the main account)")
+	fs.StringVar(&f.email, "email", "", "e-mail of the access (required with --jwt)")
+	fs.StringVar(&f.subAccount, "sub-account", "", "sub-account (ID or NAME) the dashboard opens on (default: the main account)")
 	fs.BoolVar(&f.readOnly, "readonly", false, "the dashboard offers no write action with this profile")
 	fs.BoolVar(&f.noVerify, "no-verify", false, "save without checking the credentials against the service")
 	fs.BoolVar(&f.replace, "replace", false, "replace an existing profile of that name (and its secrets)")
@@ -446,7 +446,7 @@ func (c *app) profileUse(cmd *cobra.Command, args []string) error {
 func (c *app) profileRemoveCommand() *cobra.Command {
 	var force bool
 	cmd := &cobra.Command{
-		Use:               "remove NAME [--force]",
+		Use:               "remove NAME",
 		Aliases:           []string{"rm"},
 		Short:             "Remove a profile and delete its secrets from the keyring",
 		Args:              cobra.ArbitraryArgs,
@@ -527,7 +527,7 @@ func deleteSecrets(sec keystore.Secrets, name string, count bool) (int, error) {
 func (c *app) profileShowCommand() *cobra.Command {
 	var check bool
 	cmd := &cobra.Command{
-		Use:               "show [NAME] [--check]",
+		Use:               "show [NAME]",
 		Short:             "Show a profile and which secrets the keyring holds for it, never the secrets",
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: c.completeProfiles,

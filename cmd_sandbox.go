@@ -43,15 +43,15 @@ per request. "tesouro sandbox fund TICKET" simulates the payer of a ticket.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return c.runSandbox(cmd, f) },
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.addr, "addr", "127.0.0.1:8443", "listen `address` (loopback only unless --allow-remote)")
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:8443", "listen address (loopback only unless --allow-remote)")
 	fs.Int64Var(&f.seed, "seed", 1, "demo data seed: the same seed gives the same data")
-	fs.StringVar(&f.credsOut, "credentials-out", "", "credentials `FILE` to write (default: sandbox-credentials.json in the state directory)")
-	fs.StringVar(&f.faults, "faults", "", "injected `faults`, e.g. latency=50ms,error500=0.1,drop=0.05,dropAfterCommit=0.1,ratelimit=0.02")
-	fs.Float64Var(&f.speed, "speed", 1, "lifecycle speed `factor` (10 funds and pays tickets ten times faster)")
-	fs.StringVar(&f.state, "state", "", "save the state to this `FILE` on every change and load it at start")
+	fs.StringVar(&f.credsOut, "credentials-out", "", "credentials FILE to write (default: sandbox-credentials.json in the state directory)")
+	fs.StringVar(&f.faults, "faults", "", "injected faults, e.g. latency=50ms,error500=0.1,drop=0.05,dropAfterCommit=0.1,ratelimit=0.02")
+	fs.Float64Var(&f.speed, "speed", 1, "lifecycle speed factor (10 funds and pays tickets ten times faster)")
+	fs.StringVar(&f.state, "state", "", "save the state to this FILE on every change and load it at start")
 	fs.BoolVar(&f.tls, "tls", false, "serve HTTPS with a self-signed certificate written next to the credentials")
 	fs.BoolVar(&f.allowRemote, "allow-remote", false, "allow listening on a non-loopback address")
-	fs.StringVar(&f.forwardTo, "forward-to", "", "relay every webhook delivery, signed, to this local `URL`")
+	fs.StringVar(&f.forwardTo, "forward-to", "", "relay every webhook delivery, signed, to this local URL")
 	fs.BoolVar(&f.logRequests, "log-requests", false, "print one line per request: method, path, status, latency, access")
 	cmd.AddCommand(cli.FundCommand(c.env()))
 	return cmd

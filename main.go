@@ -105,13 +105,13 @@ func (c *app) execute(ctx context.Context, args []string) error {
 func (c *app) rootCommand() *cobra.Command {
 	root := c.dashboardCommand()
 	pf := root.PersistentFlags()
-	pf.StringVar(&c.g.Profile, "profile", "", "use profile `NAME` instead of the active one (or set TESOURO_PROFILE)")
-	pf.StringVar(&c.g.SubAccount, "sub-account", "", "operate sub-account `ID|NAME` (default: the profile's, else the main account)")
+	pf.StringVar(&c.g.Profile, "profile", "", "use profile NAME instead of the active one (or set TESOURO_PROFILE)")
+	pf.StringVar(&c.g.SubAccount, "sub-account", "", "operate sub-account ID|NAME (default: the profile's, else the main account)")
 	pf.BoolVar(&c.g.ReadOnly, "readonly", false, "no write action is possible (shown in the header)")
 	pf.BoolVar(&c.g.Debug, "debug", false, "log every HTTP exchange, secrets redacted (dashboard: to a file in the state directory; commands: to stderr); also TESOURO_DEBUG=api")
 	pf.BoolVar(&c.g.Sandbox, "sandbox", false, "use a fresh embedded sandbox")
-	pf.StringVar(&c.g.As, "as", "", "demo access `NAME` for --sandbox or --credentials (default operator)")
-	pf.StringVar(&c.g.Credentials, "credentials", "", "credentials `FILE` written by a running 'tesouro sandbox' (loopback only)")
+	pf.StringVar(&c.g.As, "as", "", "demo access NAME for --sandbox or --credentials (default operator)")
+	pf.StringVar(&c.g.Credentials, "credentials", "", "credentials FILE written by a running 'tesouro sandbox' (loopback only)")
 	_ = root.RegisterFlagCompletionFunc("as", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return cli.DemoAccesses, cobra.ShellCompDirectiveNoFileComp
 	})

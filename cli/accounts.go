@@ -19,29 +19,23 @@ type accountRow struct {
 func (e *Env) accountsCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "accounts",
-		Short: "List the main account and every sub-account (ids and names for --sub-account)",
+		Short: "List the main account and its sub-accounts (ids and names for --sub-account)",
 		Args:  noArgs,
 	}
 	out := addOutputFlags(cmd)
-	limit := limitFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		return e.run(cmd, func(ctx context.Context, s *session) error {
-			mains, err := s.client().ListAccounts(ctx)
-			if err != nil {
-				return err
-			}
-			subs, err := collect(ctx, *limit, func(ctx context.Context, cursor string) (api.Page[api.SubAccount], error) {
-				return s.client().ListSubAccounts(ctx, api.SubAccountFilter{Cursor: cursor})
-			})
+			accts, err := s.client().ListAccounts(ctx)
 			if err != nil {
 				return err
 			}
 			rows := []accountRow{}
-			for _, a := range mains {
-				rows = append(rows, accountRow{Kind: "main", ID: a.ID.String(), Name: a.Name, Type: a.AccountType})
-			}
-			for _, a := range subs {
-				rows = append(rows, accountRow{Kind: "sub", ID: a.SubAccountID.String(), Name: a.AccountInfo.Name, Type: a.AccountInfo.AccountType})
+			for _, a := range accts {
+				kind := "sub"
+				if isMain(a) {
+					kind = "main"
+				}
+				rows = append(rows, accountRow{Kind: kind, ID: a.ID.String(), Name: a.Name, Type: a.AccountType})
 			}
 			return out.Write(e.Stdout, rows, func() Table {
 				t := Table{Columns: []string{"kind", "id", "name", "account_type"}}
@@ -53,4 +47,9 @@ func (e *Env) accountsCommand() *cobra.Command {
 		})
 	}
 	return cmd
+}
+
+// isMain reports whether a is a main account rather than a sub-account.
+func isMain(a api.Account) bool {
+	return a.MainAccountID == "" || a.MainAccountID == a.ID.String()
 }

@@ -33,11 +33,11 @@ and headers first. A status other than 2xx prints the answer and exits 1.`,
   tesouro api POST /v2/notifications/webhooks --input hook.json`,
 		Args: exactArgs("METHOD", "PATH"),
 	}
-	cmd.Flags().StringArrayVarP(&fields, "field", "f", nil, "add a `key=value` field (query for GET, JSON body otherwise)")
-	cmd.Flags().StringVar(&input, "input", "", "send the body read from `FILE` (- for stdin)")
+	cmd.Flags().StringArrayVarP(&fields, "field", "f", nil, "add a key=value field (query for GET, JSON body otherwise)")
+	cmd.Flags().StringVar(&input, "input", "", "send the body read from FILE (- for stdin)")
 	cmd.Flags().BoolVar(&paginate, "paginate", false, "follow the cursor and merge every page's items")
 	cmd.Flags().BoolVarP(&include, "include", "i", false, "print the status line and headers")
-	cmd.Flags().StringVar(&jq, "jq", "", "filter the answer with a jq `expression`")
+	cmd.Flags().StringVar(&jq, "jq", "", "filter the answer with a jq expression")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		method, path := strings.ToUpper(args[0]), args[1]
 		if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE"}, method) {

@@ -38,12 +38,12 @@ func (e *Env) beneficiariesCommand() *cobra.Command {
 func (e *Env) beneficiariesListCommand() *cobra.Command {
 	var kind, alias string
 	cmd := &cobra.Command{
-		Use:   "list [--kind wallet|brl|usd|cop]",
+		Use:   "list",
 		Short: "List beneficiaries (every kind unless --kind)",
 		Args:  noArgs,
 	}
-	cmd.Flags().StringVar(&kind, "kind", "", "only this `KIND`: wallet, brl, usd or cop")
-	cmd.Flags().StringVar(&alias, "alias", "", "only beneficiaries with this `ALIAS`")
+	cmd.Flags().StringVar(&kind, "kind", "", "only this KIND: wallet, brl, usd or cop")
+	cmd.Flags().StringVar(&alias, "alias", "", "only beneficiaries with this ALIAS")
 	out := addOutputFlags(cmd)
 	limit := limitFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
@@ -140,22 +140,22 @@ func (e *Env) beneficiariesAddCommand() *cobra.Command {
 	var kind, alias, desc, address, chain, memo, pixKey, taxID, name string
 	var yes bool
 	cmd := &cobra.Command{
-		Use:   "add --kind wallet|brl --alias NAME ...",
+		Use:   "add",
 		Short: "Add a wallet (--address, --chain) or a BRL PIX account (--pix-key)",
 		Example: `  tesouro beneficiaries add --kind wallet --alias treasury --address 0xAbC... --chain POLYGON
   tesouro beneficiaries add --kind brl --alias fornecedor --pix-key 12345678909 --tax-id 12345678909 --name "Fulano"`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&kind, "kind", "", "`KIND` of beneficiary: wallet or brl")
-	fs.StringVar(&alias, "alias", "", "`NAME` to find it by")
-	fs.StringVar(&desc, "description", "", "free `TEXT`")
-	fs.StringVar(&address, "address", "", "wallet `ADDRESS` (--kind wallet)")
-	fs.StringVar(&chain, "chain", "", "wallet `CHAIN`: POLYGON, CELO, ETHEREUM, BASE (--kind wallet)")
-	fs.StringVar(&memo, "memo", "", "wallet `MEMO` (--kind wallet)")
-	fs.StringVar(&pixKey, "pix-key", "", "PIX `KEY` (--kind brl)")
-	fs.StringVar(&taxID, "tax-id", "", "holder's CPF or CNPJ (--kind brl)")
-	fs.StringVar(&name, "name", "", "holder's `NAME` (--kind brl)")
+	fs.StringVar(&kind, "kind", "", "kind of beneficiary: wallet or brl")
+	fs.StringVar(&alias, "alias", "", "alias to find it by")
+	fs.StringVar(&desc, "description", "", "free TEXT")
+	fs.StringVar(&address, "address", "", "wallet ADDRESS (--kind wallet)")
+	fs.StringVar(&chain, "chain", "", "wallet CHAIN: POLYGON, CELO, ETHEREUM, BASE (--kind wallet)")
+	fs.StringVar(&memo, "memo", "", "wallet MEMO (--kind wallet)")
+	fs.StringVar(&pixKey, "pix-key", "", "the account's PIX key (--kind brl)")
+	fs.StringVar(&taxID, "tax-id", "", "tax id of the holder: CPF or CNPJ (--kind brl)")
+	fs.StringVar(&name, "name", "", "holder's NAME (--kind brl)")
 	fs.BoolVar(&yes, "yes", false, "add without asking (scripts)")
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {

@@ -92,7 +92,7 @@ func noArgs(cmd *cobra.Command, args []string) error {
 // limitFlag adds --limit, the number of items after which a list stops
 // (0: all of them, every page).
 func limitFlag(cmd *cobra.Command) *int {
-	n := cmd.Flags().Int("limit", 0, "stop after `N` items (default: all, every page)")
+	n := cmd.Flags().Int("limit", 0, "stop after N items (default: all, every page)")
 	return n
 }
 

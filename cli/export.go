@@ -20,7 +20,7 @@ func (e *Env) ticketsExportCommand() *cobra.Command {
 	var f ticketFilterFlags
 	var output string
 	cmd := &cobra.Command{
-		Use:   "export [-o FILE]",
+		Use:   "export",
 		Short: "Export every ticket the filter matches as CSV (fixed columns)",
 		Long: `Writes a CSV of every ticket the filter matches, fetching all pages (progress on
 stderr at a terminal). The columns never change: every fee type has its own
@@ -34,7 +34,7 @@ tesouro-tickets-ACCOUNT-YYYYMMDD-HHMMSS.csv.`,
 		Args: noArgs,
 	}
 	f.add(cmd)
-	cmd.Flags().StringVarP(&output, "output", "o", "", "write to `FILE` (- for stdout) instead of a named file in the export directory")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write to FILE (- for stdout) instead of a named file in the export directory")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		return e.run(cmd, func(ctx context.Context, s *session) error {
 			tf, err := f.filter(s)
@@ -95,8 +95,11 @@ func exportAccount(ctx context.Context, s *session) (export.Account, error) {
 	if err != nil {
 		return a, err
 	}
-	if len(mains) > 0 {
-		a.ID, a.Name = mains[0].ID.String(), mains[0].Name
+	for _, m := range mains {
+		if isMain(m) {
+			a.ID, a.Name = m.ID.String(), m.Name
+			break
+		}
 	}
 	if s.sub != uuid.Nil {
 		a.SubAccountID, a.SubAccountName = s.sub.String(), s.subName

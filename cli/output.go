@@ -36,9 +36,9 @@ type Table struct {
 // command runs (a bad value is a usage error, before any request).
 func addOutputFlags(cmd *cobra.Command) *Output {
 	o := &Output{}
-	cmd.Flags().StringVar(&o.Format, "format", "table", "output `format`: table, csv or json")
+	cmd.Flags().StringVar(&o.Format, "format", "table", "output format: table, csv or json")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "output JSON (same as --format json)")
-	cmd.Flags().StringVar(&o.JQ, "jq", "", "filter the JSON output with a jq `expression` (gojq)")
+	cmd.Flags().StringVar(&o.JQ, "jq", "", "filter the JSON output with a jq expression (gojq)")
 	prev := cmd.PreRunE
 	cmd.PreRunE = func(cmd *cobra.Command, args []string) error {
 		if err := o.check(); err != nil {

@@ -25,13 +25,13 @@ type quoteFlags struct {
 
 func (f *quoteFlags) add(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&f.from, "from", "", "input `CURRENCY` (BRL, USDC, ...)")
-	fs.StringVar(&f.fromMethod, "from-method", "", "input payment `METHOD` (PIX, INTERNAL, POLYGON, ...; default: the currency's first)")
-	fs.StringVar(&f.to, "to", "", "output `CURRENCY`")
-	fs.StringVar(&f.toMethod, "to-method", "", "output payment `METHOD` (default: the currency's first)")
-	fs.StringVar(&f.amount, "amount", "", "input `AMOUNT` to convert (exact decimal, e.g. 1000.00)")
-	fs.StringVar(&f.outputAmount, "output-amount", "", "output `AMOUNT` wanted instead of --amount")
-	fs.StringVar(&f.sendMethod, "send-method", "", "PERMIT or TRANSFER, required when the input is on a chain")
+	fs.StringVar(&f.from, "from", "", "input CURRENCY (BRL, USDC, ...)")
+	fs.StringVar(&f.fromMethod, "from-method", "", "input payment METHOD (PIX, INTERNAL, POLYGON, ...; default: the currency's first)")
+	fs.StringVar(&f.to, "to", "", "output CURRENCY")
+	fs.StringVar(&f.toMethod, "to-method", "", "output payment METHOD (default: the currency's first)")
+	fs.StringVar(&f.amount, "amount", "", "input AMOUNT to convert (exact decimal, e.g. 1000.00)")
+	fs.StringVar(&f.outputAmount, "output-amount", "", "output AMOUNT wanted instead of --amount")
+	fs.StringVar(&f.sendMethod, "send-method", "", "send method when the input is on a chain: PERMIT or TRANSFER (default TRANSFER)")
 }
 
 // request validates the flags locally (usage errors) and builds the quote
@@ -97,7 +97,7 @@ func (e *Env) quoteCommand() *cobra.Command {
 	var f quoteFlags
 	var watch time.Duration
 	cmd := &cobra.Command{
-		Use:   "quote --from CUR --to CUR (--amount N | --output-amount N)",
+		Use:   "quote",
 		Short: "Price a conversion (--watch re-quotes until interrupted)",
 		Example: `  tesouro quote --from BRL --to USDC --amount 1000
   tesouro quote --from USDC --to BRL --output-amount 5000 --json
@@ -105,7 +105,7 @@ func (e *Env) quoteCommand() *cobra.Command {
 		Args: noArgs,
 	}
 	f.add(cmd)
-	cmd.Flags().DurationVar(&watch, "watch", 0, "re-quote every `INTERVAL` (e.g. 5s) until interrupted")
+	cmd.Flags().DurationVar(&watch, "watch", 0, "re-quote every INTERVAL (e.g. 5s) until interrupted")
 	cmd.Flags().Lookup("watch").NoOptDefVal = "5s"
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {

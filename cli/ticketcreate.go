@@ -35,7 +35,7 @@ func (e *Env) ticketCreateCommand() *cobra.Command {
 	var qf quoteFlags
 	var f createFlags
 	cmd := &cobra.Command{
-		Use:   "create --from CUR --to CUR --amount N --external-id ID [--beneficiary ID] [--yes]",
+		Use:   "create",
 		Short: "Quote and create a ticket, never twice for one --external-id",
 		Long: `Quotes the conversion, shows what will be created, asks for confirmation at a
 terminal (--yes for scripts) and creates the ticket with the caller's
@@ -51,12 +51,12 @@ profile allows them: tesouro profile add NAME ... --allow-scripted-writes.`,
 	}
 	qf.add(cmd)
 	fs := cmd.Flags()
-	fs.StringVar(&f.externalID, "external-id", "", "your `ID` for this ticket, made once per intent (required for scripts)")
-	fs.StringVar(&f.beneficiary, "beneficiary", "", "beneficiary `ID` of the payout (PIX, chain wallet, USD or COP bank account)")
-	fs.StringVar(&f.wallet, "wallet-address", "", "sending wallet `ADDRESS` when the input is on a chain")
-	fs.StringVar(&f.pixMessage, "pix-message", "", "`MESSAGE` sent with a PIX payout")
-	fs.StringVar(&f.rail, "payment-rail", "", "USD payout `RAIL` (ACH or WIRE; default the output method)")
-	fs.StringVar(&f.reference, "reference", "", "USD payout `REFERENCE`")
+	fs.StringVar(&f.externalID, "external-id", "", "your ID for this ticket, made once per intent (required for scripts)")
+	fs.StringVar(&f.beneficiary, "beneficiary", "", "beneficiary ID of the payout (PIX, chain wallet, USD or COP bank account)")
+	fs.StringVar(&f.wallet, "wallet-address", "", "sending wallet ADDRESS when the input is on a chain")
+	fs.StringVar(&f.pixMessage, "pix-message", "", "message sent with a PIX payout")
+	fs.StringVar(&f.rail, "payment-rail", "", "rail of a USD payout: ACH or WIRE (default: the output method)")
+	fs.StringVar(&f.reference, "reference", "", "reference of a USD payout")
 	fs.BoolVar(&f.yes, "yes", false, "create without asking (scripts)")
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {

@@ -31,15 +31,15 @@ type ticketFilterFlags struct {
 
 func (f *ticketFilterFlags) add(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringVar(&f.status, "status", "", "only tickets in this `STATUS` (e.g. PAID, UNPAID, FAILED)")
-	fs.StringVar(&f.inCur, "input-currency", "", "only tickets paying in this `CURRENCY`")
-	fs.StringVar(&f.inMethod, "input-method", "", "only tickets paid by this payment `METHOD`")
-	fs.StringVar(&f.outCur, "output-currency", "", "only tickets paying out this `CURRENCY`")
-	fs.StringVar(&f.outMethod, "output-method", "", "only tickets paying out by this payment `METHOD`")
-	fs.StringVar(&f.externalID, "external-id", "", "only the ticket with this external `ID`")
-	fs.StringVar(&f.endToEnd, "end-to-end-id", "", "only the ticket with this PIX end-to-end `ID`")
-	fs.StringVar(&f.since, "since", "", "only tickets created at or after `TIME` (2026-01-14 or RFC 3339)")
-	fs.StringVar(&f.until, "until", "", "only tickets created before `TIME` (2026-01-15 or RFC 3339)")
+	fs.StringVar(&f.status, "status", "", "only tickets in this STATUS (e.g. PAID, UNPAID, FAILED)")
+	fs.StringVar(&f.inCur, "input-currency", "", "only tickets paying in this CURRENCY")
+	fs.StringVar(&f.inMethod, "input-method", "", "only tickets paid by this payment METHOD")
+	fs.StringVar(&f.outCur, "output-currency", "", "only tickets paying out this CURRENCY")
+	fs.StringVar(&f.outMethod, "output-method", "", "only tickets paying out by this payment METHOD")
+	fs.StringVar(&f.externalID, "external-id", "", "only the ticket with this external ID")
+	fs.StringVar(&f.endToEnd, "end-to-end-id", "", "only the ticket with this PIX end-to-end ID")
+	fs.StringVar(&f.since, "since", "", "only tickets created at or after TIME (2026-01-14 or RFC 3339)")
+	fs.StringVar(&f.until, "until", "", "only tickets created before TIME (2026-01-15 or RFC 3339)")
 }
 
 func (f *ticketFilterFlags) filter(s *session) (api.TicketFilter, error) {
@@ -171,7 +171,7 @@ func ticketDetail(tk *api.Ticket) Table {
 func (e *Env) ticketsReceiptCommand() *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
-		Use:   "receipt TICKET_ID [-o FILE]",
+		Use:   "receipt TICKET_ID",
 		Short: "Save a ticket's PDF receipt",
 		Args:  exactArgs("TICKET_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -203,6 +203,6 @@ func (e *Env) ticketsReceiptCommand() *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "", "write to `FILE` (- for stdout; default receipt-ID.pdf)")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write to FILE (- for stdout; default receipt-ID.pdf)")
 	return cmd
 }

@@ -58,7 +58,7 @@ func (e *Env) webhooksAttemptsCommand() *cobra.Command {
 	var event string
 	cmd := &cobra.Command{Use: "attempts", Short: "List delivery attempts (every page; --limit to stop early)", Args: noArgs}
 	cmd.Flags().BoolVar(&unacked, "unacked", false, "only attempts not acknowledged yet")
-	cmd.Flags().StringVar(&event, "event", "", "only attempts of this webhook event `ID`")
+	cmd.Flags().StringVar(&event, "event", "", "only attempts of this webhook event ID")
 	out := addOutputFlags(cmd)
 	limit := limitFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
@@ -109,7 +109,7 @@ func (e *Env) webhooksAckCommand() *cobra.Command {
 func (e *Env) webhooksVerifyCommand() *cobra.Command {
 	var sig, keyFile string
 	cmd := &cobra.Command{
-		Use:   "verify [--signature SIG] [--public-key FILE] < DELIVERY",
+		Use:   "verify",
 		Short: "Check a webhook delivery's signature (body or whole HTTP request on stdin)",
 		Long: `Reads a webhook delivery on stdin and checks its signature: RSA-PSS with
 SHA-256 over the exact body, base64 in the "signature" header, verifiable
@@ -163,8 +163,8 @@ profile (or --credentials / --sandbox). Exit 0 when it verifies, 1 otherwise.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&sig, "signature", "", "the delivery's signature header `VALUE` (base64)")
-	cmd.Flags().StringVar(&keyFile, "public-key", "", "PEM `FILE` of the service's webhook key (default: fetched from the service)")
+	cmd.Flags().StringVar(&sig, "signature", "", "the delivery's signature header VALUE (base64)")
+	cmd.Flags().StringVar(&keyFile, "public-key", "", "file with the service's webhook key, PEM (default: fetched from the service)")
 	return cmd
 }
 
