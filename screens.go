@@ -30,6 +30,6 @@ func screens(c *api.Client) []ui.Factory {
 		{ID: "trades", Title: "Trades", New: func(s *ui.Session) ui.Screen { return trades.New(s) }},                      // 7
 		{ID: "compliance", Title: "Compliance", New: func(s *ui.Session) ui.Screen { return compliance.New(s) }},          // 8
 		{ID: "webhooks", Title: "Webhooks", New: func(s *ui.Session) ui.Screen { return webhooks.New(s) }},                // 9
-		{ID: "accesses", Title: "Accesses", New: func(s *ui.Session) ui.Screen { return accesses.New(s) }},                // 0
+		{ID: "accesses", Title: "Accesses", New: func(s *ui.Session) ui.Screen { return accesses.New(s, c) }},                // 0
 	}
 }

@@ -6,7 +6,6 @@ package accesses
 import (
 	"context"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -19,14 +18,19 @@ import (
 
 const requestTimeout = 15 * time.Second
 
-var instances atomic.Int64
+// Service is what the screen asks of the service.
+type Service interface {
+	ListAccesses(ctx context.Context, f api.AccessFilter) ([]api.Access, error)
+}
 
 // Screen is the Accesses screen.
 type Screen struct {
 	s    *ui.Session
-	inst int64
+	svc  Service
 	w, h int
-	seq  int
+	// listing awaits the latest load: an older one's answer, or one of
+	// another account's screen, is dropped.
+	listing ui.Slot
 
 	list   []api.Access
 	err    error
@@ -62,7 +66,7 @@ var matrix = []permission{
 }
 
 // New builds the screen for a session.
-func New(s *ui.Session) ui.Screen {
+func New(s *ui.Session, svc Service) ui.Screen {
 	cols := []widget.Column{{Title: "E-mail"}}
 	for _, p := range matrix {
 		cols = append(cols, widget.Column{Title: p.title, Width: len(p.title)})
@@ -73,20 +77,13 @@ func New(s *ui.Session) ui.Screen {
 	t.SetEmpty("loading accesses…")
 	return &Screen{
 		s:     s,
-		inst:  instances.Add(1),
+		svc:   svc,
 		table: t,
 		keys: keyMap{
 			Copy:    ui.Binding("y", "copy access id", "y"),
 			Refresh: ui.Binding("r", "refresh", "r"),
 		},
 	}
-}
-
-type listedMsg struct {
-	inst int64
-	seq  int
-	list []api.Access
-	err  error
 }
 
 // ID implements ui.Screen.
@@ -108,29 +105,25 @@ func (m *Screen) Filterable() bool { return true }
 func (m *Screen) Init() tea.Cmd { return m.load() }
 
 func (m *Screen) load() tea.Cmd {
-	m.seq++
-	seq, inst, client := m.seq, m.inst, m.s.Client
-	return m.s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		list, err := client.ListAccesses(ctx, api.AccessFilter{})
-		return listedMsg{inst: inst, seq: seq, list: list, err: err}
+	svc := m.svc
+	return ui.Fetch(m.s, &m.listing, requestTimeout, func(ctx context.Context) ([]api.Access, error) {
+		return svc.ListAccesses(ctx, api.AccessFilter{})
 	})
 }
 
 // Update implements ui.Screen.
 func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case listedMsg:
-		if msg.inst != m.inst || msg.seq != m.seq {
+	case ui.Result[[]api.Access]:
+		if !m.listing.Take(msg) {
 			return m, nil
 		}
-		m.loaded, m.err = true, msg.err
-		if msg.err != nil {
+		m.loaded, m.err = true, msg.Err
+		if msg.Err != nil {
 			m.table.SetEmpty("sub-accesses not available")
 			return m, nil
 		}
-		m.list = msg.list
+		m.list = msg.Value
 		m.table.SetEmpty("no sub-accesses")
 		m.table.SetRows(m.rows())
 		return m, m.s.Refreshed()

@@ -72,9 +72,9 @@ func (m *Screen) View() string {
 // explain turns a listing error into what the user can do about it.
 func explain(err error) string {
 	if errors.Is(err, api.ErrForbidden) {
-		return "this access may not list sub-accesses (" + err.Error() + ")"
+		return "this access may not list sub-accesses (" + ui.ErrorText(err) + ")"
 	}
-	return "could not list sub-accesses: " + err.Error() + " · r retries"
+	return "could not list sub-accesses: " + ui.ErrorText(err) + " · r retries"
 }
 
 func plural(n int, one, many string) string {
