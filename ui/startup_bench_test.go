@@ -41,7 +41,7 @@ func embeddedOptions(closers *[]func() error) ui.Options {
 			}
 			screens := []ui.Factory{
 				{ID: "overview", Title: "Overview", New: func(s *ui.Session) ui.Screen { return overview.New(s) }},
-				{ID: "subaccounts", Title: "Sub-accounts", New: func(s *ui.Session) ui.Screen { return subaccounts.New(s) }},
+				{ID: "subaccounts", Title: "Sub-accounts", New: func(s *ui.Session) ui.Screen { return subaccounts.New(s, c) }},
 				{ID: "accesses", Title: "Accesses", New: func(s *ui.Session) ui.Screen { return accesses.New(s, c) }},
 			}
 			return &ui.Connection{Client: cl, Email: acc.Email, Close: r.Close, Screens: screens}, nil

@@ -156,7 +156,7 @@ func (m *Screen) View() string {
 	title := t.Title.Render("Accounts") + t.Muted.Render(fmt.Sprintf(" · %d sub-accounts · operating %s", len(m.subs), m.s.AccountName()))
 	switch {
 	case m.err != nil:
-		title = t.Error.Render("✗ Could not list sub-accounts: "+m.err.Error()) + t.Muted.Render(" · r retries")
+		title = t.Error.Render("✗ Could not list sub-accounts: "+ui.ErrorText(m.err)) + t.Muted.Render(" · r retries")
 	case !m.loaded:
 		title = t.Title.Render("Accounts") + t.Muted.Render(" · "+widget.SpinnerFrame(m.s.Now())+" loading…")
 	case m.more:
