@@ -21,7 +21,7 @@ import (
 // checks here that the client has every one of them.
 func screens(c *api.Client) []ui.Factory {
 	return []ui.Factory{
-		{ID: "overview", Title: "Overview", New: func(s *ui.Session) ui.Screen { return overview.New(s) }},                // 1
+		{ID: "overview", Title: "Overview", New: func(s *ui.Session) ui.Screen { return overview.New(s, c) }},                // 1
 		{ID: "quote", Title: "Quote", New: func(s *ui.Session) ui.Screen { return quote.New(s) }},                         // 2
 		{ID: "tickets", Title: "Tickets", New: func(s *ui.Session) ui.Screen { return tickets.New(s) }},                   // 3
 		{ID: "approvals", Title: "Approvals", New: func(s *ui.Session) ui.Screen { return approvals.New(s) }},             // 4
