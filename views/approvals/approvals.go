@@ -7,6 +7,7 @@
 package approvals
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
@@ -78,6 +80,14 @@ func pick[T any](all []T, idx []int) []T {
 	return out
 }
 
+// Service is what the screen asks of the service.
+type Service interface {
+	ListApproverOperations(ctx context.Context, cursor string) (api.Page[api.Operation], error)
+	GetOperation(ctx context.Context, id uuid.UUID) (*api.Operation, error)
+	ApproveOperation(ctx context.Context, id uuid.UUID) (*api.Operation, error)
+	RejectOperation(ctx context.Context, id uuid.UUID, reason string) (*api.Operation, error)
+}
+
 // item is one operation of the inbox with what is known of it.
 type item struct {
 	op     api.Operation  // from the list, or the latest detail
@@ -94,19 +104,24 @@ type keyMap struct {
 // Screen is the Approvals screen.
 type Screen struct {
 	s     *ui.Session
+	svc   Service
 	table *widget.Table
 	items map[string]*item
 	order []string
 
-	gen      int // the latest list load; older pages are dropped
-	incoming []api.Operation
-	pages    int
-	loading  bool
-	loaded   bool
-	err      error
+	// listing awaits the next page of the latest inbox load, fill the
+	// details that load asked for, and details the latest detail of each
+	// operation: an older answer, or one of another account's screen, is
+	// dropped. Decisions are taken from any request of this session (each
+	// names its operation).
+	listing, fill ui.Slot
+	details       map[string]*ui.Slot
+	incoming      []api.Operation
+	pages         int
+	loaded        bool
+	err           error
 
-	detailSeq map[string]int // latest detail request per operation
-	open      string         // operation shown in the detail view, "" for the list
+	open string // operation shown in the detail view, "" for the list
 	scroll    int
 	// focus is an operation asked for by navigation, selected once known.
 	focus string
@@ -114,9 +129,6 @@ type Screen struct {
 	// (the confirmation needs the decoded quote and the beneficiary).
 	after struct{ id, action string }
 
-	// instance tells this screen's poll ticks from those of the screen it
-	// replaced (the root rebuilds screens on an account switch).
-	instance int64
 	email    string // the caller's e-mail the rows were built for
 	shown    []int  // columns shown at this width; nil: all
 	width    int
@@ -125,12 +137,11 @@ type Screen struct {
 }
 
 // New builds the screen for a session.
-func New(s *ui.Session) ui.Screen {
+func New(s *ui.Session, svc Service) ui.Screen {
 	t := widget.NewTable(columns...)
 	t.SetEmpty("no operation waits for you")
 	t.SetStyles(s.Styles().TableStyles())
-	m := &Screen{s: s, table: t, items: map[string]*item{}, detailSeq: map[string]int{}, width: 80, height: 24,
-		instance: requestSeq.Add(1)}
+	m := &Screen{s: s, svc: svc, table: t, items: map[string]*item{}, details: map[string]*ui.Slot{}, width: 80, height: 24}
 	m.keys = keyMap{
 		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
 		Back:       key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back to the inbox")),
