@@ -121,19 +121,19 @@ type Screen struct {
 	loaded        bool
 	err           error
 
-	open string // operation shown in the detail view, "" for the list
-	scroll    int
+	open   string // operation shown in the detail view, "" for the list
+	scroll int
 	// focus is an operation asked for by navigation, selected once known.
 	focus string
 	// after is an action to offer once the detail of that operation loads
 	// (the confirmation needs the decoded quote and the beneficiary).
 	after struct{ id, action string }
 
-	email    string // the caller's e-mail the rows were built for
-	shown    []int  // columns shown at this width; nil: all
-	width    int
-	height   int
-	keys     keyMap
+	email  string // the caller's e-mail the rows were built for
+	shown  []int  // columns shown at this width; nil: all
+	width  int
+	height int
+	keys   keyMap
 }
 
 // New builds the screen for a session.
