@@ -59,6 +59,9 @@ type List[T any] struct {
 	OnPage func(items []T) tea.Cmd
 
 	width, height int
+	// ownHeader: the screen draws its own header, the table gets the
+	// whole size (SetTableSize).
+	ownHeader bool
 }
 
 // New is the list of what ("trades") for s, drawn with row, each value
@@ -222,6 +225,13 @@ func (l *List[T]) SetSize(w, h int) {
 	l.relayout()
 }
 
+// SetTableSize gives the table alone w×h cells, for a screen that draws
+// the paging state and errors its own way (not with View).
+func (l *List[T]) SetTableSize(w, h int) {
+	l.width, l.height, l.ownHeader = max(w, 0), max(h, 0), true
+	l.relayout()
+}
+
 // Size is the list's size.
 func (l *List[T]) Size() (w, h int) { return l.width, l.height }
 
@@ -232,6 +242,9 @@ func (l *List[T]) relayout() {
 }
 
 func (l *List[T]) headerLines() int {
+	if l.ownHeader {
+		return 0
+	}
 	n := 1
 	if l.showsErr() {
 		n++
