@@ -56,7 +56,7 @@ func TestMatrixShowsEachAccessPermissions(t *testing.T) {
 		{ID: "a2", Email: "approver1@demo.test", AccessPermission: api.Permissions{OperationApprover: true}, FrozenUntil: future},
 	}}
 	v := start(t, f).PlainView()
-	for _, want := range []string{"operator@demo.test", "MFA on", "payIn, payOut, convert", "2 accesses", "viewer@demo.test", "FROZEN"} {
+	for _, want := range []string{"operator@demo.test", "MFA on", "payIn, payOut, convert", "all 2 loaded", "viewer@demo.test", "FROZEN"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("screen lacks %q:\n%s", want, v)
 		}
