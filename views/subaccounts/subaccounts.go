@@ -16,7 +16,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
-	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 const (
@@ -46,7 +46,7 @@ type Screen struct {
 	more    bool
 	err     error
 	loaded  bool
-	table   *widget.Table
+	table   *listing.Table[account]
 	creates int // creations under way
 	width   widthClass
 	query   string // the / filter, matched fuzzily against name and type
@@ -60,13 +60,9 @@ type keyMap struct {
 
 // New builds the screen for a session.
 func New(s *ui.Session, svc Service) ui.Screen {
-	t := widget.NewTable(columns(wide)...)
-	t.SetStyles(s.Styles().TableStyles())
-	t.SetEmpty("loading accounts…")
 	m := &Screen{
-		s:     s,
-		svc:   svc,
-		table: t,
+		s:   s,
+		svc: svc,
 		keys: keyMap{
 			Switch:  ui.Binding("enter", "operate this account", "enter"),
 			Create:  ui.Binding("c", "create sub-account", "c"),
@@ -74,6 +70,9 @@ func New(s *ui.Session, svc Service) ui.Screen {
 			Refresh: ui.Binding("r", "refresh", "r"),
 		},
 	}
+	m.table = listing.NewTable(func(a account) string { return a.rowID }, m.row, columns(wide)...)
+	m.table.SetStyles(s.Styles().TableStyles())
+	m.table.SetEmpty("loading accounts…")
 	m.rebuild()
 	return m
 }
@@ -188,20 +187,19 @@ func (m *Screen) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Refresh):
 		return m.load()
 	case key.Matches(msg, m.keys.Copy):
-		if row, ok := m.table.Selected(); ok {
-			return ui.Copy("account id", m.accountOf(row).ID.String())
+		if a, ok := m.table.Selected(); ok {
+			return ui.Copy("account id", a.acc.ID.String())
 		}
 		return nil
 	case key.Matches(msg, m.keys.Switch):
-		row, ok := m.table.Selected()
+		a, ok := m.table.Selected()
 		if !ok {
 			return nil
 		}
-		if row.Disabled {
-			return ui.Toast(ui.ToastError, "This access is blacklisted from "+row.Cells[0]+": it cannot be operated")
+		if m.blacklisted(a) {
+			return ui.Toast(ui.ToastError, "This access is blacklisted from "+a.acc.Name+": it cannot be operated")
 		}
-		acc := m.accountOf(row)
-		return func() tea.Msg { return ui.SwitchAccountMsg{Account: acc} }
+		return func() tea.Msg { return ui.SwitchAccountMsg{Account: a.acc} }
 	case key.Matches(msg, m.keys.Create):
 		if err := m.s.Can(ui.ActCreateSubAccount); err != nil {
 			return ui.Toast(ui.ToastError, "Cannot create a sub-account: "+ui.ErrorText(err))
@@ -211,20 +209,11 @@ func (m *Screen) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return m.table.Update(msg)
 }
 
-// accountOf turns a row back into the account it shows.
-func (m *Screen) accountOf(row widget.Row) ui.Account {
-	if row.ID == mainRowID {
-		return ui.Account{ID: uuid.Nil, Name: m.mainName()}
-	}
-	id, _ := uuid.Parse(row.ID)
-	return ui.Account{ID: id, Name: row.Cells[0]}
-}
-
 // KeyMap implements ui.Screen.
 func (m *Screen) KeyMap() []key.Binding {
 	k := m.keys
-	row, sel := m.table.Selected()
-	k.Switch.SetEnabled(sel && !row.Disabled && m.accountOf(row).ID != m.s.Account.ID)
+	a, sel := m.table.Selected()
+	k.Switch.SetEnabled(sel && !m.blacklisted(a) && a.acc.ID != m.s.Account.ID)
 	k.Copy.SetEnabled(sel)
 	k.Create = m.s.Gate(k.Create, ui.ActCreateSubAccount)
 	return append([]key.Binding{k.Switch, k.Create, k.Copy, k.Refresh}, m.table.KeyMap()...)
