@@ -20,6 +20,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 // columns of the inbox. Where the fixed columns would leave the amount less
@@ -95,6 +96,9 @@ type item struct {
 	quote  *quote
 	// sending is true while an approve or reject of it is under way.
 	sending bool
+	// pos is where the service listed it; one it omits (opened by
+	// navigation) comes after those it lists.
+	pos int
 }
 
 type keyMap struct {
@@ -103,11 +107,11 @@ type keyMap struct {
 
 // Screen is the Approvals screen.
 type Screen struct {
-	s     *ui.Session
-	svc   Service
-	table *widget.Table
-	items map[string]*item
-	order []string
+	s   *ui.Session
+	svc Service
+	// table holds the operations in the order shown (pending first, each
+	// group in the service's order).
+	table *listing.Table[*item]
 
 	// listing awaits the next page of the latest inbox load, fill the
 	// details that load asked for, and details the latest detail of each
@@ -138,10 +142,10 @@ type Screen struct {
 
 // New builds the screen for a session.
 func New(s *ui.Session, svc Service) ui.Screen {
-	t := widget.NewTable(columns...)
-	t.SetEmpty("no operation waits for you")
-	t.SetStyles(s.Styles().TableStyles())
-	m := &Screen{s: s, svc: svc, table: t, items: map[string]*item{}, details: map[string]*ui.Slot{}, width: 80, height: 24}
+	m := &Screen{s: s, svc: svc, details: map[string]*ui.Slot{}, width: 80, height: 24}
+	m.table = listing.NewTable(func(it *item) string { return it.op.ID.String() }, m.row, columns...)
+	m.table.SetEmpty("no operation waits for you")
+	m.table.SetStyles(s.Styles().TableStyles())
 	m.keys = keyMap{
 		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
 		Back:       key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back to the inbox")),
@@ -170,7 +174,7 @@ func (m *Screen) Title() string {
 // Pending is the number of loaded operations still waiting for decisions.
 func (m *Screen) Pending() int {
 	n := 0
-	for _, it := range m.items {
+	for _, it := range m.table.Items() {
 		if it.op.Status == api.OperationPending {
 			n++
 		}
@@ -190,7 +194,7 @@ func (m *Screen) Capturing() bool { return false }
 
 // Busy implements ui.Screen.
 func (m *Screen) Busy() bool {
-	for _, it := range m.items {
+	for _, it := range m.table.Items() {
 		if it.sending {
 			return true
 		}
@@ -205,11 +209,10 @@ func (m *Screen) SetSize(w, h int) {
 	if shown := shownFor(m.width); !slices.Equal(shown, m.shown) {
 		m.shown = shown
 		if shown != nil {
-			m.table.SetColumns(pick(columns, shown)...)
+			m.table.Redraw(pick(columns, shown)...)
 		} else {
-			m.table.SetColumns(columns...)
+			m.table.Redraw(columns...)
 		}
-		m.rebuild()
 	}
 }
 
@@ -230,13 +233,16 @@ func (m *Screen) KeyMap() []key.Binding {
 // current is the operation in the detail view, else the selected row.
 func (m *Screen) current() *item {
 	if m.open != "" {
-		return m.items[m.open]
+		return m.item(m.open)
 	}
-	row, ok := m.table.Selected()
-	if !ok {
-		return nil
-	}
-	return m.items[row.ID]
+	it, _ := m.table.Selected()
+	return it
+}
+
+// item is the operation with id, nil when it is not listed.
+func (m *Screen) item(id string) *item {
+	it, _ := m.table.Item(id)
+	return it
 }
 
 func (m *Screen) myEmail() string {

@@ -211,7 +211,7 @@ func TestNavigateOpensTheOperation(t *testing.T) {
 	if h.screen().open != theirs.ID.String() {
 		t.Fatal("the operation is not open")
 	}
-	if row, _ := h.screen().table.Selected(); row.ID != theirs.ID.String() {
+	if it := h.screen().current(); it == nil || it.op.ID != theirs.ID {
 		t.Fatal("the operation is not selected")
 	}
 	// One not in the inbox is fetched by id.

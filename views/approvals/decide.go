@@ -109,7 +109,7 @@ func (m *Screen) reject(it *item) tea.Cmd {
 				return nil
 			},
 			OnSubmit: func(reason string) tea.Cmd {
-				cur := m.items[id]
+				cur := m.item(id)
 				if cur == nil {
 					return nil
 				}
@@ -183,7 +183,7 @@ func (m *Screen) decided(res ui.Result[decision]) tea.Cmd {
 		return nil
 	}
 	msg := res.Value
-	it := m.items[msg.id]
+	it := m.item(msg.id)
 	if it != nil {
 		it.sending = false
 	}

@@ -107,32 +107,32 @@ func (m *Screen) page(msg ui.Result[api.Page[api.Operation]]) tea.Cmd {
 		return m.fetchPage(msg.Value.Cursor)
 	}
 	m.loaded, m.err = true, nil
-	keep := make(map[string]*item, len(m.incoming))
-	m.order = m.order[:0]
+	keep := make(map[string]bool, len(m.incoming))
+	fresh := make([]*item, 0, len(m.incoming)+2)
 	var missing []uuid.UUID
 	for _, op := range m.incoming {
 		id := op.ID.String()
-		it := m.items[id]
+		if keep[id] {
+			continue
+		}
+		it := m.item(id)
 		if it == nil {
 			it = &item{}
 		}
-		if _, dup := keep[id]; dup {
-			continue
-		}
-		it.op = mergeList(it.op, op)
-		keep[id] = it
-		m.order = append(m.order, id)
+		it.op, it.pos = mergeList(it.op, op), len(fresh)
+		keep[id] = true
+		fresh = append(fresh, it)
 		missing = append(missing, op.ID)
 	}
 	// An operation opened by navigation stays even if the inbox omits it.
 	for _, id := range []string{m.open, m.focus} {
-		if it := m.items[id]; id != "" && it != nil && keep[id] == nil {
-			keep[id] = it
-			m.order = append(m.order, id)
+		if it := m.item(id); id != "" && it != nil && !keep[id] {
+			keep[id], it.pos = true, len(fresh)
+			fresh = append(fresh, it)
 		}
 	}
-	m.items, m.incoming = keep, nil
-	m.rebuild()
+	m.incoming = nil
+	m.show(fresh)
 	if m.focus != "" && m.table.Select(m.focus) {
 		m.focus = ""
 	}
@@ -168,11 +168,10 @@ func mergeList(old, fresh api.Operation) api.Operation {
 
 func (m *Screen) setDetail(op *api.Operation) *item {
 	id := op.ID.String()
-	it := m.items[id]
+	it := m.item(id)
 	if it == nil {
-		it = &item{}
-		m.items[id] = it
-		m.order = append(m.order, id)
+		it = &item{pos: len(m.table.Items())}
+		m.table.Put(it)
 	}
 	it.op, it.detail = *op, op
 	it.quote = decodeQuote(op.DecodedQuote)
@@ -199,7 +198,7 @@ func (m *Screen) detailArrived(msg ui.Result[detail]) tea.Cmd {
 		action := m.after.action
 		m.after.id = ""
 		if action == "approve" {
-			return m.confirmApprove(m.items[id])
+			return m.confirmApprove(m.item(id))
 		}
 	}
 	return nil

@@ -60,7 +60,7 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 	}
 	late = append(late, replies(a.fetchDetail(parked.ID.String()))...)
 	late = append(late, replies(a.fetchDetail(shared.ID.String()))...)
-	late = append(late, replies(a.send(a.items[theirs.ID.String()], "approve", ""))...)
+	late = append(late, replies(a.send(a.item(theirs.ID.String()), "approve", ""))...)
 
 	sb := ha.Session.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
 	hb := harness{&fakeservice.Harness{Driver: screentest.New(t, sb, New(sb, fb))}}
@@ -70,8 +70,8 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 		hb.Send(msg)
 	}
 	b := hb.screen()
-	if len(b.items) != 0 || b.loaded || len(hb.Toasts)+len(hb.Changes) != 0 {
-		t.Fatalf("A's answers reached B's screen: %d items, toasts %+v, changes %+v", len(b.items), hb.Toasts, hb.Changes)
+	if len(b.table.Items()) != 0 || b.loaded || len(hb.Toasts)+len(hb.Changes) != 0 {
+		t.Fatalf("A's answers reached B's screen: %d items, toasts %+v, changes %+v", len(b.table.Items()), hb.Toasts, hb.Changes)
 	}
 	hb.Run(askedByB)
 	hb.selectOp(fb.ops[0].ID)
@@ -80,8 +80,8 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 	for _, msg := range late {
 		hb.Send(msg)
 	}
-	if _, ok := b.items[parked.ID.String()]; ok || len(b.items) != 3 || hb.Screen.Title() != "Approvals 2" {
-		t.Fatalf("B holds A's operations: %d items, title %q", len(b.items), hb.Screen.Title())
+	if b.item(parked.ID.String()) != nil || len(b.table.Items()) != 3 || hb.Screen.Title() != "Approvals 2" {
+		t.Fatalf("B holds A's operations: %d items, title %q", len(b.table.Items()), hb.Screen.Title())
 	}
 	if after := hb.PlainView(); after != before || len(hb.Toasts)+len(hb.Changes) != 0 {
 		t.Fatalf("A's answers changed B's screen (toasts %+v, changes %+v):\n%s\nwas:\n%s", hb.Toasts, hb.Changes, after, before)
@@ -104,7 +104,7 @@ func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
 	for _, msg := range firstPage {
 		h.Send(msg)
 	}
-	if h.Screen.Title() != "Approvals 3" || len(h.screen().items) != 4 || h.screen().listing.Waiting() {
+	if h.Screen.Title() != "Approvals 3" || len(h.screen().table.Items()) != 4 || h.screen().listing.Waiting() {
 		t.Fatalf("the older load's page was taken: %q, loading %v", h.Screen.Title(), h.screen().listing.Waiting())
 	}
 }
@@ -121,7 +121,7 @@ func TestOlderDetailNeverOverwritesTheLatest(t *testing.T) {
 	for _, msg := range first {
 		h.Send(msg)
 	}
-	if got := m.items[theirs.ID.String()].op.Approvals; got != 1 {
+	if got := m.item(theirs.ID.String()).op.Approvals; got != 1 {
 		t.Fatalf("the older detail overwrote the latest: %d approvals", got)
 	}
 }

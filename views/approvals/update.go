@@ -65,7 +65,7 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		return m, tea.Batch(cmds...)
 	case sendingMsg:
-		if it := m.items[msg.id]; it != nil && msg.s == m.s {
+		if it := m.item(msg.id); it != nil && msg.s == m.s {
 			it.sending = true
 		}
 		return m, nil

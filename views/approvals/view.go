@@ -35,7 +35,7 @@ func (m *Screen) summaryLine() string {
 		return th.Muted.Render("loading the approval inbox…")
 	}
 	pending := m.Pending()
-	s := fmt.Sprintf("%d pending · %d decided", pending, len(m.items)-pending)
+	s := fmt.Sprintf("%d pending · %d decided", pending, len(m.table.Items())-pending)
 	if m.listing.Waiting() {
 		s += " · refreshing…"
 	}
@@ -79,7 +79,7 @@ func (m *Screen) actionLine(it *item) string {
 
 func (m *Screen) detailView() string {
 	th := m.s.Styles()
-	it := m.items[m.open]
+	it := m.item(m.open)
 	if it == nil {
 		return ui.Fit(th.Muted.Render("loading operation "+m.open+"…")+"\n\n"+th.Muted.Render("esc back to the inbox"), m.width, m.height)
 	}
