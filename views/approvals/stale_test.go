@@ -12,25 +12,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
 
-// replies runs cmd and the commands it batches without delivering
-// anything, and returns the answers of requests: a test holds them back
-// to deliver them late.
-func replies(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	var out []tea.Msg
-	switch msg := cmd().(type) {
-	case tea.BatchMsg:
-		for _, c := range msg {
-			out = append(out, replies(c)...)
-		}
-	case ui.Reply:
-		out = append(out, msg)
-	}
-	return out
-}
-
 // TestLateAnswersForAnotherAccountAreDropped builds the screen for account
 // A and holds back its answers (the inbox pages, the details filling the
 // list, an operation's detail, a decision), then delivers them into the
@@ -48,19 +29,19 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 	shared := *fb.ops[0]
 	shared.Approvals = 1
 	fa.add(&shared)
+	// Each request's answer, run now and held back.
 	var late []tea.Msg
-	for cmd := a.reload(); cmd != nil; { // every page of A's inbox, one by one
-		msgs := replies(cmd)
-		late = append(late, msgs...)
-		_, cmd = a.Update(msgs[0])
+	for cmd := a.reload(); ; { // every page of A's inbox, one by one
+		page := cmd()
+		late = append(late, page)
+		_, cmd = a.Update(page)
 		if batch, ok := cmd().(tea.BatchMsg); ok { // the last page: details follow
-			late = append(late, replies(batch[0])...)
+			late = append(late, batch[0]())
 			break
 		}
 	}
-	late = append(late, replies(a.fetchDetail(parked.ID.String()))...)
-	late = append(late, replies(a.fetchDetail(shared.ID.String()))...)
-	late = append(late, replies(a.send(a.item(theirs.ID.String()), "approve", ""))...)
+	late = append(late, a.fetchDetail(parked.ID.String())(), a.fetchDetail(shared.ID.String())(),
+		a.send(a.item(theirs.ID.String()), "approve", "")())
 
 	sb := ha.Session.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
 	hb := harness{&fakeservice.Harness{Driver: screentest.New(t, sb, New(sb, fb))}}
@@ -94,16 +75,14 @@ func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
 	svc, _, _, _ := inbox()
 	h := newHarness(t, svc, "approver1@example.com", approver)
 	_, first := h.Screen.Update(screentest.KeyPress("r"))
-	firstPage := replies(first)
+	firstPage := first()
 	_, second := h.Screen.Update(screentest.KeyPress("r"))
 	svc.add(newOp("requester@example.com", "7", time.Second))
 	h.Run(second)
 	if h.Screen.Title() != "Approvals 3" {
 		t.Fatalf("the latest load is not shown: %q", h.Screen.Title())
 	}
-	for _, msg := range firstPage {
-		h.Send(msg)
-	}
+	h.Send(firstPage)
 	if h.Screen.Title() != "Approvals 3" || len(h.screen().table.Items()) != 4 || h.screen().listing.Waiting() {
 		t.Fatalf("the older load's page was taken: %q, loading %v", h.Screen.Title(), h.screen().listing.Waiting())
 	}
@@ -115,12 +94,10 @@ func TestOlderDetailNeverOverwritesTheLatest(t *testing.T) {
 	svc, theirs, _, _ := inbox()
 	h := newHarness(t, svc, "approver1@example.com", approver)
 	m := h.screen()
-	first := replies(m.fetchDetail(theirs.ID.String()))
+	first := m.fetchDetail(theirs.ID.String())()
 	svc.ops[0].Approvals = 1
 	h.Run(m.fetchDetail(theirs.ID.String()))
-	for _, msg := range first {
-		h.Send(msg)
-	}
+	h.Send(first)
 	if got := m.item(theirs.ID.String()).op.Approvals; got != 1 {
 		t.Fatalf("the older detail overwrote the latest: %d approvals", got)
 	}
