@@ -40,9 +40,9 @@ func embeddedOptions(closers *[]func() error) ui.Options {
 				return nil, err
 			}
 			screens := []ui.Factory{
-				{ID: "overview", Title: "Overview", New: func(s *ui.Session) ui.Screen { return overview.New(s) }},
-				{ID: "subaccounts", Title: "Sub-accounts", New: func(s *ui.Session) ui.Screen { return subaccounts.New(s) }},
-				{ID: "accesses", Title: "Accesses", New: func(s *ui.Session) ui.Screen { return accesses.New(s) }},
+				{ID: "overview", Title: "Overview", New: func(s *ui.Session) ui.Screen { return overview.New(s, cl) }},
+				{ID: "subaccounts", Title: "Sub-accounts", New: func(s *ui.Session) ui.Screen { return subaccounts.New(s, cl) }},
+				{ID: "accesses", Title: "Accesses", New: func(s *ui.Session) ui.Screen { return accesses.New(s, cl) }},
 			}
 			return &ui.Connection{Client: cl, Email: acc.Email, Close: r.Close, Screens: screens}, nil
 		},

@@ -21,7 +21,7 @@ const (
 )
 
 // pageMsg is one page of the list.
-type pageMsg = listing.PageMsg[api.Ticket]
+type pageMsg = listing.PagerMsg[api.Ticket]
 
 // detailMsg is one ticket fetched for the detail pane.
 type detailMsg struct {

@@ -23,18 +23,7 @@ func when(t time.Time, loc *time.Location, layout string) string {
 	return t.In(loc).Format(layout)
 }
 
-func (m *Model) countText() string { return m.pager.Count("trades", m.table) }
-
-// header is the lines above the table: the count and filters, and the last
-// error when there is room.
-func (m *Model) header() []string {
-	th := m.s.Styles()
-	lines := []string{listing.CountLine(th, m.countText(), listing.Filters(m.bar), m.width)}
-	if m.height >= 6 && m.pager.Err != nil {
-		lines = append(lines, listing.ErrorLine(th, m.pager.Err, m.width))
-	}
-	return lines[:min(len(lines), m.height)]
-}
+func (m *Model) countText() string { return m.list.Count() }
 
 // View implements ui.Screen.
 func (m *Model) View() string {
@@ -50,7 +39,7 @@ func (m *Model) View() string {
 	case m.detail != nil:
 		s = m.scroll.Pane(th, "Trade "+m.detail.ID.String(), tradeLines(m.detail, th, w, m.loc()), w, h)
 	default:
-		s = listing.Below(m.header(), m.table, h)
+		s = m.list.View(listing.Filters(m.bar))
 	}
 	return ui.Fit(s, w, h)
 }

@@ -20,7 +20,7 @@ import (
 )
 
 // pageMsg is one page of delivery attempts.
-type pageMsg = listing.PageMsg[api.WebhookAttempt]
+type pageMsg = listing.PagerMsg[api.WebhookAttempt]
 
 type hooksMsg struct {
 	req     uint64

@@ -2,6 +2,7 @@ package fakeservice
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	"github.com/google/uuid"
@@ -78,4 +79,24 @@ func (f *Service) DeleteWallet(_ context.Context, acct, id uuid.UUID) error {
 	f.Deleted = append(f.Deleted, id)
 	f.Wallets = slices.DeleteFunc(f.Wallets, func(w api.Wallet) bool { return w.ID == id })
 	return nil
+}
+
+// DeleteBRLAccount is the Beneficiaries screen's delete of a BRL account.
+func (f *Service) DeleteBRLAccount(_ context.Context, acct, id uuid.UUID) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.note(acct)
+	f.Deleted = append(f.Deleted, id)
+	f.BRL = slices.DeleteFunc(f.BRL, func(b api.BRLAccount) bool { return b.ID == id })
+	return nil
+}
+
+// CreateUSDAccount is refused: the fake keeps no USD accounts.
+func (f *Service) CreateUSDAccount(context.Context, uuid.UUID, api.CreateUSDAccountRequest) (uuid.UUID, error) {
+	return uuid.Nil, errors.New("the fake service keeps no USD accounts")
+}
+
+// CreateCOPAccount is refused: the fake keeps no COP accounts.
+func (f *Service) CreateCOPAccount(context.Context, uuid.UUID, api.CreateCOPAccountRequest) (uuid.UUID, error) {
+	return uuid.Nil, errors.New("the fake service keeps no COP accounts")
 }

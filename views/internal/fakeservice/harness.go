@@ -11,15 +11,18 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui"
 )
 
-// Session is a sandbox session of profile "test" for svc, with a journal in
-// a temporary directory and the access of email with perms.
-func Session(t *testing.T, svc api.Service, email string, perms api.Permissions) *ui.Session {
+// Session is a sandbox session of profile "test", with a journal in a
+// temporary directory and the access of email with perms. A screen that
+// still reads the session's client gets svc there when svc is a whole
+// api.Service; the others are given their service by their constructor.
+func Session(t *testing.T, svc any, email string, perms api.Permissions) *ui.Session {
 	t.Helper()
 	j, err := journal.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &ui.Session{Client: svc, Env: ui.EnvSandbox, Profile: "test", Journal: j, Time: screentest.NewClock(screentest.Epoch),
+	client, _ := svc.(api.Service)
+	return &ui.Session{Client: client, Env: ui.EnvSandbox, Profile: "test", Journal: j, Time: screentest.NewClock(screentest.Epoch),
 		Access: &api.AccessInfo{Email: email, AccountPermissions: perms}}
 }
 

@@ -12,8 +12,8 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
 
-// PageMsg is one page of a list, answering request Req made for Account.
-type PageMsg[T any] struct {
+// PagerMsg is one page of a list, answering request Req made for Account.
+type PagerMsg[T any] struct {
 	Req     uint64
 	Account uuid.UUID
 	Page    api.Page[T]
@@ -49,7 +49,7 @@ func Fetch[Q, T any](p *Pager[T], s *ui.Session, what string, list func(context.
 		if err != nil {
 			err = fmt.Errorf("%s: %w", what, err)
 		}
-		return PageMsg[T]{Req: req, Account: account, Page: page, Err: err}
+		return PagerMsg[T]{Req: req, Account: account, Page: page, Err: err}
 	})
 }
 
@@ -57,7 +57,7 @@ func Fetch[Q, T any](p *Pager[T], s *ui.Session, what string, list func(context.
 // awaited for account: an answer to a request made before a reset (a filter
 // changed, a reload) or for another account is not. The caller then adds
 // msg's items, unless msg.Err says why there are none.
-func (p *Pager[T]) Take(msg PageMsg[T], account uuid.UUID) bool {
+func (p *Pager[T]) Take(msg PagerMsg[T], account uuid.UUID) bool {
 	if msg.Req != p.Req || msg.Account != account {
 		return false
 	}
@@ -81,7 +81,7 @@ func (p *Pager[T]) Ahead(t *widget.Table, fetch func() tea.Cmd) tea.Cmd {
 // the data is fresh, and the page after is asked for while the cursor still
 // sits near the end (the user pressed G). Never after an empty page, which
 // would loop, nor under the / filter, whose few rows always sit near the end.
-func (p *Pager[T]) Next(s *ui.Session, t *widget.Table, msg PageMsg[T], fetch func() tea.Cmd) tea.Cmd {
+func (p *Pager[T]) Next(s *ui.Session, t *widget.Table, msg PagerMsg[T], fetch func() tea.Cmd) tea.Cmd {
 	if msg.Err != nil {
 		return nil
 	}
