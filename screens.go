@@ -29,7 +29,7 @@ func screens(c *api.Client) []ui.Factory {
 		{ID: "subaccounts", Title: "Sub-accounts", New: func(s *ui.Session) ui.Screen { return subaccounts.New(s) }},         // 6
 		{ID: "trades", Title: "Trades", New: func(s *ui.Session) ui.Screen { return trades.New(s, c) }},                      // 7
 		{ID: "compliance", Title: "Compliance", New: func(s *ui.Session) ui.Screen { return compliance.New(s, c) }},          // 8
-		{ID: "webhooks", Title: "Webhooks", New: func(s *ui.Session) ui.Screen { return webhooks.New(s) }},                   // 9
+		{ID: "webhooks", Title: "Webhooks", New: func(s *ui.Session) ui.Screen { return webhooks.New(s, c) }},                // 9
 		{ID: "accesses", Title: "Accesses", New: func(s *ui.Session) ui.Screen { return accesses.New(s) }},                   // 0
 	}
 }
