@@ -206,7 +206,9 @@ func (m *Model) query(cursor string) (listing.PageCall[api.WebhookAttempt], erro
 		return nil, err
 	}
 	svc := m.svc
-	return func(ctx context.Context) (api.Page[api.WebhookAttempt], error) { return svc.ListWebhookAttempts(ctx, q) }, nil
+	return func(ctx context.Context) (api.Page[api.WebhookAttempt], error) {
+		return svc.ListWebhookAttempts(ctx, q)
+	}, nil
 }
 
 func (m *Model) fetchHooks() tea.Cmd {
