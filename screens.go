@@ -23,7 +23,7 @@ func screens(c *api.Client) []ui.Factory {
 	return []ui.Factory{
 		{ID: "overview", Title: "Overview", New: func(s *ui.Session) ui.Screen { return overview.New(s) }},                   // 1
 		{ID: "quote", Title: "Quote", New: func(s *ui.Session) ui.Screen { return quote.New(s) }},                            // 2
-		{ID: "tickets", Title: "Tickets", New: func(s *ui.Session) ui.Screen { return tickets.New(s) }},                      // 3
+		{ID: "tickets", Title: "Tickets", New: func(s *ui.Session) ui.Screen { return tickets.New(s, c) }},                   // 3
 		{ID: "approvals", Title: "Approvals", New: func(s *ui.Session) ui.Screen { return approvals.New(s) }},                // 4
 		{ID: "beneficiaries", Title: "Beneficiaries", New: func(s *ui.Session) ui.Screen { return beneficiaries.New(s, c) }}, // 5
 		{ID: "subaccounts", Title: "Sub-accounts", New: func(s *ui.Session) ui.Screen { return subaccounts.New(s) }},         // 6

@@ -100,6 +100,23 @@ func (l *List[T]) Refresh() tea.Cmd {
 	return l.Fetch()
 }
 
+// Replace puts items, a screen's own refresh of the list, in place of the
+// rows, with the paging state to go on from; a page on its way, which
+// continued the old list, is dropped, and the next one asked for when the
+// cursor is near the end.
+func (l *List[T]) Replace(items []T, cursor string, more bool) tea.Cmd {
+	l.slot.Cancel()
+	l.refresh = false
+	l.SetItems(items)
+	l.Cursor, l.More, l.Started, l.Err = cursor, more, true, nil
+	l.relayout()
+	return l.Ahead()
+}
+
+// Fail shows err as the list's error (a refresh of the screen's own that
+// failed); the rows stay.
+func (l *List[T]) Fail(err error) { l.fail(err) }
+
 // SelectWhenLoaded selects the value with id once a page brings it.
 func (l *List[T]) SelectWhenLoaded(id string) {
 	if !l.Table.Table.Select(id) {
