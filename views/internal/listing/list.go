@@ -54,6 +54,10 @@ type List[T any] struct {
 
 	// selectID is selected when a page brings it (a record just created).
 	selectID string
+	// Extra, when set, are lines shown between the count line and the
+	// error line (the registered webhooks), given the list's size; the
+	// screen calls SetSize again when they change.
+	Extra func(w, h int) []string
 	// OnPage, when set, runs after a page was taken (its values are in the
 	// table), for what a screen derives from its list.
 	OnPage func(items []T) tea.Cmd
@@ -95,6 +99,23 @@ func (l *List[T]) Refresh() tea.Cmd {
 	l.refresh = true
 	return l.Fetch()
 }
+
+// Replace puts items, a screen's own refresh of the list, in place of the
+// rows, with the paging state to go on from; a page on its way, which
+// continued the old list, is dropped, and the next one asked for when the
+// cursor is near the end.
+func (l *List[T]) Replace(items []T, cursor string, more bool) tea.Cmd {
+	l.slot.Cancel()
+	l.refresh = false
+	l.SetItems(items)
+	l.Cursor, l.More, l.Started, l.Err = cursor, more, true, nil
+	l.relayout()
+	return l.Ahead()
+}
+
+// Fail shows err as the list's error (a refresh of the screen's own that
+// failed); the rows stay.
+func (l *List[T]) Fail(err error) { l.fail(err) }
 
 // SelectWhenLoaded selects the value with id once a page brings it.
 func (l *List[T]) SelectWhenLoaded(id string) {
@@ -245,25 +266,33 @@ func (l *List[T]) headerLines() int {
 	if l.ownHeader {
 		return 0
 	}
-	n := 1
-	if l.showsErr() {
-		n++
-	}
-	return min(n, l.height)
+	return len(l.header("", nil))
 }
 
 func (l *List[T]) showsErr() bool { return l.height >= 6 && l.Err != nil }
 
-// View is the list in its w×h cells: the count line (count and notes, then
-// filters, cut first), the last error with the fix when there is room, and
-// the table.
-func (l *List[T]) View(filters string, notes ...string) string {
-	th := l.s.Styles()
-	header := []string{CountLine(th, l.Count(notes...), filters, l.width)}
-	if l.showsErr() {
-		header = append(header, ErrorLine(th, l.Err, l.width))
+// header is what sits above the table: the count line, the Extra lines,
+// the last error with the fix when there is room; the table keeps a line.
+func (l *List[T]) header(filters string, notes []string) []string {
+	if l.height <= 0 {
+		return nil
 	}
-	return Below(header[:min(len(header), l.height)], l.Table.Table, l.height)
+	th := l.s.Styles()
+	lines := []string{CountLine(th, l.Count(notes...), filters, l.width)}
+	if l.Extra != nil {
+		lines = append(lines, l.Extra(l.width, l.height)...)
+	}
+	if l.showsErr() {
+		lines = append(lines, ErrorLine(th, l.Err, l.width))
+	}
+	return lines[:min(len(lines), max(l.height-1, 1))]
+}
+
+// View is the list in its w×h cells: the count line (count and notes, then
+// filters, cut first), the Extra lines, the last error with the fix when
+// there is room, and the table.
+func (l *List[T]) View(filters string, notes ...string) string {
+	return Below(l.header(filters, notes), l.Table.Table, l.height)
 }
 
 // Restyle gives the table the theme's styles (ui.ThemeChangedMsg).
