@@ -73,7 +73,7 @@ func (e *Env) Resolve() (*Target, error) {
 	case explicitProfile && (g.Sandbox || g.Credentials != ""):
 		return nil, Usagef("--profile cannot be combined with --sandbox or --credentials")
 	case g.As != "" && !g.Sandbox && g.Credentials == "":
-		return nil, Usagef("--as needs --sandbox or --credentials FILE")
+		return nil, Usagef("the flag --as needs --sandbox or --credentials FILE")
 	case g.Sandbox && g.As != "" && !slices.Contains(DemoAccesses, g.As):
 		return nil, Usagef("--as %q: the demo accesses are %s", g.As, strings.Join(DemoAccesses, ", "))
 	}
