@@ -106,3 +106,17 @@ func (c client) ApproveOperation(ctx context.Context, id uuid.UUID) (*api.Operat
 func (c client) RejectOperation(ctx context.Context, id uuid.UUID, reason string) (*api.Operation, error) {
 	return c.ops.RejectOperation(ctx, id, reason)
 }
+
+// Each runs cmd and returns every message it gives, batches opened, none
+// delivered: a test holds them to deliver late, or to another screen.
+func Each(cmd tea.Cmd) []tea.Msg {
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, Each(c)...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
+}
