@@ -35,19 +35,6 @@ func sendWallet(t *testing.T, sc *Screen, alias string) tea.Cmd {
 	return cmd
 }
 
-// each is every message cmd gives, a batch opened.
-func each(cmd tea.Cmd) []tea.Msg {
-	msg := cmd()
-	if b, ok := msg.(tea.BatchMsg); ok {
-		var out []tea.Msg
-		for _, c := range b {
-			out = append(out, each(c)...)
-		}
-		return out
-	}
-	return []tea.Msg{msg}
-}
-
 // TestBeneficiariesDropAnotherAccountsAnswers: the screen of account A asks
 // for its lists and sends a wallet creation; the root rebuilds the screen
 // for account B, which sends its own creation. A's late answers, delivered
@@ -67,7 +54,7 @@ func TestBeneficiariesDropAnotherAccountsAnswers(t *testing.T) {
 	h := harness{fakeservice.Drive(t, b, func(s *ui.Session) ui.Screen { return New(s, svcB) }, 100, 30)}
 	createB := sendWallet(t, h.screen(), "B cold")
 	before, rows := h.PlainView(), h.screen().kinds[0].Table().Len()
-	for _, msg := range append(each(loadA), each(createA)...) {
+	for _, msg := range append(fakeservice.Each(loadA), fakeservice.Each(createA)...) {
 		h.Send(msg)
 	}
 	if got := h.PlainView(); got != before || h.screen().Form() == nil || len(h.Toasts) != 0 {
@@ -90,7 +77,7 @@ func TestBeneficiariesDropAnOlderLoad(t *testing.T) {
 	svc := &fakeservice.Service{Wallets: []api.Wallet{wallet("first")}}
 	h := newHarness(t, svc, canWrite)
 	_, older := h.Screen.Update(fakeservice.KeyPress("r"))
-	late := each(older) // answered before the data changed, delivered last
+	late := fakeservice.Each(older) // answered before the data changed, delivered last
 	svc.Wallets = []api.Wallet{wallet("second")}
 	_, newer := h.Screen.Update(fakeservice.KeyPress("r"))
 	h.Run(newer)

@@ -4,26 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
-
-// each is every message cmd gives, a batch opened.
-func each(cmd tea.Cmd) []tea.Msg {
-	msg := cmd()
-	if b, ok := msg.(tea.BatchMsg); ok {
-		var out []tea.Msg
-		for _, c := range b {
-			out = append(out, each(c)...)
-		}
-		return out
-	}
-	return []tea.Msg{msg}
-}
 
 // TestComplianceDropsAnotherAccountsAnswers: the screen of account A asks
 // for its lists and submits a W-8BEN; the root rebuilds the screen for
@@ -46,7 +32,7 @@ func TestComplianceDropsAnotherAccountsAnswers(t *testing.T) {
 	h.Key("right", "n")
 	_, submitB := h.Screen.Update(fakeservice.KeyPress("ctrl+s"))
 	before, rows := h.PlainView(), h.screen().sections[0].Table().Len()
-	for _, msg := range append(each(loadA), each(submitA)...) {
+	for _, msg := range append(fakeservice.Each(loadA), fakeservice.Each(submitA)...) {
 		h.Send(msg)
 	}
 	if got := h.PlainView(); got != before || h.screen().Form() == nil || h.screen().submitted != nil {
@@ -71,7 +57,7 @@ func TestComplianceDropsAnOlderLoad(t *testing.T) {
 	svc := &fakeservice.Service{UBOs: []api.UBO{{ID: uuid.New(), FullName: "First Owner"}}}
 	h := newHarness(t, svc, api.Permissions{})
 	_, older := h.Screen.Update(fakeservice.KeyPress("r"))
-	late := each(older) // answered before the data changed, delivered last
+	late := fakeservice.Each(older) // answered before the data changed, delivered last
 	svc.UBOs = []api.UBO{{ID: uuid.New(), FullName: "Second Owner"}}
 	_, newer := h.Screen.Update(fakeservice.KeyPress("r"))
 	h.Run(newer)

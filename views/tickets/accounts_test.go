@@ -21,9 +21,9 @@ func TestTicketsDropAnotherAccountsAnswers(t *testing.T) {
 	ma := start(t, svcA, 100, 30)
 	a := ma.s
 	_, reloadA := ma.Update(ui.ChangedMsg{Account: a.Account.ID, What: ui.ChangedTickets})
-	fromA := append(each(New(a, svcA).Init()), each(reloadA)...)
-	fromA = append(fromA, each(ma.openDetail(svcA.tickets[0].ID))...)
-	fromA = append(fromA, each(ma.receipt(svcA.tickets[0].ID))...)
+	fromA := append(fakeservice.Each(New(a, svcA).Init()), fakeservice.Each(reloadA)...)
+	fromA = append(fromA, fakeservice.Each(ma.openDetail(svcA.tickets[0].ID))...)
+	fromA = append(fromA, fakeservice.Each(ma.receipt(svcA.tickets[0].ID))...)
 
 	svcB := &fakeService{tickets: makeTickets(3)}
 	b := a.WithAccount(ui.Account{ID: uuid.New(), Name: "Filial"})

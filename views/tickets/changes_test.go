@@ -12,12 +12,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui"
 )
 
-// changed is what the root delivers after another screen wrote tickets of
-// the main account.
-func changed(what ui.Changed) tea.Cmd {
-	return func() tea.Msg { return ui.ChangedMsg{Account: uuid.Nil, What: what, By: "quote"} }
-}
-
 // newest makes a ticket created after every other one of the fake.
 func newest(svc *fakeService, st api.TicketStatus) api.Ticket {
 	tk := makeTicket(0, st)

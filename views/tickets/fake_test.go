@@ -297,16 +297,3 @@ func mustContain(t *testing.T, view string, want ...string) {
 		}
 	}
 }
-
-// each is every message cmd gives, a batch opened.
-func each(cmd tea.Cmd) []tea.Msg {
-	msg := cmd()
-	if b, ok := msg.(tea.BatchMsg); ok {
-		var out []tea.Msg
-		for _, c := range b {
-			out = append(out, each(c)...)
-		}
-		return out
-	}
-	return []tea.Msg{msg}
-}

@@ -83,8 +83,8 @@ func New(s *ui.Session, svc Service) ui.Screen {
 	}
 	m.list = listing.New(s, "tickets", func(r *record) string { return r.ID.String() }, m.row, m.query, columns()...)
 	m.list.SetEmpty("no tickets")
+	m.list.SetBar(m.bar, m.reset)
 	m.bar.SetCheck(listing.CheckCreated(m.loc))
-	listing.Style(s.Styles(), m.list.Table.Table, m.bar)
 	return m
 }
 

@@ -80,7 +80,7 @@ func TestStaleResponsesAreDropped(t *testing.T) {
 	m2 := New(other, svc).(*Model)
 	m2.SetSize(100, 30)
 	pending := m2.Init()
-	for _, msg := range each(first) {
+	for _, msg := range fakeservice.Each(first) {
 		deliver(t, m2, msg)
 	}
 	if m2.list.Len() != 0 {

@@ -18,14 +18,14 @@ import (
 
 // Update implements ui.Screen.
 func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
-	switch msg := msg.(type) {
-	case pageMsg:
-		if m.reload.Take(msg) {
-			return m, m.onReload(msg)
-		}
-		cmd, _ := m.list.Handle(msg)
+	if msg, ok := msg.(pageMsg); ok && m.reload.Take(msg) {
+		return m, m.onReload(msg)
+	}
+	if cmd, ok := m.list.Handle(msg); ok {
 		m.relayout() // the header shows the error, if any
 		return m, cmd
+	}
+	switch msg := msg.(type) {
 	case detailMsg:
 		if m.detail == nil || !m.detailSlot.Take(msg) {
 			return m, nil
@@ -62,25 +62,13 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return m, m.refreshList()
 		}
 		return m, nil
-	case ui.FilterMsg:
-		m.list.SetFilter(msg.Query)
-		return m, nil
-	case ui.ThemeChangedMsg:
-		listing.Style(m.s.Styles(), m.list.Table.Table, m.bar)
-		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	}
-	if m.bar.Active() {
-		return m, listing.UpdateForm(m.bar, msg, m.reset)
-	}
-	return m, nil
+	return m, m.list.Rest(msg)
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.bar.Active() {
-		return listing.UpdateForm(m.bar, msg, m.reset)
-	}
 	m.syncKeys()
 	if m.detail != nil {
 		return m.detailKey(msg)

@@ -57,20 +57,12 @@ func tail(s string, w int) string {
 
 // View implements ui.Screen.
 func (m *Model) View() string {
-	w, h := m.width, m.height
-	if w <= 0 || h <= 0 {
-		return ""
-	}
-	var s string
-	switch {
-	case m.bar.Active():
-		s = listing.Form(m.s.Styles(), m.bar, "Filter tickets (sent to the service)", m.countText(), w, h)
-	case m.detail != nil:
-		s = m.detailView(w, h)
-	default:
-		s = listing.Below(m.header(w), m.list.Table.Table, h)
-	}
-	return ui.Fit(s, w, h)
+	return m.list.Frame(m.width, m.height, "Filter tickets (sent to the service)", m.countText(), func() string {
+		if m.detail != nil {
+			return m.detailView(m.width, m.height)
+		}
+		return listing.Below(m.header(m.width), m.list.Table.Table, m.height)
+	})
 }
 
 func (m *Model) detailView(w, h int) string {

@@ -103,8 +103,8 @@ func New(s *ui.Session, svc Service) ui.Screen {
 		},
 	}
 	m.list = listing.New(s, "trades", func(t api.Trade) string { return t.ID.String() }, m.row, m.query, columnsFor(layoutFull)...)
+	m.list.SetBar(m.bar, m.reset)
 	m.bar.SetCheck(listing.CheckCreated(m.loc))
-	listing.Style(s.Styles(), m.list.Table.Table, m.bar)
 	return m
 }
 
@@ -175,6 +175,9 @@ func (m *Model) syncKeys() {
 
 // Update implements ui.Screen.
 func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	if cmd, ok := m.list.Handle(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case ui.NavigateMsg:
 		if msg.Screen == m.ID() && msg.ID != "" && m.list.Table.Table.Select(msg.ID) {
@@ -182,25 +185,13 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			m.scroll = listing.Scroll{}
 		}
 		return m, nil
-	case ui.ThemeChangedMsg:
-		listing.Style(m.s.Styles(), m.list.Table.Table, m.bar)
-		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	}
-	if cmd, ok := m.list.Handle(msg); ok {
-		return m, cmd
-	}
-	if m.bar.Active() {
-		return m, listing.UpdateForm(m.bar, msg, m.reset)
-	}
-	return m, nil
+	return m, m.list.Rest(msg)
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.bar.Active() {
-		return listing.UpdateForm(m.bar, msg, m.reset)
-	}
 	m.syncKeys()
 	k := m.keys
 	switch {

@@ -27,21 +27,12 @@ func (m *Model) countText() string { return m.list.Count() }
 
 // View implements ui.Screen.
 func (m *Model) View() string {
-	w, h := m.width, m.height
-	if w <= 0 || h <= 0 {
-		return ""
-	}
-	th := m.s.Styles()
-	var s string
-	switch {
-	case m.bar.Active():
-		s = listing.Form(th, m.bar, "Filter trades (sent to the service)", m.countText(), w, h)
-	case m.detail != nil:
-		s = m.scroll.Pane(th, "Trade "+m.detail.ID.String(), tradeLines(m.detail, th, w, m.loc()), w, h)
-	default:
-		s = m.list.View(listing.Filters(m.bar))
-	}
-	return ui.Fit(s, w, h)
+	return m.list.Frame(m.width, m.height, "Filter trades (sent to the service)", m.countText(), func() string {
+		if m.detail != nil {
+			return m.scroll.Pane(m.s.Styles(), "Trade "+m.detail.ID.String(), tradeLines(m.detail, m.s.Styles(), m.width, m.loc()), m.width, m.height)
+		}
+		return m.list.View(listing.Filters(m.bar))
+	})
 }
 
 // tradeLines renders every field of a trade.

@@ -4,26 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
-
-// each is every message cmd gives, a batch opened.
-func each(cmd tea.Cmd) []tea.Msg {
-	msg := cmd()
-	if b, ok := msg.(tea.BatchMsg); ok {
-		var out []tea.Msg
-		for _, c := range b {
-			out = append(out, each(c)...)
-		}
-		return out
-	}
-	return []tea.Msg{msg}
-}
 
 // TestWebhooksDropAnotherAccountsAnswers: the screen of account A asks for
 // its attempts, its webhooks and an attempt's detail, and acknowledges one;
@@ -38,9 +24,9 @@ func TestWebhooksDropAnotherAccountsAnswers(t *testing.T) {
 	a := session(t, svcA, false)
 	ma := New(a, svcA).(*Model)
 	ma.SetSize(100, 30)
-	fromA := each(ma.Init())
-	fromA = append(fromA, each(ma.openDetail(svcA.attempts[0].ID))...)
-	fromA = append(fromA, each(ma.acknowledge([]string{svcA.attempts[1].ID}))...)
+	fromA := fakeservice.Each(ma.Init())
+	fromA = append(fromA, fakeservice.Each(ma.openDetail(svcA.attempts[0].ID))...)
+	fromA = append(fromA, fakeservice.Each(ma.acknowledge([]string{svcA.attempts[1].ID}))...)
 
 	svcB := &fakeService{attempts: makeAttempts(2), hooks: []api.Webhook{{ID: "wh-b", URL: "https://erp.example/hooks/b"}}}
 	b := a.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})

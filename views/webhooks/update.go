@@ -18,6 +18,9 @@ import (
 
 // Update implements ui.Screen.
 func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	if cmd, ok := m.list.Handle(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
 	case hooksMsg:
 		if m.hooksSlot.Take(msg) {
@@ -41,25 +44,13 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return m, nil // sent by the screen of another account
 		}
 		return m, m.onAck(msg)
-	case ui.ThemeChangedMsg:
-		listing.Style(m.s.Styles(), m.list.Table.Table, m.bar)
-		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	}
-	if cmd, ok := m.list.Handle(msg); ok {
-		return m, cmd
-	}
-	if m.bar.Active() {
-		return m, listing.UpdateForm(m.bar, msg, m.reset)
-	}
-	return m, nil
+	return m, m.list.Rest(msg)
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.bar.Active() {
-		return listing.UpdateForm(m.bar, msg, m.reset)
-	}
 	m.syncKeys()
 	k := m.keys
 	if d := m.detail; d != nil {

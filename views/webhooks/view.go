@@ -77,20 +77,12 @@ func (m *Model) hookLines() []string {
 
 // View implements ui.Screen.
 func (m *Model) View() string {
-	w, h := m.width, m.height
-	if w <= 0 || h <= 0 {
-		return ""
-	}
-	var s string
-	switch {
-	case m.bar.Active():
-		s = listing.Form(m.s.Styles(), m.bar, "Filter delivery attempts (sent to the service)", m.countText(), w, h)
-	case m.detail != nil:
-		s = m.detailView()
-	default:
-		s = m.list.View(m.filterText(), m.notes()...)
-	}
-	return ui.Fit(s, w, h)
+	return m.list.Frame(m.width, m.height, "Filter delivery attempts (sent to the service)", m.countText(), func() string {
+		if m.detail != nil {
+			return m.detailView()
+		}
+		return m.list.View(m.filterText(), m.notes()...)
+	})
 }
 
 func (m *Model) detailView() string {

@@ -150,8 +150,8 @@ func New(s *ui.Session, svc Service) ui.Screen {
 	}
 	m.list = listing.New(s, "attempts", func(a api.WebhookAttempt) string { return a.ID }, m.row, m.query, columnsFor(false)...)
 	m.list.Extra = m.hookHeader
+	m.list.SetBar(m.bar, m.reset)
 	m.bar.SetCheck(listing.CheckCreated(m.loc))
-	listing.Style(s.Styles(), m.list.Table.Table, m.bar)
 	return m
 }
 

@@ -62,6 +62,11 @@ type List[T any] struct {
 	// table), for what a screen derives from its list.
 	OnPage func(items []T) tea.Cmd
 
+	// bar is the list's server filter bar (nil for none); apply reloads
+	// the list once its form is applied.
+	bar   *widget.FilterBar
+	apply func() tea.Cmd
+
 	width, height int
 	// ownHeader: the screen draws its own header, the table gets the
 	// whole size (SetTableSize).
@@ -156,8 +161,16 @@ func (l *List[T]) Ahead() tea.Cmd {
 	return l.Fetch()
 }
 
-// Handle takes what every list answers alike: its pages and the root's /
-// filter. It reports whether msg was one of them.
+// SetBar gives the list a server filter bar, styled with the theme;
+// apply (the screen's reload) runs once the bar's form is applied.
+func (l *List[T]) SetBar(bar *widget.FilterBar, apply func() tea.Cmd) {
+	l.bar, l.apply = bar, apply
+	Style(l.s.Styles(), l.Table.Table, bar)
+}
+
+// Handle takes what every list answers alike: its pages, the root's /
+// filter, the theme, and the keys of the filter bar's open form. It
+// reports whether msg was one of them.
 func (l *List[T]) Handle(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case PageMsg[T]:
@@ -165,8 +178,39 @@ func (l *List[T]) Handle(msg tea.Msg) (tea.Cmd, bool) {
 	case ui.FilterMsg:
 		l.SetFilter(msg.Query)
 		return nil, true
+	case ui.ThemeChangedMsg:
+		l.Restyle()
+		return nil, false // the screen may restyle more
+	case tea.KeyPressMsg:
+		if l.bar != nil && l.bar.Active() {
+			return UpdateForm(l.bar, msg, l.apply), true
+		}
 	}
 	return nil, false
+}
+
+// Rest gives the filter bar's open form what else it needs (its inputs'
+// blinks); nil when no form is open.
+func (l *List[T]) Rest(msg tea.Msg) tea.Cmd {
+	if l.bar == nil || !l.bar.Active() {
+		return nil
+	}
+	return UpdateForm(l.bar, msg, l.apply)
+}
+
+// Frame is a list screen in w×h cells: the filter bar's form (titled
+// formTitle, with count) while it is open, else body.
+func (l *List[T]) Frame(w, h int, formTitle, count string, body func() string) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	var s string
+	if l.bar != nil && l.bar.Active() {
+		s = Form(l.s.Styles(), l.bar, formTitle, count, w, h)
+	} else {
+		s = body()
+	}
+	return ui.Fit(s, w, h)
 }
 
 // Key moves the cursor for msg and asks for the next page when it nears
@@ -295,5 +339,12 @@ func (l *List[T]) View(filters string, notes ...string) string {
 	return Below(l.header(filters, notes), l.Table.Table, l.height)
 }
 
-// Restyle gives the table the theme's styles (ui.ThemeChangedMsg).
-func (l *List[T]) Restyle() { l.Table.SetStyles(l.s.Styles().TableStyles()) }
+// Restyle gives the table and the filter bar the theme's styles
+// (ui.ThemeChangedMsg).
+func (l *List[T]) Restyle() {
+	if l.bar != nil {
+		Style(l.s.Styles(), l.Table.Table, l.bar)
+		return
+	}
+	l.Table.SetStyles(l.s.Styles().TableStyles())
+}

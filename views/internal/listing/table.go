@@ -7,11 +7,12 @@ import (
 // Table is a widget.Table of typed values: it keeps the Ts themselves, in
 // the order shown, and draws each one's row with the screen's renderer, so
 // a screen holds no list of its own beside the table and no index from row
-// ids back to its records.
+// ids back to its records. The values sit at the positions of their rows,
+// so the widget's index finds both (no second map for a hundred thousand
+// rows).
 type Table[T any] struct {
 	*widget.Table
 	items []T
-	byID  map[string]int
 	id    func(T) string
 	row   func(T) widget.Row
 }
@@ -19,23 +20,34 @@ type Table[T any] struct {
 // NewTable is an empty table of Ts with cols; id names a T (the row's id)
 // and row draws it.
 func NewTable[T any](id func(T) string, row func(T) widget.Row, cols ...widget.Column) *Table[T] {
-	return &Table[T]{Table: widget.NewTable(cols...), byID: map[string]int{}, id: id, row: row}
+	return &Table[T]{Table: widget.NewTable(cols...), id: id, row: row}
 }
 
 // SetItems replaces every value; the cursor stays on the selected id when it
 // is still listed.
 func (t *Table[T]) SetItems(items []T) {
-	t.items, t.byID = t.items[:0], make(map[string]int, len(items))
-	t.add(items)
-	t.Table.SetRows(t.rows(t.items))
+	t.Table.SetRows(t.rows(items))
+	t.items = make([]T, t.Table.Len())
+	t.file(items)
 }
 
 // AddItems adds values after the loaded ones; a value whose id is loaded
 // replaces it in place (a page overlapping the previous one, a refreshed
 // record), so an id is never listed twice.
 func (t *Table[T]) AddItems(items []T) {
-	t.add(items)
 	t.Table.AppendRows(t.rows(items))
+	t.items = append(t.items, make([]T, t.Table.Len()-len(t.items))...)
+	t.file(items)
+}
+
+// file puts each value at its row's position; of values with one id, the
+// last is kept, as the widget keeps the last row.
+func (t *Table[T]) file(items []T) {
+	for _, v := range items {
+		if i, ok := t.Table.Index(t.id(v)); ok {
+			t.items[i] = v
+		}
+	}
 }
 
 // Put replaces the value with v's id, or adds v after the others.
@@ -43,24 +55,11 @@ func (t *Table[T]) Put(v T) { t.AddItems([]T{v}) }
 
 // Remove drops the value with id.
 func (t *Table[T]) Remove(id string) {
-	i, ok := t.byID[id]
+	i, ok := t.Table.Index(id)
 	if !ok {
 		return
 	}
-	rest := append(t.items[:i:i], t.items[i+1:]...)
-	t.SetItems(rest)
-}
-
-func (t *Table[T]) add(items []T) {
-	for _, v := range items {
-		id := t.id(v)
-		if i, ok := t.byID[id]; ok {
-			t.items[i] = v
-			continue
-		}
-		t.byID[id] = len(t.items)
-		t.items = append(t.items, v)
-	}
+	t.SetItems(append(t.items[:i:i], t.items[i+1:]...))
 }
 
 func (t *Table[T]) rows(items []T) []widget.Row {
@@ -85,8 +84,8 @@ func (t *Table[T]) Items() []T { return t.items }
 
 // Item is the value with id.
 func (t *Table[T]) Item(id string) (T, bool) {
-	i, ok := t.byID[id]
-	if !ok {
+	i, ok := t.Table.Index(id)
+	if !ok || i >= len(t.items) {
 		var zero T
 		return zero, false
 	}
