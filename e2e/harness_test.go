@@ -291,34 +291,14 @@ func (tm *Term) Scrollback() string {
 // on timeout it fails the test, showing the last screen.
 func (tm *Term) WaitFor(text string, timeout time.Duration) string {
 	tm.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		s := tm.capture()
-		if strings.Contains(s, text) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("waited %s for %q; the screen is:\n%s", timeout, text, s)
-		}
-		time.Sleep(40 * time.Millisecond)
-	}
+	return tm.WaitUntil(fmt.Sprintf("%q", text), timeout, func(s string) bool { return strings.Contains(s, text) })
 }
 
 // WaitGone polls the screen until text is no longer on it; on timeout it
 // fails the test, showing the last screen.
 func (tm *Term) WaitGone(text string, timeout time.Duration) {
 	tm.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		s := tm.capture()
-		if !strings.Contains(s, text) {
-			return
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("waited %s for %q to go away; the screen is:\n%s", timeout, text, s)
-		}
-		time.Sleep(40 * time.Millisecond)
-	}
+	tm.WaitUntil(fmt.Sprintf("%q to go away", text), timeout, func(s string) bool { return !strings.Contains(s, text) })
 }
 
 // syncs numbers the markers of Synced so that no two are alike.

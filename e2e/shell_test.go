@@ -274,7 +274,10 @@ const startupTarget = 200 * time.Millisecond
 // clock (startTUIGated), so the figure is the program's: exec, building the
 // embedded sandbox and the first frame, plus one tmux capture (a few ms).
 // The median, not the best, is held to the target, so one slow start of a
-// shared machine does not fail it and a real regression cannot hide.
+// shared machine does not fail it and a real regression cannot hide. On
+// the 2-core machine shared by several builds the median was 57-78 ms
+// (worst single start 133 ms), and 172 ms with a sandbox benchmark running
+// alongside: the target needs no margin.
 func TestE2EStartupToFirstFrame(t *testing.T) {
 	const runs = 7
 	var first, data []time.Duration
