@@ -9,79 +9,55 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/cli"
 	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/keystore"
-	"github.com/tesouro-treasury/tesouro/sandbox"
 	"github.com/tesouro-treasury/tesouro/ui"
 )
 
-// demoAccesses are the sandbox's demo access names (spec/service.md §6).
-var demoAccesses = []string{"operator", "requester", "approver1", "approver2", "approver3", "viewer", "restricted", "frozen"}
+// dashboardLong is the root command's help: the dashboard, and where the
+// other commands are.
+const dashboardLong = `Tesouro is a terminal dashboard for treasury operations: price a conversion,
+turn it into a ticket before the quote dies, fund it and watch it complete;
+clear the multi-signature queue; switch sub-accounts.
 
-// dashboardFlags are the dashboard's command-line flags.
-type dashboardFlags struct {
-	profile, subAccount, as, credentials string
-	readOnly, debug, sandbox             bool
+With no profile configured it starts the embedded sandbox (in-process,
+loopback) so that a first run shows a working dashboard with demo data.
+The dashboard needs a terminal; for scripts use the commands below with
+--json, --jq or --format csv.`
+
+func (c *app) dashboardCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "tesouro",
+		Short: "A terminal treasury dashboard",
+		Long:  dashboardLong,
+		Example: `  tesouro                          # the dashboard on the active profile
+  tesouro --sandbox --as approver1 # a fresh demo sandbox, as an approver
+  tesouro balances --json          # scripting commands take --json, --jq, --format csv
+  tesouro tickets export --status PAID`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q for \"tesouro\" (see tesouro help)", args[0])
+			}
+			return c.runDashboard(cmd.Context())
+		},
+	}
 }
 
-const dashboardUsage = `tesouro: a terminal dashboard for treasury operations.
-
-Usage:
-  tesouro [--profile NAME | --sandbox [--as NAME] | --credentials FILE --as NAME]
-          [--sub-account ID|NAME] [--readonly] [--debug]
-                                       the dashboard; with no profile configured
-                                       it starts the embedded sandbox
-  tesouro sandbox [flags]              serve the service emulator
-  tesouro profile add|list|use|show|remove
-  tesouro keygen --profile NAME --type ed25519|ecdsa|rsa
-  tesouro login --profile NAME
-  tesouro --version
-
-Every command takes --help. Exit codes: 0 ok, 1 runtime error, 2 usage error.
-
-Dashboard flags:`
-
-func (c *cli) parseDashboardFlags(args []string) (dashboardFlags, error) {
-	var f dashboardFlags
-	fs := c.newFlagSet("tesouro", dashboardUsage)
-	fs.StringVar(&f.profile, "profile", "", "use this profile instead of the active one")
-	fs.StringVar(&f.subAccount, "sub-account", "", "operate this sub-account (id or name)")
-	fs.BoolVar(&f.readOnly, "readonly", false, "no write action is possible (shown in the header)")
-	fs.BoolVar(&f.debug, "debug", false, "log to a file in the state directory (path printed at exit)")
-	fs.BoolVar(&f.sandbox, "sandbox", false, "use a fresh embedded sandbox")
-	fs.StringVar(&f.as, "as", "", "demo access for --sandbox or --credentials: "+strings.Join(demoAccesses, ", "))
-	fs.StringVar(&f.credentials, "credentials", "", "credentials file written by a running 'tesouro sandbox' (its demo keys, no keyring)")
-	if err := fs.parse(args); err != nil {
-		return f, err
+func (c *app) runDashboard(ctx context.Context) error {
+	// Without a terminal Bubble Tea cannot read keys (stdin) and would pipe
+	// escape codes into a file (stdout): refuse before anything starts.
+	if !cli.IsTerminal(c.stdin) || !cli.IsTerminal(c.stdout) {
+		return usagef("the dashboard needs a terminal; for scripts use \"tesouro tickets list\", \"tesouro balances\", \"tesouro quote\" or \"tesouro api\" with --json (see \"tesouro help\")")
 	}
-	switch {
-	case fs.NArg() > 0:
-		return f, usagef("unexpected argument %q (subcommands: sandbox, profile, keygen, login)", fs.Arg(0))
-	case f.sandbox && f.credentials != "":
-		return f, usagef("--sandbox and --credentials exclude each other: --sandbox starts its own sandbox")
-	case f.profile != "" && (f.sandbox || f.credentials != ""):
-		return f, usagef("--profile cannot be combined with --sandbox or --credentials")
-	case f.as != "" && !f.sandbox && f.credentials == "":
-		return f, usagef("--as needs --sandbox or --credentials FILE")
-	}
-	if f.sandbox && f.as != "" && !slices.Contains(demoAccesses, f.as) {
-		return f, usagef("--as %q: the demo accesses are %s", f.as, strings.Join(demoAccesses, ", "))
-	}
-	if f.as == "" {
-		f.as = "operator"
-	}
-	return f, nil
-}
-
-func (c *cli) runDashboard(args []string) error {
-	f, err := c.parseDashboardFlags(args)
+	env := c.env()
+	target, err := env.Resolve()
 	if err != nil {
 		return err
 	}
@@ -95,22 +71,16 @@ func (c *cli) runDashboard(args []string) error {
 	if err != nil {
 		return fmt.Errorf("state directory: %w", err)
 	}
-	logPath, closeLog, err := setupLog(f.debug, stateDir)
+	debugAPI := env.DebugAPI()
+	logPath, closeLog, err := setupLog(debugAPI, stateDir)
 	if err != nil {
 		return err
 	}
 	defer closeLog()
 
-	opts := ui.Options{
-		Factories:  screens,
-		ReadOnly:   f.readOnly,
-		SubAccount: f.subAccount,
-		StateDir:   stateDir,
-		NoColor:    c.getenv("NO_COLOR") != "",
-	}
-	if err := c.chooseService(f, &opts); err != nil {
-		return err
-	}
+	opts := dashboardOptions(target, debugAPI)
+	opts.StateDir = stateDir
+	opts.NoColor = c.getenv("NO_COLOR") != ""
 	// The journal is opened before the first frame: a local file, and no
 	// write action may happen without it.
 	if j, err := journal.Open(stateDir); err != nil {
@@ -121,7 +91,7 @@ func (c *cli) runDashboard(args []string) error {
 	log.Printf("dashboard start: env=%s profile=%q embedded=%v readonly=%v sub-account=%q", opts.Env, opts.Profile, opts.Embedded, opts.ReadOnly, opts.SubAccount)
 
 	root := ui.New(opts)
-	prog := tea.NewProgram(root, tea.WithInput(c.stdin), tea.WithOutput(c.stdout))
+	prog := tea.NewProgram(root, tea.WithContext(ctx), tea.WithInput(c.stdin), tea.WithOutput(c.stdout))
 	_, runErr := prog.Run()
 	if err := root.Close(); err != nil {
 		log.Printf("close: %v", err)
@@ -139,116 +109,35 @@ func (c *cli) runDashboard(args []string) error {
 	return nil
 }
 
-// chooseService decides what the dashboard talks to. Only local files are
-// read here (the config); the keyring and the network are touched in
-// Connect, which the root runs in a command after the first frame.
-func (c *cli) chooseService(f dashboardFlags, opts *ui.Options) error {
-	switch {
-	case f.sandbox:
-		embedded(f.as, opts)
-		return nil
-	case f.credentials != "":
-		path, as := f.credentials, f.as
-		opts.Env, opts.Embedded, opts.Funding = ui.EnvSandbox, false, true
-		opts.Label = "sandbox (" + filepath.Base(path) + ")"
-		opts.Connect = func(ctx context.Context) (*ui.Connection, error) {
-			creds, err := sandbox.ReadCredentials(path)
-			if err != nil {
-				return nil, err
-			}
-			acc, ok := creds.Access(as)
-			if !ok {
-				return nil, fmt.Errorf("the credentials file %s has no access named %q", path, as)
-			}
-			return demoConnection(creds.BaseURL, acc, nil)
-		}
-		return nil
+// dashboardOptions turns the target into the dashboard's options. Only
+// local files were read to decide it; the keyring and the network are
+// touched in Connect, which the root runs in a command after the first frame.
+func dashboardOptions(t *cli.Target, debugAPI bool) ui.Options {
+	opts := ui.Options{
+		ReadOnly:   t.ReadOnly,
+		SubAccount: t.SubAccount,
+		Profile:    t.Profile,
+		Email:      t.Email,
+		Label:      t.Label,
+		Embedded:   t.Embedded,
+		Funding:    t.Funding,
+		Env:        ui.EnvSandbox,
 	}
-	dir, err := keystore.ConfigDir(c.getenv)
-	if err != nil {
-		return fmt.Errorf("config directory: %w", err)
-	}
-	cfg, err := keystore.Load(dir)
-	if err != nil {
-		return fmt.Errorf("load config: %w", err)
-	}
-	p, err := cfg.Lookup(f.profile)
-	if errors.Is(err, keystore.ErrNoProfile) && f.profile == "" {
-		embedded(f.as, opts)
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	opts.Profile = p.Name
-	opts.Email = p.Email
-	opts.Env = ui.EnvSandbox
-	if p.Production() {
+	if t.Production {
 		opts.Env = ui.EnvProduction
 	}
-	opts.Funding = opts.Env == ui.EnvSandbox
-	opts.ReadOnly = opts.ReadOnly || p.ReadOnly
-	if opts.SubAccount == "" {
-		opts.SubAccount = p.SubAccount
+	clientOpts := []api.Option{api.WithUserAgent(userAgent())}
+	if debugAPI {
+		clientOpts = append(clientOpts, api.WithLogger(func(e api.LogEvent) { log.Print(e) }))
 	}
 	opts.Connect = func(ctx context.Context) (*ui.Connection, error) {
-		auth, err := keystore.NewAuthenticatorWith(keystore.OSKeyring(), p, func(err error) {
-			if err != nil {
-				log.Printf("profile %s: the renewed session could not be saved to the keyring: %v", p.Name, err)
-			}
-		})
+		conn, err := t.Connect(ctx, clientOpts...)
 		if err != nil {
 			return nil, err
 		}
-		cl, err := api.New(p.BaseURL, auth, api.WithUserAgent("github.com/tesouro-treasury/tesouro/"+versionString()))
-		if err != nil {
-			return nil, fmt.Errorf("profile %s: %w", p.Name, err)
-		}
-		conn := &ui.Connection{Client: cl, Email: p.Email}
-		if ps, ok := auth.(keystore.Persister); ok {
-			// A token pair rotated just before quitting must reach the
-			// keyring before the process exits.
-			conn.Close = func() error { return ps.WaitPersisted(10 * time.Second) }
-		}
-		return conn, nil
+		return &ui.Connection{Client: conn.Client, Email: conn.Email, Close: conn.Close, Screens: screens(conn.Client)}, nil
 	}
-	return nil
-}
-
-// embedded configures a fresh in-process sandbox acting as demo access as.
-func embedded(as string, opts *ui.Options) {
-	opts.Env, opts.Embedded, opts.Funding = ui.EnvSandbox, true, true
-	opts.Connect = func(ctx context.Context) (*ui.Connection, error) {
-		r, err := sandbox.Start(sandbox.Config{Seed: 1}, "127.0.0.1:0")
-		if err != nil {
-			return nil, fmt.Errorf("start the embedded sandbox: %w", err)
-		}
-		acc, ok := r.Creds.Access(as)
-		if !ok {
-			r.Close()
-			return nil, fmt.Errorf("the sandbox has no demo access named %q", as)
-		}
-		return demoConnection(r.BaseURL, acc, r.Close)
-	}
-}
-
-// demoConnection signs requests with a demo access's API key.
-func demoConnection(baseURL string, acc sandbox.AccessCredential, closeFn func() error) (*ui.Connection, error) {
-	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
-	if err != nil {
-		if closeFn != nil {
-			closeFn()
-		}
-		return nil, fmt.Errorf("demo access %s: %w", acc.Name, err)
-	}
-	cl, err := api.New(baseURL, auth, api.WithUserAgent("github.com/tesouro-treasury/tesouro/"+versionString()))
-	if err != nil {
-		if closeFn != nil {
-			closeFn()
-		}
-		return nil, err
-	}
-	return &ui.Connection{Client: cl, Email: acc.Email, Close: closeFn}, nil
+	return opts
 }
 
 // setupLog sends the standard logger to a file in the state directory with
@@ -268,6 +157,6 @@ func setupLog(debug bool, stateDir string) (path string, closeFn func(), err err
 	}
 	log.SetOutput(fh)
 	log.SetFlags(log.LstdFlags | log.Lmicroseconds)
-	log.Printf("---- tesouro %s started at %s", versionString(), time.Now().Format(time.RFC3339))
+	log.Printf("---- tesouro %s started at %s", versionLine(), time.Now().Format(time.RFC3339))
 	return path, func() { fh.Close(); log.SetOutput(io.Discard) }, nil
 }

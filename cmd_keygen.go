@@ -10,41 +10,54 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"errors"
-	"flag"
 	"fmt"
+
+	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/keystore"
 )
 
-func (c *cli) runKeygen(args []string) error {
-	fs := c.newFlagSet("keygen", "Usage: tesouro keygen --profile NAME --type ed25519|ecdsa|rsa [--bits 2048|4096] [--force]\n\n"+
-		"Makes a key pair for signing API requests. The private key goes straight into the keyring\n"+
-		"(service tesouro:NAME) and is never written anywhere else; the public key PEM is printed on\n"+
-		"stdout, to register with the service. Then store the API key it issues with\n"+
-		"\"tesouro profile add NAME --base-url URL --api-key-file FILE\".\n\nFlags:")
-	name := fs.String("profile", "", "profile `NAME` the key is for (it may not exist yet)")
-	typ := fs.String("type", "", "key `type`: ed25519, ecdsa (P-256) or rsa")
-	bits := fs.Int("bits", 4096, "RSA key size: 2048 or 4096")
-	force := fs.Bool("force", false, "replace a private key already stored for the profile")
-	if err := fs.parse(args); err != nil {
-		return err
+// keygenFlags are the flags of "keygen".
+type keygenFlags struct {
+	typ   string
+	bits  int
+	force bool
+}
+
+func (c *app) keygenCommand() *cobra.Command {
+	var f keygenFlags
+	cmd := &cobra.Command{
+		Use:   "keygen",
+		Short: "Make a key pair: private key to the keyring, public key PEM to stdout",
+		Long: `Makes a key pair for signing API requests. The private key goes straight into the keyring
+(service tesouro:NAME) and is never written anywhere else; the public key PEM is printed on
+stdout, to register with the service. Then store the API key it issues with
+"tesouro profile add NAME --base-url URL --api-key-file FILE".`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("keygen: unexpected argument(s); give the profile with --profile NAME")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return c.runKeygen(cmd, f) },
 	}
-	if fs.NArg() > 0 {
-		return usagef("keygen: unexpected argument(s); give the profile with --profile NAME")
-	}
+	cmd.Flags().StringVar(&f.typ, "type", "", "key type: ed25519, ecdsa (P-256) or rsa")
+	cmd.Flags().IntVar(&f.bits, "bits", 4096, "size of an RSA key: 2048 or 4096")
+	cmd.Flags().BoolVar(&f.force, "force", false, "replace a private key already stored for the profile")
+	_ = cmd.RegisterFlagCompletionFunc("type", cobra.FixedCompletions([]string{api.KeyEd25519, api.KeyECDSA, api.KeyRSA}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+func (c *app) runKeygen(cmd *cobra.Command, f keygenFlags) error {
+	name, typ, bits, force := &c.g.Profile, &f.typ, &f.bits, &f.force
 	if *name == "" {
 		return usagef("keygen: --profile NAME is required: the private key is stored for that profile")
 	}
 	if err := keystore.ValidName(*name); err != nil {
 		return usagef("keygen: %v", err)
 	}
-	bitsSet := false
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "bits" {
-			bitsSet = true
-		}
-	})
+	bitsSet := flagChanged(cmd.Flags(), "bits")
 	switch *typ {
 	case api.KeyEd25519, api.KeyECDSA:
 		if bitsSet {

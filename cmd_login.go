@@ -2,25 +2,34 @@ package main
 
 import (
 	"context"
+
 	"fmt"
+	"github.com/spf13/cobra"
 	"strings"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/keystore"
 )
 
-func (c *cli) runLogin(args []string) error {
-	fs := c.newFlagSet("login", "Usage: tesouro login [--profile NAME]\n\n"+
-		"Logs in to a jwt profile: asks for the password, then for the token the service e-mails\n"+
-		"(both without echo on a terminal, else one per line on stdin), and stores the refresh token\n"+
-		"in the keyring. The dashboard rotates it as it refreshes the session.\n\nFlags:")
-	name := fs.String("profile", "", "profile `NAME` (default: the active profile)")
-	if err := fs.parse(args); err != nil {
-		return err
+func (c *app) loginCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "login",
+		Short: "Log in to a jwt profile; stores the refresh token in the keyring",
+		Long: `Logs in to a jwt profile: asks for the password, then for the token the service e-mails
+(both without echo on a terminal, else one per line on stdin), and stores the refresh token
+in the keyring. The dashboard rotates it as it refreshes the session.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("login: unexpected argument(s); the password and token are asked for, never taken on the command line")
+			}
+			return nil
+		},
+		RunE: func(*cobra.Command, []string) error { return c.runLogin() },
 	}
-	if fs.NArg() > 0 {
-		return usagef("login: unexpected argument(s); the password and token are asked for, never taken on the command line")
-	}
+}
+
+func (c *app) runLogin() error {
+	name := &c.g.Profile
 	_, p, err := c.lookupProfile(*name)
 	if err != nil {
 		return err
@@ -51,7 +60,7 @@ func (c *cli) runLogin(args []string) error {
 // jwtLogin runs the e-mail, password and e-mailed token flow and returns
 // the token pair. Each call to the service has its own deadline; the
 // prompts wait for the user as long as needed.
-func (c *cli) jwtLogin(p keystore.Profile, pr *prompter) (api.Tokens, error) {
+func (c *app) jwtLogin(p keystore.Profile, pr *prompter) (api.Tokens, error) {
 	client, err := newClient(p, nil)
 	if err != nil {
 		return api.Tokens{}, err

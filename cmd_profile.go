@@ -16,23 +16,16 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/cli"
 	"github.com/tesouro-treasury/tesouro/keystore"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
-const profileUsage = `Usage:
-  tesouro profile add NAME --base-url URL [--env sandbox|production]
-                      [--api-key-file FILE] [--private-key-file FILE]
-  tesouro profile add NAME --base-url URL [--env sandbox|production] --jwt --email E
-  tesouro profile list
-  tesouro profile use NAME
-  tesouro profile show [NAME] [--check]
-  tesouro profile remove NAME [--force]
-
-Profiles live in config.toml in the config directory ($TESOURO_CONFIG_DIR,
+const profileUsage = `Profiles live in config.toml in the config directory ($TESOURO_CONFIG_DIR,
 else $XDG_CONFIG_HOME/tesouro, else ~/.config/tesouro) and hold no secret.
 Secrets go to the OS keyring only, under the service "tesouro:NAME". They are
 read from a file (FILE "-" is stdin), or from a prompt that does not echo,
@@ -43,7 +36,7 @@ const requestTimeout = 30 * time.Second
 
 // openSecrets returns the keyring the commands use. Tests substitute an
 // in-memory store.
-var openSecrets = func(c *cli) keystore.Secrets {
+var openSecrets = func(c *app) keystore.Secrets {
 	opts := keystore.KeyringOptions{}
 	if c.interactive() {
 		// A desktop keyring may be asking its owner for the unlock
@@ -59,61 +52,44 @@ var openSecrets = func(c *cli) keystore.Secrets {
 	return keystore.OSKeyringWith(opts)
 }
 
-func (c *cli) runProfile(args []string) error {
-	if len(args) == 0 {
-		return usagef("profile: say what to do: add, list, use, show or remove (tesouro profile --help)")
+func (c *app) profileCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "profile",
+		Short: "Manage profiles: add, list, use, show, remove",
+		Long:  profileUsage,
+		Args:  cobra.ArbitraryArgs,
+		RunE:  cli.GroupRunE("add, list, use, show or remove"),
 	}
-	switch args[0] {
-	case "add":
-		return c.profileAdd(args[1:])
-	case "list", "ls":
-		return c.profileList(args[1:])
-	case "use":
-		return c.profileUse(args[1:])
-	case "show":
-		return c.profileShow(args[1:])
-	case "remove", "rm":
-		return c.profileRemove(args[1:])
-	case "-h", "-help", "--help", "help":
-		fmt.Fprintln(c.stdout, profileUsage)
-		return nil
-	}
-	return usagef("profile: unknown command %q: use add, list, use, show or remove", args[0])
+	cmd.AddCommand(c.profileAddCommand(), c.profileListCommand(), c.profileUseCommand(), c.profileShowCommand(), c.profileRemoveCommand())
+	return cmd
 }
 
-// parseNamed parses flags around one positional NAME (before or after the
-// flags). required says whether NAME must be given. Extra arguments are
-// refused without echoing them: a secret pasted on the command line must not
-// end up in an error message too.
-func parseNamed(fs *flagSet, args []string, required bool) (string, error) {
-	var name string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+// parseNamed takes the one positional NAME of a command. required says
+// whether NAME must be given. Extra arguments are refused without echoing
+// them: a secret pasted on the command line must not end up in an error
+// message too.
+func parseNamed(cmd *cobra.Command, args []string, required bool) (string, error) {
+	name := ""
+	if len(args) > 0 {
 		name, args = args[0], args[1:]
 	}
-	if err := fs.parse(args); err != nil {
-		return "", err
-	}
-	rest := fs.Args()
-	if name == "" && len(rest) > 0 {
-		name, rest = rest[0], rest[1:]
-	}
-	if len(rest) > 0 {
-		return "", usagef("%s: %d unexpected argument(s) after the profile name; secrets are never taken on the command line (use the --*-file flags or the prompt)", fs.Name(), len(rest))
+	if len(args) > 0 {
+		return "", usagef("%s: %d unexpected argument(s) after the profile name; secrets are never taken on the command line (use the --*-file flags or the prompt)", cmd.CommandPath(), len(args))
 	}
 	if name == "" {
 		if required {
-			return "", usagef("%s: give the profile NAME", fs.Name())
+			return "", usagef("%s: give the profile NAME", cmd.CommandPath())
 		}
 		return "", nil
 	}
 	if err := keystore.ValidName(name); err != nil {
-		return "", usagef("%s: %v", fs.Name(), err)
+		return "", usagef("%s: %v", cmd.CommandPath(), err)
 	}
 	return name, nil
 }
 
 // loadConfig reads config.toml and says which directory it lives in.
-func (c *cli) loadConfig() (string, *keystore.Config, error) {
+func (c *app) loadConfig() (string, *keystore.Config, error) {
 	dir, err := keystore.ConfigDir(c.getenv)
 	if err != nil {
 		return "", nil, err
@@ -124,38 +100,61 @@ func (c *cli) loadConfig() (string, *keystore.Config, error) {
 
 // lookupProfile reads config.toml and finds the profile called name (the
 // active one when name is "").
-func (c *cli) lookupProfile(name string) (*keystore.Config, keystore.Profile, error) {
+func (c *app) lookupProfile(name string) (*keystore.Config, keystore.Profile, error) {
 	_, cfg, err := c.loadConfig()
 	if err != nil {
 		return nil, keystore.Profile{}, err
+	}
+	if name == "" {
+		name = strings.TrimSpace(c.getenv("TESOURO_PROFILE"))
 	}
 	p, err := cfg.Lookup(name)
 	return cfg, p, err
 }
 
-func (c *cli) profileAdd(args []string) error {
-	fs := c.newFlagSet("profile add", "Usage: tesouro profile add NAME --base-url URL [--env sandbox|production] (--api-key-file FILE [--private-key-file FILE] | --jwt --email E)\n\n"+
-		"Checks the credentials with GET /v2/account/access-info (unless --no-verify), then stores the\n"+
-		"profile in config.toml and its secrets in the keyring. The private key may come from an earlier\n"+
-		"\"tesouro keygen --profile NAME\". Without --api-key-file the API key is asked for (no echo) or\n"+
-		"read from stdin.\n\nFlags:")
-	baseURL := fs.String("base-url", "", "service base `URL` (https; plain http only for a sandbox on this machine)")
-	env := fs.String("env", "", "`environment`: sandbox or production (default sandbox for a local URL; required otherwise)")
-	apiKeyFile := fs.String("api-key-file", "", "read the API key from `FILE` (- for stdin)")
-	privKeyFile := fs.String("private-key-file", "", "read the private key PEM from `FILE` (- for stdin)")
-	jwt := fs.Bool("jwt", false, "log in with e-mail, password and an e-mailed token instead of an API key")
-	email := fs.String("email", "", "`E-MAIL` of the access (required with --jwt)")
-	subAccount := fs.String("sub-account", "", "`ID|NAME` of the sub-account the dashboard opens on (default: the main account)")
-	readOnly := fs.Bool("readonly", false, "the dashboard offers no write action with this profile")
-	noVerify := fs.Bool("no-verify", false, "save without checking the credentials against the service")
-	replace := fs.Bool("replace", false, "replace an existing profile of that name (and its secrets)")
-	name, err := parseNamed(fs, args, true)
+// profileAddFlags are the flags of "profile add".
+type profileAddFlags struct {
+	baseURL, env, apiKeyFile, privKeyFile, email, subAccount string
+	jwt, readOnly, noVerify, replace, scriptedWrites         bool
+}
+
+func (c *app) profileAddCommand() *cobra.Command {
+	var f profileAddFlags
+	cmd := &cobra.Command{
+		Use:   "add NAME",
+		Short: "Add a profile (secrets go to the keyring only)",
+		Long: `Checks the credentials with GET /v2/account/access-info (unless --no-verify), then stores the
+profile in config.toml and its secrets in the keyring. The private key may come from an earlier
+"tesouro keygen --profile NAME". Without --api-key-file the API key is asked for (no echo) or
+read from stdin.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return c.profileAdd(cmd, args, f) },
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.baseURL, "base-url", "", "service base URL (https; plain http only for a sandbox on this machine)")
+	fs.StringVar(&f.env, "env", "", "environment: sandbox or production (default sandbox for a local URL; required otherwise)")
+	fs.StringVar(&f.apiKeyFile, "api-key-file", "", "read the API key from FILE (- for stdin)")
+	fs.StringVar(&f.privKeyFile, "private-key-file", "", "read the private key PEM from FILE (- for stdin)")
+	fs.BoolVar(&f.jwt, "jwt", false, "log in with e-mail, password and an e-mailed token instead of an API key")
+	fs.StringVar(&f.email, "email", "", "e-mail of the access (required with --jwt)")
+	fs.StringVar(&f.subAccount, "sub-account", "", "sub-account (ID or NAME) the dashboard opens on (default: the main account)")
+	fs.BoolVar(&f.readOnly, "readonly", false, "the dashboard offers no write action with this profile")
+	fs.BoolVar(&f.noVerify, "no-verify", false, "save without checking the credentials against the service")
+	fs.BoolVar(&f.replace, "replace", false, "replace an existing profile of that name (and its secrets)")
+	fs.BoolVar(&f.scriptedWrites, "allow-scripted-writes", false, "on a production profile, let scripts create tickets (tesouro ticket create --yes)")
+	return cmd
+}
+
+func (c *app) profileAdd(cmd *cobra.Command, args []string, f profileAddFlags) error {
+	baseURL, env, apiKeyFile, privKeyFile, email, subAccount := &f.baseURL, &f.env, &f.apiKeyFile, &f.privKeyFile, &f.email, &f.subAccount
+	jwt, readOnly, noVerify, replace := &f.jwt, &f.readOnly, &f.noVerify, &f.replace
+	name, err := parseNamed(cmd, args, true)
 	if err != nil {
 		return err
 	}
 
 	p := keystore.Profile{Name: name, BaseURL: keystore.NormalizeBaseURL(*baseURL), Env: *env,
-		Email: strings.TrimSpace(*email), SubAccount: strings.TrimSpace(*subAccount), ReadOnly: *readOnly}
+		Email: strings.TrimSpace(*email), SubAccount: strings.TrimSpace(*subAccount), ReadOnly: *readOnly, ScriptedWrites: f.scriptedWrites}
 	if p.BaseURL == "" {
 		return usagef("profile add: --base-url is required (the service address, such as https://api.example.com)")
 	}
@@ -269,7 +268,7 @@ func usesKey(auth, key string) bool {
 
 // addAPIKey reads and checks the API key and private key. Nothing is
 // stored until the returned save runs, so a failed check leaves no trace.
-func (c *cli) addAPIKey(p keystore.Profile, sec keystore.Secrets, pr *prompter, apiKeyFile, privKeyFile string, noVerify bool) (*api.AccessInfo, func() error, error) {
+func (c *app) addAPIKey(p keystore.Profile, sec keystore.Secrets, pr *prompter, apiKeyFile, privKeyFile string, noVerify bool) (*api.AccessInfo, func() error, error) {
 	var pemText string
 	fromKeyring := false
 	if privKeyFile != "" {
@@ -331,7 +330,7 @@ func (c *cli) addAPIKey(p keystore.Profile, sec keystore.Secrets, pr *prompter, 
 
 // addJWT logs in right away (unless noVerify), so that the profile is
 // usable as soon as it is saved.
-func (c *cli) addJWT(p keystore.Profile, sec keystore.Secrets, pr *prompter, noVerify bool) (*api.AccessInfo, func() error, error) {
+func (c *app) addJWT(p keystore.Profile, sec keystore.Secrets, pr *prompter, noVerify bool) (*api.AccessInfo, func() error, error) {
 	if noVerify {
 		return nil, func() error { return nil }, nil
 	}
@@ -349,11 +348,11 @@ func (c *cli) addJWT(p keystore.Profile, sec keystore.Secrets, pr *prompter, noV
 
 // newClient builds a client for a profile.
 func newClient(p keystore.Profile, auth api.Authenticator) (*api.Client, error) {
-	return api.New(p.BaseURL, auth, api.WithTimeout(requestTimeout), api.WithUserAgent("github.com/tesouro-treasury/tesouro/"+versionString()))
+	return api.New(p.BaseURL, auth, api.WithTimeout(requestTimeout), api.WithUserAgent(userAgent()))
 }
 
 // accessInfo asks the service who the credentials belong to.
-func (c *cli) accessInfo(p keystore.Profile, auth api.Authenticator) (*api.AccessInfo, error) {
+func (c *app) accessInfo(p keystore.Profile, auth api.Authenticator) (*api.AccessInfo, error) {
 	client, err := newClient(p, auth)
 	if err != nil {
 		return nil, err
@@ -379,14 +378,17 @@ func explainAuthError(p keystore.Profile, err error) error {
 	return fmt.Errorf("check the credentials of profile %q against %s: %w", p.Name, p.BaseURL, err)
 }
 
-func (c *cli) profileList(args []string) error {
-	fs := c.newFlagSet("profile list", "Usage: tesouro profile list\n\nLists the profiles; * marks the active one. Reads no secret.")
-	if err := fs.parse(args); err != nil {
-		return err
+func (c *app) profileListCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "List the profiles; * marks the active one (reads no secret)",
+		Args:    noArgs,
+		RunE:    func(*cobra.Command, []string) error { return c.profileList() },
 	}
-	if fs.NArg() > 0 {
-		return usagef("profile list: takes no arguments")
-	}
+}
+
+func (c *app) profileList() error {
 	dir, cfg, err := c.loadConfig()
 	if err != nil {
 		return err
@@ -411,9 +413,18 @@ func (c *cli) profileList(args []string) error {
 	return tw.Flush()
 }
 
-func (c *cli) profileUse(args []string) error {
-	fs := c.newFlagSet("profile use", "Usage: tesouro profile use NAME\n\nMakes NAME the profile the dashboard opens by default.")
-	name, err := parseNamed(fs, args, true)
+func (c *app) profileUseCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:               "use NAME",
+		Short:             "Make NAME the profile used by default",
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: c.completeProfiles,
+		RunE:              c.profileUse,
+	}
+}
+
+func (c *app) profileUse(cmd *cobra.Command, args []string) error {
+	name, err := parseNamed(cmd, args, true)
 	if err != nil {
 		return err
 	}
@@ -432,10 +443,22 @@ func (c *cli) profileUse(args []string) error {
 	return nil
 }
 
-func (c *cli) profileRemove(args []string) error {
-	fs := c.newFlagSet("profile remove", "Usage: tesouro profile remove NAME [--force]\n\nRemoves the profile from config.toml and deletes its secrets from the keyring.\n\nFlags:")
-	force := fs.Bool("force", false, "remove the profile even when the keyring cannot be reached (its secrets then stay there)")
-	name, err := parseNamed(fs, args, true)
+func (c *app) profileRemoveCommand() *cobra.Command {
+	var force bool
+	cmd := &cobra.Command{
+		Use:               "remove NAME",
+		Aliases:           []string{"rm"},
+		Short:             "Remove a profile and delete its secrets from the keyring",
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: c.completeProfiles,
+		RunE:              func(cmd *cobra.Command, args []string) error { return c.profileRemove(cmd, args, &force) },
+	}
+	cmd.Flags().BoolVar(&force, "force", false, "remove the profile even when the keyring cannot be reached (its secrets then stay there)")
+	return cmd
+}
+
+func (c *app) profileRemove(cmd *cobra.Command, args []string, force *bool) error {
+	name, err := parseNamed(cmd, args, true)
 	if err != nil {
 		return err
 	}
@@ -501,10 +524,21 @@ func deleteSecrets(sec keystore.Secrets, name string, count bool) (int, error) {
 	return n, nil
 }
 
-func (c *cli) profileShow(args []string) error {
-	fs := c.newFlagSet("profile show", "Usage: tesouro profile show [NAME] [--check]\n\nShows a profile (the active one without NAME) and which secrets the keyring holds for it,\nnever the secrets themselves.\n\nFlags:")
-	check := fs.Bool("check", false, "authenticate with the stored secrets and show the access e-mail and permissions")
-	name, err := parseNamed(fs, args, false)
+func (c *app) profileShowCommand() *cobra.Command {
+	var check bool
+	cmd := &cobra.Command{
+		Use:               "show [NAME]",
+		Short:             "Show a profile and which secrets the keyring holds for it, never the secrets",
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: c.completeProfiles,
+		RunE:              func(cmd *cobra.Command, args []string) error { return c.profileShow(cmd, args, &check) },
+	}
+	cmd.Flags().BoolVar(&check, "check", false, "authenticate with the stored secrets and show the access e-mail and permissions")
+	return cmd
+}
+
+func (c *app) profileShow(cmd *cobra.Command, args []string, check *bool) error {
+	name, err := parseNamed(cmd, args, false)
 	if err != nil {
 		return err
 	}
@@ -524,6 +558,9 @@ func (c *cli) profileShow(args []string) error {
 	fmt.Fprintf(tw, "E-mail:\t%s\n", dash(p.Email))
 	fmt.Fprintf(tw, "Sub-account:\t%s\n", subLabel(p.SubAccount))
 	fmt.Fprintf(tw, "Read-only:\t%s\n", yesNo(p.ReadOnly))
+	if p.Production() {
+		fmt.Fprintf(tw, "Scripted writes:\t%s\n", yesNo(p.ScriptedWrites))
+	}
 	fmt.Fprintf(tw, "Keyring:\tservice %s\n", keystore.Service(p.Name))
 	sec := openSecrets(c)
 	var keyringErr error
@@ -686,12 +723,12 @@ func fingerprint(pub any) string {
 // prompter reads secrets from the terminal without echo, or from stdin
 // when it is not a terminal (one secret per line).
 type prompter struct {
-	c    *cli
+	c    *app
 	once sync.Once
 	r    *bufio.Reader
 }
 
-func (c *cli) newPrompter() *prompter { return &prompter{c: c} }
+func (c *app) newPrompter() *prompter { return &prompter{c: c} }
 
 func (p *prompter) reader() *bufio.Reader {
 	p.once.Do(func() { p.r = bufio.NewReader(p.c.stdin) })
@@ -699,7 +736,7 @@ func (p *prompter) reader() *bufio.Reader {
 }
 
 // terminalFD returns the descriptor of stdin when it is a terminal.
-func (c *cli) terminalFD() (int, bool) {
+func (c *app) terminalFD() (int, bool) {
 	f, ok := c.stdin.(*os.File)
 	if !ok {
 		return 0, false
@@ -709,7 +746,7 @@ func (c *cli) terminalFD() (int, bool) {
 }
 
 // interactive reports whether a person is typing at stdin.
-func (c *cli) interactive() bool {
+func (c *app) interactive() bool {
 	_, ok := c.terminalFD()
 	return ok
 }

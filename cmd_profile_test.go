@@ -26,7 +26,7 @@ func newProfileEnv(t *testing.T) *profileEnv {
 	root := t.TempDir()
 	e := &profileEnv{t: t, configDir: filepath.Join(root, "config"), stateDir: filepath.Join(root, "state"), secrets: keystore.NewMemory()}
 	prev := openSecrets
-	openSecrets = func(*cli) keystore.Secrets { return e.secrets }
+	openSecrets = func(*app) keystore.Secrets { return e.secrets }
 	t.Cleanup(func() { openSecrets = prev })
 	return e
 }
@@ -37,7 +37,7 @@ func (e *profileEnv) run(stdin string, args ...string) (int, string, string) {
 	e.t.Helper()
 	var out, errOut bytes.Buffer
 	env := map[string]string{"TESOURO_CONFIG_DIR": e.configDir, "XDG_STATE_HOME": e.stateDir, "HOME": filepath.Dir(e.configDir)}
-	c := &cli{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: func(k string) string { return env[k] }}
+	c := &app{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: func(k string) string { return env[k] }}
 	code := c.run(args)
 	return code, out.String(), errOut.String()
 }
@@ -161,7 +161,7 @@ func TestProfileAddCommandLineChecks(t *testing.T) {
 		{[]string{"profile", "add", "p", "--base-url", "https://api.example.com", "--env", "production", "--jwt"}, "--jwt needs --email"},
 		{[]string{"profile", "add", "p", "--env", "production"}, "--base-url is required"},
 		{[]string{"profile", "add", "--base-url", "https://x.io"}, "give the profile NAME"},
-		{[]string{"profile", "add", "p", "--base-url", "https://x.io", "--env", "sandbox", "--api-key", "sk_live_secret"}, "flag provided but not defined"},
+		{[]string{"profile", "add", "p", "--base-url", "https://x.io", "--env", "sandbox", "--api-key", "sk_live_secret"}, "unknown flag"},
 		{[]string{"profile", "add", "p", "--base-url", "https://x.io", "--env", "sandbox", "sk_live_secret"}, "unexpected argument"},
 		{[]string{"profile", "frobnicate"}, "unknown command"},
 		{[]string{"profile", "add", "p", "--base-url", "https://x.io", "--env", "sandbox", "--jwt", "--email", "not-an-address"}, "--email"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/accesses"
 	"github.com/tesouro-treasury/tesouro/views/approvals"
@@ -14,17 +15,21 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/webhooks"
 )
 
-// screens lists the dashboard's screens in tab order; number keys 1..9 and 0
-// select them in this order. Each views package exports New(*ui.Session).
-var screens = []ui.Factory{
-	overview.New,      // 1
-	quote.New,         // 2
-	tickets.New,       // 3
-	approvals.New,     // 4
-	beneficiaries.New, // 5
-	subaccounts.New,   // 6
-	trades.New,        // 7
-	compliance.New,    // 8
-	webhooks.New,      // 9
-	accesses.New,      // 0
+// screens lists the dashboard's screens in tab order, built on client c;
+// number keys 1..9 and 0 select them in this order. Each views package
+// declares the calls it makes as its own Service interface, so the compiler
+// checks here that the client has every one of them.
+func screens(c *api.Client) []ui.Factory {
+	return []ui.Factory{
+		{ID: "overview", Title: "Overview", Short: "Home", New: func(s *ui.Session) ui.Screen { return overview.New(s, c) }},                // 1
+		{ID: "quote", Title: "Quote", Short: "Qte", New: func(s *ui.Session) ui.Screen { return quote.New(s, c) }},                          // 2
+		{ID: "tickets", Title: "Tickets", Short: "Tkts", New: func(s *ui.Session) ui.Screen { return tickets.New(s, c) }},                   // 3
+		{ID: "approvals", Title: "Approvals", Short: "Appr", New: func(s *ui.Session) ui.Screen { return approvals.New(s, c) }},             // 4
+		{ID: "beneficiaries", Title: "Beneficiaries", Short: "Bnfs", New: func(s *ui.Session) ui.Screen { return beneficiaries.New(s, c) }}, // 5
+		{ID: "subaccounts", Title: "Sub-accounts", Short: "Subs", New: func(s *ui.Session) ui.Screen { return subaccounts.New(s, c) }},      // 6
+		{ID: "trades", Title: "Trades", Short: "Trds", New: func(s *ui.Session) ui.Screen { return trades.New(s, c) }},                      // 7
+		{ID: "compliance", Title: "Compliance", Short: "Comp", New: func(s *ui.Session) ui.Screen { return compliance.New(s, c) }},          // 8
+		{ID: "webhooks", Title: "Webhooks", Short: "Hook", New: func(s *ui.Session) ui.Screen { return webhooks.New(s, c) }},                // 9
+		{ID: "accesses", Title: "Accesses", Short: "Accs", New: func(s *ui.Session) ui.Screen { return accesses.New(s, c) }},                // 0
+	}
 }

@@ -28,6 +28,7 @@ type Client struct {
 	maxPDF    int64
 	reconcile ReconcilePolicy
 	sleep     func(ctx context.Context, d time.Duration) error
+	logger    func(LogEvent)
 }
 
 var _ Service = (*Client)(nil)
@@ -227,9 +228,12 @@ func (c *Client) do(ctx context.Context, cl call) (*response, error) {
 		target += "?" + cl.query.Encode()
 	}
 
+	ctx, callID := withCallID(ctx)
 	reauthed := false
 	for attempt := 0; ; attempt++ {
+		start := time.Now()
 		resp, err := c.attempt(ctx, cl, target, body)
+		c.logExchange(callID, attempt, cl, target, start, resp, err)
 		if err != nil {
 			var te *transportError
 			if errors.As(err, &te) && idempotent(cl.method) && attempt < c.retry.MaxRetries && ctx.Err() == nil {

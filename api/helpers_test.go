@@ -133,15 +133,3 @@ func writeJSON(w http.ResponseWriter, status int, body string) {
 	w.WriteHeader(status)
 	io.WriteString(w, body)
 }
-
-var (
-	edOnce   sync.Once
-	edAuth   *APIKeyAuth
-	edPublic ed25519.PublicKey
-)
-
-// edKeyCached is edKey made once, for fuzzing and benchmarks.
-func edKeyCached(t testing.TB) (*APIKeyAuth, ed25519.PublicKey) {
-	edOnce.Do(func() { edAuth, edPublic = edKey(t) })
-	return edAuth, edPublic
-}

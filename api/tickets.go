@@ -141,6 +141,8 @@ func (c *Client) CreateTicket(ctx context.Context, subAccountID uuid.UUID, req C
 	if req.ExternalID == "" {
 		req.ExternalID = uuid.NewString()
 	}
+	// One call number for the creation and every lookup it leads to.
+	ctx, _ = withCallID(ctx)
 	cl := call{method: http.MethodPost, path: pathTickets, query: newQuery().sub(subAccountID).values(), body: req}
 	const maxUnsent, maxResends = 3, 2
 	unsent, resends := 0, 0
@@ -159,6 +161,7 @@ func (c *Client) CreateTicket(ctx context.Context, subAccountID uuid.UUID, req C
 		case errors.Is(err, errCertainlyAbsent):
 			resends++
 			if resends <= maxResends && ctx.Err() == nil {
+				c.logStep(ctx, "externalId %s certainly absent: sending the same request again (%d of %d)", req.ExternalID, resends, maxResends)
 				continue
 			}
 			return nil, fmt.Errorf("create ticket: the service lost %d answers in a row and holds no ticket with externalId %s; nothing was created: %w", resends, req.ExternalID, errors.Unwrap(err))
@@ -238,25 +241,30 @@ func (c *Client) reconcileTicket(ctx context.Context, sub uuid.UUID, externalID 
 	p := c.reconcile
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.Timeout)
 	defer cancel()
+	c.logStep(ctx, "answer lost (%v): looking externalId %s up", cause, externalID)
 	var lookupErr error
-	for _, d := range p.Delays {
+	for i, d := range p.Delays {
 		if err := c.sleep(rctx, d); err != nil {
 			lookupErr = err
 			break
 		}
 		t, found, err := c.FindTicketByExternalID(rctx, sub, externalID)
 		if err != nil {
+			c.logStep(ctx, "lookup %d failed: %v", i+1, err)
 			lookupErr = err
 			continue
 		}
 		lookupErr = nil
 		if found {
+			c.logStep(ctx, "lookup %d found ticket %s: reconciled, nothing re-sent", i+1, t.ID)
 			return &CreateTicketResult{Ticket: t, Reconciled: true}, nil
 		}
+		c.logStep(ctx, "lookup %d: no ticket yet", i+1)
 	}
 	if lookupErr == nil && !c.createsParked(rctx) {
 		return nil, &absentError{cause: cause}
 	}
+	c.logStep(ctx, "outcome unknown: absence cannot be proven")
 	return nil, &OutcomeUnknownError{ExternalID: externalID, SubAccountID: sub, Cause: cause, LookupErr: lookupErr}
 }
 

@@ -196,7 +196,7 @@ func verify(s string) ([]field, error) {
 	if last.id != idCRC {
 		return nil, errors.New("brcode: does not end with the CRC field 63: the end of the code was cut off")
 	}
-	if len(last.value) != 4 || !isHex(last.value) {
+	if len(last.value) != 4 || !validate.IsHex(last.value) {
 		return nil, fmt.Errorf("brcode: CRC field is %q, want 4 hexadecimal digits: the end of the code was cut off", last.value)
 	}
 	for _, f := range fields[:len(fields)-1] {
@@ -234,10 +234,10 @@ func nextField(s string, i int) (field, int, error) {
 		return field{}, 0, fmt.Errorf("brcode: bad length at position %d: %d characters left, a field needs at least 4 (id and length): the code was cut off", i+1, len(s)-i)
 	}
 	id, ls := s[i:i+2], s[i+2:i+4]
-	if !isDigits(id) {
+	if !validate.IsDigits(id) {
 		return field{}, 0, fmt.Errorf("brcode: bad field id %q at position %d: ids are 2 digits", id, i+1)
 	}
-	if !isDigits(ls) {
+	if !validate.IsDigits(ls) {
 		return field{}, 0, fmt.Errorf("brcode: bad length %q for field %s at position %d: lengths are 2 digits", ls, id, i+3)
 	}
 	n, _ := strconv.Atoi(ls)
@@ -274,7 +274,7 @@ func Parse(s string) (*Payload, error) {
 	}
 	if v, ok := top[idCategory]; !ok {
 		return nil, missing(idCategory, "merchant category code")
-	} else if len(v) != 4 || !isDigits(v) {
+	} else if len(v) != 4 || !validate.IsDigits(v) {
 		return nil, fmt.Errorf("brcode: merchant category code (field 52) is %q, want 4 digits", v)
 	}
 	if v, ok := top[idCurrency]; !ok {
@@ -398,7 +398,7 @@ func parseAmount(v string) (decimal.Decimal, error) {
 		return decimal.Decimal{}, bad
 	}
 	intPart, frac, _ := strings.Cut(v, ".")
-	if (intPart != "" && !isDigits(intPart)) || (frac != "" && !isDigits(frac)) || len(frac) > 2 || (intPart == "" && frac == "") {
+	if (intPart != "" && !validate.IsDigits(intPart)) || (frac != "" && !validate.IsDigits(frac)) || len(frac) > 2 || (intPart == "" && frac == "") {
 		return decimal.Decimal{}, bad
 	}
 	if strings.HasSuffix(v, ".") {
@@ -498,23 +498,4 @@ func asciiFold(s string) (string, error) {
 		}
 	}
 	return u, nil
-}
-
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }

@@ -67,30 +67,14 @@ func TestE2ENewTicketShowsInTicketsWithoutReload(t *testing.T) {
 	tm.Resize(160, 32)
 	tm.Send("3")
 	tm.WaitFor("External ID", 5*time.Second)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s = tm.Screen()
-		if top := firstRowAfter(s, "ID", "Status", "External ID"); strings.Contains(top, ext) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the new ticket %s is not the top row of Tickets:\n%s", ext, s)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	tm.WaitUntil("the new ticket "+ext+" as the top row of Tickets", 10*time.Second, func(s string) bool {
+		return strings.Contains(firstRowAfter(s, "ID", "Status", "External ID"), ext)
+	})
 	tm.Send("1")
 	tm.WaitFor("Latest tickets", 5*time.Second)
 	// The Overview reloads on the same change; its answer may come a moment
 	// after the Tickets screen's.
-	deadline = time.Now().Add(10 * time.Second)
-	for {
-		s = tm.Screen()
-		if top := firstRowAfter(s, "Created", "Status", "Sends", "Receives"); strings.Contains(top, "500.00 BRL") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the new ticket is not the top row of the Overview:\n%s", s)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	tm.WaitUntil("the new ticket as the top row of the Overview", 10*time.Second, func(s string) bool {
+		return strings.Contains(firstRowAfter(s, "Created", "Status", "Sends", "Receives"), "500.00 BRL")
+	})
 }

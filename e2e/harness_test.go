@@ -101,6 +101,7 @@ type Term struct {
 	Home, Config, State string
 	started             time.Time
 	status              string // file the exit status is written to
+	gated               bool   // the program waits for Launch
 }
 
 // startTUI runs the built binary with args in a fresh tmux server (100x32),
@@ -121,6 +122,31 @@ func startTUIEnv(t *testing.T, env []string, args ...string) *Term {
 // step that runs before the program starts (to write a config file into
 // tm.Config, say).
 func startTUIWith(t *testing.T, env []string, prepare func(tm *Term), args ...string) *Term {
+	t.Helper()
+	return startTerm(t, env, prepare, false, args...)
+}
+
+// startTUIGated is startTUI with the program held back until Launch: the
+// tmux server and the shell are up first, so that Since measures the
+// program alone.
+func startTUIGated(t *testing.T, args ...string) *Term {
+	t.Helper()
+	return startTerm(t, nil, nil, true, args...)
+}
+
+// Launch starts the program of a Term made by startTUIGated, and the clock
+// of Since with it.
+func (tm *Term) Launch() {
+	tm.t.Helper()
+	if !tm.gated {
+		tm.t.Fatal("Launch of a Term that was not started gated")
+	}
+	tm.gated = false
+	tm.started = time.Now()
+	tm.Send("Enter")
+}
+
+func startTerm(t *testing.T, env []string, prepare func(tm *Term), gated bool, args ...string) *Term {
 	t.Helper()
 	tmuxPath := needTmux(t)
 	home := t.TempDir()
@@ -156,7 +182,14 @@ func startTUIWith(t *testing.T, env []string, prepare func(tm *Term), args ...st
 	// A shell around the program records its exit status in a file: tmux
 	// does not always learn the status of a pane's process.
 	tm.status = filepath.Join(home, "exit-status")
-	cmdline := []string{"sh", "-c", `"$@"; echo $? > '` + tm.status + `'`, "sh", "env", "-i"}
+	script := `"$@"; echo $? > '` + tm.status + `'`
+	if gated {
+		// The shell waits for a line (Launch's Enter) before it runs the
+		// program.
+		script = "read _; " + script
+		tm.gated = true
+	}
+	cmdline := []string{"sh", "-c", script, "sh", "env", "-i"}
 	cmdline = append(cmdline, vars...)
 	cmdline = append(cmdline, binary)
 	cmdline = append(cmdline, args...)
@@ -258,31 +291,50 @@ func (tm *Term) Scrollback() string {
 // on timeout it fails the test, showing the last screen.
 func (tm *Term) WaitFor(text string, timeout time.Duration) string {
 	tm.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		s := tm.capture()
-		if strings.Contains(s, text) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("waited %s for %q; the screen is:\n%s", timeout, text, s)
-		}
-		time.Sleep(40 * time.Millisecond)
-	}
+	return tm.WaitUntil(fmt.Sprintf("%q", text), timeout, func(s string) bool { return strings.Contains(s, text) })
 }
 
 // WaitGone polls the screen until text is no longer on it; on timeout it
 // fails the test, showing the last screen.
 func (tm *Term) WaitGone(text string, timeout time.Duration) {
 	tm.t.Helper()
+	tm.WaitUntil(fmt.Sprintf("%q to go away", text), timeout, func(s string) bool { return !strings.Contains(s, text) })
+}
+
+// syncs numbers the markers of Synced so that no two are alike.
+var syncs atomic.Int64
+
+// Synced proves that the dashboard has handled every key sent before it and
+// returns the screen drawn after them: it opens the command line, types a
+// marker no screen shows, waits for the marker to be drawn, closes the line
+// and waits for the marker to go. Keys are handled in the order they are
+// typed, so an absence asserted on the returned screen is not a race with
+// a slow frame. It needs a screen that is not capturing text (the command
+// line is the shell's); if an earlier key opened a prompt, the prompt takes
+// the keys instead and Synced fails, showing it.
+func (tm *Term) Synced() string {
+	tm.t.Helper()
+	marker := fmt.Sprintf("e2e-sync-%d", syncs.Add(1))
+	tm.Send(":")
+	tm.Type(marker)
+	tm.WaitFor(marker, 5*time.Second)
+	tm.Send("Escape")
+	tm.WaitGone(marker, 5*time.Second)
+	return tm.capture()
+}
+
+// WaitUntil polls the screen until ok accepts it and returns that screen;
+// on timeout it fails the test with what, showing the last screen.
+func (tm *Term) WaitUntil(what string, timeout time.Duration, ok func(screen string) bool) string {
+	tm.t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
 		s := tm.capture()
-		if !strings.Contains(s, text) {
-			return
+		if ok(s) {
+			return s
 		}
 		if time.Now().After(deadline) {
-			tm.t.Fatalf("waited %s for %q to go away; the screen is:\n%s", timeout, text, s)
+			tm.t.Fatalf("waited %s for %s; the screen is:\n%s", timeout, what, s)
 		}
 		time.Sleep(40 * time.Millisecond)
 	}

@@ -146,18 +146,10 @@ func (s *session) waitFor(tm *Term, text string, timeout time.Duration) string {
 // requests got through. On timeout it fails the test, showing the screen.
 func (s *session) waitBalances(tm *Term, timeout time.Duration) {
 	s.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		screen := tm.Screen()
-		if amountRe.MatchString(balancesBlock(screen)) {
-			s.screens = append(s.screens, screen)
-			return
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("no balances within %s: the requests did not get through; the screen is:\n%s", timeout, screen)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	screen := tm.WaitUntil("balances (the requests getting through)", timeout, func(screen string) bool {
+		return amountRe.MatchString(balancesBlock(screen))
+	})
+	s.screens = append(s.screens, screen)
 }
 
 // quit leaves the dashboard with q (confirming when a flow is under way)

@@ -211,9 +211,9 @@ func TestE2EResizeTo40x12AndBack(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	s := tm.WaitFor("SANDBOX", frameWait)
-	time.Sleep(300 * time.Millisecond) // let a frame at the new size land
-	s = tm.Screen()
+	// Until the program redraws, tmux shows the old frame cut to 40x12;
+	// Synced returns a frame drawn after keys typed at the new size.
+	s := tm.Synced()
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(lines) > 12 {
 		t.Errorf("%d lines at 40x12:\n%s", len(lines), s)
@@ -254,25 +254,36 @@ func TestE2EKeysTypedInTheCommandLineDoNotQuit(t *testing.T) {
 	tm.WaitFor("Your access", dataWait)
 	tm.Send(":")
 	tm.Type("q?")
-	time.Sleep(200 * time.Millisecond)
+	// The ? after the q is drawn only if the q did not quit.
+	tm.WaitFor(":q?", frameWait)
 	if dead, _ := tm.Exited(); dead {
 		t.Fatal("q typed on the command line quit the program")
 	}
-	tm.WaitFor(":q?", frameWait)
 	tm.Send("Escape")
 	tm.WaitGone(":q?", frameWait)
 }
 
+// startupTarget is quality.md's bar: process start to first frame, in
+// sandbox mode, within 200 ms.
+const startupTarget = 200 * time.Millisecond
+
 // TestE2EStartupToFirstFrame measures, in a real terminal, the time from
 // starting the process to the first frame (the header) and to the first
-// data (balances), five times, and logs the best and the median for the
-// benchmark report (target: first frame within 200 ms). It fails only on a
-// gross regression, since CI machines are noisy.
+// data (balances), several times, and fails when the median first frame
+// misses the target. The tmux server and the shell are started before the
+// clock (startTUIGated), so the figure is the program's: exec, building the
+// embedded sandbox and the first frame, plus one tmux capture (a few ms).
+// The median, not the best, is held to the target, so one slow start of a
+// shared machine does not fail it and a real regression cannot hide. On
+// the 2-core machine shared by several builds the median was 57-78 ms
+// (worst single start 133 ms), and 172 ms with a sandbox benchmark running
+// alongside: the target needs no margin.
 func TestE2EStartupToFirstFrame(t *testing.T) {
-	const runs = 5
+	const runs = 7
 	var first, data []time.Duration
 	for range runs {
-		tm := startTUI(t)
+		tm := startTUIGated(t)
+		tm.Launch()
 		deadline := time.Now().Add(frameWait)
 		for !strings.Contains(tm.capture(), "SANDBOX") {
 			if time.Now().After(deadline) {
@@ -288,11 +299,12 @@ func TestE2EStartupToFirstFrame(t *testing.T) {
 	}
 	slices.Sort(first)
 	slices.Sort(data)
-	t.Logf("process start to first frame: best %s, median %s; to balances on screen: best %s, median %s (%d runs)",
-		first[0].Round(time.Millisecond), first[runs/2].Round(time.Millisecond),
+	median := first[runs/2]
+	t.Logf("process start to first frame: best %s, median %s, worst %s; to balances on screen: best %s, median %s (%d runs)",
+		first[0].Round(time.Millisecond), median.Round(time.Millisecond), first[runs-1].Round(time.Millisecond),
 		data[0].Round(time.Millisecond), data[runs/2].Round(time.Millisecond), runs)
-	if first[runs/2] > 2*time.Second {
-		t.Errorf("median first frame after %s", first[runs/2])
+	if median > startupTarget {
+		t.Errorf("median first frame after %s, over the %s target (all runs: %v)", median.Round(time.Millisecond), startupTarget, first)
 	}
 }
 
@@ -316,7 +328,8 @@ func TestE2ESwitcherPopupSwitchesAccount(t *testing.T) {
 	tm.Send("S")
 	tm.WaitFor("Operate which account?", frameWait)
 	tm.Type(strings.ToLower(sub.Name))
-	time.Sleep(100 * time.Millisecond)
+	// The filter puts the cursor on the only match: Enter now picks it.
+	tm.WaitFor("▶ "+sub.Name, frameWait)
 	tm.Send("Enter")
 	s := tm.WaitFor("account "+sub.Name, frameWait)
 	if strings.Contains(s, "Operate which account?") {
@@ -335,7 +348,8 @@ func TestE2EBadFlagsAreUsageErrors(t *testing.T) {
 		if code := tm.WaitExit(frameWait); code != 2 {
 			t.Errorf("%v: exit status %d, want 2:\n%s", args, code, tm.Scrollback())
 		}
-		if s := tm.Scrollback(); !strings.Contains(s, "tesouro:") {
+		// At a terminal the error is styled (an ERROR block), else "tesouro: ...".
+		if s := tm.Scrollback(); !strings.Contains(s, "tesouro:") && !strings.Contains(s, "ERROR") {
 			t.Errorf("%v: no message says what is wrong:\n%s", args, s)
 		}
 	}

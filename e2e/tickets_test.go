@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,6 +58,9 @@ func paidTickets(t *testing.T, c *api.Client) []api.Ticket {
 
 var allLoadedRe = regexp.MustCompile(`all (\d+) loaded`)
 
+// moreRe reads the rows loaded so far while more pages remain.
+var moreRe = regexp.MustCompile(`(\d+) loaded · more available`)
+
 // TestE2ETicketsFilterPageDetailExport: an operator filters PAID tickets,
 // pages to the end and reads the count, opens a ticket, and exports the
 // loaded rows to CSV.
@@ -80,19 +84,26 @@ func TestE2ETicketsFilterPageDetailExport(t *testing.T) {
 	tm.WaitFor("loaded", 10*time.Second)
 
 	// Page to the end: each G goes to the last loaded row, which fetches
-	// the next page.
+	// the next page; the next G waits until that page is on screen.
+	loaded := 0
 	var screen string
-	deadline := time.Now().Add(30 * time.Second)
 	for {
-		screen = tm.Screen()
+		screen = tm.WaitUntil(fmt.Sprintf("more than %d tickets loaded", loaded), 10*time.Second, func(s string) bool {
+			if allLoadedRe.MatchString(s) {
+				return true
+			}
+			m := moreRe.FindStringSubmatch(s)
+			if m == nil {
+				return false
+			}
+			n, _ := strconv.Atoi(m[1])
+			return n > loaded
+		})
 		if allLoadedRe.MatchString(screen) {
 			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("never reached the end of the list:\n%s", screen)
-		}
+		loaded, _ = strconv.Atoi(moreRe.FindStringSubmatch(screen)[1])
 		tm.Send("G")
-		time.Sleep(300 * time.Millisecond)
 	}
 	m := allLoadedRe.FindStringSubmatch(screen)
 	// Live tickets of the demo data may get paid meanwhile: the count must

@@ -66,8 +66,7 @@ func TestE2EViewerCannotAcknowledge(t *testing.T) {
 	tm.Send("u")
 	tm.WaitFor("filters: unacknowledged only", 5*time.Second)
 	tm.Send("a")
-	time.Sleep(500 * time.Millisecond)
-	if s := tm.Screen(); regexp.MustCompile(`Acknowledge \d+ attempt`).MatchString(s) {
+	if s := tm.Synced(); regexp.MustCompile(`Acknowledge \d+ attempt`).MatchString(s) {
 		t.Fatalf("a view-only access was asked to acknowledge:\n%s", s)
 	}
 }

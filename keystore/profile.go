@@ -31,6 +31,9 @@ type Profile struct {
 	Email      string `toml:"email,omitempty"`
 	SubAccount string `toml:"sub_account,omitempty"` // default sub-account, id or name; "" is the main account
 	ReadOnly   bool   `toml:"read_only,omitempty"`
+	// ScriptedWrites lets scripts write on a production profile
+	// (tesouro ticket create --yes); sandbox profiles always may.
+	ScriptedWrites bool `toml:"allow_scripted_writes,omitempty"`
 }
 
 // Production reports whether the profile moves real money.
@@ -38,8 +41,10 @@ func (p Profile) Production() bool { return p.Env == EnvProduction }
 
 // Config is the content of config.toml: the profiles and which one is active.
 type Config struct {
-	Active   string    `toml:"active"`
-	Profiles []Profile `toml:"profile"`
+	Active string `toml:"active"`
+	// ExportDir is where exports are written; "" is the current directory.
+	ExportDir string    `toml:"export_dir,omitempty"`
+	Profiles  []Profile `toml:"profile"`
 }
 
 // ErrNoProfile means no profile is configured, or none is active: the

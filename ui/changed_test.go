@@ -8,6 +8,7 @@ import (
 
 func TestChangedReachesEveryScreenOfTheAccount(t *testing.T) {
 	h := newHarness(t, nil)
+	h.key("2", "3", "1") // every screen shown once, so built
 	h.run(ChangedIn(uuid.Nil, ChangedTickets|ChangedBalances, "quote"))
 	want := ChangedMsg{Account: uuid.Nil, What: ChangedTickets | ChangedBalances, By: "quote"}
 	for _, id := range []string{"overview", "quote", "tickets"} {

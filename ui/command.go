@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"slices"
 	"strings"
 
@@ -24,7 +25,7 @@ type commandLine struct {
 var commandWords = []string{"sub", "ticket", "quote", "help", "quit"}
 
 func (r *Root) openCommand() {
-	in := textinput.New()
+	in := widget.NewInput()
 	in.Prompt = ":"
 	in.Placeholder = "sub NAME · ticket ID · quote · screen name — Tab completes"
 	in.SetWidth(max(r.width-4, 1))
@@ -68,9 +69,9 @@ func (r *Root) commandKey(msg tea.KeyPressMsg) tea.Cmd {
 // verbs are every first word the command line knows.
 func (r *Root) verbs() []string {
 	v := slices.Clone(commandWords)
-	for _, s := range r.screens {
-		if !slices.Contains(v, s.ID()) {
-			v = append(v, s.ID())
+	for _, f := range r.factories {
+		if !slices.Contains(v, f.ID) {
+			v = append(v, f.ID)
 		}
 	}
 	return v

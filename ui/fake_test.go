@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"errors"
+	"github.com/tesouro-treasury/tesouro/ui/clocktest"
 	"sync"
 	"testing"
 	"time"
@@ -20,9 +22,16 @@ type fakeClient struct {
 	api.Service
 	access   *api.AccessInfo
 	accounts []api.Account
+	// accessFails is how many access-info loads fail before one succeeds.
+	accessFails int
+	accessAsks  int
 }
 
 func (f *fakeClient) AccessInfo(ctx context.Context) (*api.AccessInfo, error) {
+	f.accessAsks++
+	if f.accessAsks <= f.accessFails {
+		return nil, errors.New("connection reset by peer")
+	}
 	return f.access, nil
 }
 
@@ -100,41 +109,55 @@ func (s *stubScreen) sawMsg(want tea.Msg) bool {
 
 // harness builds a root over stub screens and records every screen built.
 type harness struct {
-	t     *testing.T
-	root  *Root
-	fake  *fakeClient
-	mu    sync.Mutex
-	built []*stubScreen
-	quit  bool
+	clock  *clocktest.Clock
+	timers clocktest.Queue
+	t      *testing.T
+	root   *Root
+	fake   *fakeClient
+	mu     sync.Mutex
+	built  []*stubScreen
+	quit   bool
 }
 
 func newHarness(t *testing.T, mutate func(*Options)) *harness {
 	t.Helper()
 	h := &harness{t: t, fake: newFake()}
 	factory := func(id, title string) Factory {
-		return func(s *Session) Screen {
+		return Factory{ID: id, Title: title, New: func(s *Session) Screen {
 			sc := &stubScreen{id: id, title: title, s: s}
 			h.mu.Lock()
 			h.built = append(h.built, sc)
 			h.mu.Unlock()
 			return sc
-		}
+		}}
 	}
+	screens := []Factory{factory("overview", "Overview"), factory("quote", "Quote"), factory("tickets", "Tickets")}
+	h.clock = clocktest.New(clocktest.Epoch)
 	opts := Options{
-		Factories: []Factory{factory("overview", "Overview"), factory("quote", "Quote"), factory("tickets", "Tickets")},
-		Env:       EnvSandbox,
-		Embedded:  true,
+		Clock:    h.clock,
+		Env:      EnvSandbox,
+		Embedded: true,
 		Connect: func(ctx context.Context) (*Connection, error) {
-			return &Connection{Client: h.fake, Email: "operator@demo.test"}, nil
+			return &Connection{Client: h.fake, Email: "operator@demo.test", Screens: screens}, nil
 		},
 	}
 	if mutate != nil {
 		mutate(&opts)
 	}
-	h.root = New(opts)
+	h.newRoot(opts)
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 32})
 	h.run(h.root.Init())
 	return h
+}
+
+// newRoot is New on the harness's fake clock.
+func (h *harness) newRoot(opts Options) *Root {
+	if h.clock == nil {
+		h.clock = clocktest.New(clocktest.Epoch)
+	}
+	opts.Clock = h.clock
+	h.root = New(opts)
+	return h.root
 }
 
 // send delivers a message and runs what it returns.
@@ -144,8 +167,8 @@ func (h *harness) send(msg tea.Msg) {
 	h.run(cmd)
 }
 
-// run executes commands until none is left. Commands that do not return
-// within a short time (ticks) are dropped: tests do not wait for timers.
+// run executes commands until none is left; timers wait on the fake clock
+// until advance.
 func (h *harness) run(cmd tea.Cmd) {
 	h.t.Helper()
 	queue := []tea.Cmd{cmd}
@@ -155,16 +178,10 @@ func (h *harness) run(cmd tea.Cmd) {
 		if c == nil {
 			continue
 		}
-		done := make(chan tea.Msg, 1)
-		go func() { done <- c() }()
-		var msg tea.Msg
-		select {
-		case msg = <-done:
-		case <-time.After(40 * time.Millisecond):
-			continue
-		}
-		switch m := msg.(type) {
+		switch m := c().(type) {
 		case nil:
+		case clocktest.Timer:
+			h.timers.Park(m)
 		case tea.BatchMsg:
 			queue = append(queue, m...)
 		case tea.QuitMsg:
@@ -174,6 +191,12 @@ func (h *harness) run(cmd tea.Cmd) {
 			queue = append(queue, next)
 		}
 	}
+}
+
+// advance moves the fake clock, running the timers that fall due.
+func (h *harness) advance(d time.Duration) {
+	h.t.Helper()
+	h.timers.Advance(h.clock, d, func(msg tea.Msg) { h.send(msg) })
 }
 
 // key sends one key press by its name ("q", "enter", "esc", "tab", "ctrl+c").
@@ -218,7 +241,7 @@ func keyPress(name string) tea.KeyPressMsg {
 // screen returns the live screen with that id.
 func (h *harness) screen(id string) *stubScreen {
 	for _, s := range h.root.Screens() {
-		if s.ID() == id {
+		if s != nil && s.ID() == id {
 			return s.(*stubScreen)
 		}
 	}
@@ -235,14 +258,20 @@ func newHarnessWithAccess(t *testing.T, p api.Permissions) *harness {
 	h := &harness{t: t, fake: newFake()}
 	h.fake.access.AccountPermissions = p
 	opts := Options{
-		Factories: []Factory{func(s *Session) Screen { return &stubScreen{id: "overview", title: "Overview", s: s} }},
-		Env:       EnvSandbox,
+		Env: EnvSandbox,
 		Connect: func(ctx context.Context) (*Connection, error) {
-			return &Connection{Client: h.fake}, nil
+			return &Connection{Client: h.fake, Screens: overviewOnly()}, nil
 		},
 	}
-	h.root = New(opts)
+	h.newRoot(opts)
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 32})
 	h.run(h.root.Init())
 	return h
+}
+
+// overviewOnly is a dashboard of one stub screen.
+func overviewOnly() []Factory {
+	return []Factory{{ID: "overview", Title: "Overview", New: func(s *Session) Screen {
+		return &stubScreen{id: "overview", title: "Overview", s: s}
+	}}}
 }

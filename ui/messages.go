@@ -59,7 +59,7 @@ func Prompt(title, placeholder string, validate func(string) error, onSubmit fun
 
 // Refreshed returns a command that tells the root fresh data arrived now.
 func (s *Session) Refreshed() tea.Cmd {
-	at := s.Clock()
+	at := s.Now()
 	return func() tea.Msg { return RefreshedMsg{At: at} }
 }
 

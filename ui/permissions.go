@@ -38,7 +38,7 @@ func (s *Session) Can(a Action) error {
 	if p.ViewOnly {
 		return errors.New("this access is view-only")
 	}
-	if acc.Frozen(s.Clock()) {
+	if acc.Frozen(s.Now()) {
 		return fmt.Errorf("this access is frozen until %s", acc.FrozenUntil.Local().Format("2006-01-02 15:04"))
 	}
 	if s.Blacklisted() {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
@@ -16,7 +17,7 @@ type promptState struct {
 }
 
 func newPrompt(msg PromptMsg, t *Theme, width int) *promptState {
-	in := textinput.New()
+	in := widget.NewInput()
 	in.Prompt = "> "
 	in.Placeholder = msg.Placeholder
 	in.CharLimit = 500

@@ -21,6 +21,10 @@ import (
 // the service, and how to release what it holds (an embedded sandbox).
 type Connection struct {
 	Client api.Service
+	// Screens are the dashboard's screens in tab order, built on the
+	// client: each views package declares the few calls it makes, and the
+	// wiring gives it the client that has them.
+	Screens []Factory
 	// Email is the access's e-mail when known before AccessInfo loads.
 	Email string
 	// Close releases the connection's resources; may be nil.
@@ -31,9 +35,8 @@ type Connection struct {
 // first frame; whatever needs I/O (reading the keyring, starting the embedded
 // sandbox) happens in Connect, which runs in a command.
 type Options struct {
-	Factories []Factory
-	Env       Environment
-	Profile   string
+	Env     Environment
+	Profile string
 	// Label names the service in the header when there is no profile
 	// ("sandbox (credentials.json)").
 	Label    string
@@ -50,7 +53,8 @@ type Options struct {
 	Connect  func(ctx context.Context) (*Connection, error)
 	Journal  *journal.Journal
 	StateDir string
-	Now      func() time.Time
+	// Clock is the dashboard's time; SystemClock when nil.
+	Clock Clock
 	// NoColor is true under NO_COLOR.
 	NoColor bool
 	// ConnectTimeout bounds Connect; 0 means 30 seconds.
@@ -78,10 +82,16 @@ type Root struct {
 	// another account).
 	resolving  string
 	resolveErr error
+	// accessFails counts the failed loads of the access info in a row;
+	// while it is not zero, writes stay disabled and the load is retried.
+	accessFails int
 
-	screens []Screen
-	active  int
-	history []int
+	// factories are the screens in tab order; screens[i] is nil until
+	// factory i's screen is first shown in the current session.
+	factories []Factory
+	screens   []Screen
+	active    int
+	history   []int
 
 	help       bool
 	helpOffset int
@@ -144,7 +154,12 @@ type (
 	}
 	pulseMsg struct{}
 	quitMsg  struct{}
+	// accessRetryMsg asks for the access info again after a failure.
+	accessRetryMsg struct{}
 )
+
+// accessRetryMax bounds the wait between two tries of the access info.
+const accessRetryMax = time.Minute
 
 // Init asks for the terminal background and starts connecting.
 func (r *Root) Init() tea.Cmd {
@@ -181,7 +196,8 @@ func (r *Root) Active() Screen {
 	return r.screens[r.active]
 }
 
-// Screens are the screens in tab order.
+// Screens are the screens built in the current session, in tab order; a
+// screen not shown since the session began is nil.
 func (r *Root) Screens() []Screen { return r.screens }
 
 // Theme is the root's theme.
@@ -228,6 +244,11 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		return r.connected(msg)
 	case accessMsg:
 		return r.accessLoaded(msg)
+	case accessRetryMsg:
+		if r.session == nil || r.session.Access != nil {
+			return nil
+		}
+		return r.loadAccess(r.session)
 	case accountsMsg:
 		return r.accountsLoaded(msg)
 	case pulseMsg:
@@ -258,8 +279,8 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 			log.Printf("error shown: %s", msg.Text)
 		}
 		r.toastSeq++
-		r.toast = &toast{id: r.toastSeq, text: msg.Text, level: msg.Level}
-		return expireToast(r.toastSeq, msg.Level)
+		r.toast = &toast{id: r.toastSeq, text: msg.Text, level: msg.Level, screen: r.activeID()}
+		return r.expireToast(r.toastSeq, msg.Level)
 	case toastExpiredMsg:
 		if r.toast != nil && r.toast.id == msg.id {
 			r.toast = nil
@@ -285,18 +306,26 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
+	if rp, ok := msg.(Reply); ok && !r.session.Owns(rp) {
+		// An answer to a session since replaced (another account): no
+		// screen of this session asked for it.
+		return nil
+	}
 	return r.broadcast(msg)
 }
 
-// broadcast delivers a message to every screen: results reach the screen
-// that asked for them whether it is shown or not (each screen drops what is
-// not its own by request or tick id).
+// broadcast delivers a message to every built screen: answers reach the
+// screen that asked for them whether it is shown or not (each screen takes
+// only the answers its slots await, and its own ticks).
 func (r *Root) broadcast(msg tea.Msg) tea.Cmd {
 	if len(r.screens) == 0 {
 		return nil
 	}
 	cmds := make([]tea.Cmd, 0, len(r.screens))
 	for i, s := range r.screens {
+		if s == nil {
+			continue
+		}
 		ns, cmd := s.Update(msg)
 		r.screens[i] = ns
 		if cmd != nil {
@@ -333,7 +362,7 @@ func (r *Root) armPulse() tea.Cmd {
 		return nil
 	}
 	r.pulseArmed = true
-	return tea.Tick(pulseInterval, func(time.Time) tea.Msg { return pulseMsg{} })
+	return r.clock().After(pulseInterval, func(time.Time) tea.Msg { return pulseMsg{} })
 }
 
 // busyIndicator reports whether the footer shows activity that needs
@@ -365,9 +394,10 @@ func (r *Root) connected(msg connectedMsg) tea.Cmd {
 		ReadOnly:       r.opts.ReadOnly,
 		Journal:        r.opts.Journal,
 		StateDir:       r.opts.StateDir,
-		Now:            r.opts.Now,
+		Time:           r.opts.Clock,
 		Theme:          r.theme,
 	}
+	r.factories = msg.conn.Screens
 	if r.resolving != "" {
 		if id, err := uuid.Parse(r.resolving); err == nil {
 			s.Account = Account{ID: id}
@@ -384,26 +414,22 @@ func (r *Root) connected(msg connectedMsg) tea.Cmd {
 
 // request runs one of the root's own calls on session s, under the
 // request timeout and with the activity pulse.
-func (r *Root) request(s *Session, call func(ctx context.Context) tea.Msg) tea.Cmd {
-	timeout := r.opts.RequestTimeout
-	return r.withPulse(s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		defer cancel()
-		return call(ctx)
-	}))
+func (r *Root) request(s *Session, call func(ctx context.Context) (tea.Msg, error)) tea.Cmd {
+	_, cmd := Call(s, r.opts.RequestTimeout, func(ctx context.Context) (tea.Msg, error) { return call(ctx) })
+	return r.withPulse(func() tea.Msg { return cmd().(Result[tea.Msg]).Value })
 }
 
 func (r *Root) loadAccess(s *Session) tea.Cmd {
-	return r.request(s, func(ctx context.Context) tea.Msg {
+	return r.request(s, func(ctx context.Context) (tea.Msg, error) {
 		info, err := s.Client.AccessInfo(ctx)
-		return accessMsg{session: s, info: info, err: err}
+		return accessMsg{session: s, info: info, err: err}, nil
 	})
 }
 
 func (r *Root) loadAccounts(s *Session) tea.Cmd {
-	return r.request(s, func(ctx context.Context) tea.Msg {
+	return r.request(s, func(ctx context.Context) (tea.Msg, error) {
 		accs, err := s.Client.ListAccounts(ctx)
-		return accountsMsg{session: s, accounts: accs, err: err}
+		return accountsMsg{session: s, accounts: accs, err: err}, nil
 	})
 }
 
@@ -411,11 +437,17 @@ func (r *Root) accessLoaded(msg accessMsg) tea.Cmd {
 	if r.session == nil {
 		return nil
 	}
+	// The access info is the access's, not the account's: an answer asked
+	// before an account switch holds for the new session too.
 	if msg.err != nil {
 		log.Printf("access info: %v", msg.err)
-		return tea.Batch(Toast(ToastError, "Could not load your access info: "+msg.err.Error()+". Write actions stay disabled; restart to retry."),
-			r.broadcast(AccessLoadedMsg{Err: msg.err}))
+		r.accessFails++
+		wait := min(time.Second<<min(r.accessFails, 6), accessRetryMax)
+		retry := r.clock().After(wait, func(time.Time) tea.Msg { return accessRetryMsg{} })
+		return tea.Batch(Toast(ToastError, fmt.Sprintf("Could not load your access info: %s. Write actions stay disabled; retrying in %s (r retries now).", ErrorText(msg.err), wait)),
+			retry, r.broadcast(AccessLoadedMsg{Err: msg.err}))
 	}
+	r.accessFails = 0
 	r.session.Access = msg.info
 	if msg.info.Email != "" {
 		r.opts.Email = msg.info.Email
@@ -498,37 +530,41 @@ func listedAccount(accounts []api.Account, i int) (acc Account, isMain bool) {
 	return Account{ID: a.ID, Name: a.Name}, false
 }
 
-// buildScreens makes every screen for the current session and starts them.
+// buildScreens starts the screens of a new session: none is built but the
+// active one (kept from the previous session when it had one), which loads
+// now; the others are built and load when first shown.
 func (r *Root) buildScreens() tea.Cmd {
 	prev := ""
-	if s := r.Active(); s != nil {
-		prev = s.ID()
+	if r.active >= 0 && r.active < len(r.factories) && len(r.screens) > 0 {
+		prev = r.factories[r.active].ID
 	}
-	r.screens = make([]Screen, 0, len(r.opts.Factories))
-	for _, f := range r.opts.Factories {
-		r.screens = append(r.screens, f(r.session))
-	}
-	r.active = 0
-	for i, s := range r.screens {
-		if s.ID() == prev {
-			r.active = i
-		}
-	}
+	r.screens = make([]Screen, len(r.factories))
+	r.active = max(r.screenIndex(prev), 0)
 	r.history = nil
 	r.filters = map[string]string{}
 	r.relayout()
-	cmds := make([]tea.Cmd, 0, len(r.screens))
-	for _, s := range r.screens {
-		cmds = append(cmds, s.Init())
+	return r.withPulse(r.ensure(r.active))
+}
+
+// ensure builds screen i for the current session if it is not built yet,
+// and returns its Init.
+func (r *Root) ensure(i int) tea.Cmd {
+	if i < 0 || i >= len(r.factories) || r.screens[i] != nil || r.session == nil {
+		return nil
 	}
-	return r.withPulse(tea.Batch(cmds...))
+	s := r.factories[i].New(r.session)
+	s.SetSize(r.layout.Width, r.layout.Content)
+	r.screens[i] = s
+	return s.Init()
 }
 
 // relayout recomputes the layout and sizes every component from it.
 func (r *Root) relayout() {
 	r.layout = NewLayout(r.width, r.height, r.notice() != "", r.cmd != nil || r.filter != nil || r.prompt != nil)
 	for _, s := range r.screens {
-		s.SetSize(r.layout.Width, r.layout.Content)
+		if s != nil {
+			s.SetSize(r.layout.Width, r.layout.Content)
+		}
 	}
 	if r.cmd != nil {
 		r.cmd.input.SetWidth(max(r.width-4, 1))
@@ -546,7 +582,7 @@ func (r *Root) relayout() {
 
 // screenIndex finds a screen by id.
 func (r *Root) screenIndex(id string) int {
-	return slices.IndexFunc(r.screens, func(s Screen) bool { return s.ID() == id })
+	return slices.IndexFunc(r.factories, func(f Factory) bool { return f.ID == id })
 }
 
 // show makes screen i active, remembering where we came from for esc.
@@ -560,7 +596,7 @@ func (r *Root) show(i int) tea.Cmd {
 	}
 	r.active = i
 	r.relayout()
-	return nil
+	return r.withPulse(r.ensure(i))
 }
 
 func (r *Root) navigate(msg NavigateMsg) tea.Cmd {
@@ -568,9 +604,9 @@ func (r *Root) navigate(msg NavigateMsg) tea.Cmd {
 	if i < 0 {
 		return Toast(ToastError, fmt.Sprintf("There is no %q screen", msg.Screen))
 	}
-	r.show(i)
+	built := r.show(i)
 	r.help = false
-	return r.toActive(msg)
+	return tea.Sequence(built, r.toActive(msg))
 }
 
 func (r *Root) back() tea.Cmd {
@@ -580,13 +616,13 @@ func (r *Root) back() tea.Cmd {
 	r.active = r.history[len(r.history)-1]
 	r.history = r.history[:len(r.history)-1]
 	r.relayout()
-	return nil
+	return r.withPulse(r.ensure(r.active))
 }
 
 // busyScreen returns the first screen with a flow under way, if any.
 func (r *Root) busyScreen() Screen {
 	for _, s := range r.screens {
-		if s.Busy() {
+		if s != nil && s.Busy() {
 			return s
 		}
 	}

@@ -1,10 +1,10 @@
 package ui
 
 import (
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -72,9 +72,18 @@ func (r *Root) normalKey(msg tea.KeyPressMsg) tea.Cmd {
 		r.openCommand()
 		return r.cmd.input.Focus()
 	}
+	var retry tea.Cmd
+	if k == "r" && r.session != nil && r.session.Access == nil && r.accessFails > 0 {
+		// The access info failed to load: r retries it along with what
+		// the screen refreshes.
+		retry = r.loadAccess(r.session)
+	}
 	s := r.Active()
 	if s != nil && bindsKey(s.KeyMap(), k) {
-		return r.toActive(msg)
+		return tea.Batch(retry, r.toActive(msg))
+	}
+	if retry != nil {
+		return retry
 	}
 	switch {
 	case key.Matches(msg, r.keys.Filter):
@@ -146,7 +155,7 @@ func (r *Root) filterable() bool {
 
 // openFilter starts typing the / filter, starting from the current one.
 func (r *Root) openFilter() tea.Cmd {
-	in := textinput.New()
+	in := widget.NewInput()
 	in.Prompt = "/"
 	in.Placeholder = "filter"
 	in.SetValue(r.filters[r.activeID()])

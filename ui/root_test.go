@@ -21,9 +21,8 @@ func TestFirstFrameDoesNotWaitForTheConnection(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	r := New(Options{
-		Factories: []Factory{func(s *Session) Screen { return &stubScreen{id: "overview", title: "Overview", s: s} }},
-		Env:       EnvSandbox,
-		Embedded:  true,
+		Env:      EnvSandbox,
+		Embedded: true,
 		Connect: func(ctx context.Context) (*Connection, error) {
 			<-release // the keyring or the sandbox is slow
 			return nil, context.Canceled
@@ -183,10 +182,58 @@ func TestScreenBindingsWinOverGlobalKeysButNotQuit(t *testing.T) {
 func TestMessagesReachInactiveScreens(t *testing.T) {
 	type loaded struct{ n int }
 	h := newHarness(t, nil)
-	h.key("2")
+	h.key("3", "2")
 	h.send(loaded{7})
 	if !h.screen("tickets").sawMsg(loaded{7}) || !h.screen("overview").sawMsg(loaded{7}) {
-		t.Error("a result must reach every screen, shown or not")
+		t.Error("a result must reach every built screen, shown or not")
+	}
+}
+
+// Screens are built when first shown: connecting costs the requests of the
+// visible screen only, and a switch builds only the visible screen anew.
+func TestScreensAreBuiltWhenFirstShown(t *testing.T) {
+	h := newHarness(t, nil)
+	if n := len(h.built); n != 1 || h.built[0].id != "overview" {
+		t.Fatalf("after connecting, %d screens were built, want only the overview", n)
+	}
+	if !strings.Contains(plain(h.view()), "3 Tickets") {
+		t.Fatalf("an unbuilt screen has no tab:\n%s", plain(h.view()))
+	}
+	h.key("3")
+	if n := len(h.built); n != 2 || h.built[1].id != "tickets" || h.built[1].inits != 1 {
+		t.Fatalf("showing Tickets built %d screens, want it built and started once", n)
+	}
+	h.key("1", "3")
+	if n := len(h.built); n != 2 {
+		t.Fatalf("showing a screen again built it again (%d built)", n)
+	}
+	h.send(SwitchAccountMsg{Account: Account{ID: betaID, Name: "Beta Individual"}})
+	if n := len(h.built); n != 3 || h.built[2].id != "tickets" || h.built[2].s.Account.ID != betaID {
+		t.Fatalf("the switch built %d screens in all, want only the visible Tickets anew", n)
+	}
+}
+
+// An answer asked by a session since replaced never reaches a screen of the
+// new one, even one that awaits a request with the same type of answer.
+func TestRepliesOfAReplacedSessionAreDropped(t *testing.T) {
+	h := newHarness(t, nil)
+	old := h.root.Session()
+	req, late := Call(old, 0, func(context.Context) (int, error) { return 41, nil })
+	h.send(SwitchAccountMsg{Account: Account{ID: betaID, Name: "Beta Individual"}})
+	var slot Slot
+	_, fresh := Call(h.root.Session(), 0, func(context.Context) (int, error) { return 42, nil })
+	slot.Await(req) // even a slot tricked into awaiting the old request
+	msg := late()
+	h.send(msg)
+	if h.screen("overview").sawMsg(msg) {
+		t.Fatal("an answer of the replaced session reached the new session's screen")
+	}
+	h.send(fresh())
+	if got := h.screen("overview").msgs; len(got) == 0 {
+		t.Fatal("the new session's own answer did not reach its screen")
+	}
+	if h.root.Session().Owns(msg.(Reply)) {
+		t.Fatal("the new session owns an answer of the old one")
 	}
 }
 
@@ -244,6 +291,7 @@ func (e errString) Error() string { return string(e) }
 
 func TestQuitAsksWhenAFlowIsUnderWay(t *testing.T) {
 	h := newHarness(t, nil)
+	h.key("2", "1")
 	h.screen("quote").busy = true
 	h.key("q")
 	if h.quit {
@@ -326,6 +374,7 @@ func TestCommandCompletesVerbsAndCycles(t *testing.T) {
 
 func TestSwitchRebuildsEveryScreenAndDropsTheFlow(t *testing.T) {
 	h := newHarness(t, nil)
+	h.key("3", "2")
 	old := h.root.Session()
 	quote := h.screen("quote")
 	quote.busy = true // a quote in progress
@@ -339,6 +388,9 @@ func TestSwitchRebuildsEveryScreenAndDropsTheFlow(t *testing.T) {
 		t.Fatalf("not switched: %+v", s.Account)
 	}
 	for _, sc := range h.root.Screens() {
+		if sc == nil {
+			continue // built anew when shown
+		}
 		st := sc.(*stubScreen)
 		if st.s != s {
 			t.Errorf("screen %s still holds the old session", st.id)
@@ -507,6 +559,30 @@ func TestToastsAndInFlightShowInTheFooter(t *testing.T) {
 	h.root.Session().inFlight.Add(-2)
 }
 
+// A toast keeps the key hints beside it, and stays with the screen it
+// told of.
+func TestToastKeepsHintsAndStaysOnItsScreen(t *testing.T) {
+	h := newHarness(t, nil)
+	h.send(ToastMsg{Text: "Copied ticket id", Level: ToastSuccess})
+	foot := lastLine(plain(h.view()))
+	if !strings.Contains(foot, "✓ Copied ticket id") || !strings.Contains(foot, "q quit") {
+		t.Fatalf("the footer should show the toast and the hints: %q", foot)
+	}
+	h.key("3")
+	foot = lastLine(plain(h.view()))
+	if !strings.Contains(foot, "q quit") {
+		t.Fatalf("no hints on Tickets: %q", foot)
+	}
+	if strings.Contains(foot, "Copied ticket id") {
+		t.Fatalf("the Overview's toast followed the user to Tickets: %q", foot)
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(s, "\n")
+	return lines[len(lines)-1]
+}
+
 func TestSubAccountFlagResolvesByNameBeforeBuildingScreens(t *testing.T) {
 	h := newHarness(t, func(o *Options) { o.SubAccount = "beta individual" })
 	s := h.root.Session()
@@ -550,9 +626,10 @@ func TestTabsKeepTheActiveTitleWhenNarrow(t *testing.T) {
 func TestFrozenAccessShowsTheBadgeAndWhy(t *testing.T) {
 	h := &harness{t: t, fake: newFake()}
 	h.fake.access.FrozenUntil = api.NewTime(time.Now().Add(2 * time.Hour))
-	h.root = New(Options{
-		Factories: []Factory{func(s *Session) Screen { return &stubScreen{id: "overview", title: "Overview", s: s} }},
-		Connect:   func(ctx context.Context) (*Connection, error) { return &Connection{Client: h.fake}, nil },
+	h.newRoot(Options{
+		Connect: func(ctx context.Context) (*Connection, error) {
+			return &Connection{Client: h.fake, Screens: overviewOnly()}, nil
+		},
 	})
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 32})
 	h.run(h.root.Init())
@@ -575,9 +652,10 @@ func TestFrozenAccessShowsTheBadgeAndWhy(t *testing.T) {
 func TestNoticeNamesMissingPermissionsAndTickets(t *testing.T) {
 	h := &harness{t: t, fake: newFake()}
 	h.fake.access.AccountPermissions = api.Permissions{OperationApprover: true}
-	h.root = New(Options{
-		Factories: []Factory{func(s *Session) Screen { return &stubScreen{id: "overview", title: "Overview", s: s} }},
-		Connect:   func(ctx context.Context) (*Connection, error) { return &Connection{Client: h.fake}, nil },
+	h.newRoot(Options{
+		Connect: func(ctx context.Context) (*Connection, error) {
+			return &Connection{Client: h.fake, Screens: overviewOnly()}, nil
+		},
 	})
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 32})
 	h.run(h.root.Init())
@@ -594,4 +672,66 @@ func (sw *switcher) accountChoices() []string {
 		out = append(out, sw.all[i].account.Name)
 	}
 	return out
+}
+
+// From 80 columns up every screen keeps a name on its tab, so none of the
+// ten is undiscoverable.
+func TestEveryTabKeepsANameFrom80Columns(t *testing.T) {
+	titles := []string{"Overview", "Quote", "Tickets", "Approvals", "Beneficiaries", "Sub-accounts", "Trades", "Compliance", "Webhooks", "Accesses"}
+	shorts := []string{"Home", "Qte", "Tkts", "Appr", "Bnfs", "Subs", "Trds", "Comp", "Hook", "Accs"}
+	var screens []Factory
+	for i, title := range titles {
+		id := strings.ToLower(title)
+		screens = append(screens, Factory{ID: id, Title: title, Short: shorts[i], New: func(s *Session) Screen {
+			return &stubScreen{id: id, title: title, s: s}
+		}})
+	}
+	fake := newFake()
+	h := &harness{t: t, fake: fake}
+	r := h.newRoot(Options{Connect: func(ctx context.Context) (*Connection, error) {
+		return &Connection{Client: fake, Screens: screens}, nil
+	}})
+	for _, w := range []int{80, 100, 120} {
+		h.send(tea.WindowSizeMsg{Width: w, Height: 24})
+		h.run(r.Init())
+		for _, k := range []string{"5", "0", "1"} {
+			h.key(k)
+			tabs := strings.Split(plain(h.view()), "\n")[1]
+			for i := range titles {
+				if !strings.Contains(tabs, shorts[i]) && !strings.Contains(tabs, titles[i]) {
+					t.Errorf("width %d, screen %s shown: tab %d has no name: %q", w, k, i+1, tabs)
+				}
+			}
+		}
+	}
+}
+
+// When the access info fails to load, writes stay disabled only until it
+// loads: it is retried on its own with a growing wait, and at once on r.
+func TestAccessInfoIsRetriedAfterAFailure(t *testing.T) {
+	h := &harness{t: t, fake: newFake()}
+	h.fake.accessFails = 2
+	h.newRoot(Options{Connect: func(ctx context.Context) (*Connection, error) {
+		return &Connection{Client: h.fake, Screens: overviewOnly()}, nil
+	}})
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h.run(h.root.Init())
+	if h.root.Session().Access != nil || !strings.Contains(plain(h.view()), "retrying in 2s") {
+		t.Fatalf("the failure is not told with the retry:\n%s", plain(h.view()))
+	}
+	h.advance(2 * time.Second)
+	if h.fake.accessAsks != 2 || h.root.Session().Access != nil {
+		t.Fatalf("after 2s: %d asks, access %v; want a second (failing) ask", h.fake.accessAsks, h.root.Session().Access)
+	}
+	h.key("r")
+	if h.fake.accessAsks != 3 || h.root.Session().Access == nil {
+		t.Fatalf("r did not retry at once: %d asks", h.fake.accessAsks)
+	}
+	if err := h.root.Session().Can(ActCreateTicket); err != nil {
+		t.Fatalf("writes still disabled once the access loaded: %v", err)
+	}
+	h.advance(time.Minute)
+	if h.fake.accessAsks != 3 {
+		t.Fatalf("asked again after it loaded: %d asks", h.fake.accessAsks)
+	}
 }

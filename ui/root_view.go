@@ -73,7 +73,7 @@ func (r *Root) headerView(w int) string {
 	if r.opts.ReadOnly {
 		left += " " + r.badge("RO")
 	}
-	if s != nil && s.Access != nil && s.Access.Frozen(s.Clock()) {
+	if s != nil && s.Access != nil && s.Access.Frozen(s.Now()) {
 		left += " " + r.badge("FROZEN")
 	}
 	if s != nil && s.Blacklisted() {
@@ -156,31 +156,51 @@ func (r *Root) notice() string {
 	return strings.Join(parts, "; ") + ": those actions are hidden"
 }
 
-// tabsView: "1 Overview  2 Quote ..." with the active tab marked. When the
-// titles do not all fit, the tabs nearest the active one keep their titles
-// and the others show only their number key.
+// tabsView: "1 Overview 2 Quote ..." with the active tab marked.
 func (r *Root) tabsView(w int) string {
 	t := r.theme
 	n := len(r.screens)
 	if n == 0 {
 		return ""
 	}
-	full := make([]bool, n)
-	full[r.active] = true
+	// Each tab reads at one of three lengths: its number, its number and
+	// short name, or its number and full title. Every tab keeps at least
+	// its short name while that fits (from 80 columns up), so no screen
+	// goes nameless; then the tabs nearest the active one get their full
+	// titles as room allows.
+	const (
+		number = iota
+		short
+		full
+	)
+	level := make([]int, n)
 	render := func() string {
 		var b strings.Builder
-		for i, s := range r.screens {
+		for i := range n {
 			label := fmt.Sprint((i + 1) % 10)
-			if full[i] {
-				label += " " + s.Title()
+			switch level[i] {
+			case full:
+				label += " " + r.title(i)
+			case short:
+				label += " " + r.short(i)
 			}
 			if i == r.active {
 				b.WriteString(t.ActiveTab.Render(" " + label + " "))
 			} else {
-				b.WriteString(t.Tab.Render(" " + label + " "))
+				b.WriteString(t.Tab.Render(label + " "))
 			}
 		}
 		return b.String()
+	}
+	for i := range level {
+		level[i] = short
+	}
+	level[r.active] = full
+	if lipgloss.Width(render()) > w {
+		for i := range level {
+			level[i] = number
+		}
+		level[r.active] = full
 	}
 	out := render()
 	for d := 1; d < n; d++ {
@@ -188,16 +208,27 @@ func (r *Root) tabsView(w int) string {
 			if i < 0 || i >= n {
 				continue
 			}
-			full[i] = true
+			was := level[i]
+			level[i] = full
 			if next := render(); lipgloss.Width(next) <= w {
 				out = next
 			} else {
-				full[i] = false
+				level[i] = was
 				return out
 			}
 		}
 	}
 	return out
+}
+
+// short is the short name of screen i: its factory's, or the start of its
+// title.
+func (r *Root) short(i int) string {
+	if s := r.factories[i].Short; s != "" {
+		return s
+	}
+	title := []rune(r.factories[i].Title)
+	return string(title[:min(len(title), 4)])
 }
 
 // contentView is the active screen, or what stands over it.
@@ -236,11 +267,23 @@ func paragraph(st lipgloss.Style, text string, w int) string {
 	return st.Width(max(w, 1)).Render(text)
 }
 
-func (r *Root) now() time.Time {
-	if r.opts.Now != nil {
-		return r.opts.Now()
+func (r *Root) now() time.Time { return r.clock().Now() }
+
+// clock is the dashboard's clock, the system's unless Options set one.
+func (r *Root) clock() Clock {
+	if r.opts.Clock != nil {
+		return r.opts.Clock
 	}
-	return time.Now()
+	return SystemClock{}
+}
+
+// title is the tab title of screen i: the built screen's own (it may carry
+// a count), else its factory's.
+func (r *Root) title(i int) string {
+	if s := r.screens[i]; s != nil {
+		return s.Title()
+	}
+	return r.factories[i].Title
 }
 
 // inputLine is the command, filter or prompt line.
@@ -272,7 +315,11 @@ func (r *Root) footerView(w int) string {
 	if !r.lastRefresh.IsZero() && w >= 60 {
 		right = append(right, t.Status.Render("updated "+r.lastRefresh.Local().Format("15:04:05")))
 	}
-	if r.Mode() == ModeNormal && r.toast == nil {
+	toast := r.toast
+	if toast != nil && toast.screen != r.activeID() {
+		toast = nil // it told of another screen
+	}
+	if r.Mode() == ModeNormal && toast == nil {
 		right = append(right, t.HintKey.Render("?")+" "+t.HintDesc.Render("help"))
 	}
 	rs := strings.Join(right, t.Status.Render(" · "))
@@ -284,8 +331,13 @@ func (r *Root) footerView(w int) string {
 		left = r.commandStatus()
 	case r.filter != nil:
 		left = t.HintKey.Render("enter") + t.HintDesc.Render(" keep filter  ") + t.HintKey.Render("esc") + t.HintDesc.Render(" clear")
-	case r.toast != nil:
-		left = t.toastView(r.toast)
+	case toast != nil:
+		// The toast goes first; the key hints stay after it as far as
+		// they fit, so a toast never hides what the keys do.
+		left = t.toastView(toast)
+		if hints := r.hintsView(); hints != "" {
+			left += "   " + hints
+		}
 	default:
 		left = r.hintsView()
 	}

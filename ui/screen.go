@@ -43,10 +43,20 @@ type Screen interface {
 	Busy() bool
 }
 
-// Factory builds a screen for a session. The root calls the factories again
-// when the operated account changes, so no state of one account survives into
-// another (a quote is bound to its account).
-type Factory func(s *Session) Screen
+// Factory is one screen of the dashboard before it is built: its id and tab
+// title, and how to build it for a session. The root builds a screen the
+// first time it is shown, and builds it anew for the new session after an
+// account switch, so no state of one account survives into another (a quote
+// is bound to its account) and a switch costs only the visible screen's
+// requests.
+type Factory struct {
+	ID    string
+	Title string
+	// Short is the tab's name when the full titles do not fit (four cells
+	// or so); the start of Title when empty.
+	Short string
+	New   func(s *Session) Screen
+}
 
 // Environment is the kind of service the session talks to.
 type Environment string
@@ -88,8 +98,8 @@ type Session struct {
 	ReadOnly bool
 	Journal  *journal.Journal
 	StateDir string
-	// Now is the clock; tests replace it.
-	Now func() time.Time
+	// Time is the session's clock (SystemClock when nil); tests replace it.
+	Time Clock
 	// Theme holds every style; never nil in a session built by the root.
 	Theme *Theme
 	// Accounts are the accounts the access may operate (main first); nil
@@ -97,14 +107,17 @@ type Session struct {
 	Accounts []api.Account
 
 	inFlight atomic.Int64
+	sid      atomic.Uint64
 }
 
-// Clock returns the session's current time.
-func (s *Session) Clock() time.Time {
-	if s.Now == nil {
-		return time.Now()
+// id is the session's process-wide number, drawn on first use from the
+// same sequence as request ids.
+func (s *Session) id() uint64 {
+	if v := s.sid.Load(); v != 0 {
+		return v
 	}
-	return s.Now()
+	s.sid.CompareAndSwap(0, ids.Add(1))
+	return s.sid.Load()
 }
 
 // InFlight is the number of requests under way, shown in the footer.

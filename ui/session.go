@@ -35,7 +35,7 @@ func (s *Session) WithAccount(a Account) *Session {
 		ReadOnly:       s.ReadOnly,
 		Journal:        s.Journal,
 		StateDir:       s.StateDir,
-		Now:            s.Now,
+		Time:           s.Time,
 		Theme:          s.Theme,
 		Accounts:       s.Accounts,
 	}
@@ -74,5 +74,5 @@ func (s *Session) JournalEntry(account uuid.UUID, action, endpoint string) journ
 	if account != uuid.Nil {
 		acct = account.String()
 	}
-	return journal.Entry{Time: s.Clock().UTC(), Profile: s.Profile, Env: string(s.Env), Account: acct, Action: action, Endpoint: endpoint}
+	return journal.Entry{Time: s.Now().UTC(), Profile: s.Profile, Env: string(s.Env), Account: acct, Action: action, Endpoint: endpoint}
 }

@@ -21,10 +21,9 @@ import (
 // `tesouro --sandbox` builds them.
 func embeddedOptions(closers *[]func() error) ui.Options {
 	return ui.Options{
-		Factories: []ui.Factory{overview.New, subaccounts.New, accesses.New},
-		Env:       ui.EnvSandbox,
-		Embedded:  true,
-		Funding:   true,
+		Env:      ui.EnvSandbox,
+		Embedded: true,
+		Funding:  true,
 		Connect: func(ctx context.Context) (*ui.Connection, error) {
 			r, err := sandbox.Start(sandbox.Config{Seed: 1}, "127.0.0.1:0")
 			if err != nil {
@@ -40,7 +39,12 @@ func embeddedOptions(closers *[]func() error) ui.Options {
 			if err != nil {
 				return nil, err
 			}
-			return &ui.Connection{Client: cl, Email: acc.Email, Close: r.Close}, nil
+			screens := []ui.Factory{
+				{ID: "overview", Title: "Overview", New: func(s *ui.Session) ui.Screen { return overview.New(s, cl) }},
+				{ID: "subaccounts", Title: "Sub-accounts", New: func(s *ui.Session) ui.Screen { return subaccounts.New(s, cl) }},
+				{ID: "accesses", Title: "Accesses", New: func(s *ui.Session) ui.Screen { return accesses.New(s, cl) }},
+			}
+			return &ui.Connection{Client: cl, Email: acc.Email, Close: r.Close, Screens: screens}, nil
 		},
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"sort"
 	"strings"
 
@@ -47,7 +48,7 @@ func (r *Root) openSwitcher() tea.Cmd {
 	if r.session == nil {
 		return Toast(ToastInfo, "Not connected yet")
 	}
-	in := textinput.New()
+	in := widget.NewInput()
 	in.Prompt = "account> "
 	in.Placeholder = "type to filter"
 	sw := &switcher{theme: r.theme, input: in, session: r.session}
@@ -61,9 +62,9 @@ func (r *Root) openSwitcher() tea.Cmd {
 	}
 	sw.loading = true
 	s := r.session
-	return tea.Batch(focus, r.request(s, func(ctx context.Context) tea.Msg {
+	return tea.Batch(focus, r.request(s, func(ctx context.Context) (tea.Msg, error) {
 		accs, err := s.Client.ListAccounts(ctx)
-		return switcherAccountsMsg{accounts: accs, err: err}
+		return switcherAccountsMsg{accounts: accs, err: err}, nil
 	}))
 }
 

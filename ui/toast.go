@@ -18,17 +18,20 @@ type toast struct {
 	id    int
 	text  string
 	level ToastLevel
+	// screen is the screen shown when the toast came: it belongs there and
+	// is not carried to another screen.
+	screen string
 }
 
 // toastExpiredMsg removes the toast with that id (a newer toast is kept).
 type toastExpiredMsg struct{ id int }
 
-func expireToast(id int, level ToastLevel) tea.Cmd {
+func (r *Root) expireToast(id int, level ToastLevel) tea.Cmd {
 	d := toastDuration
 	if level == ToastError {
 		d = errorToastDuration
 	}
-	return tea.Tick(d, func(time.Time) tea.Msg { return toastExpiredMsg{id: id} })
+	return r.clock().After(d, func(time.Time) tea.Msg { return toastExpiredMsg{id: id} })
 }
 
 // toastView renders a toast with a symbol, so that its kind does not depend

@@ -13,7 +13,7 @@ func ABA(s string) (string, error) {
 	if t == "" {
 		return "", errors.New("required: type the 9-digit routing number")
 	}
-	if !isDigits(t) {
+	if !IsDigits(t) {
 		return "", errors.New("a routing number has digits only: type its 9 digits without spaces")
 	}
 	if len(t) != 9 {

@@ -29,7 +29,7 @@ func EVMAddress(s string) (checksummed string, warning string, err error) {
 	if len(h) != 40 {
 		return "", "", fmt.Errorf("has %d characters after 0x, an address has 40 hexadecimal digits: copy the whole address again", len(h))
 	}
-	if !isHex(h) {
+	if !IsHex(h) {
 		return "", "", errors.New("contains a character that is not hexadecimal (0-9, a-f): paste the address again")
 	}
 	if strings.Trim(h, "0") == "" {

@@ -19,7 +19,7 @@ func FuzzCPF(f *testing.F) {
 		if !settle(t, got, err) {
 			return
 		}
-		if len(got) != 11 || !isDigits(got) {
+		if len(got) != 11 || !IsDigits(got) {
 			t.Fatalf("CPF(%q) = %q, want 11 digits", s, got)
 		}
 		if again, err := CPF(got); err != nil || again != got {
@@ -191,7 +191,7 @@ func FuzzDateCountry(f *testing.F) {
 				t.Fatalf("CountryAlpha2(%q) = %q", s, c)
 			}
 		}
-		if d, err := Digits(s, 1, 20); settle(t, d, err) && !isDigits(d) {
+		if d, err := Digits(s, 1, 20); settle(t, d, err) && !IsDigits(d) {
 			t.Fatalf("Digits(%q) = %q", s, d)
 		}
 	})

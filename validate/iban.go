@@ -54,7 +54,7 @@ func IBAN(s string) (string, error) {
 	if cc[0] < 'A' || cc[0] > 'Z' || cc[1] < 'A' || cc[1] > 'Z' {
 		return "", errors.New("must start with the 2-letter country code, e.g. DE or GB")
 	}
-	if !isDigits(t[2:4]) {
+	if !IsDigits(t[2:4]) {
 		return "", errors.New("characters 3 and 4 are the check digits and must be digits: re-type the IBAN")
 	}
 	want, ok := ibanLengths[cc]

@@ -56,7 +56,7 @@ func PixKey(s string) (PixKeyKind, string, error) {
 	}
 	d := stripTaxPunct(t)
 	switch {
-	case len(d) == 11 && isDigits(d):
+	case len(d) == 11 && IsDigits(d):
 		n, err := CPF(d)
 		if err != nil {
 			return PixCPF, "", fmt.Errorf("read as a CPF, %w; for a phone number type it with +55, e.g. +5511912345678", err)
@@ -65,9 +65,9 @@ func PixKey(s string) (PixKeyKind, string, error) {
 	case len(d) == 14:
 		n, err := CNPJ(d)
 		return PixCNPJ, n, err
-	case len(d) == 13 && strings.HasPrefix(d, "55") && isDigits(d):
+	case len(d) == 13 && strings.HasPrefix(d, "55") && IsDigits(d):
 		return "", "", errors.New("looks like a phone number without the +: type it as +55 followed by area code and number")
-	case len(d) == 32 && isHex(d):
+	case len(d) == 32 && IsHex(d):
 		return "", "", errors.New("looks like a random key without its dashes: type it as a UUID, 8-4-4-4-12 characters")
 	}
 	return "", "", errors.New("not a PIX key: type a CPF (11 digits), a CNPJ (14 characters), a phone as +55 and 11 digits, an e-mail, or a random key (UUID)")
@@ -120,27 +120,8 @@ func looksLikeUUID(t string) bool {
 
 func pixEVP(t string) (string, error) {
 	hex := strings.ReplaceAll(t, "-", "")
-	if len(hex) != 32 || !isHex(hex) {
+	if len(hex) != 32 || !IsHex(hex) {
 		return "", errors.New("a random key is a UUID of hexadecimal digits (0-9, a-f): re-type or paste it again")
 	}
 	return strings.ToLower(t), nil
-}
-
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return s != ""
 }

@@ -98,3 +98,26 @@ func Date(s string) (time.Time, error) {
 	}
 	return d, nil
 }
+
+// IsDigits reports whether s is one or more ASCII digits: the shape of the
+// numeric codes (tax ids, bank codes, BR Code ids and lengths) that a
+// locale's digits or a sign must not slip into.
+func IsDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// IsHex reports whether s is one or more hexadecimal digits, in either case.
+func IsHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return s != ""
+}

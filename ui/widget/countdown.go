@@ -8,11 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// tickInterval is how often a countdown is redrawn. A quarter second keeps
-// the seconds figure from lagging visibly behind the real deadline while
-// costing a handful of frames per second.
-const tickInterval = 250 * time.Millisecond
-
 // Countdown shows the time left until a deadline (a quote's 15 s, a ticket's
 // 5 min or 24 h). It holds no running state: what it shows is always
 // recomputed as Deadline minus now, so it cannot drift the way a timer that
@@ -99,9 +94,26 @@ type TickMsg struct {
 	At time.Time
 }
 
-// Tick schedules the next tick of countdown id. Re-arm it only when a
-// TickMsg of that same id arrives, so that each countdown has exactly one
-// ticker however many times it is redrawn.
-func Tick(id string) tea.Cmd {
-	return tea.Tick(tickInterval, func(t time.Time) tea.Msg { return TickMsg{ID: id, At: t} })
+// Next is how long after now the figure the countdown shows changes: the
+// remaining time is shown rounded up to the whole second, so it changes
+// exactly when the remainder crosses a whole second. A countdown thus wakes
+// once per displayed second, never between.
+func (c Countdown) Next(now time.Time) time.Duration {
+	rem := c.Remaining(now)
+	if rem <= 0 {
+		return time.Second
+	}
+	if d := rem % time.Second; d > 0 {
+		return d
+	}
+	return time.Second
+}
+
+// Tick schedules the next tick of c with after (the session's clock) for
+// when the figure changes. Re-arm it only when a TickMsg of c's ID
+// arrives, so that each countdown has exactly one ticker however many
+// times it is redrawn.
+func (c Countdown) Tick(now time.Time, after func(time.Duration, func(time.Time) tea.Msg) tea.Cmd) tea.Cmd {
+	id := c.ID
+	return after(c.Next(now), func(t time.Time) tea.Msg { return TickMsg{ID: id, At: t} })
 }

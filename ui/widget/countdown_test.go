@@ -1,6 +1,7 @@
 package widget
 
 import (
+	tea "charm.land/bubbletea/v2"
 	"strings"
 	"testing"
 	"time"
@@ -84,10 +85,32 @@ func TestFormatRemaining(t *testing.T) {
 	}
 }
 
-func TestTickCarriesItsID(t *testing.T) {
-	msg := Tick("quote-1")()
-	tm, ok := msg.(TickMsg)
-	if !ok || tm.ID != "quote-1" || tm.At.IsZero() {
-		t.Fatalf("Tick gave %#v, want a TickMsg for quote-1 with a time", msg)
+// The countdown shows whole seconds, so it wakes exactly when the figure
+// changes: once per displayed second, not several times.
+func TestCountdownWakesWhenTheFigureChanges(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c := Countdown{ID: "quote-1", Deadline: start.Add(15 * time.Second), Total: 15 * time.Second}
+	now := start.Add(2700 * time.Millisecond) // 12.3 s left: shows "13s"
+	if got := c.Next(now); got != 300*time.Millisecond {
+		t.Fatalf("Next at 12.3s left = %v, want 300ms (then it shows 12s)", got)
+	}
+	before := FormatRemaining(c.Remaining(now))
+	after := FormatRemaining(c.Remaining(now.Add(c.Next(now))))
+	if before != "13s" || after != "12s" {
+		t.Fatalf("the figure went %q → %q at the wake-up, want 13s → 12s", before, after)
+	}
+	wakes := 0
+	for n := start; !c.Expired(n); n = n.Add(c.Next(n)) {
+		wakes++
+	}
+	if wakes != 15 {
+		t.Fatalf("a 15 s countdown woke %d times, want 15", wakes)
+	}
+	var fired tea.Msg
+	cmd := c.Tick(now, func(d time.Duration, fire func(time.Time) tea.Msg) tea.Cmd {
+		return func() tea.Msg { fired = fire(now.Add(d)); return fired }
+	})
+	if tm, ok := cmd().(TickMsg); !ok || tm.ID != "quote-1" {
+		t.Fatalf("Tick gave %#v, want a TickMsg for quote-1", fired)
 	}
 }

@@ -72,15 +72,11 @@ func NewFilterBar(fields ...FilterField) *FilterBar {
 	km.PrevSuggestion.SetEnabled(false)
 	km.AcceptSuggestion.SetEnabled(false) // tab is handled here
 	for _, fd := range fields {
-		in := textinput.New()
+		in := NewInput()
 		in.Prompt = ""
 		in.Placeholder = fd.Placeholder
 		in.KeyMap = km
 		in.CharLimit = 120
-		// A steady cursor: no blink ticks while a form sits open.
-		st := in.Styles()
-		st.Cursor.Blink = false
-		in.SetStyles(st)
 		if len(fd.Suggestions) > 0 {
 			in.ShowSuggestions = true
 			in.SetSuggestions(fd.Suggestions)

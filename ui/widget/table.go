@@ -487,6 +487,13 @@ func scan(items []item, q string, k int) []int32 {
 	return buf[:n]
 }
 
+// Index is the position of the row with id among the loaded rows, in the
+// order they were set and appended (a replaced row keeps its place).
+func (t *Table) Index(id string) (int, bool) {
+	i, ok := t.index[id]
+	return i, ok
+}
+
 // Len is the number of loaded rows.
 func (t *Table) Len() int { return len(t.items) }
 

@@ -339,3 +339,17 @@ func TestContainsAgreesWithStrings(t *testing.T) {
 		}
 	}
 }
+
+func TestTableIndexFollowsSetAndAppend(t *testing.T) {
+	tb := NewTable(Column{Title: "A"})
+	tb.SetRows([]Row{{ID: "a", Cells: []string{"1"}}, {ID: "b", Cells: []string{"2"}}, {ID: "a", Cells: []string{"3"}}})
+	tb.AppendRows([]Row{{ID: "c", Cells: []string{"4"}}, {ID: "b", Cells: []string{"5"}}})
+	for id, want := range map[string]int{"a": 0, "b": 1, "c": 2} {
+		if i, ok := tb.Index(id); !ok || i != want {
+			t.Fatalf("Index(%q) = %d, %v; want %d", id, i, ok, want)
+		}
+	}
+	if _, ok := tb.Index("z"); ok || tb.Len() != 3 {
+		t.Fatal("an unknown id is indexed, or a row was listed twice")
+	}
+}

@@ -6,7 +6,6 @@ package accesses
 import (
 	"context"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -15,23 +14,22 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
-const requestTimeout = 15 * time.Second
-
-var instances atomic.Int64
+// Service is what the screen asks of the service.
+type Service interface {
+	ListAccesses(ctx context.Context, f api.AccessFilter) ([]api.Access, error)
+}
 
 // Screen is the Accesses screen.
 type Screen struct {
 	s    *ui.Session
-	inst int64
+	svc  Service
 	w, h int
-	seq  int
-
-	list   []api.Access
-	err    error
-	loaded bool
-	table  *widget.Table
+	// list holds the sub-accesses; its Slot drops an older load's answer
+	// and one of another account's screen.
+	list *listing.List[api.Access]
 
 	keys keyMap
 }
@@ -61,32 +59,46 @@ var matrix = []permission{
 	{"Apr", "operation approver", func(p api.Permissions) bool { return p.OperationApprover }},
 }
 
-// New builds the screen for a session.
-func New(s *ui.Session) ui.Screen {
+// columns are the matrix's: the e-mail, one per permission, MFA, frozen.
+func columns() []widget.Column {
 	cols := []widget.Column{{Title: "E-mail"}}
 	for _, p := range matrix {
 		cols = append(cols, widget.Column{Title: p.title, Width: len(p.title)})
 	}
-	cols = append(cols, widget.Column{Title: "MFA", Width: 3}, widget.Column{Title: "Frozen", Width: 17})
-	t := widget.NewTable(cols...)
-	t.SetStyles(s.Styles().TableStyles())
-	t.SetEmpty("loading accesses…")
-	return &Screen{
-		s:     s,
-		inst:  instances.Add(1),
-		table: t,
+	return append(cols, widget.Column{Title: "MFA", Width: 3}, widget.Column{Title: "Frozen", Width: 17})
+}
+
+// New builds the screen for a session.
+func New(s *ui.Session, svc Service) ui.Screen {
+	m := &Screen{
+		s:   s,
+		svc: svc,
 		keys: keyMap{
 			Copy:    ui.Binding("y", "copy access id", "y"),
 			Refresh: ui.Binding("r", "refresh", "r"),
 		},
 	}
+	m.list = listing.New(s, "accesses", accessID, m.row, m.query, columns()...)
+	m.list.All = true
+	m.list.SetEmpty("loading accesses…")
+	return m
 }
 
-type listedMsg struct {
-	inst int64
-	seq  int
-	list []api.Access
-	err  error
+// accessID names an access: its id, else its e-mail.
+func accessID(a api.Access) string {
+	if a.ID == "" {
+		return a.Email
+	}
+	return a.ID
+}
+
+// query asks for every sub-access: the service sends them in one answer.
+func (m *Screen) query(string) (listing.PageCall[api.Access], error) {
+	svc := m.svc
+	return func(ctx context.Context) (api.Page[api.Access], error) {
+		list, err := svc.ListAccesses(ctx, api.AccessFilter{})
+		return api.Page[api.Access]{Items: list}, err
+	}, nil
 }
 
 // ID implements ui.Screen.
@@ -105,53 +117,29 @@ func (m *Screen) Busy() bool { return false }
 func (m *Screen) Filterable() bool { return true }
 
 // Init implements ui.Screen.
-func (m *Screen) Init() tea.Cmd { return m.load() }
-
-func (m *Screen) load() tea.Cmd {
-	m.seq++
-	seq, inst, client := m.seq, m.inst, m.s.Client
-	return m.s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		list, err := client.ListAccesses(ctx, api.AccessFilter{})
-		return listedMsg{inst: inst, seq: seq, list: list, err: err}
-	})
-}
+func (m *Screen) Init() tea.Cmd { return m.list.Reload() }
 
 // Update implements ui.Screen.
 func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	if cmd, ok := m.list.Handle(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
-	case listedMsg:
-		if msg.inst != m.inst || msg.seq != m.seq {
-			return m, nil
-		}
-		m.loaded, m.err = true, msg.err
-		if msg.err != nil {
-			m.table.SetEmpty("sub-accesses not available")
-			return m, nil
-		}
-		m.list = msg.list
-		m.table.SetEmpty("no sub-accesses")
-		m.table.SetRows(m.rows())
-		return m, m.s.Refreshed()
-	case ui.FilterMsg:
-		m.table.SetFilter(msg.Query)
-		return m, nil
 	case ui.ThemeChangedMsg:
-		m.table.SetStyles(m.s.Styles().TableStyles())
-		m.table.SetRows(m.rows())
+		m.list.Restyle()
+		m.list.Redraw(columns()...)
 		return m, nil
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, m.keys.Refresh):
-			return m, m.load()
+			return m, m.list.Refresh()
 		case key.Matches(msg, m.keys.Copy):
-			if row, ok := m.table.Selected(); ok {
-				return m, ui.Copy("access id", row.ID)
+			if a, ok := m.list.Selected(); ok {
+				return m, ui.Copy("access id", accessID(a))
 			}
 			return m, nil
 		}
-		return m, m.table.Update(msg)
+		return m, m.list.Key(msg)
 	}
 	return m, nil
 }
@@ -159,29 +147,20 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 // KeyMap implements ui.Screen.
 func (m *Screen) KeyMap() []key.Binding {
 	k := m.keys
-	_, sel := m.table.Selected()
+	_, sel := m.list.Selected()
 	k.Copy.SetEnabled(sel)
-	return append([]key.Binding{k.Copy, k.Refresh}, m.table.KeyMap()...)
+	return append([]key.Binding{k.Copy, k.Refresh}, m.list.KeyMap()...)
 }
 
-func (m *Screen) rows() []widget.Row {
+// row draws one access of the matrix.
+func (m *Screen) row(a api.Access) widget.Row {
 	t := m.s.Styles()
-	rows := make([]widget.Row, 0, len(m.list))
-	now := m.s.Clock()
-	for _, a := range m.list {
-		cells := []string{a.Email}
-		for _, p := range matrix {
-			cells = append(cells, t.Check(p.on(a.AccessPermission)))
-		}
-		cells = append(cells, t.Check(a.MFA != nil))
-		cells = append(cells, frozenText(t, a.FrozenUntil, now))
-		id := a.ID
-		if id == "" {
-			id = a.Email
-		}
-		rows = append(rows, widget.Row{ID: id, Cells: cells})
+	cells := []string{a.Email}
+	for _, p := range matrix {
+		cells = append(cells, t.Check(p.on(a.AccessPermission)))
 	}
-	return rows
+	cells = append(cells, t.Check(a.MFA != nil), frozenText(t, a.FrozenUntil, m.s.Now()))
+	return widget.Row{Cells: cells}
 }
 
 // frozenText shows a frozenUntil timestamp: "FROZEN 2026-01-02" while in

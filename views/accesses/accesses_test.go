@@ -4,46 +4,59 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/screentest"
 )
 
+// fake is the service as the screen sees it: the list it answers with, or
+// the error.
 type fake struct {
-	api.Service
+	mu   sync.Mutex
 	list []api.Access
 	err  error
 }
 
-func (f *fake) ListAccesses(ctx context.Context, flt api.AccessFilter) ([]api.Access, error) {
+var _ Service = (*fake)(nil)
+
+func (f *fake) ListAccesses(context.Context, api.AccessFilter) ([]api.Access, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	return f.list, f.err
 }
 
-func start(t *testing.T, f *fake) ui.Screen {
-	t.Helper()
-	s := &ui.Session{Client: f, Env: ui.EnvSandbox, Access: &api.AccessInfo{
+func (f *fake) set(list ...api.Access) {
+	f.mu.Lock()
+	f.list = list
+	f.mu.Unlock()
+}
+
+func session() *ui.Session {
+	return &ui.Session{Env: ui.EnvSandbox, Time: screentest.NewClock(screentest.Epoch), Access: &api.AccessInfo{
 		Email: "operator@demo.test", MFAActivated: true,
 		AccountPermissions: api.Permissions{PayIn: true, PayOut: true, Convert: true},
 	}}
-	sc := New(s)
-	sc.SetSize(110, 20)
-	msg := sc.Init()()
-	sc, _ = sc.Update(msg)
-	return sc
+}
+
+func start(t *testing.T, f *fake) *screentest.Driver {
+	t.Helper()
+	return screentest.Drive(t, session(), func(s *ui.Session) ui.Screen { return New(s, f) }, 110, 20)
 }
 
 func TestMatrixShowsEachAccessPermissions(t *testing.T) {
-	future := time.Now().Add(48 * time.Hour).UTC().Format(time.RFC3339)
+	future := screentest.Epoch.Add(48 * time.Hour).UTC().Format(time.RFC3339)
 	f := &fake{list: []api.Access{
 		{ID: "a1", Email: "viewer@demo.test", AccessPermission: api.Permissions{ViewOnly: true}},
 		{ID: "a2", Email: "approver1@demo.test", AccessPermission: api.Permissions{OperationApprover: true}, FrozenUntil: future},
 	}}
-	v := ansi.Strip(start(t, f).View())
-	for _, want := range []string{"operator@demo.test", "MFA on", "payIn, payOut, convert", "2 accesses", "viewer@demo.test", "FROZEN"} {
+	v := start(t, f).PlainView()
+	for _, want := range []string{"operator@demo.test", "MFA on", "payIn, payOut, convert", "all 2 loaded", "viewer@demo.test", "FROZEN"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("screen lacks %q:\n%s", want, v)
 		}
@@ -59,9 +72,55 @@ func TestMatrixShowsEachAccessPermissions(t *testing.T) {
 }
 
 func TestForbiddenListingIsExplained(t *testing.T) {
-	f := &fake{err: fmt.Errorf("list accesses: %w", api.ErrForbidden)}
-	v := ansi.Strip(start(t, f).View())
+	f := &fake{err: fmt.Errorf("list accesses: %w", &api.Error{Status: 403, Method: "GET", Path: "/v2/accesses", Message: "forbidden"})}
+	v := start(t, f).PlainView()
 	if !strings.Contains(v, "may not list sub-accesses") || !strings.Contains(v, "operator@demo.test") {
 		t.Errorf("forbidden listing not explained, or own access lost:\n%s", v)
+	}
+	if strings.Contains(v, "/v2/") {
+		t.Errorf("the error shows the request's path:\n%s", v)
+	}
+}
+
+// TestLateAnswerForAnotherAccountIsDropped delivers the list asked by the
+// screen of account A into the screen rebuilt for account B, before and
+// after B's own answer: B shows only its own.
+func TestLateAnswerForAnotherAccountIsDropped(t *testing.T) {
+	fa := &fake{list: []api.Access{{ID: "a1", Email: "from-a@demo.test"}}}
+	sa := session()
+	a := New(sa, fa)
+	askedByA := a.Init() // captured: A's answer comes late
+
+	fb := &fake{list: []api.Access{{ID: "b1", Email: "from-b@demo.test"}}}
+	sb := sa.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
+	d := screentest.New(t, sb, New(sb, fb))
+	d.Screen.SetSize(110, 20)
+	askedByB := d.Screen.Init()
+
+	late := askedByA()
+	d.Send(late)
+	if v := d.PlainView(); strings.Contains(v, "from-a") || !strings.Contains(v, "loading") {
+		t.Fatalf("A's answer reached B's screen:\n%s", v)
+	}
+	d.Run(askedByB)
+	d.Send(late)
+	if v := d.PlainView(); strings.Contains(v, "from-a") || !strings.Contains(v, "from-b@demo.test") {
+		t.Fatalf("B shows another account's accesses, or not its own:\n%s", v)
+	}
+}
+
+// TestOlderLoadNeverOverwritesTheLatest presses r twice and answers the
+// second load first: the first, arriving last, is dropped.
+func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
+	f := &fake{list: []api.Access{{ID: "a1", Email: "first@demo.test"}}}
+	d := start(t, f)
+	_, first := d.Screen.Update(screentest.KeyPress("r"))
+	_, second := d.Screen.Update(screentest.KeyPress("r"))
+	f.set(api.Access{ID: "a2", Email: "second@demo.test"})
+	d.Send(second())
+	f.set(api.Access{ID: "a3", Email: "stale@demo.test"})
+	d.Send(first())
+	if v := d.PlainView(); strings.Contains(v, "stale@") || !strings.Contains(v, "second@demo.test") {
+		t.Fatalf("an older load overwrote the latest:\n%s", v)
 	}
 }

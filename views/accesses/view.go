@@ -2,20 +2,18 @@ package accesses
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
-	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
 
 // SetSize implements ui.Screen.
 func (m *Screen) SetSize(w, h int) {
 	m.w, m.h = w, h
-	m.table.SetSize(w, max(h-len(m.ownLines())-3, 0))
+	m.list.SetSize(w, max(h-len(m.ownLines())-3, 0))
 }
 
 // legend spells out the matrix's column titles.
@@ -40,7 +38,7 @@ func (m *Screen) ownLines() []string {
 		mfa = "MFA on"
 	}
 	frozen := ""
-	if a.Frozen(m.s.Clock()) {
+	if a.Frozen(m.s.Now()) {
 		frozen = " · " + t.Bad.Render("FROZEN until "+a.FrozenUntil.Local().Format("2006-01-02 15:04"))
 	}
 	lines = append(lines, "  "+t.Value.Render(a.Email)+t.Muted.Render(" · "+mfa)+frozen)
@@ -56,30 +54,17 @@ func (m *Screen) View() string {
 	t := m.s.Styles()
 	own := m.ownLines()
 	// The own block grows when the access info arrives.
-	m.table.SetSize(m.w, max(m.h-len(own)-3, 0))
+	m.list.SetSize(m.w, max(m.h-len(own)-3, 0))
 	title := t.Title.Render("Sub-accesses") + t.Muted.Render(" · permission matrix (✓ has it)")
-	switch {
-	case m.err != nil:
-		title = t.Title.Render("Sub-accesses") + " " + t.Error.Render("✗ "+explain(m.err))
-	case !m.loaded:
-		title += t.Muted.Render(" · " + widget.SpinnerFrame(m.s.Clock()) + " loading…")
-	default:
-		title += t.Muted.Render(" · " + plural(len(m.list), "access", "accesses"))
+	switch err := m.list.Err; {
+	case errors.Is(err, api.ErrForbidden):
+		// Not a failure to retry: say what it means.
+		title = t.Title.Render("Sub-accesses") + " " + t.Error.Render("✗ this access may not list sub-accesses")
+		m.list.SetEmpty("sub-accesses not available")
+	case err != nil:
+		m.list.SetEmpty("sub-accesses not available")
+	case m.list.Loaded():
+		m.list.SetEmpty("no sub-accesses")
 	}
-	return ui.Fit(strings.Join(own, "\n")+"\n\n"+title+"\n"+t.Muted.Render(legend())+"\n"+m.table.View(), m.w, m.h)
-}
-
-// explain turns a listing error into what the user can do about it.
-func explain(err error) string {
-	if errors.Is(err, api.ErrForbidden) {
-		return "this access may not list sub-accesses (" + err.Error() + ")"
-	}
-	return "could not list sub-accesses: " + err.Error() + " · r retries"
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
+	return ui.Fit(strings.Join(own, "\n")+"\n\n"+title+"\n"+t.Muted.Render(legend())+"\n"+m.list.View(""), m.w, m.h)
 }

@@ -7,6 +7,7 @@
 package approvals
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,10 +15,12 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 // columns of the inbox. Where the fixed columns would leave the amount less
@@ -78,6 +81,14 @@ func pick[T any](all []T, idx []int) []T {
 	return out
 }
 
+// Service is what the screen asks of the service.
+type Service interface {
+	ListApproverOperations(ctx context.Context, cursor string) (api.Page[api.Operation], error)
+	GetOperation(ctx context.Context, id uuid.UUID) (*api.Operation, error)
+	ApproveOperation(ctx context.Context, id uuid.UUID) (*api.Operation, error)
+	RejectOperation(ctx context.Context, id uuid.UUID, reason string) (*api.Operation, error)
+}
+
 // item is one operation of the inbox with what is known of it.
 type item struct {
 	op     api.Operation  // from the list, or the latest detail
@@ -85,6 +96,9 @@ type item struct {
 	quote  *quote
 	// sending is true while an approve or reject of it is under way.
 	sending bool
+	// pos is where the service listed it; one it omits (opened by
+	// navigation) comes after those it lists.
+	pos int
 }
 
 type keyMap struct {
@@ -93,44 +107,45 @@ type keyMap struct {
 
 // Screen is the Approvals screen.
 type Screen struct {
-	s     *ui.Session
-	table *widget.Table
-	items map[string]*item
-	order []string
+	s   *ui.Session
+	svc Service
+	// table holds the operations in the order shown (pending first, each
+	// group in the service's order).
+	table *listing.Table[*item]
 
-	gen      int // the latest list load; older pages are dropped
-	incoming []api.Operation
-	pages    int
-	loading  bool
-	loaded   bool
-	err      error
+	// listing awaits the next page of the latest inbox load, fill the
+	// details that load asked for, and details the latest detail of each
+	// operation: an older answer, or one of another account's screen, is
+	// dropped. Decisions are taken from any request of this session (each
+	// names its operation).
+	listing, fill ui.Slot
+	details       map[string]*ui.Slot
+	incoming      []api.Operation
+	pages         int
+	loaded        bool
+	err           error
 
-	detailSeq map[string]int // latest detail request per operation
-	open      string         // operation shown in the detail view, "" for the list
-	scroll    int
+	open   string // operation shown in the detail view, "" for the list
+	scroll int
 	// focus is an operation asked for by navigation, selected once known.
 	focus string
 	// after is an action to offer once the detail of that operation loads
 	// (the confirmation needs the decoded quote and the beneficiary).
 	after struct{ id, action string }
 
-	// instance tells this screen's poll ticks from those of the screen it
-	// replaced (the root rebuilds screens on an account switch).
-	instance int64
-	email    string // the caller's e-mail the rows were built for
-	shown    []int  // columns shown at this width; nil: all
-	width    int
-	height   int
-	keys     keyMap
+	email  string // the caller's e-mail the rows were built for
+	shown  []int  // columns shown at this width; nil: all
+	width  int
+	height int
+	keys   keyMap
 }
 
 // New builds the screen for a session.
-func New(s *ui.Session) ui.Screen {
-	t := widget.NewTable(columns...)
-	t.SetEmpty("no operation waits for you")
-	t.SetStyles(s.Styles().TableStyles())
-	m := &Screen{s: s, table: t, items: map[string]*item{}, detailSeq: map[string]int{}, width: 80, height: 24,
-		instance: requestSeq.Add(1)}
+func New(s *ui.Session, svc Service) ui.Screen {
+	m := &Screen{s: s, svc: svc, details: map[string]*ui.Slot{}, width: 80, height: 24}
+	m.table = listing.NewTable(func(it *item) string { return it.op.ID.String() }, m.row, columns...)
+	m.table.SetEmpty("no operation waits for you")
+	m.table.SetStyles(s.Styles().TableStyles())
 	m.keys = keyMap{
 		Open:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
 		Back:       key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back to the inbox")),
@@ -159,7 +174,7 @@ func (m *Screen) Title() string {
 // Pending is the number of loaded operations still waiting for decisions.
 func (m *Screen) Pending() int {
 	n := 0
-	for _, it := range m.items {
+	for _, it := range m.table.Items() {
 		if it.op.Status == api.OperationPending {
 			n++
 		}
@@ -179,7 +194,7 @@ func (m *Screen) Capturing() bool { return false }
 
 // Busy implements ui.Screen.
 func (m *Screen) Busy() bool {
-	for _, it := range m.items {
+	for _, it := range m.table.Items() {
 		if it.sending {
 			return true
 		}
@@ -194,11 +209,10 @@ func (m *Screen) SetSize(w, h int) {
 	if shown := shownFor(m.width); !slices.Equal(shown, m.shown) {
 		m.shown = shown
 		if shown != nil {
-			m.table.SetColumns(pick(columns, shown)...)
+			m.table.Redraw(pick(columns, shown)...)
 		} else {
-			m.table.SetColumns(columns...)
+			m.table.Redraw(columns...)
 		}
-		m.rebuild()
 	}
 }
 
@@ -219,13 +233,16 @@ func (m *Screen) KeyMap() []key.Binding {
 // current is the operation in the detail view, else the selected row.
 func (m *Screen) current() *item {
 	if m.open != "" {
-		return m.items[m.open]
+		return m.item(m.open)
 	}
-	row, ok := m.table.Selected()
-	if !ok {
-		return nil
-	}
-	return m.items[row.ID]
+	it, _ := m.table.Selected()
+	return it
+}
+
+// item is the operation with id, nil when it is not listed.
+func (m *Screen) item(id string) *item {
+	it, _ := m.table.Item(id)
+	return it
 }
 
 func (m *Screen) myEmail() string {

@@ -15,12 +15,12 @@ import (
 
 var approver = api.Permissions{OperationApprover: true}
 
-func inbox() (*fakeservice.Service, *api.Operation, *api.Operation, *api.Operation) {
+func inbox() (*inboxService, *api.Operation, *api.Operation, *api.Operation) {
 	theirs := newOp("requester@example.com", "1000", 5*time.Minute)
 	mine := newOp("approver3@example.com", "250.5", 2*time.Hour)
 	done := newOp("requester@example.com", "80", 30*time.Hour)
 	done.Status, done.Approvals, done.ExecutedID = api.OperationExecuted, 2, uuid.NewString()
-	return &fakeservice.Service{Ops: []*api.Operation{theirs, done, mine}}, theirs, mine, done
+	return &inboxService{ops: []*api.Operation{theirs, done, mine}}, theirs, mine, done
 }
 
 func TestInboxListsEveryPageWithPendingCountAmountsAndOwnDisabled(t *testing.T) {
@@ -52,7 +52,7 @@ func TestApproveAsksFirstRepeatingWhatIsApprovedThenJournals(t *testing.T) {
 	if len(h.Asks) != 1 {
 		t.Fatalf("want one confirmation, got %d (toasts %+v)", len(h.Asks), h.Toasts)
 	}
-	if len(svc.Approved) != 0 {
+	if len(svc.approved) != 0 {
 		t.Fatal("approved before the confirmation")
 	}
 	ask := h.Asks[0]
@@ -63,8 +63,8 @@ func TestApproveAsksFirstRepeatingWhatIsApprovedThenJournals(t *testing.T) {
 		}
 	}
 	h.Run(ask.OnYes)
-	if len(svc.Approved) != 1 || svc.Approved[0] != theirs.ID {
-		t.Fatalf("approved = %v", svc.Approved)
+	if len(svc.approved) != 1 || svc.approved[0] != theirs.ID {
+		t.Fatalf("approved = %v", svc.approved)
 	}
 	es := h.Journal()
 	if len(es) != 1 || es[0].Action != "approve-operation" || es[0].IDs["operation"] != theirs.ID.String() ||
@@ -120,7 +120,7 @@ func TestOwnRequestIsShownButCannotBeApproved(t *testing.T) {
 		}
 	}
 	h.Key("a")
-	if len(h.Asks) != 0 || len(svc.Approved) != 0 {
+	if len(h.Asks) != 0 || len(svc.approved) != 0 {
 		t.Fatal("own request offered for approval")
 	}
 	if len(h.Toasts) != 1 || !strings.Contains(h.Toasts[0].Text, "you requested this operation") {
@@ -154,8 +154,8 @@ func TestRejectNeedsAReason(t *testing.T) {
 		t.Fatalf("a reason is refused: %v", err)
 	}
 	h.Run(p.OnSubmit("  too expensive "))
-	if svc.Rejected[theirs.ID] != "too expensive" {
-		t.Fatalf("rejected = %v", svc.Rejected)
+	if svc.rejected[theirs.ID] != "too expensive" {
+		t.Fatalf("rejected = %v", svc.rejected)
 	}
 	es := h.Journal()
 	if len(es) != 1 || es[0].Action != "reject-operation" || es[0].Outcome != "rejected: too expensive" {
@@ -211,27 +211,15 @@ func TestNavigateOpensTheOperation(t *testing.T) {
 	if h.screen().open != theirs.ID.String() {
 		t.Fatal("the operation is not open")
 	}
-	if row, _ := h.screen().table.Selected(); row.ID != theirs.ID.String() {
+	if it := h.screen().current(); it == nil || it.op.ID != theirs.ID {
 		t.Fatal("the operation is not selected")
 	}
 	// One not in the inbox is fetched by id.
 	other := newOp("requester@example.com", "9", time.Minute)
-	svc.AddOp(other)
+	svc.add(other)
 	h.Send(ui.NavigateMsg{Screen: "approvals", ID: other.ID.String()})
 	if !strings.Contains(h.PlainView(), other.ID.String()) {
 		t.Fatalf("navigated operation not shown:\n%s", h.PlainView())
-	}
-}
-
-func TestStalePageIsDropped(t *testing.T) {
-	svc, _, _, _ := inbox()
-	h := newHarness(t, svc, "approver1@example.com", approver)
-	m := h.screen()
-	old := m.gen
-	m.reload()
-	h.Send(pageMsg{gen: old, page: api.Page[api.Operation]{Items: []api.Operation{*newOp("x@example.com", "1", 0)}}})
-	if len(m.incoming) != 0 {
-		t.Fatal("a page of an older load was kept")
 	}
 }
 
@@ -264,20 +252,6 @@ func TestSmallTerminal(t *testing.T) {
 		h.Key("j", "j", "j")
 		fakeservice.CheckSize(t, h.Screen.View(), sz[0], sz[1])
 		h.Key("esc")
-	}
-}
-
-func TestPollReloadsOnlyItsOwnLoop(t *testing.T) {
-	svc, _, _, _ := inbox()
-	h := newHarness(t, svc, "approver1@example.com", approver)
-	svc.AddOp(newOp("requester@example.com", "7", time.Second))
-	h.Send(pollMsg{instance: h.screen().instance + 1000})
-	if h.Screen.Title() != "Approvals 2" {
-		t.Fatalf("another screen's tick reloaded this one: %q", h.Screen.Title())
-	}
-	h.Send(pollMsg{instance: h.screen().instance})
-	if h.Screen.Title() != "Approvals 3" {
-		t.Fatalf("the poll did not pick up the new operation: %q", h.Screen.Title())
 	}
 }
 

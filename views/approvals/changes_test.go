@@ -71,23 +71,23 @@ func TestOperationParkedElsewhereShowsKeepingTheCursor(t *testing.T) {
 	m.table.Select(theirs.ID.String())
 	h.Key("enter") // the detail of theirs stays open
 	parked := newOp("requester@example.com", "42", time.Minute)
-	svc.AddOp(parked)
+	svc.add(parked)
 
 	h.Send(ui.ChangedMsg{Account: uuid.New(), What: ui.ChangedOperations, By: "quote"})
 	h.Send(ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedOperations, By: "approvals"})
 	h.Send(ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedTickets, By: "quote"})
-	if _, ok := m.items[parked.ID.String()]; ok {
+	if m.item(parked.ID.String()) != nil {
 		t.Fatal("reloaded for another account, for its own write, or for tickets")
 	}
 	h.Send(ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedOperations, By: "quote"})
-	if _, ok := m.items[parked.ID.String()]; !ok {
+	if m.item(parked.ID.String()) == nil {
 		t.Fatal("the operation parked by the Quote screen is not in the inbox")
 	}
 	if m.open != theirs.ID.String() {
 		t.Fatal("the open detail was closed")
 	}
-	if cur, _ := m.table.Selected(); cur.ID != theirs.ID.String() {
-		t.Fatalf("the cursor moved to %s", cur.ID)
+	if cur, _ := m.table.Selected(); cur == nil || cur.op.ID != theirs.ID {
+		t.Fatalf("the cursor moved to %v", cur)
 	}
 	if h.Screen.Title() != "Approvals 3" {
 		t.Fatalf("title %q, want the new pending count", h.Screen.Title())

@@ -21,7 +21,7 @@ func (m *Screen) approve(it *item) tea.Cmd {
 		return nil
 	}
 	if err := m.approveBlock(it); err != nil {
-		return ui.Toast(ui.ToastError, "Cannot approve: "+err.Error())
+		return ui.Toast(ui.ToastError, "Cannot approve: "+ui.ErrorText(err))
 	}
 	if it.detail == nil {
 		id := it.op.ID.String()
@@ -62,7 +62,7 @@ func (m *Screen) confirmApprove(it *item) tea.Cmd {
 	} else {
 		fmt.Fprintf(&b, "Approvals:   %d of %d after yours\n", after, op.MinApprovals)
 	}
-	fmt.Fprintf(&b, "Requested by %s, %s ago\n", op.RequesterEmail, age(m.s.Clock(), op.CreatedAt.Time))
+	fmt.Fprintf(&b, "Requested by %s, %s ago\n", op.RequesterEmail, age(m.s.Now(), op.CreatedAt.Time))
 	fmt.Fprintf(&b, "Environment: %s", strings.ToUpper(string(m.s.Env)))
 	onYes := m.decide(it, "approve", "")
 	title := fmt.Sprintf("Approve operation %s?", short(op.ID.String()))
@@ -88,7 +88,7 @@ func (m *Screen) reject(it *item) tea.Cmd {
 		return nil
 	}
 	if err := m.rejectBlock(it); err != nil {
-		return ui.Toast(ui.ToastError, "Cannot reject: "+err.Error())
+		return ui.Toast(ui.ToastError, "Cannot reject: "+ui.ErrorText(err))
 	}
 	id := it.op.ID.String()
 	summary := strings.ToLower(it.op.OperationType)
@@ -109,7 +109,7 @@ func (m *Screen) reject(it *item) tea.Cmd {
 				return nil
 			},
 			OnSubmit: func(reason string) tea.Cmd {
-				cur := m.items[id]
+				cur := m.item(id)
 				if cur == nil {
 					return nil
 				}
@@ -119,20 +119,27 @@ func (m *Screen) reject(it *item) tea.Cmd {
 	}
 }
 
-// decide returns the command that sends the decision and journals it. What
-// it needs is copied now: the command never reads the screen or session.
+// decide returns the command that marks the operation as being decided,
+// then sends the decision.
 func (m *Screen) decide(it *item, action, reason string) tea.Cmd {
+	s, id := m.s, it.op.ID.String()
+	mark := func() tea.Msg { return sendingMsg{s: s, id: id} }
+	return tea.Sequence(mark, m.send(it, action, reason))
+}
+
+// send returns the command that sends the decision and journals it. What
+// it needs is copied now: the command never reads the screen or session.
+func (m *Screen) send(it *item, action, reason string) tea.Cmd {
 	op := it.op
 	q := it.quote
-	s, jr := m.s, m.s.Journal
+	s, jr, svc := m.s, m.s.Journal, m.svc
 	acct := m.opAccount(op)
 	amounts := map[string]string{}
 	if q != nil {
 		amounts["input"] = q.Sends()
 		amounts["output"] = q.Receives()
 	}
-	mark := func() tea.Msg { return sendingMsg{id: op.ID.String()} }
-	send := m.call(func(ctx context.Context, svc api.Service) tea.Msg {
+	_, send := ui.Call(s, requestTimeout, func(ctx context.Context) (decision, error) {
 		var res *api.Operation
 		var err error
 		endpoint := "POST /v2/account/multi-sig-operations/" + op.ID.String() + "/" + action
@@ -157,25 +164,35 @@ func (m *Screen) decide(it *item, action, reason string) tea.Cmd {
 		e := s.JournalEntry(acct, action+"-operation", endpoint)
 		e.IDs, e.Amounts, e.Outcome = ids, amounts, outcome
 		jerr := jr.Record(e)
-		return decidedMsg{id: op.ID.String(), account: acct, action: action, op: res, err: err, journalErr: jerr}
+		return decision{id: op.ID.String(), account: acct, action: action, op: res, journalErr: jerr}, err
 	})
-	return tea.Sequence(mark, send)
+	return send
 }
 
-// sendingMsg marks an operation as being decided, before the request goes.
-type sendingMsg struct{ id string }
+// sendingMsg marks an operation as being decided, before the request goes;
+// it names the session whose screen confirmed the decision.
+type sendingMsg struct {
+	s  *ui.Session
+	id string
+}
 
-func (m *Screen) decided(msg decidedMsg) tea.Cmd {
-	it := m.items[msg.id]
+// decided takes the outcome of a decision: any of this session's, since
+// each names its operation and several may be under way.
+func (m *Screen) decided(res ui.Result[decision]) tea.Cmd {
+	if !m.s.Owns(res) {
+		return nil
+	}
+	msg := res.Value
+	it := m.item(msg.id)
 	if it != nil {
 		it.sending = false
 	}
 	var cmds []tea.Cmd
 	if msg.journalErr != nil {
-		cmds = append(cmds, ui.Toast(ui.ToastError, "journal not written: "+msg.journalErr.Error()))
+		cmds = append(cmds, ui.Toast(ui.ToastError, "journal not written: "+ui.ErrorText(msg.journalErr)))
 	}
-	if msg.err != nil {
-		cmds = append(cmds, ui.Toast(ui.ToastError, fmt.Sprintf("%s %s failed: %v", capital(msg.action), short(msg.id), msg.err)),
+	if res.Err != nil {
+		cmds = append(cmds, ui.Toast(ui.ToastError, fmt.Sprintf("%s %s failed: %s", capital(msg.action), short(msg.id), ui.ErrorText(res.Err))),
 			m.fetchDetail(msg.id))
 		return tea.Batch(cmds...)
 	}

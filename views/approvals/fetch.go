@@ -17,46 +17,44 @@ import (
 // count on the tab follows what other requesters park.
 const pollEvery = 30 * time.Second
 
-type pollMsg struct{ instance int64 }
+// pollMsg is a poll armed by the screen of session s: the screen rebuilt
+// for another account ignores its predecessor's.
+type pollMsg struct{ s *ui.Session }
+
+// detail is the answer for one operation's detail.
+type detail struct {
+	id string
+	op *api.Operation
+}
 
 // poll arms the next reload; each pollMsg re-arms it once, so one loop runs
 // per screen.
 func (m *Screen) poll() tea.Cmd {
-	id := m.instance
-	return tea.Tick(pollEvery, func(time.Time) tea.Msg { return pollMsg{instance: id} })
-}
-
-// call runs fn in a request bounded by requestTimeout, with the service as
-// it is now: the command never reads the session.
-func (m *Screen) call(fn func(ctx context.Context, svc api.Service) tea.Msg) tea.Cmd {
-	svc := m.s.Client
-	return m.s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		return fn(ctx, svc)
-	})
+	s := m.s
+	return m.s.After(pollEvery, func(time.Time) tea.Msg { return pollMsg{s: s} })
 }
 
 func (m *Screen) reload() tea.Cmd {
-	m.gen = int(requestSeq.Add(1))
-	m.incoming, m.pages, m.loading = nil, 0, true
-	return m.fetchPage(m.gen, "")
+	m.incoming, m.pages = nil, 0
+	return m.fetchPage("")
 }
 
-func (m *Screen) fetchPage(gen int, cursor string) tea.Cmd {
-	return m.call(func(ctx context.Context, svc api.Service) tea.Msg {
-		p, err := svc.ListApproverOperations(ctx, cursor)
-		return pageMsg{gen: gen, page: p, err: err}
+func (m *Screen) fetchPage(cursor string) tea.Cmd {
+	svc := m.svc
+	return ui.Fetch(m.s, &m.listing, requestTimeout, func(ctx context.Context) (api.Page[api.Operation], error) {
+		return svc.ListApproverOperations(ctx, cursor)
 	})
 }
 
 // fetchDetails loads the detail of the given operations a few at a time, to
 // show amounts and beneficiaries in the list.
-func (m *Screen) fetchDetails(gen int, ids []uuid.UUID) tea.Cmd {
+func (m *Screen) fetchDetails(ids []uuid.UUID) tea.Cmd {
 	if len(ids) == 0 {
+		m.fill.Cancel()
 		return nil
 	}
-	return m.call(func(ctx context.Context, svc api.Service) tea.Msg {
+	svc := m.svc
+	return ui.Fetch(m.s, &m.fill, requestTimeout, func(ctx context.Context) ([]*api.Operation, error) {
 		out := make([]*api.Operation, len(ids))
 		var wg sync.WaitGroup
 		next := make(chan int)
@@ -74,7 +72,7 @@ func (m *Screen) fetchDetails(gen int, ids []uuid.UUID) tea.Cmd {
 		}
 		close(next)
 		wg.Wait()
-		return detailsMsg{gen: gen, details: out}
+		return out, nil
 	})
 }
 
@@ -83,59 +81,75 @@ func (m *Screen) fetchDetail(id string) tea.Cmd {
 	if err != nil {
 		return ui.Toast(ui.ToastError, "Not an operation id: "+id)
 	}
-	m.detailSeq[id]++
-	seq := m.detailSeq[id]
-	return m.call(func(ctx context.Context, svc api.Service) tea.Msg {
+	sl := m.details[id]
+	if sl == nil {
+		sl = &ui.Slot{}
+		m.details[id] = sl
+	}
+	svc := m.svc
+	return ui.Fetch(m.s, sl, requestTimeout, func(ctx context.Context) (detail, error) {
 		op, err := svc.GetOperation(ctx, uid)
-		return detailMsg{id: id, seq: seq, op: op, err: err}
+		return detail{id: id, op: op}, err
 	})
 }
 
-func (m *Screen) page(msg pageMsg) tea.Cmd {
-	if msg.gen != m.gen {
+func (m *Screen) page(msg ui.Result[api.Page[api.Operation]]) tea.Cmd {
+	if !m.listing.Take(msg) {
 		return nil
 	}
-	if msg.err != nil {
-		m.loading = false
-		m.err = msg.err
+	if msg.Err != nil {
+		m.err = msg.Err
 		return nil
 	}
-	m.incoming = append(m.incoming, msg.page.Items...)
+	m.incoming = append(m.incoming, msg.Value.Items...)
 	m.pages++
-	if msg.page.More() && m.pages < maxPages {
-		return m.fetchPage(msg.gen, msg.page.Cursor)
+	if msg.Value.More() && m.pages < maxPages {
+		return m.fetchPage(msg.Value.Cursor)
 	}
-	m.loading, m.loaded, m.err = false, true, nil
-	keep := make(map[string]*item, len(m.incoming))
-	m.order = m.order[:0]
+	m.loaded, m.err = true, nil
+	keep := make(map[string]bool, len(m.incoming))
+	fresh := make([]*item, 0, len(m.incoming)+2)
 	var missing []uuid.UUID
 	for _, op := range m.incoming {
 		id := op.ID.String()
-		it := m.items[id]
+		if keep[id] {
+			continue
+		}
+		it := m.item(id)
 		if it == nil {
 			it = &item{}
 		}
-		if _, dup := keep[id]; dup {
-			continue
-		}
-		it.op = mergeList(it.op, op)
-		keep[id] = it
-		m.order = append(m.order, id)
+		it.op, it.pos = mergeList(it.op, op), len(fresh)
+		keep[id] = true
+		fresh = append(fresh, it)
 		missing = append(missing, op.ID)
 	}
 	// An operation opened by navigation stays even if the inbox omits it.
 	for _, id := range []string{m.open, m.focus} {
-		if it := m.items[id]; id != "" && it != nil && keep[id] == nil {
-			keep[id] = it
-			m.order = append(m.order, id)
+		if it := m.item(id); id != "" && it != nil && !keep[id] {
+			keep[id], it.pos = true, len(fresh)
+			fresh = append(fresh, it)
 		}
 	}
-	m.items, m.incoming = keep, nil
-	m.rebuild()
+	m.incoming = nil
+	m.show(fresh)
 	if m.focus != "" && m.table.Select(m.focus) {
 		m.focus = ""
 	}
-	return tea.Batch(m.fetchDetails(m.gen, missing), m.s.Refreshed())
+	return tea.Batch(m.fetchDetails(missing), m.s.Refreshed())
+}
+
+// filled takes the details the latest load asked for.
+func (m *Screen) filled(msg ui.Result[[]*api.Operation]) {
+	if !m.fill.Take(msg) {
+		return
+	}
+	for _, op := range msg.Value {
+		if op != nil {
+			m.setDetail(op)
+		}
+	}
+	m.rebuild()
 }
 
 // mergeList takes a fresh list entry but keeps what only the detail has.
@@ -154,37 +168,37 @@ func mergeList(old, fresh api.Operation) api.Operation {
 
 func (m *Screen) setDetail(op *api.Operation) *item {
 	id := op.ID.String()
-	it := m.items[id]
+	it := m.item(id)
 	if it == nil {
-		it = &item{}
-		m.items[id] = it
-		m.order = append(m.order, id)
+		it = &item{pos: len(m.table.Items())}
+		m.table.Put(it)
 	}
 	it.op, it.detail = *op, op
 	it.quote = decodeQuote(op.DecodedQuote)
 	return it
 }
 
-func (m *Screen) detailArrived(msg detailMsg) tea.Cmd {
-	if msg.seq != m.detailSeq[msg.id] {
+func (m *Screen) detailArrived(msg ui.Result[detail]) tea.Cmd {
+	id := msg.Value.id
+	if sl := m.details[id]; sl == nil || !sl.Take(msg) {
 		return nil
 	}
-	if msg.err != nil {
-		if m.after.id == msg.id {
+	if msg.Err != nil {
+		if m.after.id == id {
 			m.after.id = ""
 		}
-		return ui.Toast(ui.ToastError, fmt.Sprintf("Operation %s could not be loaded: %v", short(msg.id), msg.err))
+		return ui.Toast(ui.ToastError, fmt.Sprintf("Operation %s could not be loaded: %s", short(id), ui.ErrorText(msg.Err)))
 	}
-	m.setDetail(msg.op)
+	m.setDetail(msg.Value.op)
 	m.rebuild()
-	if m.focus == msg.id && m.table.Select(msg.id) {
+	if m.focus == id && m.table.Select(id) {
 		m.focus = ""
 	}
-	if m.after.id == msg.id {
+	if m.after.id == id {
 		action := m.after.action
 		m.after.id = ""
 		if action == "approve" {
-			return m.confirmApprove(m.items[msg.id])
+			return m.confirmApprove(m.item(id))
 		}
 	}
 	return nil

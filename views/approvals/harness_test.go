@@ -3,12 +3,14 @@ package approvals
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
 
@@ -38,12 +40,12 @@ func newOp(requester string, in string, age time.Duration) *api.Operation {
 type harness struct{ *fakeservice.Harness }
 
 // newHarness drives the screen for the access of email, at now.
-func newHarness(t *testing.T, svc *fakeservice.Service, email string, perms api.Permissions) harness {
+func newHarness(t *testing.T, svc *inboxService, email string, perms api.Permissions) harness {
 	t.Helper()
-	svc.Me = email
-	s := fakeservice.Session(t, svc, email, perms)
-	s.Now = func() time.Time { return now }
-	return harness{fakeservice.Drive(t, s, New, 120, 30)}
+	svc.me = email
+	s := fakeservice.Session(t, nil, email, perms)
+	s.Time = screentest.NewClock(now)
+	return harness{fakeservice.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, svc) }, 120, 30)}
 }
 
 func (h harness) screen() *Screen { return h.Screen.(*Screen) }

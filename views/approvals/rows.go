@@ -12,38 +12,37 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
 
-// rebuild sets the table rows from the items: pending first, each group in
-// the service's order.
-func (m *Screen) rebuild() {
-	ids := slices.Clone(m.order)
-	slices.SortStableFunc(ids, func(a, b string) int {
-		pa := m.items[a].op.Status == api.OperationPending
-		pb := m.items[b].op.Status == api.OperationPending
+// show lists items: pending first, each group in the service's order.
+func (m *Screen) show(items []*item) {
+	slices.SortStableFunc(items, func(a, b *item) int {
+		pa, pb := a.op.Status == api.OperationPending, b.op.Status == api.OperationPending
 		switch {
 		case pa && !pb:
 			return -1
 		case pb && !pa:
 			return 1
 		}
-		return 0
+		return a.pos - b.pos
 	})
-	now := m.s.Clock()
-	rows := make([]widget.Row, 0, len(ids))
-	for _, id := range ids {
-		it := m.items[id]
-		amt := strings.ToLower(it.op.OperationType)
-		if it.quote != nil {
-			amt = it.quote.Short()
-		}
-		cells := []string{requesterName(it.op.RequesterEmail), amt, beneficiaryShort(it.op.Beneficiary),
-			fmt.Sprintf("%d/%d", it.op.Approvals, it.op.MinApprovals), age(now, it.op.CreatedAt.Time),
-			accountName(it.op), string(it.op.Status)}
-		if m.shown != nil {
-			cells = pick(cells, m.shown)
-		}
-		rows = append(rows, widget.Row{ID: id, Cells: cells, Disabled: m.own(it)})
+	m.table.SetItems(items)
+}
+
+// rebuild lists the operations again, after one changed.
+func (m *Screen) rebuild() { m.show(slices.Clone(m.table.Items())) }
+
+// row draws an operation in the columns shown at this width.
+func (m *Screen) row(it *item) widget.Row {
+	amt := strings.ToLower(it.op.OperationType)
+	if it.quote != nil {
+		amt = it.quote.Short()
 	}
-	m.table.SetRows(rows)
+	cells := []string{requesterName(it.op.RequesterEmail), amt, beneficiaryShort(it.op.Beneficiary),
+		fmt.Sprintf("%d/%d", it.op.Approvals, it.op.MinApprovals), age(m.s.Now(), it.op.CreatedAt.Time),
+		accountName(it.op), string(it.op.Status)}
+	if m.shown != nil {
+		cells = pick(cells, m.shown)
+	}
+	return widget.Row{Cells: cells, Disabled: m.own(it)}
 }
 
 // requesterName is the part of the e-mail before "@": requesters of one

@@ -1,7 +1,6 @@
 package approvals
 
 import (
-	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -20,34 +19,11 @@ const (
 	detailWorkers = 4
 )
 
-// requestSeq numbers inbox loads across every instance of the screen (the
-// root rebuilds screens on an account switch), so that an old answer never
-// passes for a new one.
-var requestSeq atomic.Int64
-
-type pageMsg struct {
-	gen  int
-	page api.Page[api.Operation]
-	err  error
-}
-
-type detailsMsg struct {
-	gen     int
-	details []*api.Operation
-}
-
-type detailMsg struct {
-	id  string
-	seq int
-	op  *api.Operation
-	err error
-}
-
-type decidedMsg struct {
+// decision is the outcome of an approval or rejection of operation id.
+type decision struct {
 	id, action string
 	account    uuid.UUID // the account the operation acts on
 	op         *api.Operation
-	err        error
 	journalErr error
 }
 
@@ -59,26 +35,19 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		m.rebuild()
 	}
 	switch msg := msg.(type) {
-	case pageMsg:
+	case ui.Result[api.Page[api.Operation]]:
 		return m, m.page(msg)
-	case detailsMsg:
-		if msg.gen == m.gen {
-			for _, op := range msg.details {
-				if op != nil {
-					m.setDetail(op)
-				}
-			}
-			m.rebuild()
-		}
+	case ui.Result[[]*api.Operation]:
+		m.filled(msg)
 		return m, nil
-	case detailMsg:
+	case ui.Result[detail]:
 		return m, m.detailArrived(msg)
 	case pollMsg:
-		if msg.instance != m.instance {
+		if msg.s != m.s {
 			return m, nil
 		}
 		cmds := []tea.Cmd{m.poll()}
-		if !m.loading {
+		if !m.listing.Waiting() {
 			cmds = append(cmds, m.reload())
 		}
 		if m.open != "" {
@@ -96,11 +65,11 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		return m, tea.Batch(cmds...)
 	case sendingMsg:
-		if it := m.items[msg.id]; it != nil {
+		if it := m.item(msg.id); it != nil && msg.s == m.s {
 			it.sending = true
 		}
 		return m, nil
-	case decidedMsg:
+	case ui.Result[decision]:
 		return m, m.decided(msg)
 	case ui.NavigateMsg:
 		if msg.Screen == m.ID() && msg.ID != "" {

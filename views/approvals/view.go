@@ -30,13 +30,13 @@ func (m *Screen) summaryLine() string {
 	case m.err != nil && errors.Is(m.err, api.ErrForbidden):
 		return th.Warn.Render("⊘ the approval inbox is for approvers, and this access is not one (the service answered 403)")
 	case m.err != nil:
-		return th.Error.Render("✗ inbox not loaded: " + m.err.Error() + " (r retries)")
+		return th.Error.Render("✗ inbox not loaded: " + ui.ErrorText(m.err) + " (r retries)")
 	case !m.loaded:
 		return th.Muted.Render("loading the approval inbox…")
 	}
 	pending := m.Pending()
-	s := fmt.Sprintf("%d pending · %d decided", pending, len(m.items)-pending)
-	if m.loading {
+	s := fmt.Sprintf("%d pending · %d decided", pending, len(m.table.Items())-pending)
+	if m.listing.Waiting() {
 		s += " · refreshing…"
 	}
 	return th.Title.Render(s)
@@ -70,16 +70,16 @@ func (m *Screen) actionLine(it *item) string {
 	}
 	if err := m.approveBlock(it); err != nil {
 		if m.rejectBlock(it) == nil {
-			return th.Warn.Render("approve unavailable: " + err.Error() + " · x reject")
+			return th.Warn.Render("approve unavailable: " + ui.ErrorText(err) + " · x reject")
 		}
-		return th.Warn.Render("⊘ " + err.Error())
+		return th.Warn.Render("⊘ " + ui.ErrorText(err))
 	}
 	return th.Muted.Render("enter details · a approve · x reject")
 }
 
 func (m *Screen) detailView() string {
 	th := m.s.Styles()
-	it := m.items[m.open]
+	it := m.item(m.open)
 	if it == nil {
 		return ui.Fit(th.Muted.Render("loading operation "+m.open+"…")+"\n\n"+th.Muted.Render("esc back to the inbox"), m.width, m.height)
 	}
@@ -109,7 +109,7 @@ func (m *Screen) detailLines(it *item) []string {
 		op.ID, op.OperationType, op.Status, op.Approvals, op.MinApprovals))}
 	created := ""
 	if !op.CreatedAt.IsZero() {
-		created = op.CreatedAt.Local().Format("2006-01-02 15:04:05") + " (" + age(m.s.Clock(), op.CreatedAt.Time) + " ago)"
+		created = op.CreatedAt.Local().Format("2006-01-02 15:04:05") + " (" + age(m.s.Now(), op.CreatedAt.Time) + " ago)"
 	}
 	l = append(l, m.kv("Requester", op.RequesterEmail), m.kv("Created", created), m.kv("Account", accountLine(op)))
 	if m.own(it) {

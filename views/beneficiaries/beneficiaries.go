@@ -5,12 +5,30 @@
 package beneficiaries
 
 import (
+	"context"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
 
+	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/tabbed"
 )
+
+// Service is what the Beneficiaries screen asks of the service.
+type Service interface {
+	ListWallets(ctx context.Context, q api.WalletFilter) (api.Page[api.Wallet], error)
+	ListBRLAccounts(ctx context.Context, q api.BeneficiaryFilter) (api.Page[api.BRLAccount], error)
+	ListUSDAccounts(ctx context.Context, q api.BeneficiaryFilter) (api.Page[api.USDAccount], error)
+	ListCOPAccounts(ctx context.Context, q api.BeneficiaryFilter) (api.Page[api.COPAccount], error)
+	CreateWallet(ctx context.Context, account uuid.UUID, req api.CreateWalletRequest) (uuid.UUID, error)
+	CreateBRLAccount(ctx context.Context, account uuid.UUID, req api.CreateBRLAccountRequest) (uuid.UUID, error)
+	CreateUSDAccount(ctx context.Context, account uuid.UUID, req api.CreateUSDAccountRequest) (uuid.UUID, error)
+	CreateCOPAccount(ctx context.Context, account uuid.UUID, req api.CreateCOPAccountRequest) (uuid.UUID, error)
+	DeleteWallet(ctx context.Context, account, id uuid.UUID) error
+	DeleteBRLAccount(ctx context.Context, account, id uuid.UUID) error
+}
 
 type keyMap struct {
 	New, Delete key.Binding
@@ -25,8 +43,8 @@ type Screen struct {
 }
 
 // New builds the screen for a session.
-func New(s *ui.Session) ui.Screen {
-	m := &Screen{s: s, kinds: kinds(), keys: keyMap{
+func New(s *ui.Session, svc Service) ui.Screen {
+	m := &Screen{s: s, kinds: kinds(svc), keys: keyMap{
 		New:    ui.Binding("n", "new beneficiary", "n"),
 		Delete: ui.Binding("d", "delete", "d", "delete"),
 	}}
@@ -62,7 +80,7 @@ func (m *Screen) View() string {
 		hint = "n new · the service offers no delete for " + k.noun + "s"
 	}
 	if err := m.Blocked(); err != nil {
-		hint = "read only: " + err.Error()
+		hint = "read only: " + ui.ErrorText(err)
 	}
 	return m.Render(m.Status(hint))
 }
@@ -71,7 +89,10 @@ func (m *Screen) View() string {
 func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case deletedMsg:
-		return m, m.deleted(msg)
+		if !m.s.Owns(msg) {
+			return m, nil // sent by the screen of another account
+		}
+		return m, m.deleted(msg.Value)
 	case tabbed.SentMsg:
 		cmd, created := m.Sent(msg)
 		if created {
@@ -106,7 +127,7 @@ func (m *Screen) changed() tea.Cmd {
 
 func (m *Screen) openForm() tea.Cmd {
 	if err := m.Blocked(); err != nil {
-		return ui.Toast(ui.ToastError, "Cannot add a beneficiary: "+err.Error())
+		return ui.Toast(ui.ToastError, "Cannot add a beneficiary: "+ui.ErrorText(err))
 	}
 	k := m.kinds[m.Cur()]
 	return m.OpenForm(k.newForm(), k.request)

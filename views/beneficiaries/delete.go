@@ -8,13 +8,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/tabbed"
 )
 
-type deletedMsg struct {
-	acct       uuid.UUID // the account it was sent for
+// deletedMsg is the answer to a delete. Deletes are not awaited one at a
+// time: any answer of this screen's session is taken.
+type deletedMsg = ui.Result[deleted]
+
+type deleted struct {
 	kind       int
 	alias      string
 	err        error
@@ -25,7 +27,7 @@ type deletedMsg struct {
 // what it is and from which account.
 func (m *Screen) confirmDelete() tea.Cmd {
 	if err := m.Blocked(); err != nil {
-		return ui.Toast(ui.ToastError, "Cannot delete: "+err.Error())
+		return ui.Toast(ui.ToastError, "Cannot delete: "+ui.ErrorText(err))
 	}
 	i := m.Cur()
 	k := m.kinds[i]
@@ -48,22 +50,20 @@ func (m *Screen) confirmDelete() tea.Cmd {
 	}
 	fmt.Fprintf(&body, "Account: %s\nTickets can no longer pay it. This cannot be undone.", m.accountName())
 	del, action, path, alias, rec := k.del, "delete-beneficiary-"+k.key, k.delPath+id.String(), e.Name, m.Recorder()
-	onYes := m.Call(func(ctx context.Context, svc api.Service, acct uuid.UUID) tea.Msg {
+	svc, acct := k.svc, m.s.Account.ID
+	_, onYes := ui.Call(m.s, 0, func(ctx context.Context) (deleted, error) {
 		err := del(svc, ctx, acct, id)
 		jerr := rec.Record(action, path, map[string]string{"beneficiary": id.String(), "alias": alias}, "deleted", err)
-		return deletedMsg{acct: acct, kind: i, alias: alias, err: err, journalErr: jerr}
+		return deleted{kind: i, alias: alias, err: err, journalErr: jerr}, nil
 	})
 	return ui.Confirm(fmt.Sprintf("Delete %s %q?", k.noun, e.Name), body.String(), onYes)
 }
 
-func (m *Screen) deleted(msg deletedMsg) tea.Cmd {
-	if msg.acct != m.s.Account.ID {
-		return nil // sent by the screen of another account
-	}
+func (m *Screen) deleted(msg deleted) tea.Cmd {
 	k := m.kinds[msg.kind]
 	if msg.err != nil {
 		return tea.Batch(tabbed.JournalFailed(msg.journalErr),
-			ui.Toast(ui.ToastError, fmt.Sprintf("Delete %s %q failed: %v", k.noun, msg.alias, msg.err)))
+			ui.Toast(ui.ToastError, fmt.Sprintf("Delete %s %q failed: %s", k.noun, msg.alias, ui.ErrorText(msg.err))))
 	}
 	return tea.Batch(tabbed.JournalFailed(msg.journalErr),
 		ui.Toast(ui.ToastSuccess, fmt.Sprintf("%s %q deleted", capital(k.noun), msg.alias)), m.Load(msg.kind), m.changed())

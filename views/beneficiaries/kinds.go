@@ -19,22 +19,23 @@ import (
 // delete one.
 type kind struct {
 	*tabbed.List
+	svc        Service
 	key, noun  string
 	newForm    func() *form.Form
 	prepare    func(f *form.Form) sender
 	createPath string
 	// del is nil where the service offers no delete (USD, COP).
-	del     func(svc api.Service, ctx context.Context, account, id uuid.UUID) error
+	del     func(svc Service, ctx context.Context, account, id uuid.UUID) error
 	delPath string
 }
 
 // sender is a create call whose request was read from the form before the
 // command runs, so it holds only values.
-type sender func(ctx context.Context, svc api.Service, account uuid.UUID) (uuid.UUID, error)
+type sender func(ctx context.Context, svc Service, account uuid.UUID) (uuid.UUID, error)
 
 // creates binds a create method of the service to its request.
-func creates[R any](create func(api.Service, context.Context, uuid.UUID, R) (uuid.UUID, error), req R) sender {
-	return func(ctx context.Context, svc api.Service, acct uuid.UUID) (uuid.UUID, error) {
+func creates[R any](create func(Service, context.Context, uuid.UUID, R) (uuid.UUID, error), req R) sender {
+	return func(ctx context.Context, svc Service, acct uuid.UUID) (uuid.UUID, error) {
 		return create(svc, ctx, acct, req)
 	}
 }
@@ -42,9 +43,9 @@ func creates[R any](create func(api.Service, context.Context, uuid.UUID, R) (uui
 // request reads the kind's form into the call that creates the beneficiary
 // and the journal line that records it.
 func (k *kind) request(f *form.Form) tabbed.Request {
-	send, alias := k.prepare(f), f.Normalized("alias")
+	send, alias, svc := k.prepare(f), f.Normalized("alias"), k.svc
 	action, path, toast := "create-beneficiary-"+k.key, k.createPath, fmt.Sprintf("%s %q registered", capital(k.noun), alias)
-	return func(ctx context.Context, svc api.Service, acct uuid.UUID) tabbed.Sent {
+	return func(ctx context.Context, acct uuid.UUID) tabbed.Sent {
 		id, err := send(ctx, svc, acct)
 		s := tabbed.Sent{Action: action, Endpoint: path, IDs: map[string]string{"alias": alias}, Outcome: "created", Err: err,
 			ID: id.String(), Toast: toast}
@@ -62,8 +63,8 @@ func date(t api.Time) string {
 	return t.Local().Format("2006-01-02")
 }
 
-func kinds() []*kind {
-	ks := []*kind{walletKind(), brlKind(), usdKind(), copKind()}
+func kinds(svc Service) []*kind {
+	ks := []*kind{walletKind(svc), brlKind(svc), usdKind(svc), copKind(svc)}
 	for _, k := range ks {
 		k.What = k.Title + " beneficiaries"
 		k.Empty = "no " + k.noun + " registered"
@@ -71,12 +72,12 @@ func kinds() []*kind {
 	return ks
 }
 
-func walletKind() *kind {
-	return &kind{
+func walletKind(svc Service) *kind {
+	return &kind{svc: svc,
 		key: "wallet", noun: "wallet",
 		List: &tabbed.List{Title: "Wallets", Narrow: []int{0, 2},
 			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Chain", Width: 9}, {Title: "Address"}, {Title: "Created", Width: 10}},
-			Load: tabbed.Paged(func(ctx context.Context, svc api.Service, acct uuid.UUID, c string) (api.Page[api.Wallet], error) {
+			Load: tabbed.Paged(func(ctx context.Context, acct uuid.UUID, c string) (api.Page[api.Wallet], error) {
 				return svc.ListWallets(ctx, api.WalletFilter{SubAccountID: acct, Cursor: c})
 			}, walletEntry)},
 		newForm: func() *form.Form {
@@ -96,10 +97,10 @@ func walletKind() *kind {
 				WalletMemo:    f.Normalized("walletMemo"),
 				Description:   f.Normalized("description"),
 			}
-			return creates(api.Service.CreateWallet, req)
+			return creates(Service.CreateWallet, req)
 		},
 		createPath: "POST /v2/account/beneficiaries/wallets/",
-		del:        api.Service.DeleteWallet,
+		del:        Service.DeleteWallet,
 		delPath:    "DELETE /v2/account/beneficiaries/wallets/",
 	}
 }
@@ -110,14 +111,14 @@ const (
 	modeBank = "bank account"
 )
 
-func brlKind() *kind {
+func brlKind(svc Service) *kind {
 	isBank := func(v func(string) string) bool { return v("mode") == modeBank }
 	isPix := func(v func(string) string) bool { return v("mode") == modePix }
-	return &kind{
+	return &kind{svc: svc,
 		key: "brl", noun: "BRL account",
 		List: &tabbed.List{Title: "BRL", Narrow: []int{0, 2},
 			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Kind", Width: 10}, {Title: "Key / account"}, {Title: "Name", Width: 18}},
-			Load: tabbed.Paged(func(ctx context.Context, svc api.Service, acct uuid.UUID, c string) (api.Page[api.BRLAccount], error) {
+			Load: tabbed.Paged(func(ctx context.Context, acct uuid.UUID, c string) (api.Page[api.BRLAccount], error) {
 				return svc.ListBRLAccounts(ctx, api.BeneficiaryFilter{SubAccountID: acct, Cursor: c})
 			}, brlEntry)},
 		newForm: func() *form.Form {
@@ -148,10 +149,10 @@ func brlKind() *kind {
 				AccountNumber: f.Normalized("accountNumber"),
 				AccountType:   f.Normalized("accountType"),
 			}
-			return creates(api.Service.CreateBRLAccount, req)
+			return creates(Service.CreateBRLAccount, req)
 		},
 		createPath: "POST /v2/account/beneficiaries/bank-accounts/brl/",
-		del:        api.Service.DeleteBRLAccount,
+		del:        Service.DeleteBRLAccount,
 		delPath:    "DELETE /v2/account/beneficiaries/bank-accounts/brl/",
 	}
 }
@@ -168,12 +169,12 @@ func addressLine(a api.Address) string {
 
 var checkAlpha3 = form.Plain(validate.CountryAlpha3)
 
-func usdKind() *kind {
-	return &kind{
+func usdKind(svc Service) *kind {
+	return &kind{svc: svc,
 		key: "usd", noun: "USD account",
 		List: &tabbed.List{Title: "USD", Narrow: []int{0, 3},
 			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Beneficiary", Width: 20}, {Title: "Routing", Width: 9}, {Title: "Account"}},
-			Load: tabbed.Paged(func(ctx context.Context, svc api.Service, acct uuid.UUID, c string) (api.Page[api.USDAccount], error) {
+			Load: tabbed.Paged(func(ctx context.Context, acct uuid.UUID, c string) (api.Page[api.USDAccount], error) {
 				return svc.ListUSDAccounts(ctx, api.BeneficiaryFilter{SubAccountID: acct, Cursor: c})
 			}, usdEntry)},
 		newForm: func() *form.Form {
@@ -214,18 +215,18 @@ func usdKind() *kind {
 			if addr != (api.Address{}) {
 				req.BeneficiaryAddress = &addr
 			}
-			return creates(api.Service.CreateUSDAccount, req)
+			return creates(Service.CreateUSDAccount, req)
 		},
 		createPath: "POST /v2/account/beneficiaries/bank-accounts/usd/",
 	}
 }
 
-func copKind() *kind {
-	return &kind{
+func copKind(svc Service) *kind {
+	return &kind{svc: svc,
 		key: "cop", noun: "COP account",
 		List: &tabbed.List{Title: "COP", Narrow: []int{0, 2},
 			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Beneficiary", Width: 20}, {Title: "Account / Bre-B"}, {Title: "Bank", Width: 14}},
-			Load: tabbed.Paged(func(ctx context.Context, svc api.Service, acct uuid.UUID, c string) (api.Page[api.COPAccount], error) {
+			Load: tabbed.Paged(func(ctx context.Context, acct uuid.UUID, c string) (api.Page[api.COPAccount], error) {
 				return svc.ListCOPAccounts(ctx, api.BeneficiaryFilter{SubAccountID: acct, Cursor: c})
 			}, copEntry)},
 		newForm: func() *form.Form {
@@ -274,7 +275,7 @@ func copKind() *kind {
 				BankName:          f.Normalized("bankName"),
 				BreBKey:           f.Normalized("breBKey"),
 			}
-			return creates(api.Service.CreateCOPAccount, req)
+			return creates(Service.CreateCOPAccount, req)
 		},
 		createPath: "POST /v2/account/beneficiaries/bank-accounts/cop/",
 	}

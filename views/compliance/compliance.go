@@ -6,15 +6,26 @@
 package compliance
 
 import (
+	"context"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/tabbed"
 )
+
+// Service is what the Compliance screen asks of the service.
+type Service interface {
+	ListUBOs(ctx context.Context, account uuid.UUID, cursor string) (api.Page[api.UBO], error)
+	CreateUBO(ctx context.Context, account uuid.UUID, req api.CreateUBORequest) (uuid.UUID, error)
+	ListW8BENs(ctx context.Context, account uuid.UUID) ([]api.W8BEN, error)
+	SubmitW8BEN(ctx context.Context, account uuid.UUID, req api.W8BENRequest) (*api.W8BEN, error)
+	ListProofOfAddressAttempts(ctx context.Context, q api.TimeRangeFilter) (api.Page[api.ProofOfAddressAttempt], error)
+}
 
 // today is the clock of the date-of-birth check; tests fix it.
 var today = time.Now
@@ -31,8 +42,8 @@ type Screen struct {
 }
 
 // New builds the screen for a session.
-func New(s *ui.Session) ui.Screen {
-	m := &Screen{s: s, sections: sections(), newKey: ui.Binding("n", "new", "n")}
+func New(s *ui.Session, svc Service) ui.Screen {
+	m := &Screen{s: s, sections: sections(svc), newKey: ui.Binding("n", "new", "n")}
 	lists := make([]*tabbed.List, len(m.sections))
 	for i, sec := range m.sections {
 		lists[i] = sec.List
@@ -67,7 +78,7 @@ func (m *Screen) View() string {
 	if sec.newForm != nil {
 		hint = "n new " + sec.noun
 		if err := m.Blocked(); err != nil {
-			hint = "read only: " + err.Error()
+			hint = "read only: " + ui.ErrorText(err)
 		}
 	}
 	return m.Render(m.Status(hint))
@@ -78,7 +89,7 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tabbed.SentMsg:
 		cmd, created := m.Sent(msg)
-		if w, ok := msg.Value.(*api.W8BEN); created && ok && w != nil {
+		if w, ok := msg.Value.Value.(*api.W8BEN); created && ok && w != nil {
 			kept := *w
 			m.submitted = &kept
 		}
@@ -97,7 +108,7 @@ func (m *Screen) openForm() tea.Cmd {
 		return ui.Toast(ui.ToastInfo, "Proof-of-address attempts are created by uploads, not from here")
 	}
 	if err := m.Blocked(); err != nil {
-		return ui.Toast(ui.ToastError, "Cannot submit: "+err.Error())
+		return ui.Toast(ui.ToastError, "Cannot submit: "+ui.ErrorText(err))
 	}
 	return m.OpenForm(sec.newForm(), sec.request)
 }

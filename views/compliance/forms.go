@@ -118,7 +118,11 @@ func uboForm() *form.Form {
 }
 
 // uboRequest reads the UBO form into the call that creates the owner.
-func uboRequest(f *form.Form) tabbed.Request {
+func uboRequest(svc Service) func(*form.Form) tabbed.Request {
+	return func(f *form.Form) tabbed.Request { return uboRequestOf(svc, f) }
+}
+
+func uboRequestOf(svc Service, f *form.Form) tabbed.Request {
 	req := api.CreateUBORequest{
 		FullName:              f.Normalized("fullName"),
 		DateOfBirth:           f.Normalized("dateOfBirth"),
@@ -138,7 +142,7 @@ func uboRequest(f *form.Form) tabbed.Request {
 	if id, err := uuid.Parse(f.Normalized("uploadedIdentificationId")); err == nil {
 		req.UploadedIdentificationID = &id
 	}
-	return func(ctx context.Context, svc api.Service, acct uuid.UUID) tabbed.Sent {
+	return func(ctx context.Context, acct uuid.UUID) tabbed.Sent {
 		id, err := svc.CreateUBO(ctx, acct, req)
 		s := tabbed.Sent{Action: "create-ubo", Endpoint: "POST /v2/account/ubos/", IDs: map[string]string{}, Outcome: "submitted", Err: err,
 			ID: id.String(), Toast: fmt.Sprintf("UBO %q created", req.FullName)}
@@ -217,7 +221,11 @@ func optString(v string) *string {
 
 // w8benRequest reads the W-8BEN form into the call that submits it; the
 // answer carries the URL of the generated form.
-func w8benRequest(f *form.Form) tabbed.Request {
+func w8benRequest(svc Service) func(*form.Form) tabbed.Request {
+	return func(f *form.Form) tabbed.Request { return w8benRequestOf(svc, f) }
+}
+
+func w8benRequestOf(svc Service, f *form.Form) tabbed.Request {
 	req := api.W8BENRequest{
 		UseDigitalSignature:          f.Normalized("useDigitalSignature") == choiceYes,
 		ForeignTinNotLegallyRequired: optBool(f.Normalized("foreignTinNotLegallyRequired")),
@@ -239,7 +247,7 @@ func w8benRequest(f *form.Form) tabbed.Request {
 	if addr != (api.MailingAddress{}) {
 		req.MailingAddress = &addr
 	}
-	return func(ctx context.Context, svc api.Service, acct uuid.UUID) tabbed.Sent {
+	return func(ctx context.Context, acct uuid.UUID) tabbed.Sent {
 		w, err := svc.SubmitW8BEN(ctx, acct, req)
 		s := tabbed.Sent{Action: "submit-w8ben", Endpoint: "POST /v2/kyc/w8ben/", IDs: map[string]string{}, Outcome: "submitted", Err: err,
 			Toast: "W-8BEN submitted", Value: w}

@@ -26,31 +26,28 @@ func stamp(t api.Time) string {
 	return t.Local().Format("2006-01-02 15:04")
 }
 
-func sections() []*section {
+func sections(svc Service) []*section {
 	ss := []*section{
 		{
-			key: "ubos", noun: "UBO", newForm: uboForm, request: uboRequest,
+			key: "ubos", noun: "UBO", newForm: uboForm, request: uboRequest(svc),
 			List: &tabbed.List{Title: "UBOs", Narrow: []int{0, 1},
 				Cols: []widget.Column{{Title: "Full name"}, {Title: "Born", Width: 10}, {Title: "Tax", Width: 3}, {Title: "Tax id", Width: 14},
 					{Title: "Control", Width: 16}, {Title: "%", Width: 6, Right: true}},
-				Load: tabbed.Paged(func(ctx context.Context, svc api.Service, acct uuid.UUID, c string) (api.Page[api.UBO], error) {
+				Load: tabbed.Paged(func(ctx context.Context, acct uuid.UUID, c string) (api.Page[api.UBO], error) {
 					return svc.ListUBOs(ctx, acct, c)
 				}, uboEntry)},
 		},
 		{
-			key: "w8ben", noun: "W-8BEN", newForm: w8benForm, request: w8benRequest,
+			key: "w8ben", noun: "W-8BEN", newForm: w8benForm, request: w8benRequest(svc),
 			List: &tabbed.List{Title: "W-8BEN", Narrow: []int{1},
 				Cols: []widget.Column{{Title: "Submitted", Width: 16}, {Title: "Form URL"}},
-				Load: func(ctx context.Context, svc api.Service, acct uuid.UUID) ([]tabbed.Entry, error) {
-					ws, err := svc.ListW8BENs(ctx, acct)
-					return tabbed.Entries(ws, err, w8benEntry)
-				}},
+				Load: tabbed.Whole(svc.ListW8BENs, w8benEntry)},
 		},
 		{
 			key: "poa", noun: "proof-of-address attempt",
 			List: &tabbed.List{Title: "Proof of address", Narrow: []int{1, 2, 3},
 				Cols: []widget.Column{{Title: "Created", Width: 16}, {Title: "Status", Width: 10}, {Title: "Result", Width: 8}, {Title: "Message"}},
-				Load: tabbed.Paged(func(ctx context.Context, svc api.Service, acct uuid.UUID, c string) (api.Page[api.ProofOfAddressAttempt], error) {
+				Load: tabbed.Paged(func(ctx context.Context, acct uuid.UUID, c string) (api.Page[api.ProofOfAddressAttempt], error) {
 					return svc.ListProofOfAddressAttempts(ctx, api.TimeRangeFilter{SubAccountID: acct, Cursor: c})
 				}, poaEntry)},
 		},

@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
@@ -14,8 +12,8 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 )
 
-func changedMsg(account uuid.UUID, what ui.Changed) tea.Cmd {
-	return func() tea.Msg { return ui.ChangedMsg{Account: account, What: what, By: "quote"} }
+func changed(account uuid.UUID, what ui.Changed) ui.ChangedMsg {
+	return ui.ChangedMsg{Account: account, What: what, By: "quote"}
 }
 
 // twoTickets is the fake with a second, older ticket.
@@ -30,11 +28,9 @@ func twoTickets() *fake {
 
 func TestWriteElsewhereReloadsTicketsAndBalances(t *testing.T) {
 	f := twoTickets()
-	sc := New(session(f, ui.Account{}, api.Permissions{}))
-	sc.SetSize(100, 26)
-	sc, _ = screentest.Run(t, sc, sc.Init())
-	m := sc.(*Screen)
-	sc, _ = screentest.Run(t, sc, func() tea.Msg { return tea.KeyPressMsg{Code: tea.KeyDown} })
+	d := start(t, f, session(ui.Account{}, api.Permissions{}))
+	m := d.Screen.(*Screen)
+	d.Key("down")
 	sel, _ := m.table.Selected()
 
 	// A ticket is created and money moves in the main account.
@@ -43,10 +39,17 @@ func TestWriteElsewhereReloadsTicketsAndBalances(t *testing.T) {
 	fresh.Status = api.TicketPending
 	fresh.CreatedAt = api.NewTime(fresh.CreatedAt.Add(time.Minute))
 	f.tickets = append([]api.Ticket{fresh}, f.tickets...)
-	f.balances[uuid.Nil] = api.Balances{"BRL": dec("734.5")}
+	f.setBalance(uuid.Nil, "734.5")
 
-	sc, msgs := screentest.Run(t, sc, changedMsg(uuid.Nil, ui.ChangedTickets|ui.ChangedBalances))
-	v := ansi.Strip(sc.View())
+	_, cmd := d.Screen.Update(changed(uuid.Nil, ui.ChangedTickets|ui.ChangedBalances))
+	fresher := false
+	for _, msg := range replies(cmd) {
+		_, next := d.Screen.Update(msg)
+		if next != nil {
+			_, fresher = next().(ui.RefreshedMsg)
+		}
+	}
+	v := d.PlainView()
 	if !strings.Contains(v, "PENDING") || !strings.Contains(v, "734.50") || strings.Contains(v, "1,234.50") {
 		t.Fatalf("the new ticket or the new balance is not shown:\n%s", v)
 	}
@@ -56,11 +59,6 @@ func TestWriteElsewhereReloadsTicketsAndBalances(t *testing.T) {
 	if cur, _ := m.table.Selected(); cur.ID != sel.ID {
 		t.Fatalf("the cursor moved from %s to %s", sel.ID, cur.ID)
 	}
-	var fresher bool
-	for _, msg := range msgs {
-		_, ok := msg.(ui.RefreshedMsg)
-		fresher = fresher || ok
-	}
 	if !fresher {
 		t.Fatal("the footer was not told the data is fresh")
 	}
@@ -68,39 +66,42 @@ func TestWriteElsewhereReloadsTicketsAndBalances(t *testing.T) {
 
 func TestWriteReloadsOnlyWhatChangedInThisAccount(t *testing.T) {
 	f := newFake()
-	sc := New(session(f, ui.Account{}, api.Permissions{OperationApprover: true}))
-	sc.SetSize(100, 26)
-	sc, _ = screentest.Run(t, sc, sc.Init())
+	d := start(t, f, session(ui.Account{}, approver))
 	asked, ops := len(f.asked), f.opsCalled
 
 	// Another account's write, and a write of data the Overview does not
 	// show: nothing is asked for.
-	sc, _ = screentest.Run(t, sc, changedMsg(subID, ui.ChangedTickets|ui.ChangedBalances|ui.ChangedOperations))
-	sc, _ = screentest.Run(t, sc, changedMsg(uuid.Nil, ui.ChangedBeneficiaries))
+	d.Send(changed(subID, ui.ChangedTickets|ui.ChangedBalances|ui.ChangedOperations))
+	d.Send(changed(uuid.Nil, ui.ChangedBeneficiaries))
 	if len(f.asked) != asked || f.opsCalled != ops {
 		t.Fatalf("reloaded for a write that does not concern it (balances %d→%d, inbox %d→%d)", asked, len(f.asked), ops, f.opsCalled)
 	}
 
 	// A ticket parked for approval: the pending count, not the balances.
 	f.ops = append(f.ops, api.Operation{Status: api.OperationPending})
-	sc, _ = screentest.Run(t, sc, changedMsg(uuid.Nil, ui.ChangedOperations))
+	d.Send(changed(uuid.Nil, ui.ChangedOperations))
 	if len(f.asked) != asked || f.opsCalled != ops+1 {
 		t.Fatalf("a parked operation reloaded balances %d→%d, inbox %d→%d", asked, len(f.asked), ops, f.opsCalled)
 	}
-	if v := ansi.Strip(sc.View()); !strings.Contains(v, "3 pending") {
+	if v := d.PlainView(); !strings.Contains(v, "3 pending") {
 		t.Fatalf("the pending count did not follow:\n%s", v)
 	}
 }
 
-func TestStaleBalancesAfterAWriteAreDropped(t *testing.T) {
+// TestBalancesAskedBeforeAWriteAreDropped: the balances of a refresh, still
+// on their way when a write reloads them, are not taken after the write's.
+func TestBalancesAskedBeforeAWriteAreDropped(t *testing.T) {
 	f := newFake()
-	m := New(session(f, ui.Account{}, api.Permissions{})).(*Screen)
-	m.SetSize(100, 26)
-	m.load()
-	before := m.balSeq
-	m.Update(ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedBalances})
-	m.Update(balancesMsg{inst: m.inst, seq: before, balances: api.Balances{"BRL": dec("1")}})
-	if m.balLoaded {
-		t.Fatal("balances asked for before the write were taken")
+	d := start(t, f, session(ui.Account{}, api.Permissions{}))
+	_, before := d.Screen.Update(screentest.KeyPress("r"))
+	f.setBalance(uuid.Nil, "1")
+	stale := replies(before)
+	f.setBalance(uuid.Nil, "2")
+	d.Send(changed(uuid.Nil, ui.ChangedBalances))
+	for _, msg := range stale {
+		d.Send(msg)
+	}
+	if v := d.PlainView(); !strings.Contains(v, "2.00") || strings.Contains(v, "1.00 ") {
+		t.Fatalf("balances asked for before the write were taken:\n%s", v)
 	}
 }

@@ -5,11 +5,12 @@ package overview
 
 import (
 	"context"
-	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
@@ -28,19 +29,25 @@ const latestTickets = 50
 // approvalPages bounds how many pages of the approver inbox are counted.
 const approvalPages = 5
 
-// instances numbers screens so that a tick of a screen replaced by an
-// account switch is not taken by its successor.
-var instances atomic.Int64
+// Service is what the Overview asks of the service.
+type Service interface {
+	Balances(ctx context.Context, subAccount uuid.UUID) (api.Balances, error)
+	ListTickets(ctx context.Context, f api.TicketFilter) (api.Page[api.Ticket], error)
+	ListApproverOperations(ctx context.Context, cursor string) (api.Page[api.Operation], error)
+}
 
 // Screen is the Overview.
 type Screen struct {
 	s    *ui.Session
-	inst int64
+	svc  Service
 	w, h int
-	seq  int // id of the latest load; older results are dropped
-	// balSeq and ticketsSeq are the loads whose balances and tickets are
-	// awaited (a write reloads only what it changed).
-	balSeq, ticketsSeq int
+	// Each block awaits its latest request (a write reloads only what it
+	// changed): an older answer, or one of another account's screen, is
+	// dropped.
+	balReq, ticketsReq, pendingReq ui.Slot
+	// pendingAsked is whether the latest load asked for the pending count
+	// (it cannot before the access is known).
+	pendingAsked bool
 
 	balances    api.Balances
 	balErr      error
@@ -48,7 +55,6 @@ type Screen struct {
 	pending     int
 	pendingMore bool
 	pendingErr  error
-	pendingSeq  int // 0: not asked (not an approver, or access unknown)
 	pendingDone bool
 	tickets     []api.Ticket
 	ticketsErr  error
@@ -63,7 +69,7 @@ type keyMap struct {
 }
 
 // New builds the Overview for a session.
-func New(s *ui.Session) ui.Screen {
+func New(s *ui.Session, svc Service) ui.Screen {
 	t := widget.NewTable(
 		widget.Column{Title: "Created", Width: 11},
 		widget.Column{Title: "Status", Width: 10},
@@ -74,7 +80,7 @@ func New(s *ui.Session) ui.Screen {
 	t.SetEmpty("no tickets yet")
 	return &Screen{
 		s:     s,
-		inst:  instances.Add(1),
+		svc:   svc,
 		table: t,
 		keys: keyMap{
 			Refresh: ui.Binding("r", "refresh", "r"),
@@ -84,28 +90,15 @@ func New(s *ui.Session) ui.Screen {
 	}
 }
 
-// Messages of this screen; each carries the instance and load id.
 type (
-	balancesMsg struct {
-		inst     int64
-		seq      int
-		balances api.Balances
-		err      error
+	// pendingCount is the answer of the approver inbox.
+	pendingCount struct {
+		n    int
+		more bool
 	}
-	approvalsMsg struct {
-		inst    int64
-		seq     int
-		pending int
-		more    bool
-		err     error
-	}
-	ticketsMsg struct {
-		inst    int64
-		seq     int
-		tickets []api.Ticket
-		err     error
-	}
-	refreshMsg struct{ inst int64 }
+	// refreshMsg is the periodic refresh armed by the screen of session s:
+	// the screen rebuilt for another account ignores its predecessor's.
+	refreshMsg struct{ s *ui.Session }
 )
 
 // ID implements ui.Screen.
@@ -126,20 +119,19 @@ func (m *Screen) Init() tea.Cmd {
 }
 
 func (m *Screen) scheduleRefresh() tea.Cmd {
-	inst := m.inst
-	return tea.Tick(refreshEvery, func(time.Time) tea.Msg { return refreshMsg{inst: inst} })
+	s := m.s
+	return m.s.After(refreshEvery, func(time.Time) tea.Msg { return refreshMsg{s: s} })
 }
 
-// load starts every request of the screen under a new load id.
+// load starts every request of the screen.
 func (m *Screen) load() tea.Cmd {
-	m.seq++
+	m.pendingAsked = false
 	return tea.Batch(m.loadBalances(), m.loadTickets(), m.loadApprovals())
 }
 
-// reload loads again what a write changed, under a new load id.
+// reload loads again what a write changed.
 func (m *Screen) reload(msg ui.ChangedMsg) tea.Cmd {
 	var cmds []tea.Cmd
-	m.seq++
 	if msg.For(m.s, ui.ChangedBalances) {
 		cmds = append(cmds, m.loadBalances())
 	}
@@ -153,30 +145,21 @@ func (m *Screen) reload(msg ui.ChangedMsg) tea.Cmd {
 }
 
 func (m *Screen) loadBalances() tea.Cmd {
-	m.balSeq = m.seq
-	seq, inst, s := m.seq, m.inst, m.s
-	client, account := s.Client, s.Account.ID
-	return s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		b, err := client.Balances(ctx, account)
-		return balancesMsg{inst: inst, seq: seq, balances: b, err: err}
+	svc, account := m.svc, m.s.Account.ID
+	return ui.Fetch(m.s, &m.balReq, requestTimeout, func(ctx context.Context) (api.Balances, error) {
+		return svc.Balances(ctx, account)
 	})
 }
 
 func (m *Screen) loadTickets() tea.Cmd {
-	m.ticketsSeq = m.seq
-	seq, inst, s := m.seq, m.inst, m.s
-	client, account := s.Client, s.Account.ID
-	return s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		p, err := client.ListTickets(ctx, api.TicketFilter{SubAccountID: account})
+	svc, account := m.svc, m.s.Account.ID
+	return ui.Fetch(m.s, &m.ticketsReq, requestTimeout, func(ctx context.Context) ([]api.Ticket, error) {
+		p, err := svc.ListTickets(ctx, api.TicketFilter{SubAccountID: account})
 		items := p.Items
 		if len(items) > latestTickets {
 			items = items[:latestTickets]
 		}
-		return ticketsMsg{inst: inst, seq: seq, tickets: items, err: err}
+		return items, err
 	})
 }
 
@@ -191,14 +174,12 @@ func (m *Screen) loadApprovals() tea.Cmd {
 	if !m.isApprover() {
 		return nil
 	}
-	m.pendingSeq = m.seq
-	seq, inst, client := m.seq, m.inst, m.s.Client
-	return m.s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		ops, more, err := api.FirstPages(ctx, approvalPages, client.ListApproverOperations)
+	m.pendingAsked = true
+	svc := m.svc
+	return ui.Fetch(m.s, &m.pendingReq, requestTimeout, func(ctx context.Context) (pendingCount, error) {
+		ops, more, err := api.FirstPages(ctx, approvalPages, svc.ListApproverOperations)
 		if err != nil {
-			return approvalsMsg{inst: inst, seq: seq, err: err}
+			return pendingCount{}, err
 		}
 		n := 0
 		for _, op := range ops {
@@ -206,37 +187,37 @@ func (m *Screen) loadApprovals() tea.Cmd {
 				n++
 			}
 		}
-		return approvalsMsg{inst: inst, seq: seq, pending: n, more: more}
+		return pendingCount{n: n, more: more}, nil
 	})
 }
 
 // Update implements ui.Screen.
 func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case balancesMsg:
-		if msg.inst != m.inst || msg.seq != m.balSeq {
+	case ui.Result[api.Balances]:
+		if !m.balReq.Take(msg) {
 			return m, nil
 		}
-		m.balances, m.balErr, m.balLoaded = msg.balances, msg.err, true
+		m.balances, m.balErr, m.balLoaded = msg.Value, msg.Err, true
 		return m, m.refreshed()
-	case ticketsMsg:
-		if msg.inst != m.inst || msg.seq != m.ticketsSeq {
+	case ui.Result[[]api.Ticket]:
+		if !m.ticketsReq.Take(msg) {
 			return m, nil
 		}
-		m.ticketsErr, m.ticketsDone = msg.err, true
-		if msg.err == nil {
-			m.tickets = msg.tickets
-			m.table.SetRows(ticketRows(m.s.Styles(), msg.tickets))
+		m.ticketsErr, m.ticketsDone = msg.Err, true
+		if msg.Err == nil {
+			m.tickets = msg.Value
+			m.table.SetRows(ticketRows(m.s.Styles(), msg.Value))
 		}
 		return m, m.refreshed()
-	case approvalsMsg:
-		if msg.inst != m.inst || msg.seq != m.pendingSeq {
+	case ui.Result[pendingCount]:
+		if !m.pendingReq.Take(msg) {
 			return m, nil
 		}
-		m.pending, m.pendingMore, m.pendingErr, m.pendingDone = msg.pending, msg.more, msg.err, true
+		m.pending, m.pendingMore, m.pendingErr, m.pendingDone = msg.Value.n, msg.Value.more, msg.Err, true
 		return m, nil
 	case ui.AccessLoadedMsg:
-		if m.pendingSeq != m.seq {
+		if !m.pendingAsked {
 			return m, m.loadApprovals()
 		}
 		return m, nil
@@ -247,7 +228,7 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		m.table.SetRows(ticketRows(m.s.Styles(), m.tickets))
 		return m, nil
 	case refreshMsg:
-		if msg.inst != m.inst {
+		if msg.s != m.s {
 			return m, nil
 		}
 		return m, tea.Batch(m.load(), m.scheduleRefresh())

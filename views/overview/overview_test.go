@@ -3,6 +3,7 @@ package overview
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,10 +18,9 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 )
 
-// fake is the service for these tests: api.Service embedded (nil), with the
-// methods the Overview calls overridden.
+// fake is the service as the Overview sees it.
 type fake struct {
-	api.Service
+	mu        sync.Mutex
 	balances  map[uuid.UUID]api.Balances
 	tickets   []api.Ticket
 	ops       []api.Operation
@@ -28,12 +28,18 @@ type fake struct {
 	opsCalled int
 }
 
-func (f *fake) Balances(ctx context.Context, sub uuid.UUID) (api.Balances, error) {
+var _ Service = (*fake)(nil)
+
+func (f *fake) Balances(_ context.Context, sub uuid.UUID) (api.Balances, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.asked = append(f.asked, sub)
 	return f.balances[sub], nil
 }
 
-func (f *fake) ListTickets(ctx context.Context, flt api.TicketFilter) (api.Page[api.Ticket], error) {
+func (f *fake) ListTickets(_ context.Context, flt api.TicketFilter) (api.Page[api.Ticket], error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	var out []api.Ticket
 	for _, t := range f.tickets {
 		if t.WorkspaceID == flt.SubAccountID {
@@ -43,9 +49,18 @@ func (f *fake) ListTickets(ctx context.Context, flt api.TicketFilter) (api.Page[
 	return api.Page[api.Ticket]{Items: out}, nil
 }
 
-func (f *fake) ListApproverOperations(ctx context.Context, cursor string) (api.Page[api.Operation], error) {
+func (f *fake) ListApproverOperations(context.Context, string) (api.Page[api.Operation], error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.opsCalled++
 	return api.Page[api.Operation]{Items: f.ops}, nil
+}
+
+// setBalance makes the balance of BRL in account acct amount.
+func (f *fake) setBalance(acct uuid.UUID, amount string) {
+	f.mu.Lock()
+	f.balances[acct] = api.Balances{"BRL": dec(amount)}
+	f.mu.Unlock()
 }
 
 var subID = uuid.MustParse("0b5c2a34-0000-4000-8000-000000000002")
@@ -68,21 +83,44 @@ func newFake() *fake {
 	}
 }
 
-func session(f *fake, acc ui.Account, perms api.Permissions) *ui.Session {
+func session(acc ui.Account, perms api.Permissions) *ui.Session {
 	return &ui.Session{
-		Client:  f,
 		Env:     ui.EnvSandbox,
 		Account: acc,
+		Time:    screentest.NewClock(screentest.Epoch),
 		Access:  &api.AccessInfo{Email: "approver1@demo.test", AccountPermissions: perms},
 	}
 }
 
+// start drives the Overview of s on f at 100×26.
+func start(t *testing.T, f *fake, s *ui.Session) *screentest.Driver {
+	t.Helper()
+	return screentest.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, f) }, 100, 26)
+}
+
+var approver = api.Permissions{OperationApprover: true}
+
+// replies runs cmd and the commands it batches without delivering
+// anything, and returns the answers of requests: a test holds them back
+// to deliver them late.
+func replies(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	var out []tea.Msg
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			out = append(out, replies(c)...)
+		}
+	case ui.Reply:
+		out = append(out, msg)
+	}
+	return out
+}
+
 func TestOverviewShowsBalancesApprovalsTicketsAndAccess(t *testing.T) {
-	f := newFake()
-	sc := New(session(f, ui.Account{}, api.Permissions{OperationApprover: true}))
-	sc.SetSize(100, 26)
-	sc, _ = screentest.Run(t, sc, sc.Init())
-	v := ansi.Strip(sc.View())
+	v := start(t, newFake(), session(ui.Account{}, approver)).PlainView()
 	for _, want := range []string{
 		"1,234.50", "9,457.170326", "10.123456", // exact amounts at each currency's precision
 		"2 pending", // only PENDING operations count
@@ -101,10 +139,7 @@ func TestOverviewShowsBalancesApprovalsTicketsAndAccess(t *testing.T) {
 
 func TestOverviewShowsTheOperatedAccountOnly(t *testing.T) {
 	f := newFake()
-	sc := New(session(f, ui.Account{ID: subID, Name: "Acme"}, api.Permissions{}))
-	sc.SetSize(100, 26)
-	sc, _ = screentest.Run(t, sc, sc.Init())
-	v := ansi.Strip(sc.View())
+	v := start(t, f, session(ui.Account{ID: subID, Name: "Acme"}, api.Permissions{})).PlainView()
 	if !strings.Contains(v, "77.00") || strings.Contains(v, "1,234.50") {
 		t.Errorf("balances are not the sub-account's:\n%s", v)
 	}
@@ -116,47 +151,90 @@ func TestOverviewShowsTheOperatedAccountOnly(t *testing.T) {
 	}
 }
 
-func TestOverviewDropsStaleAndForeignResults(t *testing.T) {
+// TestLateAnswersForAnotherAccountAreDropped delivers the balances,
+// tickets and pending count asked by the Overview of the main account into
+// the Overview rebuilt for a sub-account, before and after its own
+// answers: it shows only its own.
+func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
+	fa := newFake()
+	fa.ops = append(fa.ops, api.Operation{Status: api.OperationPending}, api.Operation{Status: api.OperationPending})
+	sa := session(ui.Account{}, approver)
+	late := replies(New(sa, fa).Init()) // A's answers, held back
+
+	sb := sa.WithAccount(ui.Account{ID: subID, Name: "Acme"})
+	d := screentest.New(t, sb, New(sb, newFake()))
+	d.Screen.SetSize(100, 26)
+	askedByB := d.Screen.Init()
+	for _, msg := range late {
+		d.Send(msg)
+	}
+	if v := d.PlainView(); strings.Contains(v, "1,234.50") || strings.Contains(v, "PAID") || strings.Contains(v, "pending") {
+		t.Fatalf("A's answers reached B's screen:\n%s", v)
+	}
+	d.Run(askedByB)
+	for _, msg := range late {
+		d.Send(msg)
+	}
+	if v := d.PlainView(); strings.Contains(v, "1,234.50") || strings.Contains(v, "4 pending") || !strings.Contains(v, "77.00") || !strings.Contains(v, "2 pending") {
+		t.Fatalf("B shows A's figures, or not its own:\n%s", v)
+	}
+}
+
+// TestOlderLoadNeverOverwritesTheLatest presses r twice and answers the
+// second load first: the first, arriving last, is dropped.
+func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
 	f := newFake()
-	m := New(session(f, ui.Account{}, api.Permissions{})).(*Screen)
-	m.SetSize(100, 26)
-	m.load()
-	m.load() // a refresh: the first load is now stale
-	m.Update(balancesMsg{inst: m.inst, seq: m.seq - 1, balances: api.Balances{"BRL": dec("1")}})
-	if m.balLoaded {
-		t.Fatal("a stale response was taken")
+	d := start(t, f, session(ui.Account{}, approver))
+	_, first := d.Screen.Update(screentest.KeyPress("r"))
+	_, second := d.Screen.Update(screentest.KeyPress("r"))
+	f.setBalance(uuid.Nil, "222")
+	for _, msg := range replies(second) {
+		d.Send(msg)
 	}
-	m.Update(balancesMsg{inst: m.inst + 1000, seq: m.seq, balances: api.Balances{"BRL": dec("1")}})
-	if m.balLoaded {
-		t.Fatal("another screen's response was taken")
+	f.setBalance(uuid.Nil, "111")
+	for _, msg := range replies(first) {
+		d.Send(msg)
 	}
-	m.Update(balancesMsg{inst: m.inst, seq: m.seq, balances: api.Balances{"BRL": dec("2")}})
-	if !m.balLoaded || !m.balances["BRL"].Equal(dec("2")) {
-		t.Fatal("the latest response was not taken")
+	if v := d.PlainView(); strings.Contains(v, "111.00") || !strings.Contains(v, "222.00") {
+		t.Fatalf("an older load overwrote the latest:\n%s", v)
+	}
+}
+
+func TestRefreshesEveryThirtySecondsOnItsOwnClock(t *testing.T) {
+	f := newFake()
+	d := start(t, f, session(ui.Account{}, api.Permissions{}))
+	f.setBalance(uuid.Nil, "555")
+	d.Advance(refreshEvery - time.Second)
+	if v := d.PlainView(); !strings.Contains(v, "1,234.50") || len(f.asked) != 1 {
+		t.Fatalf("refreshed early (asked %d):\n%s", len(f.asked), v)
+	}
+	// The refresh armed by the screen of another session is not this one's.
+	d.Send(refreshMsg{s: d.Session.WithAccount(ui.Account{ID: subID})})
+	if len(f.asked) != 1 {
+		t.Fatalf("another screen's refresh reloaded this one (asked %d)", len(f.asked))
+	}
+	d.Advance(time.Second)
+	if v := d.PlainView(); !strings.Contains(v, "555.00") {
+		t.Fatalf("not refreshed after %s:\n%s", refreshEvery, v)
+	}
+	d.Advance(refreshEvery)
+	if len(f.asked) != 3 {
+		t.Fatalf("balances asked %d times after two periods, want 3", len(f.asked))
 	}
 }
 
 func TestOverviewOpensAndCopiesTheSelectedTicket(t *testing.T) {
 	f := newFake()
-	sc := New(session(f, ui.Account{}, api.Permissions{}))
-	sc.SetSize(100, 26)
-	sc, _ = screentest.Run(t, sc, sc.Init())
-	_, msgs := screentest.Run(t, sc, func() tea.Msg { return tea.KeyPressMsg{Code: tea.KeyEnter} })
-	var nav ui.NavigateMsg
-	for _, m := range msgs {
-		if n, ok := m.(ui.NavigateMsg); ok {
-			nav = n
-		}
-	}
-	if nav.Screen != "tickets" || nav.ID != f.tickets[0].ID.String() {
-		t.Errorf("enter navigated to %+v", nav)
+	d := start(t, f, session(ui.Account{}, api.Permissions{}))
+	d.Key("enter")
+	if len(d.Navs) != 1 || d.Navs[0].Screen != "tickets" || d.Navs[0].ID != f.tickets[0].ID.String() {
+		t.Errorf("enter navigated to %+v", d.Navs)
 	}
 }
 
 func TestOverviewFitsSmallWindows(t *testing.T) {
-	f := newFake()
-	sc := New(session(f, ui.Account{}, api.Permissions{OperationApprover: true}))
-	sc, _ = screentest.Run(t, sc, sc.Init())
+	d := start(t, newFake(), session(ui.Account{}, approver))
+	sc := d.Screen
 	for _, sz := range [][2]int{{40, 7}, {79, 20}, {80, 20}, {20, 3}, {1, 1}, {0, 0}} {
 		sc.SetSize(sz[0], sz[1])
 		v := ui.Fit(sc.View(), sz[0], sz[1])
@@ -167,7 +245,7 @@ func TestOverviewFitsSmallWindows(t *testing.T) {
 		}
 	}
 	sc.SetSize(80, 20)
-	if v := ansi.Strip(sc.View()); !strings.Contains(v, "Latest tickets") || !strings.Contains(v, "Balances") {
+	if v := d.PlainView(); !strings.Contains(v, "Latest tickets") || !strings.Contains(v, "Balances") {
 		t.Errorf("two-column layout lost a block:\n%s", v)
 	}
 }
@@ -177,11 +255,10 @@ func TestOverviewNeverCutsTicketAmounts(t *testing.T) {
 	f.tickets[0].Quote.InputAmount = dec("32229.319218")
 	f.tickets[0].Quote.InputCurrency = "USDC"
 	f.tickets[0].Quote.OutputAmount = dec("39311.603358")
-	sc := New(session(f, ui.Account{}, api.Permissions{OperationApprover: true}))
-	sc, _ = screentest.Run(t, sc, sc.Init())
+	d := start(t, f, session(ui.Account{}, approver))
 	for _, w := range []int{79, 80, 90, 99, 100, 120} {
-		sc.SetSize(w, 30)
-		v := ansi.Strip(sc.View())
+		d.Screen.SetSize(w, 30)
+		v := d.PlainView()
 		for _, want := range []string{"32,229.319218 USDC", "39,311.603358 USDC"} {
 			if !strings.Contains(v, want) {
 				t.Errorf("%d columns: the latest tickets cut %q:\n%s", w, want, v)

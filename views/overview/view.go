@@ -61,9 +61,9 @@ func (m *Screen) ticketsView() string {
 	t := m.s.Styles()
 	switch {
 	case m.ticketsErr != nil:
-		return t.Error.Render("✗ "+m.ticketsErr.Error()) + "\n" + t.Muted.Render("r retries")
+		return t.Error.Render("✗ "+ui.ErrorText(m.ticketsErr)) + "\n" + t.Muted.Render("r retries")
 	case !m.ticketsDone:
-		return t.Muted.Render(widget.SpinnerFrame(m.s.Clock()) + " loading tickets…")
+		return t.Muted.Render(widget.SpinnerFrame(m.s.Now()) + " loading tickets…")
 	}
 	return m.table.View()
 }
@@ -75,7 +75,7 @@ func (m *Screen) leftLines(w int) []string {
 	lines = append(lines, t.Title.Render("Balances")+t.Muted.Render(" · "+m.accountShort()))
 	switch {
 	case m.balErr != nil:
-		lines = append(lines, t.Error.Render("✗ "+m.balErr.Error()), t.Muted.Render("r retries"))
+		lines = append(lines, t.Error.Render("✗ "+ui.ErrorText(m.balErr)), t.Muted.Render("r retries"))
 	case !m.balLoaded:
 		lines = append(lines, t.Muted.Render("loading balances…"))
 	case len(m.balances) == 0:
@@ -116,7 +116,7 @@ func (m *Screen) approvalsText() string {
 	case !m.isApprover():
 		return t.Muted.Render("not an approver")
 	case m.pendingErr != nil:
-		return t.Error.Render("✗ " + m.pendingErr.Error())
+		return t.Error.Render("✗ " + ui.ErrorText(m.pendingErr))
 	case !m.pendingDone:
 		return t.Muted.Render("loading…")
 	}
@@ -146,7 +146,7 @@ func (m *Screen) accessLines(w int) []string {
 	perms := ui.PermissionNames(a.AccountPermissions)
 	lines = append(lines, wrapWords("  "+t.Label.Render("may: "), perms, w)...)
 	frozen := t.Good.Render("no")
-	if a.Frozen(m.s.Clock()) {
+	if a.Frozen(m.s.Now()) {
 		frozen = t.Bad.Render("FROZEN until " + a.FrozenUntil.Local().Format("2006-01-02 15:04"))
 	}
 	lines = append(lines, "  "+t.Label.Render("MFA ")+t.Value.Render(mfa)+t.Muted.Render(" · ")+t.Label.Render("frozen: ")+frozen)

@@ -15,12 +15,22 @@ import (
 // changes are the ChangedMsgs the screen sent the root.
 func (h *harness) changes() []ui.ChangedMsg {
 	var out []ui.ChangedMsg
-	for _, m := range h.other {
+	for _, m := range h.d.Out {
 		if c, ok := m.(ui.ChangedMsg); ok {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// newRequester is a harness for an access whose creations are parked for
+// approval.
+func newRequester(t *testing.T) *harness {
+	perms := operatorPerms()
+	perms.OperationRequester = true
+	h := newHarness(t, perms)
+	h.f.parked = true
+	return h
 }
 
 // created runs the flow up to a created ticket (or a parked operation).
@@ -57,10 +67,7 @@ func TestFailedCreationTellsNobody(t *testing.T) {
 }
 
 func TestParkedTicketTellsTheApprovals(t *testing.T) {
-	perms := operatorPerms()
-	perms.OperationRequester = true
-	h := newHarness(t, perms)
-	h.f.parked = true
+	h := newRequester(t)
 	h.created()
 	h.want("Sent for approval")
 	ch := h.changes()
@@ -80,16 +87,16 @@ func TestFundingTellsTheOtherScreensOnlyWhenDone(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.created()
 
-	h.s.Client = refusingFund{h.f}
-	h.other = nil
+	h.m.svc = refusingFund{h.f}
+	h.d.Out = nil
 	h.keys("f")
 	h.want("funding refused")
 	if ch := h.changes(); len(ch) != 0 {
 		t.Fatalf("a refused funding sent %+v", ch)
 	}
 
-	h.s.Client = h.f
-	h.other = nil
+	h.m.svc = h.f
+	h.d.Out = nil
 	h.keys("f")
 	ch := h.changes()
 	if h.f.funded != 1 || len(ch) != 1 || !ch[0].What.Has(ui.ChangedTickets|ui.ChangedBalances) || ch[0].Account != sub.ID {
@@ -100,15 +107,15 @@ func TestFundingTellsTheOtherScreensOnlyWhenDone(t *testing.T) {
 func TestPollTellsWhenTheTicketMoves(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.created()
-	h.other = nil
-	h.send(pollMsg{seq: h.m.res.pollSeq}) // still PENDING
+	h.d.Out = nil
+	h.advance(pollEvery) // still PENDING
 	if ch := h.changes(); len(ch) != 0 {
 		t.Fatalf("a poll that saw no change sent %+v", ch)
 	}
 	h.f.mu.Lock()
 	h.f.ticket.Status = api.TicketPaid
 	h.f.mu.Unlock()
-	h.send(pollMsg{seq: h.m.res.pollSeq})
+	h.advance(pollEvery)
 	if ch := h.changes(); len(ch) != 1 || !ch[0].What.Has(ui.ChangedBalances) {
 		t.Fatalf("a ticket that became PAID sent %+v", ch)
 	}
@@ -134,7 +141,7 @@ func TestBrCodeCopyOnlyWhileThereIsSomethingToPay(t *testing.T) {
 	h.f.mu.Lock()
 	h.f.ticket.Status = api.TicketPaid
 	h.f.mu.Unlock()
-	h.send(pollMsg{seq: h.m.res.pollSeq})
+	h.advance(pollEvery)
 	h.want("PAID", "no longer to be paid")
 	help := helpOf(h.m.KeyMap())
 	if strings.Contains(help, "BR Code") {
@@ -143,10 +150,10 @@ func TestBrCodeCopyOnlyWhileThereIsSomethingToPay(t *testing.T) {
 	if !strings.Contains(help, "y copy the ticket id") {
 		t.Fatalf("y is not said to copy the ticket id: %s", help)
 	}
-	h.other = nil
+	h.d.Out = nil
 	h.keys("y")
 	var copied bool
-	for _, m := range h.other {
+	for _, m := range h.d.Out {
 		if ts, ok := m.(ui.ToastMsg); ok {
 			if strings.Contains(ts.Text, "BR Code") {
 				t.Fatalf("y copied the BR Code of a PAID ticket: %q", ts.Text)
@@ -155,7 +162,7 @@ func TestBrCodeCopyOnlyWhileThereIsSomethingToPay(t *testing.T) {
 		}
 	}
 	if !copied {
-		t.Fatalf("y did not copy the ticket id: %+v", h.other)
+		t.Fatalf("y did not copy the ticket id: %+v", h.d.Out)
 	}
 }
 
@@ -165,7 +172,7 @@ func TestPickerFollowsBeneficiariesWrittenElsewhere(t *testing.T) {
 	h.keys("c")
 	h.toPicker()
 	p := h.m.details.picker()
-	for p.all[p.matches[p.cursor]].Title != "Market maker" {
+	for p.Current().Title != "Market maker" {
 		h.keys("down")
 	}
 	// A wallet is registered in the Beneficiaries screen of another
@@ -179,7 +186,7 @@ func TestPickerFollowsBeneficiariesWrittenElsewhere(t *testing.T) {
 	h.send(ui.ChangedMsg{Account: sub.ID, What: ui.ChangedBeneficiaries, By: "beneficiaries"})
 	h.want("Brand new", "Market maker")
 	p = h.m.details.picker()
-	if got := p.all[p.matches[p.cursor]].Title; got != "Market maker" {
+	if got := p.Current().Title; got != "Market maker" {
 		t.Fatalf("the cursor moved to %q", got)
 	}
 
@@ -204,16 +211,10 @@ func TestPickerFollowsBeneficiariesWrittenElsewhere(t *testing.T) {
 
 func TestPickerWaitsForTheConfirmationToEnd(t *testing.T) {
 	h := newHarness(t, operatorPerms())
-	h.quote("500")
-	h.keys("c")
-	h.toPicker()
-	h.keys("enter") // the own wallet, then the confirmation
-	if h.m.stage != stageConfirm {
-		t.Fatalf("stage %v, want the confirmation", h.m.stage)
-	}
+	h.toConfirmation("500")
 	h.f.wallets = append(h.f.wallets, api.Wallet{ID: uuid.MustParse("44444444-4444-4444-8444-444444444444"), Alias: "Brand new", WalletAddress: "0x1111111111111111111111111111111111111111", WalletChain: "POLYGON"})
 	h.send(ui.ChangedMsg{Account: sub.ID, What: ui.ChangedBeneficiaries})
-	for _, o := range h.m.details.picker().all {
+	for _, o := range h.m.details.picker().All {
 		if o.Title == "Brand new" {
 			t.Fatal("the picker changed under a confirmation")
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
 // Field ids of the ticket details.
@@ -45,15 +46,15 @@ const (
 
 // entry is one control of the details form: a field or a picker.
 type entry struct {
-	f *field
-	p *picker
+	f *form.Input
+	p *form.Picker
 }
 
 func (e *entry) id() string {
 	if e.p != nil {
-		return e.p.id
+		return e.p.ID
 	}
-	return e.f.id
+	return e.f.ID
 }
 
 // details asks for exactly the blocks the quote needs.
@@ -68,48 +69,48 @@ type details struct {
 // newDetails builds the form for a quote's requirements.
 func newDetails(req Requirements, externalID string) *details {
 	d := &details{req: req}
-	add := func(f *field) { d.entries = append(d.entries, &entry{f: f}) }
-	ext := newText(dExternal, "External id", "your tracking id", 100)
+	add := func(f *form.Input) { d.entries = append(d.entries, &entry{f: f}) }
+	ext := form.NewText(dExternal, "External id", "your tracking id", 100)
 	ext.Set(externalID)
 	add(ext)
 	if req.Needs(BlockPixInput) {
-		add(newText(dRemitter, "Remitter id", "optional: who pays", 100))
-		add(newText(dAdditional, "PIX add. data", "optional: text carried in the PIX", 140))
+		add(form.NewText(dRemitter, "Remitter id", "optional: who pays", 100))
+		add(form.NewText(dAdditional, "PIX add. data", "optional: text carried in the PIX", 140))
 	}
 	if req.Needs(BlockChainInput) {
-		add(newText(dWallet, "Sending wallet", "0x… your wallet address", 64))
+		add(form.NewText(dWallet, "Sending wallet", "0x… your wallet address", 64))
 		if req.Signature == SigPermitOrPersonal {
-			add(newToggle(dSig, "Signature", sigPermit, sigPersonal, sigService))
-			add(newText(dPermitR, "Permit r", "0x + 64 hex", 66))
-			add(newText(dPermitS, "Permit s", "0x + 64 hex", 66))
-			add(newText(dPermitV, "Permit v", "27 or 28", 3))
-			add(newText(dPermitNonce, "Permit nonce", "integer", 20))
-			add(newText(dPermitDeadline, "Permit deadline", "Unix seconds", 12))
-			add(newText(dPersonalSig, "Signature hex", "0x + 130 hex", 132))
-			add(newText(dPersonalDeadline, "Sig. deadline", "Unix seconds", 12))
+			add(form.NewToggle(dSig, "Signature", sigPermit, sigPersonal, sigService))
+			add(form.NewText(dPermitR, "Permit r", "0x + 64 hex", 66))
+			add(form.NewText(dPermitS, "Permit s", "0x + 64 hex", 66))
+			add(form.NewText(dPermitV, "Permit v", "27 or 28", 3))
+			add(form.NewText(dPermitNonce, "Permit nonce", "integer", 20))
+			add(form.NewText(dPermitDeadline, "Permit deadline", "Unix seconds", 12))
+			add(form.NewText(dPersonalSig, "Signature hex", "0x + 130 hex", 132))
+			add(form.NewText(dPersonalDeadline, "Sig. deadline", "Unix seconds", 12))
 		}
 	}
 	switch {
 	case req.Needs(BlockPixOutput):
 		d.outKind = kindBRL
-		d.entries = append(d.entries, &entry{p: newPicker(dBeneficiary, "PIX beneficiary")})
-		add(newText(dPixMessage, "PIX message", "optional", 140))
+		d.entries = append(d.entries, &entry{p: form.NewPicker(dBeneficiary, "PIX beneficiary")})
+		add(form.NewText(dPixMessage, "PIX message", "optional", 140))
 	case req.Needs(BlockChainOutput):
 		d.outKind = kindWallet
-		d.entries = append(d.entries, &entry{p: newPicker(dBeneficiary, "To wallet")})
+		d.entries = append(d.entries, &entry{p: form.NewPicker(dBeneficiary, "To wallet")})
 	case req.Needs(BlockUSDOutput):
 		d.outKind = kindUSD
-		d.entries = append(d.entries, &entry{p: newPicker(dBeneficiary, "USD beneficiary")})
-		rail := newToggle(dRail, "Payment rail", "ACH", "WIRE")
+		d.entries = append(d.entries, &entry{p: form.NewPicker(dBeneficiary, "USD beneficiary")})
+		rail := form.NewToggle(dRail, "Payment rail", "ACH", "WIRE")
 		rail.Set(req.Rail)
 		add(rail)
-		add(newText(dReference, "Reference", "optional", 140))
+		add(form.NewText(dReference, "Reference", "optional", 140))
 	case req.Needs(BlockCOPOutput):
 		d.outKind = kindCOP
-		d.entries = append(d.entries, &entry{p: newPicker(dBeneficiary, "COP beneficiary")})
+		d.entries = append(d.entries, &entry{p: form.NewPicker(dBeneficiary, "COP beneficiary")})
 	}
 	if req.Needs(BlockMarkup) {
-		add(newText(dMarkupWallet, "Markup wallet", "0x… one of your service wallets", 64))
+		add(form.NewText(dMarkupWallet, "Markup wallet", "0x… one of your service wallets", 64))
 	}
 	d.refresh()
 	d.focusAt(0)
@@ -117,16 +118,16 @@ func newDetails(req Requirements, externalID string) *details {
 }
 
 // get returns the field with id, or nil.
-func (d *details) get(id string) *field {
+func (d *details) get(id string) *form.Input {
 	for _, e := range d.entries {
-		if e.f != nil && e.f.id == id {
+		if e.f != nil && e.f.ID == id {
 			return e.f
 		}
 	}
 	return nil
 }
 
-func (d *details) picker() *picker {
+func (d *details) picker() *form.Picker {
 	for _, e := range d.entries {
 		if e.p != nil {
 			return e.p
@@ -158,15 +159,15 @@ func (d *details) current() *entry { return d.entries[d.focus] }
 
 func (d *details) focusAt(i int) {
 	if c := d.current(); c.f != nil {
-		c.f.blur()
+		c.f.Blur()
 	} else {
-		c.p.blur()
+		c.p.Blur()
 	}
 	d.focus = i
 	if c := d.current(); c.f != nil {
-		c.f.focus()
+		c.f.Focus()
 	} else {
-		c.p.focus()
+		c.p.Focus()
 	}
 }
 
@@ -195,7 +196,7 @@ func (d *details) update(msg tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 		return false, nil
 	}
 	if c.p != nil {
-		chose, cmd := c.p.update(msg)
+		chose, cmd := c.p.Update(msg)
 		return chose && !d.move(1), cmd
 	}
 	switch msg.String() {
@@ -208,7 +209,7 @@ func (d *details) update(msg tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 	case "enter":
 		return !d.move(1), nil
 	}
-	_, cmd = c.f.update(msg)
+	_, cmd = c.f.Update(msg)
 	d.refresh()
 	return false, cmd
 }
@@ -217,33 +218,33 @@ func (d *details) update(msg tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 func (d *details) refresh() {
 	for _, e := range d.entries {
 		if e.f != nil {
-			e.f.note = ""
+			e.f.Note = ""
 		}
 	}
 	if f := d.get(dExternal); f != nil {
-		f.note = "made once for this conversion: a retry re-uses it, so the service never gets it twice"
+		f.Note = "made once for this conversion: a retry re-uses it, so the service never gets it twice"
 	}
 	if f := d.get(dSig); f != nil {
 		switch f.Value() {
 		case sigService:
-			f.note = "the sending wallet is one of the service's wallets: no signature (rule 4)"
+			f.Note = "the sending wallet is one of the service's wallets: no signature (rule 4)"
 		case sigPermit:
-			f.note = "EIP-2612 permit parts signed by the sending wallet"
+			f.Note = "EIP-2612 permit parts signed by the sending wallet"
 		case sigPersonal:
-			f.note = "a personal signature by the sending wallet"
+			f.Note = "a personal signature by the sending wallet"
 		}
 	}
 	if f := d.get(dWallet); f != nil && f.Value() != "" {
 		if sum, warn, err := validate.EVMAddress(f.Value()); err == nil {
-			f.note = "understood: " + sum
+			f.Note = "understood: " + sum
 			if warn != "" {
-				f.note += " (" + warn + ")"
+				f.Note += " (" + warn + ")"
 			}
 		}
 	}
 	if f := d.get(dMarkupWallet); f != nil && f.Value() != "" {
 		if sum, _, err := validate.EVMAddress(f.Value()); err == nil {
-			f.note = "understood: " + sum
+			f.Note = "understood: " + sum
 		}
 	}
 }
@@ -259,18 +260,18 @@ func (d *details) build(quoteToken string, now time.Time) (api.CreateTicketReque
 	req := api.CreateTicketRequest{QuoteToken: quoteToken}
 	for _, e := range d.entries {
 		if e.f != nil {
-			e.f.err = ""
+			e.f.Err = ""
 		} else {
-			e.p.err = ""
+			e.p.Err = ""
 		}
 	}
 	fail := func(id, msg string) (api.CreateTicketRequest, *entry) {
 		for _, e := range d.entries {
 			if e.id() == id {
 				if e.f != nil {
-					e.f.err = msg
+					e.f.Err = msg
 				} else {
-					e.p.err = msg
+					e.p.Err = msg
 				}
 				return req, e
 			}
@@ -332,13 +333,13 @@ func (d *details) build(quoteToken string, now time.Time) (api.CreateTicketReque
 	}
 	if d.outKind != "" {
 		p := d.picker()
-		if p.chosen == nil {
-			if p.loading {
+		if p.Chosen == nil {
+			if p.Loading {
 				return fail(dBeneficiary, "the beneficiaries are still loading: wait a moment")
 			}
 			return fail(dBeneficiary, "choose a beneficiary: type to filter, ↑/↓, enter")
 		}
-		id := p.chosen.ID
+		id := p.Chosen.ID
 		switch d.outKind {
 		case kindBRL:
 			req.TicketBrlPixOutput = &api.TicketBrlPixOutput{BeneficiaryBrlBankAccountID: id, PixMessage: d.value(dPixMessage)}
@@ -373,14 +374,17 @@ func deadline(s string, now time.Time) (int64, error) {
 }
 
 // beneficiary is the chosen output beneficiary, if any.
-func (d *details) beneficiary() *option {
+func (d *details) beneficiary() *form.Option {
 	if p := d.picker(); p != nil {
-		return p.chosen
+		return p.Chosen
 	}
 	return nil
 }
 
 // render draws the form.
+// noBeneficiary is what an empty picker says.
+const noBeneficiary = "no beneficiary of this kind in the operated account: register one in Beneficiaries"
+
 // render draws the form; first and last are the lines of the focused
 // entry, which the screen keeps in view.
 func (d *details) render(th theme, width int) (lines []string, first, last int) {
@@ -391,9 +395,9 @@ func (d *details) render(th theme, width int) (lines []string, first, last int) 
 		}
 		start := len(lines)
 		if e.p != nil {
-			lines = append(lines, e.p.render(th, i == d.focus, labelW, width)...)
+			lines = append(lines, e.p.Render(th.lines(), i == d.focus, labelW, width, noBeneficiary)...)
 		} else {
-			lines = append(lines, e.f.render(th, i == d.focus, labelW, width)...)
+			lines = append(lines, e.f.Render(th.lines(), i == d.focus, labelW, width)...)
 		}
 		if i == d.focus {
 			first, last = start, len(lines)-1

@@ -5,9 +5,11 @@
 // it is paid, fails or expires.
 //
 // The flow is a small state machine (form → details → confirm → sending →
-// result). Every request runs in a tea.Cmd that captured the account, the
-// request and a sequence number by value, so a late answer from a previous
-// attempt is dropped. The money rules of the product live here: the quote
+// result). Every request runs through ui.Fetch, captures what it needs by
+// value, and is awaited by its own ui.Slot (the quote, the creation, the
+// status read, the funding, the picker's list): an answer to an older
+// request, or to another account's screen, is dropped before it can change
+// what the screen shows or which externalId it holds. The money rules of the product live here: the quote
 // and the ticket carry the operated account, an expired quote is never sent
 // (checked with the session clock right before sending), and the externalId
 // is made once per intent so a retry can be reconciled instead of duplicated.

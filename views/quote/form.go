@@ -9,6 +9,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
 // Field ids of the quote form.
@@ -36,35 +37,35 @@ const (
 )
 
 // form is the quote request being composed.
-type form struct {
-	fields []*field
+type quoteForm struct {
+	fields []*form.Input
 	focus  int
 	// markupDenied says why this access may not add a markup ("" if it may).
 	markupDenied string
 }
 
-func newForm(markupDenied string) *form {
+func newForm(markupDenied string) *quoteForm {
 	inputs := inputCurrencies()
-	f := &form{}
-	f.fields = []*field{
-		newChoice(fInCurrency, "Input currency", inputs, "BRL"),
-		newChoice(fInMethod, "Input method", money.Methods("BRL"), "PIX"),
-		newChoice(fOutCurrency, "Output currency", money.Currencies(), "BRLA"),
-		newChoice(fOutMethod, "Output method", money.Methods("BRLA"), "INTERNAL"),
-		newToggle(fMode, "Amount is", modeSend, modeReceive),
-		newText(fAmount, "Amount", "e.g. 500.00", 32),
-		newToggle(fSendMethod, "Send method", api.SendPermit, api.SendTransfer),
-		newToggle(fInThird, "Input 3rd party", "no", "yes"),
-		newToggle(fOutThird, "Output 3rd party", "no", "yes"),
-		newToggle(fMarkup, "Markup", "none", "add"),
-		newText(fMarkupPct, "Markup %", "floating, e.g. 0.5", 12),
-		newText(fMarkupIn, "Markup fixed in", "in input currency", 24),
-		newText(fMarkupOut, "Markup fixed out", "in output currency", 24),
-		newChoice(fMarkupCur, "Markup currency", nil, ""),
+	f := &quoteForm{}
+	f.fields = []*form.Input{
+		form.NewSuggest(fInCurrency, "Input currency", inputs, "BRL"),
+		form.NewSuggest(fInMethod, "Input method", money.Methods("BRL"), "PIX"),
+		form.NewSuggest(fOutCurrency, "Output currency", money.Currencies(), "BRLA"),
+		form.NewSuggest(fOutMethod, "Output method", money.Methods("BRLA"), "INTERNAL"),
+		form.NewToggle(fMode, "Amount is", modeSend, modeReceive),
+		form.NewText(fAmount, "Amount", "e.g. 500.00", 32),
+		form.NewToggle(fSendMethod, "Send method", api.SendPermit, api.SendTransfer),
+		form.NewToggle(fInThird, "Input 3rd party", "no", "yes"),
+		form.NewToggle(fOutThird, "Output 3rd party", "no", "yes"),
+		form.NewToggle(fMarkup, "Markup", "none", "add"),
+		form.NewText(fMarkupPct, "Markup %", "floating, e.g. 0.5", 12),
+		form.NewText(fMarkupIn, "Markup fixed in", "in input currency", 24),
+		form.NewText(fMarkupOut, "Markup fixed out", "in output currency", 24),
+		form.NewSuggest(fMarkupCur, "Markup currency", nil, ""),
 	}
 	f.setMarkupDenied(markupDenied)
 	f.refresh()
-	f.fields[f.focus].focus()
+	f.fields[f.focus].Focus()
 	return f
 }
 
@@ -81,18 +82,18 @@ func inputCurrencies() []string {
 
 // setMarkupDenied records why the access may not add a markup ("" when it
 // may): the access info can arrive after the screen was built.
-func (f *form) setMarkupDenied(reason string) {
+func (f *quoteForm) setMarkupDenied(reason string) {
 	f.markupDenied = reason
 	m := f.get(fMarkup)
-	m.disabled = reason
+	m.Disabled = reason
 	if reason != "" {
 		m.Set("none")
 	}
 }
 
-func (f *form) get(id string) *field {
+func (f *quoteForm) get(id string) *form.Input {
 	for _, x := range f.fields {
-		if x.id == id {
+		if x.ID == id {
 			return x
 		}
 	}
@@ -101,8 +102,8 @@ func (f *form) get(id string) *field {
 
 // visible reports whether a field is part of the form as it stands: the send
 // method only for a chain input, the markup details only with a markup.
-func (f *form) visible(x *field) bool {
-	switch x.id {
+func (f *quoteForm) visible(x *form.Input) bool {
+	switch x.ID {
 	case fSendMethod:
 		return money.IsChain(f.get(fInMethod).Value())
 	case fMarkupPct, fMarkupIn, fMarkupOut, fMarkupCur:
@@ -112,8 +113,8 @@ func (f *form) visible(x *field) bool {
 }
 
 // visibleFields lists the fields shown, in order.
-func (f *form) visibleFields() []*field {
-	var out []*field
+func (f *quoteForm) visibleFields() []*form.Input {
+	var out []*form.Input
 	for _, x := range f.fields {
 		if f.visible(x) {
 			out = append(out, x)
@@ -123,10 +124,10 @@ func (f *form) visibleFields() []*field {
 }
 
 // focused is the field with focus.
-func (f *form) focused() *field { return f.fields[f.focus] }
+func (f *quoteForm) focused() *form.Input { return f.fields[f.focus] }
 
 // move shifts the focus by step among the visible fields.
-func (f *form) move(step int) {
+func (f *quoteForm) move(step int) {
 	vis := f.visibleFields()
 	if len(vis) == 0 {
 		return
@@ -138,23 +139,23 @@ func (f *form) move(step int) {
 		}
 	}
 	next := (cur + step + len(vis)) % len(vis)
-	f.focusOn(vis[next].id)
+	f.focusOn(vis[next].ID)
 }
 
-func (f *form) focusOn(id string) {
-	f.focused().blur()
+func (f *quoteForm) focusOn(id string) {
+	f.focused().Blur()
 	for i, x := range f.fields {
-		if x.id == id {
+		if x.ID == id {
 			f.focus = i
 		}
 	}
-	f.focused().focus()
+	f.focused().Focus()
 }
 
 // refresh recomputes what depends on other fields: the methods offered for
 // each currency, the markup currencies, and what was understood of the
 // amounts. It is called after every change.
-func (f *form) refresh() {
+func (f *quoteForm) refresh() {
 	inCur, outCur := f.get(fInCurrency).Value(), f.get(fOutCurrency).Value()
 	f.syncMethods(fInMethod, inCur)
 	f.syncMethods(fOutMethod, outCur)
@@ -163,66 +164,66 @@ func (f *form) refresh() {
 	if outCur != inCur {
 		opts = append(opts, outCur)
 	}
-	mc.options = opts
+	mc.Options = opts
 	if mc.Value() == "" {
 		mc.Set(inCur)
 	}
 
 	for _, x := range f.fields {
-		x.err = ""
-		x.note = ""
-		if x.kind == kindChoice {
-			x.note = "←/→ " + strings.Join(x.options, " ") + " (or type any code)"
+		x.Err = ""
+		x.Note = ""
+		if x.Kind == form.Suggest {
+			x.Note = "←/→ " + strings.Join(x.Options, " ") + " (or type any code)"
 		}
 	}
 	if money.OutputOnly(inCur) {
-		f.get(fInCurrency).note = inCur + " is output-only in the catalogue: the service will likely refuse it as input"
+		f.get(fInCurrency).Note = inCur + " is output-only in the catalogue: the service will likely refuse it as input"
 	}
 	amount := f.get(fAmount)
 	if amount.Value() == "" {
-		amount.note = "the amount " + f.amountSubject()
+		amount.Note = "the amount " + f.amountSubject()
 	} else if d, err := money.ParseAmount(amount.Value(), f.amountCurrency()); err != nil {
-		amount.err = err.Error()
+		amount.Err = err.Error()
 	} else {
-		amount.note = "understood: " + money.Format(d, f.amountCurrency()) + " " + f.amountCurrency() + " " + f.amountSubject()
+		amount.Note = "understood: " + money.Format(d, f.amountCurrency()) + " " + f.amountCurrency() + " " + f.amountSubject()
 	}
 	if f.markupDenied != "" {
-		f.get(fMarkup).note = ""
+		f.get(fMarkup).Note = ""
 	}
 	if x := f.get(fMarkupPct); x.Value() != "" {
 		if d, err := parsePercent(x.Value()); err != nil {
-			x.err = err.Error()
+			x.Err = err.Error()
 		} else {
-			x.note = "understood: " + d.String() + " % (sent as the fraction " + d.Div(decimal.NewFromInt(100)).String() + ")"
+			x.Note = "understood: " + d.String() + " % (sent as the fraction " + d.Div(decimal.NewFromInt(100)).String() + ")"
 		}
 	}
 	f.fixedNote(fMarkupIn, inCur)
 	f.fixedNote(fMarkupOut, outCur)
 	if x := f.get(fSendMethod); x.Value() == api.SendTransfer {
-		x.note = "you transfer the tokens yourself; no signature needed"
+		x.Note = "you transfer the tokens yourself; no signature needed"
 	} else {
-		x.note = "the service pulls the tokens with your permit or personal signature"
+		x.Note = "the service pulls the tokens with your permit or personal signature"
 	}
 }
 
-func (f *form) fixedNote(id, currency string) {
+func (f *quoteForm) fixedNote(id, currency string) {
 	x := f.get(id)
 	if x.Value() == "" {
 		return
 	}
 	if d, err := money.ParseAmount(x.Value(), currency); err != nil {
-		x.err = err.Error()
+		x.Err = err.Error()
 	} else {
-		x.note = "understood: " + money.Format(d, currency) + " " + currency
+		x.Note = "understood: " + money.Format(d, currency) + " " + currency
 	}
 }
 
 // syncMethods offers the catalogue methods of currency on a method field,
 // keeping a typed value only while the currency's catalogue is unknown.
-func (f *form) syncMethods(id, currency string) {
+func (f *quoteForm) syncMethods(id, currency string) {
 	x := f.get(id)
 	opts := money.Methods(currency)
-	x.options = opts
+	x.Options = opts
 	if len(opts) > 0 && !contains(opts, x.Value()) {
 		x.Set(opts[0])
 	}
@@ -237,14 +238,14 @@ func contains(list []string, v string) bool {
 	return false
 }
 
-func (f *form) amountCurrency() string {
+func (f *quoteForm) amountCurrency() string {
 	if f.get(fMode).Value() == modeReceive {
 		return f.get(fOutCurrency).Value()
 	}
 	return f.get(fInCurrency).Value()
 }
 
-func (f *form) amountSubject() string {
+func (f *quoteForm) amountSubject() string {
 	if f.get(fMode).Value() == modeReceive {
 		return "they receive"
 	}
@@ -269,12 +270,12 @@ func parsePercent(s string) (decimal.Decimal, error) {
 
 // request validates the form and builds the quote request for account. The
 // first invalid field gets the error and is returned so it can take focus.
-func (f *form) request(account api.QuoteRequest) (api.QuoteRequest, *field) {
+func (f *quoteForm) request(account api.QuoteRequest) (api.QuoteRequest, *form.Input) {
 	f.refresh()
 	req := account
 	for _, id := range []string{fInCurrency, fInMethod, fOutCurrency, fOutMethod} {
 		if x := f.get(id); x.Value() == "" {
-			x.err = "required: choose with ←/→ or type a code"
+			x.Err = "required: choose with ←/→ or type a code"
 			return req, x
 		}
 	}
@@ -285,8 +286,8 @@ func (f *form) request(account api.QuoteRequest) (api.QuoteRequest, *field) {
 	amount := f.get(fAmount)
 	d, err := money.ParseAmount(amount.Value(), f.amountCurrency())
 	if err != nil {
-		amount.note = ""
-		amount.err = err.Error()
+		amount.Note = ""
+		amount.Err = err.Error()
 		return req, amount
 	}
 	if f.get(fMode).Value() == modeReceive {
@@ -304,7 +305,7 @@ func (f *form) request(account api.QuoteRequest) (api.QuoteRequest, *field) {
 		if x := f.get(fMarkupPct); x.Value() != "" {
 			p, err := parsePercent(x.Value())
 			if err != nil {
-				x.err = err.Error()
+				x.Err = err.Error()
 				return req, x
 			}
 			req.MarkupFloatingFee = decimal.NewNullDecimal(p.Div(decimal.NewFromInt(100)))
@@ -320,7 +321,7 @@ func (f *form) request(account api.QuoteRequest) (api.QuoteRequest, *field) {
 			}
 			v, err := money.ParseAmount(x.Value(), c.cur)
 			if err != nil {
-				x.err = err.Error()
+				x.Err = err.Error()
 				return req, x
 			}
 			*c.dst = decimal.NewNullDecimal(v)
@@ -328,7 +329,7 @@ func (f *form) request(account api.QuoteRequest) (api.QuoteRequest, *field) {
 		}
 		if !some {
 			x := f.get(fMarkupPct)
-			x.err = "a markup needs a percentage or a fixed fee: fill one, or set Markup to none"
+			x.Err = "a markup needs a percentage or a fixed fee: fill one, or set Markup to none"
 			return req, x
 		}
 		req.MarkupCurrency = f.get(fMarkupCur).Value()

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
 // theme holds every style of the screen, built once. Meaning is never
@@ -43,13 +44,9 @@ func newTheme(t *ui.Theme) theme {
 	}
 }
 
-// labelHead starts a form line: the "›" focus marker (or room for it) and
-// the label padded to labelW, ready for the value.
-func (th theme) labelHead(label string, focused bool, labelW int) string {
-	if focused {
-		return th.focus.Render("›") + " " + th.focusLabel.Render(padRight(label, labelW)) + " "
-	}
-	return "  " + th.label.Render(padRight(label, labelW)) + " "
+// lines are the styles of the form lines (fields and pickers).
+func (th theme) lines() form.LineStyles {
+	return form.LineStyles{Marker: th.focus, Label: th.label, FocusLabel: th.focusLabel, Dim: th.dim, Value: th.value, Selected: th.selected, Error: th.err}
 }
 
 // padRight pads s with spaces to w cells (or cuts it).

@@ -14,6 +14,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
 // pollEvery is how often an unfinished ticket is read again.
@@ -26,18 +27,18 @@ const pollTimeout = 10 * time.Second
 // followed until it ends.
 type result struct {
 	s           *ui.Session
+	svc         Service
 	account     ui.Account
 	quote       api.Quote
 	req         api.CreateTicketRequest
 	ticket      *api.Ticket
 	op          *api.Operation
 	reconciled  bool
-	beneficiary *option
+	beneficiary *form.Option
 	countdown   widget.Countdown
 
-	// pollSeq identifies the live poll loop; a pollMsg of another loop is
-	// dropped, so leaving the result stops the polling.
-	pollSeq int
+	// polling awaits the status read under way.
+	polling ui.Slot
 	pollErr string
 
 	brCode string
@@ -45,29 +46,24 @@ type result struct {
 	// qrs caches the QR per size it was fitted to.
 	qrs map[[2]int]qrDrawn
 
-	funding bool
+	// funding awaits the sandbox's simulated payment.
+	funding ui.Slot
 	fundErr string
 }
 
-// pollMsg asks for the next status read of loop seq.
-type pollMsg struct{ seq int }
+// pollMsg is the time for the next status read of result r: the poll of a
+// result no longer on screen is dropped, which ends its loop.
+type pollMsg struct{ r *result }
 
-// ticketMsg is a status read.
-type ticketMsg struct {
-	seq    int
-	ticket *api.Ticket
-	err    error
-}
-
-// fundedMsg is the answer of the sandbox funding call.
-type fundedMsg struct {
+// funded is the answer of the sandbox funding call (its error is the
+// Result's).
+type funded struct {
 	ticket     *api.Ticket
-	err        error
 	journalErr error
 }
 
-func newResult(s *ui.Session, q api.Quote, req api.CreateTicketRequest, res *api.CreateTicketResult, b *option) *result {
-	r := &result{s: s, account: s.Account, quote: q, req: req, ticket: res.Ticket, op: res.Operation, reconciled: res.Reconciled, beneficiary: b}
+func newResult(s *ui.Session, svc Service, q api.Quote, req api.CreateTicketRequest, res *api.CreateTicketResult, b *form.Option) *result {
+	r := &result{s: s, svc: svc, account: s.Account, quote: q, req: req, ticket: res.Ticket, op: res.Operation, reconciled: res.Reconciled, beneficiary: b}
 	if r.ticket != nil {
 		r.countdown = ticketCountdown(r.ticket)
 		r.setBrCode(r.ticket.BrCode())
@@ -88,24 +84,20 @@ func (r *result) setBrCode(code string) {
 	r.brErr = brcode.Verify(code)
 }
 
-// start begins the countdown and the status polling; seq names the poll
-// loop.
-func (r *result) start(seq int) tea.Cmd {
+// start begins the countdown and the status polling.
+func (r *result) start() tea.Cmd {
 	if r.ticket == nil {
 		return nil
 	}
-	r.pollSeq = seq
 	var cmds []tea.Cmd
 	if !r.ticket.Status.Final() {
 		cmds = append(cmds, r.schedulePoll())
-		if !r.countdown.Expired(r.s.Clock()) {
-			cmds = append(cmds, widget.Tick(r.countdown.ID))
+		if !r.countdown.Expired(r.s.Now()) {
+			cmds = append(cmds, r.countdown.Tick(r.s.Now(), r.s.After))
 		}
 	}
 	return tea.Batch(cmds...)
 }
-
-func (r *result) stop() { r.pollSeq = -1 }
 
 // changed tells the other screens of the result's account that the
 // service confirmed a change of what: the ticket was created, funded or
@@ -115,17 +107,13 @@ func (r *result) changed(what ui.Changed) tea.Cmd {
 }
 
 func (r *result) schedulePoll() tea.Cmd {
-	seq := r.pollSeq
-	return tea.Tick(pollEvery, func(time.Time) tea.Msg { return pollMsg{seq: seq} })
+	return r.s.After(pollEvery, func(time.Time) tea.Msg { return pollMsg{r: r} })
 }
 
 func (r *result) fetch() tea.Cmd {
-	seq, client, account, id := r.pollSeq, r.s.Client, r.account.ID, r.ticket.ID
-	return r.s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
-		defer cancel()
-		t, err := client.GetTicket(ctx, account, id)
-		return ticketMsg{seq: seq, ticket: t, err: err}
+	svc, account, id := r.svc, r.account.ID, r.ticket.ID
+	return ui.Fetch(r.s, &r.polling, pollTimeout, func(ctx context.Context) (*api.Ticket, error) {
+		return svc.GetTicket(ctx, account, id)
 	})
 }
 
@@ -133,7 +121,7 @@ func (r *result) onTick(now time.Time) tea.Cmd {
 	if r.ticket == nil || r.ticket.Status.Final() || r.countdown.Expired(now) {
 		return nil
 	}
-	return widget.Tick(r.countdown.ID)
+	return r.countdown.Tick(now, r.s.After)
 }
 
 // setTicket takes a fresher copy of the ticket.
@@ -153,21 +141,21 @@ func (m *Screen) updateResult(msg tea.Msg) tea.Cmd {
 	}
 	switch msg := msg.(type) {
 	case pollMsg:
-		if msg.seq != r.pollSeq || r.ticket == nil {
+		if msg.r != r || r.ticket == nil {
 			return nil
 		}
 		return r.fetch()
-	case ticketMsg:
-		if msg.seq != r.pollSeq {
+	case ui.Result[*api.Ticket]:
+		if !r.polling.Take(msg) {
 			return nil
 		}
-		if msg.err != nil {
-			r.pollErr = "status not refreshed: " + errorText(msg.err) + " (retrying)"
+		if msg.Err != nil {
+			r.pollErr = "status not refreshed: " + ui.ErrorText(msg.Err) + " (retrying)"
 			return r.schedulePoll()
 		}
 		r.pollErr = ""
 		before := r.ticket.Status
-		r.setTicket(msg.ticket)
+		r.setTicket(msg.Value)
 		var moved tea.Cmd
 		if before != r.ticket.Status {
 			// The ticket moved on (money came in or went out): the other
@@ -186,18 +174,20 @@ func (m *Screen) updateResult(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, ui.Toast(ui.ToastInfo, "ticket "+string(r.ticket.Status)))
 		}
 		return tea.Batch(cmds...)
-	case fundedMsg:
-		r.funding = false
-		var cmds []tea.Cmd
-		if msg.journalErr != nil {
-			cmds = append(cmds, ui.Toast(ui.ToastError, "journal: "+msg.journalErr.Error()))
+	case ui.Result[funded]:
+		if !r.funding.Take(msg) {
+			return nil
 		}
-		if msg.err != nil {
-			r.fundErr = "funding refused: " + errorText(msg.err)
+		var cmds []tea.Cmd
+		if jerr := msg.Value.journalErr; jerr != nil {
+			cmds = append(cmds, ui.Toast(ui.ToastError, "journal: "+jerr.Error()))
+		}
+		if msg.Err != nil {
+			r.fundErr = "funding refused: " + ui.ErrorText(msg.Err)
 			return tea.Batch(cmds...)
 		}
 		r.fundErr = ""
-		r.setTicket(msg.ticket)
+		r.setTicket(msg.Value.ticket)
 		return tea.Batch(append(cmds, ui.Toast(ui.ToastInfo, "payment simulated"), r.changed(ui.ChangedTickets|ui.ChangedBalances))...)
 	}
 	return nil
@@ -213,7 +203,7 @@ func (m *Screen) canFund() string {
 		return "only the sandbox can simulate a payment"
 	case r.ticket.Status != api.TicketPending:
 		return "the ticket is " + string(r.ticket.Status)
-	case r.funding:
+	case r.funding.Waiting():
 		return "funding under way"
 	}
 	return m.denied(ui.ActWrite)
@@ -221,20 +211,17 @@ func (m *Screen) canFund() string {
 
 func (m *Screen) fund() tea.Cmd {
 	r := m.res
-	r.funding = true
-	s, client, account, t := m.s, m.s.Client, r.account, *r.ticket
-	return s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), pollTimeout)
-		defer cancel()
-		nt, err := client.SandboxFundTicket(ctx, account.ID, t.ID)
+	s, svc, account, t := m.s, m.svc, r.account, *r.ticket
+	return ui.Fetch(s, &r.funding, pollTimeout, func(ctx context.Context) (funded, error) {
+		nt, err := svc.SandboxFundTicket(ctx, account.ID, t.ID)
 		e := s.JournalEntry(account.ID, "sandbox-fund-ticket", "POST /v2/sandbox/tickets/{id}/fund")
 		e.IDs = map[string]string{"ticketId": t.ID.String(), "externalId": t.ExternalID}
 		e.Amounts = map[string]string{"input": money.Wire(t.Quote.InputAmount, t.Quote.InputCurrency) + " " + t.Quote.InputCurrency}
 		e.Outcome = "funded"
 		if err != nil {
-			e.Outcome = "error: " + errorText(err)
+			e.Outcome = "error: " + ui.ErrorText(err)
 		}
-		return fundedMsg{ticket: nt, err: err, journalErr: s.Journal.Record(e)}
+		return funded{ticket: nt, journalErr: s.Journal.Record(e)}, err
 	})
 }
 
@@ -242,7 +229,7 @@ func (m *Screen) keyResult(msg tea.KeyPressMsg) tea.Cmd {
 	r := m.res
 	switch msg.String() {
 	case "y":
-		if r.copyableBrCode(m.s.Clock()) {
+		if r.copyableBrCode(m.s.Now()) {
 			return tea.Batch(tea.SetClipboard(r.brCode), ui.Toast(ui.ToastSuccess, "BR Code copied to the clipboard"))
 		}
 		if r.ticket != nil {
@@ -257,8 +244,7 @@ func (m *Screen) keyResult(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.fund()
 	case "n":
-		r.stop()
-		m.res = nil
+		m.res = nil // its poll, status read and funding are dropped with it
 		m.quote = nil
 		m.previous = nil
 		m.stage = stageForm
@@ -386,7 +372,7 @@ func (r *result) lines(th theme, now time.Time, w, h int) []string {
 	if r.fundErr != "" {
 		info = append(info, wrapAll([]string{th.err.Render("✗ " + r.fundErr)}, infoW)...)
 	}
-	if r.funding {
+	if r.funding.Waiting() {
 		info = append(info, th.dim.Render("simulating the payment…"))
 	}
 	if !t.Status.Final() {

@@ -23,13 +23,16 @@ const QuoteLife = 15 * time.Second
 // sent with it: the request still has to reach the service.
 const sendMargin = time.Second
 
-// quoteTimeout and createTimeout bound the two calls of the flow. The
-// creation gets longer because the client reconciles by externalId after a
-// failure in transit.
-const (
-	quoteTimeout  = 10 * time.Second
-	createTimeout = 45 * time.Second
-)
+// quoteTimeout bounds a quote request: past it the quote would have little
+// of its 15 s left anyway.
+const quoteTimeout = 10 * time.Second
+
+// createTimeout bounds a ticket creation: one whole exchange with the
+// service, then the client's lookup by externalId when the answer was lost
+// (which runs to its own end even past this bound: whether money moves
+// matters more). Shorter, a creation the service is still settling would be
+// reported as failed while it may have succeeded.
+var createTimeout = api.DefaultTimeout + api.DefaultReconcilePolicy.Timeout
 
 // stage is where the user is in the flow.
 type stage int
@@ -57,23 +60,25 @@ func CheckLive(c widget.Countdown, now time.Time) error {
 // Screen is the quote builder.
 type Screen struct {
 	s    *ui.Session
+	svc  Service
 	th   theme
 	keys keyMap
 	w, h int
 
 	stage   stage
 	editing bool
-	form    *form
+	form    *quoteForm
 	offset  int
 
 	// The quote on screen and the request that produced it.
 	quote     *api.Quote
 	quoteReq  api.QuoteRequest
 	countdown widget.Countdown
-	quoteSeq  int
-	quoting   bool
-	quoteErr  string
-	auto      bool
+	// quoting awaits the quote asked last; asking again, or editing the
+	// form, drops the answer of the one before.
+	quoting  ui.Slot
+	quoteErr string
+	auto     bool
 	// previous is the quote replaced while confirming: the confirmation
 	// shows old and new side by side until the user confirms again.
 	previous *api.Quote
@@ -84,23 +89,26 @@ type Screen struct {
 	externalID string
 	intentKey  string
 
-	details    *details
-	detailsSeq int
+	details *details
+	// listing awaits the beneficiaries of the open picker.
+	listing ui.Slot
 	// benStale is true when beneficiaries changed while the ticket body
 	// was fixed (confirming, sending): the picker reloads on the way back.
 	benStale bool
 	// ticketReq is the body confirmed by the user.
 	ticketReq  api.CreateTicketRequest
 	confirmErr string
+	// creating awaits the ticket creation: only its answer may show a
+	// ticket or end the intent.
+	creating ui.Slot
 
-	res       *result
-	pollLoops int
-	info      string
+	res  *result
+	info string
 }
 
-// New builds the quote builder for a session.
-func New(s *ui.Session) ui.Screen {
-	m := &Screen{s: s, th: newTheme(s.Theme), keys: newKeyMap()}
+// New builds the quote builder for a session, asking svc.
+func New(s *ui.Session, svc Service) ui.Screen {
+	m := &Screen{s: s, svc: svc, th: newTheme(s.Theme), keys: newKeyMap()}
 	m.form = newForm(m.denied(ui.ActMarkup))
 	return m
 }
@@ -167,29 +175,24 @@ func (m *Screen) continueDenied() string {
 	return ""
 }
 
-// quoteMsg is the answer to a quote request.
-type quoteMsg struct {
-	seq   int
+// quoted is a quote with the request it prices and the moment that
+// request left.
+type quoted struct {
 	sent  time.Time
 	req   api.QuoteRequest
 	quote *api.Quote
-	err   error
 }
 
 // requestQuote asks for a quote for req. The countdown runs from the moment
 // the request left: the service issued the quote after that, so the
 // countdown never promises more time than the service gives.
 func (m *Screen) requestQuote(req api.QuoteRequest) tea.Cmd {
-	m.quoteSeq++
-	m.quoting = true
 	m.quoteErr = ""
-	seq, s, client := m.quoteSeq, m.s, m.s.Client
-	return s.Request(func() tea.Msg {
-		sent := s.Clock()
-		ctx, cancel := context.WithTimeout(context.Background(), quoteTimeout)
-		defer cancel()
-		q, err := client.Quote(ctx, req)
-		return quoteMsg{seq: seq, sent: sent, req: req, quote: q, err: err}
+	s, svc := m.s, m.svc
+	return ui.Fetch(s, &m.quoting, quoteTimeout, func(ctx context.Context) (quoted, error) {
+		sent := s.Now()
+		q, err := svc.Quote(ctx, req)
+		return quoted{sent: sent, req: req, quote: q}, err
 	})
 }
 
@@ -200,7 +203,7 @@ func (m *Screen) quoteFromForm() tea.Cmd {
 	req, bad := m.form.request(api.QuoteRequest{SubAccountID: m.s.Account.ID})
 	if bad != nil {
 		m.editing = true
-		m.form.focusOn(bad.id)
+		m.form.focusOn(bad.ID)
 		return nil
 	}
 	m.editing = false
@@ -210,21 +213,29 @@ func (m *Screen) quoteFromForm() tea.Cmd {
 // Update implements ui.Screen.
 func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case quoteMsg:
+	case ui.Result[quoted]:
+		if !m.quoting.Take(msg) {
+			return m, nil // an older request's, or another account's
+		}
 		return m, m.onQuote(msg)
 	case widget.TickMsg:
 		return m, m.onTick(msg)
-	case beneficiariesMsg:
-		m.onBeneficiaries(msg)
+	case ui.Result[beneficiaries]:
+		if m.listing.Take(msg) {
+			m.onBeneficiaries(msg)
+		}
 		return m, nil
 	case ui.ChangedMsg:
 		if msg.For(m.s, ui.ChangedBeneficiaries) {
 			return m, m.reloadBeneficiaries()
 		}
 		return m, nil
-	case createdMsg:
+	case ui.Result[created]:
+		if !m.creating.Take(msg) {
+			return m, nil // not the creation this screen sent
+		}
 		return m, m.onCreated(msg)
-	case pollMsg, ticketMsg, fundedMsg:
+	case pollMsg, ui.Result[*api.Ticket], ui.Result[funded]:
 		return m, m.updateResult(msg)
 	case tea.KeyPressMsg:
 		cmd := m.onKey(msg)
@@ -244,47 +255,42 @@ func (m *Screen) onPaste(msg tea.PasteMsg) tea.Cmd {
 	var cmd tea.Cmd
 	switch {
 	case m.stage == stageForm && m.editing:
-		if f := m.form.focused(); f.kind != kindToggle && f.disabled == "" {
-			f.input, cmd = f.input.Update(msg)
+		var changed bool
+		if changed, cmd = m.form.focused().Paste(msg); changed {
 			m.formChanged()
 		}
 	case m.stage == stageDetails:
 		c := m.details.current()
-		switch {
-		case c.p != nil:
-			c.p.filter, cmd = c.p.filter.Update(msg)
-			c.p.apply()
-		case c.f.kind != kindToggle:
-			c.f.input, cmd = c.f.input.Update(msg)
-			m.details.refresh()
+		if c.p != nil {
+			return c.p.Paste(msg)
 		}
+		_, cmd = c.f.Paste(msg)
+		m.details.refresh()
 	}
 	return cmd
 }
 
-func (m *Screen) onQuote(msg quoteMsg) tea.Cmd {
-	if msg.seq != m.quoteSeq {
-		return nil // an answer to an older request
-	}
-	m.quoting = false
+func (m *Screen) onQuote(msg ui.Result[quoted]) tea.Cmd {
 	m.info = ""
 	wasRequote := m.requoting
 	m.requoting = false
-	if msg.err != nil {
-		m.quoteErr = "Quote refused: " + errorText(msg.err)
+	if msg.Err != nil {
+		m.quoteErr = "Quote refused: " + ui.ErrorText(msg.Err)
 		if wasRequote {
-			m.confirmErr = "The quote expired and a new one could not be had: " + errorText(msg.err) + ". Press r to try again or esc to go back."
+			m.confirmErr = "The quote expired and a new one could not be had: " + ui.ErrorText(msg.Err) + ". Press r to try again or esc to go back."
 		}
 		return nil
 	}
 	if m.stage == stageConfirm && m.quote != nil && m.previous == nil {
 		m.previous = m.quote
 	}
-	m.quote = msg.quote
-	m.quoteReq = msg.req
+	m.quote = msg.Value.quote
+	m.quoteReq = msg.Value.req
 	m.countdown = widget.Countdown{
-		ID:       fmt.Sprintf("quote-%d", msg.seq),
-		Deadline: msg.sent.Add(QuoteLife),
+		// Named after the request: a countdown of a quote replaced since
+		// lets its ticker die.
+		ID:       fmt.Sprintf("quote-%d", msg.Req.ID),
+		Deadline: msg.Value.sent.Add(QuoteLife),
 		Total:    QuoteLife,
 	}
 	if m.stage == stageConfirm {
@@ -292,26 +298,26 @@ func (m *Screen) onQuote(msg quoteMsg) tea.Cmd {
 		m.ticketReq.QuoteToken = m.quote.QuoteToken
 		m.confirmErr = ""
 	}
-	return widget.Tick(m.countdown.ID)
+	return m.countdown.Tick(m.s.Now(), m.s.After)
 }
 
 func (m *Screen) onTick(msg widget.TickMsg) tea.Cmd {
 	if m.res != nil && msg.ID == m.res.countdown.ID {
-		return m.res.onTick(m.s.Clock())
+		return m.res.onTick(m.s.Now())
 	}
 	if msg.ID != m.countdown.ID || m.quote == nil {
 		return nil // a superseded countdown: let its ticker die
 	}
-	now := m.s.Clock()
+	now := m.s.Now()
 	if !m.countdown.Expired(now) {
-		return widget.Tick(m.countdown.ID)
+		return m.countdown.Tick(now, m.s.After)
 	}
 	switch {
 	case m.stage == stageConfirm && !m.requoting:
 		// Expired under the user's eyes: never let it be confirmed; get a
 		// new one and show what changed.
 		return m.requoteForConfirm()
-	case m.stage == stageForm && m.auto && !m.quoting:
+	case m.stage == stageForm && m.auto && !m.quoting.Waiting():
 		return m.requestQuote(m.quoteReq)
 	}
 	return nil
@@ -358,7 +364,7 @@ func (m *Screen) keyEditing(msg tea.KeyPressMsg) tea.Cmd {
 	case "enter":
 		return m.quoteFromForm()
 	}
-	changed, cmd := m.form.focused().update(msg)
+	changed, cmd := m.form.focused().Update(msg)
 	if changed {
 		m.formChanged()
 	}
@@ -370,10 +376,9 @@ func (m *Screen) keyEditing(msg tea.KeyPressMsg) tea.Cmd {
 // too).
 func (m *Screen) formChanged() {
 	m.form.refresh()
-	if m.quote != nil || m.quoting {
+	if m.quote != nil || m.quoting.Waiting() {
 		m.quote = nil
-		m.quoting = false
-		m.quoteSeq++
+		m.quoting.Cancel()
 		m.countdown = widget.Countdown{}
 	}
 }
@@ -382,7 +387,7 @@ func (m *Screen) keyForm(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Edit):
 		m.editing = true
-		m.form.focused().focus()
+		m.form.focused().Focus()
 		return nil
 	case key.Matches(msg, m.keys.Requote):
 		if m.quote != nil {
@@ -391,7 +396,7 @@ func (m *Screen) keyForm(msg tea.KeyPressMsg) tea.Cmd {
 		return m.quoteFromForm()
 	case key.Matches(msg, m.keys.Auto):
 		m.auto = !m.auto
-		if m.auto && m.quote != nil && m.countdown.Expired(m.s.Clock()) && !m.quoting {
+		if m.auto && m.quote != nil && m.countdown.Expired(m.s.Now()) && !m.quoting.Waiting() {
 			return m.requestQuote(m.quoteReq)
 		}
 		return nil
@@ -414,7 +419,7 @@ func (m *Screen) toDetails() tea.Cmd {
 		m.info = "Cannot continue: " + r
 		return nil
 	}
-	if CheckLive(m.countdown, m.s.Clock()) != nil {
+	if CheckLive(m.countdown, m.s.Now()) != nil {
 		m.info = "The quote has expired and cannot become a ticket: press r to re-quote."
 		return nil
 	}
@@ -432,15 +437,8 @@ func (m *Screen) toDetails() tea.Cmd {
 		return nil // the details typed for this intent stay
 	}
 	m.details = newDetails(req, m.externalID)
-	m.detailsSeq++
-	if m.details.outKind == "" {
-		return nil
-	}
-	var payOut error
-	if req.PayOut != PayOutNo {
-		payOut = m.s.Can(ui.ActPayOut)
-	}
-	return loadBeneficiaries(m.s, m.detailsSeq, m.details.outKind, m.s.Account.ID, req.Chain, payOut)
+	m.listing.Cancel()
+	return m.loadBeneficiaries()
 }
 
 // intentKey identifies what the user asked for, so that a re-quote of the
@@ -474,29 +472,24 @@ func (m *Screen) reloadBeneficiaries() tea.Cmd {
 		return nil
 	}
 	m.benStale = false
-	m.detailsSeq++
-	var payOut error
-	if m.details.req.PayOut != PayOutNo {
-		payOut = m.s.Can(ui.ActPayOut)
-	}
-	return loadBeneficiaries(m.s, m.detailsSeq, m.details.outKind, m.s.Account.ID, m.details.req.Chain, payOut)
+	return m.loadBeneficiaries()
 }
 
-func (m *Screen) onBeneficiaries(msg beneficiariesMsg) {
-	if m.details == nil || msg.seq != m.detailsSeq {
+func (m *Screen) onBeneficiaries(msg ui.Result[beneficiaries]) {
+	if m.details == nil {
 		return
 	}
 	p := m.details.picker()
 	if p == nil {
 		return
 	}
-	p.loadErr = ""
-	if msg.err != nil {
-		p.loadErr = "could not load the beneficiaries: " + errorText(msg.err) + " (esc and continue again to retry)"
+	p.LoadErr = ""
+	if msg.Err != nil {
+		p.LoadErr = "could not load the beneficiaries: " + ui.ErrorText(msg.Err) + " (esc and continue again to retry)"
 	}
-	p.setOptions(msg.options)
-	if msg.more {
-		p.loadErr = fmt.Sprintf("only the first %d beneficiaries were loaded: type to filter them", maxBeneficiaries)
+	p.SetOptions(msg.Value.options)
+	if msg.Value.more {
+		p.LoadErr = fmt.Sprintf("only the first %d beneficiaries were loaded: type to filter them", maxBeneficiaries)
 	}
 }
 
@@ -518,7 +511,7 @@ func (m *Screen) keyDetails(msg tea.KeyPressMsg) tea.Cmd {
 
 // toConfirm validates the details and shows the confirmation.
 func (m *Screen) toConfirm() tea.Cmd {
-	req, bad := m.details.build(m.quote.QuoteToken, m.s.Clock())
+	req, bad := m.details.build(m.quote.QuoteToken, m.s.Now())
 	if bad != nil {
 		for i, e := range m.details.entries {
 			if e == bad {
@@ -529,7 +522,7 @@ func (m *Screen) toConfirm() tea.Cmd {
 	}
 	if m.details.outKind == kindWallet && !m.details.ownWallet() && Required(m.quote).PayOut != PayOutNo {
 		if r := m.denied(ui.ActPayOut); r != "" {
-			m.details.picker().err = r + ": choose the own service wallet"
+			m.details.picker().Err = r + ": choose the own service wallet"
 			return nil
 		}
 	}
@@ -539,7 +532,7 @@ func (m *Screen) toConfirm() tea.Cmd {
 	m.confirmErr = ""
 	m.stage = stageConfirm
 	m.offset = 0
-	if CheckLive(m.countdown, m.s.Clock()) != nil {
+	if CheckLive(m.countdown, m.s.Now()) != nil {
 		return m.requoteForConfirm()
 	}
 	return nil
@@ -548,15 +541,15 @@ func (m *Screen) toConfirm() tea.Cmd {
 func (m *Screen) keyConfirm(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "y":
-		if m.requoting || m.quoting {
+		if m.requoting || m.quoting.Waiting() {
 			return nil // the new quote is not there yet: nothing to confirm
 		}
-		if CheckLive(m.countdown, m.s.Clock()) != nil {
+		if CheckLive(m.countdown, m.s.Now()) != nil {
 			return m.requoteForConfirm()
 		}
 		return m.submit()
 	case "r":
-		if !m.quoting {
+		if !m.quoting.Waiting() {
 			return m.requoteForConfirm()
 		}
 		return nil
@@ -573,18 +566,4 @@ func (m *Screen) keyConfirm(msg tea.KeyPressMsg) tea.Cmd {
 	m.previous = nil
 	m.confirmErr = ""
 	return nil
-}
-
-// errorText is the message of an error as a user reads it.
-func errorText(err error) string {
-	var ae *api.Error
-	if errors.As(err, &ae) {
-		switch {
-		case ae.Message != "" && ae.Code != "":
-			return fmt.Sprintf("%s (%s, HTTP %d)", ae.Message, ae.Code, ae.Status)
-		case ae.Message != "":
-			return fmt.Sprintf("%s (HTTP %d)", ae.Message, ae.Status)
-		}
-	}
-	return err.Error()
 }

@@ -18,26 +18,12 @@ import (
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
-	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
-
-// clock is a fake session clock.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // fake is the service as the quote builder sees it.
 type fake struct {
-	api.Service
 	mu      sync.Mutex
 	quotes  []api.QuoteRequest
 	creates []createCall
@@ -123,16 +109,22 @@ func (f *fake) ListBRLAccounts(_ context.Context, _ api.BeneficiaryFilter) (api.
 	return api.Page[api.BRLAccount]{Items: f.brl}, nil
 }
 
-// harness drives the screen as the root would, running commands inline.
-// Timers (ticks, polls) are dropped: tests move the clock and send ticks
-// themselves.
+func (f *fake) ListUSDAccounts(context.Context, api.BeneficiaryFilter) (api.Page[api.USDAccount], error) {
+	return api.Page[api.USDAccount]{}, nil
+}
+
+func (f *fake) ListCOPAccounts(context.Context, api.BeneficiaryFilter) (api.Page[api.COPAccount], error) {
+	return api.Page[api.COPAccount]{}, nil
+}
+
+// harness drives the screen as the root would (screentest.Driver), on a
+// fake clock that moves only when a test advances it.
 type harness struct {
-	t     *testing.T
-	m     *Screen
-	f     *fake
-	clk   *clock
-	s     *ui.Session
-	other []tea.Msg // messages meant for the root (toasts, navigation)
+	t *testing.T
+	m *Screen
+	f *fake
+	d *screentest.Driver
+	s *ui.Session
 }
 
 var sub = ui.Account{ID: uuid.MustParse("5f0c1a7e-3b2d-4c8e-9f1a-6b7c8d9e0f12"), Name: "Filial Recife"}
@@ -155,61 +147,55 @@ func newHarness(t *testing.T, perms api.Permissions) *harness {
 		},
 		brl: []api.BRLAccount{{ID: uuid.MustParse("33333333-3333-4333-8333-333333333333"), Alias: "Fornecedor", UserName: "Maria Silva", PixKey: "maria@example.com", PixKeyType: "EMAIL"}},
 	}
-	clk := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	clk := screentest.NewClock(time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC))
 	j, err := journal.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := &ui.Session{
-		Client: f, Env: ui.EnvSandbox, Profile: "demo", SandboxFunding: true, Account: sub,
-		Access: &api.AccessInfo{Email: "op@example.com", AccountPermissions: perms}, Journal: j, Now: clk.Now,
+		Env: ui.EnvSandbox, Profile: "demo", SandboxFunding: true, Account: sub,
+		Access: &api.AccessInfo{Email: "op@example.com", AccountPermissions: perms}, Journal: j, Time: clk,
 	}
-	m := New(s).(*Screen)
-	m.SetSize(100, 40)
-	return &harness{t: t, m: m, f: f, clk: clk, s: s}
+	return drive(t, s, f)
 }
 
+// drive builds the screen for s asking f.
+func drive(t *testing.T, s *ui.Session, f *fake) *harness {
+	m := New(s, f).(*Screen)
+	m.SetSize(100, 40)
+	d := screentest.New(t, s, m)
+	d.Run(m.Init())
+	return &harness{t: t, m: m, f: f, d: d, s: s}
+}
+
+// switchTo is the quote screen built anew for account a, as an account
+// switch builds it, on a service of its own.
+func (h *harness) switchTo(a ui.Account) *harness {
+	f := &fake{brCode: h.f.brCode, wallets: h.f.wallets, brl: h.f.brl}
+	return drive(h.t, h.s.WithAccount(a), f)
+}
+
+// send gives the screen msg as it is, past the root's check of whose
+// answer it is: the screen's own checks are what a test of it sees.
 func (h *harness) send(msg tea.Msg) {
 	h.t.Helper()
-	_, cmd := h.m.Update(msg)
-	h.drain(cmd)
-}
-
-func (h *harness) drain(cmd tea.Cmd) {
-	if cmd == nil {
-		return
-	}
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- cmd() }()
-	select {
-	case msg := <-ch:
-		switch msg := msg.(type) {
-		case nil:
-		case tea.BatchMsg:
-			for _, c := range msg {
-				h.drain(c)
-			}
-		case quoteMsg, createdMsg, beneficiariesMsg, ticketMsg, fundedMsg:
-			h.send(msg)
-		default:
-			h.other = append(h.other, msg)
-		}
-	case <-time.After(150 * time.Millisecond):
-		// A timer: the test moves the clock itself.
-	}
+	h.d.Send(msg)
 }
 
 func (h *harness) keys(ks ...string) {
 	h.t.Helper()
-	for _, k := range ks {
-		h.send(fakeservice.KeyPress(k))
-	}
+	h.d.Key(ks...)
 }
 
 func (h *harness) typeText(s string) {
-	for _, r := range s {
-		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
-	}
+	h.t.Helper()
+	h.d.Type(s)
+}
+
+// advance moves the clock, firing the countdowns and polls that fall due.
+func (h *harness) advance(by time.Duration) {
+	h.t.Helper()
+	h.d.Advance(by)
 }
 
 func (h *harness) screen() string { return ansi.Strip(h.m.View()) }
@@ -224,29 +210,58 @@ func (h *harness) want(texts ...string) {
 	}
 }
 
-func (h *harness) tick() {
-	h.send(widget.TickMsg{ID: h.m.countdown.ID, At: h.clk.Now()})
-}
-
 // quote fills the form by keys: BRL/PIX → BRLA/POLYGON, amount, enter.
 func (h *harness) quote(amount string) {
 	h.t.Helper()
-	h.keys("e")
-	for h.m.form.focused().id != fOutMethod {
-		h.keys("down")
-	}
-	h.keys("right") // INTERNAL → POLYGON
-	for h.m.form.focused().id != fAmount {
-		h.keys("down")
-	}
-	h.typeText(amount)
+	h.fill(amount)
 	h.keys("enter")
+}
+
+// fill fills the form by keys: BRL/PIX → BRLA/POLYGON, amount.
+func (h *harness) fill(amount string) {
+	h.t.Helper()
+	h.keys("e")
+	h.focusField(fOutMethod)
+	h.keys("right") // INTERNAL → POLYGON
+	h.focusField(fAmount)
+	h.typeText(amount)
+}
+
+// focusField moves the focus down the form to the field id.
+func (h *harness) focusField(id string) {
+	h.t.Helper()
+	for h.m.form.focused().ID != id {
+		h.keys("down")
+	}
 }
 
 // toPicker tabs through the details form to its beneficiary picker.
 func (h *harness) toPicker() {
 	for h.m.details.current().p == nil {
 		h.keys("tab")
+	}
+}
+
+// ask presses k and returns the command the screen answers with, without
+// running it: the request it makes is still in flight.
+func (h *harness) ask(k string) tea.Cmd {
+	h.t.Helper()
+	_, cmd := h.m.Update(screentest.KeyPress(k))
+	if cmd == nil {
+		h.t.Fatalf("%q asked nothing:\n%s", k, h.screen())
+	}
+	return cmd
+}
+
+// toConfirmation runs the flow for amount up to the confirmation.
+func (h *harness) toConfirmation(amount string) {
+	h.t.Helper()
+	h.quote(amount)
+	h.keys("c")
+	h.toPicker()
+	h.keys("enter") // the own service wallet, then the confirmation
+	if h.m.stage != stageConfirm {
+		h.t.Fatalf("stage %v, want the confirmation:\n%s", h.m.stage, h.screen())
 	}
 }
 
@@ -274,8 +289,7 @@ func TestQuoteToTicketJourney(t *testing.T) {
 	}
 	h.want("You send", "500.00 BRL", "They receive", "497.500000 BRLA", "In Fee", "1.00 BRL", "Conversion Fee", "Base price", "15s")
 
-	h.clk.Advance(3 * time.Second)
-	h.tick()
+	h.advance(3 * time.Second)
 	h.want("12s")
 
 	h.keys("c")
@@ -333,9 +347,9 @@ func TestQuoteToTicketJourney(t *testing.T) {
 	h.want("Ticket created", "PENDING", "Expires", "4m 57s", "PIX BR Code", h.f.brCode[:30], "▀")
 
 	// y copies the verified code through OSC 52.
-	h.other = nil
+	h.d.Out = nil
 	h.keys("y")
-	if len(h.other) == 0 {
+	if len(h.d.Out) == 0 {
 		t.Fatal("y did not copy the BR Code")
 	}
 
@@ -361,7 +375,7 @@ func TestQuoteToTicketJourney(t *testing.T) {
 	h.f.ticket.Status = api.TicketPaid
 	h.f.ticket.BlockchainReceiverInfo = &api.BlockchainReceiverInfo{TxHash: "0xabc123", WalletChain: "POLYGON"}
 	h.f.mu.Unlock()
-	h.send(pollMsg{seq: h.m.res.pollSeq})
+	h.advance(pollEvery)
 	h.want("PAID", "0xabc123")
 
 	// A new quote is a new intent.
@@ -376,17 +390,11 @@ func TestQuoteToTicketJourney(t *testing.T) {
 
 func TestExpiredQuoteIsNeverSent(t *testing.T) {
 	h := newHarness(t, operatorPerms())
-	h.quote("500")
-	h.keys("c")
-	h.toPicker()
-	h.keys("enter") // own service wallet
-	if h.m.stage != stageConfirm {
-		t.Fatalf("stage %v, want confirmation", h.m.stage)
-	}
+	h.toConfirmation("500")
 	ext := h.m.externalID
 
 	// 14.5 s later less than the safety margin is left: y must not send.
-	h.clk.Advance(14500 * time.Millisecond)
+	h.advance(14500 * time.Millisecond)
 	h.keys("y")
 	if h.createCount() != 0 {
 		t.Fatal("a quote with less than the safety margin left was sent")
@@ -397,8 +405,7 @@ func TestExpiredQuoteIsNeverSent(t *testing.T) {
 	h.want("The quote expired and was renewed", "Before", "Now", "497.500000 BRLA", "497.002500 BRLA", "0.999")
 
 	// Left to expire again while confirming: renewed by the ticker.
-	h.clk.Advance(16 * time.Second)
-	h.tick()
+	h.advance(16 * time.Second)
 	if len(h.f.quotes) != 3 {
 		t.Fatalf("%d quote requests, want a re-quote on expiry", len(h.f.quotes))
 	}
@@ -415,8 +422,7 @@ func TestExpiredQuoteIsNeverSent(t *testing.T) {
 func TestExpiredQuoteCannotContinue(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.quote("500")
-	h.clk.Advance(15 * time.Second)
-	h.tick()
+	h.advance(15 * time.Second)
 	h.want("expired")
 	h.keys("c")
 	if h.m.stage != stageForm {
@@ -428,8 +434,7 @@ func TestExpiredQuoteCannotContinue(t *testing.T) {
 	if len(h.f.quotes) != 2 {
 		t.Fatalf("%d quote requests after turning auto re-quote on, want 2", len(h.f.quotes))
 	}
-	h.clk.Advance(15 * time.Second)
-	h.tick()
+	h.advance(15 * time.Second)
 	if len(h.f.quotes) != 3 {
 		t.Fatalf("%d quote requests after expiry with auto re-quote, want 3", len(h.f.quotes))
 	}
@@ -455,10 +460,7 @@ func TestCheckLive(t *testing.T) {
 func TestServiceQuoteExpiredRequotesWithSameExternalID(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.f.createErrs = []error{&api.Error{Status: 400, Code: "QUOTE_EXPIRED", Message: "quote expired"}}
-	h.quote("500")
-	h.keys("c")
-	h.toPicker()
-	h.keys("enter", "y")
+	h.created()
 	if h.createCount() != 1 || len(h.f.quotes) != 2 {
 		t.Fatalf("creations %d quotes %d: want the refusal to trigger a re-quote", h.createCount(), len(h.f.quotes))
 	}
@@ -472,10 +474,7 @@ func TestServiceQuoteExpiredRequotesWithSameExternalID(t *testing.T) {
 func TestFailedCreationRetriesWithSameExternalID(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.f.createErrs = []error{&api.Error{Status: 503, Code: "UNAVAILABLE", Message: "try later"}}
-	h.quote("500")
-	h.keys("c")
-	h.toPicker()
-	h.keys("enter", "y")
+	h.created()
 	h.want("The ticket was not created", "try later")
 	h.keys("y")
 	if h.createCount() != 2 || h.f.creates[0].req.ExternalID != h.f.creates[1].req.ExternalID {
@@ -488,19 +487,13 @@ func TestFailedCreationRetriesWithSameExternalID(t *testing.T) {
 }
 
 func TestParkedTicketShowsSentForApproval(t *testing.T) {
-	perms := operatorPerms()
-	perms.OperationRequester = true
-	h := newHarness(t, perms)
-	h.f.parked = true
-	h.quote("500")
-	h.keys("c")
-	h.toPicker()
-	h.keys("enter", "y")
+	h := newRequester(t)
+	h.created()
 	h.want("Sent for approval", "0b6a4e2e-6d5e-4c3f-9a1b-2c3d4e5f6a7b", "0/2")
-	h.other = nil
+	h.d.Out = nil
 	h.keys("o")
 	var nav *ui.NavigateMsg
-	for _, m := range h.other {
+	for _, m := range h.d.Out {
 		if n, ok := m.(ui.NavigateMsg); ok {
 			nav = &n
 		}
@@ -543,9 +536,7 @@ func TestRestrictedCannotReachAPIXPayout(t *testing.T) {
 func TestAmountIsValidatedLocally(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.keys("e")
-	for h.m.form.focused().id != fAmount {
-		h.keys("down")
-	}
+	h.focusField(fAmount)
 	h.typeText("1,234.5")
 	h.keys("enter")
 	if len(h.f.quotes) != 0 {
@@ -618,11 +609,11 @@ func TestChainInputAsksForThePermit(t *testing.T) {
 	d.get(dPermitS).Set("0x" + strings.Repeat("cd", 32))
 	d.get(dPermitV).Set("27")
 	d.get(dPermitNonce).Set("0")
-	d.get(dPermitDeadline).Set(fmt.Sprint(h.clk.Now().Add(-time.Minute).Unix()))
+	d.get(dPermitDeadline).Set(fmt.Sprint(h.s.Now().Add(-time.Minute).Unix()))
 	h.send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
 	h.want("has passed")
-	d.get(dPermitDeadline).Set(fmt.Sprint(h.clk.Now().Add(time.Hour).Unix()))
-	d.picker().chosen = &d.picker().all[0]
+	d.get(dPermitDeadline).Set(fmt.Sprint(h.s.Now().Add(time.Hour).Unix()))
+	d.picker().Chosen = &d.picker().All[0]
 	h.send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
 	if h.m.stage != stageConfirm {
 		t.Fatalf("stage %v:\n%s", h.m.stage, h.screen())
@@ -641,17 +632,14 @@ func TestBadBRCodeIsNeverShown(t *testing.T) {
 	if good[len(good)-4:] == "0000" {
 		h.f.brCode = good[:len(good)-4] + "FFFF"
 	}
-	h.quote("500")
-	h.keys("c")
-	h.toPicker()
-	h.keys("enter", "y")
+	h.created()
 	h.want("failed its check", "Do not pay")
 	if strings.Contains(h.screen(), h.f.brCode[:30]) || strings.Contains(h.screen(), "▀") {
 		t.Fatal("a BR Code with a bad CRC was displayed")
 	}
-	h.other = nil
+	h.d.Out = nil
 	h.keys("y")
-	for _, m := range h.other {
+	for _, m := range h.d.Out {
 		if fmt.Sprint(m) == fmt.Sprint(tea.SetClipboard(h.f.brCode)()) {
 			t.Fatal("a BR Code with a bad CRC was copied")
 		}
@@ -675,16 +663,6 @@ func TestSandboxFunding(t *testing.T) {
 	h.keys("f")
 	if h.f.funded != 1 {
 		t.Fatal("a ticket no longer pending was funded again")
-	}
-}
-
-func TestStaleQuoteAnswerIsDropped(t *testing.T) {
-	h := newHarness(t, operatorPerms())
-	h.quote("500")
-	old := quoteMsg{seq: h.m.quoteSeq - 1, sent: h.clk.Now(), quote: &api.Quote{QuoteToken: "stale", InputCurrency: "BRL", OutputCurrency: "USDC"}}
-	h.send(old)
-	if h.m.quote.QuoteToken != "token-1" {
-		t.Fatalf("a stale answer replaced the quote: %q", h.m.quote.QuoteToken)
 	}
 }
 
@@ -793,13 +771,7 @@ func TestFocusedChoiceStaysOnItsLine(t *testing.T) {
 func TestConfirmationNamesTheServiceWithoutAProfile(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.s.Profile, h.s.Label = "", "sandbox (creds.json)"
-	h.quote("500")
-	h.keys("c")
-	h.toPicker()
-	h.keys("enter")
-	if h.m.stage != stageConfirm {
-		t.Fatalf("stage %v, want the confirmation:\n%s", h.m.stage, h.screen())
-	}
+	h.toConfirmation("500")
 	h.want("SANDBOX · sandbox (creds.json)")
 	if strings.Contains(h.screen(), "profile —") {
 		t.Errorf("the confirmation shows an empty profile instead of the service:\n%s", h.screen())
@@ -811,9 +783,7 @@ func TestDetailsHintNamesTheKeyThatReviews(t *testing.T) {
 	// BRL PIX → BRLA INTERNAL: every detail is optional, so review may
 	// start from the first field.
 	h.keys("e")
-	for h.m.form.focused().id != fAmount {
-		h.keys("down")
-	}
+	h.focusField(fAmount)
 	h.typeText("500")
 	h.keys("enter", "c")
 	if h.m.stage != stageDetails {

@@ -12,12 +12,12 @@ import (
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
-// createdMsg is the outcome of a ticket creation.
-type createdMsg struct {
+// created is the outcome of a ticket creation (its error is the Result's).
+type created struct {
 	res        *api.CreateTicketResult
-	err        error
 	journalErr error
 	// notSent is true when the guard stopped the request before it left.
 	notSent bool
@@ -29,20 +29,18 @@ type createdMsg struct {
 func (m *Screen) submit() tea.Cmd {
 	m.stage = stageSending
 	m.confirmErr = ""
-	s, client := m.s, m.s.Client
+	s, svc := m.s, m.svc
 	account := s.Account
 	req := m.ticketReq
 	cd := m.countdown
 	q := *m.quote
-	return s.Request(func() tea.Msg {
-		if err := CheckLive(cd, s.Clock()); err != nil {
-			return createdMsg{err: err, notSent: true}
+	return ui.Fetch(s, &m.creating, createTimeout, func(ctx context.Context) (created, error) {
+		if err := CheckLive(cd, s.Now()); err != nil {
+			return created{notSent: true}, err
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), createTimeout)
-		defer cancel()
-		res, err := client.CreateTicket(ctx, account.ID, req)
+		res, err := svc.CreateTicket(ctx, account.ID, req)
 		jerr := s.Journal.Record(ticketEntry(s, account, req, &q, res, err))
-		return createdMsg{res: res, err: err, journalErr: jerr}
+		return created{res: res, journalErr: jerr}, err
 	})
 }
 
@@ -72,7 +70,7 @@ func ticketEntry(s *ui.Session, account ui.Account, req api.CreateTicketRequest,
 	}
 	switch {
 	case err != nil:
-		e.Outcome = "error: " + errorText(err)
+		e.Outcome = "error: " + ui.ErrorText(err)
 	case res.Parked && res.Operation != nil:
 		e.Outcome = "parked"
 		e.IDs["operationId"] = res.Operation.ID.String()
@@ -89,36 +87,34 @@ func ticketEntry(s *ui.Session, account ui.Account, req api.CreateTicketRequest,
 }
 
 // onCreated shows what became of the creation.
-func (m *Screen) onCreated(msg createdMsg) tea.Cmd {
-	if m.stage != stageSending {
-		return nil
-	}
+// The slot already made sure it answers the creation this screen sent.
+func (m *Screen) onCreated(msg ui.Result[created]) tea.Cmd {
+	res := msg.Value.res
 	var cmds []tea.Cmd
-	if msg.journalErr != nil {
-		cmds = append(cmds, ui.Toast(ui.ToastError, "journal: "+msg.journalErr.Error()))
+	if jerr := msg.Value.journalErr; jerr != nil {
+		cmds = append(cmds, ui.Toast(ui.ToastError, "journal: "+jerr.Error()))
 	}
 	switch {
-	case msg.notSent || errors.Is(msg.err, api.ErrQuoteExpired) || errors.Is(msg.err, errExpired):
+	case msg.Value.notSent || errors.Is(msg.Err, api.ErrQuoteExpired) || errors.Is(msg.Err, errExpired):
 		// Nothing was created: renew the quote and ask again, same intent.
 		m.stage = stageConfirm
 		cmds = append(cmds, m.requoteForConfirm())
-	case msg.err != nil:
+	case msg.Err != nil:
 		m.stage = stageConfirm
-		m.confirmErr = "The ticket was not created: " + errorText(msg.err) +
+		m.confirmErr = "The ticket was not created: " + ui.ErrorText(msg.Err) +
 			". Press y to try again with the same external id (a ticket created in the meantime is found, not duplicated), or any other key to go back."
-	case msg.res == nil || (msg.res.Ticket == nil && msg.res.Operation == nil):
+	case res == nil || (res.Ticket == nil && res.Operation == nil):
 		m.stage = stageConfirm
 		m.confirmErr = "The service answered without a ticket or an operation: check Tickets for external id " + m.ticketReq.ExternalID + " before trying again."
 	default:
 		m.stage = stageResult
-		m.res = newResult(m.s, *m.quote, m.ticketReq, msg.res, m.confirmedBeneficiary())
+		m.res = newResult(m.s, m.svc, *m.quote, m.ticketReq, res, m.confirmedBeneficiary())
 		m.offset = 0
 		// The intent is fulfilled: a new conversion gets a new externalId.
 		m.externalID, m.intentKey = "", ""
 		m.details = nil
-		m.pollLoops++
-		cmds = append(cmds, m.res.start(m.pollLoops))
-		if msg.res.Parked {
+		cmds = append(cmds, m.res.start())
+		if res.Parked {
 			cmds = append(cmds, ui.Toast(ui.ToastSuccess, "sent for approval"), m.res.changed(ui.ChangedOperations))
 		} else {
 			cmds = append(cmds, ui.Toast(ui.ToastSuccess, "ticket created"), m.res.changed(ui.ChangedTickets|ui.ChangedBalances))
@@ -127,7 +123,7 @@ func (m *Screen) onCreated(msg createdMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *Screen) confirmedBeneficiary() *option {
+func (m *Screen) confirmedBeneficiary() *form.Option {
 	if m.details == nil {
 		return nil
 	}

@@ -25,7 +25,7 @@ func (m *Screen) View() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
 	}
-	now := m.s.Clock()
+	now := m.s.Now()
 	var lines []string
 	focus, focusEnd := -1, -1
 	switch m.stage {
@@ -122,11 +122,11 @@ func (m *Screen) formLines(w int) ([]string, int) {
 		if focused {
 			focus = len(out)
 		}
-		lines := f.valueLines(m.th, focused, 16, w)
+		lines := f.ValueLines(m.th.lines(), focused, 16, w)
 		// Notes only under the focused field (and the amount's reading of
 		// what was typed), errors always.
-		if focused || f.err != "" || f.id == fAmount {
-			lines = append(lines, f.messageLines(m.th, w)...)
+		if focused || f.Err != "" || f.ID == fAmount {
+			lines = append(lines, f.MessageLines(m.th.lines(), w)...)
 		}
 		out = append(out, wrapAll(lines, w)...)
 	}
@@ -142,14 +142,14 @@ func (m *Screen) panelLines(w int) []string {
 	}
 	q := m.quote
 	switch {
-	case q == nil && m.quoting:
+	case q == nil && m.quoting.Waiting():
 		return []string{th.title.Render("Quote"), th.dim.Render("getting a quote…")}
 	case q == nil && m.quoteErr != "":
 		return wrapAll([]string{th.title.Render("Quote"), th.err.Render("✗ " + m.quoteErr), th.dim.Render("fix the form (e) or press r to try again")}, w)
 	case q == nil:
 		return []string{th.title.Render("Quote"), th.dim.Render("no quote yet: fill the form and press enter")}
 	}
-	now := m.s.Clock()
+	now := m.s.Now()
 	out = append(out, th.title.Render("Quote")+th.dim.Render(" · pair "+q.PairName))
 	if m.countdown.Expired(now) {
 		add("Valid", th.err.Render("✗ expired")+" · r re-quotes")
@@ -157,7 +157,7 @@ func (m *Screen) panelLines(w int) []string {
 		add("Valid", m.countdown.View(now, max(w-labelW-1, 6)))
 	}
 	out = append(out, m.amountLines(q)...)
-	if m.quoting {
+	if m.quoting.Waiting() {
 		out = append(out, th.dim.Render("re-quoting…"))
 	}
 	if m.quoteErr != "" {
@@ -220,7 +220,7 @@ func yesNo(b bool) string {
 
 func (m *Screen) detailsView() (lines []string, first, last int) {
 	th := m.th
-	now := m.s.Clock()
+	now := m.s.Now()
 	out := []string{th.title.Render("Ticket details") + th.dim.Render(" · exactly what this quote needs")}
 	out = append(out, wrapAll([]string{summary(m.quote)}, m.w)...)
 	if m.countdown.Expired(now) {
@@ -242,7 +242,7 @@ func (m *Screen) detailsView() (lines []string, first, last int) {
 // the lines that must stay in view (seconds left, what to press, errors).
 func (m *Screen) confirmView() (body, foot []string) {
 	th := m.th
-	now := m.s.Clock()
+	now := m.s.Now()
 	q := m.quote
 	out := []string{th.title.Render("Confirm the ticket") + "  " + m.badge()}
 	add := func(label, value string) {
@@ -298,7 +298,7 @@ func (m *Screen) confirmView() (body, foot []string) {
 	switch {
 	case m.stage == stageSending:
 		out = append(out, th.warn.Render("Creating the ticket… (if the connection fails it is looked up by external id, never sent twice)"))
-	case m.requoting || m.quoting:
+	case m.requoting || m.quoting.Waiting():
 		out = append(out, th.warn.Render("The quote expired: getting a new one… nothing can be confirmed meanwhile."))
 	case m.countdown.Expired(now):
 		out = append(out, th.err.Render("✗ The quote expired: it cannot be confirmed. r re-quotes."))
@@ -378,7 +378,7 @@ func (m *Screen) KeyMap() []key.Binding {
 		switch {
 		case r == nil:
 			copyK.SetEnabled(false)
-		case r.copyableBrCode(m.s.Clock()):
+		case r.copyableBrCode(m.s.Now()):
 		case r.ticket != nil:
 			copyK.SetHelp("y", "copy the ticket id")
 		case r.op != nil:

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -17,7 +16,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
-	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 const (
@@ -28,20 +27,26 @@ const (
 	maxNameLen = 100
 )
 
-var instances atomic.Int64
+// Service is what the screen asks of the service.
+type Service interface {
+	ListSubAccounts(ctx context.Context, f api.SubAccountFilter) (api.Page[api.SubAccount], error)
+	CreateSubAccount(ctx context.Context, req api.CreateSubAccountRequest) (uuid.UUID, error)
+}
 
 // Screen is the Sub-accounts screen.
 type Screen struct {
 	s    *ui.Session
-	inst int64
+	svc  Service
 	w, h int
-	seq  int
+	// listing awaits the latest load: an older one's answer, or one of
+	// another account's screen, is dropped.
+	listing ui.Slot
 
 	subs    []api.SubAccount
 	more    bool
 	err     error
 	loaded  bool
-	table   *widget.Table
+	table   *listing.Table[account]
 	creates int // creations under way
 	width   widthClass
 	query   string // the / filter, matched fuzzily against name and type
@@ -54,14 +59,10 @@ type keyMap struct {
 }
 
 // New builds the screen for a session.
-func New(s *ui.Session) ui.Screen {
-	t := widget.NewTable(columns(wide)...)
-	t.SetStyles(s.Styles().TableStyles())
-	t.SetEmpty("loading accounts…")
+func New(s *ui.Session, svc Service) ui.Screen {
 	m := &Screen{
-		s:     s,
-		inst:  instances.Add(1),
-		table: t,
+		s:   s,
+		svc: svc,
 		keys: keyMap{
 			Switch:  ui.Binding("enter", "operate this account", "enter"),
 			Create:  ui.Binding("c", "create sub-account", "c"),
@@ -69,23 +70,23 @@ func New(s *ui.Session) ui.Screen {
 			Refresh: ui.Binding("r", "refresh", "r"),
 		},
 	}
+	m.table = listing.NewTable(func(a account) string { return a.rowID }, m.row, columns(wide)...)
+	m.table.SetStyles(s.Styles().TableStyles())
+	m.table.SetEmpty("loading accounts…")
 	m.rebuild()
 	return m
 }
 
 type (
-	listedMsg struct {
-		inst int64
-		seq  int
+	// listed is the first pages of the listing.
+	listed struct {
 		subs []api.SubAccount
 		more bool
-		err  error
 	}
-	createdMsg struct {
-		inst       int64
+	// created is a creation's outcome.
+	created struct {
 		name       string
 		id         uuid.UUID
-		err        error
 		journalErr error
 	}
 )
@@ -109,45 +110,44 @@ func (m *Screen) Filterable() bool { return true }
 func (m *Screen) Init() tea.Cmd { return m.load() }
 
 func (m *Screen) load() tea.Cmd {
-	m.seq++
-	seq, inst, client := m.seq, m.inst, m.s.Client
-	return m.s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
+	svc := m.svc
+	return ui.Fetch(m.s, &m.listing, requestTimeout, func(ctx context.Context) (listed, error) {
 		subs, more, err := api.FirstPages(ctx, maxPages, func(ctx context.Context, cursor string) (api.Page[api.SubAccount], error) {
-			return client.ListSubAccounts(ctx, api.SubAccountFilter{Cursor: cursor})
+			return svc.ListSubAccounts(ctx, api.SubAccountFilter{Cursor: cursor})
 		})
-		return listedMsg{inst: inst, seq: seq, subs: subs, more: more, err: err}
+		return listed{subs: subs, more: more}, err
 	})
 }
 
 // Update implements ui.Screen.
 func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case listedMsg:
-		if msg.inst != m.inst || msg.seq != m.seq {
+	case ui.Result[listed]:
+		if !m.listing.Take(msg) {
 			return m, nil
 		}
-		m.loaded, m.err = true, msg.err
-		if msg.err == nil {
-			m.subs, m.more = msg.subs, msg.more
+		m.loaded, m.err = true, msg.Err
+		if msg.Err == nil {
+			m.subs, m.more = msg.Value.subs, msg.Value.more
 		}
 		m.rebuild()
-		if msg.err != nil {
+		if msg.Err != nil {
 			return m, nil
 		}
 		return m, m.s.Refreshed()
-	case createdMsg:
-		if msg.inst != m.inst {
+	case ui.Result[created]:
+		// Every creation of this session is awaited (several may run).
+		if !m.s.Owns(msg) {
 			return m, nil
 		}
 		m.creates--
-		if msg.err != nil {
-			return m, ui.Toast(ui.ToastError, fmt.Sprintf("Could not create sub-account %q: %v", msg.name, msg.err))
+		c := msg.Value
+		if msg.Err != nil {
+			return m, ui.Toast(ui.ToastError, fmt.Sprintf("Could not create sub-account %q: %s", c.name, ui.ErrorText(msg.Err)))
 		}
-		done := ui.Toast(ui.ToastSuccess, fmt.Sprintf("Created sub-account %q (%s)", msg.name, msg.id))
-		if msg.journalErr != nil {
-			done = ui.Toast(ui.ToastError, fmt.Sprintf("Created sub-account %q, but the local journal could not record it: %v", msg.name, msg.journalErr))
+		done := ui.Toast(ui.ToastSuccess, fmt.Sprintf("Created sub-account %q (%s)", c.name, c.id))
+		if c.journalErr != nil {
+			done = ui.Toast(ui.ToastError, fmt.Sprintf("Created sub-account %q, but the local journal could not record it: %s", c.name, ui.ErrorText(c.journalErr)))
 		}
 		return m, tea.Batch(
 			done,
@@ -155,11 +155,11 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			func() tea.Msg { return ui.ReloadAccountsMsg{} },
 		)
 	case startCreateMsg:
-		if msg.inst != m.inst {
+		if msg.s != m.s {
 			return m, nil
 		}
 		m.creates++
-		return m, msg.run
+		return m, m.send(msg.name, msg.kind)
 	case ui.AccessLoadedMsg, ui.AccountsLoadedMsg:
 		m.rebuild()
 		return m, nil
@@ -187,43 +187,33 @@ func (m *Screen) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Refresh):
 		return m.load()
 	case key.Matches(msg, m.keys.Copy):
-		if row, ok := m.table.Selected(); ok {
-			return ui.Copy("account id", m.accountOf(row).ID.String())
+		if a, ok := m.table.Selected(); ok {
+			return ui.Copy("account id", a.acc.ID.String())
 		}
 		return nil
 	case key.Matches(msg, m.keys.Switch):
-		row, ok := m.table.Selected()
+		a, ok := m.table.Selected()
 		if !ok {
 			return nil
 		}
-		if row.Disabled {
-			return ui.Toast(ui.ToastError, "This access is blacklisted from "+row.Cells[0]+": it cannot be operated")
+		if m.blacklisted(a) {
+			return ui.Toast(ui.ToastError, "This access is blacklisted from "+a.acc.Name+": it cannot be operated")
 		}
-		acc := m.accountOf(row)
-		return func() tea.Msg { return ui.SwitchAccountMsg{Account: acc} }
+		return func() tea.Msg { return ui.SwitchAccountMsg{Account: a.acc} }
 	case key.Matches(msg, m.keys.Create):
 		if err := m.s.Can(ui.ActCreateSubAccount); err != nil {
-			return ui.Toast(ui.ToastError, "Cannot create a sub-account: "+err.Error())
+			return ui.Toast(ui.ToastError, "Cannot create a sub-account: "+ui.ErrorText(err))
 		}
 		return m.askName()
 	}
 	return m.table.Update(msg)
 }
 
-// accountOf turns a row back into the account it shows.
-func (m *Screen) accountOf(row widget.Row) ui.Account {
-	if row.ID == mainRowID {
-		return ui.Account{ID: uuid.Nil, Name: m.mainName()}
-	}
-	id, _ := uuid.Parse(row.ID)
-	return ui.Account{ID: id, Name: row.Cells[0]}
-}
-
 // KeyMap implements ui.Screen.
 func (m *Screen) KeyMap() []key.Binding {
 	k := m.keys
-	row, sel := m.table.Selected()
-	k.Switch.SetEnabled(sel && !row.Disabled && m.accountOf(row).ID != m.s.Account.ID)
+	a, sel := m.table.Selected()
+	k.Switch.SetEnabled(sel && !m.blacklisted(a) && a.acc.ID != m.s.Account.ID)
 	k.Copy.SetEnabled(sel)
 	k.Create = m.s.Gate(k.Create, ui.ActCreateSubAccount)
 	return append([]key.Binding{k.Switch, k.Create, k.Copy, k.Refresh}, m.table.KeyMap()...)
@@ -251,7 +241,8 @@ func (m *Screen) askType(name string) tea.Cmd {
 	return ui.Prompt("Account type for "+name, "INDIVIDUAL or COMPANY", validType, func(kind string) tea.Cmd {
 		kind = normType(kind)
 		body := fmt.Sprintf("Name: %s\nType: %s\nUnder: %s\nEnvironment: %s", name, kind, m.mainName(), m.s.Env)
-		return ui.Confirm("Create this sub-account?", body, m.create(name, kind))
+		s := m.s
+		return ui.Confirm("Create this sub-account?", body, func() tea.Msg { return startCreateMsg{s: s, name: name, kind: kind} })
 	})
 }
 
@@ -272,30 +263,27 @@ func validType(s string) error {
 	return nil
 }
 
-// create sends the creation and journals it.
-func (m *Screen) create(name, kind string) tea.Cmd {
-	inst, s := m.inst, m.s
-	client, j := s.Client, s.Journal
-	return func() tea.Msg {
-		return startCreateMsg{inst: inst, run: s.Request(func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-			defer cancel()
-			id, err := client.CreateSubAccount(ctx, api.CreateSubAccountRequest{AccountType: kind, Name: name})
-			entry := s.JournalEntry(uuid.Nil, "create-sub-account", "POST /v2/account/sub-accounts")
-			entry.Outcome = "created"
-			if err != nil {
-				entry.Outcome = "error: " + err.Error()
-			} else {
-				entry.IDs = map[string]string{"subAccountId": id.String()}
-			}
-			jerr := j.Record(entry)
-			return createdMsg{inst: inst, name: name, id: id, err: err, journalErr: jerr}
-		})}
-	}
+// startCreateMsg counts a creation as under way before its request runs.
+// It names the session whose screen confirmed it: a screen rebuilt for
+// another account in between does not send it.
+type startCreateMsg struct {
+	s          *ui.Session
+	name, kind string
 }
 
-// startCreateMsg counts a creation as under way before its request runs.
-type startCreateMsg struct {
-	inst int64
-	run  tea.Cmd
+// send sends the creation and journals it.
+func (m *Screen) send(name, kind string) tea.Cmd {
+	s, svc, j := m.s, m.svc, m.s.Journal
+	_, cmd := ui.Call(s, requestTimeout, func(ctx context.Context) (created, error) {
+		id, err := svc.CreateSubAccount(ctx, api.CreateSubAccountRequest{AccountType: kind, Name: name})
+		entry := s.JournalEntry(uuid.Nil, "create-sub-account", "POST /v2/account/sub-accounts")
+		entry.Outcome = "created"
+		if err != nil {
+			entry.Outcome = "error: " + err.Error()
+		} else {
+			entry.IDs = map[string]string{"subAccountId": id.String()}
+		}
+		return created{name: name, id: id, journalErr: j.Record(entry)}, err
+	})
+	return cmd
 }

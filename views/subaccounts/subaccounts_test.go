@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
@@ -17,26 +16,36 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 )
 
+// fake is the service as the screen sees it: the sub-accounts it lists and
+// the creations it was sent.
 type fake struct {
-	api.Service
 	mu      sync.Mutex
 	subs    []api.SubAccount
 	created []api.CreateSubAccountRequest
 }
 
-func (f *fake) ListSubAccounts(ctx context.Context, flt api.SubAccountFilter) (api.Page[api.SubAccount], error) {
+var _ Service = (*fake)(nil)
+
+func (f *fake) ListSubAccounts(context.Context, api.SubAccountFilter) (api.Page[api.SubAccount], error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return api.Page[api.SubAccount]{Items: append([]api.SubAccount(nil), f.subs...)}, nil
 }
 
-func (f *fake) CreateSubAccount(ctx context.Context, req api.CreateSubAccountRequest) (uuid.UUID, error) {
+func (f *fake) CreateSubAccount(_ context.Context, req api.CreateSubAccountRequest) (uuid.UUID, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.created = append(f.created, req)
 	id := uuid.New()
-	f.subs = append(f.subs, api.SubAccount{SubAccountID: id, AccountInfo: api.AccountInfo{ID: id, Name: req.Name, AccountType: req.AccountType}})
+	f.subs = append(f.subs, sub(id, req.Name))
 	return id, nil
+}
+
+// rename renames the first sub-account, as another session would.
+func (f *fake) rename(name string) {
+	f.mu.Lock()
+	f.subs[0].AccountInfo.Name = name
+	f.mu.Unlock()
 }
 
 var (
@@ -45,19 +54,20 @@ var (
 	banID  = uuid.MustParse("00000000-0000-4000-8000-0000000000c3")
 )
 
-func newFake() *fake {
-	return &fake{subs: []api.SubAccount{
-		{SubAccountID: acmeID, MainAccountID: mainID, AccountInfo: api.AccountInfo{ID: acmeID, Name: "Acme Pagamentos", AccountType: "COMPANY"}},
-		{SubAccountID: banID, MainAccountID: mainID, AccountInfo: api.AccountInfo{ID: banID, Name: "Banned Branch", AccountType: "COMPANY"}},
-	}}
+func sub(id uuid.UUID, name string) api.SubAccount {
+	return api.SubAccount{SubAccountID: id, MainAccountID: mainID, AccountInfo: api.AccountInfo{ID: id, Name: name, AccountType: "COMPANY"}}
 }
 
-func newSession(f *fake, readOnly bool, j *journal.Journal) *ui.Session {
+func newFake() *fake {
+	return &fake{subs: []api.SubAccount{sub(acmeID, "Acme Pagamentos"), sub(banID, "Banned Branch")}}
+}
+
+func newSession(readOnly bool, j *journal.Journal) *ui.Session {
 	return &ui.Session{
-		Client:   f,
 		Env:      ui.EnvSandbox,
 		ReadOnly: readOnly,
 		Journal:  j,
+		Time:     screentest.NewClock(screentest.Epoch),
 		Access: &api.AccessInfo{
 			Email:                 "operator@demo.test",
 			AccountPermissions:    api.Permissions{Convert: true, PayIn: true, PayOut: true},
@@ -67,71 +77,42 @@ func newSession(f *fake, readOnly bool, j *journal.Journal) *ui.Session {
 	}
 }
 
-func press(sc ui.Screen, k tea.KeyPressMsg) tea.Cmd {
-	return func() tea.Msg { return k }
-}
-
-var (
-	enter = tea.KeyPressMsg{Code: tea.KeyEnter}
-	down  = tea.KeyPressMsg{Code: tea.KeyDown}
-	keyC  = tea.KeyPressMsg{Code: 'c', Text: "c"}
-)
-
-func started(t *testing.T, s *ui.Session) ui.Screen {
-	sc := New(s)
-	sc.SetSize(100, 20)
-	sc, _ = screentest.Run(t, sc, sc.Init())
-	return sc
+func started(t *testing.T, f *fake, s *ui.Session) *screentest.Driver {
+	t.Helper()
+	return screentest.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, f) }, 100, 20)
 }
 
 func TestListsMainAndSubAccountsWithBlacklistedDisabled(t *testing.T) {
-	sc := started(t, newSession(newFake(), false, nil))
-	v := ansi.Strip(sc.View())
+	d := started(t, newFake(), newSession(false, nil))
+	v := d.PlainView()
 	for _, want := range []string{"Tesouro Demo Ltda", "● operating", "Acme Pagamentos", acmeID.String(), "Banned Branch", "blacklisted"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("screen lacks %q:\n%s", want, v)
 		}
 	}
-	// Move to Acme and switch.
-	_, msgs := screentest.Run(t, sc, press(sc, down))
-	_, msgs = screentest.Run(t, sc, press(sc, enter))
-	var sw *ui.SwitchAccountMsg
-	for _, m := range msgs {
-		if s, ok := m.(ui.SwitchAccountMsg); ok {
-			sw = &s
-		}
-	}
-	if sw == nil || sw.Account.ID != acmeID || sw.Account.Name != "Acme Pagamentos" {
+	// Move to Acme and switch (the driver hands the root's switch to the
+	// screen, so the key's command is run here).
+	d.Key("down")
+	_, cmd := d.Screen.Update(screentest.KeyPress("enter"))
+	if sw, ok := cmd().(ui.SwitchAccountMsg); !ok || sw.Account.ID != acmeID || sw.Account.Name != "Acme Pagamentos" {
 		t.Fatalf("enter on Acme gave %+v", sw)
 	}
 	// Banned: enter refuses with the reason.
-	_, _ = screentest.Run(t, sc, press(sc, down))
-	_, msgs = screentest.Run(t, sc, press(sc, enter))
-	for _, m := range msgs {
-		if _, ok := m.(ui.SwitchAccountMsg); ok {
-			t.Fatal("switched to a blacklisted account")
-		}
-	}
-	found := false
-	for _, m := range msgs {
-		if ts, ok := m.(ui.ToastMsg); ok && strings.Contains(ts.Text, "blacklisted") {
-			found = true
-		}
-	}
-	if !found {
-		t.Error("no reason given for the disabled account")
+	d.Key("down", "enter")
+	if len(d.Toasts) != 1 || !strings.Contains(d.Toasts[0].Text, "blacklisted") {
+		t.Errorf("no reason given for the disabled account: %+v", d.Toasts)
 	}
 }
 
 func TestFilterNarrowsTheList(t *testing.T) {
-	sc := started(t, newSession(newFake(), false, nil))
-	sc, _ = sc.Update(ui.FilterMsg{Query: "acpag"}) // fuzzy: AC-me PAG-amentos
-	v := ansi.Strip(sc.View())
-	if !strings.Contains(v, "Acme Pagamentos") || strings.Contains(v, "Banned Branch") || sc.(*Screen).table.Visible() != 1 {
+	d := started(t, newFake(), newSession(false, nil))
+	d.Send(ui.FilterMsg{Query: "acpag"}) // fuzzy: AC-me PAG-amentos
+	v := d.PlainView()
+	if !strings.Contains(v, "Acme Pagamentos") || strings.Contains(v, "Banned Branch") || d.Screen.(*Screen).table.Visible() != 1 {
 		t.Errorf("filter did not narrow:\n%s", v)
 	}
-	sc, _ = sc.Update(ui.FilterMsg{Query: ""})
-	if v := ansi.Strip(sc.View()); !strings.Contains(v, "Banned Branch") {
+	d.Send(ui.FilterMsg{Query: ""})
+	if v := d.PlainView(); !strings.Contains(v, "Banned Branch") {
 		t.Errorf("clearing the filter did not bring the rows back:\n%s", v)
 	}
 }
@@ -143,45 +124,51 @@ func TestCreateAsksNameTypeAndConfirmationThenJournals(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newFake()
-	sc := started(t, newSession(f, false, j))
-	_, msgs := screentest.Run(t, sc, press(sc, keyC))
-	p1 := findPrompt(t, msgs)
+	d := started(t, f, newSession(false, j))
+	d.Key("c")
+	p1 := d.Prompts[0]
 	if err := p1.Validate(""); err == nil {
 		t.Error("an empty name was accepted")
 	}
-	_, msgs = screentest.Run(t, sc, p1.OnSubmit("Nova Filial"))
-	p2 := findPrompt(t, msgs)
+	d.Run(p1.OnSubmit("Nova Filial"))
+	p2 := d.Prompts[1]
 	if err := p2.Validate("PARTNERSHIP"); err == nil {
 		t.Error("an unknown account type was accepted")
 	}
-	_, msgs = screentest.Run(t, sc, p2.OnSubmit("c"))
-	var conf *ui.ConfirmMsg
-	for _, m := range msgs {
-		if c, ok := m.(ui.ConfirmMsg); ok {
-			conf = &c
-		}
-	}
-	if conf == nil || !strings.Contains(conf.Body, "Nova Filial") || !strings.Contains(conf.Body, "COMPANY") {
-		t.Fatalf("confirmation does not repeat what is created: %+v", conf)
+	d.Run(p2.OnSubmit("c"))
+	if len(d.Asks) != 1 || !strings.Contains(d.Asks[0].Body, "Nova Filial") || !strings.Contains(d.Asks[0].Body, "COMPANY") {
+		t.Fatalf("confirmation does not repeat what is created: %+v", d.Asks)
 	}
 	if len(f.created) != 0 {
 		t.Fatal("created before the confirmation")
 	}
-	sc, msgs = screentest.Run(t, sc, conf.OnYes)
-	if len(f.created) != 1 || f.created[0].Name != "Nova Filial" || f.created[0].AccountType != "COMPANY" {
-		t.Fatalf("created %+v", f.created)
+	// The answer's command is looked into before it runs: the driver hands
+	// the root's ReloadAccountsMsg to the screen.
+	_, cmd := d.Screen.Update(d.Asks[0].OnYes())
+	if !d.Screen.Busy() {
+		t.Error("not busy while the creation is under way")
 	}
-	if v := ansi.Strip(sc.View()); !strings.Contains(v, "Nova Filial") {
-		t.Errorf("the new sub-account is not listed:\n%s", v)
-	}
+	_, cmd = d.Screen.Update(cmd())
 	reload := false
-	for _, m := range msgs {
-		if _, ok := m.(ui.ReloadAccountsMsg); ok {
+	for _, c := range cmd().(tea.BatchMsg) {
+		msg := c()
+		if _, ok := msg.(ui.ReloadAccountsMsg); ok {
 			reload = true
+		} else {
+			d.Handle(msg)
 		}
 	}
 	if !reload {
 		t.Error("the root was not asked to reload the accounts")
+	}
+	if len(f.created) != 1 || f.created[0].Name != "Nova Filial" || f.created[0].AccountType != "COMPANY" {
+		t.Fatalf("created %+v", f.created)
+	}
+	if v := d.PlainView(); !strings.Contains(v, "Nova Filial") {
+		t.Errorf("the new sub-account is not listed:\n%s", v)
+	}
+	if d.Screen.Busy() {
+		t.Error("still busy after the creation's answer")
 	}
 	entries, err := journal.ReadFile(filepath.Join(dir, journal.FileName))
 	if err != nil || len(entries) != 1 {
@@ -194,39 +181,26 @@ func TestCreateAsksNameTypeAndConfirmationThenJournals(t *testing.T) {
 
 func TestCreateIsHiddenWhenReadOnly(t *testing.T) {
 	f := newFake()
-	sc := started(t, newSession(f, true, nil))
-	for _, b := range sc.KeyMap() {
+	d := started(t, f, newSession(true, nil))
+	for _, b := range d.Screen.KeyMap() {
 		if b.Help().Desc == "create sub-account" && b.Enabled() {
 			t.Error("create is offered to a read-only session")
 		}
 	}
-	_, msgs := screentest.Run(t, sc, press(sc, keyC))
-	for _, m := range msgs {
-		if _, ok := m.(ui.PromptMsg); ok {
-			t.Fatal("a read-only session was asked for a name")
-		}
+	d.Key("c")
+	if len(d.Prompts) != 0 || len(d.Toasts) != 1 {
+		t.Fatalf("a read-only session was asked for a name (prompts %d, toasts %+v)", len(d.Prompts), d.Toasts)
 	}
 	if len(f.created) != 0 {
 		t.Fatal("created in a read-only session")
 	}
 }
 
-func findPrompt(t *testing.T, msgs []tea.Msg) ui.PromptMsg {
-	t.Helper()
-	for _, m := range msgs {
-		if p, ok := m.(ui.PromptMsg); ok {
-			return p
-		}
-	}
-	t.Fatalf("no prompt among %v", msgs)
-	return ui.PromptMsg{}
-}
-
 func TestNamesStayVisibleOnANarrowWindow(t *testing.T) {
-	sc := started(t, newSession(newFake(), false, nil))
+	d := started(t, newFake(), newSession(false, nil))
 	for _, w := range []int{40, 70, 100} {
-		sc.SetSize(w, 8)
-		v := ansi.Strip(sc.View())
+		d.Screen.SetSize(w, 8)
+		v := d.PlainView()
 		if !strings.Contains(v, "Acme Pagamentos") {
 			t.Errorf("width %d: the account name is not readable:\n%s", w, v)
 		}
@@ -235,5 +209,54 @@ func TestNamesStayVisibleOnANarrowWindow(t *testing.T) {
 				t.Errorf("width %d: line of %d: %q", w, n, l)
 			}
 		}
+	}
+}
+
+// TestLateAnswerForAnotherAccountIsDropped delivers the listing asked by
+// the screen of account A into the screen rebuilt for account B, before
+// and after B's own answer: B shows only its own.
+func TestLateAnswerForAnotherAccountIsDropped(t *testing.T) {
+	fa := newFake()
+	fa.rename("Only In A")
+	sa := newSession(false, nil)
+	a := New(sa, fa)
+	askedByA := a.Init() // captured: A's answers come late
+	_, createByA := a.Update(startCreateMsg{s: sa, name: "Made By A", kind: "COMPANY"})
+
+	sb := sa.WithAccount(ui.Account{ID: acmeID, Name: "Acme Pagamentos"})
+	d := screentest.New(t, sb, New(sb, newFake()))
+	d.Screen.SetSize(100, 20)
+	askedByB := d.Screen.Init()
+
+	late := askedByA()
+	d.Send(late)
+	if v := d.PlainView(); strings.Contains(v, "Only In A") || !strings.Contains(v, "loading") {
+		t.Fatalf("A's answer reached B's screen:\n%s", v)
+	}
+	d.Run(askedByB)
+	d.Send(late)
+	if v := d.PlainView(); strings.Contains(v, "Only In A") || !strings.Contains(v, "Acme Pagamentos") {
+		t.Fatalf("B shows A's listing, or not its own:\n%s", v)
+	}
+	// A's creation, answering now, is neither announced nor counted by B.
+	d.Send(createByA())
+	if len(d.Toasts) != 0 || d.Screen.(*Screen).creates != 0 {
+		t.Fatalf("A's creation reached B's screen: toasts %+v, creates %d", d.Toasts, d.Screen.(*Screen).creates)
+	}
+}
+
+// TestOlderLoadNeverOverwritesTheLatest presses r twice and answers the
+// second load first: the first, arriving last, is dropped.
+func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
+	f := newFake()
+	d := started(t, f, newSession(false, nil))
+	_, first := d.Screen.Update(screentest.KeyPress("r"))
+	_, second := d.Screen.Update(screentest.KeyPress("r"))
+	f.rename("Renamed Later")
+	d.Send(second())
+	f.rename("Stale Name")
+	d.Send(first())
+	if v := d.PlainView(); strings.Contains(v, "Stale Name") || !strings.Contains(v, "Renamed Later") {
+		t.Fatalf("an older load overwrote the latest:\n%s", v)
 	}
 }

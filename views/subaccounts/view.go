@@ -25,7 +25,17 @@ func (m *Screen) mainName() string {
 	return "Main account"
 }
 
-// rebuild turns the loaded accounts into rows.
+// account is one row: the main account or a sub-account.
+type account struct {
+	acc     ui.Account // what operating it switches to
+	rowID   string     // mainRowID, or the sub-account's id
+	kind    string
+	shownID string
+	created string
+}
+
+// rebuild lists the main account and the loaded sub-accounts, narrowed by
+// the / filter.
 func (m *Screen) rebuild() {
 	switch {
 	case m.query != "":
@@ -33,69 +43,72 @@ func (m *Screen) rebuild() {
 	case m.loaded && m.err == nil:
 		m.table.SetEmpty("no accounts")
 	}
-	rows := make([]widget.Row, 0, len(m.subs)+1)
+	all := make([]account, 0, len(m.subs)+1)
 	mainID := ""
 	for _, a := range m.s.Accounts {
 		if a.MainAccountID == "" {
 			mainID = a.ID.String()
 		}
 	}
-	rows = append(rows, m.row(mainRowID, m.mainName(), "main", mainID, "", ui.Account{ID: uuid.Nil}))
+	all = append(all, account{acc: ui.Account{ID: uuid.Nil, Name: m.mainName()}, rowID: mainRowID, kind: "main", shownID: mainID})
 	for _, sa := range m.subs {
-		kind := strings.ToLower(sa.AccountInfo.AccountType)
-		created := ""
+		a := account{acc: ui.Account{ID: sa.SubAccountID, Name: sa.AccountInfo.Name}, rowID: sa.SubAccountID.String(),
+			kind: strings.ToLower(sa.AccountInfo.AccountType), shownID: sa.SubAccountID.String()}
 		if !sa.CreatedAt.IsZero() {
-			created = sa.CreatedAt.Local().Format("2006-01-02")
+			a.created = sa.CreatedAt.Local().Format("2006-01-02")
 		}
-		rows = append(rows, m.row(sa.SubAccountID.String(), sa.AccountInfo.Name, kind, sa.SubAccountID.String(), created, ui.Account{ID: sa.SubAccountID}))
+		all = append(all, a)
 	}
-	m.table.SetRows(fuzzyFilter(rows, m.query))
+	m.table.SetItems(fuzzyFilter(all, m.query))
 }
 
-// fuzzyFilter keeps the rows whose name (and type) match q fuzzily, best
-// match first; an empty q keeps every row in its order.
-func fuzzyFilter(rows []widget.Row, q string) []widget.Row {
+// fuzzyFilter keeps the accounts whose name (and type) match q fuzzily,
+// best match first; an empty q keeps every account in its order.
+func fuzzyFilter(all []account, q string) []account {
 	if strings.TrimSpace(q) == "" {
-		return rows
+		return all
 	}
 	type scored struct {
-		row   widget.Row
+		a     account
 		score int
 	}
 	var ms []scored
-	for _, r := range rows {
-		if sc, ok := ui.FuzzyMatch(q, r.Cells[0]+" "+r.Cells[1]); ok {
-			ms = append(ms, scored{r, sc})
+	for _, a := range all {
+		if sc, ok := ui.FuzzyMatch(q, a.acc.Name+" "+a.kind); ok {
+			ms = append(ms, scored{a, sc})
 		}
 	}
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].score > ms[j].score })
-	out := make([]widget.Row, len(ms))
+	out := make([]account, len(ms))
 	for i, m := range ms {
-		out[i] = m.row
+		out[i] = m.a
 	}
 	return out
 }
 
-func (m *Screen) row(id, name, kind, shownID, created string, acc ui.Account) widget.Row {
-	probe := m.s.WithAccount(acc)
+// blacklisted reports whether this access may not operate a.
+func (m *Screen) blacklisted(a account) bool { return m.s.WithAccount(a.acc).Blacklisted() }
+
+// row draws an account in the columns of the width.
+func (m *Screen) row(a account) widget.Row {
 	state := ""
-	disabled := false
+	disabled := m.blacklisted(a)
 	switch {
-	case probe.Blacklisted():
-		state, disabled = "blacklisted", true
-	case acc.ID == m.s.Account.ID:
+	case disabled:
+		state = "blacklisted"
+	case a.acc.ID == m.s.Account.ID:
 		state = "● operating"
 	}
 	var cells []string
 	switch m.width {
 	case wide:
-		cells = []string{name, kind, shownID, created, state}
+		cells = []string{a.acc.Name, a.kind, a.shownID, a.created, state}
 	case medium:
-		cells = []string{name, kind, shortID(shownID), created, state}
+		cells = []string{a.acc.Name, a.kind, shortID(a.shownID), a.created, state}
 	default:
-		cells = []string{name, kind, state}
+		cells = []string{a.acc.Name, a.kind, state}
 	}
-	return widget.Row{ID: id, Cells: cells, Disabled: disabled}
+	return widget.Row{Cells: cells, Disabled: disabled}
 }
 
 // shortID is the first block of a UUID, enough to tell accounts apart.
@@ -144,8 +157,7 @@ func (m *Screen) SetSize(w, h int) {
 	m.w, m.h = w, h
 	if c := classify(w); c != m.width {
 		m.width = c
-		m.table.SetColumns(columns(c)...)
-		m.rebuild()
+		m.table.Redraw(columns(c)...)
 	}
 	m.table.SetSize(w, max(h-2, 0))
 }
@@ -156,9 +168,9 @@ func (m *Screen) View() string {
 	title := t.Title.Render("Accounts") + t.Muted.Render(fmt.Sprintf(" · %d sub-accounts · operating %s", len(m.subs), m.s.AccountName()))
 	switch {
 	case m.err != nil:
-		title = t.Error.Render("✗ Could not list sub-accounts: "+m.err.Error()) + t.Muted.Render(" · r retries")
+		title = t.Error.Render("✗ Could not list sub-accounts: "+ui.ErrorText(m.err)) + t.Muted.Render(" · r retries")
 	case !m.loaded:
-		title = t.Title.Render("Accounts") + t.Muted.Render(" · "+widget.SpinnerFrame(m.s.Clock())+" loading…")
+		title = t.Title.Render("Accounts") + t.Muted.Render(" · "+widget.SpinnerFrame(m.s.Now())+" loading…")
 	case m.more:
 		title += t.Warn.Render(" · more exist than are listed: filter by name")
 	}

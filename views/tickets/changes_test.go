@@ -10,21 +10,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
-	"github.com/tesouro-treasury/tesouro/ui/screentest"
 )
-
-// changed is what the root delivers after another screen wrote tickets of
-// the main account.
-func changed(what ui.Changed) tea.Cmd {
-	return func() tea.Msg { return ui.ChangedMsg{Account: uuid.Nil, What: what, By: "quote"} }
-}
-
-// deliver gives the screen a message the root broadcast and runs what it
-// starts.
-func deliver(t *testing.T, m *Model, msg tea.Msg) []tea.Msg {
-	t.Helper()
-	return screentest.Send(t, m, mine, msg)
-}
 
 // newest makes a ticket created after every other one of the fake.
 func newest(svc *fakeService, st api.TicketStatus) api.Ticket {
@@ -46,15 +32,15 @@ func TestWriteElsewhereReloadsKeepingFiltersAndCursor(t *testing.T) {
 	for range 14 {
 		press(t, m, "j")
 	}
-	row, _ := m.table.Selected()
-	loaded := len(m.recs)
+	row, _ := m.list.Table.Table.Selected()
+	loaded := m.list.Len()
 	if loaded <= 10 {
 		t.Fatalf("only %d rows loaded: the cursor should be past the first page", loaded)
 	}
 	// Another screen creates a PAID ticket, and a listed PAID ticket of
 	// the first page fails meanwhile: it no longer matches the filter.
 	tk := newest(svc, api.TicketPaid)
-	gone := m.recs[1].ID
+	gone := m.list.Items()[1].ID
 	svc.setStatus(gone, api.TicketFailed)
 	before := len(svc.queries)
 
@@ -67,37 +53,37 @@ func TestWriteElsewhereReloadsKeepingFiltersAndCursor(t *testing.T) {
 	if q.Status != "PAID" || q.Cursor != "" {
 		t.Fatalf("reload asked for %+v, want the first page of status=PAID", q)
 	}
-	if first := m.table.VisibleRows()[0]; first.ID != tk.ID.String() {
+	if first := m.list.Table.Table.VisibleRows()[0]; first.ID != tk.ID.String() {
 		t.Fatalf("the new ticket is not at the top: %s", first.ID)
 	}
-	if cur, _ := m.table.Selected(); cur.ID != row.ID {
+	if cur, _ := m.list.Table.Table.Selected(); cur.ID != row.ID {
 		t.Fatalf("the cursor moved from %s to %s", row.ID, cur.ID)
 	}
-	if _, ok := m.byID[gone]; ok {
+	if _, ok := m.list.Item(gone.String()); ok {
 		t.Fatal("a ticket that no longer matches the filter is still listed")
 	}
-	if len(m.recs) != loaded {
-		t.Fatalf("%d rows after the reload, want %d (one in, one out, the later pages kept)", len(m.recs), loaded)
+	if m.list.Len() != loaded {
+		t.Fatalf("%d rows after the reload, want %d (one in, one out, the later pages kept)", m.list.Len(), loaded)
 	}
-	for _, r := range m.recs {
+	for _, r := range m.list.Items() {
 		if r.Status() != api.TicketPaid {
 			t.Fatalf("a %s row is listed under status=PAID", r.Status())
 		}
 	}
 	mustContain(t, screen(m), "status=PAID")
-	if !refreshed(msgs) {
+	if !toldFresh(msgs) {
 		t.Fatal("the footer was not told the data is fresh")
 	}
 	// Paging on goes on where the kept rows end, without a gap.
 	press(t, m, "G")
 	press(t, m, "G")
-	if want := 40; len(m.recs) != want { // 40 PAID, one failed, one new
-		t.Fatalf("%d rows once all loaded, want %d", len(m.recs), want)
+	if want := 40; m.list.Len() != want { // 40 PAID, one failed, one new
+		t.Fatalf("%d rows once all loaded, want %d", m.list.Len(), want)
 	}
 	mustContain(t, screen(m), "all 40 loaded")
 }
 
-func refreshed(msgs []tea.Msg) bool {
+func toldFresh(msgs []tea.Msg) bool {
 	for _, m := range msgs {
 		if _, ok := m.(ui.RefreshedMsg); ok {
 			return true
@@ -139,7 +125,7 @@ func TestOnlyTicketChangesOfThisAccountReload(t *testing.T) {
 		t.Fatal("reloaded for another account's write, or for data the list does not show")
 	}
 	// Ticks alone never reload the list.
-	run(t, m, func() tea.Msg { return tickMsg{screen: m.id} })
+	advance(t, m, refreshEvery)
 	if len(svc.queries) != n {
 		t.Fatal("a tick reloaded the list")
 	}
@@ -154,7 +140,7 @@ func TestStaleReloadIsDropped(t *testing.T) {
 	tk := newest(svc, api.TicketPending)
 	deliver(t, m, ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedTickets})
 	m.Update(answer)
-	if first := m.table.VisibleRows()[0]; first.ID != tk.ID.String() {
+	if first := m.list.Table.Table.VisibleRows()[0]; first.ID != tk.ID.String() {
 		t.Fatal("a reload answered before the last write replaced the fresh list")
 	}
 	// The user reloads (r) while a refresh is on its way: its answer is
@@ -164,7 +150,7 @@ func TestStaleReloadIsDropped(t *testing.T) {
 	typeText(t, m, "FAILED")
 	press(t, m, "enter")
 	run(t, m, late)
-	for _, r := range m.recs {
+	for _, r := range m.list.Items() {
 		if r.Status() != api.TicketFailed {
 			t.Fatalf("a %s row from the refresh landed in the FAILED list", r.Status())
 		}
@@ -190,8 +176,8 @@ func TestNarrowListKeepsStatusAmountAndDate(t *testing.T) {
 	}
 	// The / filter still finds a row by its ID.
 	m.Update(ui.FilterMsg{Query: tk.ID.String()[:13]})
-	if m.table.Visible() != 1 {
-		t.Fatalf("the filter by ID matches %d rows at 40 columns", m.table.Visible())
+	if m.list.Table.Table.Visible() != 1 {
+		t.Fatalf("the filter by ID matches %d rows at 40 columns", m.list.Table.Table.Visible())
 	}
 	m.Update(ui.FilterMsg{})
 	// Between the narrow and the full layout the date is whole.
@@ -200,7 +186,7 @@ func TestNarrowListKeepsStatusAmountAndDate(t *testing.T) {
 	// Wide again: every column, ID first.
 	m.SetSize(120, 12)
 	mustContain(t, screen(m), "ID", "Input", tk.ID.String()[:8], amount)
-	if r, _ := m.table.Selected(); r.ID != tk.ID.String() {
+	if r, _ := m.list.Table.Table.Selected(); r.ID != tk.ID.String() {
 		t.Fatal("the cursor left its row when the layout changed")
 	}
 }

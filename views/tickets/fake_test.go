@@ -17,17 +17,10 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
-	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
-
-func init() {
-	// Ticks are delivered by the tests themselves.
-	tick = func(uint64) tea.Cmd { return nil }
-}
 
 // fakeService serves tickets from memory, newest first, in pages.
 type fakeService struct {
-	api.Service
 	mu       sync.Mutex
 	tickets  []api.Ticket
 	pageSize int
@@ -172,49 +165,113 @@ func makeTickets(n int) []api.Ticket {
 	return out
 }
 
-func newSession(t testing.TB, svc api.Service) *ui.Session {
+func newSession(t testing.TB, _ Service) *ui.Session {
 	return &ui.Session{
-		Client:   svc,
 		Env:      ui.EnvSandbox,
 		StateDir: t.TempDir(),
-		Now:      func() time.Time { return testNow },
+		Time:     screentest.NewClock(testNow),
 		Access:   &api.AccessInfo{Email: "op@example.com", AccountPermissions: api.Permissions{PayIn: true, PayOut: true, Convert: true}},
 	}
 }
 
-// mine tells the screen's own messages, which go back to it, from those
-// meant for the root.
-func mine(msg tea.Msg) bool {
-	switch msg.(type) {
-	case pageMsg, detailMsg, refreshMsg, receiptMsg, exportMsg, tickMsg:
-		return true
+// drive is how a test drives a model: like the root does (see
+// screentest.Driver), through watched, which keeps the messages the driver
+// does not hand back (that the data is fresh).
+type drive struct {
+	*screentest.Driver
+	seen []tea.Msg
+}
+
+// watched is the screen as the driver sees it.
+type watched struct {
+	*Model
+	d *drive
+}
+
+func (w watched) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	_, cmd := w.Model.Update(msg)
+	return w, w.d.wrap(cmd)
+}
+
+// wrap notes the RefreshedMsg cmd gives, in batches too.
+func (d *drive) wrap(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
 	}
-	return false
+	return func() tea.Msg {
+		switch msg := cmd().(type) {
+		case ui.RefreshedMsg:
+			d.seen = append(d.seen, msg)
+			return msg
+		case tea.BatchMsg:
+			out := make(tea.BatchMsg, len(msg))
+			for i, c := range msg {
+				out[i] = d.wrap(c)
+			}
+			return out
+		default:
+			return msg
+		}
+	}
+}
+
+var drivers = map[*Model]*drive{}
+
+func driver(t testing.TB, m *Model) *drive {
+	d, ok := drivers[m]
+	if !ok {
+		d = &drive{}
+		d.Driver = screentest.New(t, m.s, watched{m, d})
+		drivers[m] = d
+		t.Cleanup(func() { delete(drivers, m) })
+	}
+	return d
+}
+
+// since is what reached the root, and the fresh-data notes, while f ran.
+func since(t testing.TB, m *Model, f func(d *drive)) []tea.Msg {
+	t.Helper()
+	d := driver(t, m)
+	n, k := len(d.Out), len(d.seen)
+	f(d)
+	return append(append([]tea.Msg(nil), d.Out[n:]...), d.seen[k:]...)
 }
 
 // run executes a command and everything it leads to; it returns the
-// messages meant for the root (toasts, navigation, confirmations) in the
-// order they came.
+// messages meant for the root (toasts, navigation, confirmations).
 func run(t testing.TB, m *Model, cmd tea.Cmd) []tea.Msg {
 	t.Helper()
-	return screentest.Settle(t, m, cmd, mine)
+	return since(t, m, func(d *drive) { d.Run(d.wrap(cmd)) })
 }
 
 // press sends keys one by one, running what each one starts.
 func press(t testing.TB, m *Model, keys ...string) []tea.Msg {
 	t.Helper()
-	return screentest.Send(t, m, mine, fakeservice.Keys(keys...)...)
+	return since(t, m, func(d *drive) { d.Key(keys...) })
 }
 
 // typeText types literal text into whatever has focus.
 func typeText(t testing.TB, m *Model, text string) {
 	t.Helper()
-	screentest.Send(t, m, mine, fakeservice.Text(text)...)
+	since(t, m, func(d *drive) { d.Type(text) })
+}
+
+// deliver gives the screen a message the root broadcast and runs what it
+// starts.
+func deliver(t testing.TB, m *Model, msg tea.Msg) []tea.Msg {
+	t.Helper()
+	return since(t, m, func(d *drive) { d.Send(msg) })
+}
+
+// advance moves the fake clock, firing the timers due.
+func advance(t testing.TB, m *Model, by time.Duration) []tea.Msg {
+	t.Helper()
+	return since(t, m, func(d *drive) { d.Advance(by) })
 }
 
 func start(t testing.TB, svc *fakeService, w, h int) *Model {
 	t.Helper()
-	m := New(newSession(t, svc)).(*Model)
+	m := New(newSession(t, svc), svc).(*Model)
 	m.SetSize(w, h)
 	run(t, m, m.Init())
 	return m

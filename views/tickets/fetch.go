@@ -2,7 +2,6 @@ package tickets
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
@@ -20,67 +20,59 @@ const (
 	refreshMax = 10
 )
 
-// pageMsg is one page of the list.
-type pageMsg = listing.PageMsg[api.Ticket]
+type (
+	// pageMsg is a page of the list, or the first page of a refresh.
+	pageMsg = listing.PageMsg[*record]
+	// detailMsg is one ticket fetched for the detail pane.
+	detailMsg = ui.Result[*api.Ticket]
+	// refreshMsg carries the fresh state of unfinished tickets.
+	refreshMsg = ui.Result[refreshed]
+	// receiptMsg says where a receipt was saved. Several downloads may be
+	// on their way; each answer of this session is taken.
+	receiptMsg = ui.Result[receipt]
+	// exportMsg says where the CSV export was written.
+	exportMsg = ui.Result[exported]
+)
 
-// detailMsg is one ticket fetched for the detail pane.
-type detailMsg struct {
-	req     uint64
-	account uuid.UUID
-	id      uuid.UUID
-	ticket  *api.Ticket
-	err     error
-}
+// tickMsg arms the live refresh of one screen: a screen built anew (an
+// account switch) runs its own and ignores the old one's.
+type tickMsg struct{ owner *Model }
 
-// tickMsg arms the live refresh of one screen instance.
-type tickMsg struct{ screen uint64 }
-
-// refreshMsg carries the fresh state of unfinished tickets.
-type refreshMsg struct {
-	screen  uint64
+type refreshed struct {
 	gen     uint64 // the list generation the ids were taken from
-	account uuid.UUID
 	tickets []*api.Ticket
 	failed  int
 }
 
-// receiptMsg says where a receipt was saved.
-type receiptMsg struct {
-	account uuid.UUID
-	id      uuid.UUID
-	path    string
-	err     error
+type receipt struct {
+	id   uuid.UUID
+	path string
 }
 
-// exportMsg says where the CSV export was written.
-type exportMsg struct {
-	screen uint64
-	path   string
-	rows   int
-	err    error
+type exported struct {
+	path string
+	rows int
 }
 
-// tick arms one refresh tick of a screen instance; a variable so that tests
-// can deliver ticks themselves.
-var tick = func(screen uint64) tea.Cmd {
-	return tea.Tick(refreshEvery, func(time.Time) tea.Msg { return tickMsg{screen: screen} })
+// tick arms one refresh tick of the screen.
+func (m *Model) tick() tea.Cmd {
+	return m.s.After(refreshEvery, func(time.Time) tea.Msg { return tickMsg{owner: m} })
 }
 
-// getTicket fetches one ticket for the detail pane.
-func getTicket(client api.Service, req uint64, account, id uuid.UUID) func(context.Context) tea.Msg {
-	return func(ctx context.Context) tea.Msg {
-		t, err := client.GetTicket(ctx, account, id)
-		if err != nil {
-			err = fmt.Errorf("get ticket %s: %w", id, err)
-		}
-		return detailMsg{req: req, account: account, id: id, ticket: t, err: err}
+// records are the records of a page of tickets, made in the command so
+// that Update only files them.
+func records(p api.Page[api.Ticket], err error) (api.Page[*record], error) {
+	out := make([]*record, len(p.Items))
+	for i := range p.Items {
+		out[i] = newRecord(&p.Items[i])
 	}
+	return api.Page[*record]{Items: out, Cursor: p.Cursor}, err
 }
 
 // refreshTickets fetches the given tickets, four at a time.
-func refreshTickets(client api.Service, screen, gen uint64, account uuid.UUID, ids []uuid.UUID) func(context.Context) tea.Msg {
-	return func(ctx context.Context) tea.Msg {
-		out := refreshMsg{screen: screen, gen: gen, account: account}
+func refreshTickets(svc Service, gen uint64, account uuid.UUID, ids []uuid.UUID) func(context.Context) (refreshed, error) {
+	return func(ctx context.Context) (refreshed, error) {
+		out := refreshed{gen: gen}
 		var mu sync.Mutex
 		var wg sync.WaitGroup
 		sem := make(chan struct{}, 4)
@@ -90,7 +82,7 @@ func refreshTickets(client api.Service, screen, gen uint64, account uuid.UUID, i
 			go func() {
 				defer wg.Done()
 				defer func() { <-sem }()
-				t, err := client.GetTicket(ctx, account, id)
+				t, err := svc.GetTicket(ctx, account, id)
 				mu.Lock()
 				defer mu.Unlock()
 				if err != nil || t == nil {
@@ -101,6 +93,6 @@ func refreshTickets(client api.Service, screen, gen uint64, account uuid.UUID, i
 			}()
 		}
 		wg.Wait()
-		return out
+		return out, nil
 	}
 }

@@ -12,11 +12,9 @@ import (
 	"strconv"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
@@ -54,17 +52,17 @@ func writePrivate(dir, name string, data []byte) (string, error) {
 
 // saveReceipt downloads the PDF receipt of a PAID ticket into
 // <state>/receipts/ticket-<id>.pdf.
-func saveReceipt(client api.Service, stateDir string, account, id uuid.UUID) func(context.Context) tea.Msg {
-	return func(ctx context.Context) tea.Msg {
-		pdf, err := client.TicketReceipt(ctx, account, id)
+func saveReceipt(svc Service, stateDir string, account, id uuid.UUID) func(context.Context) (receipt, error) {
+	return func(ctx context.Context) (receipt, error) {
+		pdf, err := svc.TicketReceipt(ctx, account, id)
 		if err != nil {
-			return receiptMsg{account: account, id: id, err: fmt.Errorf("download receipt of %s: %w", id, err)}
+			return receipt{id: id}, fmt.Errorf("download receipt of %s: %w", id, err)
 		}
 		if stateDir == "" {
-			return receiptMsg{account: account, id: id, err: errNoStateDir}
+			return receipt{id: id}, errNoStateDir
 		}
 		path, err := writePrivate(filepath.Join(stateDir, "receipts"), "ticket-"+id.String()+".pdf", pdf)
-		return receiptMsg{account: account, id: id, path: path, err: err}
+		return receipt{id: id, path: path}, err
 	}
 }
 
@@ -176,21 +174,21 @@ func feeCells(fees []fee, typ string) []string {
 }
 
 // exportCSV writes recs to <state>/exports/tickets-<time>.csv.
-func exportCSV(screen uint64, stateDir string, now time.Time, recs []*record) func() tea.Msg {
-	return func() tea.Msg {
+func exportCSV(stateDir string, now time.Time, recs []*record) func(context.Context) (exported, error) {
+	return func(context.Context) (exported, error) {
 		if stateDir == "" {
-			return exportMsg{screen: screen, err: errNoStateDir}
+			return exported{}, errNoStateDir
 		}
 		var buf bytes.Buffer
 		if err := writeCSV(csv.NewWriter(&buf), recs); err != nil {
-			return exportMsg{screen: screen, err: fmt.Errorf("export tickets: %w", err)}
+			return exported{}, fmt.Errorf("export tickets: %w", err)
 		}
 		dir := filepath.Join(stateDir, "exports")
 		path, err := writePrivate(dir, freeName(dir, "tickets-"+now.Format("20060102-150405"), ".csv"), buf.Bytes())
 		if err != nil {
-			return exportMsg{screen: screen, err: fmt.Errorf("export tickets: %w", err)}
+			return exported{}, fmt.Errorf("export tickets: %w", err)
 		}
-		return exportMsg{screen: screen, path: path, rows: len(recs)}
+		return exported{path: path, rows: len(recs)}, nil
 	}
 }
 

@@ -7,6 +7,7 @@
 package tickets
 
 import (
+	"context"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -19,27 +20,33 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
+// Service is what the ticket browser asks of the service.
+type Service interface {
+	ListTickets(ctx context.Context, q api.TicketFilter) (api.Page[api.Ticket], error)
+	GetTicket(ctx context.Context, account, id uuid.UUID) (*api.Ticket, error)
+	TicketReceipt(ctx context.Context, account, id uuid.UUID) ([]byte, error)
+}
+
 // Model is the ticket browser screen.
 type Model struct {
-	s  *ui.Session
-	id uint64 // this instance, for its refresh ticks and exports
+	s   *ui.Session
+	svc Service
 
-	table *widget.Table
-	bar   *widget.FilterBar
-	pager listing.Pager[api.Ticket]
+	list *listing.List[*record]
+	bar  *widget.FilterBar
+	// listGen is bumped when the list is reset (filter, reload): a live
+	// refresh asked for before updates the detail, not the new rows.
+	listGen uint64
+	// reload awaits a refresh that keeps the rows on screen until the
+	// fresh first page replaces them (after a write).
+	reload ui.Slot
+	layout layout
 
-	recs    []*record
-	byID    map[uuid.UUID]int
-	listGen uint64 // bumped when the list is reset (filter, reload)
-	// reloadReq is the request of a refresh that keeps the rows on screen
-	// until the fresh first page replaces them (after a write); 0 for none.
-	reloadReq uint64
-	layout    layout
+	detail     *detailPane
+	detailSlot ui.Slot
+	// refresh awaits the live refresh of the unfinished tickets.
+	refresh ui.Slot
 
-	detail    *detailPane
-	detailReq uint64
-
-	refreshing bool
 	// The last file written, shown under the count: what, then where.
 	note, notePath string
 
@@ -67,24 +74,23 @@ func newKeys() keyMap {
 }
 
 // New builds the ticket browser for a session.
-func New(s *ui.Session) ui.Screen {
+func New(s *ui.Session, svc Service) ui.Screen {
 	m := &Model{
-		s:     s,
-		id:    listing.NextID(),
-		table: widget.NewTable(columns()...),
-		bar:   newFilterBar(),
-		byID:  make(map[uuid.UUID]int),
-		keys:  newKeys(),
+		s:    s,
+		svc:  svc,
+		bar:  newFilterBar(),
+		keys: newKeys(),
 	}
-	m.table.SetEmpty("no tickets")
+	m.list = listing.New(s, "tickets", func(r *record) string { return r.ID.String() }, m.row, m.query, columns()...)
+	m.list.SetEmpty("no tickets")
+	m.list.SetBar(m.bar, m.reset)
 	m.bar.SetCheck(listing.CheckCreated(m.loc))
-	listing.Style(s.Styles(), m.table, m.bar)
 	return m
 }
 
 // loc is the time zone dates are shown and typed in.
 func (m *Model) loc() *time.Location {
-	return m.s.Clock().Location()
+	return m.s.Now().Location()
 }
 
 // ID implements ui.Screen.
@@ -95,7 +101,7 @@ func (m *Model) Title() string { return "Tickets" }
 
 // Init loads the first page and starts the live refresh.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.reset(), tick(m.id))
+	return tea.Batch(m.reset(), m.tick())
 }
 
 // Capturing is true while the filter form is open.
@@ -112,43 +118,19 @@ func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
 	if l := layoutFor(m.width); l != m.layout {
 		m.layout = l
-		m.table.SetColumns(columnsFor(l)...)
-		m.table.SetRows(m.rows(m.recs))
+		m.list.Redraw(columnsFor(l)...)
 	}
-	m.table.SetSize(m.width, max(m.height-len(m.header(m.width)), 0))
+	m.list.SetTableSize(m.width, max(m.height-len(m.header(m.width)), 0))
 	m.bar.SetWidth(m.width)
 }
 
 // row lays a record out in the list's current columns.
 func (m *Model) row(r *record) widget.Row {
-	return r.rowFor(m.layout, m.loc(), m.s.Clock())
-}
-
-func (m *Model) rows(recs []*record) []widget.Row {
-	loc, now := m.loc(), m.s.Clock()
-	out := make([]widget.Row, len(recs))
-	for i, r := range recs {
-		out[i] = r.rowFor(m.layout, loc, now)
-	}
-	return out
+	return r.rowFor(m.layout, m.loc(), m.s.Now())
 }
 
 // selected is the record under the cursor.
-func (m *Model) selected() (*record, bool) {
-	row, ok := m.table.Selected()
-	if !ok {
-		return nil, false
-	}
-	id, err := uuid.Parse(row.ID)
-	if err != nil {
-		return nil, false
-	}
-	i, ok := m.byID[id]
-	if !ok {
-		return nil, false
-	}
-	return m.recs[i], true
-}
+func (m *Model) selected() (*record, bool) { return m.list.Selected() }
 
 // KeyMap returns the bindings live right now.
 func (m *Model) KeyMap() []key.Binding {
@@ -160,7 +142,7 @@ func (m *Model) KeyMap() []key.Binding {
 	case m.detail != nil:
 		return append([]key.Binding{k.Back, k.Receipt, k.Copy, k.Reload}, k.Scroll.Bindings()...)
 	}
-	return append([]key.Binding{k.Open, k.Filters, k.ClearFilters, k.Reload, k.Export, k.Receipt, k.Copy}, m.table.KeyMap()...)
+	return append([]key.Binding{k.Open, k.Filters, k.ClearFilters, k.Reload, k.Export, k.Receipt, k.Copy}, m.list.KeyMap()...)
 }
 
 // syncKeys enables the bindings whose action makes sense now.
@@ -169,7 +151,7 @@ func (m *Model) syncKeys() {
 	rec, hasSel := m.selected()
 	k.Open.SetEnabled(hasSel)
 	k.ClearFilters.SetEnabled(!m.bar.Empty())
-	k.Export.SetEnabled(m.table.Visible() > 0)
+	k.Export.SetEnabled(m.list.Visible() > 0)
 	if d := m.detail; d != nil {
 		k.Receipt.SetEnabled(d.ticket != nil && d.ticket.Status == api.TicketPaid)
 		k.Copy.SetEnabled(true)

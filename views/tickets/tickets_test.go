@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
 
@@ -41,7 +40,7 @@ func TestPagingFetchesAheadAndCounts(t *testing.T) {
 		t.Fatalf("next page not fetched with cursor 50: %+v", svc.queries)
 	}
 	mustContain(t, screen(m), "100 loaded · more available")
-	if r, _ := m.table.Selected(); r.ID != svc.tickets[40].ID.String() {
+	if r, _ := m.list.Table.Table.Selected(); r.ID != svc.tickets[40].ID.String() {
 		t.Fatalf("cursor left its row when the page arrived")
 	}
 	press(t, m, "G")
@@ -54,7 +53,7 @@ func TestPagingFetchesAheadAndCounts(t *testing.T) {
 
 func TestStaleResponsesAreDropped(t *testing.T) {
 	svc := &fakeService{tickets: makeTickets(60)}
-	m := New(newSession(t, svc)).(*Model)
+	m := New(newSession(t, svc), svc).(*Model)
 	m.SetSize(100, 30)
 	// The first page is asked for, and before it arrives the user filters
 	// on PAID: the old answer must not land in the new list.
@@ -64,10 +63,10 @@ func TestStaleResponsesAreDropped(t *testing.T) {
 	_, apply := m.Update(fakeservice.KeyPress("enter"))
 	run(t, m, apply)
 	run(t, m, first) // arrives late
-	if len(m.recs) != 20 {
-		t.Fatalf("%d tickets loaded, want the 20 PAID ones only", len(m.recs))
+	if m.list.Len() != 20 {
+		t.Fatalf("%d tickets loaded, want the 20 PAID ones only", m.list.Len())
 	}
-	for _, r := range m.recs {
+	for _, r := range m.list.Items() {
 		if r.Status() != api.TicketPaid {
 			t.Fatalf("a %s ticket from before the filter was kept", r.Status())
 		}
@@ -75,20 +74,21 @@ func TestStaleResponsesAreDropped(t *testing.T) {
 	mustContain(t, screen(m), "all 20 loaded", "status=PAID")
 
 	// A screen rebuilt for another account ignores answers meant for the
-	// old one, even when they would otherwise fit.
-	other := newSession(t, svc)
-	other.Account = ui.Account{ID: uuid.New(), Name: "Filial"}
-	m2 := New(other).(*Model)
+	// old one.
+	first = New(m.s, svc).(*Model).Init()
+	other := m.s.WithAccount(ui.Account{ID: uuid.New(), Name: "Filial"})
+	m2 := New(other, svc).(*Model)
 	m2.SetSize(100, 30)
 	pending := m2.Init()
-	stale := pageMsg{Req: m2.pager.Req, Account: uuid.Nil, Page: api.Page[api.Ticket]{Items: svc.tickets[:5]}}
-	m2.Update(stale)
-	if len(m2.recs) != 0 {
+	for _, msg := range fakeservice.Each(first) {
+		deliver(t, m2, msg)
+	}
+	if m2.list.Len() != 0 {
 		t.Fatal("a page for the main account landed in the sub-account's list")
 	}
 	run(t, m2, pending)
-	if len(m2.recs) != 50 {
-		t.Fatalf("own page not taken: %d", len(m2.recs))
+	if m2.list.Len() != 50 {
+		t.Fatalf("own page not taken: %d", m2.list.Len())
 	}
 	if q := svc.lastQuery(); q.SubAccountID != other.Account.ID {
 		t.Fatalf("query went to account %s, want %s", q.SubAccountID, other.Account.ID)
@@ -246,8 +246,8 @@ func TestExportWritesLoadedRowsWithFees(t *testing.T) {
 	svc := &fakeService{tickets: makeTickets(70)}
 	m := start(t, svc, 100, 20)
 	press(t, m, "G") // loads the second page
-	if len(m.recs) != 70 {
-		t.Fatalf("%d loaded", len(m.recs))
+	if m.list.Len() != 70 {
+		t.Fatalf("%d loaded", m.list.Len())
 	}
 	msgs := press(t, m, "e")
 	ts := toasts(msgs)
@@ -330,10 +330,9 @@ func TestLiveRefreshOfUnfinishedTickets(t *testing.T) {
 	m := start(t, svc, 100, 30)
 	pending := svc.tickets[1]
 	svc.setStatus(pending.ID, api.TicketPaid)
-	run(t, m, func() tea.Msg { return tickMsg{screen: m.id} })
-	i := m.byID[pending.ID]
-	if m.recs[i].Status() != api.TicketPaid {
-		t.Fatalf("pending ticket not refreshed: %s", m.recs[i].Status())
+	advance(t, m, refreshEvery)
+	if r, _ := m.list.Item(pending.ID.String()); r.Status() != api.TicketPaid {
+		t.Fatalf("pending ticket not refreshed: %s", r.Status())
 	}
 	// Only tickets that may still move were asked for: not a PAID one,
 	// nor a PENDING one that expired long ago.
@@ -348,9 +347,9 @@ func TestLiveRefreshOfUnfinishedTickets(t *testing.T) {
 	if !slices.Contains(svc.gets, svc.tickets[5].ID) {
 		t.Fatal("a PROCESSING ticket was not refreshed")
 	}
-	// A tick of another screen instance is not ours.
+	// A tick of another screen (the one this replaced) is not ours.
 	n := len(svc.gets)
-	run(t, m, func() tea.Msg { return tickMsg{screen: m.id + 1000} })
+	deliver(t, m, tickMsg{owner: &Model{}})
 	if len(svc.gets) != n {
 		t.Fatal("a foreign tick started a refresh")
 	}

@@ -13,25 +13,43 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
-	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 // Update implements ui.Screen.
 func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	if msg, ok := msg.(pageMsg); ok && m.reload.Take(msg) {
+		return m, m.onReload(msg)
+	}
+	if cmd, ok := m.list.Handle(msg); ok {
+		m.relayout() // the header shows the error, if any
+		return m, cmd
+	}
 	switch msg := msg.(type) {
-	case pageMsg:
-		return m, m.onPage(msg)
 	case detailMsg:
+		if m.detail == nil || !m.detailSlot.Take(msg) {
+			return m, nil
+		}
 		return m, m.onDetail(msg)
 	case tickMsg:
-		return m, m.onTick(msg)
+		if msg.owner != m {
+			return m, nil // the tick of a screen this one replaced
+		}
+		return m, m.onTick()
 	case refreshMsg:
-		m.onRefresh(msg)
+		if m.refresh.Take(msg) {
+			m.onRefresh(msg.Value)
+		}
 		return m, nil
 	case receiptMsg:
+		if !m.s.Owns(msg) {
+			return m, nil
+		}
 		return m, m.onReceipt(msg)
 	case exportMsg:
+		if !m.s.Owns(msg) {
+			return m, nil
+		}
 		return m, m.onExport(msg)
 	case ui.NavigateMsg:
 		if msg.Screen == m.ID() && msg.ID != "" {
@@ -44,25 +62,13 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return m, m.refreshList()
 		}
 		return m, nil
-	case ui.FilterMsg:
-		m.table.SetFilter(msg.Query)
-		return m, nil
-	case ui.ThemeChangedMsg:
-		listing.Style(m.s.Styles(), m.table, m.bar)
-		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	}
-	if m.bar.Active() {
-		return m, listing.UpdateForm(m.bar, msg, m.reset)
-	}
-	return m, nil
+	return m, m.list.Rest(msg)
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.bar.Active() {
-		return listing.UpdateForm(m.bar, msg, m.reset)
-	}
 	m.syncKeys()
 	if m.detail != nil {
 		return m.detailKey(msg)
@@ -88,66 +94,33 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		rec, _ := m.selected()
 		return ui.Copy("ticket id", rec.ID.String())
 	}
-	return tea.Batch(m.table.Update(msg), m.prefetch())
+	return m.list.Key(msg)
 }
 
 // reset drops the loaded list and asks for the first page under the
 // applied filter. Answers to earlier requests are ignored from now on.
 func (m *Model) reset() tea.Cmd {
 	m.listGen++
-	m.reloadReq = 0
-	m.recs = nil
-	m.byID = make(map[uuid.UUID]int)
-	m.table.SetRows(nil)
+	m.reload.Cancel()
 	if m.bar.Empty() {
-		m.table.SetEmpty("no tickets in " + m.s.AccountName())
+		m.list.SetEmpty("no tickets in " + m.s.AccountName())
 	} else {
-		m.table.SetEmpty("no tickets match these filters (x clears them)")
+		m.list.SetEmpty("no tickets match these filters (x clears them)")
 	}
-	m.pager.Reset()
+	cmd := m.list.Reload()
 	m.relayout()
-	return m.fetch()
+	return cmd
 }
 
-// fetch asks for the next page. The query, the request id and the account
-// are fixed now, by value.
-func (m *Model) fetch() tea.Cmd {
-	q, err := valuesOf(m.bar).query(m.s.Account.ID, m.pager.Cursor, m.loc())
+// query is the request of the page at cursor under the applied filter;
+// the query and the account are fixed now, by value.
+func (m *Model) query(cursor string) (listing.PageCall[*record], error) {
+	q, err := valuesOf(m.bar).query(m.s.Account.ID, cursor, m.loc())
 	if err != nil {
-		m.pager.Fail(err)
-		m.relayout()
-		return nil
+		return nil, err
 	}
-	return listing.Fetch(&m.pager, m.s, "list tickets", m.s.Client.ListTickets, q)
-}
-
-// prefetch asks for the next page when the cursor nears the last loaded
-// row and no page is on its way already.
-func (m *Model) prefetch() tea.Cmd { return m.pager.Ahead(m.table, m.fetch) }
-
-func (m *Model) onPage(msg pageMsg) tea.Cmd {
-	if msg.Req != 0 && msg.Req == m.reloadReq {
-		return m.onReload(msg)
-	}
-	if !m.pager.Take(msg, m.s.Account.ID) {
-		return nil // an answer to a request made before a filter or account change
-	}
-	if msg.Err == nil {
-		rows := make([]widget.Row, 0, len(msg.Page.Items))
-		for i := range msg.Page.Items {
-			rec := newRecord(&msg.Page.Items[i])
-			if j, ok := m.byID[rec.ID]; ok {
-				m.recs[j] = rec
-			} else {
-				m.byID[rec.ID] = len(m.recs)
-				m.recs = append(m.recs, rec)
-			}
-			rows = append(rows, m.row(rec))
-		}
-		m.table.AppendRows(rows)
-	}
-	m.relayout()
-	return m.pager.Next(m.s, m.table, msg, m.fetch)
+	svc := m.svc
+	return func(ctx context.Context) (api.Page[*record], error) { return records(svc.ListTickets(ctx, q)) }, nil
 }
 
 // refreshList loads the list again after a write, under the applied
@@ -159,25 +132,24 @@ func (m *Model) refreshList() tea.Cmd {
 	if m.detail != nil {
 		detail = m.openDetailKeepScroll()
 	}
-	if len(m.recs) == 0 {
+	if m.list.Len() == 0 {
 		// Nothing shown to keep: a page asked for before the write may
 		// still be on its way, and must not be taken.
 		return tea.Batch(detail, m.reset())
 	}
-	q, err := valuesOf(m.bar).query(m.s.Account.ID, "", m.loc())
+	call, err := m.query("")
 	if err != nil {
 		return detail
 	}
-	m.reloadReq = listing.NextID()
-	req, account, client := m.reloadReq, m.s.Account.ID, m.s.Client
-	m.relayout()
-	return tea.Batch(detail, listing.Request(m.s, func(ctx context.Context) tea.Msg {
-		page, err := client.ListTickets(ctx, q)
+	cmd := ui.Fetch(m.s, &m.reload, 0, func(ctx context.Context) (api.Page[*record], error) {
+		p, err := call(ctx)
 		if err != nil {
 			err = fmt.Errorf("list tickets: %w", err)
 		}
-		return pageMsg{Req: req, Account: account, Page: page, Err: err}
-	}))
+		return p, err
+	})
+	m.relayout()
+	return tea.Batch(detail, cmd)
 }
 
 // onReload puts the fresh first page in place of the rows it covers. The
@@ -186,55 +158,51 @@ func (m *Model) refreshList() tea.Cmd {
 // them); rows the page should hold but does not are gone or no longer
 // match the filters.
 func (m *Model) onReload(msg pageMsg) tea.Cmd {
-	m.reloadReq = 0
-	if msg.Account != m.s.Account.ID {
-		return nil
-	}
 	if msg.Err != nil {
-		m.pager.Fail(msg.Err)
+		m.list.Fail(msg.Err)
 		m.relayout()
 		return nil
 	}
-	items := msg.Page.Items
-	more := msg.Page.More()
-	recs := make([]*record, 0, len(items)+len(m.recs))
-	byID := make(map[uuid.UUID]int, cap(recs))
-	for i := range items {
-		rec := newRecord(&items[i])
-		if j, dup := byID[rec.ID]; dup {
-			recs[j] = rec
-			continue
-		}
-		byID[rec.ID] = len(recs)
-		recs = append(recs, rec)
+	recs, more := msg.Value.Items, msg.Value.More()
+	fresh := make(map[uuid.UUID]bool, len(recs))
+	for _, r := range recs {
+		fresh[r.ID] = true
 	}
 	kept := 0
 	if more && len(recs) > 0 {
 		last := recs[len(recs)-1].created
-		for _, r := range m.recs {
-			if _, ok := byID[r.ID]; !ok && r.created <= last {
-				byID[r.ID] = len(recs)
+		for _, r := range m.list.Items() {
+			if !fresh[r.ID] && r.created <= last {
+				fresh[r.ID] = true
 				recs = append(recs, r)
 				kept++
 			}
 		}
 	}
+	cursor := m.list.Cursor
 	if kept == 0 {
-		m.pager.Cursor, m.pager.More = msg.Page.Cursor, more
+		cursor = msg.Value.Cursor
+	} else {
+		more = m.list.More
 	}
-	// A next page on its way continued the old list: ask again if needed.
-	m.pager.Req, m.pager.Loading, m.pager.Err = 0, false, nil
-	m.recs, m.byID = recs, byID
-	m.table.SetRows(m.rows(recs))
+	// A next page on its way continued the old list: Replace drops it and
+	// asks again if needed.
+	next := m.list.Replace(recs, cursor, more)
 	m.relayout()
-	return tea.Batch(m.s.Refreshed(), m.prefetch())
+	return tea.Batch(m.s.Refreshed(), next)
 }
 
 // openDetail opens the detail pane of a ticket and fetches it whole.
 func (m *Model) openDetail(id uuid.UUID) tea.Cmd {
 	m.detail = &detailPane{id: id, loading: true}
-	m.detailReq = listing.NextID()
-	return listing.Request(m.s, getTicket(m.s.Client, m.detailReq, m.s.Account.ID, id))
+	svc, account := m.svc, m.s.Account.ID
+	return ui.Fetch(m.s, &m.detailSlot, 0, func(ctx context.Context) (*api.Ticket, error) {
+		t, err := svc.GetTicket(ctx, account, id)
+		if err != nil {
+			err = fmt.Errorf("get ticket %s: %w", id, err)
+		}
+		return t, err
+	})
 }
 
 // openByID answers ":ticket ID".
@@ -245,7 +213,7 @@ func (m *Model) openByID(raw string) tea.Cmd {
 		// The lists show an id's first 8 characters: accept such a prefix
 		// when exactly one loaded ticket has it.
 		var found []uuid.UUID
-		for _, r := range m.recs {
+		for _, r := range m.list.Items() {
 			if len(raw) >= 4 && strings.HasPrefix(r.ID.String(), raw) {
 				found = append(found, r.ID)
 			}
@@ -259,37 +227,34 @@ func (m *Model) openByID(raw string) tea.Cmd {
 			return ui.Toast(ui.ToastError, fmt.Sprintf("%d loaded tickets start with %q: type more of the id", len(found), raw))
 		}
 	}
-	m.table.Select(id.String())
+	m.list.Table.Table.Select(id.String())
 	return m.openDetail(id)
 }
 
+// onDetail takes the ticket the open detail pane awaited.
 func (m *Model) onDetail(msg detailMsg) tea.Cmd {
 	d := m.detail
-	if d == nil || msg.req != m.detailReq || msg.account != m.s.Account.ID {
-		return nil
-	}
 	d.loading = false
-	if msg.err != nil {
-		if errors.Is(msg.err, api.ErrNotFound) {
-			msg.err = fmt.Errorf("ticket %s was not found in %s: check the id, or switch to the account it belongs to (S)", msg.id, m.s.AccountName())
+	if msg.Err != nil {
+		d.err = msg.Err
+		if errors.Is(msg.Err, api.ErrNotFound) {
+			d.err = fmt.Errorf("ticket %s was not found in %s: check the id, or switch to the account it belongs to (S)", d.id, m.s.AccountName())
 		}
-		d.err = msg.err
 		return nil
 	}
-	d.err, d.ticket = nil, msg.ticket
-	m.update(msg.ticket)
+	d.err, d.ticket = nil, msg.Value
+	m.update(msg.Value)
 	return nil
 }
 
 // update replaces the record of a ticket that is listed.
 func (m *Model) update(t *api.Ticket) {
-	i, ok := m.byID[t.ID]
-	if !ok {
+	if t == nil {
 		return
 	}
-	rec := newRecord(t)
-	m.recs[i] = rec
-	m.table.AppendRows([]widget.Row{m.row(rec)})
+	if _, ok := m.list.Item(t.ID.String()); ok {
+		m.list.Put(newRecord(t))
+	}
 }
 
 func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -319,59 +284,50 @@ func (m *Model) openDetailKeepScroll() tea.Cmd {
 func (m *Model) receipt(id uuid.UUID) tea.Cmd {
 	return tea.Batch(
 		ui.Toast(ui.ToastInfo, "Downloading the receipt of "+id.String()[:8]+"…"),
-		listing.Request(m.s, saveReceipt(m.s.Client, m.s.StateDir, m.s.Account.ID, id)),
+		call(m.s, saveReceipt(m.svc, m.s.StateDir, m.s.Account.ID, id)),
 	)
 }
 
 func (m *Model) onReceipt(msg receiptMsg) tea.Cmd {
-	if msg.account != m.s.Account.ID {
-		return nil
+	if msg.Err != nil {
+		return ui.Toast(ui.ToastError, "Receipt not saved: "+ui.ErrorText(msg.Err))
 	}
-	if msg.err != nil {
-		return ui.Toast(ui.ToastError, "Receipt not saved: "+msg.err.Error())
+	r := msg.Value
+	if m.detail != nil && m.detail.id == r.id {
+		m.detail.receipt = r.path
 	}
-	if m.detail != nil && m.detail.id == msg.id {
-		m.detail.receipt = msg.path
-	}
-	m.note, m.notePath = "receipt saved to ", msg.path
+	m.note, m.notePath = "receipt saved to ", r.path
 	m.relayout()
-	return ui.Toast(ui.ToastSuccess, "Receipt saved to "+msg.path)
+	return ui.Toast(ui.ToastSuccess, "Receipt saved to "+r.path)
 }
 
 // export writes the rows the list shows (the / filter applies) to CSV.
 func (m *Model) export() tea.Cmd {
-	rows := m.table.VisibleRows()
+	rows := m.list.VisibleRows()
 	recs := make([]*record, 0, len(rows))
 	for _, r := range rows {
-		if id, err := uuid.Parse(r.ID); err == nil {
-			if i, ok := m.byID[id]; ok {
-				recs = append(recs, m.recs[i])
-			}
+		if rec, ok := m.list.Item(r.ID); ok {
+			recs = append(recs, rec)
 		}
 	}
-	return m.s.Request(exportCSV(m.id, m.s.StateDir, m.s.Clock(), recs))
+	return call(m.s, exportCSV(m.s.StateDir, m.s.Now(), recs))
 }
 
 func (m *Model) onExport(msg exportMsg) tea.Cmd {
-	if msg.screen != m.id {
-		return nil
+	if msg.Err != nil {
+		return ui.Toast(ui.ToastError, "Export failed: "+ui.ErrorText(msg.Err))
 	}
-	if msg.err != nil {
-		return ui.Toast(ui.ToastError, "Export failed: "+msg.err.Error())
-	}
-	m.note, m.notePath = fmt.Sprintf("exported %d rows to ", msg.rows), msg.path
+	e := msg.Value
+	m.note, m.notePath = fmt.Sprintf("exported %d rows to ", e.rows), e.path
 	m.relayout()
-	return ui.Toast(ui.ToastSuccess, fmt.Sprintf("Exported %d tickets to %s", msg.rows, msg.path))
+	return ui.Toast(ui.ToastSuccess, fmt.Sprintf("Exported %d tickets to %s", e.rows, e.path))
 }
 
 // onTick refreshes the unfinished tickets in view of the user: the open
 // detail and the newest unfinished rows.
-func (m *Model) onTick(msg tickMsg) tea.Cmd {
-	if msg.screen != m.id {
-		return nil
-	}
-	next := tick(m.id)
-	if m.refreshing {
+func (m *Model) onTick() tea.Cmd {
+	next := m.tick()
+	if m.refresh.Waiting() {
 		return next
 	}
 	var ids []uuid.UUID
@@ -388,8 +344,8 @@ func (m *Model) onTick(msg tickMsg) tea.Cmd {
 	if rec, ok := m.selected(); ok && !rec.Status().Final() {
 		add(rec.ID)
 	}
-	now := m.s.Clock()
-	for _, r := range m.recs {
+	now := m.s.Now()
+	for _, r := range m.list.Items() {
 		if len(ids) >= refreshMax {
 			break
 		}
@@ -400,18 +356,10 @@ func (m *Model) onTick(msg tickMsg) tea.Cmd {
 	if len(ids) == 0 {
 		return next
 	}
-	m.refreshing = true
-	return tea.Batch(next, listing.Request(m.s, refreshTickets(m.s.Client, m.id, m.listGen, m.s.Account.ID, ids)))
+	return tea.Batch(next, ui.Fetch(m.s, &m.refresh, 0, refreshTickets(m.svc, m.listGen, m.s.Account.ID, ids)))
 }
 
-func (m *Model) onRefresh(msg refreshMsg) {
-	if msg.screen != m.id {
-		return
-	}
-	m.refreshing = false
-	if msg.account != m.s.Account.ID {
-		return
-	}
+func (m *Model) onRefresh(msg refreshed) {
 	for _, t := range msg.tickets {
 		if d := m.detail; d != nil && d.id == t.ID && !d.loading {
 			d.ticket = t
@@ -438,4 +386,11 @@ func moving(r *record, now time.Time) bool {
 		return exp.IsZero() || now.Before(exp.Add(time.Minute))
 	}
 	return false
+}
+
+// call runs fn as a request of s whose answer any screen of s may take
+// (checked with Session.Owns): files written, downloads.
+func call[T any](s *ui.Session, fn func(context.Context) (T, error)) tea.Cmd {
+	_, cmd := ui.Call(s, 0, fn)
+	return cmd
 }

@@ -10,10 +10,10 @@ import (
 
 // countText is the always-visible paging state.
 func (m *Model) countText() string {
-	if m.reloadReq != 0 {
-		return m.pager.Count("tickets", m.table, "refreshing…")
+	if m.reload.Waiting() {
+		return m.list.Count("refreshing…")
 	}
-	return m.pager.Count("tickets", m.table)
+	return m.list.Count()
 }
 
 // header is the lines above the table: the count (always), the filters
@@ -30,8 +30,8 @@ func (m *Model) header(w int) []string {
 	}
 	if m.height >= 6 {
 		switch {
-		case m.pager.Err != nil:
-			lines = append(lines, listing.ErrorLine(th, m.pager.Err, w))
+		case m.list.Err != nil:
+			lines = append(lines, listing.ErrorLine(th, m.list.Err, w))
 		case m.note != "":
 			note := ui.Truncate(m.note, w)
 			lines = append(lines, th.Muted.Render(note+tail(m.notePath, w-lipgloss.Width(note))))
@@ -57,20 +57,12 @@ func tail(s string, w int) string {
 
 // View implements ui.Screen.
 func (m *Model) View() string {
-	w, h := m.width, m.height
-	if w <= 0 || h <= 0 {
-		return ""
-	}
-	var s string
-	switch {
-	case m.bar.Active():
-		s = listing.Form(m.s.Styles(), m.bar, "Filter tickets (sent to the service)", m.countText(), w, h)
-	case m.detail != nil:
-		s = m.detailView(w, h)
-	default:
-		s = listing.Below(m.header(w), m.table, h)
-	}
-	return ui.Fit(s, w, h)
+	return m.list.Frame(m.width, m.height, "Filter tickets (sent to the service)", m.countText(), func() string {
+		if m.detail != nil {
+			return m.detailView(m.width, m.height)
+		}
+		return listing.Below(m.header(m.width), m.list.Table.Table, m.height)
+	})
 }
 
 func (m *Model) detailView(w, h int) string {
@@ -79,12 +71,12 @@ func (m *Model) detailView(w, h int) string {
 	var body []string
 	switch {
 	case d.ticket != nil:
-		body = ticketLines(d.ticket, th, w, m.loc(), m.s.Clock(), d.receipt)
+		body = ticketLines(d.ticket, th, w, m.loc(), m.s.Now(), d.receipt)
 		if d.err != nil {
-			body = append([]string{th.Error.Render("✗ " + d.err.Error())}, body...)
+			body = append([]string{th.Error.Render("✗ " + ui.ErrorText(d.err))}, body...)
 		}
 	case d.err != nil:
-		body = []string{th.Error.Render("✗ " + d.err.Error()), "", th.Muted.Render("esc goes back to the list; r tries again")}
+		body = []string{th.Error.Render("✗ " + ui.ErrorText(d.err)), "", th.Muted.Render("esc goes back to the list; r tries again")}
 	default:
 		body = []string{th.Muted.Render("loading ticket…")}
 	}

@@ -9,7 +9,7 @@ import (
 
 func TestNarrowListKeepsStatusAmountAndSettlement(t *testing.T) {
 	svc := &fakeService{trades: makeTrades(4)}
-	m := start(t, svc, 40, 12)
+	m, _ := start(t, svc, 40, 12)
 	v := view(m)
 	tr := svc.trades[0]
 	for _, want := range []string{"Status", "Output", "SETTLED", "27,000.00 BRL", "08-21"} {
@@ -21,8 +21,8 @@ func TestNarrowListKeepsStatusAmountAndSettlement(t *testing.T) {
 		t.Fatalf("40 columns show the ID or cut a cell:\n%s", v)
 	}
 	m.Update(ui.FilterMsg{Query: tr.ID.String()[:13]})
-	if m.table.Visible() != 1 {
-		t.Fatalf("the filter by ID matches %d rows at 40 columns", m.table.Visible())
+	if m.list.Visible() != 1 {
+		t.Fatalf("the filter by ID matches %d rows at 40 columns", m.list.Visible())
 	}
 	m.Update(ui.FilterMsg{})
 	m.SetSize(60, 12)

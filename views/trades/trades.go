@@ -5,6 +5,7 @@
 package trades
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -20,8 +21,10 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
-// pageMsg is one page of trades.
-type pageMsg = listing.PageMsg[api.Trade]
+// Service is what the trades screen asks of the service.
+type Service interface {
+	ListTrades(ctx context.Context, q api.TradeFilter) (api.Page[api.Trade], error)
+}
 
 // Filter bar keys, besides the creation dates'.
 const (
@@ -59,13 +62,10 @@ func normStatus(s string) (string, error) {
 
 // Model is the trades screen.
 type Model struct {
-	s     *ui.Session
-	table *widget.Table
-	bar   *widget.FilterBar
-	pager listing.Pager[api.Trade]
-
-	trades []api.Trade
-	byID   map[string]int
+	s    *ui.Session
+	svc  Service
+	list *listing.List[api.Trade]
+	bar  *widget.FilterBar
 
 	detail *api.Trade
 	scroll listing.Scroll
@@ -81,17 +81,16 @@ type keyMap struct {
 }
 
 // New builds the trades screen for a session.
-func New(s *ui.Session) ui.Screen {
+func New(s *ui.Session, svc Service) ui.Screen {
 	m := &Model{
-		s:     s,
-		table: widget.NewTable(columnsFor(layoutFull)...),
+		s:   s,
+		svc: svc,
 		bar: widget.NewFilterBar(
 			widget.FilterField{Key: fStatus, Label: "Status", Placeholder: "any (PENDING, SETTLED, CANCELLED)", Suggestions: tradeStatuses, Normalize: normStatus},
 			widget.FilterField{Key: fSettlement, Label: "Settlement date", Placeholder: "YYYY-MM-DD", Normalize: listing.NormDate},
 			listing.CreatedFrom(),
 			listing.CreatedTo(),
 		),
-		byID: map[string]int{},
 		keys: keyMap{
 			Open:    ui.Binding("enter", "details", "enter"),
 			Back:    ui.Binding("esc", "back to the list", "esc", "backspace"),
@@ -103,12 +102,13 @@ func New(s *ui.Session) ui.Screen {
 			Scroll:  listing.NewScrollKeys(),
 		},
 	}
+	m.list = listing.New(s, "trades", func(t api.Trade) string { return t.ID.String() }, m.row, m.query, columnsFor(layoutFull)...)
+	m.list.SetBar(m.bar, m.reset)
 	m.bar.SetCheck(listing.CheckCreated(m.loc))
-	listing.Style(s.Styles(), m.table, m.bar)
 	return m
 }
 
-func (m *Model) loc() *time.Location { return m.s.Clock().Location() }
+func (m *Model) loc() *time.Location { return m.s.Now().Location() }
 
 // ID implements ui.Screen.
 func (m *Model) ID() string { return "trades" }
@@ -133,31 +133,15 @@ func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
 	if l := layoutFor(m.width); l != m.layout {
 		m.layout = l
-		m.table.SetColumns(columnsFor(l)...)
-		rows := make([]widget.Row, len(m.trades))
-		for i := range m.trades {
-			rows[i] = m.row(&m.trades[i])
-		}
-		m.table.SetRows(rows)
+		m.list.Redraw(columnsFor(l)...)
 	}
-	m.table.SetSize(m.width, max(m.height-len(m.header()), 0))
+	m.list.SetSize(m.width, m.height)
 	m.bar.SetWidth(m.width)
 }
 
-// relayout gives the table the room the header leaves, which depends on
-// whether an error is shown.
-func (m *Model) relayout() { m.SetSize(m.width, m.height) }
-
 func (m *Model) selected() (*api.Trade, bool) {
-	r, ok := m.table.Selected()
-	if !ok {
-		return nil, false
-	}
-	i, ok := m.byID[r.ID]
-	if !ok {
-		return nil, false
-	}
-	return &m.trades[i], true
+	t, ok := m.list.Selected()
+	return &t, ok
 }
 
 // current is the trade the keys act on: the open one, else the selected one.
@@ -178,7 +162,7 @@ func (m *Model) KeyMap() []key.Binding {
 	case m.detail != nil:
 		return append([]key.Binding{k.Back, k.Ticket, k.Copy}, k.Scroll.Bindings()...)
 	}
-	return append([]key.Binding{k.Open, k.Filters, k.Clear, k.Reload, k.Ticket, k.Copy}, m.table.KeyMap()...)
+	return append([]key.Binding{k.Open, k.Filters, k.Clear, k.Reload, k.Ticket, k.Copy}, m.list.KeyMap()...)
 }
 
 func (m *Model) syncKeys() {
@@ -191,34 +175,23 @@ func (m *Model) syncKeys() {
 
 // Update implements ui.Screen.
 func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	if cmd, ok := m.list.Handle(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
-	case pageMsg:
-		return m, m.onPage(msg)
-	case ui.FilterMsg:
-		m.table.SetFilter(msg.Query)
-		return m, nil
 	case ui.NavigateMsg:
-		if msg.Screen == m.ID() && msg.ID != "" && m.table.Select(msg.ID) {
+		if msg.Screen == m.ID() && msg.ID != "" && m.list.Table.Table.Select(msg.ID) {
 			m.detail, _ = m.selected()
 			m.scroll = listing.Scroll{}
 		}
 		return m, nil
-	case ui.ThemeChangedMsg:
-		listing.Style(m.s.Styles(), m.table, m.bar)
-		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	}
-	if m.bar.Active() {
-		return m, listing.UpdateForm(m.bar, msg, m.reset)
-	}
-	return m, nil
+	return m, m.list.Rest(msg)
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.bar.Active() {
-		return listing.UpdateForm(m.bar, msg, m.reset)
-	}
 	m.syncKeys()
 	k := m.keys
 	switch {
@@ -250,61 +223,32 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Reload):
 		return m.reset()
 	}
-	return tea.Batch(m.table.Update(msg), m.prefetch())
+	return m.list.Key(msg)
 }
 
 // reset drops the list and asks for its first page under the applied
 // filter; answers to earlier requests are ignored from now on.
 func (m *Model) reset() tea.Cmd {
-	m.trades = nil
-	m.byID = map[string]int{}
-	m.table.SetRows(nil)
 	if m.bar.Empty() {
-		m.table.SetEmpty("no end-of-day trades in " + m.s.AccountName())
+		m.list.SetEmpty("no end-of-day trades in " + m.s.AccountName())
 	} else {
-		m.table.SetEmpty("no trades match these filters (x clears them)")
+		m.list.SetEmpty("no trades match these filters (x clears them)")
 	}
-	m.pager.Reset()
-	m.relayout()
-	return m.fetch()
+	return m.list.Reload()
 }
 
-// fetch asks for the next page; the query is fixed now, by value.
-func (m *Model) fetch() tea.Cmd {
-	q, err := valuesOf(m.bar).query(m.s.Account.ID, m.pager.Cursor, m.loc())
+// query is the request of the page at cursor under the applied filter,
+// fixed now, by value.
+func (m *Model) query(cursor string) (listing.PageCall[api.Trade], error) {
+	q, err := valuesOf(m.bar).query(m.s.Account.ID, cursor, m.loc())
 	if err != nil {
-		m.pager.Fail(err)
-		m.relayout()
-		return nil
+		return nil, err
 	}
-	return listing.Fetch(&m.pager, m.s, "list trades", m.s.Client.ListTrades, q)
+	svc := m.svc
+	return func(ctx context.Context) (api.Page[api.Trade], error) { return svc.ListTrades(ctx, q) }, nil
 }
 
-func (m *Model) prefetch() tea.Cmd { return m.pager.Ahead(m.table, m.fetch) }
-
-func (m *Model) onPage(msg pageMsg) tea.Cmd {
-	if !m.pager.Take(msg, m.s.Account.ID) {
-		return nil
-	}
-	if msg.Err == nil {
-		rows := make([]widget.Row, 0, len(msg.Page.Items))
-		for _, t := range msg.Page.Items {
-			id := t.ID.String()
-			if i, ok := m.byID[id]; ok {
-				m.trades[i] = t
-			} else {
-				m.byID[id] = len(m.trades)
-				m.trades = append(m.trades, t)
-			}
-			rows = append(rows, m.row(&t))
-		}
-		m.table.AppendRows(rows)
-	}
-	m.relayout()
-	return m.pager.Next(m.s, m.table, msg, m.fetch)
-}
-
-func (m *Model) row(t *api.Trade) widget.Row {
+func (m *Model) row(t api.Trade) widget.Row {
 	settles := ""
 	if !t.SettlementDate.IsZero() {
 		settles = t.SettlementDate.UTC().Format(time.DateOnly)
@@ -323,11 +267,11 @@ func (m *Model) row(t *api.Trade) widget.Row {
 		// matches the ID and the terms.
 		short := settles
 		if m.layout == layoutTiny && !t.SettlementDate.IsZero() {
-			short = shortDay(t.SettlementDate.UTC(), m.s.Clock())
+			short = shortDay(t.SettlementDate.UTC(), m.s.Now())
 		}
 		cells = append([]string{string(t.Status), amount(t.OutputAmount, t.OutputCurrency), short}, cells...)
 	}
-	return widget.Row{ID: t.ID.String(), Cells: cells, Disabled: t.Status == api.TradeCancelled}
+	return widget.Row{Cells: cells, Disabled: t.Status == api.TradeCancelled}
 }
 
 // Layouts of the list by width: below fullWidth it keeps what an operator

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
@@ -16,11 +15,9 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
-	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
 
 type fakeService struct {
-	api.Service
 	mu      sync.Mutex
 	trades  []api.Trade
 	queries []api.TradeFilter
@@ -73,54 +70,29 @@ func makeTrades(n int) []api.Trade {
 	return out
 }
 
-// mine tells the screen's own messages, which go back to it, from those
-// meant for the root.
-func mine(msg tea.Msg) bool {
-	switch msg.(type) {
-	case pageMsg:
-		return true
-	}
-	return false
+// start drives the trades screen of a session of account "Main" in w×h
+// cells, its first page loaded.
+func start(t *testing.T, svc *fakeService, w, h int) (*Model, *screentest.Driver) {
+	return startAs(t, session(), svc, w, h)
 }
 
-// run executes a command and everything it leads to; it returns the
-// messages meant for the root (toasts, navigation, confirmations) in the
-// order they came.
-func run(t *testing.T, m *Model, cmd tea.Cmd) []tea.Msg {
-	t.Helper()
-	return screentest.Settle(t, m, cmd, mine)
+func session() *ui.Session {
+	return &ui.Session{Time: screentest.NewClock(now), Account: ui.Account{ID: uuid.New(), Name: "Main"}}
 }
 
-// press sends keys one by one, running what each one starts.
-func press(t *testing.T, m *Model, keys ...string) []tea.Msg {
-	t.Helper()
-	return screentest.Send(t, m, mine, fakeservice.Keys(keys...)...)
+func startAs(t *testing.T, s *ui.Session, svc *fakeService, w, h int) (*Model, *screentest.Driver) {
+	d := screentest.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, svc) }, w, h)
+	return d.Screen.(*Model), d
 }
-
-// typeText types literal text into whatever has focus.
-func typeText(t *testing.T, m *Model, text string) {
-	t.Helper()
-	screentest.Send(t, m, mine, fakeservice.Text(text)...)
-}
-
-func start(t *testing.T, svc *fakeService, w, h int) *Model {
-	s := &ui.Session{Client: svc, Now: func() time.Time { return now }}
-	m := New(s).(*Model)
-	m.SetSize(w, h)
-	run(t, m, m.Init())
-	return m
-}
-
-func view(m *Model) string { return ansi.Strip(m.View()) }
 
 func TestTradesPagingAndCount(t *testing.T) {
 	svc := &fakeService{trades: makeTrades(75)}
-	m := start(t, svc, 100, 20)
-	if v := view(m); !strings.Contains(v, "50 loaded · more available") {
+	_, d := start(t, svc, 100, 20)
+	if v := d.PlainView(); !strings.Contains(v, "50 loaded · more available") {
 		t.Fatalf("count missing:\n%s", v)
 	}
-	press(t, m, "G")
-	if v := view(m); !strings.Contains(v, "all 75 loaded") {
+	d.Key("G")
+	if v := d.PlainView(); !strings.Contains(v, "all 75 loaded") {
 		t.Fatalf("end not reached:\n%s", v)
 	}
 	if svc.queries[1].Cursor != "50" {
@@ -130,61 +102,63 @@ func TestTradesPagingAndCount(t *testing.T) {
 
 func TestTradesFilterQueryAndStaleDrop(t *testing.T) {
 	svc := &fakeService{trades: makeTrades(30)}
-	m := New(&ui.Session{Client: svc, Now: func() time.Time { return now }}).(*Model)
+	s := session()
+	m := New(s, svc).(*Model)
+	d := screentest.New(t, s, m)
 	m.SetSize(100, 20)
 	first := m.Init()
-	press(t, m, "f")
-	typeText(t, m, "settled")
-	press(t, m, "tab")
-	typeText(t, m, "2026-08-21")
-	press(t, m, "tab")
-	typeText(t, m, "2026-08-01")
-	press(t, m, "tab")
-	typeText(t, m, "2026-08-20")
-	press(t, m, "enter")
+	d.Key("f")
+	d.Type("settled")
+	d.Key("tab")
+	d.Type("2026-08-21")
+	d.Key("tab")
+	d.Type("2026-08-01")
+	d.Key("tab")
+	d.Type("2026-08-20")
+	d.Key("enter")
 	q := svc.queries[len(svc.queries)-1]
-	run(t, m, first) // the unfiltered request runs late; its answer is dropped
+	d.Send(first()) // the unfiltered request answers late: dropped
 	want := api.TradeFilter{Status: "SETTLED", SettlementDate: "2026-08-21",
-		CreatedAfter: time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC), CreatedBefore: time.Date(2026, 8, 21, 0, 0, 0, 0, time.UTC)}
+		SubAccountID: s.Account.ID, CreatedAfter: time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC), CreatedBefore: time.Date(2026, 8, 21, 0, 0, 0, 0, time.UTC)}
 	if q != want {
 		t.Fatalf("query\n got %+v\nwant %+v", q, want)
 	}
-	if len(m.trades) != 10 {
-		t.Fatalf("%d trades listed, want the 10 settled ones only", len(m.trades))
+	if got := m.list.Items(); len(got) != 10 {
+		t.Fatalf("%d trades listed, want the 10 settled ones only", len(got))
 	}
-	for _, tr := range m.trades {
+	for _, tr := range m.list.Items() {
 		if tr.Status != api.TradeSettled {
 			t.Fatalf("a %s trade from the stale answer is listed", tr.Status)
 		}
 	}
 	// A bad status is refused in the form.
-	press(t, m, "f")
-	typeText(t, m, "X")
-	press(t, m, "enter")
-	if !m.Capturing() || !strings.Contains(view(m), "not a trade state") {
-		t.Fatalf("bad status accepted:\n%s", view(m))
+	d.Key("f")
+	d.Type("X")
+	d.Key("enter")
+	if !m.Capturing() || !strings.Contains(d.PlainView(), "not a trade state") {
+		t.Fatalf("bad status accepted:\n%s", d.PlainView())
 	}
 }
 
 func TestTradeDetailAndJumpToTicket(t *testing.T) {
 	svc := &fakeService{trades: makeTrades(6)}
-	m := start(t, svc, 100, 40)
-	press(t, m, "enter")
+	m, d := start(t, svc, 100, 40)
+	d.Key("enter")
 	tr := svc.trades[0]
-	v := view(m)
+	v := d.PlainView()
 	for _, want := range []string{"Trade " + tr.ID.String(), "✓ SETTLED", "T+1", "5,000.000000 USDC via INTERNAL", "27,000.00 BRL via PIX",
 		"Conversion Fee", "10.000000 USDC", tr.SettlementTicketID.String(), tr.QuoteTokenID.String()} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("detail lacks %q:\n%s", want, v)
 		}
 	}
-	msgs := press(t, m, "t")
-	if len(msgs) != 1 || msgs[0] != (ui.NavigateMsg{Screen: "tickets", ID: tr.SettlementTicketID.String()}) {
-		t.Fatalf("t gave %v, want navigation to the settlement ticket", msgs)
+	d.Key("t")
+	if len(d.Navs) != 1 || d.Navs[0] != (ui.NavigateMsg{Screen: "tickets", ID: tr.SettlementTicketID.String()}) {
+		t.Fatalf("t gave %v, want navigation to the settlement ticket", d.Navs)
 	}
-	press(t, m, "esc", "j") // a PENDING trade: no settlement ticket
-	if msgs := press(t, m, "t"); len(msgs) != 0 {
-		t.Fatalf("t on a trade without settlement ticket gave %v", msgs)
+	d.Key("esc", "j") // a PENDING trade: no settlement ticket
+	if d.Key("t"); len(d.Navs) != 1 {
+		t.Fatalf("t on a trade without settlement ticket gave %v", d.Navs)
 	}
 	for _, b := range m.KeyMap() {
 		if b.Help().Desc == "settlement ticket" && b.Enabled() {
@@ -195,11 +169,11 @@ func TestTradeDetailAndJumpToTicket(t *testing.T) {
 
 func TestTradesSmallSizes(t *testing.T) {
 	svc := &fakeService{trades: makeTrades(20)}
-	m := start(t, svc, 40, 12)
+	m, d := start(t, svc, 40, 12)
 	for _, sz := range [][2]int{{40, 12}, {5, 2}, {0, 0}, {120, 50}} {
 		m.SetSize(sz[0], sz[1])
 		for _, keys := range [][]string{nil, {"enter"}, {"esc", "f"}, {"esc"}} {
-			press(t, m, keys...)
+			d.Key(keys...)
 			v := m.View()
 			if sz[1] > 0 && strings.Count(v, "\n")+1 != sz[1] {
 				t.Fatalf("%v: %d lines", sz, strings.Count(v, "\n")+1)
@@ -212,3 +186,36 @@ func TestTradesSmallSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestTradesDropAnotherAccountsPage: the screen of account A asks for its
+// first page; the root rebuilds the screen for account B, which asks for
+// its own; A's page answering late must not fill B's list, and B's own
+// page still lands.
+func TestTradesDropAnotherAccountsPage(t *testing.T) {
+	svcA := &fakeService{trades: makeTrades(3)}
+	a := session()
+	ma := New(a, svcA).(*Model)
+	ma.SetSize(100, 20)
+	fromA := ma.Init() // captured, not run
+
+	svcB := &fakeService{trades: makeTrades(2)}
+	b := a.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
+	mb := New(b, svcB).(*Model)
+	d := screentest.New(t, b, mb)
+	mb.SetSize(100, 20)
+	fromB := mb.Init()
+	before := d.PlainView()
+	d.Send(fromA()) // straight to the screen: its own check is tested
+	if got := d.PlainView(); got != before || mb.list.Len() != 0 {
+		t.Fatalf("B's screen took A's page:\n%s", got)
+	}
+	d.Run(fromB)
+	if mb.list.Len() != 2 || !strings.Contains(d.PlainView(), svcB.trades[0].ID.String()[:8]) {
+		t.Fatalf("B's own page did not land:\n%s", d.PlainView())
+	}
+	if len(svcB.queries) != 1 || svcB.queries[0].SubAccountID != b.Account.ID {
+		t.Fatalf("B asked %+v", svcB.queries)
+	}
+}
+
+func view(m *Model) string { return ansi.Strip(m.View()) }

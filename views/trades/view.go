@@ -23,36 +23,16 @@ func when(t time.Time, loc *time.Location, layout string) string {
 	return t.In(loc).Format(layout)
 }
 
-func (m *Model) countText() string { return m.pager.Count("trades", m.table) }
-
-// header is the lines above the table: the count and filters, and the last
-// error when there is room.
-func (m *Model) header() []string {
-	th := m.s.Styles()
-	lines := []string{listing.CountLine(th, m.countText(), listing.Filters(m.bar), m.width)}
-	if m.height >= 6 && m.pager.Err != nil {
-		lines = append(lines, listing.ErrorLine(th, m.pager.Err, m.width))
-	}
-	return lines[:min(len(lines), m.height)]
-}
+func (m *Model) countText() string { return m.list.Count() }
 
 // View implements ui.Screen.
 func (m *Model) View() string {
-	w, h := m.width, m.height
-	if w <= 0 || h <= 0 {
-		return ""
-	}
-	th := m.s.Styles()
-	var s string
-	switch {
-	case m.bar.Active():
-		s = listing.Form(th, m.bar, "Filter trades (sent to the service)", m.countText(), w, h)
-	case m.detail != nil:
-		s = m.scroll.Pane(th, "Trade "+m.detail.ID.String(), tradeLines(m.detail, th, w, m.loc()), w, h)
-	default:
-		s = listing.Below(m.header(), m.table, h)
-	}
-	return ui.Fit(s, w, h)
+	return m.list.Frame(m.width, m.height, "Filter trades (sent to the service)", m.countText(), func() string {
+		if m.detail != nil {
+			return m.scroll.Pane(m.s.Styles(), "Trade "+m.detail.ID.String(), tradeLines(m.detail, m.s.Styles(), m.width, m.loc()), m.width, m.height)
+		}
+		return m.list.View(listing.Filters(m.bar))
+	})
 }
 
 // tradeLines renders every field of a trade.

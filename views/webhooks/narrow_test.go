@@ -20,8 +20,8 @@ func TestNarrowListKeepsAckStatusTimeAndURL(t *testing.T) {
 		t.Fatalf("the event id takes room at 40 columns:\n%s", v)
 	}
 	m.Update(ui.FilterMsg{Query: "evt-001"})
-	if m.table.Visible() != 2 {
-		t.Fatalf("the filter by event matches %d rows at 40 columns, want 2", m.table.Visible())
+	if m.list.Visible() != 2 {
+		t.Fatalf("the filter by event matches %d rows at 40 columns, want 2", m.list.Visible())
 	}
 	m.Update(ui.FilterMsg{})
 	m.SetSize(120, 12)

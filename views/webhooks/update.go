@@ -18,47 +18,39 @@ import (
 
 // Update implements ui.Screen.
 func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	if cmd, ok := m.list.Handle(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
-	case pageMsg:
-		return m, m.onPage(msg)
 	case hooksMsg:
-		if msg.req == m.hooksReq && msg.account == m.s.Account.ID {
-			m.hooks, m.hooksErr, m.hooksLoaded = msg.hooks, msg.err, true
+		if m.hooksSlot.Take(msg) {
+			m.hooks, m.hooksErr, m.hooksLoaded = msg.Value, msg.Err, true
 			m.relayout()
 		}
 		return m, nil
 	case detailMsg:
-		if d := m.detail; d != nil && msg.req == m.detailReq && msg.account == m.s.Account.ID {
-			d.loading, d.attempt, d.err = false, msg.attempt, msg.err
-			if msg.err != nil && errors.Is(msg.err, api.ErrNotFound) {
+		if d := m.detail; d != nil && m.detailSlot.Take(msg) {
+			d.loading, d.attempt, d.err = false, msg.Value, msg.Err
+			if msg.Err != nil && errors.Is(msg.Err, api.ErrNotFound) {
 				d.err = fmt.Errorf("attempt %s was not found in %s: it may belong to another account (S switches)", d.id, m.s.AccountName())
 			}
-			if msg.attempt != nil {
-				m.replace(*msg.attempt)
+			if msg.Value != nil {
+				m.replace(*msg.Value)
 			}
 		}
 		return m, nil
 	case ackMsg:
+		if !m.s.Owns(msg) {
+			return m, nil // sent by the screen of another account
+		}
 		return m, m.onAck(msg)
-	case ui.FilterMsg:
-		m.table.SetFilter(msg.Query)
-		return m, nil
-	case ui.ThemeChangedMsg:
-		listing.Style(m.s.Styles(), m.table, m.bar)
-		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	}
-	if m.bar.Active() {
-		return m, listing.UpdateForm(m.bar, msg, m.reset)
-	}
-	return m, nil
+	return m, m.list.Rest(msg)
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	if m.bar.Active() {
-		return listing.UpdateForm(m.bar, msg, m.reset)
-	}
 	m.syncKeys()
 	k := m.keys
 	if d := m.detail; d != nil {
@@ -87,7 +79,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		} else {
 			m.marked[a.ID] = true
 		}
-		m.table.AppendRows([]widget.Row{m.row(a)})
+		m.list.Put(*a) // its row shows the mark
 		return nil
 	case key.Matches(msg, k.Ack):
 		return m.confirmAck(m.ackTargets())
@@ -106,7 +98,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		a, _ := m.selected()
 		return ui.Copy("attempt id", a.ID)
 	}
-	return tea.Batch(m.table.Update(msg), m.prefetch())
+	return m.list.Key(msg)
 }
 
 // confirmAck asks before acknowledging; the question repeats what is
@@ -131,30 +123,26 @@ func (m *Model) confirmAck(targets []api.WebhookAttempt) tea.Cmd {
 	if len(targets) > 1 {
 		title = fmt.Sprintf("Acknowledge %d attempts?", len(targets))
 	}
-	return ui.Confirm(title, strings.TrimRight(body.String(), "\n"), acknowledge(m.s, m.s.Account.ID, ids))
+	return ui.Confirm(title, strings.TrimRight(body.String(), "\n"), m.acknowledge(ids))
 }
 
 func (m *Model) onAck(msg ackMsg) tea.Cmd {
-	if msg.account != m.s.Account.ID {
-		return nil
+	if msg.Err != nil {
+		return ui.Toast(ui.ToastError, ui.ErrorText(msg.Err)+" — nothing was changed; press a to try again")
 	}
-	if msg.err != nil {
-		return ui.Toast(ui.ToastError, msg.err.Error()+" — nothing was changed; press a to try again")
-	}
-	for _, id := range msg.ids {
+	for _, id := range msg.Value.ids {
 		delete(m.marked, id)
-		if i, ok := m.byID[id]; ok {
-			a := m.attempts[i]
+		if a, ok := m.list.Item(id); ok {
 			a.Acknowledged = true
-			m.replace(a)
+			m.list.Put(a)
 		}
 		if d := m.detail; d != nil && d.id == id && d.attempt != nil {
 			d.attempt.Acknowledged = true
 		}
 	}
-	text := fmt.Sprintf("Acknowledged %d webhook attempt(s)", len(msg.ids))
-	if msg.jerr != nil {
-		return ui.Toast(ui.ToastError, text+", but the journal entry failed: "+msg.jerr.Error())
+	text := fmt.Sprintf("Acknowledged %d webhook attempt(s)", len(msg.Value.ids))
+	if msg.Value.jerr != nil {
+		return ui.Toast(ui.ToastError, text+", but the journal entry failed: "+ui.ErrorText(msg.Value.jerr))
 	}
 	cmds := []tea.Cmd{ui.Toast(ui.ToastSuccess, text)}
 	if m.unacked {
@@ -166,95 +154,63 @@ func (m *Model) onAck(msg ackMsg) tea.Cmd {
 
 // replace updates a listed attempt and its row.
 func (m *Model) replace(a api.WebhookAttempt) {
-	i, ok := m.byID[a.ID]
-	if !ok {
-		return
+	if _, ok := m.list.Item(a.ID); ok {
+		m.list.Put(a)
 	}
-	m.attempts[i] = a
-	m.table.AppendRows([]widget.Row{m.row(&a)})
 }
 
 func (m *Model) openDetail(id string) tea.Cmd {
 	m.detail = &detailPane{id: id, loading: true}
-	if i, ok := m.byID[id]; ok {
-		a := m.attempts[i]
+	if a, ok := m.list.Item(id); ok {
 		m.detail.attempt = &a
 	}
-	m.detailReq = listing.NextID()
-	req, account, client := m.detailReq, m.s.Account.ID, m.s.Client
-	return listing.Request(m.s, func(ctx context.Context) tea.Msg {
-		a, err := client.GetWebhookAttempt(ctx, account, id)
+	account, svc := m.s.Account.ID, m.svc
+	return ui.Fetch(m.s, &m.detailSlot, 0, func(ctx context.Context) (*api.WebhookAttempt, error) {
+		a, err := svc.GetWebhookAttempt(ctx, account, id)
 		if err != nil {
 			err = fmt.Errorf("get webhook attempt %s: %w", id, err)
 		}
-		return detailMsg{req: req, account: account, attempt: a, err: err}
+		return a, err
 	})
 }
 
 // reset drops the list and asks for its first page under the applied
 // filter; answers to earlier requests are ignored from now on.
 func (m *Model) reset() tea.Cmd {
-	m.attempts = nil
-	m.byID = map[string]int{}
 	m.marked = map[string]bool{}
-	m.table.SetRows(nil)
 	switch {
 	case m.unacked && m.bar.Empty():
-		m.table.SetEmpty("no unacknowledged attempts (u shows all)")
+		m.list.SetEmpty("no unacknowledged attempts (u shows all)")
 	case !m.bar.Empty() || m.unacked:
-		m.table.SetEmpty("no attempts match these filters (x clears them)")
+		m.list.SetEmpty("no attempts match these filters (x clears them)")
 	default:
-		m.table.SetEmpty("no delivery attempts in " + m.s.AccountName())
+		m.list.SetEmpty("no delivery attempts in " + m.s.AccountName())
 	}
-	m.pager.Reset()
-	m.relayout()
-	return m.fetch()
+	return m.list.Reload()
 }
 
-// fetch asks for the next page; the query is fixed now, by value.
-func (m *Model) fetch() tea.Cmd {
-	q, err := m.filter().query(m.s.Account.ID, m.pager.Cursor, m.loc())
+// query is the request of the page at cursor under the applied filter,
+// fixed now, by value.
+func (m *Model) query(cursor string) (listing.PageCall[api.WebhookAttempt], error) {
+	q, err := m.filter().query(m.s.Account.ID, cursor, m.loc())
 	if err != nil {
-		m.pager.Fail(err)
-		m.relayout()
-		return nil
+		return nil, err
 	}
-	return listing.Fetch(&m.pager, m.s, "list webhook attempts", m.s.Client.ListWebhookAttempts, q)
+	svc := m.svc
+	return func(ctx context.Context) (api.Page[api.WebhookAttempt], error) {
+		return svc.ListWebhookAttempts(ctx, q)
+	}, nil
 }
 
 func (m *Model) fetchHooks() tea.Cmd {
-	m.hooksReq = listing.NextID()
-	req, account, client := m.hooksReq, m.s.Account.ID, m.s.Client
-	return listing.Request(m.s, func(ctx context.Context) tea.Msg {
-		hooks, err := client.ListWebhooks(ctx, account)
+	account, svc := m.s.Account.ID, m.svc
+	return ui.Fetch(m.s, &m.hooksSlot, 0, func(ctx context.Context) ([]api.Webhook, error) {
+		hooks, err := svc.ListWebhooks(ctx, account)
 		if err != nil {
 			err = fmt.Errorf("list webhooks: %w", err)
 		}
-		return hooksMsg{req: req, account: account, hooks: hooks, err: err}
+		return hooks, err
 	})
-}
-
-func (m *Model) prefetch() tea.Cmd { return m.pager.Ahead(m.table, m.fetch) }
-
-func (m *Model) onPage(msg pageMsg) tea.Cmd {
-	if !m.pager.Take(msg, m.s.Account.ID) {
-		return nil
-	}
-	if msg.Err == nil {
-		rows := make([]widget.Row, 0, len(msg.Page.Items))
-		for _, a := range msg.Page.Items {
-			if i, ok := m.byID[a.ID]; ok {
-				m.attempts[i] = a
-			} else {
-				m.byID[a.ID] = len(m.attempts)
-				m.attempts = append(m.attempts, a)
-			}
-			rows = append(rows, m.row(&a))
-		}
-		m.table.AppendRows(rows)
-	}
-	m.relayout()
-	return m.pager.Next(m.s, m.table, msg, m.fetch)
 }
 
 // stamp shows one of the attempt's timestamps (strings in the seed) in the
@@ -267,7 +223,7 @@ func stamp(s string, loc *time.Location, layout string) string {
 	return t.In(loc).Format(layout)
 }
 
-func (m *Model) row(a *api.WebhookAttempt) widget.Row {
+func (m *Model) row(a api.WebhookAttempt) widget.Row {
 	sel := "[ ]"
 	if m.marked[a.ID] {
 		sel = "[x]"
@@ -286,5 +242,5 @@ func (m *Model) row(a *api.WebhookAttempt) widget.Row {
 		// filter.
 		cells = []string{sel, acked, status, stamp(a.CreatedAt, m.loc(), "01-02 15:04"), a.WebhookURL, a.WebhookEventID, a.ID}
 	}
-	return widget.Row{ID: a.ID, Cells: cells}
+	return widget.Row{Cells: cells}
 }

@@ -11,13 +11,14 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
-func (m *Model) countText() string {
-	var notes []string
+func (m *Model) notes() []string {
 	if len(m.marked) > 0 {
-		notes = append(notes, fmt.Sprintf("%d selected", len(m.marked)))
+		return []string{fmt.Sprintf("%d selected", len(m.marked))}
 	}
-	return m.pager.Count("attempts", m.table, notes...)
+	return nil
 }
+
+func (m *Model) countText() string { return m.list.Count(m.notes()...) }
 
 func (m *Model) filterText() string {
 	var parts []string
@@ -33,32 +34,22 @@ func (m *Model) filterText() string {
 	return "filters: " + strings.Join(parts, " ")
 }
 
-// header is what sits above the attempts: the count and filters, the
-// registered webhooks (in full when there is room, else in one line), and
-// the last error.
-func (m *Model) header() []string {
-	w, h := m.width, m.height
-	if h <= 0 {
-		return nil
-	}
-	th := m.s.Styles()
-	lines := []string{listing.CountLine(th, m.countText(), m.filterText(), w)}
+// hookHeader is what sits between the count line and the last error: the
+// registered webhooks, in full when there is room, else in one line.
+func (m *Model) hookHeader(w, h int) []string {
 	switch {
 	case h >= 14:
-		lines = append(lines, m.hookLines()...)
+		return m.hookLines()
 	case h >= 6:
-		lines = append(lines, th.Muted.Render(ui.Truncate(m.hookSummary(), w)))
+		return []string{m.s.Styles().Muted.Render(ui.Truncate(m.hookSummary(), w))}
 	}
-	if m.pager.Err != nil && h >= 6 {
-		lines = append(lines, listing.ErrorLine(th, m.pager.Err, w))
-	}
-	return lines[:min(len(lines), max(h-1, 1))]
+	return nil
 }
 
 func (m *Model) hookSummary() string {
 	switch {
 	case m.hooksErr != nil:
-		return "registered webhooks: " + m.hooksErr.Error()
+		return "registered webhooks: " + ui.ErrorText(m.hooksErr)
 	case !m.hooksLoaded:
 		return "registered webhooks: loading…"
 	case len(m.hooks) == 0:
@@ -86,20 +77,12 @@ func (m *Model) hookLines() []string {
 
 // View implements ui.Screen.
 func (m *Model) View() string {
-	w, h := m.width, m.height
-	if w <= 0 || h <= 0 {
-		return ""
-	}
-	var s string
-	switch {
-	case m.bar.Active():
-		s = listing.Form(m.s.Styles(), m.bar, "Filter delivery attempts (sent to the service)", m.countText(), w, h)
-	case m.detail != nil:
-		s = m.detailView()
-	default:
-		s = listing.Below(m.header(), m.table, h)
-	}
-	return ui.Fit(s, w, h)
+	return m.list.Frame(m.width, m.height, "Filter delivery attempts (sent to the service)", m.countText(), func() string {
+		if m.detail != nil {
+			return m.detailView()
+		}
+		return m.list.View(m.filterText(), m.notes()...)
+	})
 }
 
 func (m *Model) detailView() string {
@@ -107,7 +90,7 @@ func (m *Model) detailView() string {
 	d := m.detail
 	lines := []string{th.Title.Render("Delivery attempt " + d.id)}
 	if d.err != nil {
-		lines = append(lines, th.Error.Render("✗ "+d.err.Error()))
+		lines = append(lines, th.Error.Render("✗ "+ui.ErrorText(d.err)))
 	}
 	if d.attempt == nil {
 		if d.loading {

@@ -19,29 +19,26 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
-// pageMsg is one page of delivery attempts.
-type pageMsg = listing.PageMsg[api.WebhookAttempt]
-
-type hooksMsg struct {
-	req     uint64
-	account uuid.UUID
-	hooks   []api.Webhook
-	err     error
+// Service is what the webhooks screen asks of the service.
+type Service interface {
+	ListWebhookAttempts(ctx context.Context, q api.AttemptFilter) (api.Page[api.WebhookAttempt], error)
+	GetWebhookAttempt(ctx context.Context, account uuid.UUID, id string) (*api.WebhookAttempt, error)
+	AcknowledgeWebhookAttempts(ctx context.Context, account uuid.UUID, ids []string) error
+	ListWebhooks(ctx context.Context, account uuid.UUID) ([]api.Webhook, error)
 }
 
-type detailMsg struct {
-	req     uint64
-	account uuid.UUID
-	attempt *api.WebhookAttempt
-	err     error
-}
+type (
+	hooksMsg  = ui.Result[[]api.Webhook]
+	detailMsg = ui.Result[*api.WebhookAttempt]
+	// ackMsg says how an acknowledgement went. Several may be on their
+	// way; each answer of this session is taken.
+	ackMsg = ui.Result[acked]
+)
 
-// ackMsg says how an acknowledgement went.
-type ackMsg struct {
-	account uuid.UUID
-	ids     []string
-	err     error
-	jerr    error
+// acked is what an acknowledgement covered, and whether it was journaled.
+type acked struct {
+	ids  []string
+	jerr error
 }
 
 // fEvent is the filter bar's key of the event id, besides the creation
@@ -65,24 +62,22 @@ func (f filterValues) query(account uuid.UUID, cursor string, loc *time.Location
 
 // Model is the webhooks screen.
 type Model struct {
-	s     *ui.Session
-	table *widget.Table
-	bar   *widget.FilterBar
-	pager listing.Pager[api.WebhookAttempt]
+	s    *ui.Session
+	svc  Service
+	list *listing.List[api.WebhookAttempt]
+	bar  *widget.FilterBar
 	// unacked asks for the unacknowledged attempts only (u).
 	unacked bool
 
-	attempts []api.WebhookAttempt
-	byID     map[string]int
-	marked   map[string]bool
+	marked map[string]bool
 
 	hooks       []api.Webhook
 	hooksErr    error
-	hooksReq    uint64
+	hooksSlot   ui.Slot
 	hooksLoaded bool
 
-	detail    *detailPane
-	detailReq uint64
+	detail     *detailPane
+	detailSlot ui.Slot
 
 	width, height int
 	narrow        bool
@@ -129,16 +124,15 @@ type keyMap struct {
 }
 
 // New builds the webhooks screen for a session.
-func New(s *ui.Session) ui.Screen {
+func New(s *ui.Session, svc Service) ui.Screen {
 	m := &Model{
-		s:     s,
-		table: widget.NewTable(columnsFor(false)...),
+		s:   s,
+		svc: svc,
 		bar: widget.NewFilterBar(
 			widget.FilterField{Key: fEvent, Label: "Webhook event ID", Placeholder: "exact event id"},
 			listing.CreatedFrom(),
 			listing.CreatedTo(),
 		),
-		byID:   map[string]int{},
 		marked: map[string]bool{},
 		keys: keyMap{
 			Open:    ui.Binding("enter", "details", "enter"),
@@ -154,12 +148,14 @@ func New(s *ui.Session) ui.Screen {
 			Down:    ui.Binding("↓/j", "scroll down", "down", "j"),
 		},
 	}
+	m.list = listing.New(s, "attempts", func(a api.WebhookAttempt) string { return a.ID }, m.row, m.query, columnsFor(false)...)
+	m.list.Extra = m.hookHeader
+	m.list.SetBar(m.bar, m.reset)
 	m.bar.SetCheck(listing.CheckCreated(m.loc))
-	listing.Style(s.Styles(), m.table, m.bar)
 	return m
 }
 
-func (m *Model) loc() *time.Location { return m.s.Clock().Location() }
+func (m *Model) loc() *time.Location { return m.s.Now().Location() }
 
 // ID implements ui.Screen.
 func (m *Model) ID() string { return "webhooks" }
@@ -184,19 +180,14 @@ func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
 	if narrow := m.width < narrowWidth; narrow != m.narrow {
 		m.narrow = narrow
-		m.table.SetColumns(columnsFor(narrow)...)
-		rows := make([]widget.Row, len(m.attempts))
-		for i := range m.attempts {
-			rows[i] = m.row(&m.attempts[i])
-		}
-		m.table.SetRows(rows)
+		m.list.Redraw(columnsFor(narrow)...)
 	}
-	m.table.SetSize(m.width, max(m.height-len(m.header()), 0))
+	m.list.SetSize(m.width, m.height)
 	m.bar.SetWidth(m.width)
 }
 
 // relayout gives the table the room the header leaves, which depends on
-// the webhooks and the error shown.
+// the webhooks shown.
 func (m *Model) relayout() { m.SetSize(m.width, m.height) }
 
 // filter is the applied filter.
@@ -206,15 +197,8 @@ func (m *Model) filter() filterValues {
 
 // selected is the attempt under the cursor.
 func (m *Model) selected() (*api.WebhookAttempt, bool) {
-	r, ok := m.table.Selected()
-	if !ok {
-		return nil, false
-	}
-	i, ok := m.byID[r.ID]
-	if !ok {
-		return nil, false
-	}
-	return &m.attempts[i], true
+	a, ok := m.list.Selected()
+	return &a, ok
 }
 
 // KeyMap returns the bindings live right now.
@@ -227,7 +211,7 @@ func (m *Model) KeyMap() []key.Binding {
 	case m.detail != nil:
 		return []key.Binding{k.Back, k.Ack, k.Copy, k.Up, k.Down}
 	}
-	return append([]key.Binding{k.Open, k.Mark, k.Ack, k.Unacked, k.Filters, k.Clear, k.Reload, k.Copy}, m.table.KeyMap()...)
+	return append([]key.Binding{k.Open, k.Mark, k.Ack, k.Unacked, k.Filters, k.Clear, k.Reload, k.Copy}, m.list.KeyMap()...)
 }
 
 // syncKeys enables what makes sense now; acknowledging is a write, hidden
@@ -259,7 +243,7 @@ func (m *Model) syncKeys() {
 func (m *Model) ackTargets() []api.WebhookAttempt {
 	var out []api.WebhookAttempt
 	if len(m.marked) > 0 {
-		for _, a := range m.attempts {
+		for _, a := range m.list.Items() {
 			if m.marked[a.ID] && !a.Acknowledged {
 				out = append(out, a)
 			}
@@ -274,10 +258,10 @@ func (m *Model) ackTargets() []api.WebhookAttempt {
 
 // acknowledge is the command run once the user confirmed: it sends the ids
 // fixed when the question was asked and journals the outcome.
-func acknowledge(s *ui.Session, account uuid.UUID, ids []string) tea.Cmd {
-	client, jr := s.Client, s.Journal
-	return listing.Request(s, func(ctx context.Context) tea.Msg {
-		err := client.AcknowledgeWebhookAttempts(ctx, account, ids)
+func (m *Model) acknowledge(ids []string) tea.Cmd {
+	s, svc, account := m.s, m.svc, m.s.Account.ID
+	_, cmd := ui.Call(s, 0, func(ctx context.Context) (acked, error) {
+		err := svc.AcknowledgeWebhookAttempts(ctx, account, ids)
 		outcome := "acknowledged"
 		if err != nil {
 			err = fmt.Errorf("acknowledge webhook attempts: %w", err)
@@ -289,7 +273,7 @@ func acknowledge(s *ui.Session, account uuid.UUID, ids []string) tea.Cmd {
 		}
 		e := s.JournalEntry(account, "acknowledge-webhook-attempts", "PATCH /v2/notifications/webhooks/attempts")
 		e.IDs, e.Outcome = jids, outcome
-		jerr := jr.Record(e)
-		return ackMsg{account: account, ids: ids, err: err, jerr: jerr}
+		return acked{ids: ids, jerr: s.Journal.Record(e)}, err
 	})
+	return cmd
 }

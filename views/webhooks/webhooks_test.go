@@ -18,11 +18,9 @@ import (
 	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
-	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
 
 type fakeService struct {
-	api.Service
 	mu       sync.Mutex
 	attempts []api.WebhookAttempt
 	hooks    []api.Webhook
@@ -104,25 +102,28 @@ func makeAttempts(n int) []api.WebhookAttempt {
 	return out
 }
 
-func session(t *testing.T, svc api.Service, readOnly bool) *ui.Session {
+func session(t *testing.T, _ Service, readOnly bool) *ui.Session {
 	j, err := journal.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &ui.Session{
-		Client: svc, Now: func() time.Time { return now }, ReadOnly: readOnly, Journal: j, Profile: "demo", Env: ui.EnvSandbox,
+		Time: screentest.NewClock(now), Account: ui.Account{ID: uuid.New(), Name: "Main"}, ReadOnly: readOnly, Journal: j, Profile: "demo", Env: ui.EnvSandbox,
 		Access: &api.AccessInfo{Email: "op@example.com", AccountPermissions: api.Permissions{PayIn: true}},
 	}
 }
 
-// mine tells the screen's own messages, which go back to it, from those
-// meant for the root.
-func mine(msg tea.Msg) bool {
-	switch msg.(type) {
-	case pageMsg, hooksMsg, detailMsg, ackMsg:
-		return true
+// drivers drive each model under test like the root does.
+var drivers = map[*Model]*screentest.Driver{}
+
+func driver(t *testing.T, m *Model) *screentest.Driver {
+	d, ok := drivers[m]
+	if !ok {
+		d = screentest.New(t, m.s, m)
+		drivers[m] = d
+		t.Cleanup(func() { delete(drivers, m) })
 	}
-	return false
+	return d
 }
 
 // run executes a command and everything it leads to; it returns the
@@ -130,17 +131,23 @@ func mine(msg tea.Msg) bool {
 // order they came.
 func run(t *testing.T, m *Model, cmd tea.Cmd) []tea.Msg {
 	t.Helper()
-	return screentest.Settle(t, m, cmd, mine)
+	d := driver(t, m)
+	n := len(d.Out)
+	d.Run(cmd)
+	return d.Out[n:]
 }
 
 // press sends keys one by one, running what each one starts.
 func press(t *testing.T, m *Model, keys ...string) []tea.Msg {
 	t.Helper()
-	return screentest.Send(t, m, mine, fakeservice.Keys(keys...)...)
+	d := driver(t, m)
+	n := len(d.Out)
+	d.Key(keys...)
+	return d.Out[n:]
 }
 
 func start(t *testing.T, svc *fakeService, s *ui.Session, w, h int) *Model {
-	m := New(s).(*Model)
+	m := New(s, svc).(*Model)
 	m.SetSize(w, h)
 	run(t, m, m.Init())
 	return m
@@ -167,8 +174,8 @@ func TestAttemptsListFiltersAndPaging(t *testing.T) {
 	if q := svc.queries[len(svc.queries)-1]; !q.UnackedOnly || q.Cursor != "" {
 		t.Fatalf("u sent %+v", q)
 	}
-	if len(m.attempts) != 40 || len(svc.queries) != first+1 {
-		t.Fatalf("%d unacknowledged attempts listed, want 40", len(m.attempts))
+	if len(m.list.Items()) != 40 || len(svc.queries) != first+1 {
+		t.Fatalf("%d unacknowledged attempts listed, want 40", len(m.list.Items()))
 	}
 	// the form: event id and dates
 	press(t, m, "f")
@@ -181,23 +188,26 @@ func TestAttemptsListFiltersAndPaging(t *testing.T) {
 	}
 	press(t, m, "enter")
 	q := svc.queries[len(svc.queries)-1]
-	want := api.AttemptFilter{WebhookEventID: "evt-004", UnackedOnly: true, CreatedAfter: time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)}
+	want := api.AttemptFilter{SubAccountID: m.s.Account.ID, WebhookEventID: "evt-004", UnackedOnly: true, CreatedAfter: time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)}
 	if q != want {
 		t.Fatalf("query\n got %+v\nwant %+v", q, want)
 	}
-	if len(m.attempts) != 1 {
-		t.Fatalf("%d unacknowledged attempts of evt-004, want 1", len(m.attempts))
+	if len(m.list.Items()) != 1 {
+		t.Fatalf("%d unacknowledged attempts of evt-004, want 1", len(m.list.Items()))
 	}
 }
 
 func TestStaleAttemptsDropped(t *testing.T) {
 	svc := &fakeService{attempts: makeAttempts(30)}
-	m := New(session(t, svc, false)).(*Model)
+	m := New(session(t, svc, false), svc).(*Model)
 	m.SetSize(100, 30)
 	first := m.Init()
 	press(t, m, "u")
 	run(t, m, first)
-	for _, a := range m.attempts {
+	if m.list.Len() == 0 {
+		t.Fatal("the filtered list did not load")
+	}
+	for _, a := range m.list.Items() {
 		if a.Acknowledged {
 			t.Fatal("an acknowledged attempt from the request before the filter is listed")
 		}
@@ -249,7 +259,7 @@ func TestAcknowledgeSelectedAfterConfirmation(t *testing.T) {
 	if ts := msgs[0].(ui.ToastMsg); !strings.Contains(ts.Text, "Acknowledged 2") {
 		t.Fatalf("toast %q", ts.Text)
 	}
-	if m.attempts[0].Acknowledged != true || strings.Contains(view(m), "[x]") {
+	if m.list.Items()[0].Acknowledged != true || strings.Contains(view(m), "[x]") {
 		t.Fatalf("rows not updated after acknowledging:\n%s", view(m))
 	}
 	entries, err := journal.ReadFile(filepath.Join(filepath.Dir(s.Journal.Path()), journal.FileName))

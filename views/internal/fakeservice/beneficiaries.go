@@ -2,6 +2,7 @@ package fakeservice
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	"github.com/google/uuid"
@@ -11,7 +12,7 @@ import (
 
 func (f *Service) note(acct uuid.UUID) { f.Accounts = append(f.Accounts, acct) }
 
-// ListWallets implements api.Service.
+// ListWallets is the fake service's answer.
 func (f *Service) ListWallets(_ context.Context, w api.WalletFilter) (api.Page[api.Wallet], error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -19,7 +20,7 @@ func (f *Service) ListWallets(_ context.Context, w api.WalletFilter) (api.Page[a
 	return api.Page[api.Wallet]{Items: slices.Clone(f.Wallets)}, nil
 }
 
-// ListBRLAccounts implements api.Service.
+// ListBRLAccounts is the fake service's answer.
 func (f *Service) ListBRLAccounts(_ context.Context, b api.BeneficiaryFilter) (api.Page[api.BRLAccount], error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -27,12 +28,12 @@ func (f *Service) ListBRLAccounts(_ context.Context, b api.BeneficiaryFilter) (a
 	return api.Page[api.BRLAccount]{Items: slices.Clone(f.BRL)}, nil
 }
 
-// ListUSDAccounts implements api.Service: there are none.
+// ListUSDAccounts is the fake service's answer: there are none.
 func (f *Service) ListUSDAccounts(context.Context, api.BeneficiaryFilter) (api.Page[api.USDAccount], error) {
 	return api.Page[api.USDAccount]{}, nil
 }
 
-// ListCOPAccounts implements api.Service: there are none.
+// ListCOPAccounts is the fake service's answer: there are none.
 func (f *Service) ListCOPAccounts(context.Context, api.BeneficiaryFilter) (api.Page[api.COPAccount], error) {
 	return api.Page[api.COPAccount]{}, nil
 }
@@ -49,7 +50,7 @@ func (f *Service) create(acct uuid.UUID, add func(id uuid.UUID)) (uuid.UUID, err
 	return id, nil
 }
 
-// CreateBRLAccount implements api.Service.
+// CreateBRLAccount is the fake service's answer.
 func (f *Service) CreateBRLAccount(_ context.Context, acct uuid.UUID, req api.CreateBRLAccountRequest) (uuid.UUID, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -60,7 +61,7 @@ func (f *Service) CreateBRLAccount(_ context.Context, acct uuid.UUID, req api.Cr
 	})
 }
 
-// CreateWallet implements api.Service.
+// CreateWallet is the fake service's answer.
 func (f *Service) CreateWallet(_ context.Context, acct uuid.UUID, req api.CreateWalletRequest) (uuid.UUID, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -70,7 +71,7 @@ func (f *Service) CreateWallet(_ context.Context, acct uuid.UUID, req api.Create
 	})
 }
 
-// DeleteWallet implements api.Service.
+// DeleteWallet is the fake service's answer.
 func (f *Service) DeleteWallet(_ context.Context, acct, id uuid.UUID) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -78,4 +79,24 @@ func (f *Service) DeleteWallet(_ context.Context, acct, id uuid.UUID) error {
 	f.Deleted = append(f.Deleted, id)
 	f.Wallets = slices.DeleteFunc(f.Wallets, func(w api.Wallet) bool { return w.ID == id })
 	return nil
+}
+
+// DeleteBRLAccount is the Beneficiaries screen's delete of a BRL account.
+func (f *Service) DeleteBRLAccount(_ context.Context, acct, id uuid.UUID) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.note(acct)
+	f.Deleted = append(f.Deleted, id)
+	f.BRL = slices.DeleteFunc(f.BRL, func(b api.BRLAccount) bool { return b.ID == id })
+	return nil
+}
+
+// CreateUSDAccount is refused: the fake keeps no USD accounts.
+func (f *Service) CreateUSDAccount(context.Context, uuid.UUID, api.CreateUSDAccountRequest) (uuid.UUID, error) {
+	return uuid.Nil, errors.New("the fake service keeps no USD accounts")
+}
+
+// CreateCOPAccount is refused: the fake keeps no COP accounts.
+func (f *Service) CreateCOPAccount(context.Context, uuid.UUID, api.CreateCOPAccountRequest) (uuid.UUID, error) {
+	return uuid.Nil, errors.New("the fake service keeps no COP accounts")
 }

@@ -10,28 +10,28 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 )
 
-// ListUBOs implements api.Service.
+// ListUBOs is the fake service's answer.
 func (f *Service) ListUBOs(context.Context, uuid.UUID, string) (api.Page[api.UBO], error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return api.Page[api.UBO]{Items: slices.Clone(f.UBOs)}, nil
 }
 
-// ListW8BENs implements api.Service.
+// ListW8BENs is the fake service's answer.
 func (f *Service) ListW8BENs(context.Context, uuid.UUID) ([]api.W8BEN, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.W8BENs), nil
 }
 
-// ListProofOfAddressAttempts implements api.Service.
+// ListProofOfAddressAttempts is the fake service's answer.
 func (f *Service) ListProofOfAddressAttempts(context.Context, api.TimeRangeFilter) (api.Page[api.ProofOfAddressAttempt], error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return api.Page[api.ProofOfAddressAttempt]{Items: slices.Clone(f.POA)}, nil
 }
 
-// CreateUBO implements api.Service.
+// CreateUBO is the fake service's answer.
 func (f *Service) CreateUBO(_ context.Context, _ uuid.UUID, req api.CreateUBORequest) (uuid.UUID, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -42,7 +42,7 @@ func (f *Service) CreateUBO(_ context.Context, _ uuid.UUID, req api.CreateUBOReq
 	return id, nil
 }
 
-// SubmitW8BEN implements api.Service: the answer carries a form URL.
+// SubmitW8BEN is the fake service's answer: the answer carries a form URL.
 func (f *Service) SubmitW8BEN(_ context.Context, _ uuid.UUID, req api.W8BENRequest) (*api.W8BEN, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -30,7 +30,7 @@ func listForm(o api.Operation) api.Operation {
 	return o
 }
 
-// ListApproverOperations implements api.Service in two pages, so that a
+// ListApproverOperations is the fake service's answer in two pages, so that a
 // screen proves it loads every page.
 func (f *Service) ListApproverOperations(_ context.Context, cursor string) (api.Page[api.Operation], error) {
 	f.mu.Lock()
@@ -47,7 +47,7 @@ func (f *Service) ListApproverOperations(_ context.Context, cursor string) (api.
 	return api.Page[api.Operation]{Items: items, Cursor: next}, nil
 }
 
-// GetOperation implements api.Service.
+// GetOperation is the fake service's answer.
 func (f *Service) GetOperation(_ context.Context, id uuid.UUID) (*api.Operation, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -60,7 +60,7 @@ func (f *Service) GetOperation(_ context.Context, id uuid.UUID) (*api.Operation,
 	return &c, nil
 }
 
-// ApproveOperation implements api.Service.
+// ApproveOperation is the fake service's answer.
 func (f *Service) ApproveOperation(_ context.Context, id uuid.UUID) (*api.Operation, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -88,7 +88,7 @@ func (f *Service) ApproveOperation(_ context.Context, id uuid.UUID) (*api.Operat
 	return &c, nil
 }
 
-// RejectOperation implements api.Service.
+// RejectOperation is the fake service's answer.
 func (f *Service) RejectOperation(_ context.Context, id uuid.UUID, reason string) (*api.Operation, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

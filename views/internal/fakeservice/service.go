@@ -1,8 +1,8 @@
 // Package fakeservice is the service as the views' unit tests see it: an
-// in-memory api.Service that keeps what the screens create and records what
-// they sent, and a Harness that drives a screen the way the root does.
-// Methods Service does not define panic (the embedded nil interface), which
-// catches unexpected calls.
+// in-memory service that keeps what the screens create and records what
+// they sent, and a Harness that drives a screen the way the root does. It
+// has exactly the methods of the screens' own Service interfaces, so a
+// screen calling a method it lacks does not compile.
 package fakeservice
 
 import (
@@ -17,8 +17,6 @@ import (
 // operations in memory. Tests fill the lists, run the screen, then read
 // what was sent.
 type Service struct {
-	api.Service
-
 	mu sync.Mutex
 	// Accounts is the operated account of every beneficiary call.
 	Accounts []uuid.UUID

@@ -1,16 +1,32 @@
-// Package form is the keyboard form of the Beneficiaries and Compliance
-// screens: labelled text and choice fields, each checked locally as the user
-// types (with a hint such as the kind of key recognised or the checksummed
-// address), every field checked again before anything is sent, and errors of
-// the service routed back to the field they name.
+// Package form is the one form engine of the dashboard's screens.
+//
+// Its pieces: Input, one field (free text, text with suggestions cycled by
+// ←/→, or a toggle among fixed values) with a live note under it ("understood:
+// 12.50 BRL", "recognised: CPF") and why it is disabled when it is; Picker,
+// one choice from a loaded list that filters as the user types; and Form, a
+// vertical list of Inputs with local checks, cross-field rules and the
+// service's errors put back on the field they name. The Beneficiaries and
+// Compliance screens use Form whole; the quote builder lays Inputs and
+// Pickers out itself, because its form changes shape with every answer
+// (fields shown or hidden by the quote, a picker whose list loads late).
+//
+// Why not huh (charm.land/huh/v2): a huh form owns its layout, focus and
+// keys, so a screen that owns only its content area (down to 40×12, beside
+// a quote panel that updates every second) cannot place it; its validation
+// runs on the field's own value, with no way to pin an error of the service
+// on a named field until that value changes; and live hints would be
+// rebuilt as dynamic descriptions on every key. What the screens need is
+// small enough to keep here, on the same text inputs (widget.NewInput) as
+// the rest of the dashboard.
+//
+// The filter bar (ui/widget) cannot use these pieces: this package imports
+// ui/widget, so the widget importing it would be a cycle.
 package form
 
 import (
 	"errors"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -49,10 +65,11 @@ const (
 	Cancelled        // the user left the form
 )
 
+// field is a Field with its Input: the value and the keys are the
+// Input's, the checks and what is shown of them the Form's.
 type field struct {
 	Field
-	input   textinput.Model
-	choice  int
+	in      *Input
 	touched bool   // left once, or a submit was attempted: show errors
 	err     string // local error
 	hint    string
@@ -104,14 +121,17 @@ func newKeyMap() keyMap {
 func New(title string, fields ...Field) *Form {
 	f := &Form{Title: title, keys: newKeyMap(), width: 60, height: 20, styles: DefaultStyles()}
 	for _, d := range fields {
-		in := textinput.New()
-		in.Prompt = ""
-		in.Placeholder = d.Placeholder
-		in.CharLimit = 200
-		if d.CharLimit > 0 {
-			in.CharLimit = d.CharLimit
+		var in *Input
+		if len(d.Choices) > 0 {
+			in = NewToggle(d.Key, d.Label, d.Choices...)
+		} else {
+			limit := 200
+			if d.CharLimit > 0 {
+				limit = d.CharLimit
+			}
+			in = NewText(d.Key, d.Label, d.Placeholder, limit)
 		}
-		f.fields = append(f.fields, &field{Field: d, input: in})
+		f.fields = append(f.fields, &field{Field: d, in: in})
 	}
 	f.recheckAll()
 	return f
@@ -148,12 +168,7 @@ func (f *Form) get(k string) *field {
 	return nil
 }
 
-func (f *Form) raw(fl *field) string {
-	if len(fl.Choices) > 0 {
-		return fl.Choices[fl.choice]
-	}
-	return strings.TrimSpace(fl.input.Value())
-}
+func (f *Form) raw(fl *field) string { return fl.in.Value() }
 
 // Value is the field's current value, trimmed ("" for an unknown key).
 func (f *Form) Value(k string) string {
@@ -183,15 +198,7 @@ func (f *Form) SetValue(k, v string) {
 	if fl == nil {
 		return
 	}
-	if len(fl.Choices) > 0 {
-		for i, c := range fl.Choices {
-			if c == v {
-				fl.choice = i
-			}
-		}
-	} else {
-		fl.input.SetValue(v)
-	}
+	fl.in.Set(v)
 	f.recheckAll()
 }
 
@@ -346,11 +353,11 @@ func (f *Form) ApplyError(err error) string {
 
 func (f *Form) focusIndex(i int) tea.Cmd {
 	if cur := f.focused(); cur != nil {
-		cur.input.Blur()
+		cur.in.Blur()
 	}
 	f.focus = i
-	if fl := f.focused(); fl != nil && len(fl.Choices) == 0 {
-		return fl.input.Focus()
+	if fl := f.focused(); fl != nil {
+		return fl.in.Focus()
 	}
 	return nil
 }
@@ -385,11 +392,10 @@ func (f *Form) lastVisible() bool {
 func (f *Form) Update(msg tea.Msg) (Result, tea.Cmd) {
 	kp, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		if fl := f.focused(); fl != nil && len(fl.Choices) == 0 && !f.sending {
+		if fl := f.focused(); fl != nil && !f.sending {
 			// A paste changes the value: check it as typing would.
-			var cmd tea.Cmd
-			fl.input, cmd = fl.input.Update(msg)
-			if _, paste := msg.(tea.PasteMsg); paste {
+			changed, cmd := fl.in.Paste(msg)
+			if changed {
 				f.recheckAll()
 			}
 			return None, cmd
@@ -418,18 +424,7 @@ func (f *Form) Update(msg tea.Msg) (Result, tea.Cmd) {
 	if fl == nil {
 		return None, nil
 	}
-	if len(fl.Choices) > 0 {
-		switch {
-		case key.Matches(kp, f.keys.Left):
-			fl.choice = (fl.choice + len(fl.Choices) - 1) % len(fl.Choices)
-		case key.Matches(kp, f.keys.Right):
-			fl.choice = (fl.choice + 1) % len(fl.Choices)
-		}
-		f.recheckAll()
-		return None, nil
-	}
-	var cmd tea.Cmd
-	fl.input, cmd = fl.input.Update(msg)
+	_, cmd := fl.in.Update(kp)
 	f.recheckAll()
 	return None, cmd
 }

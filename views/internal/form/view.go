@@ -40,7 +40,7 @@ func (f *Form) SetSize(w, h int) {
 	// end), and the line also holds the marker, the label and a space.
 	in := max(f.width-f.labelWidth()-4, 4)
 	for _, fl := range f.fields {
-		fl.input.SetWidth(in)
+		fl.in.SetWidth(in)
 	}
 }
 
@@ -129,8 +129,8 @@ func (f *Form) fieldLine(fl *field, focused bool, lw int) string {
 		label = f.styles.Label.Render(label)
 	}
 	var value string
-	if len(fl.Choices) > 0 {
-		v := fl.Choices[fl.choice]
+	if fl.in.Kind == Toggle {
+		v := fl.in.Value()
 		if v == "" {
 			v = "not given"
 		}
@@ -140,7 +140,7 @@ func (f *Form) fieldLine(fl *field, focused bool, lw int) string {
 		}
 		value = c
 	} else {
-		value = fl.input.View()
+		value = fl.in.text.View()
 	}
 	return marker + label + " " + value
 }

@@ -48,7 +48,7 @@ func CountLine(th *ui.Theme, count, filters string, w int) string {
 
 // ErrorLine is the last error of a list, with the fix, in w cells.
 func ErrorLine(th *ui.Theme, err error, w int) string {
-	return th.Error.Render(ui.Truncate("✗ "+err.Error()+" — press r to retry", w))
+	return th.Error.Render(ui.Truncate("✗ "+ui.ErrorText(err)+" — press r to retry", w))
 }
 
 // Below puts the header lines over the table when there is room for both

@@ -2,28 +2,14 @@ package tabbed
 
 import (
 	"context"
-	"fmt"
-	"sync/atomic"
-	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
-
-// requestTimeout bounds every call of a tabbed screen.
-const requestTimeout = 20 * time.Second
-
-// maxPages bounds how many pages a list loads; these lists are short, and a
-// runaway cursor must not loop forever.
-const maxPages = 40
-
-// requestSeq numbers list loads across every screen: the root rebuilds
-// screens when the account changes, and a late answer for the old account
-// must never match a load of the new one.
-var requestSeq atomic.Int64
 
 // Entry is one record as a list shows it.
 type Entry struct {
@@ -33,7 +19,9 @@ type Entry struct {
 	Detail [][2]string // label, value; blank values are left out
 }
 
-// List is one tab: what it shows, how it loads, and what it holds now.
+// List is one tab: what it shows and how it loads. The rows, their paging
+// and the dropping of stale answers are a listing.List of Entries that
+// loads every page.
 type List struct {
 	Title string // the tab's label
 	What  string // what a failed load says it listed
@@ -43,143 +31,73 @@ type List struct {
 	Narrow []int
 	Load   Loader
 
-	table   *widget.Table
-	entries map[string]Entry
-	order   []string // entry ids in the service's order
-	gen     int      // the latest load; older answers are dropped
-	loading bool
-	loaded  bool
-	err     error
-	// selectID is selected once the next load brings it (a new record).
-	selectID string
+	list   *listing.List[Entry]
+	narrow bool
 }
 
 // Table is the list's table.
-func (l *List) Table() *widget.Table { return l.table }
+func (l *List) Table() *widget.Table { return l.list.Table.Table }
 
 // Err is the error of the list's last load.
-func (l *List) Err() error { return l.err }
+func (l *List) Err() error { return l.list.Err }
 
 // Selected is the selected record.
-func (l *List) Selected() (Entry, bool) {
-	row, ok := l.table.Selected()
-	if !ok {
-		return Entry{}, false
-	}
-	return l.entries[row.ID], true
-}
+func (l *List) Selected() (Entry, bool) { return l.list.Selected() }
 
-// A Loader lists the records of the operated account.
-type Loader func(ctx context.Context, svc api.Service, acct uuid.UUID) ([]Entry, error)
+// A Loader lists one page of the records of account acct, from cursor.
+type Loader func(ctx context.Context, acct uuid.UUID, cursor string) (api.Page[Entry], error)
 
-// Paged is the Loader of a paged list: it fetches every page, up to
-// maxPages, and shows each record. On an error the pages read before it are
-// still shown.
-func Paged[T any](page func(ctx context.Context, svc api.Service, acct uuid.UUID, cursor string) (api.Page[T], error), show func(T) Entry) Loader {
-	return func(ctx context.Context, svc api.Service, acct uuid.UUID) ([]Entry, error) {
-		var items []T
-		cursor := ""
-		for range maxPages {
-			p, err := page(ctx, svc, acct, cursor)
-			if err != nil {
-				return Entries(items, err, show)
-			}
-			items = append(items, p.Items...)
-			if !p.More() {
-				break
-			}
-			cursor = p.Cursor
-		}
-		return Entries(items, nil, show)
+// Paged is the Loader of a paged list of Ts, each shown as an Entry.
+func Paged[T any](page func(ctx context.Context, acct uuid.UUID, cursor string) (api.Page[T], error), show func(T) Entry) Loader {
+	return func(ctx context.Context, acct uuid.UUID, cursor string) (api.Page[Entry], error) {
+		p, err := page(ctx, acct, cursor)
+		return api.Page[Entry]{Items: entries(p.Items, show), Cursor: p.Cursor}, err
 	}
 }
 
-// Entries shows every record of a load; err passes through.
-func Entries[T any](items []T, err error, show func(T) Entry) ([]Entry, error) {
+// Whole is the Loader of a list the service sends whole, in one answer.
+func Whole[T any](load func(ctx context.Context, acct uuid.UUID) ([]T, error), show func(T) Entry) Loader {
+	return func(ctx context.Context, acct uuid.UUID, _ string) (api.Page[Entry], error) {
+		items, err := load(ctx, acct)
+		return api.Page[Entry]{Items: entries(items, show)}, err
+	}
+}
+
+func entries[T any](items []T, show func(T) Entry) []Entry {
 	out := make([]Entry, 0, len(items))
 	for _, it := range items {
 		out = append(out, show(it))
 	}
-	return out, err
+	return out
 }
 
-type loadedMsg struct {
-	list, gen int
-	entries   []Entry
-	err       error
+// build makes the list's rows: a listing.List for s that loads every page.
+func (l *List) build(s *ui.Session) {
+	load := l.Load
+	l.list = listing.New(s, l.What, func(e Entry) string { return e.ID }, l.row,
+		func(cursor string) (listing.PageCall[Entry], error) {
+			acct := s.Account.ID
+			return func(ctx context.Context) (api.Page[Entry], error) { return load(ctx, acct, cursor) }, nil
+		}, l.Cols...)
+	l.list.All = true
+	l.list.SetEmpty(l.Empty)
 }
 
-// Load fetches list i again; the command keeps the account and the
-// generation it was issued for.
-func (f *Frame) Load(i int) tea.Cmd {
-	l := f.lists[i]
-	l.gen = int(requestSeq.Add(1))
-	l.loading = true
-	gen := l.gen
-	return f.Call(func(ctx context.Context, svc api.Service, acct uuid.UUID) tea.Msg {
-		es, err := l.Load(ctx, svc, acct)
-		if err != nil {
-			err = fmt.Errorf("list %s: %w", l.What, err)
-		}
-		return loadedMsg{list: i, gen: gen, entries: es, err: err}
-	})
+func (l *List) row(e Entry) widget.Row {
+	if l.narrow {
+		return widget.Row{Cells: pick(e.Cells, l.Narrow)}
+	}
+	return widget.Row{Cells: e.Cells}
 }
 
-// Call runs fn in a command bounded by requestTimeout, with the service and
-// the operated account as they are now.
-func (f *Frame) Call(fn func(ctx context.Context, svc api.Service, acct uuid.UUID) tea.Msg) tea.Cmd {
-	svc, acct := f.s.Client, f.s.Account.ID
-	return f.s.Request(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		return fn(ctx, svc, acct)
-	})
-}
-
-func (f *Frame) loaded(msg loadedMsg) tea.Cmd {
-	if msg.list < 0 || msg.list >= len(f.lists) {
-		return nil
-	}
-	l := f.lists[msg.list]
-	if msg.gen != l.gen {
-		return nil // an older load answered late
-	}
-	l.loading, l.err = false, msg.err
-	if msg.err != nil && len(msg.entries) == 0 {
-		return nil
-	}
-	l.loaded = true
-	l.entries = make(map[string]Entry, len(msg.entries))
-	l.order = l.order[:0]
-	for _, e := range msg.entries {
-		if _, dup := l.entries[e.ID]; !dup {
-			l.order = append(l.order, e.ID)
-		}
-		l.entries[e.ID] = e
-	}
-	l.setRows(f.narrow)
-	if l.selectID != "" && l.table.Select(l.selectID) {
-		l.selectID = ""
-	}
-	return f.s.Refreshed()
-}
-
-// setRows lays out the table for the width and fills it.
-func (l *List) setRows(narrow bool) {
+// setNarrow lays out the table for the width.
+func (l *List) setNarrow(narrow bool) {
+	l.narrow = narrow
 	if narrow {
-		l.table.SetColumns(pick(l.Cols, l.Narrow)...)
+		l.list.Redraw(pick(l.Cols, l.Narrow)...)
 	} else {
-		l.table.SetColumns(l.Cols...)
+		l.list.Redraw(l.Cols...)
 	}
-	rows := make([]widget.Row, 0, len(l.order))
-	for _, id := range l.order {
-		cells := l.entries[id].Cells
-		if narrow {
-			cells = pick(cells, l.Narrow)
-		}
-		rows = append(rows, widget.Row{ID: id, Cells: cells})
-	}
-	l.table.SetRows(rows)
 }
 
 func pick[T any](all []T, idx []int) []T {

@@ -6,14 +6,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
-// A Request is a form's call to the service. It is built from the form's
-// checked values when the form is sent, so the command holds only values.
-type Request func(ctx context.Context, svc api.Service, acct uuid.UUID) Sent
+// A Request is a form's call to the service for account acct. It is built
+// from the form's checked values when the form is sent, so the command
+// holds only values.
+type Request func(ctx context.Context, acct uuid.UUID) Sent
 
 // Sent is what a Request did: the journal line, and what the screen shows.
 type Sent struct {
@@ -27,18 +27,22 @@ type Sent struct {
 	Value any    // the service's answer, for a screen that keeps it
 }
 
-// SentMsg is the answer to a sent form.
-type SentMsg struct {
+// Answer is a sent form's answer: what it did, into which list, and
+// whether its journal line was written.
+type Answer struct {
 	Sent
-	acct       uuid.UUID // the account it was sent for
-	list       int
-	journalErr error
+	List       int
+	JournalErr error
 }
+
+// SentMsg is the answer to a sent form.
+type SentMsg = ui.Result[Answer]
 
 // OpenForm shows fm, creating into the list on screen; request reads it
 // once every field passed its checks.
 func (f *Frame) OpenForm(fm *form.Form, request func(*form.Form) Request) tea.Cmd {
 	f.form, f.formList, f.request = fm, f.cur, request
+	f.sending.Cancel()
 	fm.SetStyles(formStyles(f.s))
 	fm.SetSize(f.width, f.height)
 	return fm.Focus()
@@ -49,6 +53,7 @@ func (f *Frame) formKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch res {
 	case form.Cancelled:
 		f.form = nil
+		f.sending.Cancel()
 		return nil
 	case form.Submitted:
 		return f.send()
@@ -60,38 +65,37 @@ func (f *Frame) formKey(msg tea.KeyPressMsg) tea.Cmd {
 // it, and writes the journal line whatever the answer.
 func (f *Frame) send() tea.Cmd {
 	if err := f.Blocked(); err != nil {
-		f.form.SetFormError("cannot send: " + err.Error())
+		f.form.SetFormError("cannot send: " + ui.ErrorText(err))
 		return nil
 	}
-	req, list, rec := f.request(f.form), f.formList, f.Recorder()
+	req, list, rec, acct := f.request(f.form), f.formList, f.Recorder(), f.s.Account.ID
 	f.form.SetSending(true)
-	return f.Call(func(ctx context.Context, svc api.Service, acct uuid.UUID) tea.Msg {
-		s := req(ctx, svc, acct)
+	return ui.Fetch(f.s, &f.sending, 0, func(ctx context.Context) (Answer, error) {
+		s := req(ctx, acct)
 		jerr := rec.Record(s.Action, s.Endpoint, s.IDs, s.Outcome, s.Err)
-		return SentMsg{Sent: s, acct: acct, list: list, journalErr: jerr}
+		return Answer{Sent: s, List: list, JournalErr: jerr}, nil
 	})
 }
 
-// Sent takes the answer to a sent form: a refusal stays on the form, on the
-// field it names; a success closes the form and selects the new record. It
-// reports whether a record was created for this screen's account.
+// Sent takes the answer to the sent form, if it is the one awaited: a
+// refusal stays on the form, on the field it names; a success closes the
+// form and selects the new record. It reports whether a record was created.
 func (f *Frame) Sent(msg SentMsg) (tea.Cmd, bool) {
-	if msg.acct != f.s.Account.ID {
-		return nil, false // sent by the screen of another account
+	if !f.sending.Take(msg) {
+		return nil, false // another screen's, or a form since cancelled
 	}
-	ours := f.form != nil && f.formList == msg.list
-	if msg.Err != nil {
-		if ours {
+	a := msg.Value
+	if a.Err != nil {
+		if f.form != nil {
 			f.form.SetSending(false)
-			f.form.ApplyError(msg.Err)
+			f.form.ApplyError(a.Err)
 		}
-		return JournalFailed(msg.journalErr), false
+		return JournalFailed(a.JournalErr), false
 	}
-	if ours {
-		f.form = nil
-	}
-	f.lists[msg.list].selectID = msg.ID
-	return tea.Batch(JournalFailed(msg.journalErr), ui.Toast(ui.ToastSuccess, msg.Toast), f.Load(msg.list)), true
+	f.form = nil
+	l := f.lists[a.List]
+	l.list.SelectWhenLoaded(a.ID)
+	return tea.Batch(JournalFailed(a.JournalErr), ui.Toast(ui.ToastSuccess, a.Toast), f.Load(a.List)), true
 }
 
 // JournalFailed tells the user that an action was not journaled (nil when
@@ -100,7 +104,7 @@ func JournalFailed(err error) tea.Cmd {
 	if err == nil {
 		return nil
 	}
-	return ui.Toast(ui.ToastError, "journal not written: "+err.Error())
+	return ui.Toast(ui.ToastError, "journal not written: "+ui.ErrorText(err))
 }
 
 // Recorder writes journal lines for the account operated when it was made

@@ -1,10 +1,11 @@
 // Package tabbed is the frame of the screens that keep several lists side by
-// side behind ←/→ tabs (Beneficiaries, Compliance). Each list loads every
-// page on its own, the root's / filter follows the list on screen, the
-// selected record shows in a detail pane, and a create form (package form)
-// is sent, journaled and, when the service refuses it, left open with the
-// error on the field it names. A screen embeds a *Frame and keeps only what
-// is its own: its lists, forms, keys and hints.
+// side behind ←/→ tabs (Beneficiaries, Compliance): a thin layer over
+// listing.List, one per tab, each loading every page. The root's / filter
+// follows the list on screen, the selected record shows in a detail pane,
+// and a create form (package form) is sent, journaled and, when the service
+// refuses it, left open with the error on the field it names. A screen
+// embeds a *Frame and keeps only what is its own: its lists, forms, keys
+// and hints.
 package tabbed
 
 import (
@@ -12,8 +13,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tesouro-treasury/tesouro/ui"
-	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
+	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 // Frame holds the lists of a screen, the one on screen, and the open form.
@@ -32,6 +33,7 @@ type Frame struct {
 	form     *form.Form
 	formList int                        // the list the form creates into
 	request  func(f *form.Form) Request // reads the form when it is sent
+	sending  ui.Slot                    // the answer to the sent form
 }
 
 // New builds the frame of a screen whose writes need act; tabsHelp names
@@ -39,10 +41,7 @@ type Frame struct {
 func New(s *ui.Session, act ui.Action, tabsHelp string, lists ...*List) *Frame {
 	f := &Frame{s: s, act: act, lists: lists, width: 80, height: 24}
 	for _, l := range lists {
-		l.table = widget.NewTable(l.Cols...)
-		l.table.SetEmpty(l.Empty)
-		l.table.SetStyles(s.Styles().TableStyles())
-		l.entries = map[string]Entry{}
+		l.build(s)
 	}
 	f.keys.Prev = ui.Binding("←/→", tabsHelp, "left", "h", "[")
 	f.keys.Next = key.NewBinding(key.WithKeys("right", "l", "]"))
@@ -60,6 +59,10 @@ func (f *Frame) Init() tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
+
+// Load fetches list i again; its rows stay until the answer replaces them,
+// the cursor on the same record.
+func (f *Frame) Load(i int) tea.Cmd { return f.lists[i].list.Refresh() }
 
 // Capturing implements ui.Screen: a form has the keyboard.
 func (f *Frame) Capturing() bool { return f.form != nil }
@@ -86,16 +89,22 @@ func (f *Frame) Bindings(own ...key.Binding) []key.Binding {
 		return f.form.KeyMap()
 	}
 	b := append([]key.Binding{f.keys.Prev, f.keys.Next, f.keys.Refresh}, own...)
-	return append(b, f.lists[f.cur].table.KeyMap()...)
+	return append(b, f.lists[f.cur].list.KeyMap()...)
 }
 
-// Handle takes the messages every tabbed screen answers alike: list loads,
+// Handle takes the messages every tabbed screen answers alike: list pages,
 // sent forms, keys (the open form's, else the tabs', refresh and the
 // list's), the filter, the theme, and what the open form's inputs need.
 func (f *Frame) Handle(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case loadedMsg:
-		return f.loaded(msg)
+	case listing.PageMsg[Entry]:
+		// Only the list that awaits this page takes it.
+		cmds := make([]tea.Cmd, 0, len(f.lists))
+		for _, l := range f.lists {
+			cmd, _ := l.list.Handle(msg)
+			cmds = append(cmds, cmd)
+		}
+		return tea.Batch(cmds...)
 	case SentMsg:
 		cmd, _ := f.Sent(msg)
 		return cmd
@@ -103,11 +112,11 @@ func (f *Frame) Handle(msg tea.Msg) tea.Cmd {
 		return f.key(msg)
 	case ui.FilterMsg:
 		f.query = msg.Query
-		f.lists[f.cur].table.SetFilter(f.query)
+		f.lists[f.cur].list.SetFilter(f.query)
 		return nil
 	case ui.ThemeChangedMsg:
 		for _, l := range f.lists {
-			l.table.SetStyles(f.s.Styles().TableStyles())
+			l.list.Restyle()
 		}
 		if f.form != nil {
 			f.form.SetStyles(formStyles(f.s))
@@ -133,7 +142,7 @@ func (f *Frame) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, f.keys.Refresh):
 		return f.Load(f.cur)
 	default:
-		return f.lists[f.cur].table.Update(msg)
+		return f.lists[f.cur].list.Key(msg)
 	}
 	return nil
 }
@@ -141,7 +150,7 @@ func (f *Frame) key(msg tea.KeyPressMsg) tea.Cmd {
 func (f *Frame) switchTo(d int) {
 	f.cur = (f.cur + d + len(f.lists)) % len(f.lists)
 	// The filter belongs to the list on screen: carry it over.
-	f.lists[f.cur].table.SetFilter(f.query)
+	f.lists[f.cur].list.SetFilter(f.query)
 }
 
 // narrowWidth is the width under which lists keep their narrow columns, so
@@ -152,14 +161,14 @@ const narrowWidth = 80
 func (f *Frame) SetSize(w, h int) {
 	f.width, f.height = max(w, 1), max(h, 1)
 	th, _ := f.layout()
-	for _, l := range f.lists {
-		l.table.SetSize(f.width, th)
-	}
 	if narrow := f.width < narrowWidth; narrow != f.narrow {
 		f.narrow = narrow
 		for _, l := range f.lists {
-			l.setRows(narrow)
+			l.setNarrow(narrow)
 		}
+	}
+	for _, l := range f.lists {
+		l.list.SetTableSize(f.width, th)
 	}
 	if f.form != nil {
 		f.form.SetSize(f.width, f.height)

@@ -2,6 +2,7 @@ package tabbed
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"charm.land/bubbles/v2/key"
@@ -10,8 +11,8 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
-	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
 
 // wallets is a screen of one list, the least a Frame needs to be one.
@@ -23,42 +24,56 @@ func (w wallets) KeyMap() []key.Binding                   { return w.Bindings() 
 func (w wallets) View() string                            { return w.Render(w.Status("")) }
 func (w wallets) Update(msg tea.Msg) (ui.Screen, tea.Cmd) { return w, w.Handle(msg) }
 
-func newWallets(s *ui.Session) ui.Screen {
+// store lists the wallets named in names, for any account.
+type store struct{ names []string }
+
+func (st *store) newWallets(s *ui.Session) ui.Screen {
 	return wallets{New(s, ui.ActBeneficiary, "wallets", &List{Title: "Wallets", What: "wallets",
-		Cols: []widget.Column{{Title: "Alias"}, {Title: "Chain"}, {Title: "Address"}, {Title: "Created"}},
-		Load: Paged(func(ctx context.Context, svc api.Service, acct uuid.UUID, c string) (api.Page[api.Wallet], error) {
-			return svc.ListWallets(ctx, api.WalletFilter{SubAccountID: acct, Cursor: c})
-		}, func(w api.Wallet) Entry {
-			return Entry{ID: w.ID.String(), Name: w.Alias, Cells: []string{w.Alias, w.WalletChain, w.WalletAddress, ""}}
-		}),
+		Cols: []widget.Column{{Title: "Alias"}, {Title: "Chain"}},
+		Load: Paged(func(_ context.Context, acct uuid.UUID, _ string) (api.Page[string], error) {
+			return api.Page[string]{Items: append([]string(nil), st.names...)}, nil
+		}, func(n string) Entry { return Entry{ID: n, Name: n, Cells: []string{n, "BASE"}} }),
 	})}
 }
 
-func newHarness(t *testing.T) *fakeservice.Harness {
-	s := fakeservice.Session(t, &fakeservice.Service{}, "operator@example.com", api.Permissions{Beneficiary: true})
-	return fakeservice.Drive(t, s, newWallets, 100, 30)
+func session() *ui.Session {
+	return &ui.Session{Time: screentest.NewClock(screentest.Epoch), Account: ui.Account{ID: uuid.New(), Name: "Main"},
+		Access: &api.AccessInfo{AccountPermissions: api.Permissions{Beneficiary: true}}}
 }
 
-func TestStaleListIsDropped(t *testing.T) {
-	h := newHarness(t)
-	m := h.Screen.(wallets)
-	m.Load(0)
-	older := m.lists[0].gen
-	m.Load(0)
-	newer := m.lists[0].gen
-	fresh := []Entry{{ID: "b", Name: "fresh", Cells: []string{"fresh", "BASE", "0x1", ""}}}
-	old := []Entry{{ID: "a", Name: "old", Cells: []string{"old", "BASE", "0x2", ""}}}
-	h.Send(loadedMsg{list: 0, gen: newer, entries: fresh})
-	h.Send(loadedMsg{list: 0, gen: older, entries: old})
-	if row, _ := m.lists[0].table.Selected(); row.ID != "b" || m.lists[0].table.Len() != 1 {
-		t.Fatalf("the older answer replaced the newer one: %+v", row)
+func TestTabbedDropsAnOlderLoad(t *testing.T) {
+	st := &store{names: []string{"old"}}
+	s := session()
+	sc := st.newWallets(s).(wallets)
+	d := screentest.New(t, s, sc)
+	late := sc.Init()() // answered before the data changed, delivered last
+	st.names = []string{"fresh"}
+	d.Run(sc.Load(0))
+	d.Send(late)
+	if e, _ := sc.lists[0].Selected(); e.ID != "fresh" || sc.lists[0].list.Len() != 1 {
+		t.Fatalf("the older answer replaced the newer one: %+v\n%s", e, d.PlainView())
 	}
+}
 
-	// The root rebuilds the screen for another account: a late answer of
-	// the old screen must not fill the new one, though both loaded once.
-	other := newHarness(t)
-	other.Send(loadedMsg{list: 0, gen: newer, entries: old})
-	if other.Screen.(wallets).lists[0].table.Len() != 0 {
-		t.Fatal("an answer for another screen instance was taken")
+// TestTabbedDropsAnotherAccountsLoad: the root rebuilds the screen for
+// another account; a late answer of the old screen must not fill the new
+// one, which still takes its own.
+func TestTabbedDropsAnotherAccountsLoad(t *testing.T) {
+	a := session()
+	fromA := (&store{names: []string{"a-wallet"}}).newWallets(a).Init()
+
+	b := a.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
+	sc := (&store{names: []string{"b-wallet"}}).newWallets(b).(wallets)
+	d := screentest.New(t, b, sc)
+	sc.SetSize(80, 20)
+	fromB := sc.Init()
+	before := d.PlainView()
+	d.Send(fromA())
+	if got := d.PlainView(); got != before || sc.lists[0].list.Len() != 0 {
+		t.Fatalf("B's screen took A's answer:\n%s", got)
+	}
+	d.Run(fromB)
+	if v := d.PlainView(); !strings.Contains(v, "b-wallet") || strings.Contains(v, "a-wallet") {
+		t.Fatalf("B's own answer:\n%s", v)
 	}
 }

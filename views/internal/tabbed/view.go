@@ -15,7 +15,7 @@ func (f *Frame) Render(status string) string {
 	}
 	th, dh := f.layout()
 	lines := []string{f.tabsLine(), status}
-	lines = append(lines, strings.Split(f.lists[f.cur].table.View(), "\n")...)
+	lines = append(lines, strings.Split(f.lists[f.cur].list.Table.View(), "\n")...)
 	lines = lines[:min(len(lines), 2+th)]
 	for len(lines) < 2+th {
 		lines = append(lines, "")
@@ -33,12 +33,12 @@ func (f *Frame) Status(hint string) string {
 	l := f.lists[f.cur]
 	var parts []string
 	switch {
-	case l.err != nil:
-		return th.Error.Render("✗ " + l.err.Error() + " (r retries)")
-	case l.loading && !l.loaded:
+	case l.list.Err != nil:
+		return th.Error.Render("✗ " + ui.ErrorText(l.list.Err) + " (r retries)")
+	case !l.loaded():
 		parts = append(parts, "loading…")
-	case l.table.Filter() != "":
-		parts = append(parts, fmt.Sprintf("filter %q: %d of %d (esc clears)", l.table.Filter(), l.table.Visible(), l.table.Len()))
+	case l.list.Filter() != "":
+		parts = append(parts, fmt.Sprintf("filter %q: %d of %d (esc clears)", l.list.Filter(), l.list.Visible(), l.list.Len()))
 	}
 	if hint != "" {
 		parts = append(parts, hint)
@@ -51,8 +51,8 @@ func (f *Frame) tabsLine() string {
 	parts := make([]string, 0, len(f.lists))
 	for i, l := range f.lists {
 		label := l.Title
-		if l.loaded {
-			label = fmt.Sprintf("%s %d", l.Title, l.table.Len())
+		if l.loaded() {
+			label = fmt.Sprintf("%s %d", l.Title, l.list.Len())
 		}
 		if i == f.cur {
 			parts = append(parts, th.ActiveTab.Render("["+label+"]"))
@@ -76,4 +76,9 @@ func (f *Frame) detailLines(h int) []string {
 		}
 	}
 	return out[:min(len(out), h)]
+}
+
+// loaded reports whether a load brought the list's records.
+func (l *List) loaded() bool {
+	return l.list.Len() > 0 || (l.list.Loaded() && l.list.Err == nil)
 }

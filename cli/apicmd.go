@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/spf13/cobra"
+)
+
+func (e *Env) apiCommand() *cobra.Command {
+	var fields []string
+	var input, jq string
+	var paginate, include bool
+	cmd := &cobra.Command{
+		Use:   "api METHOD PATH",
+		Short: "Send a signed request to any endpoint and print the answer",
+		Long: `Sends a request signed with the chosen profile (or --sandbox, --credentials),
+like "gh api". -f key=value fields become the query of a GET and the JSON
+body of any other method; --input FILE sends a body as is. --paginate follows
+the cursor and prints every item in one answer. -i prints the status line
+and headers first. A status other than 2xx prints the answer and exits 1.`,
+		Example: `  tesouro api GET /v2/account/balances
+  tesouro api GET /v2/account/tickets -f status=PAID --paginate --jq '.tickets | length'
+  tesouro api POST /v2/notifications/webhooks --input hook.json`,
+		Args: exactArgs("METHOD", "PATH"),
+	}
+	cmd.Flags().StringArrayVarP(&fields, "field", "f", nil, "add a key=value field (query for GET, JSON body otherwise)")
+	cmd.Flags().StringVar(&input, "input", "", "send the body read from FILE (- for stdin)")
+	cmd.Flags().BoolVar(&paginate, "paginate", false, "follow the cursor and merge every page's items")
+	cmd.Flags().BoolVarP(&include, "include", "i", false, "print the status line and headers")
+	cmd.Flags().StringVar(&jq, "jq", "", "filter the answer with a jq expression")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		method, path := strings.ToUpper(args[0]), args[1]
+		if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE"}, method) {
+			return Usagef("METHOD %q: use GET, POST, PUT, PATCH or DELETE", args[0])
+		}
+		if !strings.HasPrefix(path, "/") {
+			path = "/" + path
+		}
+		var query url.Values
+		if p, q, ok := strings.Cut(path, "?"); ok {
+			path = p
+			v, err := url.ParseQuery(q)
+			if err != nil {
+				return Usagef("PATH query: %v", err)
+			}
+			query = v
+		}
+		obj := map[string]string{}
+		for _, f := range fields {
+			k, v, ok := strings.Cut(f, "=")
+			if !ok || k == "" {
+				return Usagef("-f %q: give key=value", f)
+			}
+			obj[k] = v
+		}
+		var body []byte
+		switch {
+		case input != "" && len(fields) > 0 && method != "GET":
+			return Usagef("--input and -f exclude each other for %s", method)
+		case input != "":
+			var err error
+			if input == "-" {
+				body, err = io.ReadAll(e.Stdin)
+			} else {
+				body, err = os.ReadFile(input)
+			}
+			if err != nil {
+				return err
+			}
+		case method == "GET" && len(fields) > 0:
+			if query == nil {
+				query = url.Values{}
+			}
+			for k, v := range obj {
+				query.Set(k, v)
+			}
+		case len(fields) > 0:
+			body, _ = json.Marshal(obj)
+		}
+		if paginate && method != "GET" {
+			return Usagef("--paginate is for GET")
+		}
+		out := &Output{Format: "json", JQ: jq}
+		if err := out.check(); err != nil {
+			return err
+		}
+		return e.run(cmd, func(ctx context.Context, s *session) error {
+			return e.rawRequest(ctx, s, method, path, query, body, paginate, include, out)
+		})
+	}
+	return cmd
+}
+
+func (e *Env) rawRequest(ctx context.Context, s *session, method, path string, query url.Values, body []byte, paginate, include bool, out *Output) error {
+	// --sub-account scopes the request like every other command's.
+	if s.sub != uuid.Nil && query.Get("subAccountId") == "" {
+		if query == nil {
+			query = url.Values{}
+		}
+		query.Set("subAccountId", s.sub.String())
+	}
+	var merged map[string]json.RawMessage
+	for page := 0; ; page++ {
+		resp, err := s.client().Raw(ctx, method, path, query, body)
+		if err != nil {
+			return err
+		}
+		if include && page == 0 {
+			fmt.Fprintf(e.Stdout, "HTTP %d %s\n", resp.Status, http.StatusText(resp.Status))
+			keys := make([]string, 0, len(resp.Header))
+			for k := range resp.Header {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				fmt.Fprintf(e.Stdout, "%s: %s\n", k, strings.Join(resp.Header[k], ", "))
+			}
+			fmt.Fprintln(e.Stdout)
+		}
+		if resp.Status < 200 || resp.Status > 299 {
+			e.Stdout.Write(resp.Body)
+			if len(resp.Body) > 0 && resp.Body[len(resp.Body)-1] != '\n' {
+				fmt.Fprintln(e.Stdout)
+			}
+			return fmt.Errorf("%s %s: HTTP %d", method, path, resp.Status)
+		}
+		if !paginate {
+			return e.printJSON(resp.Body, out)
+		}
+		var pg map[string]json.RawMessage
+		if err := json.Unmarshal(resp.Body, &pg); err != nil {
+			return fmt.Errorf("--paginate: the answer is not a JSON object: %w", err)
+		}
+		var cursor string
+		if raw, ok := pg["cursor"]; ok {
+			_ = json.Unmarshal(raw, &cursor)
+		}
+		if merged == nil {
+			merged = pg
+		} else {
+			for k, v := range pg {
+				var items []json.RawMessage
+				if json.Unmarshal(v, &items) != nil {
+					continue
+				}
+				var have []json.RawMessage
+				_ = json.Unmarshal(merged[k], &have)
+				merged[k], _ = json.Marshal(append(have, items...))
+			}
+		}
+		if cursor == "" {
+			delete(merged, "cursor")
+			b, _ := json.Marshal(merged)
+			return e.printJSON(b, out)
+		}
+		if query == nil {
+			query = url.Values{}
+		}
+		query.Set("cursor", cursor)
+	}
+}
+
+// printJSON prints an answer indented, or through --jq.
+func (e *Env) printJSON(b []byte, out *Output) error {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		// Not JSON (a PDF receipt, say): as is.
+		_, err := e.Stdout.Write(b)
+		return err
+	}
+	return out.Write(e.Stdout, v, nil)
+}

@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/spf13/cobra"
+
+	"github.com/tesouro-treasury/tesouro/api"
+)
+
+// beneficiaryRow is one beneficiary of any kind, as listed.
+type beneficiaryRow struct {
+	Kind      string `json:"kind"` // wallet, brl, usd, cop
+	ID        string `json:"id"`
+	Alias     string `json:"alias"`
+	Target    string `json:"target"` // address, PIX key or account number
+	Detail    string `json:"detail"` // chain, key type or bank
+	CreatedAt string `json:"createdAt"`
+}
+
+var beneficiaryKinds = []string{"wallet", "brl", "usd", "cop"}
+
+func (e *Env) beneficiariesCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "beneficiaries",
+		Short: "List and add beneficiaries (wallets and bank accounts)",
+		Args:  cobra.ArbitraryArgs,
+		RunE:  GroupRunE("list or add"),
+	}
+	cmd.AddCommand(e.beneficiariesListCommand(), e.beneficiariesAddCommand())
+	return cmd
+}
+
+func (e *Env) beneficiariesListCommand() *cobra.Command {
+	var kind, alias string
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List beneficiaries (every kind unless --kind)",
+		Args:  noArgs,
+	}
+	cmd.Flags().StringVar(&kind, "kind", "", "only this KIND: wallet, brl, usd or cop")
+	cmd.Flags().StringVar(&alias, "alias", "", "only beneficiaries with this ALIAS")
+	out := addOutputFlags(cmd)
+	limit := limitFlag(cmd)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		kinds := beneficiaryKinds
+		if kind != "" {
+			k := strings.ToLower(kind)
+			if !contains(beneficiaryKinds, k) {
+				return Usagef("--kind %q: use wallet, brl, usd or cop", kind)
+			}
+			kinds = []string{k}
+		}
+		return e.run(cmd, func(ctx context.Context, s *session) error {
+			rows := []beneficiaryRow{}
+			c := s.client()
+			bf := func(cursor string) api.BeneficiaryFilter {
+				return api.BeneficiaryFilter{SubAccountID: s.sub, Alias: alias, Cursor: cursor}
+			}
+			for _, k := range kinds {
+				var err error
+				switch k {
+				case "wallet":
+					var ws []api.Wallet
+					ws, err = collect(ctx, *limit, func(ctx context.Context, cur string) (api.Page[api.Wallet], error) {
+						return c.ListWallets(ctx, api.WalletFilter{SubAccountID: s.sub, Alias: alias, Cursor: cur})
+					})
+					for _, w := range ws {
+						rows = append(rows, beneficiaryRow{"wallet", w.ID.String(), w.Alias, w.WalletAddress, w.WalletChain, ts(w.CreatedAt)})
+					}
+				case "brl":
+					var bs []api.BRLAccount
+					bs, err = collect(ctx, *limit, func(ctx context.Context, cur string) (api.Page[api.BRLAccount], error) {
+						return c.ListBRLAccounts(ctx, bf(cur))
+					})
+					for _, b := range bs {
+						target, detail := b.PixKey, b.PixKeyType
+						if target == "" {
+							target, detail = b.AccountNumber, "bank "+b.BankCode+" branch "+b.BranchCode
+						}
+						rows = append(rows, beneficiaryRow{"brl", b.ID.String(), b.Alias, target, detail, ts(b.CreatedAt)})
+					}
+				case "usd":
+					var us []api.USDAccount
+					us, err = collect(ctx, *limit, func(ctx context.Context, cur string) (api.Page[api.USDAccount], error) {
+						return c.ListUSDAccounts(ctx, bf(cur))
+					})
+					for _, u := range us {
+						rows = append(rows, beneficiaryRow{"usd", u.ID.String(), u.Alias, u.BankAccountNumber, u.BankName, ts(u.CreatedAt)})
+					}
+				case "cop":
+					var cs []api.COPAccount
+					cs, err = collect(ctx, *limit, func(ctx context.Context, cur string) (api.Page[api.COPAccount], error) {
+						return c.ListCOPAccounts(ctx, bf(cur))
+					})
+					for _, b := range cs {
+						rows = append(rows, beneficiaryRow{"cop", b.ID.String(), b.Alias, b.BankAccountNumber, b.BankName, ts(b.CreatedAt)})
+					}
+				}
+				if err != nil {
+					return err
+				}
+			}
+			if *limit > 0 && len(rows) > *limit {
+				rows = rows[:*limit]
+			}
+			return out.Write(e.Stdout, rows, func() Table {
+				t := Table{Columns: []string{"kind", "id", "alias", "target", "detail", "created_at"}}
+				for _, r := range rows {
+					t.Rows = append(t.Rows, []string{r.Kind, r.ID, r.Alias, r.Target, r.Detail, r.CreatedAt})
+				}
+				return t
+			})
+		})
+	}
+	return cmd
+}
+
+func ts(t api.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Env) beneficiariesAddCommand() *cobra.Command {
+	var kind, alias, desc, address, chain, memo, pixKey, taxID, name string
+	var yes bool
+	cmd := &cobra.Command{
+		Use:   "add",
+		Short: "Add a wallet (--address, --chain) or a BRL PIX account (--pix-key)",
+		Example: `  tesouro beneficiaries add --kind wallet --alias treasury --address 0xAbC... --chain POLYGON
+  tesouro beneficiaries add --kind brl --alias fornecedor --pix-key 12345678909 --tax-id 12345678909 --name "Fulano"`,
+		Args: noArgs,
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&kind, "kind", "", "kind of beneficiary: wallet or brl")
+	fs.StringVar(&alias, "alias", "", "alias to find it by")
+	fs.StringVar(&desc, "description", "", "free TEXT")
+	fs.StringVar(&address, "address", "", "wallet ADDRESS (--kind wallet)")
+	fs.StringVar(&chain, "chain", "", "wallet CHAIN: POLYGON, CELO, ETHEREUM, BASE (--kind wallet)")
+	fs.StringVar(&memo, "memo", "", "wallet MEMO (--kind wallet)")
+	fs.StringVar(&pixKey, "pix-key", "", "the account's PIX key (--kind brl)")
+	fs.StringVar(&taxID, "tax-id", "", "tax id of the holder: CPF or CNPJ (--kind brl)")
+	fs.StringVar(&name, "name", "", "holder's NAME (--kind brl)")
+	fs.BoolVar(&yes, "yes", false, "add without asking (scripts)")
+	out := addOutputFlags(cmd)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		if alias == "" {
+			return Usagef("--alias is required")
+		}
+		switch kind {
+		case "wallet":
+			if address == "" || chain == "" {
+				return Usagef("--kind wallet needs --address and --chain")
+			}
+		case "brl":
+			if pixKey == "" {
+				return Usagef("--kind brl needs --pix-key")
+			}
+		default:
+			return Usagef("--kind %q: use wallet or brl (other kinds are added in the dashboard)", kind)
+		}
+		interactive := e.StdinTTY() && !yes
+		if !interactive && !yes {
+			return Usagef("no terminal to confirm at: pass --yes to add without asking")
+		}
+		t, err := e.Resolve()
+		if err != nil {
+			return err
+		}
+		if t.ReadOnly {
+			return Usagef("read-only: adding a beneficiary is a write")
+		}
+		if t.Production && !interactive && !t.ScriptedWrites {
+			return fmt.Errorf("profile %s is a PRODUCTION profile that does not allow scripted writes: confirm at a terminal, or allow it with --allow-scripted-writes", t.Profile)
+		}
+		return e.run(cmd, func(ctx context.Context, s *session) error {
+			fmt.Fprintf(e.Stderr, "Add %s beneficiary %q to %s\n", kind, alias, s.accountLabel())
+			if interactive && !e.confirm(ctx, "Add it?") {
+				return fmt.Errorf("not confirmed: nothing added")
+			}
+			var id uuid.UUID
+			var err error
+			if kind == "wallet" {
+				id, err = s.client().CreateWallet(ctx, s.sub, api.CreateWalletRequest{Alias: alias, Description: desc, WalletAddress: address, WalletChain: strings.ToUpper(chain), WalletMemo: memo})
+			} else {
+				id, err = s.client().CreateBRLAccount(ctx, s.sub, api.CreateBRLAccountRequest{Alias: alias, Description: desc, PixKey: pixKey, TaxID: taxID, UserName: name})
+			}
+			if err != nil {
+				return err
+			}
+			res := map[string]string{"id": id.String(), "kind": kind, "alias": alias}
+			return out.Write(e.Stdout, res, func() Table {
+				return Table{Columns: []string{"id", "kind", "alias"}, Rows: [][]string{{id.String(), kind, alias}}}
+			})
+		})
+	}
+	return cmd
+}

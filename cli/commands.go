@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/spf13/cobra"
+
+	"github.com/tesouro-treasury/tesouro/api"
+)
+
+// Commands returns the scripting commands, for main to add to the tree.
+func Commands(e *Env) []*cobra.Command {
+	return []*cobra.Command{
+		e.balancesCommand(), e.accountsCommand(), e.ticketsCommand(), e.ticketCommand(), e.quoteCommand(),
+		e.approvalsCommand(), e.beneficiariesCommand(), e.webhooksCommand(), e.apiCommand(),
+	}
+}
+
+// session is a connected command: the client and the account it acts on.
+type session struct {
+	target  *Target
+	conn    *Conn
+	sub     uuid.UUID // uuid.Nil: the main account
+	subName string
+}
+
+// open resolves the target, connects and resolves --sub-account. The
+// caller must call close.
+func (e *Env) open(ctx context.Context) (*session, error) {
+	t, err := e.Resolve()
+	if err != nil {
+		return nil, err
+	}
+	conn, err := t.Connect(ctx, e.ClientOptions()...)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{target: t, conn: conn}
+	if s.sub, s.subName, err = SubAccount(ctx, conn.Client, t.SubAccount); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *session) close() error { return s.conn.Close() }
+
+func (s *session) client() *api.Client { return s.conn.Client }
+
+// run opens a session for the command, runs f and closes the session
+// whatever happens.
+func (e *Env) run(cmd *cobra.Command, f func(ctx context.Context, s *session) error) error {
+	ctx := cmd.Context()
+	s, err := e.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	return f(ctx, s)
+}
+
+// parseID parses a positional id argument.
+func parseID(what, arg string) (uuid.UUID, error) {
+	id, err := uuid.Parse(arg)
+	if err != nil {
+		return uuid.Nil, Usagef("%s %q is not an id (a UUID such as 7f3c...)", what, arg)
+	}
+	return id, nil
+}
+
+// exactArgs is cobra.ExactArgs as a usage error naming what is missing.
+func exactArgs(names ...string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != len(names) {
+			return Usagef("%s takes %d argument(s): %v, got %d", cmd.CommandPath(), len(names), names, len(args))
+		}
+		return nil
+	}
+}
+
+// noArgs refuses positional arguments.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return Usagef("%s: unexpected argument %q", cmd.CommandPath(), args[0])
+	}
+	return nil
+}
+
+// limitFlag adds --limit, the number of items after which a list stops
+// (0: all of them, every page).
+func limitFlag(cmd *cobra.Command) *int {
+	n := cmd.Flags().Int("limit", 0, "stop after N items (default: all, every page)")
+	return n
+}
+
+// collect walks every page of a list, stopping after limit items when
+// limit > 0.
+func collect[T any](ctx context.Context, limit int, fetch func(ctx context.Context, cursor string) (api.Page[T], error)) ([]T, error) {
+	if limit < 0 {
+		return nil, Usagef("--limit must be 0 (all) or positive, not %d", limit)
+	}
+	out := []T{}
+	for item, err := range api.All(ctx, fetch) {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, item)
+		if limit > 0 && len(out) >= limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+// accountLabel names the account a session acts on.
+func (s *session) accountLabel() string {
+	if s.sub == uuid.Nil {
+		return "main account"
+	}
+	return fmt.Sprintf("%s (%s)", s.subName, s.sub)
+}
+
+// GroupRunE is the RunE of a command that only groups others: without a
+// subcommand, or with one it does not know, it is a usage error (exit 2),
+// with a suggestion when the name is close to a real one.
+func GroupRunE(verbs string) func(cmd *cobra.Command, args []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return Usagef("%s: say what to do: %s (tesouro help %s)", cmd.CommandPath(), verbs, cmd.Name())
+		}
+		msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
+		}
+		return Usagef("%s: use %s", msg, verbs)
+	}
+}

@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/spf13/cobra"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/export"
+	"github.com/tesouro-treasury/tesouro/keystore"
+)
+
+func (e *Env) ticketsExportCommand() *cobra.Command {
+	var f ticketFilterFlags
+	var output string
+	cmd := &cobra.Command{
+		Use:   "export",
+		Short: "Export every ticket the filter matches as CSV (fixed columns)",
+		Long: `Writes a CSV of every ticket the filter matches, fetching all pages (progress on
+stderr at a terminal). The columns never change: every fee type has its own
+pair of columns (amount in the input and in the output currency), and the
+account and sub-account are named on every row. Cells a spreadsheet would
+run as a formula are guarded. The file goes to the current directory, or to
+export_dir from config.toml, named after the account:
+tesouro-tickets-ACCOUNT-YYYYMMDD-HHMMSS.csv.`,
+		Example: `  tesouro tickets export --status PAID --since 2026-01-14 --until 2026-01-15
+  tesouro tickets export -o - | wc -l`,
+		Args: noArgs,
+	}
+	f.add(cmd)
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write to FILE (- for stdout) instead of a named file in the export directory")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		return e.run(cmd, func(ctx context.Context, s *session) error {
+			tf, err := f.filter(s)
+			if err != nil {
+				return err
+			}
+			acct, err := exportAccount(ctx, s)
+			if err != nil {
+				return err
+			}
+			if output == "-" {
+				n, err := e.writeTickets(ctx, s, tf, acct, e.Stdout)
+				if err == nil {
+					fmt.Fprintf(e.Stderr, "%d tickets exported\n", n)
+				}
+				return err
+			}
+			path := output
+			if path == "" {
+				dir, err := e.exportDir()
+				if err != nil {
+					return err
+				}
+				name := acct.Name
+				if acct.SubAccountName != "" {
+					name += " " + acct.SubAccountName
+				}
+				path = filepath.Join(dir, export.FileName("tickets", name, time.Now()))
+			}
+			// Written aside and renamed at the end: a file under the final
+			// name is always a complete export.
+			tmp, err := os.CreateTemp(filepath.Dir(path), ".tesouro-export-*.csv")
+			if err != nil {
+				return fmt.Errorf("export: %w", err)
+			}
+			defer os.Remove(tmp.Name())
+			n, err := e.writeTickets(ctx, s, tf, acct, tmp)
+			if cerr := tmp.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return err
+			}
+			if err := os.Rename(tmp.Name(), path); err != nil {
+				return fmt.Errorf("export: %w", err)
+			}
+			fmt.Fprintf(e.Stderr, "%d tickets exported to %s\n", n, path)
+			return nil
+		})
+	}
+	return cmd
+}
+
+// exportAccount names the account the rows come from.
+func exportAccount(ctx context.Context, s *session) (export.Account, error) {
+	var a export.Account
+	mains, err := s.client().ListAccounts(ctx)
+	if err != nil {
+		return a, err
+	}
+	for _, m := range mains {
+		if isMain(m) {
+			a.ID, a.Name = m.ID.String(), m.Name
+			break
+		}
+	}
+	if s.sub != uuid.Nil {
+		a.SubAccountID, a.SubAccountName = s.sub.String(), s.subName
+	}
+	return a, nil
+}
+
+// exportDir is export_dir from config.toml, else the current directory.
+func (e *Env) exportDir() (string, error) {
+	dir, err := keystore.ConfigDir(e.Getenv)
+	if err != nil {
+		return ".", nil
+	}
+	cfg, err := keystore.Load(dir)
+	if err != nil {
+		return "", err
+	}
+	if cfg.ExportDir == "" {
+		return ".", nil
+	}
+	d := cfg.ExportDir
+	if home := e.Getenv("HOME"); home != "" && len(d) > 1 && d[:2] == "~/" {
+		d = filepath.Join(home, d[2:])
+	}
+	if err := os.MkdirAll(d, 0o700); err != nil {
+		return "", fmt.Errorf("export_dir: %w", err)
+	}
+	return d, nil
+}
+
+// writeTickets writes every matching ticket, page by page, showing
+// progress on stderr when it is a terminal.
+func (e *Env) writeTickets(ctx context.Context, s *session, tf api.TicketFilter, acct export.Account, w io.Writer) (int, error) {
+	cw, err := export.NewWriter(w, export.TicketColumns)
+	if err != nil {
+		return 0, err
+	}
+	progress := e.StderrTTY()
+	for tk, err := range api.All(ctx, ticketPages(s, tf)) {
+		if err != nil {
+			return cw.Rows(), err
+		}
+		if err := cw.Row(export.TicketRow(acct, tk)); err != nil {
+			return cw.Rows(), err
+		}
+		if progress && cw.Rows()%100 == 0 {
+			fmt.Fprintf(e.Stderr, "\rexporting: %d tickets", cw.Rows())
+		}
+	}
+	if progress {
+		fmt.Fprint(e.Stderr, "\r\033[K")
+	}
+	return cw.Rows(), cw.Flush()
+}

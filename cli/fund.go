@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+)
+
+// FundCommand is "tesouro sandbox fund TICKET": the payer of a ticket,
+// simulated by the sandbox's fund endpoint, on the sandbox the global flags
+// name (--credentials FILE of a running sandbox, or a sandbox profile).
+func FundCommand(e *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "fund TICKET_ID",
+		Short: "Simulate the payer funding a ticket (sandbox only)",
+		Example: `  tesouro --credentials ~/.local/state/tesouro/sandbox-credentials.json sandbox fund TICKET_ID
+  tesouro --profile local sandbox fund TICKET_ID --json`,
+		Args: exactArgs("TICKET_ID"),
+	}
+	out := addOutputFlags(cmd)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		id, err := parseID("ticket", args[0])
+		if err != nil {
+			return err
+		}
+		t, err := e.Resolve()
+		if err != nil {
+			return err
+		}
+		if t.Production {
+			return Usagef("sandbox fund: profile %s is a production profile; funding is simulated only by a sandbox", t.Profile)
+		}
+		return e.run(cmd, func(ctx context.Context, s *session) error {
+			tk, err := s.client().SandboxFundTicket(ctx, s.sub, id)
+			if err != nil {
+				return err
+			}
+			return out.Write(e.Stdout, tk, func() Table { return ticketDetail(tk) })
+		})
+	}
+	return cmd
+}

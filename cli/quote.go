@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/spf13/cobra"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
+)
+
+// quoteLife is how long a quote token is accepted (service.md §6: issue +
+// 15 s). It is counted from when the request was sent, so the client errs
+// on the early side.
+const quoteLife = 15 * time.Second
+
+// quoteFlags describe a conversion: quote and ticket create share them.
+type quoteFlags struct {
+	from, fromMethod, to, toMethod, amount, outputAmount, sendMethod string
+}
+
+func (f *quoteFlags) add(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&f.from, "from", "", "input CURRENCY (BRL, USDC, ...)")
+	fs.StringVar(&f.fromMethod, "from-method", "", "input payment METHOD (PIX, INTERNAL, POLYGON, ...; default: the currency's first)")
+	fs.StringVar(&f.to, "to", "", "output CURRENCY")
+	fs.StringVar(&f.toMethod, "to-method", "", "output payment METHOD (default: the currency's first)")
+	fs.StringVar(&f.amount, "amount", "", "input AMOUNT to convert (exact decimal, e.g. 1000.00)")
+	fs.StringVar(&f.outputAmount, "output-amount", "", "output AMOUNT wanted instead of --amount")
+	fs.StringVar(&f.sendMethod, "send-method", "", "send method when the input is on a chain: PERMIT or TRANSFER (default TRANSFER)")
+}
+
+// request validates the flags locally (usage errors) and builds the quote
+// request for the session's account.
+func (f *quoteFlags) request(sub api.QuoteRequest) (api.QuoteRequest, error) {
+	q := sub
+	q.InputCurrency, q.OutputCurrency = strings.ToUpper(f.from), strings.ToUpper(f.to)
+	if q.InputCurrency == "" || q.OutputCurrency == "" {
+		return q, Usagef("give --from CURRENCY and --to CURRENCY")
+	}
+	method := func(flag, cur, m string) (string, error) {
+		m = strings.ToUpper(m)
+		if m == "" {
+			ms := money.Methods(cur)
+			if len(ms) == 0 {
+				return "", Usagef("%s: unknown currency %s (currencies: %s)", flag, cur, strings.Join(money.Currencies(), ", "))
+			}
+			return ms[0], nil
+		}
+		if !money.SupportsMethod(cur, m) {
+			return "", Usagef("%s-method %s: %s supports %s", flag, m, cur, strings.Join(money.Methods(cur), ", "))
+		}
+		return m, nil
+	}
+	var err error
+	if q.InputPaymentMethod, err = method("--from", q.InputCurrency, f.fromMethod); err != nil {
+		return q, err
+	}
+	if q.OutputPaymentMethod, err = method("--to", q.OutputCurrency, f.toMethod); err != nil {
+		return q, err
+	}
+	switch {
+	case (f.amount == "") == (f.outputAmount == ""):
+		return q, Usagef("give exactly one of --amount (input) and --output-amount")
+	case f.amount != "":
+		d, err := money.ParseAmount(f.amount, q.InputCurrency)
+		if err != nil {
+			return q, Usagef("--amount: %v", err)
+		}
+		q.InputAmount = decimal.NewNullDecimal(d)
+	default:
+		d, err := money.ParseAmount(f.outputAmount, q.OutputCurrency)
+		if err != nil {
+			return q, Usagef("--output-amount: %v", err)
+		}
+		q.OutputAmount = decimal.NewNullDecimal(d)
+	}
+	q.BlockchainSendMethod = strings.ToUpper(f.sendMethod)
+	if money.IsChain(q.InputPaymentMethod) && q.BlockchainSendMethod == "" {
+		q.BlockchainSendMethod = "TRANSFER"
+	}
+	return q, nil
+}
+
+// quoteView is a quote as the commands print it in JSON: the service's
+// fields, plus when its token stops being accepted.
+type quoteView struct {
+	*api.Quote
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+func (e *Env) quoteCommand() *cobra.Command {
+	var f quoteFlags
+	var watch time.Duration
+	cmd := &cobra.Command{
+		Use:   "quote",
+		Short: "Price a conversion (--watch re-quotes until interrupted)",
+		Example: `  tesouro quote --from BRL --to USDC --amount 1000
+  tesouro quote --from USDC --to BRL --output-amount 5000 --json
+  tesouro quote --from BRL --to USDT --amount 1000 --watch 5s`,
+		Args: noArgs,
+	}
+	f.add(cmd)
+	cmd.Flags().DurationVar(&watch, "watch", 0, "re-quote every INTERVAL (e.g. 5s) until interrupted")
+	cmd.Flags().Lookup("watch").NoOptDefVal = "5s"
+	out := addOutputFlags(cmd)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		if _, err := f.request(api.QuoteRequest{}); err != nil {
+			return err
+		}
+		if watch < 0 || (watch > 0 && watch < time.Second) {
+			return Usagef("--watch %s: give an interval of at least 1s", watch)
+		}
+		return e.run(cmd, func(ctx context.Context, s *session) error {
+			req, _ := f.request(api.QuoteRequest{SubAccountID: s.sub})
+			for {
+				sent := time.Now()
+				q, err := s.client().Quote(ctx, req)
+				if err != nil {
+					return err
+				}
+				v := quoteView{Quote: q, ExpiresAt: sent.Add(quoteLife).UTC().Truncate(time.Second)}
+				if err := out.Write(e.Stdout, v, func() Table { return quoteTable(q, s) }); err != nil {
+					return err
+				}
+				if watch == 0 {
+					return nil
+				}
+				select {
+				case <-ctx.Done():
+					return nil
+				case <-time.After(watch):
+				}
+			}
+		})
+	}
+	return cmd
+}
+
+func quoteTable(q *api.Quote, s *session) Table {
+	t := Table{Columns: []string{"field", "value"}}
+	add := func(k, v string) { t.Rows = append(t.Rows, []string{k, v}) }
+	add("account", s.accountLabel())
+	add("you pay", money.Wire(q.InputAmount, q.InputCurrency)+" "+q.InputCurrency+" via "+q.InputPaymentMethod)
+	add("you receive", money.Wire(q.OutputAmount, q.OutputCurrency)+" "+q.OutputCurrency+" via "+q.OutputPaymentMethod)
+	add("base price", q.BasePrice.String()+" "+q.PairName)
+	for _, f := range q.AppliedFees {
+		add("fee", fmt.Sprintf("%s %s %s", f.Type, money.Wire(f.Amount, f.Currency), f.Currency))
+	}
+	if !q.MarkupAmount.IsZero() {
+		add("markup", money.Wire(q.MarkupAmount, q.MarkupCurrency)+" "+q.MarkupCurrency)
+	}
+	add("valid for", quoteLife.String())
+	return t
+}

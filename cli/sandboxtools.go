@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox"
+)
+
+// RequestLog wraps a sandbox's handler to print one line per request:
+// time, method, path (no query: it may name people), status, latency and
+// which demo access made it. Credentials are never printed: the API key is
+// only looked up to name its access.
+func RequestLog(h http.Handler, w io.Writer, creds sandbox.Credentials) http.Handler {
+	names := map[string]string{}
+	for _, a := range creds.Accesses {
+		names[a.APIKey] = a.Name
+	}
+	var mu sync.Mutex
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: rw, status: http.StatusOK}
+		h.ServeHTTP(rec, r)
+		access := "-"
+		switch {
+		case r.Header.Get("X-API-Key") != "":
+			access = names[r.Header.Get("X-API-Key")]
+			if access == "" {
+				access = "unknown-key"
+			}
+		case strings.HasPrefix(r.Header.Get("Authorization"), "Bearer "):
+			access = "bearer"
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "%s %-6s %s %d %s access=%s\n", start.Format("15:04:05.000"), r.Method, r.URL.Path, rec.status,
+			time.Since(start).Round(100*time.Microsecond), access)
+	})
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Forwarder relays every webhook delivery of a sandbox to a local URL, as
+// the sandbox signed it (body and signature header untouched), and prints
+// one line per delivery. It registers a webhook for every event ("*") on
+// the main account and each sub-account, pointing at a relay on loopback.
+type Forwarder struct {
+	to  string
+	out io.Writer
+	hc  *http.Client
+	ln  net.Listener
+	srv *http.Server
+	mu  sync.Mutex
+}
+
+// Forward starts relaying the deliveries of the sandbox whose credentials
+// are creds to the URL to. The operator demo access registers the webhooks.
+func Forward(ctx context.Context, creds sandbox.Credentials, to string, out io.Writer) (*Forwarder, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("--forward-to: relay listener: %w", err)
+	}
+	f := &Forwarder{to: to, out: out, hc: &http.Client{Timeout: 10 * time.Second}, ln: ln}
+	f.srv = &http.Server{Handler: http.HandlerFunc(f.relay), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = f.srv.Serve(ln) }()
+
+	acc, ok := creds.Access("operator")
+	if !ok {
+		f.Close()
+		return nil, fmt.Errorf("--forward-to: the sandbox has no operator access to register webhooks with")
+	}
+	conn, err := demoConn(creds.BaseURL, acc, nil, []api.Option{api.WithTimeout(RequestTimeout)})
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	relay := "http://" + ln.Addr().String() + "/relay"
+	scopes := []uuid.UUID{uuid.Nil}
+	for _, s := range creds.SubAccounts {
+		if id, err := uuid.Parse(s.ID); err == nil {
+			scopes = append(scopes, id)
+		}
+	}
+	for _, sub := range scopes {
+		if _, err := conn.Client.RegisterWebhook(ctx, sub, api.RegisterWebhookRequest{WebhookURL: relay, Subscriptions: []string{"*"}}); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("--forward-to: register the relay webhook: %w", err)
+		}
+	}
+	return f, nil
+}
+
+// Close stops the relay.
+func (f *Forwarder) Close() error { return f.srv.Close() }
+
+func (f *Forwarder) relay(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	if err != nil {
+		http.Error(w, "read body", http.StatusBadRequest)
+		return
+	}
+	var ev struct {
+		ID           string `json:"id"`
+		Subscription string `json:"subscription"`
+		Data         struct {
+			Status string `json:"status"`
+		} `json:"data"`
+	}
+	_ = json.Unmarshal(body, &ev)
+	start := time.Now()
+	status, result := f.deliver(r.Context(), r.Header, body)
+	f.mu.Lock()
+	fmt.Fprintf(f.out, "%s  --> %s %s %s [%s] %s (%s)\n", start.Format("15:04:05"), ev.Subscription, ev.Data.Status, ev.ID, f.to, result, time.Since(start).Round(time.Millisecond))
+	f.mu.Unlock()
+	// The sandbox records what the local endpoint answered.
+	w.WriteHeader(status)
+}
+
+func (f *Forwarder) deliver(ctx context.Context, h http.Header, body []byte) (int, string) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.to, bytes.NewReader(body))
+	if err != nil {
+		return http.StatusBadGateway, "error: " + err.Error()
+	}
+	for _, k := range []string{"Content-Type", "Signature", "User-Agent"} {
+		if v := h.Get(k); v != "" {
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := f.hc.Do(req)
+	if err != nil {
+		return http.StatusBadGateway, "error: " + err.Error()
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	return resp.StatusCode, fmt.Sprintf("%d", resp.StatusCode)
+}

@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/keystore"
+	"github.com/tesouro-treasury/tesouro/sandbox"
+)
+
+// DemoAccesses are the sandbox's demo access names (spec/service.md §6).
+var DemoAccesses = []string{"operator", "requester", "approver1", "approver2", "approver3", "viewer", "restricted", "frozen"}
+
+// Target is the service a command talks to and as whom, decided from the
+// global flags, TESOURO_PROFILE and the config before any network or
+// keyring access: the dashboard shows it in its header before connecting.
+type Target struct {
+	Production bool
+	Profile    string // "" for a sandbox without a profile
+	Email      string
+	Label      string // what the header names when there is no profile
+	Embedded   bool   // a fresh in-process sandbox
+	Funding    bool   // the sandbox's "simulate the payment" is available
+	ReadOnly   bool
+	SubAccount string // --sub-account, else the profile's default
+	// ScriptedWrites is the profile's permission for scripts to write
+	// (ticket create --yes) on production.
+	ScriptedWrites bool
+
+	connect func(ctx context.Context, opts []api.Option) (*Conn, error)
+}
+
+// Conn is a live client of the target.
+type Conn struct {
+	Client *api.Client
+	Email  string
+	// Close releases the connection (stops an embedded sandbox, waits for
+	// rotated tokens to reach the keyring); never nil.
+	Close func() error
+}
+
+// Connect reads the credentials and builds the client; an embedded sandbox
+// starts here.
+func (t *Target) Connect(ctx context.Context, opts ...api.Option) (*Conn, error) {
+	c, err := t.connect(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	if c.Close == nil {
+		c.Close = func() error { return nil }
+	}
+	return c, nil
+}
+
+// Resolve decides the target. Its mistakes are usage errors.
+func (e *Env) Resolve() (*Target, error) {
+	g := *e.G
+	explicitProfile := g.Profile != ""
+	if g.Profile == "" && !g.Sandbox && g.Credentials == "" {
+		g.Profile = strings.TrimSpace(e.Getenv("TESOURO_PROFILE"))
+	}
+	switch {
+	case g.Sandbox && g.Credentials != "":
+		return nil, Usagef("--sandbox and --credentials exclude each other: --sandbox starts its own sandbox")
+	case explicitProfile && (g.Sandbox || g.Credentials != ""):
+		return nil, Usagef("--profile cannot be combined with --sandbox or --credentials")
+	case g.As != "" && !g.Sandbox && g.Credentials == "":
+		return nil, Usagef("the flag --as needs --sandbox or --credentials FILE")
+	case g.Sandbox && g.As != "" && !slices.Contains(DemoAccesses, g.As):
+		return nil, Usagef("--as %q: the demo accesses are %s", g.As, strings.Join(DemoAccesses, ", "))
+	}
+	if g.As == "" {
+		g.As = "operator"
+	}
+	t := &Target{ReadOnly: g.ReadOnly, SubAccount: strings.TrimSpace(g.SubAccount)}
+	switch {
+	case g.Sandbox:
+		embedded(t, g.As)
+		return t, nil
+	case g.Credentials != "":
+		return t, credentialsTarget(t, g.Credentials, g.As)
+	}
+	dir, err := keystore.ConfigDir(e.Getenv)
+	if err != nil {
+		return nil, fmt.Errorf("config directory: %w", err)
+	}
+	cfg, err := keystore.Load(dir)
+	if err != nil {
+		return nil, fmt.Errorf("load config: %w", err)
+	}
+	p, err := cfg.Lookup(g.Profile)
+	if errors.Is(err, keystore.ErrNoProfile) && g.Profile == "" {
+		embedded(t, g.As)
+		return t, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.Profile, t.Email, t.Production = p.Name, p.Email, p.Production()
+	t.Funding = !t.Production
+	t.ReadOnly = t.ReadOnly || p.ReadOnly
+	t.ScriptedWrites = p.ScriptedWrites
+	if t.SubAccount == "" {
+		t.SubAccount = p.SubAccount
+	}
+	t.connect = func(ctx context.Context, opts []api.Option) (*Conn, error) {
+		auth, err := keystore.NewAuthenticatorWith(e.Secrets(), p, func(err error) {
+			if err != nil {
+				fmt.Fprintf(e.Stderr, "warning: profile %s: the renewed session could not be saved to the keyring: %v\n", p.Name, err)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		cl, err := api.New(p.BaseURL, auth, opts...)
+		if err != nil {
+			return nil, fmt.Errorf("profile %s: %w", p.Name, err)
+		}
+		conn := &Conn{Client: cl, Email: p.Email}
+		if ps, ok := auth.(keystore.Persister); ok {
+			// A token pair rotated just before exiting must reach the
+			// keyring before the process ends.
+			conn.Close = func() error { return ps.WaitPersisted(RequestTimeout) }
+		}
+		return conn, nil
+	}
+	return t, nil
+}
+
+// embedded targets a fresh in-process sandbox acting as demo access as.
+func embedded(t *Target, as string) {
+	t.Embedded, t.Funding = true, true
+	t.connect = func(ctx context.Context, opts []api.Option) (*Conn, error) {
+		r, err := sandbox.Start(sandbox.Config{Seed: 1}, "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("start the embedded sandbox: %w", err)
+		}
+		acc, ok := r.Creds.Access(as)
+		if !ok {
+			r.Close()
+			return nil, fmt.Errorf("the sandbox has no demo access named %q", as)
+		}
+		return demoConn(r.BaseURL, acc, r.Close, opts)
+	}
+}
+
+// credentialsTarget targets a sandbox another process runs, from the
+// credentials file it wrote. The file's base URL must be on this machine:
+// the header says SANDBOX and offers to simulate payments, which must never
+// be true of a service elsewhere, whatever a file claims.
+func credentialsTarget(t *Target, path, as string) error {
+	creds, err := sandbox.ReadCredentials(path)
+	if err != nil {
+		return err
+	}
+	u, err := url.Parse(creds.BaseURL)
+	if err != nil || u.Host == "" {
+		return Usagef("--credentials %s: its baseUrl %q is not a URL", path, creds.BaseURL)
+	}
+	if !keystore.Loopback(u.Hostname()) {
+		return Usagef("--credentials %s names %s, which is not on this machine: a credentials file is only for a sandbox on loopback; use a profile (tesouro profile add) for any other service", path, creds.BaseURL)
+	}
+	acc, ok := creds.Access(as)
+	if !ok {
+		return Usagef("the credentials file %s has no access named %q", path, as)
+	}
+	t.Funding = true
+	t.Label = "sandbox (" + filepath.Base(path) + ")"
+	t.Email = acc.Email
+	t.connect = func(ctx context.Context, opts []api.Option) (*Conn, error) {
+		return demoConn(creds.BaseURL, acc, nil, opts)
+	}
+	return nil
+}
+
+// demoConn signs requests with a demo access's API key.
+func demoConn(baseURL string, acc sandbox.AccessCredential, closeFn func() error, opts []api.Option) (*Conn, error) {
+	fail := func(err error) (*Conn, error) {
+		if closeFn != nil {
+			closeFn()
+		}
+		return nil, err
+	}
+	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
+	if err != nil {
+		return fail(fmt.Errorf("demo access %s: %w", acc.Name, err))
+	}
+	cl, err := api.New(baseURL, auth, opts...)
+	if err != nil {
+		return fail(err)
+	}
+	return &Conn{Client: cl, Email: acc.Email, Close: closeFn}, nil
+}
+
+// SubAccount resolves --sub-account (an id or a name) to an id and a name;
+// "" is the main account (uuid.Nil).
+func SubAccount(ctx context.Context, c *api.Client, ref string) (uuid.UUID, string, error) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return uuid.Nil, "", nil
+	}
+	want, idErr := uuid.Parse(ref)
+	for sa, err := range api.All(ctx, func(ctx context.Context, cursor string) (api.Page[api.SubAccount], error) {
+		return c.ListSubAccounts(ctx, api.SubAccountFilter{Cursor: cursor})
+	}) {
+		if err != nil {
+			return uuid.Nil, "", fmt.Errorf("find sub-account %q: %w", ref, err)
+		}
+		if (idErr == nil && sa.SubAccountID == want) || strings.EqualFold(sa.AccountInfo.Name, ref) {
+			return sa.SubAccountID, sa.AccountInfo.Name, nil
+		}
+	}
+	return uuid.Nil, "", Usagef("--sub-account %q: no sub-account has that id or name (see tesouro accounts)", ref)
+}

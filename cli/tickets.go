@@ -1,0 +1,208 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
+)
+
+func (e *Env) ticketsCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "tickets",
+		Short: "List, show, export tickets and fetch their receipts",
+		Args:  cobra.ArbitraryArgs,
+		RunE:  GroupRunE("list, get, receipt or export"),
+	}
+	cmd.AddCommand(e.ticketsListCommand(), e.ticketsGetCommand(), e.ticketsReceiptCommand(), e.ticketsExportCommand())
+	return cmd
+}
+
+// ticketFilterFlags are the filters of tickets list and tickets export.
+type ticketFilterFlags struct {
+	status, inCur, inMethod, outCur, outMethod, externalID, endToEnd, since, until string
+}
+
+func (f *ticketFilterFlags) add(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&f.status, "status", "", "only tickets in this STATUS (e.g. PAID, UNPAID, FAILED)")
+	fs.StringVar(&f.inCur, "input-currency", "", "only tickets paying in this CURRENCY")
+	fs.StringVar(&f.inMethod, "input-method", "", "only tickets paid by this payment METHOD")
+	fs.StringVar(&f.outCur, "output-currency", "", "only tickets paying out this CURRENCY")
+	fs.StringVar(&f.outMethod, "output-method", "", "only tickets paying out by this payment METHOD")
+	fs.StringVar(&f.externalID, "external-id", "", "only the ticket with this external ID")
+	fs.StringVar(&f.endToEnd, "end-to-end-id", "", "only the ticket with this PIX end-to-end ID")
+	fs.StringVar(&f.since, "since", "", "only tickets created at or after TIME (2026-01-14 or RFC 3339)")
+	fs.StringVar(&f.until, "until", "", "only tickets created before TIME (2026-01-15 or RFC 3339)")
+}
+
+func (f *ticketFilterFlags) filter(s *session) (api.TicketFilter, error) {
+	tf := api.TicketFilter{SubAccountID: s.sub, Status: strings.ToUpper(f.status),
+		InputCurrency: strings.ToUpper(f.inCur), InputPaymentMethod: strings.ToUpper(f.inMethod),
+		OutputCurrency: strings.ToUpper(f.outCur), OutputPaymentMethod: strings.ToUpper(f.outMethod),
+		ExternalID: f.externalID, EndToEndID: f.endToEnd}
+	var err error
+	if tf.CreatedAfter, err = parseTime("--since", f.since); err != nil {
+		return tf, err
+	}
+	if tf.CreatedBefore, err = parseTime("--until", f.until); err != nil {
+		return tf, err
+	}
+	return tf, nil
+}
+
+func parseTime(flag, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return t, nil
+	}
+	if t, err := time.ParseInLocation("2006-01-02", v, time.Local); err == nil {
+		return t, nil
+	}
+	return time.Time{}, Usagef("%s %q: give a date (2026-01-14) or an RFC 3339 time (2026-01-14T09:30:00Z)", flag, v)
+}
+
+// ticketPages fetches the tickets the filter matches, page after page.
+func ticketPages(s *session, tf api.TicketFilter) func(ctx context.Context, cursor string) (api.Page[api.Ticket], error) {
+	return func(ctx context.Context, cursor string) (api.Page[api.Ticket], error) {
+		f := tf
+		f.Cursor = cursor
+		return s.client().ListTickets(ctx, f)
+	}
+}
+
+func (e *Env) ticketsListCommand() *cobra.Command {
+	var f ticketFilterFlags
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List tickets (every page; --limit to stop early)",
+		Example: `  tesouro tickets list --status PAID --since 2026-01-01
+  tesouro tickets list --json --jq '.[] | select(.status == "PAID") | .id'`,
+		Args: noArgs,
+	}
+	f.add(cmd)
+	out := addOutputFlags(cmd)
+	limit := limitFlag(cmd)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		return e.run(cmd, func(ctx context.Context, s *session) error {
+			tf, err := f.filter(s)
+			if err != nil {
+				return err
+			}
+			list, err := collect(ctx, *limit, ticketPages(s, tf))
+			if err != nil {
+				return err
+			}
+			return out.Write(e.Stdout, list, func() Table { return ticketsTable(list) })
+		})
+	}
+	return cmd
+}
+
+func ticketsTable(list []api.Ticket) Table {
+	t := Table{Columns: []string{"id", "external_id", "status", "created_at", "input", "output"}}
+	for _, tk := range list {
+		q := tk.Quote
+		t.Rows = append(t.Rows, []string{tk.ID.String(), tk.ExternalID, string(tk.Status), tk.CreatedAt.UTC().Format(time.RFC3339),
+			money.Wire(q.InputAmount, q.InputCurrency) + " " + q.InputCurrency + " " + q.InputPaymentMethod,
+			money.Wire(q.OutputAmount, q.OutputCurrency) + " " + q.OutputCurrency + " " + q.OutputPaymentMethod})
+	}
+	return t
+}
+
+func (e *Env) ticketsGetCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "get TICKET_ID",
+		Short: "Show one ticket",
+		Args:  exactArgs("TICKET_ID"),
+	}
+	out := addOutputFlags(cmd)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		id, err := parseID("ticket", args[0])
+		if err != nil {
+			return err
+		}
+		return e.run(cmd, func(ctx context.Context, s *session) error {
+			tk, err := s.client().GetTicket(ctx, s.sub, id)
+			if err != nil {
+				return err
+			}
+			return out.Write(e.Stdout, tk, func() Table { return ticketDetail(tk) })
+		})
+	}
+	return cmd
+}
+
+// ticketDetail is one ticket as field/value rows.
+func ticketDetail(tk *api.Ticket) Table {
+	q := tk.Quote
+	t := Table{Columns: []string{"field", "value"}}
+	add := func(k, v string) { t.Rows = append(t.Rows, []string{k, v}) }
+	add("id", tk.ID.String())
+	add("external_id", tk.ExternalID)
+	add("status", string(tk.Status))
+	add("created_at", tk.CreatedAt.UTC().Format(time.RFC3339))
+	if !tk.ExpiresAt.IsZero() {
+		add("expires_at", tk.ExpiresAt.UTC().Format(time.RFC3339))
+	}
+	add("input", money.Wire(q.InputAmount, q.InputCurrency)+" "+q.InputCurrency+" "+q.InputPaymentMethod)
+	add("output", money.Wire(q.OutputAmount, q.OutputCurrency)+" "+q.OutputCurrency+" "+q.OutputPaymentMethod)
+	add("base_price", q.BasePrice.String())
+	for _, f := range q.AppliedFees {
+		add("fee", f.Type+" "+money.Wire(f.Amount, f.Currency)+" "+f.Currency)
+	}
+	if r := tk.FailureReason; r != "" {
+		add("failure_reason", r)
+	}
+	if tk.BrlPixInputInfo != nil && tk.BrlPixInputInfo.BrCode != "" {
+		add("pix_br_code", tk.BrlPixInputInfo.BrCode)
+	}
+	return t
+}
+
+func (e *Env) ticketsReceiptCommand() *cobra.Command {
+	var output string
+	cmd := &cobra.Command{
+		Use:   "receipt TICKET_ID",
+		Short: "Save a ticket's PDF receipt",
+		Args:  exactArgs("TICKET_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := parseID("ticket", args[0])
+			if err != nil {
+				return err
+			}
+			if output == "-" && e.StdoutTTY() {
+				return Usagef("refusing to write a PDF to the terminal: give -o FILE")
+			}
+			return e.run(cmd, func(ctx context.Context, s *session) error {
+				pdf, err := s.client().TicketReceipt(ctx, s.sub, id)
+				if err != nil {
+					return err
+				}
+				if output == "-" {
+					_, err = e.Stdout.Write(pdf)
+					return err
+				}
+				path := output
+				if path == "" {
+					path = "receipt-" + id.String() + ".pdf"
+				}
+				if err := os.WriteFile(path, pdf, 0o600); err != nil {
+					return err
+				}
+				fmt.Fprintf(e.Stderr, "receipt written to %s (%d bytes)\n", path, len(pdf))
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write to FILE (- for stdout; default receipt-ID.pdf)")
+	return cmd
+}

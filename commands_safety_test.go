@@ -1,0 +1,280 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tesouro-treasury/tesouro/sandbox"
+)
+
+func TestTicketCreateTwiceWithOneExternalIDMakesOneTicketUnderLostAnswers(t *testing.T) {
+	creds := scriptSandbox(t, sandbox.Config{Seed: 1, Faults: "dropAfterCommit=0.3"})
+	const intents = 6
+	for i := range intents {
+		id := fmt.Sprintf("erp-%d-%d", time.Now().UnixNano(), i)
+		for run := range 2 {
+			code, out, errOut := tesouro(t, nil, "--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "USDC",
+				"--amount", "100.00", "--external-id", id, "--yes", "--json")
+			if run == 1 && code != 0 {
+				t.Fatalf("second run for %s: exit %d\n%s\n%s", id, code, out, errOut)
+			}
+		}
+		// The count is a read, which the faults may drop too: asking again
+		// is harmless.
+		var n int
+		var out string
+		for try := 0; try < 10; try++ {
+			code, o, _ := tesouro(t, nil, "--credentials", creds, "api", "GET", "/v2/account/tickets", "-f", "externalId="+id, "--paginate", "--jq", ".tickets | length")
+			if out = o; code == 0 {
+				break
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &n); err != nil || n != 1 {
+			t.Errorf("external id %s: %s tickets, want exactly 1", id, strings.TrimSpace(out))
+		}
+	}
+}
+
+func TestTicketCreateRefusals(t *testing.T) {
+	creds := scriptSandbox(t, sandbox.Config{Seed: 1})
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--yes"}, "--external-id is required"},
+		{[]string{"--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--external-id", "x"}, "pass --yes"},
+		{[]string{"--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "1e3", "--external-id", "x", "--yes"}, "--amount"},
+		{[]string{"--credentials", creds, "--readonly", "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--external-id", "x", "--yes"}, "read-only"},
+	} {
+		code, _, errOut := tesouro(t, nil, tc.args...)
+		if code != exitUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d %q; want 2 saying %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
+func TestScriptedWritesRefusedOnProductionUnlessAllowed(t *testing.T) {
+	e := newProfileEnv(t)
+	key := writeSecretFile(t, "api-key", "k")
+	pem := writeSecretFile(t, "key.pem", mustKeyPEM(t, "ed25519"))
+	e.mustRun("", "profile", "add", "live", "--base-url", "https://api.example.com", "--env", "production", "--api-key-file", key, "--private-key-file", pem, "--no-verify")
+	code, _, errOut := e.run("", "--profile", "live", "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--external-id", "x", "--yes")
+	if code != exitRuntime || !strings.Contains(errOut, "does not allow scripted writes") {
+		t.Fatalf("scripted create on production: exit %d %q", code, errOut)
+	}
+	// Allowed, it gets as far as the network (which is not there).
+	e.mustRun("", "profile", "add", "live", "--base-url", "https://127.0.0.1:1", "--env", "production", "--api-key-file", key, "--private-key-file", pem, "--no-verify", "--replace", "--allow-scripted-writes")
+	code, _, errOut = e.run("", "--profile", "live", "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--external-id", "x", "--yes")
+	if code == 0 || strings.Contains(errOut, "scripted writes") {
+		t.Fatalf("allowed scripted create: exit %d %q", code, errOut)
+	}
+}
+
+func TestAPIGetBalances(t *testing.T) {
+	creds := scriptSandbox(t, sandbox.Config{Seed: 1})
+	out := mustTesouro(t, "--credentials", creds, "api", "GET", "/v2/account/balances")
+	var v map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if _, ok := v["balances"]; !ok {
+		t.Errorf("no balances in %s", out)
+	}
+	out = mustTesouro(t, "--credentials", creds, "api", "GET", "/v2/account/balances", "-i")
+	if !strings.HasPrefix(out, "HTTP 200 OK\n") || !strings.Contains(out, "Content-Type: application/json") {
+		t.Errorf("-i: %s", out)
+	}
+	code, out, _ := tesouro(t, nil, "--credentials", creds, "api", "GET", "/v2/account/tickets/not-a-ticket")
+	if code != exitRuntime || !json.Valid([]byte(out)) {
+		t.Errorf("a 4xx: exit %d, body %q; want 1 and the error body", code, out)
+	}
+}
+
+func TestForwardToDeliversSignedEventsThatVerify(t *testing.T) {
+	var mu sync.Mutex
+	var dumps [][]byte
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d, _ := httputil.DumpRequest(r, true)
+		mu.Lock()
+		dumps = append(dumps, d)
+		mu.Unlock()
+	}))
+	defer recv.Close()
+
+	creds := filepath.Join(t.TempDir(), "creds.json")
+	var out, errOut syncBuffer
+	c := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- c.execute(ctx, []string{"sandbox", "--addr", "127.0.0.1:0", "--credentials-out", creds, "--speed", "50", "--forward-to", recv.URL + "/hook", "--log-requests"})
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("sandbox: %v", err)
+		}
+	}()
+	waitFor(t, 10*time.Second, "the sandbox to start", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
+
+	var tk struct{ ID string }
+	created := mustTesouro(t, "--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "50.00", "--external-id", "fw-1", "--yes", "--json")
+	if err := json.Unmarshal([]byte(created), &tk); err != nil {
+		t.Fatal(err)
+	}
+	mustTesouro(t, "--credentials", creds, "sandbox", "fund", tk.ID)
+	waitFor(t, 10*time.Second, "a forwarded delivery", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(dumps) > 0 && strings.Contains(out.String(), "--> ")
+	})
+	if !strings.Contains(out.String(), "POST   /v2/account/tickets/ 201") || !strings.Contains(out.String(), "access=operator") {
+		t.Errorf("--log-requests did not log the creation:\n%s", out.String())
+	}
+	mu.Lock()
+	delivery := dumps[0]
+	mu.Unlock()
+	code, vout, verr := tesouro(t, bytes.NewReader(delivery), "--credentials", creds, "webhooks", "verify")
+	if code != 0 || !strings.Contains(vout, "signature valid") {
+		t.Fatalf("verify a forwarded delivery: exit %d %s %s\n%s", code, vout, verr, delivery)
+	}
+	// One byte changed in the body: refused.
+	i := bytes.LastIndex(delivery, []byte(`"`))
+	tampered := append([]byte{}, delivery...)
+	tampered[i-1] ^= 0x01
+	if code, _, verr := tesouro(t, bytes.NewReader(tampered), "--credentials", creds, "webhooks", "verify"); code != exitRuntime || !strings.Contains(verr, "does NOT verify") {
+		t.Errorf("a tampered delivery: exit %d %s", code, verr)
+	}
+}
+
+func TestDebugLogsExchangesWithoutSecrets(t *testing.T) {
+	creds := scriptSandbox(t, sandbox.Config{Seed: 1})
+	c, err := sandbox.ReadCredentials(creds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc, _ := c.Access("operator")
+	_, _, errOut := tesouro(t, nil, "--credentials", creds, "--debug", "balances")
+	if !strings.Contains(errOut, "GET /v2/account/balances status=200") || !strings.Contains(errOut, "attempt=1") {
+		t.Errorf("no request line in the debug log:\n%s", errOut)
+	}
+	for _, secret := range []string{acc.APIKey, acc.Password, acc.EmailToken, "X-API-Signature", "BEGIN"} {
+		if secret != "" && strings.Contains(errOut, secret) {
+			t.Errorf("the debug log holds a secret (%.8s...)", secret)
+		}
+	}
+	root := t.TempDir()
+	_, _, errOut = tesouroEnv(t, map[string]string{"TESOURO_DEBUG": "api", "HOME": root, "TESOURO_CONFIG_DIR": root}, nil, "--credentials", creds, "accounts")
+	if !strings.Contains(errOut, "GET /v2/accounts status=200") {
+		t.Errorf("TESOURO_DEBUG=api logged nothing:\n%s", errOut)
+	}
+}
+
+func TestCredentialsWithAProductionURLAreRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "creds.json")
+	if err := (sandbox.Credentials{BaseURL: "https://api.example.com", Accesses: []sandbox.AccessCredential{{Name: "operator"}}}).WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := tesouro(t, nil, "--credentials", path, "balances")
+	if code != exitUsage || !strings.Contains(errOut, "not on this machine") {
+		t.Fatalf("exit %d %q", code, errOut)
+	}
+}
+
+func TestUsageMistakesExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"--bogus"}, {"balances", "--bogus"}, {"tickets", "get"}, {"tickets", "lst"}, {"sandbox", "--faults", "bogus"},
+		{"balances", "--format", "xml"}, {"balances", "--jq", ".["}, {"--sandbox", "--credentials", "x", "balances"},
+		{"--as", "operator", "balances"}, {"tickets", "list", "--limit", "many"}, {"webhooks", "ack"}, {"api", "FETCH", "/v2/x"},
+		{"quote", "--from", "BRL", "--to", "USDC"}, {"nonsense"},
+	} {
+		code, _, errOut := tesouro(t, nil, args...)
+		if code != exitUsage {
+			t.Errorf("tesouro %s: exit %d, want 2 (%s)", strings.Join(args, " "), code, errOut)
+		}
+	}
+	for _, args := range [][]string{{"--version"}, {"sandbox", "--version"}, {"tickets", "list", "--version"}, {"version"}} {
+		if out := mustTesouro(t, args...); !strings.HasPrefix(out, "tesouro ") {
+			t.Errorf("tesouro %s: %q", strings.Join(args, " "), out)
+		}
+	}
+	if out := mustTesouro(t, "profile", "list", "--profile", "x"); !strings.Contains(out, "No profiles") {
+		t.Errorf("a global flag after the subcommand: %q", out)
+	}
+}
+
+// binaryOnce builds tesouro once for the tests that need a real process.
+var binaryOnce = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "tesouro-bin-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "tesouro")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin, err := binaryOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+func TestDashboardWithoutATerminalExits2(t *testing.T) {
+	bin := buildBinary(t)
+	cmd := exec.Command(bin, "--sandbox") // stdin and stdout: /dev/null and a pipe
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir(), "TESOURO_CONFIG_DIR="+t.TempDir())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitUsage {
+		t.Fatalf("exit: %v", err)
+	}
+	if !strings.Contains(stderr.String(), "the dashboard needs a terminal; for scripts use") || len(out) != 0 {
+		t.Errorf("stderr %q, stdout %q", stderr.String(), out)
+	}
+}
+
+func TestSignalsExit130And143(t *testing.T) {
+	bin := buildBinary(t)
+	for sig, want := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143} {
+		cmd := exec.Command(bin, "sandbox", "--addr", "127.0.0.1:0", "--credentials-out", filepath.Join(t.TempDir(), "c.json"))
+		cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir())
+		var out syncBuffer
+		cmd.Stdout = &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, 10*time.Second, "the sandbox to listen", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
+		_ = cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != want {
+			t.Errorf("%v: %v, want exit %d", sig, err, want)
+		}
+		if !strings.Contains(out.String(), "sandbox stopped") {
+			t.Errorf("%v: the sandbox did not stop cleanly:\n%s", sig, out.String())
+		}
+	}
+}

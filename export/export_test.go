@@ -1,0 +1,89 @@
+package export
+
+import (
+	"bytes"
+	"encoding/csv"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/api"
+)
+
+func TestGuardNeutralisesFormulasButKeepsNegativeAmounts(t *testing.T) {
+	for in, want := range map[string]string{
+		"=HYPERLINK(\"x\")": "'=HYPERLINK(\"x\")",
+		"+1+1":              "'+1+1",
+		"@SUM(A1)":          "'@SUM(A1)",
+		"-2+3":              "'-2+3",
+		"\tx":               "'\tx",
+		"\rx":               "'\rx",
+		"-12.50":            "-12.50",
+		"12.50":             "12.50",
+		"":                  "",
+		"ACME":              "ACME",
+	} {
+		if got := Guard(in); got != want {
+			t.Errorf("Guard(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func ticket(fees ...api.Fee) api.Ticket {
+	return api.Ticket{ID: uuid.New(), ExternalID: "=cmd|' /C calc'!A0", Status: "PAID",
+		Quote: api.TicketQuote{InputCurrency: "BRL", OutputCurrency: "USDC", InputAmount: decimal.RequireFromString("100.00"),
+			OutputAmount: decimal.RequireFromString("19.123456"), AppliedFees: fees}}
+}
+
+func TestTicketRowsKeepTheirColumnsWhateverTheFees(t *testing.T) {
+	a := Account{ID: "acc", Name: "ACME"}
+	conv := api.Fee{Type: "Conversion Fee", Amount: decimal.RequireFromString("0.50"), Currency: "BRL"}
+	gas := api.Fee{Type: "Gas Fee", Amount: decimal.RequireFromString("0.010000"), Currency: "USDC"}
+	odd := api.Fee{Type: "Stamp Duty", Amount: decimal.RequireFromString("1.00"), Currency: "BRL"}
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, TicketColumns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range []api.Ticket{ticket(conv), ticket(gas, odd), ticket()} {
+		if err := w.Row(TicketRow(a, tk)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(recs[0], TicketColumns) {
+		t.Fatalf("header %v", recs[0])
+	}
+	col := func(name string) int { return slices.Index(TicketColumns, name) }
+	if recs[1][col("fee_conversion_input")] != "0.50" || recs[1][col("fee_gas_output")] != "" {
+		t.Errorf("row 1: %v", recs[1])
+	}
+	if recs[2][col("fee_gas_output")] != "0.010000" || recs[2][col("fees_other")] != "Stamp Duty 1.00 BRL" {
+		t.Errorf("row 2: %v", recs[2])
+	}
+	if recs[1][col("external_id")][0] != '\'' {
+		t.Errorf("a formula-leading external id was not guarded: %q", recs[1][col("external_id")])
+	}
+	if w.Row([]string{"short"}) == nil {
+		t.Error("a row narrower than the header was accepted")
+	}
+}
+
+func TestFileNameNamesTheAccount(t *testing.T) {
+	at := time.Date(2026, 1, 14, 9, 30, 0, 0, time.UTC)
+	if got := FileName("tickets", "Açaí Comércio Ltda / Filial 2", at); got != "tesouro-tickets-acai-comercio-ltda-filial-2-20260114-093000.csv" {
+		t.Errorf("FileName = %q", got)
+	}
+	if got := FileName("tickets", "☃", at); got != "tesouro-tickets-account-20260114-093000.csv" {
+		t.Errorf("FileName = %q", got)
+	}
+}

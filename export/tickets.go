@@ -1,0 +1,102 @@
+package export
+
+import (
+	"strings"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
+)
+
+// FeeTypes are the fee types the service lists, each with its own pair of
+// columns in a ticket export (amount in the input currency, amount in the
+// output currency), whether or not the exported rows carry them: columns
+// must not move between one day's export and the next. A fee of a type
+// not listed here goes to the fees_other column.
+var FeeTypes = []string{"Conversion Fee", "Out Fee", "Gas Fee", "Markup Fee"}
+
+// TicketColumns is the header of a ticket export.
+var TicketColumns = func() []string {
+	cols := []string{"account_id", "account_name", "sub_account_id", "sub_account_name",
+		"ticket_id", "external_id", "status", "created_at", "updated_at", "expires_at",
+		"pair", "input_currency", "input_payment_method", "input_amount",
+		"output_currency", "output_payment_method", "output_amount", "base_price",
+		"markup_currency", "markup_amount"}
+	for _, t := range FeeTypes {
+		k := feeKey(t)
+		cols = append(cols, "fee_"+k+"_input", "fee_"+k+"_output")
+	}
+	return append(cols, "fees_other", "failure_reason")
+}()
+
+// feeKey turns "Conversion Fee" into "conversion".
+func feeKey(t string) string {
+	return strings.ToLower(strings.TrimSuffix(strings.TrimSpace(t), " Fee"))
+}
+
+// Account says which account the exported rows belong to.
+type Account struct {
+	ID, Name                     string
+	SubAccountID, SubAccountName string // empty for the main account
+}
+
+// TicketRow is one ticket as a row under TicketColumns. Amounts are the
+// service's decimals written out exactly.
+func TicketRow(a Account, t api.Ticket) []string {
+	q := t.Quote
+	row := []string{a.ID, a.Name, a.SubAccountID, a.SubAccountName,
+		t.ID.String(), t.ExternalID, string(t.Status), timeCell(t.CreatedAt), timeCell(t.UpdatedAt), timeCell(t.ExpiresAt),
+		q.PairName, q.InputCurrency, q.InputPaymentMethod, money.Wire(q.InputAmount, q.InputCurrency),
+		q.OutputCurrency, q.OutputPaymentMethod, money.Wire(q.OutputAmount, q.OutputCurrency), q.BasePrice.String(),
+		q.MarkupCurrency, markup(q)}
+	type side struct{ in, out string }
+	fees := map[string]*side{}
+	var other []string
+	for _, f := range q.AppliedFees {
+		known := false
+		for _, t := range FeeTypes {
+			if strings.EqualFold(strings.TrimSpace(f.Type), t) {
+				known = true
+			}
+		}
+		s := fees[feeKey(f.Type)]
+		if s == nil {
+			s = &side{}
+			fees[feeKey(f.Type)] = s
+		}
+		switch {
+		case known && f.Currency == q.InputCurrency && s.in == "":
+			s.in = money.Wire(f.Amount, f.Currency)
+		case known && f.Currency == q.OutputCurrency && s.out == "":
+			s.out = money.Wire(f.Amount, f.Currency)
+		default:
+			other = append(other, f.Type+" "+money.Wire(f.Amount, f.Currency)+" "+f.Currency)
+		}
+	}
+	for _, t := range FeeTypes {
+		s := fees[feeKey(t)]
+		if s == nil {
+			s = &side{}
+		}
+		row = append(row, s.in, s.out)
+	}
+	reason := t.FailureReason
+	if reason == "" {
+		reason = t.Reason
+	}
+	return append(row, strings.Join(other, "; "), reason)
+}
+
+func timeCell(t api.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02T15:04:05Z")
+}
+
+// markup is the markup amount, empty when the ticket has none.
+func markup(q api.TicketQuote) string {
+	if q.MarkupCurrency == "" && q.MarkupAmount.IsZero() {
+		return ""
+	}
+	return money.Wire(q.MarkupAmount, q.MarkupCurrency)
+}

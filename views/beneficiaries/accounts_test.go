@@ -1,0 +1,90 @@
+package beneficiaries
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
+)
+
+func wallet(alias string) api.Wallet {
+	return api.Wallet{ID: uuid.New(), Alias: alias, WalletAddress: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", WalletChain: "BASE"}
+}
+
+// sendWallet opens the wallet form on sc, fills it and returns the command
+// that sends it, not run.
+func sendWallet(t *testing.T, sc *Screen, alias string) tea.Cmd {
+	t.Helper()
+	sc.Update(fakeservice.KeyPress("n"))
+	f := sc.Form()
+	if f == nil {
+		t.Fatal("n did not open the wallet form")
+	}
+	f.SetValue("alias", alias)
+	f.SetValue("walletChain", "POLYGON")
+	f.SetValue("walletAddress", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
+	_, cmd := sc.Update(fakeservice.KeyPress("ctrl+s"))
+	if cmd == nil {
+		t.Fatal("the form was not sent")
+	}
+	return cmd
+}
+
+// TestBeneficiariesDropAnotherAccountsAnswers: the screen of account A asks
+// for its lists and sends a wallet creation; the root rebuilds the screen
+// for account B, which sends its own creation. A's late answers, delivered
+// straight to B's screen, must change nothing there; B's own answer still
+// closes B's form.
+func TestBeneficiariesDropAnotherAccountsAnswers(t *testing.T) {
+	svcA := &fakeservice.Service{Wallets: []api.Wallet{wallet("a-wallet")}}
+	a := fakeservice.Session(t, svcA, "operator@example.com", canWrite)
+	a.Account = ui.Account{ID: subAccount, Name: "Filial"}
+	sa := New(a, svcA).(*Screen)
+	sa.SetSize(100, 30)
+	loadA := sa.Init()
+	createA := sendWallet(t, sa, "A cold")
+
+	svcB := &fakeservice.Service{Wallets: []api.Wallet{wallet("b-wallet")}}
+	b := a.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
+	h := harness{fakeservice.Drive(t, b, func(s *ui.Session) ui.Screen { return New(s, svcB) }, 100, 30)}
+	createB := sendWallet(t, h.screen(), "B cold")
+	before, rows := h.PlainView(), h.screen().kinds[0].Table().Len()
+	for _, msg := range append(fakeservice.Each(loadA), fakeservice.Each(createA)...) {
+		h.Send(msg)
+	}
+	if got := h.PlainView(); got != before || h.screen().Form() == nil || len(h.Toasts) != 0 {
+		t.Fatalf("B's screen took A's answers (toasts %v):\n%s", h.Toasts, got)
+	}
+	if got := h.screen().kinds[0].Table().Len(); got != rows {
+		t.Fatalf("B's wallets list took A's page: %d rows, had %d", got, rows)
+	}
+	h.Run(createB)
+	h.Key("esc") // past the form, to the list
+	v := h.PlainView()
+	if h.screen().Form() != nil || !strings.Contains(v, "B cold") || strings.Contains(v, "a-wallet") || strings.Contains(v, "A cold") {
+		t.Fatalf("B's own creation:\n%s", v)
+	}
+}
+
+// TestBeneficiariesDropAnOlderLoad: a refresh's late answer must not
+// replace the list a later refresh brought.
+func TestBeneficiariesDropAnOlderLoad(t *testing.T) {
+	svc := &fakeservice.Service{Wallets: []api.Wallet{wallet("first")}}
+	h := newHarness(t, svc, canWrite)
+	_, older := h.Screen.Update(fakeservice.KeyPress("r"))
+	late := fakeservice.Each(older) // answered before the data changed, delivered last
+	svc.Wallets = []api.Wallet{wallet("second")}
+	_, newer := h.Screen.Update(fakeservice.KeyPress("r"))
+	h.Run(newer)
+	for _, msg := range late {
+		h.Send(msg)
+	}
+	if v := h.PlainView(); !strings.Contains(v, "second") || strings.Contains(v, "first") {
+		t.Fatalf("the older answer landed:\n%s", v)
+	}
+}

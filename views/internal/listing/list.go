@@ -1,0 +1,350 @@
+package listing
+
+import (
+	"context"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
+)
+
+// MaxPages bounds how many pages a list that loads All its pages asks for:
+// such lists are short, and a runaway cursor must not loop forever.
+const MaxPages = 40
+
+// PageMsg is the answer to a page request of a List of Ts.
+type PageMsg[T any] = ui.Result[api.Page[T]]
+
+// PageCall is the request of one page, its query fixed by value when it was
+// built.
+type PageCall[T any] func(ctx context.Context) (api.Page[T], error)
+
+// Query builds the request of the page that starts at cursor ("" for the
+// first) from what the screen applies now (account, filters); an error
+// (a filter the service would refuse) is shown instead of a request.
+type Query[T any] func(cursor string) (PageCall[T], error)
+
+// List is the base of every screen that lists the service's records: a
+// typed Table, the paging of a list the service sends in cursor pages (one
+// Slot awaits the next page, so an answer to a request made before a reload
+// or for another account never lands), the next page asked for before the
+// cursor reaches the end, the root's / filter, and the skeleton of the view:
+// the count line, the last error, the table. The screen keeps what is its
+// own: columns, server filters, keys, the detail of a record.
+type List[T any] struct {
+	*Table[T]
+	s     *ui.Session
+	what  string // what is listed, plural: "tickets"
+	query Query[T]
+	slot  ui.Slot
+
+	Cursor  string // where the next page starts
+	More    bool   // false once the service said the last page was sent
+	Started bool   // the first page was asked for
+	Err     error  // why the last page did not come
+	// All makes the list ask for every page (up to MaxPages) without
+	// waiting for the cursor to near the end: short lists whose count
+	// shows in a tab.
+	All     bool
+	pages   int
+	refresh bool // the next page replaces the rows
+
+	// selectID is selected when a page brings it (a record just created).
+	selectID string
+	// Extra, when set, are lines shown between the count line and the
+	// error line (the registered webhooks), given the list's size; the
+	// screen calls SetSize again when they change.
+	Extra func(w, h int) []string
+	// OnPage, when set, runs after a page was taken (its values are in the
+	// table), for what a screen derives from its list.
+	OnPage func(items []T) tea.Cmd
+
+	// bar is the list's server filter bar (nil for none); apply reloads
+	// the list once its form is applied.
+	bar   *widget.FilterBar
+	apply func() tea.Cmd
+
+	width, height int
+	// ownHeader: the screen draws its own header, the table gets the
+	// whole size (SetTableSize).
+	ownHeader bool
+}
+
+// New is the list of what ("trades") for s, drawn with row, each value
+// named by id, its pages asked for with query.
+func New[T any](s *ui.Session, what string, id func(T) string, row func(T) widget.Row, query Query[T], cols ...widget.Column) *List[T] {
+	l := &List[T]{Table: NewTable(id, row, cols...), s: s, what: what, query: query}
+	l.Table.SetStyles(s.Styles().TableStyles())
+	return l
+}
+
+// Loading reports whether a page is on its way.
+func (l *List[T]) Loading() bool { return l.slot.Waiting() }
+
+// Loaded reports whether the first page came.
+func (l *List[T]) Loaded() bool { return l.Started && (l.Len() > 0 || !l.Loading()) }
+
+// Reload drops the list and asks for its first page under what the screen
+// applies now; answers to the requests made so far are dropped from now on.
+func (l *List[T]) Reload() tea.Cmd {
+	l.SetItems(nil)
+	l.Cursor, l.More, l.Started, l.Err, l.pages = "", true, true, nil, 0
+	l.slot.Cancel()
+	return l.Fetch()
+}
+
+// Refresh asks for the first page again and, unlike Reload, keeps the
+// loaded rows until it comes: a refresh after a write, where the rows the
+// user is looking at must not blink.
+func (l *List[T]) Refresh() tea.Cmd {
+	l.Cursor, l.More, l.Started, l.Err, l.pages = "", true, true, nil, 0
+	l.refresh = true
+	return l.Fetch()
+}
+
+// Replace puts items, a screen's own refresh of the list, in place of the
+// rows, with the paging state to go on from; a page on its way, which
+// continued the old list, is dropped, and the next one asked for when the
+// cursor is near the end.
+func (l *List[T]) Replace(items []T, cursor string, more bool) tea.Cmd {
+	l.slot.Cancel()
+	l.refresh = false
+	l.SetItems(items)
+	l.Cursor, l.More, l.Started, l.Err = cursor, more, true, nil
+	l.relayout()
+	return l.Ahead()
+}
+
+// Fail shows err as the list's error (a refresh of the screen's own that
+// failed); the rows stay.
+func (l *List[T]) Fail(err error) { l.fail(err) }
+
+// SelectWhenLoaded selects the value with id once a page brings it.
+func (l *List[T]) SelectWhenLoaded(id string) {
+	if !l.Table.Table.Select(id) {
+		l.selectID = id
+	}
+}
+
+// Fetch asks for the page at the cursor.
+func (l *List[T]) Fetch() tea.Cmd {
+	call, err := l.query(l.Cursor)
+	if err != nil {
+		l.slot.Cancel()
+		l.fail(err)
+		return nil
+	}
+	what := "list " + l.what
+	return ui.Fetch(l.s, &l.slot, 0, func(ctx context.Context) (api.Page[T], error) {
+		p, err := call(ctx)
+		if err != nil {
+			err = fmt.Errorf("%s: %w", what, err)
+		}
+		return p, err
+	})
+}
+
+func (l *List[T]) fail(err error) {
+	l.Err = err
+	l.relayout()
+}
+
+// Ahead asks for the next page when the cursor nears the last loaded row
+// and no page is on its way already.
+func (l *List[T]) Ahead() tea.Cmd {
+	if l.Loading() || !l.More || l.Err != nil || !l.NearEnd(PrefetchMargin) {
+		return nil
+	}
+	return l.Fetch()
+}
+
+// SetBar gives the list a server filter bar, styled with the theme;
+// apply (the screen's reload) runs once the bar's form is applied.
+func (l *List[T]) SetBar(bar *widget.FilterBar, apply func() tea.Cmd) {
+	l.bar, l.apply = bar, apply
+	Style(l.s.Styles(), l.Table.Table, bar)
+}
+
+// Handle takes what every list answers alike: its pages, the root's /
+// filter, the theme, and the keys of the filter bar's open form. It
+// reports whether msg was one of them.
+func (l *List[T]) Handle(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case PageMsg[T]:
+		return l.page(msg), true
+	case ui.FilterMsg:
+		l.SetFilter(msg.Query)
+		return nil, true
+	case ui.ThemeChangedMsg:
+		l.Restyle()
+		return nil, false // the screen may restyle more
+	case tea.KeyPressMsg:
+		if l.bar != nil && l.bar.Active() {
+			return UpdateForm(l.bar, msg, l.apply), true
+		}
+	}
+	return nil, false
+}
+
+// Rest gives the filter bar's open form what else it needs (its inputs'
+// blinks); nil when no form is open.
+func (l *List[T]) Rest(msg tea.Msg) tea.Cmd {
+	if l.bar == nil || !l.bar.Active() {
+		return nil
+	}
+	return UpdateForm(l.bar, msg, l.apply)
+}
+
+// Frame is a list screen in w×h cells: the filter bar's form (titled
+// formTitle, with count) while it is open, else body.
+func (l *List[T]) Frame(w, h int, formTitle, count string, body func() string) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	var s string
+	if l.bar != nil && l.bar.Active() {
+		s = Form(l.s.Styles(), l.bar, formTitle, count, w, h)
+	} else {
+		s = body()
+	}
+	return ui.Fit(s, w, h)
+}
+
+// Key moves the cursor for msg and asks for the next page when it nears
+// the end.
+func (l *List[T]) Key(msg tea.KeyPressMsg) tea.Cmd {
+	return tea.Batch(l.Table.Update(msg), l.Ahead())
+}
+
+// page takes a page, if it is the one awaited.
+func (l *List[T]) page(msg PageMsg[T]) tea.Cmd {
+	if !l.slot.Take(msg) {
+		return nil
+	}
+	defer l.relayout()
+	l.Err = msg.Err
+	if msg.Err != nil {
+		l.refresh = false
+		return nil
+	}
+	if l.refresh {
+		l.refresh = false
+		l.SetItems(msg.Value.Items)
+	} else {
+		l.AddItems(msg.Value.Items)
+	}
+	l.pages++
+	l.Cursor, l.More = msg.Value.Cursor, msg.Value.More()
+	if l.selectID != "" && l.Table.Table.Select(l.selectID) {
+		l.selectID = ""
+	}
+	var own tea.Cmd
+	if l.OnPage != nil {
+		own = l.OnPage(msg.Value.Items)
+	}
+	// The page after is asked for at once when every page is wanted, or
+	// while the cursor still sits near the end (the user pressed G); never
+	// after an empty page, which would loop, nor under the / filter, whose
+	// few rows always sit near the end.
+	var next tea.Cmd
+	switch {
+	case l.All && l.More && len(msg.Value.Items) > 0 && l.pages < MaxPages:
+		next = l.Fetch()
+	case len(msg.Value.Items) > 0 && l.Filter() == "":
+		next = l.Ahead()
+	}
+	return tea.Batch(l.s.Refreshed(), own, next)
+}
+
+// Count is the always-visible paging state: "loading trades…", "50 loaded
+// · more available", "all 75 loaded"; then notes, then how many rows match
+// the / filter.
+func (l *List[T]) Count(notes ...string) string {
+	n := l.Len()
+	var s string
+	switch {
+	case !l.Started || (l.Loading() && n == 0):
+		s = "loading " + l.what + "…"
+	case l.Loading():
+		s = fmt.Sprintf("%d loaded · loading more…", n)
+	case l.More:
+		s = fmt.Sprintf("%d loaded · more available", n)
+	default:
+		s = fmt.Sprintf("all %d loaded", n)
+	}
+	for _, note := range notes {
+		s += " · " + note
+	}
+	if q := l.Filter(); q != "" {
+		s += fmt.Sprintf(" · %d match /%s", l.Visible(), q)
+	}
+	return s
+}
+
+// SetSize gives the list w×h cells, its count and error lines included.
+func (l *List[T]) SetSize(w, h int) {
+	l.width, l.height = max(w, 0), max(h, 0)
+	l.relayout()
+}
+
+// SetTableSize gives the table alone w×h cells, for a screen that draws
+// the paging state and errors its own way (not with View).
+func (l *List[T]) SetTableSize(w, h int) {
+	l.width, l.height, l.ownHeader = max(w, 0), max(h, 0), true
+	l.relayout()
+}
+
+// Size is the list's size.
+func (l *List[T]) Size() (w, h int) { return l.width, l.height }
+
+// relayout gives the table the room the header leaves, which depends on
+// whether an error is shown.
+func (l *List[T]) relayout() {
+	l.Table.SetSize(l.width, max(l.height-l.headerLines(), 0))
+}
+
+func (l *List[T]) headerLines() int {
+	if l.ownHeader {
+		return 0
+	}
+	return len(l.header("", nil))
+}
+
+func (l *List[T]) showsErr() bool { return l.height >= 6 && l.Err != nil }
+
+// header is what sits above the table: the count line, the Extra lines,
+// the last error with the fix when there is room; the table keeps a line.
+func (l *List[T]) header(filters string, notes []string) []string {
+	if l.height <= 0 {
+		return nil
+	}
+	th := l.s.Styles()
+	lines := []string{CountLine(th, l.Count(notes...), filters, l.width)}
+	if l.Extra != nil {
+		lines = append(lines, l.Extra(l.width, l.height)...)
+	}
+	if l.showsErr() {
+		lines = append(lines, ErrorLine(th, l.Err, l.width))
+	}
+	return lines[:min(len(lines), max(l.height-1, 1))]
+}
+
+// View is the list in its w×h cells: the count line (count and notes, then
+// filters, cut first), the Extra lines, the last error with the fix when
+// there is room, and the table.
+func (l *List[T]) View(filters string, notes ...string) string {
+	return Below(l.header(filters, notes), l.Table.Table, l.height)
+}
+
+// Restyle gives the table and the filter bar the theme's styles
+// (ui.ThemeChangedMsg).
+func (l *List[T]) Restyle() {
+	if l.bar != nil {
+		Style(l.s.Styles(), l.Table.Table, l.bar)
+		return
+	}
+	l.Table.SetStyles(l.s.Styles().TableStyles())
+}

@@ -1,0 +1,213 @@
+package listing
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/screentest"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
+)
+
+type rec struct {
+	ID   string
+	Name string
+}
+
+// source serves n records named prefix-i in pages of 50, and the account
+// every request was made for.
+type source struct {
+	n      int
+	prefix string
+	asked  []uuid.UUID
+	fail   error
+}
+
+func (src *source) query(s *ui.Session) Query[rec] {
+	return func(cursor string) (PageCall[rec], error) {
+		if cursor == "bad" {
+			return nil, errors.New("cursor refused here")
+		}
+		src.asked = append(src.asked, s.Account.ID)
+		n, prefix, fail := src.n, src.prefix, src.fail
+		return func(context.Context) (api.Page[rec], error) {
+			if fail != nil {
+				return api.Page[rec]{}, fail
+			}
+			start, _ := strconv.Atoi(cursor)
+			end := min(start+50, n)
+			p := api.Page[rec]{}
+			for i := start; i < end; i++ {
+				p.Items = append(p.Items, rec{ID: strconv.Itoa(i), Name: fmt.Sprintf("%s-%d", prefix, i)})
+			}
+			if end < n {
+				p.Cursor = strconv.Itoa(end)
+			}
+			return p, nil
+		}, nil
+	}
+}
+
+func session(name string) *ui.Session {
+	return &ui.Session{Time: screentest.NewClock(screentest.Epoch), Account: ui.Account{ID: uuid.New(), Name: name}}
+}
+
+func newList(s *ui.Session, src *source) *List[rec] {
+	l := New(s, "records", func(r rec) string { return r.ID }, func(r rec) widget.Row {
+		return widget.Row{Cells: []string{r.Name}}
+	}, src.query(s), widget.Column{Title: "Name"})
+	l.SetSize(60, 12)
+	return l
+}
+
+// answer runs cmd (a page request, possibly in a batch) and gives l every
+// page it brings, as the root would; it returns the commands l returned.
+func answer(t *testing.T, l *List[rec], cmd tea.Cmd) {
+	t.Helper()
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			answer(t, l, c)
+		}
+	case PageMsg[rec]:
+		next, ok := l.Handle(msg)
+		if !ok {
+			t.Fatal("a page was not handled")
+		}
+		answer(t, l, next)
+	}
+}
+
+func plain(l *List[rec]) string { return ansi.Strip(l.View("no filters")) }
+
+func TestListPagesAndPrefetches(t *testing.T) {
+	src := &source{n: 120, prefix: "rec"}
+	l := newList(session("A"), src)
+	answer(t, l, l.Reload())
+	if got := l.Count(); got != "50 loaded · more available" {
+		t.Fatalf("count %q", got)
+	}
+	if !strings.Contains(plain(l), "rec-0") {
+		t.Fatalf("first page not shown:\n%s", plain(l))
+	}
+	// G nears the end: the next page is asked for; the cursor stays on
+	// its row.
+	answer(t, l, l.Key(screentest.KeyPress("G")))
+	if got := l.Count(); got != "100 loaded · more available" {
+		t.Fatalf("count after G %q", got)
+	}
+	if v, ok := l.Selected(); !ok || v.Name != "rec-49" {
+		t.Fatalf("selected %+v", v)
+	}
+	answer(t, l, l.Key(screentest.KeyPress("G")))
+	if got := l.Count(); got != "all 120 loaded" {
+		t.Fatalf("count after G G %q", got)
+	}
+}
+
+func TestListAllLoadsEveryPage(t *testing.T) {
+	l := newList(session("A"), &source{n: 130, prefix: "w"})
+	l.All = true
+	answer(t, l, l.Reload())
+	if l.Len() != 130 || l.More {
+		t.Fatalf("loaded %d, more %v", l.Len(), l.More)
+	}
+}
+
+func TestListDropsAnOlderRequest(t *testing.T) {
+	src := &source{n: 3, prefix: "old"}
+	l := newList(session("A"), src)
+	older := l.Reload()
+	src.prefix = "new"
+	newer := l.Reload()
+	answer(t, l, newer)
+	answer(t, l, older) // the first request answers late
+	if v, _ := l.Selected(); v.Name != "new-0" || l.Len() != 3 {
+		t.Fatalf("the older answer landed: %+v\n%s", v, plain(l))
+	}
+}
+
+func TestListDropsAnotherAccountsAnswer(t *testing.T) {
+	a := session("A")
+	la := newList(a, &source{n: 3, prefix: "A"})
+	fromA := la.Reload() // captured, not run yet
+
+	b := a.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
+	lb := newList(b, &source{n: 2, prefix: "B"})
+	fromB := lb.Reload()
+	answer(t, lb, fromA)
+	if lb.Len() != 0 || !lb.Loading() {
+		t.Fatalf("B took A's page: %d rows\n%s", lb.Len(), plain(lb))
+	}
+	answer(t, lb, fromB)
+	if v, _ := lb.Selected(); v.Name != "B-0" || lb.Len() != 2 {
+		t.Fatalf("B's own page: %+v", v)
+	}
+}
+
+func TestListShowsErrorsAndQueryRefusals(t *testing.T) {
+	src := &source{n: 3, fail: &api.Error{Method: "GET", Path: "/v2/x", Status: 503, Message: "try later"}}
+	l := newList(session("A"), src)
+	answer(t, l, l.Reload())
+	v := plain(l)
+	if !strings.Contains(v, "try later") || strings.Contains(v, "/v2/x") {
+		t.Fatalf("error line:\n%s", v)
+	}
+	l.Cursor = "bad"
+	if l.Fetch() != nil || !strings.Contains(plain(l), "cursor refused here") {
+		t.Fatalf("a refused query:\n%s", plain(l))
+	}
+}
+
+func TestListRefreshKeepsRowsAndSelects(t *testing.T) {
+	src := &source{n: 3, prefix: "r"}
+	l := newList(session("A"), src)
+	answer(t, l, l.Reload())
+	src.n = 4
+	cmd := l.Refresh()
+	if l.Len() != 3 {
+		t.Fatal("a refresh blanked the rows")
+	}
+	l.SelectWhenLoaded("3")
+	answer(t, l, cmd)
+	if v, _ := l.Selected(); v.ID != "3" || l.Len() != 4 {
+		t.Fatalf("selected %+v of %d", v, l.Len())
+	}
+}
+
+func TestTableKeepsTypedValues(t *testing.T) {
+	tb := NewTable(func(r rec) string { return r.ID }, func(r rec) widget.Row {
+		return widget.Row{Cells: []string{r.Name}}
+	}, widget.Column{Title: "Name"})
+	tb.SetSize(30, 5)
+	tb.SetItems([]rec{{"1", "one"}, {"2", "two"}})
+	tb.Put(rec{"1", "uno"})
+	tb.Put(rec{"3", "three"})
+	if got := len(tb.Items()); got != 3 || tb.Len() != 3 {
+		t.Fatalf("%d values, %d rows", got, tb.Len())
+	}
+	if v, _ := tb.Item("1"); v.Name != "uno" || !strings.Contains(ansi.Strip(tb.View()), "uno") {
+		t.Fatalf("put did not replace: %+v", v)
+	}
+	tb.Table.Select("3")
+	tb.Remove("2")
+	if v, ok := tb.Selected(); !ok || v.Name != "three" || tb.Len() != 2 {
+		t.Fatalf("after remove: %+v", v)
+	}
+	tb.Redraw(widget.Column{Title: "N", Width: 3})
+	if !strings.Contains(ansi.Strip(tb.View()), "uno") {
+		t.Fatal(ansi.Strip(tb.View()))
+	}
+}

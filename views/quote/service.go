@@ -1,0 +1,23 @@
+package quote
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/api"
+)
+
+// Service is what the quote builder asks of the treasury service: the
+// quote, the ticket it becomes and its status, the sandbox's simulated
+// payment, and the beneficiaries the ticket may pay.
+type Service interface {
+	Quote(ctx context.Context, req api.QuoteRequest) (*api.Quote, error)
+	CreateTicket(ctx context.Context, subAccountID uuid.UUID, req api.CreateTicketRequest) (*api.CreateTicketResult, error)
+	GetTicket(ctx context.Context, subAccountID, id uuid.UUID) (*api.Ticket, error)
+	SandboxFundTicket(ctx context.Context, subAccountID, id uuid.UUID) (*api.Ticket, error)
+	ListBRLAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.BRLAccount], error)
+	ListWallets(ctx context.Context, f api.WalletFilter) (api.Page[api.Wallet], error)
+	ListUSDAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.USDAccount], error)
+	ListCOPAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.COPAccount], error)
+}

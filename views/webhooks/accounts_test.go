@@ -1,0 +1,66 @@
+package webhooks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
+)
+
+// TestWebhooksDropAnotherAccountsAnswers: the screen of account A asks for
+// its attempts, its webhooks and an attempt's detail, and acknowledges one;
+// the root rebuilds the screen for account B, which asks for its own
+// detail. A's late answers, delivered straight to B's screen, change
+// nothing there; B's own answer is still taken.
+func TestWebhooksDropAnotherAccountsAnswers(t *testing.T) {
+	svcA := &fakeService{attempts: makeAttempts(4), hooks: []api.Webhook{{ID: "wh-a", URL: "https://a.example/hook"}}}
+	for i := range svcA.attempts {
+		svcA.attempts[i].WebhookURL = "https://a.example/hook"
+	}
+	a := session(t, svcA, false)
+	ma := New(a, svcA).(*Model)
+	ma.SetSize(100, 30)
+	fromA := fakeservice.Each(ma.Init())
+	fromA = append(fromA, fakeservice.Each(ma.openDetail(svcA.attempts[0].ID))...)
+	fromA = append(fromA, fakeservice.Each(ma.acknowledge([]string{svcA.attempts[1].ID}))...)
+
+	svcB := &fakeService{attempts: makeAttempts(2), hooks: []api.Webhook{{ID: "wh-b", URL: "https://erp.example/hooks/b"}}}
+	b := a.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
+	mb := start(t, svcB, b, 100, 30)
+	_, detailB := mb.Update(fakeservice.KeyPress("enter"))
+	before, rows := view(mb), mb.list.Len()
+	d := driver(t, mb)
+	for _, msg := range fromA {
+		d.Send(msg)
+	}
+	if got := view(mb); got != before || mb.list.Len() != rows || len(d.Toasts) != 0 {
+		t.Fatalf("B's screen took A's answers (toasts %v):\n%s", d.Toasts, got)
+	}
+	d.Run(detailB)
+	if mb.detail.loading || mb.detail.attempt == nil || mb.detail.attempt.ID != svcB.attempts[0].ID {
+		t.Fatalf("B's own detail was not taken: %+v", mb.detail)
+	}
+	d.Key("esc")
+	if v := view(mb); strings.Contains(v, "a.example") || !strings.Contains(v, "erp.example/hooks/b") {
+		t.Fatalf("B's list:\n%s", v)
+	}
+}
+
+// TestWebhooksDropAnOlderDetail: a detail opened, left and opened on
+// another attempt: the first answer, late, must not fill the second pane.
+func TestWebhooksDropAnOlderDetail(t *testing.T) {
+	svc := &fakeService{attempts: makeAttempts(3)}
+	m := start(t, svc, session(t, svc, false), 100, 30)
+	_, first := m.Update(fakeservice.KeyPress("enter"))
+	late := first()
+	press(t, m, "esc", "j", "enter")
+	d := driver(t, m)
+	d.Send(late)
+	if m.detail.attempt == nil || m.detail.attempt.ID != svc.attempts[1].ID {
+		t.Fatalf("the first detail's answer filled the second pane: %+v", m.detail.attempt)
+	}
+}
