@@ -327,6 +327,7 @@ func (tm *Term) Synced() string {
 // on timeout it fails the test with what, showing the last screen.
 func (tm *Term) WaitUntil(what string, timeout time.Duration, ok func(screen string) bool) string {
 	tm.t.Helper()
+	timeout *= patience()
 	deadline := time.Now().Add(timeout)
 	for {
 		s := tm.capture()
@@ -338,6 +339,21 @@ func (tm *Term) WaitUntil(what string, timeout time.Duration, ok func(screen str
 		}
 		time.Sleep(40 * time.Millisecond)
 	}
+}
+
+// patience stretches every wait under CI: there the journeys share two cores
+// with the race-instrumented suites of every other package, and an approval
+// that answers in 200 ms alone was seen to take over 10 s. A wait only ends
+// early when its screen appears, so a longer bound costs nothing when the
+// machine is fast. TESOURO_E2E_PATIENCE overrides the factor.
+func patience() time.Duration {
+	if v, err := strconv.Atoi(os.Getenv("TESOURO_E2E_PATIENCE")); err == nil && v > 0 {
+		return time.Duration(v)
+	}
+	if os.Getenv("CI") != "" {
+		return 3
+	}
+	return 1
 }
 
 // Resize changes the terminal size.
