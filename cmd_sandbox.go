@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -75,9 +73,6 @@ func (c *app) runSandbox(cmd *cobra.Command, f sandboxFlags) error {
 			return usagef("sandbox: --forward-to %q is not an http(s) URL such as http://localhost:4242/webhooks", f.forwardTo)
 		}
 	}
-	if f.logRequests && f.tls {
-		return usagef("sandbox: --log-requests is not available with --tls yet")
-	}
 	path := f.credsOut
 	if path == "" {
 		dir, err := keystore.StateDir(c.getenv)
@@ -100,50 +95,25 @@ func (c *app) runSandbox(cmd *cobra.Command, f sandboxFlags) error {
 		return fmt.Errorf("sandbox: credentials directory: %w", err)
 	}
 
-	var (
-		baseURL string
-		creds   sandbox.Credentials
-		stop    func() error
-	)
-	certPath := ""
-	if f.tls {
-		certPath = filepath.Join(filepath.Dir(path), "sandbox-cert.pem")
-		run, err := sandbox.StartTLS(cfg, f.addr, certPath)
-		if err != nil {
-			return err
-		}
-		baseURL, creds, stop = run.BaseURL, run.Creds, run.Close
-	} else {
-		// Served here rather than by sandbox.Start so that --log-requests
-		// can wrap the handler.
-		s, err := sandbox.New(cfg)
-		if err != nil {
-			return err
-		}
-		ln, err := net.Listen("tcp", f.addr)
-		if err != nil {
-			s.Close()
-			return fmt.Errorf("sandbox: listen on %s: %w", f.addr, err)
-		}
-		baseURL = "http://" + ln.Addr().String()
-		creds = s.Credentials(baseURL)
-		h := s.Handler()
-		if f.logRequests {
-			h = cli.RequestLog(h, c.stdout, creds)
-		}
-		srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-		go func() { _ = srv.Serve(ln) }()
-		stop = func() error {
-			err := srv.Close()
-			if e := s.Close(); e != nil {
-				err = e
-			}
-			if errors.Is(err, http.ErrServerClosed) {
-				err = nil
-			}
-			return err
+	if f.logRequests {
+		cfg.Wrap = func(h http.Handler, creds sandbox.Credentials) http.Handler {
+			return cli.RequestLog(h, c.stdout, creds)
 		}
 	}
+	var (
+		run      *sandbox.Running
+		certPath string
+	)
+	if f.tls {
+		certPath = filepath.Join(filepath.Dir(path), "sandbox-cert.pem")
+		run, err = sandbox.StartTLS(cfg, f.addr, certPath)
+	} else {
+		run, err = sandbox.Start(cfg, f.addr)
+	}
+	if err != nil {
+		return err
+	}
+	baseURL, creds, stop := run.BaseURL, run.Creds, run.Close
 	defer stop()
 	if err := creds.WriteFile(path); err != nil {
 		return err

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -277,4 +280,44 @@ func TestSignalsExit130And143(t *testing.T) {
 			t.Errorf("%v: the sandbox did not stop cleanly:\n%s", sig, out.String())
 		}
 	}
+}
+
+func TestLogRequestsOverTLS(t *testing.T) {
+	creds := filepath.Join(t.TempDir(), "creds.json")
+	var out, errOut syncBuffer
+	c := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- c.execute(ctx, []string{"sandbox", "--addr", "127.0.0.1:0", "--credentials-out", creds, "--tls", "--log-requests"})
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("sandbox: %v", err)
+		}
+	}()
+	waitFor(t, 10*time.Second, "the sandbox to start", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
+	if !strings.Contains(out.String(), "listening on https://") {
+		t.Fatalf("not serving HTTPS:\n%s", out.String())
+	}
+	// The certificate the sandbox wrote is the one a client must trust.
+	pem, err := os.ReadFile(filepath.Join(filepath.Dir(creds), "sandbox-cert.pem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		t.Fatal("sandbox-cert.pem holds no certificate")
+	}
+	base := regexp.MustCompile(`https://[0-9.:]+`).FindString(out.String())
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	resp, err := hc.Get(base + "/v2/account/balances")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	waitFor(t, 10*time.Second, "the unsigned request in the log", func() bool {
+		return strings.Contains(out.String(), "GET    /v2/account/balances 401")
+	})
 }

@@ -27,6 +27,10 @@ type Config struct {
 	Faults    string           // --faults spec, "" for none
 	StatePath string           // "" : nothing persisted
 	Now       func() time.Time // nil: time.Now
+	// Wrap, when set, wraps the handler that Start and StartTLS serve
+	// (a request log, for one). It gets the credentials handed out at that
+	// address, so it can name the access behind each request.
+	Wrap func(next http.Handler, creds Credentials) http.Handler
 }
 
 // maxBody is the largest request body accepted (§4: 413 above).
@@ -240,8 +244,13 @@ func listen(cfg Config, addr string) (*Server, net.Listener, error) {
 
 func (s *Server) serveOn(ln net.Listener, scheme string) *Running {
 	base := scheme + "://" + ln.Addr().String()
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: discardLogger()}
-	r := &Running{Server: s, BaseURL: base, Creds: s.Credentials(base), srv: srv}
+	creds := s.Credentials(base)
+	h := s.Handler()
+	if s.cfg.Wrap != nil {
+		h = s.cfg.Wrap(h, creds)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: discardLogger()}
+	r := &Running{Server: s, BaseURL: base, Creds: creds, srv: srv}
 	go func() { _ = srv.Serve(ln) }()
 	return r
 }
