@@ -17,10 +17,19 @@ import (
 	"github.com/tesouro-treasury/tesouro/journal"
 )
 
+// Client is what the shell itself asks of the service: who is signed in
+// (the header, the permission gates) and which accounts they can operate
+// (the switcher). Screens declare their own calls in their views package
+// and are handed the full client by the wiring, so this stays two methods.
+type Client interface {
+	AccessInfo(ctx context.Context) (*api.AccessInfo, error)
+	ListAccounts(ctx context.Context) ([]api.Account, error)
+}
+
 // Connection is what Options.Connect produces: a client ready to talk to
 // the service, and how to release what it holds (an embedded sandbox).
 type Connection struct {
-	Client api.Service
+	Client Client
 	// Screens are the dashboard's screens in tab order, built on the
 	// client: each views package declares the few calls it makes, and the
 	// wiring gives it the client that has them.

@@ -43,7 +43,7 @@ type harness struct{ *fakeservice.Harness }
 func newHarness(t *testing.T, svc *inboxService, email string, perms api.Permissions) harness {
 	t.Helper()
 	svc.me = email
-	s := fakeservice.Session(t, nil, email, perms)
+	s := fakeservice.Session(t, email, perms)
 	s.Time = screentest.NewClock(now)
 	return harness{fakeservice.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, svc) }, 120, 30)}
 }

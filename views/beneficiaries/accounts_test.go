@@ -42,7 +42,7 @@ func sendWallet(t *testing.T, sc *Screen, alias string) tea.Cmd {
 // closes B's form.
 func TestBeneficiariesDropAnotherAccountsAnswers(t *testing.T) {
 	svcA := &fakeservice.Service{Wallets: []api.Wallet{wallet("a-wallet")}}
-	a := fakeservice.Session(t, svcA, "operator@example.com", canWrite)
+	a := fakeservice.Session(t, "operator@example.com", canWrite)
 	a.Account = ui.Account{ID: subAccount, Name: "Filial"}
 	sa := New(a, svcA).(*Screen)
 	sa.SetSize(100, 30)

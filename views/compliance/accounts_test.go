@@ -18,7 +18,7 @@ import (
 func TestComplianceDropsAnotherAccountsAnswers(t *testing.T) {
 	newHarness(t, &fakeservice.Service{}, api.Permissions{}) // fixes today
 	svcA := &fakeservice.Service{UBOs: []api.UBO{{ID: uuid.New(), FullName: "Ana of A"}}}
-	a := fakeservice.Session(t, svcA, "operator@example.com", api.Permissions{})
+	a := fakeservice.Session(t, "operator@example.com", api.Permissions{})
 	sa := New(a, svcA).(*Screen)
 	sa.SetSize(100, 30)
 	loadA := sa.Init()

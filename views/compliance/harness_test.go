@@ -16,7 +16,7 @@ func newHarness(t *testing.T, svc Service, perms api.Permissions) harness {
 	t.Helper()
 	today = func() time.Time { return time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC) }
 	t.Cleanup(func() { today = time.Now })
-	return harness{fakeservice.Drive(t, fakeservice.Session(t, svc, "operator@example.com", perms), func(s *ui.Session) ui.Screen { return New(s, svc) }, 100, 30)}
+	return harness{fakeservice.Drive(t, fakeservice.Session(t, "operator@example.com", perms), func(s *ui.Session) ui.Screen { return New(s, svc) }, 100, 30)}
 }
 
 func (h harness) screen() *Screen { return h.Screen.(*Screen) }
