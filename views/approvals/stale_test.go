@@ -31,15 +31,10 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 	fa.add(&shared)
 	// Each request's answer, run now and held back.
 	var late []tea.Msg
-	for cmd := a.reload(); ; { // every page of A's inbox, one by one
-		page := cmd()
-		late = append(late, page)
-		_, cmd = a.Update(page)
-		if batch, ok := cmd().(tea.BatchMsg); ok { // the last page: details follow
-			late = append(late, batch[0]())
-			break
-		}
-	}
+	inbox := a.reload()() // A's whole inbox, then the details it asks for
+	late = append(late, inbox)
+	_, fill := a.Update(inbox)
+	late = append(late, fill().(tea.BatchMsg)[0]())
 	late = append(late, a.fetchDetail(parked.ID.String())(), a.fetchDetail(shared.ID.String())(),
 		a.send(a.item(theirs.ID.String()), "approve", "")())
 
