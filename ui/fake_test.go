@@ -23,6 +23,8 @@ type fakeClient struct {
 	// accessFails is how many access-info loads fail before one succeeds.
 	accessFails int
 	accessAsks  int
+	// accountsErr, when set, is the answer to every accounts load.
+	accountsErr error
 }
 
 func (f *fakeClient) AccessInfo(ctx context.Context) (*api.AccessInfo, error) {
@@ -34,6 +36,9 @@ func (f *fakeClient) AccessInfo(ctx context.Context) (*api.AccessInfo, error) {
 }
 
 func (f *fakeClient) ListAccounts(ctx context.Context) ([]api.Account, error) {
+	if f.accountsErr != nil {
+		return nil, f.accountsErr
+	}
 	return f.accounts, nil
 }
 

@@ -473,9 +473,9 @@ func (r *Root) accountsLoaded(msg accountsMsg) tea.Cmd {
 		log.Printf("list accounts: %v", msg.err)
 		var cmd tea.Cmd
 		if r.resolving != "" {
-			r.resolveErr = fmt.Errorf("could not list the accounts to find sub-account %q: %w", r.resolving, msg.err)
+			r.resolveErr = fmt.Errorf("could not list the accounts to find sub-account %q: %s", r.resolving, ErrorText(msg.err))
 		} else {
-			cmd = Toast(ToastError, "Could not list your accounts: "+msg.err.Error())
+			cmd = Toast(ToastError, "Could not list your accounts: "+ErrorText(msg.err))
 		}
 		return tea.Batch(cmd, r.broadcast(AccountsLoadedMsg{Err: msg.err}))
 	}

@@ -16,7 +16,6 @@ import (
 // account B, which submits its own. A's late answers, delivered straight to
 // B's screen, change nothing there; B's own answer is still taken.
 func TestComplianceDropsAnotherAccountsAnswers(t *testing.T) {
-	newHarness(t, &fakeservice.Service{}, api.Permissions{}) // fixes today
 	svcA := &fakeservice.Service{UBOs: []api.UBO{{ID: uuid.New(), FullName: "Ana of A"}}}
 	a := fakeservice.Session(t, "operator@example.com", api.Permissions{})
 	sa := New(a, svcA).(*Screen)

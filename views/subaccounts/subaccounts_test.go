@@ -7,7 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
@@ -90,12 +89,10 @@ func TestListsMainAndSubAccountsWithBlacklistedDisabled(t *testing.T) {
 			t.Errorf("screen lacks %q:\n%s", want, v)
 		}
 	}
-	// Move to Acme and switch (the driver hands the root's switch to the
-	// screen, so the key's command is run here).
-	d.Key("down")
-	_, cmd := d.Screen.Update(screentest.KeyPress("enter"))
-	if sw, ok := cmd().(ui.SwitchAccountMsg); !ok || sw.Account.ID != acmeID || sw.Account.Name != "Acme Pagamentos" {
-		t.Fatalf("enter on Acme gave %+v", sw)
+	// Move to Acme and switch.
+	d.Key("down", "enter")
+	if len(d.Switches) != 1 || d.Switches[0].Account.ID != acmeID || d.Switches[0].Account.Name != "Acme Pagamentos" {
+		t.Fatalf("enter on Acme asked the root for %+v", d.Switches)
 	}
 	// Banned: enter refuses with the reason.
 	d.Key("down", "enter")
@@ -142,24 +139,14 @@ func TestCreateAsksNameTypeAndConfirmationThenJournals(t *testing.T) {
 	if len(f.created) != 0 {
 		t.Fatal("created before the confirmation")
 	}
-	// The answer's command is looked into before it runs: the driver hands
-	// the root's ReloadAccountsMsg to the screen.
+	// Busy is looked at before the creation's request runs.
 	_, cmd := d.Screen.Update(d.Asks[0].OnYes())
 	if !d.Screen.Busy() {
 		t.Error("not busy while the creation is under way")
 	}
-	_, cmd = d.Screen.Update(cmd())
-	reload := false
-	for _, c := range cmd().(tea.BatchMsg) {
-		msg := c()
-		if _, ok := msg.(ui.ReloadAccountsMsg); ok {
-			reload = true
-		} else {
-			d.Handle(msg)
-		}
-	}
-	if !reload {
-		t.Error("the root was not asked to reload the accounts")
+	d.Run(cmd)
+	if len(d.Reloads) != 1 {
+		t.Errorf("the root was asked to reload the accounts %d times, want once", len(d.Reloads))
 	}
 	if len(f.created) != 1 || f.created[0].Name != "Nova Filial" || f.created[0].AccountType != "COMPANY" {
 		t.Fatalf("created %+v", f.created)
