@@ -10,6 +10,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
+	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
 // TestLateAnswersForAnotherAccountAreDropped builds the screen for account
@@ -69,18 +70,13 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
 	svc, _, _, _ := inbox()
 	h := newHarness(t, svc, "approver1@example.com", approver)
-	_, first := h.Screen.Update(screentest.KeyPress("r"))
-	firstPage := first()
-	_, second := h.Screen.Update(screentest.KeyPress("r"))
-	svc.add(newOp("requester@example.com", "7", time.Second))
-	h.Run(second)
-	if h.Screen.Title() != "Approvals 3" {
-		t.Fatalf("the latest load is not shown: %q", h.Screen.Title())
-	}
-	h.Send(firstPage)
-	if h.Screen.Title() != "Approvals 3" || len(h.screen().table.Items()) != 4 || h.screen().listing.Waiting() {
-		t.Fatalf("the older load's page was taken: %q, loading %v", h.Screen.Title(), h.screen().listing.Waiting())
-	}
+	staletest.OlderLoad{D: h.Driver, Ask: staletest.Key(h.Driver, "r"),
+		Change: func() { svc.add(newOp("requester@example.com", "7", time.Second)) },
+		Then: func(t *testing.T, d *screentest.Driver) {
+			if d.Screen.Title() != "Approvals 3" || len(h.screen().table.Items()) != 4 || h.screen().listing.Waiting() {
+				t.Fatalf("the latest load is not shown: %q, loading %v", d.Screen.Title(), h.screen().listing.Waiting())
+			}
+		}}.Check(t)
 }
 
 // TestOlderDetailNeverOverwritesTheLatest asks for an operation's detail

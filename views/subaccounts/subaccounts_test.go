@@ -7,12 +7,14 @@ import (
 	"sync"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
+	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
 // fake is the service as the screen sees it: the sub-accounts it lists and
@@ -199,51 +201,40 @@ func TestNamesStayVisibleOnANarrowWindow(t *testing.T) {
 	}
 }
 
-// TestLateAnswerForAnotherAccountIsDropped delivers the listing asked by
-// the screen of account A into the screen rebuilt for account B, before
-// and after B's own answer: B shows only its own.
+// TestLateAnswerForAnotherAccountIsDropped delivers the listing and a
+// creation asked by the screen of account A into the screen rebuilt for
+// account B, before and after B's own answer: B shows only its own, and
+// neither announces nor counts A's creation.
 func TestLateAnswerForAnotherAccountIsDropped(t *testing.T) {
 	fa := newFake()
 	fa.rename("Only In A")
 	sa := newSession(false, nil)
 	a := New(sa, fa)
-	askedByA := a.Init() // captured: A's answers come late
 	_, createByA := a.Update(startCreateMsg{s: sa, name: "Made By A", kind: "COMPANY"})
-
 	sb := sa.WithAccount(ui.Account{ID: acmeID, Name: "Acme Pagamentos"})
 	d := screentest.New(t, sb, New(sb, newFake()))
 	d.Screen.SetSize(100, 20)
-	askedByB := d.Screen.Init()
-
-	late := askedByA()
-	d.Send(late)
-	if v := d.PlainView(); strings.Contains(v, "Only In A") || !strings.Contains(v, "loading") {
-		t.Fatalf("A's answer reached B's screen:\n%s", v)
-	}
-	d.Run(askedByB)
-	d.Send(late)
-	if v := d.PlainView(); strings.Contains(v, "Only In A") || !strings.Contains(v, "Acme Pagamentos") {
-		t.Fatalf("B shows A's listing, or not its own:\n%s", v)
-	}
-	// A's creation, answering now, is neither announced nor counted by B.
-	d.Send(createByA())
-	if len(d.Toasts) != 0 || d.Screen.(*Screen).creates != 0 {
-		t.Fatalf("A's creation reached B's screen: toasts %+v, creates %d", d.Toasts, d.Screen.(*Screen).creates)
-	}
+	staletest.AnotherAccount{FromA: []tea.Cmd{a.Init(), createByA}, B: d, Own: d.Screen.Init(),
+		Then: func(t *testing.T, d *screentest.Driver) {
+			if v := d.PlainView(); strings.Contains(v, "Only In A") || !strings.Contains(v, "Acme Pagamentos") {
+				t.Fatalf("B shows A's listing, or not its own:\n%s", v)
+			}
+			if n := d.Screen.(*Screen).creates; n != 0 {
+				t.Fatalf("B counts A's creation: %d under way", n)
+			}
+		}}.Check(t)
 }
 
 // TestOlderLoadNeverOverwritesTheLatest presses r twice and answers the
 // second load first: the first, arriving last, is dropped.
 func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
 	f := newFake()
-	d := started(t, f, newSession(false, nil))
-	_, first := d.Screen.Update(screentest.KeyPress("r"))
-	_, second := d.Screen.Update(screentest.KeyPress("r"))
-	f.rename("Renamed Later")
-	d.Send(second())
 	f.rename("Stale Name")
-	d.Send(first())
-	if v := d.PlainView(); strings.Contains(v, "Stale Name") || !strings.Contains(v, "Renamed Later") {
-		t.Fatalf("an older load overwrote the latest:\n%s", v)
-	}
+	d := started(t, f, newSession(false, nil))
+	staletest.OlderLoad{D: d, Ask: staletest.Key(d, "r"), Change: func() { f.rename("Renamed Later") },
+		Then: func(t *testing.T, d *screentest.Driver) {
+			if v := d.PlainView(); strings.Contains(v, "Stale Name") || !strings.Contains(v, "Renamed Later") {
+				t.Fatalf("the latest load is not shown:\n%s", v)
+			}
+		}}.Check(t)
 }
