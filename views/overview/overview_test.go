@@ -101,25 +101,6 @@ func start(t *testing.T, f *fake, s *ui.Session) *screentest.Driver {
 
 var approver = api.Permissions{OperationApprover: true}
 
-// replies runs cmd and the commands it batches without delivering
-// anything, and returns the answers of requests: a test holds them back
-// to deliver them late.
-func replies(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	var out []tea.Msg
-	switch msg := cmd().(type) {
-	case tea.BatchMsg:
-		for _, c := range msg {
-			out = append(out, replies(c)...)
-		}
-	case ui.Reply:
-		out = append(out, msg)
-	}
-	return out
-}
-
 func TestOverviewShowsBalancesApprovalsTicketsAndAccess(t *testing.T) {
 	v := start(t, newFake(), session(ui.Account{}, approver)).PlainView()
 	for _, want := range []string{

@@ -60,17 +60,3 @@ func Text(s string) []tea.Msg { return screentest.Text(s) }
 // CheckSize fails the test unless the view v is hgt lines of at most w
 // cells.
 func CheckSize(t *testing.T, v string, w, hgt int) { t.Helper(); screentest.CheckSize(t, v, w, hgt) }
-
-// Each runs cmd and returns every message it gives, batches opened, none
-// delivered: a test holds them to deliver late, or to another screen.
-func Each(cmd tea.Cmd) []tea.Msg {
-	msg := cmd()
-	if b, ok := msg.(tea.BatchMsg); ok {
-		var out []tea.Msg
-		for _, c := range b {
-			out = append(out, Each(c)...)
-		}
-		return out
-	}
-	return []tea.Msg{msg}
-}
