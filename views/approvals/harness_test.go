@@ -40,9 +40,9 @@ func newOp(requester string, in string, age time.Duration) *api.Operation {
 type harness struct{ *fakeservice.Harness }
 
 // newHarness drives the screen for the access of email, at now.
-func newHarness(t *testing.T, svc *inboxService, email string, perms api.Permissions) harness {
+func newHarness(t *testing.T, svc *fakeservice.Service, email string, perms api.Permissions) harness {
 	t.Helper()
-	svc.me = email
+	svc.Me = email
 	s := fakeservice.Session(t, email, perms)
 	s.Time = screentest.NewClock(now)
 	return harness{fakeservice.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, svc) }, 120, 30)}
