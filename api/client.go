@@ -31,8 +31,6 @@ type Client struct {
 	logger    func(LogEvent)
 }
 
-var _ Service = (*Client)(nil)
-
 // Option configures a Client.
 type Option func(*Client) error
 

@@ -2,7 +2,8 @@
 // the header, tabs, footer, help, command line, prompts, confirmations,
 // toasts and the account switcher, the theme, and the one place where the
 // window is divided (Layout). Screens live in views/ and implement Screen;
-// ui knows nothing about HTTP, only about api.Service.
+// ui knows nothing about HTTP; it asks the service only what Client
+// declares (the access and the accounts).
 //
 // How keys reach a screen:
 //   - In normal mode q, ?, : and ctrl+c are always the root's. Any other key

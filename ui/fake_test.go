@@ -15,16 +15,16 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 )
 
-// fakeClient is the service as a test wants it: it embeds api.Service (nil)
-// and overrides only what the root calls; anything else panics, which shows
-// a request the test did not expect.
+// fakeClient is the shell's Client as a test wants it: the access and the
+// accounts, with failures of the access load on demand.
 type fakeClient struct {
-	api.Service
 	access   *api.AccessInfo
 	accounts []api.Account
 	// accessFails is how many access-info loads fail before one succeeds.
 	accessFails int
 	accessAsks  int
+	// accountsErr, when set, is the answer to every accounts load.
+	accountsErr error
 }
 
 func (f *fakeClient) AccessInfo(ctx context.Context) (*api.AccessInfo, error) {
@@ -36,6 +36,9 @@ func (f *fakeClient) AccessInfo(ctx context.Context) (*api.AccessInfo, error) {
 }
 
 func (f *fakeClient) ListAccounts(ctx context.Context) ([]api.Account, error) {
+	if f.accountsErr != nil {
+		return nil, f.accountsErr
+	}
 	return f.accounts, nil
 }
 

@@ -67,7 +67,7 @@ func (r *Root) promptLine() string {
 func (r *Root) promptStatus() string {
 	t := r.theme
 	if r.prompt.err != nil {
-		return t.Error.Render("✗ " + r.prompt.err.Error())
+		return t.Error.Render("✗ " + ErrorText(r.prompt.err))
 	}
 	return t.HintKey.Render("enter") + t.HintDesc.Render(" submit  ") + t.HintKey.Render("esc") + t.HintDesc.Render(" cancel")
 }

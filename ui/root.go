@@ -17,10 +17,19 @@ import (
 	"github.com/tesouro-treasury/tesouro/journal"
 )
 
+// Client is what the shell itself asks of the service: who is signed in
+// (the header, the permission gates) and which accounts they can operate
+// (the switcher). Screens declare their own calls in their views package
+// and are handed the full client by the wiring, so this stays two methods.
+type Client interface {
+	AccessInfo(ctx context.Context) (*api.AccessInfo, error)
+	ListAccounts(ctx context.Context) ([]api.Account, error)
+}
+
 // Connection is what Options.Connect produces: a client ready to talk to
 // the service, and how to release what it holds (an embedded sandbox).
 type Connection struct {
-	Client api.Service
+	Client Client
 	// Screens are the dashboard's screens in tab order, built on the
 	// client: each views package declares the few calls it makes, and the
 	// wiring gives it the client that has them.
@@ -464,9 +473,9 @@ func (r *Root) accountsLoaded(msg accountsMsg) tea.Cmd {
 		log.Printf("list accounts: %v", msg.err)
 		var cmd tea.Cmd
 		if r.resolving != "" {
-			r.resolveErr = fmt.Errorf("could not list the accounts to find sub-account %q: %w", r.resolving, msg.err)
+			r.resolveErr = fmt.Errorf("could not list the accounts to find sub-account %q: %s", r.resolving, ErrorText(msg.err))
 		} else {
-			cmd = Toast(ToastError, "Could not list your accounts: "+msg.err.Error())
+			cmd = Toast(ToastError, "Could not list your accounts: "+ErrorText(msg.err))
 		}
 		return tea.Batch(cmd, r.broadcast(AccountsLoadedMsg{Err: msg.err}))
 	}

@@ -735,3 +735,20 @@ func TestAccessInfoIsRetriedAfterAFailure(t *testing.T) {
 		t.Fatalf("asked again after it loaded: %d asks", h.fake.accessAsks)
 	}
 }
+
+// TestSwitcherTellsAFailedLoadWithoutThePath: the accounts cannot be
+// listed; the switcher says what the service said, not the request line.
+func TestSwitcherTellsAFailedLoadWithoutThePath(t *testing.T) {
+	h := &harness{t: t, fake: newFake()}
+	h.fake.accountsErr = &api.Error{Status: 403, Message: "not allowed here", Method: "GET", Path: "/v2/account/accounts"}
+	h.newRoot(Options{Connect: func(ctx context.Context) (*Connection, error) {
+		return &Connection{Client: h.fake, Screens: overviewOnly()}, nil
+	}})
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h.run(h.root.Init())
+	h.key("S")
+	v := plain(h.view())
+	if !strings.Contains(v, "could not list accounts: not allowed here (HTTP 403)") || strings.Contains(v, "/v2/") {
+		t.Fatalf("the switcher's error:\n%s", v)
+	}
+}

@@ -80,7 +80,7 @@ func (a Account) Main() bool { return a.ID == uuid.Nil }
 // Session is what every screen knows of the context it acts in. The root
 // owns it; screens read it and never change it (they send messages instead).
 type Session struct {
-	Client  api.Service
+	Client  Client
 	Env     Environment
 	Profile string
 	// Label names the service when there is no profile, as the header

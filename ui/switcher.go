@@ -209,7 +209,7 @@ func (sw *switcher) view(w, h int) string {
 	case sw.loading:
 		b.WriteString(t.Muted.Render("loading accounts…"))
 	case sw.err != nil:
-		b.WriteString(t.Error.Render("✗ could not list accounts: " + sw.err.Error()))
+		b.WriteString(t.Error.Render("✗ could not list accounts: " + ErrorText(sw.err)))
 	case len(sw.shown) == 0:
 		b.WriteString(t.Muted.Render("no account matches"))
 	default:

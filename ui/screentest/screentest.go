@@ -48,6 +48,10 @@ type Driver struct {
 	Prompts []ui.PromptMsg
 	Navs    []ui.NavigateMsg
 	Changes []ui.ChangedMsg
+	// Switches are the accounts the screen asked the root to operate, and
+	// Reloads its requests that the root load the accounts again.
+	Switches []ui.SwitchAccountMsg
+	Reloads  []ui.ReloadAccountsMsg
 	// Out is every message meant for the root, in the order it came.
 	Out []tea.Msg
 
@@ -115,6 +119,12 @@ func (d *Driver) Handle(msg tea.Msg) {
 		d.Out = append(d.Out, m)
 	case ui.ChangedMsg:
 		d.Changes = append(d.Changes, m)
+		d.Out = append(d.Out, m)
+	case ui.SwitchAccountMsg:
+		d.Switches = append(d.Switches, m)
+		d.Out = append(d.Out, m)
+	case ui.ReloadAccountsMsg:
+		d.Reloads = append(d.Reloads, m)
 		d.Out = append(d.Out, m)
 	case ui.Reply:
 		if d.Session.Owns(m) {

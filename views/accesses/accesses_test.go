@@ -8,11 +8,13 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
+	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
 // fake is the service as the screen sees it: the list it answers with, or
@@ -88,39 +90,27 @@ func TestForbiddenListingIsExplained(t *testing.T) {
 func TestLateAnswerForAnotherAccountIsDropped(t *testing.T) {
 	fa := &fake{list: []api.Access{{ID: "a1", Email: "from-a@demo.test"}}}
 	sa := session()
-	a := New(sa, fa)
-	askedByA := a.Init() // captured: A's answer comes late
-
 	fb := &fake{list: []api.Access{{ID: "b1", Email: "from-b@demo.test"}}}
 	sb := sa.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
 	d := screentest.New(t, sb, New(sb, fb))
 	d.Screen.SetSize(110, 20)
-	askedByB := d.Screen.Init()
-
-	late := askedByA()
-	d.Send(late)
-	if v := d.PlainView(); strings.Contains(v, "from-a") || !strings.Contains(v, "loading") {
-		t.Fatalf("A's answer reached B's screen:\n%s", v)
-	}
-	d.Run(askedByB)
-	d.Send(late)
-	if v := d.PlainView(); strings.Contains(v, "from-a") || !strings.Contains(v, "from-b@demo.test") {
-		t.Fatalf("B shows another account's accesses, or not its own:\n%s", v)
-	}
+	staletest.AnotherAccount{FromA: []tea.Cmd{New(sa, fa).Init()}, B: d, Own: d.Screen.Init(),
+		Then: func(t *testing.T, d *screentest.Driver) {
+			if v := d.PlainView(); strings.Contains(v, "from-a") || !strings.Contains(v, "from-b@demo.test") {
+				t.Fatalf("B shows another account's accesses, or not its own:\n%s", v)
+			}
+		}}.Check(t)
 }
 
 // TestOlderLoadNeverOverwritesTheLatest presses r twice and answers the
 // second load first: the first, arriving last, is dropped.
 func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
-	f := &fake{list: []api.Access{{ID: "a1", Email: "first@demo.test"}}}
+	f := &fake{list: []api.Access{{ID: "a1", Email: "stale@demo.test"}}}
 	d := start(t, f)
-	_, first := d.Screen.Update(screentest.KeyPress("r"))
-	_, second := d.Screen.Update(screentest.KeyPress("r"))
-	f.set(api.Access{ID: "a2", Email: "second@demo.test"})
-	d.Send(second())
-	f.set(api.Access{ID: "a3", Email: "stale@demo.test"})
-	d.Send(first())
-	if v := d.PlainView(); strings.Contains(v, "stale@") || !strings.Contains(v, "second@demo.test") {
-		t.Fatalf("an older load overwrote the latest:\n%s", v)
-	}
+	staletest.OlderLoad{D: d, Ask: staletest.Key(d, "r"), Change: func() { f.set(api.Access{ID: "a2", Email: "second@demo.test"}) },
+		Then: func(t *testing.T, d *screentest.Driver) {
+			if v := d.PlainView(); strings.Contains(v, "stale@") || !strings.Contains(v, "second@demo.test") {
+				t.Fatalf("the latest load is not shown:\n%s", v)
+			}
+		}}.Check(t)
 }

@@ -113,15 +113,13 @@ type Screen struct {
 	// group in the service's order).
 	table *listing.Table[*item]
 
-	// listing awaits the next page of the latest inbox load, fill the
+	// listing awaits the latest inbox load, fill the
 	// details that load asked for, and details the latest detail of each
 	// operation: an older answer, or one of another account's screen, is
 	// dropped. Decisions are taken from any request of this session (each
 	// names its operation).
 	listing, fill ui.Slot
 	details       map[string]*ui.Slot
-	incoming      []api.Operation
-	pages         int
 	loaded        bool
 	err           error
 

@@ -15,12 +15,12 @@ import (
 
 var approver = api.Permissions{OperationApprover: true}
 
-func inbox() (*inboxService, *api.Operation, *api.Operation, *api.Operation) {
+func inbox() (*fakeservice.Service, *api.Operation, *api.Operation, *api.Operation) {
 	theirs := newOp("requester@example.com", "1000", 5*time.Minute)
 	mine := newOp("approver3@example.com", "250.5", 2*time.Hour)
 	done := newOp("requester@example.com", "80", 30*time.Hour)
 	done.Status, done.Approvals, done.ExecutedID = api.OperationExecuted, 2, uuid.NewString()
-	return &inboxService{ops: []*api.Operation{theirs, done, mine}}, theirs, mine, done
+	return &fakeservice.Service{Ops: []*api.Operation{theirs, done, mine}}, theirs, mine, done
 }
 
 func TestInboxListsEveryPageWithPendingCountAmountsAndOwnDisabled(t *testing.T) {
@@ -52,7 +52,7 @@ func TestApproveAsksFirstRepeatingWhatIsApprovedThenJournals(t *testing.T) {
 	if len(h.Asks) != 1 {
 		t.Fatalf("want one confirmation, got %d (toasts %+v)", len(h.Asks), h.Toasts)
 	}
-	if len(svc.approved) != 0 {
+	if len(svc.Approved) != 0 {
 		t.Fatal("approved before the confirmation")
 	}
 	ask := h.Asks[0]
@@ -63,8 +63,8 @@ func TestApproveAsksFirstRepeatingWhatIsApprovedThenJournals(t *testing.T) {
 		}
 	}
 	h.Run(ask.OnYes)
-	if len(svc.approved) != 1 || svc.approved[0] != theirs.ID {
-		t.Fatalf("approved = %v", svc.approved)
+	if len(svc.Approved) != 1 || svc.Approved[0] != theirs.ID {
+		t.Fatalf("approved = %v", svc.Approved)
 	}
 	es := h.Journal()
 	if len(es) != 1 || es[0].Action != "approve-operation" || es[0].IDs["operation"] != theirs.ID.String() ||
@@ -120,7 +120,7 @@ func TestOwnRequestIsShownButCannotBeApproved(t *testing.T) {
 		}
 	}
 	h.Key("a")
-	if len(h.Asks) != 0 || len(svc.approved) != 0 {
+	if len(h.Asks) != 0 || len(svc.Approved) != 0 {
 		t.Fatal("own request offered for approval")
 	}
 	if len(h.Toasts) != 1 || !strings.Contains(h.Toasts[0].Text, "you requested this operation") {
@@ -154,8 +154,8 @@ func TestRejectNeedsAReason(t *testing.T) {
 		t.Fatalf("a reason is refused: %v", err)
 	}
 	h.Run(p.OnSubmit("  too expensive "))
-	if svc.rejected[theirs.ID] != "too expensive" {
-		t.Fatalf("rejected = %v", svc.rejected)
+	if svc.Rejected[theirs.ID] != "too expensive" {
+		t.Fatalf("rejected = %v", svc.Rejected)
 	}
 	es := h.Journal()
 	if len(es) != 1 || es[0].Action != "reject-operation" || es[0].Outcome != "rejected: too expensive" {
@@ -216,7 +216,7 @@ func TestNavigateOpensTheOperation(t *testing.T) {
 	}
 	// One not in the inbox is fetched by id.
 	other := newOp("requester@example.com", "9", time.Minute)
-	svc.add(other)
+	svc.AddOp(other)
 	h.Send(ui.NavigateMsg{Screen: "approvals", ID: other.ID.String()})
 	if !strings.Contains(h.PlainView(), other.ID.String()) {
 		t.Fatalf("navigated operation not shown:\n%s", h.PlainView())

@@ -71,7 +71,7 @@ func TestOperationParkedElsewhereShowsKeepingTheCursor(t *testing.T) {
 	m.table.Select(theirs.ID.String())
 	h.Key("enter") // the detail of theirs stays open
 	parked := newOp("requester@example.com", "42", time.Minute)
-	svc.add(parked)
+	svc.AddOp(parked)
 
 	h.Send(ui.ChangedMsg{Account: uuid.New(), What: ui.ChangedOperations, By: "quote"})
 	h.Send(ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedOperations, By: "approvals"})

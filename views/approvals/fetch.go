@@ -11,6 +11,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 // pollEvery is how often the inbox reloads by itself, so that the pending
@@ -34,16 +35,9 @@ func (m *Screen) poll() tea.Cmd {
 	return m.s.After(pollEvery, func(time.Time) tea.Msg { return pollMsg{s: s} })
 }
 
+// reload asks for the whole inbox: the pending count needs every page.
 func (m *Screen) reload() tea.Cmd {
-	m.incoming, m.pages = nil, 0
-	return m.fetchPage("")
-}
-
-func (m *Screen) fetchPage(cursor string) tea.Cmd {
-	svc := m.svc
-	return ui.Fetch(m.s, &m.listing, requestTimeout, func(ctx context.Context) (api.Page[api.Operation], error) {
-		return svc.ListApproverOperations(ctx, cursor)
-	})
+	return listing.FetchWhole(m.s, &m.listing, requestTimeout, m.svc.ListApproverOperations)
 }
 
 // fetchDetails loads the detail of the given operations a few at a time, to
@@ -93,7 +87,8 @@ func (m *Screen) fetchDetail(id string) tea.Cmd {
 	})
 }
 
-func (m *Screen) page(msg ui.Result[api.Page[api.Operation]]) tea.Cmd {
+// inbox takes the whole inbox, merged with the details already loaded.
+func (m *Screen) inbox(msg listing.WholeMsg[api.Operation]) tea.Cmd {
 	if !m.listing.Take(msg) {
 		return nil
 	}
@@ -101,16 +96,12 @@ func (m *Screen) page(msg ui.Result[api.Page[api.Operation]]) tea.Cmd {
 		m.err = msg.Err
 		return nil
 	}
-	m.incoming = append(m.incoming, msg.Value.Items...)
-	m.pages++
-	if msg.Value.More() && m.pages < maxPages {
-		return m.fetchPage(msg.Value.Cursor)
-	}
 	m.loaded, m.err = true, nil
-	keep := make(map[string]bool, len(m.incoming))
-	fresh := make([]*item, 0, len(m.incoming)+2)
+	ops := msg.Value.Items
+	keep := make(map[string]bool, len(ops))
+	fresh := make([]*item, 0, len(ops)+2)
 	var missing []uuid.UUID
-	for _, op := range m.incoming {
+	for _, op := range ops {
 		id := op.ID.String()
 		if keep[id] {
 			continue
@@ -131,7 +122,6 @@ func (m *Screen) page(msg ui.Result[api.Page[api.Operation]]) tea.Cmd {
 			fresh = append(fresh, it)
 		}
 	}
-	m.incoming = nil
 	m.show(fresh)
 	if m.focus != "" && m.table.Select(m.focus) {
 		m.focus = ""

@@ -40,10 +40,10 @@ func newOp(requester string, in string, age time.Duration) *api.Operation {
 type harness struct{ *fakeservice.Harness }
 
 // newHarness drives the screen for the access of email, at now.
-func newHarness(t *testing.T, svc *inboxService, email string, perms api.Permissions) harness {
+func newHarness(t *testing.T, svc *fakeservice.Service, email string, perms api.Permissions) harness {
 	t.Helper()
-	svc.me = email
-	s := fakeservice.Session(t, nil, email, perms)
+	svc.Me = email
+	s := fakeservice.Session(t, email, perms)
 	s.Time = screentest.NewClock(now)
 	return harness{fakeservice.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, svc) }, 120, 30)}
 }

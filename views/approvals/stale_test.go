@@ -10,6 +10,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
+	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
 // TestLateAnswersForAnotherAccountAreDropped builds the screen for account
@@ -19,27 +20,22 @@ import (
 // and holds only its own.
 func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 	fb, _, _, _ := inbox()
-	fb.me = "approver1@example.com"
+	fb.Me = "approver1@example.com"
 	fa, theirs, _, _ := inbox()
 	ha := newHarness(t, fa, "approver1@example.com", approver)
 	a := ha.screen()
 	parked := newOp("requester@example.com", "777", time.Minute) // only A's inbox has it
-	fa.add(parked)
+	fa.AddOp(parked)
 	// A's copy of the operation B will show, with one approval B lacks.
-	shared := *fb.ops[0]
+	shared := *fb.Ops[0]
 	shared.Approvals = 1
-	fa.add(&shared)
+	fa.AddOp(&shared)
 	// Each request's answer, run now and held back.
 	var late []tea.Msg
-	for cmd := a.reload(); ; { // every page of A's inbox, one by one
-		page := cmd()
-		late = append(late, page)
-		_, cmd = a.Update(page)
-		if batch, ok := cmd().(tea.BatchMsg); ok { // the last page: details follow
-			late = append(late, batch[0]())
-			break
-		}
-	}
+	inbox := a.reload()() // A's whole inbox, then the details it asks for
+	late = append(late, inbox)
+	_, fill := a.Update(inbox)
+	late = append(late, fill().(tea.BatchMsg)[0]())
 	late = append(late, a.fetchDetail(parked.ID.String())(), a.fetchDetail(shared.ID.String())(),
 		a.send(a.item(theirs.ID.String()), "approve", "")())
 
@@ -55,7 +51,7 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 		t.Fatalf("A's answers reached B's screen: %d items, toasts %+v, changes %+v", len(b.table.Items()), hb.Toasts, hb.Changes)
 	}
 	hb.Run(askedByB)
-	hb.selectOp(fb.ops[0].ID)
+	hb.selectOp(fb.Ops[0].ID)
 	hb.Key("enter") // B shows the detail of its own first operation
 	before := hb.PlainView()
 	for _, msg := range late {
@@ -74,18 +70,13 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
 	svc, _, _, _ := inbox()
 	h := newHarness(t, svc, "approver1@example.com", approver)
-	_, first := h.Screen.Update(screentest.KeyPress("r"))
-	firstPage := first()
-	_, second := h.Screen.Update(screentest.KeyPress("r"))
-	svc.add(newOp("requester@example.com", "7", time.Second))
-	h.Run(second)
-	if h.Screen.Title() != "Approvals 3" {
-		t.Fatalf("the latest load is not shown: %q", h.Screen.Title())
-	}
-	h.Send(firstPage)
-	if h.Screen.Title() != "Approvals 3" || len(h.screen().table.Items()) != 4 || h.screen().listing.Waiting() {
-		t.Fatalf("the older load's page was taken: %q, loading %v", h.Screen.Title(), h.screen().listing.Waiting())
-	}
+	staletest.OlderLoad{D: h.Driver, Ask: staletest.Key(h.Driver, "r"),
+		Change: func() { svc.AddOp(newOp("requester@example.com", "7", time.Second)) },
+		Then: func(t *testing.T, d *screentest.Driver) {
+			if d.Screen.Title() != "Approvals 3" || len(h.screen().table.Items()) != 4 || h.screen().listing.Waiting() {
+				t.Fatalf("the latest load is not shown: %q, loading %v", d.Screen.Title(), h.screen().listing.Waiting())
+			}
+		}}.Check(t)
 }
 
 // TestOlderDetailNeverOverwritesTheLatest asks for an operation's detail
@@ -95,7 +86,7 @@ func TestOlderDetailNeverOverwritesTheLatest(t *testing.T) {
 	h := newHarness(t, svc, "approver1@example.com", approver)
 	m := h.screen()
 	first := m.fetchDetail(theirs.ID.String())()
-	svc.ops[0].Approvals = 1
+	svc.Ops[0].Approvals = 1
 	h.Run(m.fetchDetail(theirs.ID.String()))
 	h.Send(first)
 	if got := m.item(theirs.ID.String()).op.Approvals; got != 1 {
@@ -106,7 +97,7 @@ func TestOlderDetailNeverOverwritesTheLatest(t *testing.T) {
 func TestPollReloadsOnlyItsOwnLoop(t *testing.T) {
 	svc, _, _, _ := inbox()
 	h := newHarness(t, svc, "approver1@example.com", approver)
-	svc.add(newOp("requester@example.com", "7", time.Second))
+	svc.AddOp(newOp("requester@example.com", "7", time.Second))
 	h.Send(pollMsg{s: h.Session.WithAccount(ui.Account{ID: uuid.New()})})
 	h.Advance(pollEvery - time.Second)
 	if h.Screen.Title() != "Approvals 2" {

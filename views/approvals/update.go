@@ -9,12 +9,11 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 const (
 	requestTimeout = 20 * time.Second
-	// maxPages bounds the inbox load; the pending count needs every page.
-	maxPages = 20
 	// detailWorkers bounds the detail requests made to fill the list.
 	detailWorkers = 4
 )
@@ -35,8 +34,8 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		m.rebuild()
 	}
 	switch msg := msg.(type) {
-	case ui.Result[api.Page[api.Operation]]:
-		return m, m.page(msg)
+	case listing.WholeMsg[api.Operation]:
+		return m, m.inbox(msg)
 	case ui.Result[[]*api.Operation]:
 		m.filled(msg)
 		return m, nil

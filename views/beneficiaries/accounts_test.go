@@ -1,6 +1,7 @@
 package beneficiaries
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -9,7 +10,9 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
+	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
 func wallet(alias string) api.Wallet {
@@ -42,7 +45,7 @@ func sendWallet(t *testing.T, sc *Screen, alias string) tea.Cmd {
 // closes B's form.
 func TestBeneficiariesDropAnotherAccountsAnswers(t *testing.T) {
 	svcA := &fakeservice.Service{Wallets: []api.Wallet{wallet("a-wallet")}}
-	a := fakeservice.Session(t, svcA, "operator@example.com", canWrite)
+	a := fakeservice.Session(t, "operator@example.com", canWrite)
 	a.Account = ui.Account{ID: subAccount, Name: "Filial"}
 	sa := New(a, svcA).(*Screen)
 	sa.SetSize(100, 30)
@@ -52,23 +55,17 @@ func TestBeneficiariesDropAnotherAccountsAnswers(t *testing.T) {
 	svcB := &fakeservice.Service{Wallets: []api.Wallet{wallet("b-wallet")}}
 	b := a.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
 	h := harness{fakeservice.Drive(t, b, func(s *ui.Session) ui.Screen { return New(s, svcB) }, 100, 30)}
-	createB := sendWallet(t, h.screen(), "B cold")
-	before, rows := h.PlainView(), h.screen().kinds[0].Table().Len()
-	for _, msg := range append(fakeservice.Each(loadA), fakeservice.Each(createA)...) {
-		h.Send(msg)
-	}
-	if got := h.PlainView(); got != before || h.screen().Form() == nil || len(h.Toasts) != 0 {
-		t.Fatalf("B's screen took A's answers (toasts %v):\n%s", h.Toasts, got)
-	}
-	if got := h.screen().kinds[0].Table().Len(); got != rows {
-		t.Fatalf("B's wallets list took A's page: %d rows, had %d", got, rows)
-	}
-	h.Run(createB)
-	h.Key("esc") // past the form, to the list
-	v := h.PlainView()
-	if h.screen().Form() != nil || !strings.Contains(v, "B cold") || strings.Contains(v, "a-wallet") || strings.Contains(v, "A cold") {
-		t.Fatalf("B's own creation:\n%s", v)
-	}
+	staletest.AnotherAccount{FromA: []tea.Cmd{loadA, createA}, B: h.Driver, Own: sendWallet(t, h.screen(), "B cold"),
+		Held: func() string {
+			return fmt.Sprintf("%d wallets, form open %v", h.screen().kinds[0].Table().Len(), h.screen().Form() != nil)
+		},
+		Then: func(t *testing.T, d *screentest.Driver) {
+			d.Key("esc") // past the form, to the list
+			v := d.PlainView()
+			if h.screen().Form() != nil || !strings.Contains(v, "B cold") || strings.Contains(v, "a-wallet") || strings.Contains(v, "A cold") {
+				t.Fatalf("B's own creation:\n%s", v)
+			}
+		}}.Check(t)
 }
 
 // TestBeneficiariesDropAnOlderLoad: a refresh's late answer must not
@@ -76,15 +73,10 @@ func TestBeneficiariesDropAnotherAccountsAnswers(t *testing.T) {
 func TestBeneficiariesDropAnOlderLoad(t *testing.T) {
 	svc := &fakeservice.Service{Wallets: []api.Wallet{wallet("first")}}
 	h := newHarness(t, svc, canWrite)
-	_, older := h.Screen.Update(fakeservice.KeyPress("r"))
-	late := fakeservice.Each(older) // answered before the data changed, delivered last
-	svc.Wallets = []api.Wallet{wallet("second")}
-	_, newer := h.Screen.Update(fakeservice.KeyPress("r"))
-	h.Run(newer)
-	for _, msg := range late {
-		h.Send(msg)
-	}
-	if v := h.PlainView(); !strings.Contains(v, "second") || strings.Contains(v, "first") {
-		t.Fatalf("the older answer landed:\n%s", v)
-	}
+	staletest.OlderLoad{D: h.Driver, Ask: staletest.Key(h.Driver, "r"), Change: func() { svc.Wallets = []api.Wallet{wallet("second")} },
+		Then: func(t *testing.T, d *screentest.Driver) {
+			if v := d.PlainView(); !strings.Contains(v, "second") || strings.Contains(v, "first") {
+				t.Fatalf("the latest load is not shown:\n%s", v)
+			}
+		}}.Check(t)
 }

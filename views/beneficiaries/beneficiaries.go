@@ -48,11 +48,7 @@ func New(s *ui.Session, svc Service) ui.Screen {
 		New:    ui.Binding("n", "new beneficiary", "n"),
 		Delete: ui.Binding("d", "delete", "d", "delete"),
 	}}
-	lists := make([]*tabbed.List, len(m.kinds))
-	for i, k := range m.kinds {
-		lists[i] = k.List
-	}
-	m.Frame = tabbed.New(s, ui.ActBeneficiary, "wallets · BRL · USD · COP", lists...)
+	m.Frame = tabbed.New(s, ui.ActBeneficiary, "wallets · BRL · USD · COP", tabbed.Tabs(m.kinds)...)
 	return m
 }
 
@@ -79,10 +75,7 @@ func (m *Screen) View() string {
 	if k.del == nil {
 		hint = "n new · the service offers no delete for " + k.noun + "s"
 	}
-	if err := m.Blocked(); err != nil {
-		hint = "read only: " + ui.ErrorText(err)
-	}
-	return m.Render(m.Status(hint))
+	return m.Render(m.Status(m.WriteHint(hint)))
 }
 
 // Update implements ui.Screen.

@@ -17,7 +17,7 @@ var subAccount = uuid.MustParse("7b0c5c1e-2a4b-4c8e-9a51-0d5e6f7a8b9c")
 // newHarness drives the screen for the sub-account "Filial".
 func newHarness(t *testing.T, svc Service, perms api.Permissions) harness {
 	t.Helper()
-	s := fakeservice.Session(t, svc, "operator@example.com", perms)
+	s := fakeservice.Session(t, "operator@example.com", perms)
 	s.Account = ui.Account{ID: subAccount, Name: "Filial"}
 	return harness{fakeservice.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, svc) }, 100, 30)}
 }

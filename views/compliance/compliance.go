@@ -7,7 +7,6 @@ package compliance
 
 import (
 	"context"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -27,9 +26,6 @@ type Service interface {
 	ListProofOfAddressAttempts(ctx context.Context, q api.TimeRangeFilter) (api.Page[api.ProofOfAddressAttempt], error)
 }
 
-// today is the clock of the date-of-birth check; tests fix it.
-var today = time.Now
-
 // Screen is the Compliance screen.
 type Screen struct {
 	*tabbed.Frame
@@ -43,12 +39,8 @@ type Screen struct {
 
 // New builds the screen for a session.
 func New(s *ui.Session, svc Service) ui.Screen {
-	m := &Screen{s: s, sections: sections(svc), newKey: ui.Binding("n", "new", "n")}
-	lists := make([]*tabbed.List, len(m.sections))
-	for i, sec := range m.sections {
-		lists[i] = sec.List
-	}
-	m.Frame = tabbed.New(s, ui.ActWrite, "UBOs · W-8BEN · proof of address", lists...)
+	m := &Screen{s: s, sections: sections(s, svc), newKey: ui.Binding("n", "new", "n")}
+	m.Frame = tabbed.New(s, ui.ActWrite, "UBOs · W-8BEN · proof of address", tabbed.Tabs(m.sections)...)
 	return m
 }
 
@@ -76,10 +68,7 @@ func (m *Screen) View() string {
 	}
 	hint := ""
 	if sec.newForm != nil {
-		hint = "n new " + sec.noun
-		if err := m.Blocked(); err != nil {
-			hint = "read only: " + ui.ErrorText(err)
-		}
+		hint = m.WriteHint("n new " + sec.noun)
 	}
 	return m.Render(m.Status(hint))
 }

@@ -38,6 +38,7 @@ func TestUBOFormAppliesTheSeedRules(t *testing.T) {
 		{"dateOfBirth", "1990-13-01", "calendar date"},
 		{"dateOfBirth", "21/11/1990", "YYYY-MM-DD"},
 		{"dateOfBirth", "2030-01-01", "future"},
+		{"dateOfBirth", "2026-11-22", "future"}, // the day after the session's clock
 		{"countryOfTaxId", "BR", "3"},
 		{"countryOfTaxId", "XYZ", ""},
 		{"state", "SAO", "2-letter"},

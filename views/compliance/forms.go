@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
@@ -19,16 +20,19 @@ import (
 // dateOfBirth as YYYY-MM-DD, countries as ISO 3166-1 alpha-3 and state as
 // alpha-2.
 
-var checkDate form.Check = func(v string, _ func(string) string) (string, string, error) {
-	d, err := validate.Date(v)
-	if err != nil {
-		return "", "", err
+// checkBirth checks a date of birth against the session's clock: a date
+// in the future is a typo in the year.
+func checkBirth(now func() time.Time) form.Check {
+	return func(v string, _ func(string) string) (string, string, error) {
+		d, err := validate.Date(v)
+		if err != nil {
+			return "", "", err
+		}
+		if d.After(now()) {
+			return "", "", errors.New("is in the future: type the date of birth as YYYY-MM-DD")
+		}
+		return d.Format("2006-01-02"), "", nil
 	}
-	// A birth date in the future is a typo in the year.
-	if d.After(today()) {
-		return "", "", errors.New("is in the future: type the date of birth as YYYY-MM-DD")
-	}
-	return d.Format("2006-01-02"), "", nil
 }
 
 var checkAlpha3 = form.Plain(validate.CountryAlpha3)
@@ -97,10 +101,15 @@ var checkCountry form.Check = func(v string, _ func(string) string) (string, str
 	return n, "", err
 }
 
-func uboForm() *form.Form {
+// uboForm is the UBO form; now is the session's clock.
+func uboForm(now func() time.Time) func() *form.Form {
+	return func() *form.Form { return newUBOForm(now) }
+}
+
+func newUBOForm(now func() time.Time) *form.Form {
 	return form.New("New ultimate beneficial owner (UBO)",
 		form.Field{Key: "fullName", Label: "Full name", Required: true},
-		form.Field{Key: "dateOfBirth", Label: "Date of birth", Required: true, Check: checkDate, Placeholder: "YYYY-MM-DD"},
+		form.Field{Key: "dateOfBirth", Label: "Date of birth", Required: true, Check: checkBirth(now), Placeholder: "YYYY-MM-DD"},
 		form.Field{Key: "countryOfTaxId", Label: "Tax country", Required: true, Check: checkAlpha3, Placeholder: "e.g. BRA"},
 		form.Field{Key: "taxIdNumber", Label: "Tax id", Required: true, Check: checkOwnerTaxID},
 		form.Field{Key: "hasControl", Label: "Control", Required: true, Placeholder: "role giving control: CEO, Director…"},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
 
@@ -14,9 +15,9 @@ type harness struct{ *fakeservice.Harness }
 // newHarness drives the screen for the main account on 2026-11-21.
 func newHarness(t *testing.T, svc Service, perms api.Permissions) harness {
 	t.Helper()
-	today = func() time.Time { return time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC) }
-	t.Cleanup(func() { today = time.Now })
-	return harness{fakeservice.Drive(t, fakeservice.Session(t, svc, "operator@example.com", perms), func(s *ui.Session) ui.Screen { return New(s, svc) }, 100, 30)}
+	s := fakeservice.Session(t, "operator@example.com", perms)
+	s.Time = screentest.NewClock(time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC))
+	return harness{fakeservice.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, svc) }, 100, 30)}
 }
 
 func (h harness) screen() *Screen { return h.Screen.(*Screen) }

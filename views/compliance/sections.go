@@ -6,6 +6,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
 	"github.com/tesouro-treasury/tesouro/views/internal/tabbed"
@@ -26,10 +27,10 @@ func stamp(t api.Time) string {
 	return t.Local().Format("2006-01-02 15:04")
 }
 
-func sections(svc Service) []*section {
+func sections(s *ui.Session, svc Service) []*section {
 	ss := []*section{
 		{
-			key: "ubos", noun: "UBO", newForm: uboForm, request: uboRequest(svc),
+			key: "ubos", noun: "UBO", newForm: uboForm(s.Now), request: uboRequest(svc),
 			List: &tabbed.List{Title: "UBOs", Narrow: []int{0, 1},
 				Cols: []widget.Column{{Title: "Full name"}, {Title: "Born", Width: 10}, {Title: "Tax", Width: 3}, {Title: "Tax id", Width: 14},
 					{Title: "Control", Width: 16}, {Title: "%", Width: 6, Right: true}},

@@ -10,6 +10,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
+	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
 func changed(account uuid.UUID, what ui.Changed) ui.ChangedMsg {
@@ -43,7 +44,7 @@ func TestWriteElsewhereReloadsTicketsAndBalances(t *testing.T) {
 
 	_, cmd := d.Screen.Update(changed(uuid.Nil, ui.ChangedTickets|ui.ChangedBalances))
 	fresher := false
-	for _, msg := range replies(cmd) {
+	for _, msg := range staletest.Answers(cmd) {
 		_, next := d.Screen.Update(msg)
 		if next != nil {
 			_, fresher = next().(ui.RefreshedMsg)
@@ -95,7 +96,7 @@ func TestBalancesAskedBeforeAWriteAreDropped(t *testing.T) {
 	d := start(t, f, session(ui.Account{}, api.Permissions{}))
 	_, before := d.Screen.Update(screentest.KeyPress("r"))
 	f.setBalance(uuid.Nil, "1")
-	stale := replies(before)
+	stale := staletest.Answers(before)
 	f.setBalance(uuid.Nil, "2")
 	d.Send(changed(uuid.Nil, ui.ChangedBalances))
 	for _, msg := range stale {

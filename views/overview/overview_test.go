@@ -16,6 +16,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
+	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
 // fake is the service as the Overview sees it.
@@ -100,25 +101,6 @@ func start(t *testing.T, f *fake, s *ui.Session) *screentest.Driver {
 
 var approver = api.Permissions{OperationApprover: true}
 
-// replies runs cmd and the commands it batches without delivering
-// anything, and returns the answers of requests: a test holds them back
-// to deliver them late.
-func replies(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	var out []tea.Msg
-	switch msg := cmd().(type) {
-	case tea.BatchMsg:
-		for _, c := range msg {
-			out = append(out, replies(c)...)
-		}
-	case ui.Reply:
-		out = append(out, msg)
-	}
-	return out
-}
-
 func TestOverviewShowsBalancesApprovalsTicketsAndAccess(t *testing.T) {
 	v := start(t, newFake(), session(ui.Account{}, approver)).PlainView()
 	for _, want := range []string{
@@ -159,45 +141,29 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 	fa := newFake()
 	fa.ops = append(fa.ops, api.Operation{Status: api.OperationPending}, api.Operation{Status: api.OperationPending})
 	sa := session(ui.Account{}, approver)
-	late := replies(New(sa, fa).Init()) // A's answers, held back
-
 	sb := sa.WithAccount(ui.Account{ID: subID, Name: "Acme"})
 	d := screentest.New(t, sb, New(sb, newFake()))
 	d.Screen.SetSize(100, 26)
-	askedByB := d.Screen.Init()
-	for _, msg := range late {
-		d.Send(msg)
-	}
-	if v := d.PlainView(); strings.Contains(v, "1,234.50") || strings.Contains(v, "PAID") || strings.Contains(v, "pending") {
-		t.Fatalf("A's answers reached B's screen:\n%s", v)
-	}
-	d.Run(askedByB)
-	for _, msg := range late {
-		d.Send(msg)
-	}
-	if v := d.PlainView(); strings.Contains(v, "1,234.50") || strings.Contains(v, "4 pending") || !strings.Contains(v, "77.00") || !strings.Contains(v, "2 pending") {
-		t.Fatalf("B shows A's figures, or not its own:\n%s", v)
-	}
+	staletest.AnotherAccount{FromA: []tea.Cmd{New(sa, fa).Init()}, B: d, Own: d.Screen.Init(),
+		Then: func(t *testing.T, d *screentest.Driver) {
+			if v := d.PlainView(); strings.Contains(v, "1,234.50") || strings.Contains(v, "4 pending") || !strings.Contains(v, "77.00") || !strings.Contains(v, "2 pending") {
+				t.Fatalf("B shows A's figures, or not its own:\n%s", v)
+			}
+		}}.Check(t)
 }
 
 // TestOlderLoadNeverOverwritesTheLatest presses r twice and answers the
 // second load first: the first, arriving last, is dropped.
 func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
 	f := newFake()
-	d := start(t, f, session(ui.Account{}, approver))
-	_, first := d.Screen.Update(screentest.KeyPress("r"))
-	_, second := d.Screen.Update(screentest.KeyPress("r"))
-	f.setBalance(uuid.Nil, "222")
-	for _, msg := range replies(second) {
-		d.Send(msg)
-	}
 	f.setBalance(uuid.Nil, "111")
-	for _, msg := range replies(first) {
-		d.Send(msg)
-	}
-	if v := d.PlainView(); strings.Contains(v, "111.00") || !strings.Contains(v, "222.00") {
-		t.Fatalf("an older load overwrote the latest:\n%s", v)
-	}
+	d := start(t, f, session(ui.Account{}, approver))
+	staletest.OlderLoad{D: d, Ask: staletest.Key(d, "r"), Change: func() { f.setBalance(uuid.Nil, "222") },
+		Then: func(t *testing.T, d *screentest.Driver) {
+			if v := d.PlainView(); strings.Contains(v, "111.00") || !strings.Contains(v, "222.00") {
+				t.Fatalf("the latest load is not shown:\n%s", v)
+			}
+		}}.Check(t)
 }
 
 func TestRefreshesEveryThirtySecondsOnItsOwnClock(t *testing.T) {

@@ -21,8 +21,6 @@ import (
 
 const (
 	requestTimeout = 15 * time.Second
-	// maxPages bounds the listing (50 per page in the sandbox).
-	maxPages = 40
 	// maxNameLen is the longest sub-account name the form accepts.
 	maxNameLen = 100
 )
@@ -77,19 +75,12 @@ func New(s *ui.Session, svc Service) ui.Screen {
 	return m
 }
 
-type (
-	// listed is the first pages of the listing.
-	listed struct {
-		subs []api.SubAccount
-		more bool
-	}
-	// created is a creation's outcome.
-	created struct {
-		name       string
-		id         uuid.UUID
-		journalErr error
-	}
-)
+// created is a creation's outcome.
+type created struct {
+	name       string
+	id         uuid.UUID
+	journalErr error
+}
 
 // ID implements ui.Screen.
 func (m *Screen) ID() string { return "subaccounts" }
@@ -111,24 +102,21 @@ func (m *Screen) Init() tea.Cmd { return m.load() }
 
 func (m *Screen) load() tea.Cmd {
 	svc := m.svc
-	return ui.Fetch(m.s, &m.listing, requestTimeout, func(ctx context.Context) (listed, error) {
-		subs, more, err := api.FirstPages(ctx, maxPages, func(ctx context.Context, cursor string) (api.Page[api.SubAccount], error) {
-			return svc.ListSubAccounts(ctx, api.SubAccountFilter{Cursor: cursor})
-		})
-		return listed{subs: subs, more: more}, err
+	return listing.FetchWhole(m.s, &m.listing, requestTimeout, func(ctx context.Context, cursor string) (api.Page[api.SubAccount], error) {
+		return svc.ListSubAccounts(ctx, api.SubAccountFilter{Cursor: cursor})
 	})
 }
 
 // Update implements ui.Screen.
 func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case ui.Result[listed]:
+	case listing.WholeMsg[api.SubAccount]:
 		if !m.listing.Take(msg) {
 			return m, nil
 		}
 		m.loaded, m.err = true, msg.Err
 		if msg.Err == nil {
-			m.subs, m.more = msg.Value.subs, msg.Value.more
+			m.subs, m.more = msg.Value.Items, msg.Value.More
 		}
 		m.rebuild()
 		if msg.Err != nil {

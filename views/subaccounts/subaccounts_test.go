@@ -14,6 +14,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
+	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
 // fake is the service as the screen sees it: the sub-accounts it lists and
@@ -90,12 +91,10 @@ func TestListsMainAndSubAccountsWithBlacklistedDisabled(t *testing.T) {
 			t.Errorf("screen lacks %q:\n%s", want, v)
 		}
 	}
-	// Move to Acme and switch (the driver hands the root's switch to the
-	// screen, so the key's command is run here).
-	d.Key("down")
-	_, cmd := d.Screen.Update(screentest.KeyPress("enter"))
-	if sw, ok := cmd().(ui.SwitchAccountMsg); !ok || sw.Account.ID != acmeID || sw.Account.Name != "Acme Pagamentos" {
-		t.Fatalf("enter on Acme gave %+v", sw)
+	// Move to Acme and switch.
+	d.Key("down", "enter")
+	if len(d.Switches) != 1 || d.Switches[0].Account.ID != acmeID || d.Switches[0].Account.Name != "Acme Pagamentos" {
+		t.Fatalf("enter on Acme asked the root for %+v", d.Switches)
 	}
 	// Banned: enter refuses with the reason.
 	d.Key("down", "enter")
@@ -142,24 +141,14 @@ func TestCreateAsksNameTypeAndConfirmationThenJournals(t *testing.T) {
 	if len(f.created) != 0 {
 		t.Fatal("created before the confirmation")
 	}
-	// The answer's command is looked into before it runs: the driver hands
-	// the root's ReloadAccountsMsg to the screen.
+	// Busy is looked at before the creation's request runs.
 	_, cmd := d.Screen.Update(d.Asks[0].OnYes())
 	if !d.Screen.Busy() {
 		t.Error("not busy while the creation is under way")
 	}
-	_, cmd = d.Screen.Update(cmd())
-	reload := false
-	for _, c := range cmd().(tea.BatchMsg) {
-		msg := c()
-		if _, ok := msg.(ui.ReloadAccountsMsg); ok {
-			reload = true
-		} else {
-			d.Handle(msg)
-		}
-	}
-	if !reload {
-		t.Error("the root was not asked to reload the accounts")
+	d.Run(cmd)
+	if len(d.Reloads) != 1 {
+		t.Errorf("the root was asked to reload the accounts %d times, want once", len(d.Reloads))
 	}
 	if len(f.created) != 1 || f.created[0].Name != "Nova Filial" || f.created[0].AccountType != "COMPANY" {
 		t.Fatalf("created %+v", f.created)
@@ -212,51 +201,40 @@ func TestNamesStayVisibleOnANarrowWindow(t *testing.T) {
 	}
 }
 
-// TestLateAnswerForAnotherAccountIsDropped delivers the listing asked by
-// the screen of account A into the screen rebuilt for account B, before
-// and after B's own answer: B shows only its own.
+// TestLateAnswerForAnotherAccountIsDropped delivers the listing and a
+// creation asked by the screen of account A into the screen rebuilt for
+// account B, before and after B's own answer: B shows only its own, and
+// neither announces nor counts A's creation.
 func TestLateAnswerForAnotherAccountIsDropped(t *testing.T) {
 	fa := newFake()
 	fa.rename("Only In A")
 	sa := newSession(false, nil)
 	a := New(sa, fa)
-	askedByA := a.Init() // captured: A's answers come late
 	_, createByA := a.Update(startCreateMsg{s: sa, name: "Made By A", kind: "COMPANY"})
-
 	sb := sa.WithAccount(ui.Account{ID: acmeID, Name: "Acme Pagamentos"})
 	d := screentest.New(t, sb, New(sb, newFake()))
 	d.Screen.SetSize(100, 20)
-	askedByB := d.Screen.Init()
-
-	late := askedByA()
-	d.Send(late)
-	if v := d.PlainView(); strings.Contains(v, "Only In A") || !strings.Contains(v, "loading") {
-		t.Fatalf("A's answer reached B's screen:\n%s", v)
-	}
-	d.Run(askedByB)
-	d.Send(late)
-	if v := d.PlainView(); strings.Contains(v, "Only In A") || !strings.Contains(v, "Acme Pagamentos") {
-		t.Fatalf("B shows A's listing, or not its own:\n%s", v)
-	}
-	// A's creation, answering now, is neither announced nor counted by B.
-	d.Send(createByA())
-	if len(d.Toasts) != 0 || d.Screen.(*Screen).creates != 0 {
-		t.Fatalf("A's creation reached B's screen: toasts %+v, creates %d", d.Toasts, d.Screen.(*Screen).creates)
-	}
+	staletest.AnotherAccount{FromA: []tea.Cmd{a.Init(), createByA}, B: d, Own: d.Screen.Init(),
+		Then: func(t *testing.T, d *screentest.Driver) {
+			if v := d.PlainView(); strings.Contains(v, "Only In A") || !strings.Contains(v, "Acme Pagamentos") {
+				t.Fatalf("B shows A's listing, or not its own:\n%s", v)
+			}
+			if n := d.Screen.(*Screen).creates; n != 0 {
+				t.Fatalf("B counts A's creation: %d under way", n)
+			}
+		}}.Check(t)
 }
 
 // TestOlderLoadNeverOverwritesTheLatest presses r twice and answers the
 // second load first: the first, arriving last, is dropped.
 func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
 	f := newFake()
-	d := started(t, f, newSession(false, nil))
-	_, first := d.Screen.Update(screentest.KeyPress("r"))
-	_, second := d.Screen.Update(screentest.KeyPress("r"))
-	f.rename("Renamed Later")
-	d.Send(second())
 	f.rename("Stale Name")
-	d.Send(first())
-	if v := d.PlainView(); strings.Contains(v, "Stale Name") || !strings.Contains(v, "Renamed Later") {
-		t.Fatalf("an older load overwrote the latest:\n%s", v)
-	}
+	d := started(t, f, newSession(false, nil))
+	staletest.OlderLoad{D: d, Ask: staletest.Key(d, "r"), Change: func() { f.rename("Renamed Later") },
+		Then: func(t *testing.T, d *screentest.Driver) {
+			if v := d.PlainView(); strings.Contains(v, "Stale Name") || !strings.Contains(v, "Renamed Later") {
+				t.Fatalf("the latest load is not shown:\n%s", v)
+			}
+		}}.Check(t)
 }

@@ -1,6 +1,7 @@
 package tickets
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -8,7 +9,9 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
+	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
 // TestTicketsDropAnotherAccountsAnswers: the screen of account A asks for
@@ -21,9 +24,7 @@ func TestTicketsDropAnotherAccountsAnswers(t *testing.T) {
 	ma := start(t, svcA, 100, 30)
 	a := ma.s
 	_, reloadA := ma.Update(ui.ChangedMsg{Account: a.Account.ID, What: ui.ChangedTickets})
-	fromA := append(fakeservice.Each(New(a, svcA).Init()), fakeservice.Each(reloadA)...)
-	fromA = append(fromA, fakeservice.Each(ma.openDetail(svcA.tickets[0].ID))...)
-	fromA = append(fromA, fakeservice.Each(ma.receipt(svcA.tickets[0].ID))...)
+	fromA := []tea.Cmd{New(a, svcA).Init(), reloadA, ma.openDetail(svcA.tickets[0].ID), ma.receipt(svcA.tickets[0].ID)}
 
 	svcB := &fakeService{tickets: makeTickets(3)}
 	b := a.WithAccount(ui.Account{ID: uuid.New(), Name: "Filial"})
@@ -31,22 +32,17 @@ func TestTicketsDropAnotherAccountsAnswers(t *testing.T) {
 	mb.SetSize(100, 30)
 	run(t, mb, mb.Init())
 	_, detailB := mb.Update(fakeservice.KeyPress("enter"))
-	before, rows := screen(mb), mb.list.Len()
-	var out []tea.Msg
-	for _, msg := range fromA {
-		out = append(out, deliver(t, mb, msg)...)
-	}
-	if got := screen(mb); got != before || mb.list.Len() != rows || len(toasts(out)) != 0 || mb.note != "" {
-		t.Fatalf("B's screen took A's answers (toasts %v):\n%s", toasts(out), got)
-	}
-	run(t, mb, detailB)
-	if d := mb.detail; d.loading || d.ticket == nil || d.ticket.ID != svcB.tickets[0].ID {
-		t.Fatalf("B's own detail was not taken: %+v", d)
-	}
-	press(t, mb, "esc")
-	if v := screen(mb); strings.Contains(v, svcA.tickets[0].ID.String()[:8]) || !strings.Contains(v, "all 3 loaded") {
-		t.Fatalf("B's list:\n%s", v)
-	}
+	staletest.AnotherAccount{FromA: fromA, B: driver(t, mb).Driver, Own: detailB,
+		Held: func() string { return fmt.Sprintf("%d rows, note %q", mb.list.Len(), mb.note) },
+		Then: func(t *testing.T, d *screentest.Driver) {
+			if d := mb.detail; d.loading || d.ticket == nil || d.ticket.ID != svcB.tickets[0].ID {
+				t.Fatalf("B's own detail was not taken: %+v", d)
+			}
+			d.Key("esc")
+			if v := d.PlainView(); strings.Contains(v, svcA.tickets[0].ID.String()[:8]) || !strings.Contains(v, "all 3 loaded") {
+				t.Fatalf("B's list:\n%s", v)
+			}
+		}}.Check(t)
 }
 
 // TestTicketsDropAnOlderDetail: a detail opened, left and opened on another

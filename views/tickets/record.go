@@ -10,6 +10,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 // record is what the browser keeps of a listed ticket: enough for its row,
@@ -199,57 +200,29 @@ func endToEndID(t *api.Ticket) string {
 	return ""
 }
 
-// Layouts of the list by width: below fullWidth the list keeps what an
-// operator reads first (status, what is received, when), and below
-// shortDates the creation time shrinks so that amounts are never cut.
-const (
-	fullWidth  = 82 // ID, status, created, input and output shown whole
-	shortDates = 56
-)
-
-// layout is which columns the list shows.
-type layout int
-
-const (
-	layoutFull   layout = iota
-	layoutNarrow        // status, output, created (month-day and time)
-	layoutTiny          // status, output, created (time today, else the day)
-)
-
-func layoutFor(w int) layout {
-	switch {
-	case w >= fullWidth:
-		return layoutFull
-	case w >= shortDates:
-		return layoutNarrow
-	}
-	return layoutTiny
-}
-
-// columnsFor are the columns of a layout.
-func columnsFor(l layout) []widget.Column {
-	switch l {
-	case layoutNarrow:
-		return []widget.Column{{Title: "Status", Width: 10}, {Title: "Output", Right: true}, {Title: "Created", Width: 11}}
-	case layoutTiny:
-		return []widget.Column{{Title: "Status", Width: 10}, {Title: "Output", Right: true}, {Title: "When", Width: 5}}
-	}
-	return columns()
+// layouts of the list by width: below 82 cells the list keeps what an
+// operator reads first (status, what is received, when), and below 56 the
+// creation time shrinks so that amounts are never cut.
+var layouts = listing.Layouts{
+	FullWidth: 82, NarrowWidth: 56, // from 82 the ID, status, created, input and output show whole
+	Full:   columns(),
+	Narrow: []widget.Column{{Title: "Status", Width: 10}, {Title: "Output", Right: true}, {Title: "Created", Width: 11}},
+	Tiny:   []widget.Column{{Title: "Status", Width: 10}, {Title: "Output", Right: true}, {Title: "When", Width: 5}},
 }
 
 // rowFor lays a record out for a layout. Narrow rows carry the full cells
 // after the shown ones, so that the / filter still matches the ID and the
 // external ID.
-func (r *record) rowFor(l layout, loc *time.Location, now time.Time) widget.Row {
+func (r *record) rowFor(l listing.Layout, loc *time.Location, now time.Time) widget.Row {
 	full := r.row(loc)
-	if l == layoutFull {
+	if l == listing.LayoutFull {
 		return full
 	}
 	created := r.CreatedAt().In(loc)
 	var when string
 	switch {
 	case created.IsZero() || r.created == 0:
-	case l == layoutNarrow:
+	case l == listing.LayoutNarrow:
 		when = created.Format("01-02 15:04")
 	default:
 		when = shortWhen(created, now.In(loc))

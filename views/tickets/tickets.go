@@ -40,7 +40,7 @@ type Model struct {
 	// reload awaits a refresh that keeps the rows on screen until the
 	// fresh first page replaces them (after a write).
 	reload ui.Slot
-	layout layout
+	layout listing.Layout
 
 	detail     *detailPane
 	detailSlot ui.Slot
@@ -116,9 +116,9 @@ func (m *Model) Filterable() bool { return true }
 // SetSize implements ui.Screen.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
-	if l := layoutFor(m.width); l != m.layout {
+	if l := layouts.For(m.width); l != m.layout {
 		m.layout = l
-		m.list.Redraw(columnsFor(l)...)
+		m.list.Redraw(layouts.Columns(l)...)
 	}
 	m.list.SetTableSize(m.width, max(m.height-len(m.header(m.width)), 0))
 	m.bar.SetWidth(m.width)

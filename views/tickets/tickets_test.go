@@ -15,6 +15,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
+	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
 func TestPagingFetchesAheadAndCounts(t *testing.T) {
@@ -80,7 +81,7 @@ func TestStaleResponsesAreDropped(t *testing.T) {
 	m2 := New(other, svc).(*Model)
 	m2.SetSize(100, 30)
 	pending := m2.Init()
-	for _, msg := range fakeservice.Each(first) {
+	for _, msg := range staletest.Answers(first) {
 		deliver(t, m2, msg)
 	}
 	if m2.list.Len() != 0 {

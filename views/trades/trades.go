@@ -71,7 +71,7 @@ type Model struct {
 	scroll listing.Scroll
 
 	width, height int
-	layout        layout
+	layout        listing.Layout
 	keys          keyMap
 }
 
@@ -102,7 +102,7 @@ func New(s *ui.Session, svc Service) ui.Screen {
 			Scroll:  listing.NewScrollKeys(),
 		},
 	}
-	m.list = listing.New(s, "trades", func(t api.Trade) string { return t.ID.String() }, m.row, m.query, columnsFor(layoutFull)...)
+	m.list = listing.New(s, "trades", func(t api.Trade) string { return t.ID.String() }, m.row, m.query, layouts.Full...)
 	m.list.SetBar(m.bar, m.reset)
 	m.bar.SetCheck(listing.CheckCreated(m.loc))
 	return m
@@ -131,9 +131,9 @@ func (m *Model) Filterable() bool { return true }
 // SetSize implements ui.Screen.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
-	if l := layoutFor(m.width); l != m.layout {
+	if l := layouts.For(m.width); l != m.layout {
 		m.layout = l
-		m.list.Redraw(columnsFor(l)...)
+		m.list.Redraw(layouts.Columns(l)...)
 	}
 	m.list.SetSize(m.width, m.height)
 	m.bar.SetWidth(m.width)
@@ -262,11 +262,11 @@ func (m *Model) row(t api.Trade) widget.Row {
 		when(t.CreatedAt.Time, m.loc(), "2006-01-02 15:04"),
 		t.SettlementTerms,
 	}
-	if m.layout != layoutFull {
+	if m.layout != listing.LayoutFull {
 		// The full cells follow the shown ones: the / filter still
 		// matches the ID and the terms.
 		short := settles
-		if m.layout == layoutTiny && !t.SettlementDate.IsZero() {
+		if m.layout == listing.LayoutTiny && !t.SettlementDate.IsZero() {
 			short = shortDay(t.SettlementDate.UTC(), m.s.Now())
 		}
 		cells = append([]string{string(t.Status), amount(t.OutputAmount, t.OutputCurrency), short}, cells...)
@@ -274,40 +274,12 @@ func (m *Model) row(t api.Trade) widget.Row {
 	return widget.Row{Cells: cells, Disabled: t.Status == api.TradeCancelled}
 }
 
-// Layouts of the list by width: below fullWidth it keeps what an operator
-// reads first (status, what is received, when it settles), and below
-// shortDates the settlement date shrinks so that amounts are never cut.
-const (
-	fullWidth  = 74 // ID, status, settlement date, input and output shown whole
-	shortDates = 56
-)
-
-type layout int
-
-const (
-	layoutFull layout = iota
-	layoutNarrow
-	layoutTiny
-)
-
-func layoutFor(w int) layout {
-	switch {
-	case w >= fullWidth:
-		return layoutFull
-	case w >= shortDates:
-		return layoutNarrow
-	}
-	return layoutTiny
-}
-
-func columnsFor(l layout) []widget.Column {
-	switch l {
-	case layoutNarrow:
-		return []widget.Column{{Title: "Status", Width: 9}, {Title: "Output", Right: true}, {Title: "Settles", Width: 10}}
-	case layoutTiny:
-		return []widget.Column{{Title: "Status", Width: 9}, {Title: "Output", Right: true}, {Title: "Settles", Width: 7}}
-	}
-	return []widget.Column{
+// layouts of the list by width: below 74 cells it keeps what an operator
+// reads first (status, what is received, when it settles), and below 56
+// the settlement date shrinks so that amounts are never cut.
+var layouts = listing.Layouts{
+	FullWidth: 74, NarrowWidth: 56, // from 74 the ID, status, settlement date, input and output show whole
+	Full: []widget.Column{
 		{Title: "ID", Width: 9},
 		{Title: "Status", Width: 9},
 		{Title: "Settles", Width: 10},
@@ -315,7 +287,9 @@ func columnsFor(l layout) []widget.Column {
 		{Title: "Output", Width: 19, Right: true},
 		{Title: "Created", Width: 16},
 		{Title: "Terms"},
-	}
+	},
+	Narrow: []widget.Column{{Title: "Status", Width: 9}, {Title: "Output", Right: true}, {Title: "Settles", Width: 10}},
+	Tiny:   []widget.Column{{Title: "Status", Width: 9}, {Title: "Output", Right: true}, {Title: "Settles", Width: 7}},
 }
 
 // shortDay is a calendar day in five cells: month and day in the current

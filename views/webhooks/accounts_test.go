@@ -1,14 +1,18 @@
 package webhooks
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
+	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
 // TestWebhooksDropAnotherAccountsAnswers: the screen of account A asks for
@@ -24,30 +28,23 @@ func TestWebhooksDropAnotherAccountsAnswers(t *testing.T) {
 	a := session(t, svcA, false)
 	ma := New(a, svcA).(*Model)
 	ma.SetSize(100, 30)
-	fromA := fakeservice.Each(ma.Init())
-	fromA = append(fromA, fakeservice.Each(ma.openDetail(svcA.attempts[0].ID))...)
-	fromA = append(fromA, fakeservice.Each(ma.acknowledge([]string{svcA.attempts[1].ID}))...)
+	fromA := []tea.Cmd{ma.Init(), ma.openDetail(svcA.attempts[0].ID), ma.acknowledge([]string{svcA.attempts[1].ID})}
 
 	svcB := &fakeService{attempts: makeAttempts(2), hooks: []api.Webhook{{ID: "wh-b", URL: "https://erp.example/hooks/b"}}}
 	b := a.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
 	mb := start(t, svcB, b, 100, 30)
 	_, detailB := mb.Update(fakeservice.KeyPress("enter"))
-	before, rows := view(mb), mb.list.Len()
-	d := driver(t, mb)
-	for _, msg := range fromA {
-		d.Send(msg)
-	}
-	if got := view(mb); got != before || mb.list.Len() != rows || len(d.Toasts) != 0 {
-		t.Fatalf("B's screen took A's answers (toasts %v):\n%s", d.Toasts, got)
-	}
-	d.Run(detailB)
-	if mb.detail.loading || mb.detail.attempt == nil || mb.detail.attempt.ID != svcB.attempts[0].ID {
-		t.Fatalf("B's own detail was not taken: %+v", mb.detail)
-	}
-	d.Key("esc")
-	if v := view(mb); strings.Contains(v, "a.example") || !strings.Contains(v, "erp.example/hooks/b") {
-		t.Fatalf("B's list:\n%s", v)
-	}
+	staletest.AnotherAccount{FromA: fromA, B: driver(t, mb), Own: detailB,
+		Held: func() string { return fmt.Sprintf("%d rows", mb.list.Len()) },
+		Then: func(t *testing.T, d *screentest.Driver) {
+			if mb.detail.loading || mb.detail.attempt == nil || mb.detail.attempt.ID != svcB.attempts[0].ID {
+				t.Fatalf("B's own detail was not taken: %+v", mb.detail)
+			}
+			d.Key("esc")
+			if v := d.PlainView(); strings.Contains(v, "a.example") || !strings.Contains(v, "erp.example/hooks/b") {
+				t.Fatalf("B's list:\n%s", v)
+			}
+		}}.Check(t)
 }
 
 // TestWebhooksDropAnOlderDetail: a detail opened, left and opened on

@@ -1,11 +1,9 @@
 package fakeservice
 
 import (
-	"context"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/journal"
@@ -14,16 +12,15 @@ import (
 )
 
 // Session is a sandbox session of profile "test", with a journal in a
-// temporary directory and the access of email with perms. Screens are given
-// svc by their constructor; one that still reads the session's client finds
-// svc there (see client).
-func Session(t *testing.T, svc any, email string, perms api.Permissions) *ui.Session {
+// temporary directory and the access of email with perms. It has no client:
+// screens are given their service by their constructor.
+func Session(t *testing.T, email string, perms api.Permissions) *ui.Session {
 	t.Helper()
 	j, err := journal.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &ui.Session{Client: clientOf(svc), Env: ui.EnvSandbox, Profile: "test", Journal: j, Time: screentest.NewClock(screentest.Epoch),
+	return &ui.Session{Env: ui.EnvSandbox, Profile: "test", Journal: j, Time: screentest.NewClock(screentest.Epoch),
 		Access: &api.AccessInfo{Email: email, AccountPermissions: perms}}
 }
 
@@ -63,60 +60,3 @@ func Text(s string) []tea.Msg { return screentest.Text(s) }
 // CheckSize fails the test unless the view v is hgt lines of at most w
 // cells.
 func CheckSize(t *testing.T, v string, w, hgt int) { t.Helper(); screentest.CheckSize(t, v, w, hgt) }
-
-// approver is what the Approvals screen asks of the service.
-type approver interface {
-	ListApproverOperations(ctx context.Context, cursor string) (api.Page[api.Operation], error)
-	GetOperation(ctx context.Context, id uuid.UUID) (*api.Operation, error)
-	ApproveOperation(ctx context.Context, id uuid.UUID) (*api.Operation, error)
-	RejectOperation(ctx context.Context, id uuid.UUID, reason string) (*api.Operation, error)
-}
-
-// client is the session's client for a screen not yet given its Service by
-// its constructor (it reads Session.Client, an api.Service): the approval
-// calls go to the fake; any other call panics, which the nil interface
-// does. It goes once no screen reads Session.Client.
-type client struct {
-	api.Service
-	ops approver
-}
-
-func clientOf(svc any) api.Service {
-	if c, ok := svc.(api.Service); ok {
-		return c
-	}
-	if ops, ok := svc.(approver); ok {
-		return client{ops: ops}
-	}
-	return nil
-}
-
-func (c client) ListApproverOperations(ctx context.Context, cursor string) (api.Page[api.Operation], error) {
-	return c.ops.ListApproverOperations(ctx, cursor)
-}
-
-func (c client) GetOperation(ctx context.Context, id uuid.UUID) (*api.Operation, error) {
-	return c.ops.GetOperation(ctx, id)
-}
-
-func (c client) ApproveOperation(ctx context.Context, id uuid.UUID) (*api.Operation, error) {
-	return c.ops.ApproveOperation(ctx, id)
-}
-
-func (c client) RejectOperation(ctx context.Context, id uuid.UUID, reason string) (*api.Operation, error) {
-	return c.ops.RejectOperation(ctx, id, reason)
-}
-
-// Each runs cmd and returns every message it gives, batches opened, none
-// delivered: a test holds them to deliver late, or to another screen.
-func Each(cmd tea.Cmd) []tea.Msg {
-	msg := cmd()
-	if b, ok := msg.(tea.BatchMsg); ok {
-		var out []tea.Msg
-		for _, c := range b {
-			out = append(out, Each(c)...)
-		}
-		return out
-	}
-	return []tea.Msg{msg}
-}

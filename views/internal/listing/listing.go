@@ -8,6 +8,22 @@
 // the filter bar's creation-date range, the filter form's frame, and the
 // scrolled key/value sheet of a detail pane. Each screen keeps its own
 // columns, server filters, keys and details.
+//
+// Two lists are shown only whole, and load with FetchWhole (every page in
+// one request, the table's values swapped at once) onto a Table instead of
+// embedding List:
+//   - Approvals: the pending count on the tab is only true over every page,
+//     and each reload (a poll every 30 s) merges the fresh entries with the
+//     details already loaded (amounts, approvers, beneficiary); List would
+//     show a poll's first page alone, the count falling and rising while
+//     the rest comes, and would drop the details with the rows.
+//   - Sub-accounts: the main account is pinned as the first row, which no
+//     page of the service holds, and the / filter ranks the accounts by a
+//     fuzzy match (best first) where List's filter keeps rows containing the
+//     text in the loaded order; both need the whole set at once.
+//
+// Lists that page as the cursor moves (Tickets, Trades, Webhooks,
+// Beneficiaries, Compliance, Accesses) embed List.
 package listing
 
 // PrefetchMargin: the next page is asked for when the cursor comes within

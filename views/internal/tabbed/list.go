@@ -35,6 +35,18 @@ type List struct {
 	narrow bool
 }
 
+// Tab is the list itself, for the screens whose tabs embed it (see Tabs).
+func (l *List) Tab() *List { return l }
+
+// Tabs are the Lists that the screen's tabs embed, in order, for New.
+func Tabs[T interface{ Tab() *List }](tabs []T) []*List {
+	lists := make([]*List, len(tabs))
+	for i, t := range tabs {
+		lists[i] = t.Tab()
+	}
+	return lists
+}
+
 // Table is the list's table.
 func (l *List) Table() *widget.Table { return l.list.Table.Table }
 

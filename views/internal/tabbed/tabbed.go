@@ -82,6 +82,15 @@ func (f *Frame) Form() *form.Form { return f.form }
 // Blocked says why the access may not write here now (nil when it may).
 func (f *Frame) Blocked() error { return f.s.Can(f.act) }
 
+// WriteHint is hint, the screen's write keys, or why the access may not
+// write here when it may not.
+func (f *Frame) WriteHint(hint string) string {
+	if err := f.Blocked(); err != nil {
+		return "read only: " + ui.ErrorText(err)
+	}
+	return hint
+}
+
 // Bindings are the live keys: the form's while one is open, else the tabs',
 // refresh, the screen's own and the list's.
 func (f *Frame) Bindings(own ...key.Binding) []key.Binding {
