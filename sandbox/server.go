@@ -169,8 +169,12 @@ func New(cfg Config) (*Server, error) {
 		s.wg.Add(1)
 		go s.deliverLoop()
 	}
-	s.wg.Add(1)
+	s.wg.Add(2)
 	go s.sweepLoop()
+	go func() {
+		defer s.wg.Done()
+		s.db.checkpointLoop(s.ctx)
+	}()
 	return s, nil
 }
 
