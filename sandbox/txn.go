@@ -40,6 +40,9 @@ type batch struct {
 	deliveries []delivery
 	done       chan struct{}
 	cerr       error // the commit's outcome, set before done is closed
+	// stmts are the prepared statements bound to tx, made once per batch
+	// rather than once per statement run.
+	stmts map[*sql.Stmt]*sql.Stmt
 }
 
 func (l *storeLock) RLock()   { l.rw.RLock() }
@@ -127,7 +130,15 @@ func (s *Server) exec(query string, args ...any) {
 	}
 	var err error
 	if st, ok := s.stmts[query]; ok {
-		_, err = b.tx.Stmt(st).Exec(args...)
+		ts := b.stmts[st]
+		if ts == nil {
+			if b.stmts == nil {
+				b.stmts = map[*sql.Stmt]*sql.Stmt{}
+			}
+			ts = b.tx.Stmt(st)
+			b.stmts[st] = ts
+		}
+		_, err = ts.Exec(args...)
 	} else {
 		_, err = b.tx.Exec(query, args...)
 		if s.toPrepare == nil {
