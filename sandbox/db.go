@@ -36,10 +36,11 @@ import (
 
 // database is the sandbox's handles on one SQLite database.
 type database struct {
-	w    *sql.DB // one connection: every write goes through it
-	r    *sql.DB // readers
-	ckpt *sql.DB // the checkpointer's connection (files only), see checkpointLoop
-	path string  // "" in memory
+	w    *sql.DB  // one connection: every write goes through it
+	r    *sql.DB  // readers
+	ckpt *sql.DB  // the checkpointer's connection (files only), see checkpointLoop
+	path string   // "" in memory
+	pool readPool // r, with prepared statements
 }
 
 const readConns = 4
@@ -104,6 +105,7 @@ func openDatabase(ctx context.Context, path string) (*database, error) {
 	r.SetConnMaxIdleTime(0)
 	r.SetConnMaxLifetime(0)
 	db.r = r
+	db.pool.db = r
 	if path != "" {
 		c, err := sql.Open("sqlite", dsn)
 		if err != nil {

@@ -60,7 +60,7 @@ func startFilled(tb testing.TB, cfg Config, n int) *Running {
 const benchQuote = "/v2/account/quote/fixed-rate?inputCurrency=BRL&inputPaymentMethod=PIX&outputCurrency=BRLA&outputPaymentMethod=INTERNAL&inputAmount=100"
 
 // BenchmarkStateCreations measures signed ticket creations over loopback
-// with --state (WAL, synchronous=FULL: each answer waits for its fsync),
+// with --state (WAL, synchronous=NORMAL: each answer waits for its commit),
 // 8 connections, with 1,000 and 100,000 tickets stored (target: ≥ 3,000/s
 // at 100k, within 1.5× of 1k).
 func BenchmarkStateCreations(b *testing.B) {

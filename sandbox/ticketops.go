@@ -190,7 +190,7 @@ func (s *Server) listTickets(c *call) error {
 		s.mu.RUnlock()
 		return err
 	}
-	items, next, err := s.ticketPage(s.db.r, acct, f, q.Get("cursor"), pageSize)
+	items, next, err := s.ticketPage(s.reader(false), acct, f, q.Get("cursor"), pageSize)
 	s.mu.RUnlock()
 	if err != nil {
 		return err
