@@ -23,9 +23,9 @@ import (
 //     killed (kill -9, a crash, a panic): the crash test proves it. It is not
 //     fsynced at each commit, so a power loss or an operating-system crash
 //     can lose the last commits (the file stays consistent: SQLite rolls the
-//     WAL back to its last complete commit). FULL would fsync every group
-//     commit inside the write lock; at the targets' rates that fsync was most
-//     of a creation's time, for a guarantee a test sandbox does not need.
+//     WAL back to its last complete commit). FULL fsyncs every group commit
+//     inside the write lock, which every other writer waits on, for a
+//     power-loss guarantee a test sandbox does not need.
 //   - default: a private in-memory database (shared cache between the
 //     sandbox's own connections, under a random name), gone with the
 //     process; no file is ever created. Readers read uncommitted pages
