@@ -35,6 +35,9 @@ func TestCrashKeepsAcknowledgedTickets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and kills it several times; not in -short")
 	}
+	// Mostly waiting on the child process: it overlaps the other parallel
+	// tests.
+	t.Parallel()
 	began := time.Now()
 	rounds, budget := 5, crashBudget
 	if v := os.Getenv("TESOURO_CRASH_ROUNDS"); v != "" {

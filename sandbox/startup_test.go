@@ -151,6 +151,7 @@ func TestStateFileReopensAndLeavesNothingBehind(t *testing.T) {
 // apart answer the same tickets (ids, amounts, rates, fees, states) and
 // balances, byte for byte outside the timestamps.
 func TestSameSeedSameDemoData(t *testing.T) {
+	t.Parallel() // several seeded sandboxes; runs beside the other long tests
 	at := time.Date(2026, 3, 2, 15, 4, 5, 0, time.UTC)
 	var answers []string
 	for _, start := range []time.Time{at, at.Add(7*time.Minute + 13*time.Second)} {
