@@ -406,6 +406,7 @@ func TestComplianceSubAccountScope(t *testing.T) {
 }
 
 func TestComplianceDemoIsDeterministic(t *testing.T) {
+	t.Parallel() // several seeded sandboxes; runs beside the other long tests
 	fixed := time.Now().UTC().Truncate(time.Second)
 	clock := func() time.Time { return fixed }
 	ids := func(seed int64) string {

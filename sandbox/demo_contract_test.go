@@ -108,6 +108,7 @@ func TestDemoDataAndPagination(t *testing.T) {
 
 // TestDemoDeterminism: the same seed on the same clock gives the same data.
 func TestDemoDeterminism(t *testing.T) {
+	t.Parallel() // several seeded sandboxes; runs beside the other long tests
 	clk := newClock()
 	a := newEnv(t, sandbox.Config{Seed: 11, Now: clk.Now})
 	b := newEnv(t, sandbox.Config{Seed: 11, Now: clk.Now})

@@ -115,6 +115,9 @@ type ticket struct {
 	held decimal.Decimal
 	// failReason makes the delivery fail (demo history).
 	failReason string
+	// stored is the ticket's JSON as last written or read (its detail
+	// column), which answers about it are made of.
+	stored []byte
 }
 
 // operation is a parked multi-signature request.

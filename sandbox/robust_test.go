@@ -18,6 +18,7 @@ import (
 // route as an authenticated access: each answer is a 4xx with the §4 body
 // (or a success), never a 5xx.
 func TestBadInputNeverFails500(t *testing.T) {
+	t.Parallel() // thousands of requests; runs beside the other long tests
 	r := startTest(t, Config{Seed: 21})
 	c := r.client(t, "operator")
 	bodies := []string{"", "null", "{", `{"a":`, "[]", `"x"`, "{}", `{"quoteToken":{}}`, `{"ids":"x"}`, `{"reason":7}`, `{"alias":["x"]}`,

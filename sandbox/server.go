@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -137,6 +138,11 @@ func New(cfg Config) (*Server, error) {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
+			// Seconds of reading the whole file: on a thread of its own at
+			// the lowest priority, so that requests served meanwhile get
+			// the cores and the disk first.
+			runtime.LockOSThread()
+			lowerThreadPriority()
 			if err := wholeFileCheck(s.ctx, s.db.r); err != nil && s.ctx.Err() == nil {
 				s.refuseAll(describeCheckError(cfg.StatePath, err))
 			}
@@ -173,8 +179,12 @@ func New(cfg Config) (*Server, error) {
 		s.wg.Add(1)
 		go s.deliverLoop()
 	}
-	s.wg.Add(1)
+	s.wg.Add(2)
 	go s.sweepLoop()
+	go func() {
+		defer s.wg.Done()
+		s.db.checkpointLoop(s.ctx)
+	}()
 	return s, nil
 }
 

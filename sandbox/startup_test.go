@@ -44,6 +44,12 @@ func tamper(t *testing.T, path string, stmts ...string) {
 }
 
 func TestStartRefusesABadStateFile(t *testing.T) {
+	// One seeded file, copied for each case: seeding is most of a case's
+	// cost (seconds under the race detector) and each case edits a copy.
+	good, err := os.ReadFile(newStateFile(t))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name  string
 		stmts []string
@@ -60,7 +66,10 @@ func TestStartRefusesABadStateFile(t *testing.T) {
 		{"newer schema", []string{"PRAGMA user_version = 99"}, "schema version 99"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			path := newStateFile(t)
+			path := filepath.Join(t.TempDir(), "state.db")
+			if err := os.WriteFile(path, good, 0o600); err != nil {
+				t.Fatal(err)
+			}
 			tamper(t, path, c.stmts...)
 			s, err := New(Config{Seed: 5, StatePath: path})
 			if err == nil {
@@ -142,6 +151,7 @@ func TestStateFileReopensAndLeavesNothingBehind(t *testing.T) {
 // apart answer the same tickets (ids, amounts, rates, fees, states) and
 // balances, byte for byte outside the timestamps.
 func TestSameSeedSameDemoData(t *testing.T) {
+	t.Parallel() // several seeded sandboxes; runs beside the other long tests
 	at := time.Date(2026, 3, 2, 15, 4, 5, 0, time.UTC)
 	var answers []string
 	for _, start := range []time.Time{at, at.Add(7*time.Minute + 13*time.Second)} {

@@ -159,7 +159,7 @@ func (s *Server) createTicket(c *call) error {
 	if err != nil {
 		return err
 	}
-	return c.reply(http.StatusCreated, map[string]any{"ticket": t.Ticket})
+	return c.replyTicket(http.StatusCreated, t)
 }
 
 var ticketStatuses = []string{"PENDING", "PROCESSING", "PAID", "FAILED", "EXPIRED"}
@@ -190,7 +190,7 @@ func (s *Server) listTickets(c *call) error {
 		s.mu.RUnlock()
 		return err
 	}
-	items, next, err := s.ticketPage(s.db.r, acct, f, q.Get("cursor"), pageSize)
+	items, next, err := s.ticketPage(s.reader(false), acct, f, q.Get("cursor"), pageSize)
 	s.mu.RUnlock()
 	if err != nil {
 		return err
@@ -236,7 +236,7 @@ func (s *Server) getTicket(c *call) error {
 	if err != nil {
 		return err
 	}
-	return c.reply(http.StatusOK, map[string]any{"ticket": t.Ticket})
+	return c.replyTicket(http.StatusOK, t)
 }
 
 // POST /v2/sandbox/tickets/{id}/fund: the payer pays now (sandbox only).
@@ -255,7 +255,7 @@ func (s *Server) fundTicket(c *call) error {
 	}
 	s.fundLocked(t, c.now)
 	s.saveTicket(t)
-	return c.reply(http.StatusOK, map[string]any{"ticket": t.Ticket})
+	return c.replyTicket(http.StatusOK, t)
 }
 
 // GET /v2/account/tickets/{id}/receipt: a PDF, for PAID tickets only.
@@ -330,5 +330,5 @@ func (s *Server) createSessionTicket(c *call) error {
 	if err != nil {
 		return err
 	}
-	return c.reply(http.StatusOK, map[string]any{"ticket": t.Ticket})
+	return c.replyTicket(http.StatusOK, t)
 }

@@ -26,6 +26,7 @@ func ticketRow(t *ticket) ([]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ticket %s: %w", t.ID, err)
 	}
+	t.stored = detail
 	quote, err := json.Marshal(&t.q)
 	if err != nil {
 		return nil, fmt.Errorf("ticket %s quote: %w", t.ID, err)
@@ -78,6 +79,19 @@ func (s *Server) saveTicket(t *ticket) {
 		row[4], row[11], row[13], row[14], row[15], row[16], row[17], row[18], row[19], row[23], row[0])
 }
 
+// replyTicket answers {"ticket": t} from the ticket's stored JSON: the
+// bytes just written (or read) are the answer, not encoded a second time.
+// The caller has not changed t since it was saved or read.
+func (c *call) replyTicket(status int, t *ticket) error {
+	if t.stored == nil {
+		return c.reply(status, map[string]any{"ticket": t.Ticket})
+	}
+	body := make([]byte, 0, len(t.stored)+len(`{"ticket":}`))
+	body = append(body, `{"ticket":`...)
+	body = append(append(body, t.stored...), '}')
+	return c.replyRaw(status, "application/json", body, nil)
+}
+
 func (b *batch) fail(err error) {
 	if b.err == nil {
 		b.err = err
@@ -98,8 +112,8 @@ func (s *Server) scanTicket(sc interface{ Scan(...any) error }) (*ticket, error)
 		&outKind, &outID, &quote, &detail); err != nil {
 		return nil, err
 	}
-	t := &ticket{failReason: failReason, outKind: outKind}
-	if err := json.Unmarshal([]byte(detail), &t.Ticket); err != nil {
+	t := &ticket{failReason: failReason, outKind: outKind, stored: []byte(detail)}
+	if err := json.Unmarshal(t.stored, &t.Ticket); err != nil {
 		return nil, fmt.Errorf("ticket %s: detail: %w", id, err)
 	}
 	if err := json.Unmarshal([]byte(quote), &t.q); err != nil {

@@ -199,6 +199,7 @@ func mustDur(t *testing.T, s string) time.Duration {
 }
 
 func TestTradesDemoIsDeterministic(t *testing.T) {
+	t.Parallel() // several seeded sandboxes; runs beside the other long tests
 	fixed := time.Now().UTC().Truncate(time.Second)
 	clock := func() time.Time { return fixed }
 	a := startTest(t, Config{Seed: 5, Now: clock})

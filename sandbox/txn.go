@@ -40,6 +40,10 @@ type batch struct {
 	deliveries []delivery
 	done       chan struct{}
 	cerr       error // the commit's outcome, set before done is closed
+	// stmts are the batch's statements by text, prepared in tx once per
+	// batch rather than once per statement run (the demo history is one
+	// batch of thousands of statements).
+	stmts map[string]*sql.Stmt
 }
 
 func (l *storeLock) RLock()   { l.rw.RLock() }
@@ -125,19 +129,41 @@ func (s *Server) exec(query string, args ...any) {
 	if b.err != nil {
 		return
 	}
-	var err error
+	st, err := s.txStmt(b, query)
+	if err == nil {
+		_, err = st.Exec(args...)
+	}
+	if err != nil {
+		b.err = fmt.Errorf("%s: %w", firstWords(query), err)
+	}
+}
+
+// txStmt is query prepared for the open batch b: the writer's prepared
+// statement bound to b's transaction, or, for a text not prepared yet, one
+// prepared in the transaction (and on the connection after the commit).
+// The caller holds s.mu for writing.
+func (s *Server) txStmt(b *batch, query string) (*sql.Stmt, error) {
+	if ts, ok := b.stmts[query]; ok {
+		return ts, nil
+	}
+	var ts *sql.Stmt
 	if st, ok := s.stmts[query]; ok {
-		_, err = b.tx.Stmt(st).Exec(args...)
+		ts = b.tx.Stmt(st)
 	} else {
-		_, err = b.tx.Exec(query, args...)
+		var err error
+		if ts, err = b.tx.Prepare(query); err != nil {
+			return nil, err
+		}
 		if s.toPrepare == nil {
 			s.toPrepare = map[string]bool{}
 		}
 		s.toPrepare[query] = true
 	}
-	if err != nil {
-		b.err = fmt.Errorf("%s: %w", firstWords(query), err)
+	if b.stmts == nil {
+		b.stmts = map[string]*sql.Stmt{}
 	}
+	b.stmts[query] = ts
+	return ts, nil
 }
 
 // prepareSeen prepares the statements the last batch ran unprepared:
@@ -194,13 +220,76 @@ type querier interface {
 }
 
 // reader is the handle for reads under s.mu: the write transaction when
-// one is open (read-your-writes), the read pool otherwise.
+// one is open (read-your-writes), the read pool otherwise. Either prepares
+// each query text once.
 func (s *Server) reader(writing bool) querier {
 	if writing {
 		b := s.tx()
 		if b.tx != nil {
-			return b.tx
+			return batchReader{s: s, b: b}
 		}
 	}
-	return s.db.r
+	return &s.db.pool
+}
+
+// batchReader reads in the open batch's transaction with its prepared
+// statements. Used under s.mu held for writing only.
+type batchReader struct {
+	s *Server
+	b *batch
+}
+
+func (r batchReader) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := r.s.txStmt(r.b, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+func (r batchReader) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	st, err := r.s.txStmt(r.b, query)
+	if err != nil {
+		return r.b.tx.QueryRowContext(ctx, query, args...) // reports the error
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+// readPool reads on the read connections with statements prepared once
+// per text (database/sql prepares them again on each connection as
+// needed). Safe for concurrent readers.
+type readPool struct {
+	db    *sql.DB
+	stmts sync.Map // query text → *sql.Stmt
+}
+
+func (p *readPool) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := p.stmts.Load(query); ok {
+		return st.(*sql.Stmt), nil
+	}
+	st, err := p.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := p.stmts.LoadOrStore(query, st); loaded {
+		st.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return st, nil
+}
+
+func (p *readPool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := p.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+func (p *readPool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	st, err := p.stmt(ctx, query)
+	if err != nil {
+		return p.db.QueryRowContext(ctx, query, args...) // reports the error
+	}
+	return st.QueryRowContext(ctx, args...)
 }
