@@ -17,7 +17,7 @@
 //     the total, the month's limits. The Plan it returns says, row by row,
 //     what is wrong; nothing may run while a row is invalid unless the
 //     caller chooses to run only the valid rows.
-//   - Run executes a plan: rows go in waves of at most Concurrency; right
+//   - Run executes a plan, at most Concurrency rows at a time; right
 //     before its creation, a row whose quote would not outlive the
 //     creation is quoted again, so every ticket is created on a live quote
 //     (a re-quote that costs more than MaxDrift over what was reviewed is
