@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,22 +17,37 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 )
 
-// operator is the api client of the demo operator of a fresh sandbox
-// served over real HTTP.
+// shared is one sandbox for the package's tests (its demo data takes a
+// while to build under the race detector); each test pays its own file.
+var shared struct {
+	once sync.Once
+	url  string
+	acc  sandbox.AccessCredential
+	err  error
+}
+
+// operator is the api client of the demo operator of a sandbox served over
+// real HTTP.
 func operator(t *testing.T) *api.Client {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Config{Seed: 2})
+	shared.once.Do(func() {
+		sb, err := sandbox.New(sandbox.Config{Seed: 2})
+		if err != nil {
+			shared.err = err
+			return
+		}
+		srv := httptest.NewServer(sb.Handler())
+		shared.url = srv.URL
+		shared.acc, _ = sb.Credentials(srv.URL).Access("operator")
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	auth, err := api.NewAPIKeyAuth(shared.acc.APIKey, []byte(shared.acc.PrivateKeyPEM))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(sb.Handler())
-	t.Cleanup(func() { srv.Close(); sb.Close() })
-	acc, _ := sb.Credentials(srv.URL).Access("operator")
-	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := api.New(srv.URL, auth, api.WithTimeout(10*time.Second))
+	c, err := api.New(shared.url, auth, api.WithTimeout(10*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
