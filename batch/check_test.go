@@ -240,3 +240,41 @@ func TestParkedRowsAreNotParkedAgain(t *testing.T) {
 		t.Errorf("%d operations from %d creations, want 5 and 5", len(svc.ops), svc.creates)
 	}
 }
+
+func TestALostParkedCreationIsNeverSentAgain(t *testing.T) {
+	for _, parks := range []bool{true, false} {
+		clk := newClock()
+		svc := newFake(clk)
+		svc.parks = parks
+		svc.onCreate = func(n int, req api.CreateTicketRequest) error {
+			if n == 1 {
+				return &api.OutcomeUnknownError{ExternalID: req.ExternalID, Cause: errors.New("connection reset")}
+			}
+			return nil
+		}
+		dir := t.TempDir()
+		f := mustParse(t, rows(3))
+		var statuses [2][]Status
+		for run := range 2 {
+			l, err := OpenLedger(dir, f.Hash)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, _ := Check(context.Background(), svc, f, Options{Clock: clk, Concurrency: 1})
+			plan.Parks = parks
+			_, _ = Run(context.Background(), svc, plan, Options{Clock: clk, Concurrency: 1}, l, func(o Outcome, _ Progress) {
+				statuses[run] = append(statuses[run], o.Status)
+			})
+			l.Close()
+		}
+		if statuses[0][0] != Unknown {
+			t.Fatalf("parks=%v: first run %v", parks, statuses[0])
+		}
+		switch {
+		case parks && (statuses[1][0] != Unknown || svc.creates != 3 || len(svc.ops) != 2):
+			t.Errorf("requester: second run %v, %d creations, %d operations: a lost parked creation was sent again", statuses[1], svc.creates, len(svc.ops))
+		case !parks && (statuses[1][0] != Created || len(svc.tickets) != 3):
+			t.Errorf("operator: second run %v, %d tickets: a lost creation that can be looked up must be retried", statuses[1], len(svc.tickets))
+		}
+	}
+}

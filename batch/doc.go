@@ -29,8 +29,10 @@
 // Resuming: running the same file again looks every row up by its external
 // id first, so tickets created by an interrupted run are reported, not
 // created again. A creation parked for multi-signature approval leaves no
-// ticket to find (and requesters cannot list operations), so parked rows
-// are also written to a Ledger that the next run reads.
+// ticket to find (and requesters cannot list operations), so parked rows,
+// and rows whose parked creation lost its answer, are also written to a
+// Ledger that the next run reads: the first are reported, the second are
+// never sent again blindly.
 //
 // Payouts supported [decided]: BRL over PIX to a registered BRL beneficiary
 // (named by id, alias or its PIX key) and tokens to a registered wallet

@@ -50,9 +50,9 @@ func (r *Results) Add(o Outcome) error {
 // the file's content hash), so that a run of the same file finds the rows
 // an earlier run parked.
 type FileLedger struct {
-	mu     sync.Mutex
-	f      *os.File
-	parked map[string]string
+	mu      sync.Mutex
+	f       *os.File
+	earlier map[string]ledgerLine
 }
 
 type ledgerLine struct {
@@ -74,15 +74,22 @@ func OpenLedger(dir, hash string) (*FileLedger, error) {
 	if err != nil {
 		return nil, fmt.Errorf("batch ledger: %w", err)
 	}
-	l := &FileLedger{f: f, parked: map[string]string{}}
+	l := &FileLedger{f: f, earlier: map[string]ledgerLine{}}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		var line ledgerLine
 		if json.Unmarshal(sc.Bytes(), &line) != nil {
 			continue // a line cut by a crash
 		}
-		if line.Status == Parked {
-			l.parked[line.ExternalID] = line.OperationID
+		switch _, had := l.earlier[line.ExternalID]; line.Status {
+		case Parked:
+			l.earlier[line.ExternalID] = line
+		case Unknown:
+			if !had {
+				l.earlier[line.ExternalID] = line
+			}
+		case Created:
+			delete(l.earlier, line.ExternalID)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -92,29 +99,32 @@ func OpenLedger(dir, hash string) (*FileLedger, error) {
 	return l, nil
 }
 
-// Parked implements Ledger.
-func (l *FileLedger) Parked(externalID string) (string, bool) {
+// Earlier implements Ledger.
+func (l *FileLedger) Earlier(externalID string) (Status, string, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	op, ok := l.parked[externalID]
-	return op, ok
+	line, ok := l.earlier[externalID]
+	return line.Status, line.OperationID, ok
 }
 
-// Record implements Ledger: parked rows and created tickets are written,
+// Record implements Ledger: parked, unknown and created rows are written,
 // with one write call per line so that a crash never leaves half a line
 // before the next.
 func (l *FileLedger) Record(o Outcome) error {
-	if o.Status != Parked && o.Status != Created {
+	if o.Status != Parked && o.Status != Created && o.Status != Unknown {
 		return nil
-	}
-	b, err := json.Marshal(ledgerLine{Row: o.Row.N, ExternalID: o.Row.ExternalID, Status: o.Status, TicketID: o.TicketID, OperationID: o.OperationID})
-	if err != nil {
-		return err
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if o.Status == Parked {
-		l.parked[o.Row.ExternalID] = o.OperationID
+	line := ledgerLine{Row: o.Row.N, ExternalID: o.Row.ExternalID, Status: o.Status, TicketID: o.TicketID, OperationID: o.OperationID}
+	if o.Status == Created {
+		delete(l.earlier, o.Row.ExternalID)
+	} else if _, had := l.earlier[o.Row.ExternalID]; !had || o.Status == Parked {
+		l.earlier[o.Row.ExternalID] = line
+	}
+	b, err := json.Marshal(line)
+	if err != nil {
+		return err
 	}
 	if _, err := l.f.Write(append(b, '\n')); err != nil {
 		return err

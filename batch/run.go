@@ -55,10 +55,13 @@ func (p *Progress) add(s Status) {
 	}
 }
 
-// Ledger remembers the rows an earlier run parked for approval, which no
-// lookup can find. Record is called once per row outcome.
+// Ledger remembers what earlier runs could not leave for a lookup to find:
+// the rows they parked for approval, and the rows whose parked creation's
+// answer was lost. Record is called once per row outcome.
 type Ledger interface {
-	Parked(externalID string) (operationID string, ok bool)
+	// Earlier is what an earlier run recorded for the row: Parked (with
+	// the operation id when it was read) or Unknown.
+	Earlier(externalID string) (st Status, operationID string, ok bool)
 	Record(o Outcome) error
 }
 
@@ -135,7 +138,7 @@ func Run(ctx context.Context, svc Service, plan *Plan, opts Options, ledger Ledg
 		if runCtx.Err() != nil {
 			return
 		}
-		out, err := runRow(ctx, svc, plan.Rows[i], o, ledger)
+		out, err := runRow(ctx, svc, plan.Rows[i], o, ledger, plan.Parks)
 		if err != nil && stopsBatch(err) {
 			mu.Lock()
 			if stopErr == nil {
@@ -163,15 +166,22 @@ func Run(ctx context.Context, svc Service, plan *Plan, opts Options, ledger Ledg
 
 // runRow pays one row. The error is returned besides the outcome so that
 // Run can tell a refusal of the whole batch.
-func runRow(ctx context.Context, svc Service, p *Planned, o Options, ledger Ledger) (Outcome, error) {
+func runRow(ctx context.Context, svc Service, p *Planned, o Options, ledger Ledger, parks bool) (Outcome, error) {
 	out := Outcome{Row: p}
 	fail := func(st Status, err error) (Outcome, error) {
 		out.Status, out.Err = st, err.Error()
 		return out, err
 	}
 	if ledger != nil {
-		if op, ok := ledger.Parked(p.ExternalID); ok {
+		switch st, op, ok := ledger.Earlier(p.ExternalID); {
+		case ok && st == Parked:
 			out.Status, out.OperationID = ParkedEarlier, op
+			return out, nil
+		case ok && st == Unknown && parks:
+			// Sending it again could park a second operation, and a
+			// requester cannot list operations to find the first.
+			out.Status = Unknown
+			out.Err = "an earlier run lost the answer to this row's creation, which waits for approval if it arrived: nothing sent again. Check the approvers' inbox; if the operation is not there, pay this row in a new file"
 			return out, nil
 		}
 	}
