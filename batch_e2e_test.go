@@ -184,7 +184,7 @@ func TestBatchOf200UnderLostAnswersMakes200Tickets(t *testing.T) {
 }
 
 func TestBatchKilledMidwayAndRunAgainMakesExactly200(t *testing.T) {
-	creds := sandboxProcess(t, "--faults", "latency=15ms")
+	creds := sandboxProcess(t, "--faults", "latency=25ms")
 	c := demoClient(t, creds, "operator")
 	file, hash := payoutFile(t, c, 200)
 	state := t.TempDir()
