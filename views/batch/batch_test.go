@@ -194,3 +194,24 @@ func TestABadFileIsShownAndNothingIsAsked(t *testing.T) {
 	screentest.CheckSize(t, d.Screen.View(), 80, 12)
 	screentest.CheckSize(t, d.Screen.View(), 80, 12)
 }
+
+func TestAReadOnlySessionReviewsButCannotPay(t *testing.T) {
+	c := operator(t)
+	path := payoutFile(t, c, 1, "")
+	s := session(t, ui.EnvSandbox)
+	s.ReadOnly = true
+	d := screentest.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, c) }, 100, 20)
+	open(d, path)
+	if v := d.PlainView(); !strings.Contains(v, "Rows: 1 valid of 1") {
+		t.Fatalf("review:\n%s", v)
+	}
+	d.Key("c")
+	if len(d.Asks)+len(d.Prompts) != 0 {
+		t.Fatal("a read-only session was asked to confirm a payment")
+	}
+	for _, b := range d.Screen.KeyMap() {
+		if b.Help().Desc == "confirm and pay" && b.Enabled() {
+			t.Error("the confirm key is offered in read-only mode")
+		}
+	}
+}
