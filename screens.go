@@ -5,6 +5,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/accesses"
 	"github.com/tesouro-treasury/tesouro/views/approvals"
+	"github.com/tesouro-treasury/tesouro/views/batch"
 	"github.com/tesouro-treasury/tesouro/views/beneficiaries"
 	"github.com/tesouro-treasury/tesouro/views/compliance"
 	"github.com/tesouro-treasury/tesouro/views/overview"
@@ -31,5 +32,6 @@ func screens(c *api.Client) []ui.Factory {
 		{ID: "compliance", Title: "Compliance", Short: "Comp", New: func(s *ui.Session) ui.Screen { return compliance.New(s, c) }},          // 8
 		{ID: "webhooks", Title: "Webhooks", Short: "Hook", New: func(s *ui.Session) ui.Screen { return webhooks.New(s, c) }},                // 9
 		{ID: "accesses", Title: "Accesses", Short: "Accs", New: func(s *ui.Session) ui.Screen { return accesses.New(s, c) }},                // 0
+		{ID: "batch", Title: "Batch", Short: "Bat", New: func(s *ui.Session) ui.Screen { return batch.New(s, c) }},                          // tab only
 	}
 }

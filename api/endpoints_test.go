@@ -335,6 +335,31 @@ func endpointCases() []endpointCase {
 			},
 		},
 		{
+			name:   "PixInfo",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.PixInfo(ctx, "+5511987654321") },
+			method: "GET", path: "/v2/account/bank-accounts/brl/pix-info", query: "decodePixKey=true&pixKey=%2B5511987654321",
+			status: 200, resp: `{"name":"Maria Souza","taxId":"***.982.247-**","bankName":"Banco Exemplo"}`,
+			check: func(t *testing.T, got any) {
+				if p := got.(*PixInfo); *p != (PixInfo{Name: "Maria Souza", TaxID: "***.982.247-**", BankName: "Banco Exemplo"}) {
+					t.Errorf("pix info = %+v", p)
+				}
+			},
+		},
+		{
+			name:   "Limits",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.Limits(ctx, sub) },
+			method: "GET", path: "/v2/account/limits", query: "subAccountId=" + subID,
+			status: 200, resp: `{"limitInfo":{"blocked":false,"createdAt":"2026-01-01T00:00:00Z","limits":[{"currency":"BRL","maxFiatIn":"10000","maxFiatOut":"10000","maxChainIn":"1000","maxChainOut":"1000","usedLimit":{"year":2026,"month":11,"usedFiatIn":"150.50","usedFiatOut":"9999.99","usedChainIn":"0","usedChainOut":"0"}}]}}`,
+			check: func(t *testing.T, got any) {
+				l, ok := got.(*AccountLimits).LimitInfo.Limit("BRL")
+				if !ok || l.UsedLimit.Year != 2026 || l.UsedLimit.Month != 11 {
+					t.Fatalf("limits = %+v", got)
+				}
+				eqDec(t, "usedFiatIn", l.UsedLimit.UsedFiatIn, "150.50")
+				eqDec(t, "fiat out left", l.FiatOutLeft(), "0.01")
+			},
+		},
+		{
 			name: "ListWallets",
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.ListWallets(ctx, WalletFilter{SubAccountID: sub, Alias: "cold", WalletAddress: "0xAbC", WalletChain: "POLYGON", Cursor: "k"})

@@ -67,4 +67,6 @@ func (s *Server) routeAll() {
 
 	s.routeTrades(r)
 	s.routeCompliance(r)
+	s.routePixInfo(r)
+	s.routeLimits(r)
 }

@@ -1,0 +1,491 @@
+package batch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/validate"
+)
+
+// Service is what a batch calls; *api.Client has every method.
+type Service interface {
+	AccessInfo(ctx context.Context) (*api.AccessInfo, error)
+	Balances(ctx context.Context, subAccountID uuid.UUID) (api.Balances, error)
+	Limits(ctx context.Context, subAccountID uuid.UUID) (*api.AccountLimits, error)
+	PixInfo(ctx context.Context, pixKey string) (*api.PixInfo, error)
+	ListBRLAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.BRLAccount], error)
+	ListWallets(ctx context.Context, f api.WalletFilter) (api.Page[api.Wallet], error)
+	Quote(ctx context.Context, req api.QuoteRequest) (*api.Quote, error)
+	CreateTicket(ctx context.Context, subAccountID uuid.UUID, req api.CreateTicketRequest) (*api.CreateTicketResult, error)
+	FindTicketByExternalID(ctx context.Context, subAccountID uuid.UUID, externalID string) (*api.Ticket, bool, error)
+}
+
+// Clock says what time it is; tests move a fake one.
+type Clock interface{ Now() time.Time }
+
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+// RealClock is the wall clock.
+var RealClock Clock = realClock{}
+
+// QuoteLife is how long a quote is accepted (service.md §6), counted from
+// when its request was sent, so the client errs on the early side.
+const QuoteLife = 15 * time.Second
+
+// Options tune a batch; the zero value is the default.
+type Options struct {
+	SubAccountID uuid.UUID
+	// Concurrency bounds the requests in flight (default 4).
+	Concurrency int
+	// Margin is the quote life a row needs left when its creation is sent
+	// (default 5 s): less, and it is quoted again first.
+	Margin time.Duration
+	// MaxDrift is how much more a re-quote may cost than the reviewed
+	// input amount, as a fraction (default 0.01).
+	MaxDrift decimal.Decimal
+	Clock    Clock
+}
+
+func (o Options) withDefaults() Options {
+	if o.Concurrency <= 0 {
+		o.Concurrency = 4
+	}
+	if o.Margin <= 0 {
+		o.Margin = 5 * time.Second
+	}
+	if o.MaxDrift.IsZero() {
+		o.MaxDrift = decimal.RequireFromString("0.01")
+	}
+	if o.Clock == nil {
+		o.Clock = RealClock
+	}
+	return o
+}
+
+// Payee is who a row pays, as resolved against the account.
+type Payee struct {
+	Kind     string // "brl" or "wallet"
+	ID       uuid.UUID
+	Alias    string
+	Key      string // PIX key or wallet address
+	Chain    string // the wallet's chain
+	Name     string // holder's name (pix-info or the registered name)
+	TaxID    string // masked, from pix-info
+	BankName string
+}
+
+// Planned is a row with what checking and pricing found.
+type Planned struct {
+	Row
+	Payee    Payee
+	Method   string // output payment method
+	Quote    *api.Quote
+	Deadline time.Time // when Quote stops being accepted
+	// Reviewed is the input amount shown at review: a later re-quote may
+	// cost at most MaxDrift more.
+	Reviewed decimal.Decimal
+}
+
+// Fees is the sum of the quote's fees, by currency.
+func (p *Planned) Fees() map[string]decimal.Decimal {
+	out := map[string]decimal.Decimal{}
+	if p.Quote == nil {
+		return out
+	}
+	for _, f := range p.Quote.AppliedFees {
+		out[f.Currency] = out[f.Currency].Add(f.Amount)
+	}
+	return out
+}
+
+// Plan is a checked and priced batch.
+type Plan struct {
+	File *File
+	Rows []*Planned
+	// Problems are what stops the whole batch (permissions, balance,
+	// limits), beyond the rows' own problems.
+	Problems []string
+	// Out is the total the beneficiaries receive, by currency; In what the
+	// account pays, by source currency; Fees by currency (valid rows only).
+	Out, In, Fees map[string]decimal.Decimal
+	// Parks is true when the access's creations wait for approval.
+	Parks bool
+}
+
+// Valid counts the rows that may run.
+func (p *Plan) Valid() int {
+	n := 0
+	for _, r := range p.Rows {
+		if r.Problem == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Ready reports whether the batch may run as a whole: no batch problem and
+// no invalid row.
+func (p *Plan) Ready() bool { return len(p.Problems) == 0 && p.Valid() == len(p.Rows) }
+
+// Currencies lists the currencies of Out in order.
+func Currencies(m map[string]decimal.Decimal) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Directory is the account's registered beneficiaries, indexed for rows.
+type Directory struct {
+	brl     []api.BRLAccount
+	wallets []api.Wallet
+	byID    map[uuid.UUID]Payee
+	byAlias map[string][]Payee // lower-case alias
+	byKey   map[string]Payee   // normalised PIX key, lower-case address + chain
+}
+
+// LoadDirectory reads every registered BRL and wallet beneficiary of the
+// account.
+func LoadDirectory(ctx context.Context, svc Service, sub uuid.UUID) (*Directory, error) {
+	var brl []api.BRLAccount
+	for b, err := range api.All(ctx, func(ctx context.Context, cursor string) (api.Page[api.BRLAccount], error) {
+		return svc.ListBRLAccounts(ctx, api.BeneficiaryFilter{SubAccountID: sub, Cursor: cursor})
+	}) {
+		if err != nil {
+			return nil, fmt.Errorf("list BRL beneficiaries: %w", err)
+		}
+		brl = append(brl, b)
+	}
+	var ws []api.Wallet
+	for w, err := range api.All(ctx, func(ctx context.Context, cursor string) (api.Page[api.Wallet], error) {
+		return svc.ListWallets(ctx, api.WalletFilter{SubAccountID: sub, Cursor: cursor})
+	}) {
+		if err != nil {
+			return nil, fmt.Errorf("list wallets: %w", err)
+		}
+		ws = append(ws, w)
+	}
+	return NewDirectory(brl, ws), nil
+}
+
+// NewDirectory indexes registered beneficiaries.
+func NewDirectory(brl []api.BRLAccount, wallets []api.Wallet) *Directory {
+	d := &Directory{brl: brl, wallets: wallets, byID: map[uuid.UUID]Payee{}, byAlias: map[string][]Payee{}, byKey: map[string]Payee{}}
+	for _, b := range brl {
+		p := Payee{Kind: "brl", ID: b.ID, Alias: b.Alias, Key: b.PixKey, Name: b.UserName}
+		if p.Key == "" {
+			p.Key = strings.TrimSpace(b.BankCode + " " + b.BranchCode + " " + b.AccountNumber)
+		}
+		d.add(p)
+		if b.PixKey != "" {
+			d.byKey["pix:"+b.PixKey] = p
+		}
+	}
+	for _, w := range wallets {
+		p := Payee{Kind: "wallet", ID: w.ID, Alias: w.Alias, Key: w.WalletAddress, Chain: strings.ToUpper(w.WalletChain), Name: w.Alias}
+		d.add(p)
+		d.byKey["wallet:"+strings.ToLower(w.WalletAddress)+":"+p.Chain] = p
+	}
+	return d
+}
+
+func (d *Directory) add(p Payee) {
+	d.byID[p.ID] = p
+	a := strings.ToLower(strings.TrimSpace(p.Alias))
+	d.byAlias[a] = append(d.byAlias[a], p)
+}
+
+// resolve finds who a row pays; problem says why it cannot.
+func (d *Directory) resolve(r *Row) (p Payee, method, problem string) {
+	b := r.Beneficiary
+	wantKind := "brl"
+	if money.IsToken(r.Currency) {
+		wantKind = "wallet"
+	}
+	switch {
+	case r.Chain != "":
+		addr, _, err := validate.EVMAddress(b)
+		if err != nil {
+			return p, "", fmt.Sprintf("wallet address %s: %v", b, err)
+		}
+		found, ok := d.byKey["wallet:"+strings.ToLower(addr)+":"+r.Chain]
+		if !ok {
+			return p, "", fmt.Sprintf("wallet %s on %s is not a registered beneficiary of this account: register it first (Beneficiaries, or tesouro beneficiaries)", addr, r.Chain)
+		}
+		p = found
+	default:
+		if id, err := uuid.Parse(b); err == nil {
+			found, ok := d.byID[id]
+			if !ok {
+				return p, "", fmt.Sprintf("no beneficiary with id %s in this account", id)
+			}
+			p = found
+			break
+		}
+		if ms := d.byAlias[strings.ToLower(b)]; len(ms) > 0 {
+			var fit []Payee
+			for _, m := range ms {
+				if m.Kind == wantKind {
+					fit = append(fit, m)
+				}
+			}
+			if len(fit) > 1 {
+				return p, "", fmt.Sprintf("%d beneficiaries are called %q: name it by id", len(fit), b)
+			}
+			if len(fit) == 1 {
+				p = fit[0]
+				break
+			}
+			p = ms[0] // the kind check below says what is wrong
+			break
+		}
+		if strings.HasPrefix(b, "0x") || strings.HasPrefix(b, "0X") {
+			return p, "", fmt.Sprintf("%s looks like a wallet address: give its chain in the chain column", b)
+		}
+		_, key, err := validate.PixKey(b)
+		if err != nil {
+			return p, "", fmt.Sprintf("%q is no registered beneficiary's alias or id, and not a PIX key: %v", b, err)
+		}
+		found, ok := d.byKey["pix:"+key]
+		if !ok {
+			return p, "", fmt.Sprintf("PIX key %s is not registered as a BRL beneficiary of this account: register it first (Beneficiaries, or tesouro beneficiaries)", key)
+		}
+		p = found
+	}
+	switch {
+	case p.Kind == "brl" && r.Currency != "BRL":
+		return p, "", fmt.Sprintf("%s is a BRL bank account (PIX): the currency must be BRL, not %s", p.Alias, r.Currency)
+	case p.Kind == "wallet" && !money.IsToken(r.Currency):
+		return p, "", fmt.Sprintf("%s is a wallet on %s: the currency must be a token (%s), not %s", p.Alias, p.Chain, strings.Join(tokenList(), ", "), r.Currency)
+	case p.Kind == "wallet" && !money.SupportsMethod(r.Currency, p.Chain):
+		return p, "", fmt.Sprintf("%s is on %s, where %s cannot be sent (%s: %s)", p.Alias, p.Chain, r.Currency, r.Currency, strings.Join(money.Methods(r.Currency), ", "))
+	case p.Kind == "brl":
+		return p, "PIX", ""
+	}
+	return p, p.Chain, ""
+}
+
+func tokenList() []string {
+	var out []string
+	for _, c := range money.Currencies() {
+		if money.IsToken(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Resolve checks every row against the directory, locally (no request):
+// the part of checking whose speed the benchmark measures.
+func Resolve(f *File, d *Directory) []*Planned {
+	out := make([]*Planned, len(f.Rows))
+	for i := range f.Rows {
+		p := &Planned{Row: f.Rows[i]}
+		if p.Problem == "" {
+			p.Payee, p.Method, p.Problem = d.resolve(&p.Row)
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// Check resolves, prices and checks a parsed file against the account.
+func Check(ctx context.Context, svc Service, f *File, opts Options) (*Plan, error) {
+	o := opts.withDefaults()
+	info, err := svc.AccessInfo(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the access: %w", err)
+	}
+	dir, err := LoadDirectory(ctx, svc, o.SubAccountID)
+	if err != nil {
+		return nil, err
+	}
+	plan := &Plan{File: f, Rows: Resolve(f, dir), Parks: info.AccountPermissions.OperationRequester}
+	plan.Problems = append(plan.Problems, permissionProblems(info, plan.Rows, o.Clock.Now())...)
+	if err := holders(ctx, svc, plan.Rows, o.Concurrency); err != nil {
+		return nil, err
+	}
+	Price(ctx, svc, plan.Rows, o)
+	plan.totals()
+	bal, err := svc.Balances(ctx, o.SubAccountID)
+	if err != nil {
+		return nil, fmt.Errorf("read the balances: %w", err)
+	}
+	for _, cur := range Currencies(plan.In) {
+		if have := bal[cur]; have.LessThan(plan.In[cur]) {
+			plan.Problems = append(plan.Problems, fmt.Sprintf("the %s balance is %s, the batch needs %s", cur, money.Format(have, cur), money.Format(plan.In[cur], cur)))
+		}
+	}
+	lim, err := svc.Limits(ctx, o.SubAccountID)
+	if err != nil {
+		return nil, fmt.Errorf("read the limits: %w", err)
+	}
+	plan.Problems = append(plan.Problems, limitProblems(lim.LimitInfo, plan.Rows)...)
+	return plan, nil
+}
+
+// permissionProblems says why the access may not run the batch at all.
+func permissionProblems(info *api.AccessInfo, rows []*Planned, now time.Time) []string {
+	p := info.AccountPermissions
+	var out []string
+	if p.ViewOnly {
+		out = append(out, "this access is view-only: it cannot create tickets")
+	}
+	if info.Frozen(now) {
+		out = append(out, fmt.Sprintf("this access is frozen until %s", info.FrozenUntil.UTC().Format(time.RFC3339)))
+	}
+	if !p.PayOut {
+		out = append(out, "this access lacks the payOut permission: payouts leave the account")
+	}
+	convert := false
+	for _, r := range rows {
+		convert = convert || (r.Problem == "" && r.Source != r.Currency)
+	}
+	if convert && !p.Convert {
+		out = append(out, "this access lacks the convert permission, and rows pay another currency than their source")
+	}
+	return out
+}
+
+// limitProblems compares what the batch sends out with what the month has
+// left, by currency and rail.
+func limitProblems(li api.LimitInfo, rows []*Planned) []string {
+	if li.Blocked {
+		return []string{"the account is blocked: no money may move (see the service's limits)"}
+	}
+	fiat, chain := map[string]decimal.Decimal{}, map[string]decimal.Decimal{}
+	for _, r := range rows {
+		if r.Problem != "" {
+			continue
+		}
+		if money.IsChain(r.Method) {
+			chain[r.Currency] = chain[r.Currency].Add(r.Amount)
+		} else {
+			fiat[r.Currency] = fiat[r.Currency].Add(r.Amount)
+		}
+	}
+	var out []string
+	for _, side := range []struct {
+		sums map[string]decimal.Decimal
+		left func(api.Limit) decimal.Decimal
+		what string
+	}{{fiat, api.Limit.FiatOutLeft, "fiat payouts"}, {chain, api.Limit.ChainOutLeft, "chain payouts"}} {
+		for _, cur := range Currencies(side.sums) {
+			l, ok := li.Limit(cur)
+			if !ok {
+				continue
+			}
+			if left := side.left(l); left.LessThan(side.sums[cur]) {
+				out = append(out, fmt.Sprintf("the month has %s %s left for %s, the batch sends %s", money.Format(left, cur), cur, side.what, money.Format(side.sums[cur], cur)))
+			}
+		}
+	}
+	return out
+}
+
+// holders asks pix-info who each PIX key pays (once per key), so that the
+// review names the person the money goes to.
+func holders(ctx context.Context, svc Service, rows []*Planned, conc int) error {
+	keys := map[string][]*Planned{}
+	for _, r := range rows {
+		if r.Problem == "" && r.Payee.Kind == "brl" && isPixKey(r.Payee.Key) {
+			keys[r.Payee.Key] = append(keys[r.Payee.Key], r)
+		}
+	}
+	type answer struct {
+		info *api.PixInfo
+		err  error
+	}
+	got := map[string]answer{}
+	var mu sync.Mutex
+	list := make([]string, 0, len(keys))
+	for k := range keys {
+		list = append(list, k)
+	}
+	each(ctx, len(list), conc, func(i int) {
+		info, err := svc.PixInfo(ctx, list[i])
+		mu.Lock()
+		got[list[i]] = answer{info, err}
+		mu.Unlock()
+	})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	for k, rs := range keys {
+		a := got[k]
+		for _, r := range rs {
+			var ae *api.Error
+			switch {
+			case a.err == nil:
+				r.Payee.Name, r.Payee.TaxID, r.Payee.BankName = a.info.Name, a.info.TaxID, a.info.BankName
+			case errors.As(a.err, &ae) && ae.Status == 404:
+				r.Problem = fmt.Sprintf("PIX key %s: nobody holds it in the PIX directory", k)
+			default:
+				r.Problem = fmt.Sprintf("PIX key %s: could not ask who holds it: %v", k, a.err)
+			}
+		}
+	}
+	return nil
+}
+
+func isPixKey(k string) bool {
+	_, _, err := validate.PixKey(k)
+	return err == nil
+}
+
+// totals adds up the valid rows.
+func (p *Plan) totals() {
+	p.Out, p.In, p.Fees = map[string]decimal.Decimal{}, map[string]decimal.Decimal{}, map[string]decimal.Decimal{}
+	for _, r := range p.Rows {
+		if r.Problem != "" {
+			continue
+		}
+		p.Out[r.Currency] = p.Out[r.Currency].Add(r.Amount)
+		if r.Quote != nil {
+			p.In[r.Source] = p.In[r.Source].Add(r.Quote.InputAmount)
+		}
+		for cur, f := range r.Fees() {
+			p.Fees[cur] = p.Fees[cur].Add(f)
+		}
+	}
+}
+
+// OnlyValid drops the invalid rows: the caller's explicit choice to run the
+// rest. Batch problems stay.
+func (p *Plan) OnlyValid() {
+	p.Rows = slices.DeleteFunc(p.Rows, func(r *Planned) bool { return r.Problem != "" })
+	p.totals()
+}
+
+// each runs f(0..n-1) with at most conc at a time, stopping early when ctx
+// is done.
+func each(ctx context.Context, n, conc int, f func(i int)) {
+	sem := make(chan struct{}, conc)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		if ctx.Err() != nil {
+			break
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			f(i)
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,42 @@
+// Package batch pays many beneficiaries from one CSV file: it parses the
+// file, checks every row before any money moves, prices the rows, and
+// creates one ticket per row through api.Client.CreateTicket, so that a
+// lost answer is looked up by external id and never blindly sent again.
+//
+// The steps, each its own function so that the command line and the
+// dashboard drive the same code:
+//
+//   - Parse reads the file (UTF-8, "," or ";", a header row) into rows.
+//     Each row gets an external id: the one given in the file, or one
+//     derived from the file's content hash and the row number, so the same
+//     file run twice names the same tickets and can never pay twice.
+//   - Check resolves every row against the account (beneficiary, PIX key
+//     holder through pix-info, EIP-55 addresses, currency and source),
+//     prices every valid row (quotes in waves of bounded concurrency),
+//     then checks the batch against the account: permissions, balance for
+//     the total, the month's limits. The Plan it returns says, row by row,
+//     what is wrong; nothing may run while a row is invalid unless the
+//     caller chooses to run only the valid rows.
+//   - Run executes a plan, at most Concurrency rows at a time; right
+//     before its creation, a row whose quote would not outlive the
+//     creation is quoted again, so every ticket is created on a live quote
+//     (a re-quote that costs more than MaxDrift over what was reviewed is
+//     refused for that row). A rule the service reports for the whole
+//     batch (a frozen access, a missing permission, no balance) stops it.
+//     Every row's outcome goes to the caller (results CSV, journal) as it
+//     happens.
+//
+// Resuming: running the same file again looks every row up by its external
+// id first, so tickets created by an interrupted run are reported, not
+// created again. A creation parked for multi-signature approval leaves no
+// ticket to find (and requesters cannot list operations), so parked rows,
+// and rows whose parked creation lost its answer, are also written to a
+// Ledger that the next run reads: the first are reported, the second are
+// never sent again blindly.
+//
+// Payouts supported [decided]: BRL over PIX to a registered BRL beneficiary
+// (named by id, alias or its PIX key) and tokens to a registered wallet
+// (named by id, alias, or its address with the chain column). The source
+// is always a balance of the account (method INTERNAL): a batch pays out of
+// the account, it does not collect 200 separate pay-ins.
+package batch

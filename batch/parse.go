@@ -1,0 +1,246 @@
+package batch
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/money"
+)
+
+// Columns are the columns a batch file may have, in template order.
+var Columns = []string{"beneficiary", "chain", "amount", "currency", "source", "reference", "external_id"}
+
+// required are the columns every file must have.
+var required = []string{"beneficiary", "amount", "currency"}
+
+// MaxRows bounds a file: a batch is reviewed row by row by a person.
+const MaxRows = 10000
+
+// maxExternalID is the longest external id accepted in a file.
+const maxExternalID = 100
+
+// Row is one payout of the file. Problem is set when the row cannot be
+// paid as written; the other fields hold what could be read.
+type Row struct {
+	N           int // row number, 1 for the first row under the header
+	Line        int // line in the file
+	Beneficiary string
+	Chain       string
+	AmountText  string
+	Amount      decimal.Decimal // what the beneficiary receives, in Currency
+	Currency    string
+	Source      string // input currency; its method is INTERNAL
+	Reference   string
+	ExternalID  string
+	// Derived is true when ExternalID was derived from the file, not given.
+	Derived bool
+	Problem string
+}
+
+// File is a parsed batch file.
+type File struct {
+	// Hash is the SHA-256 of the file's bytes (hex): the batch's identity.
+	Hash string
+	// Separator is the field separator found in the header.
+	Separator rune
+	Rows      []Row
+}
+
+// Invalid counts the rows with a problem.
+func (f *File) Invalid() int {
+	n := 0
+	for _, r := range f.Rows {
+		if r.Problem != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Template is an example file with every column, printed by "tesouro batch
+// template".
+func Template() string {
+	return strings.Join(Columns, ",") + "\n" +
+		"Maria Silva,,150.00,BRL,,invoice 2041,\n" +
+		"fornecedor@example.com,,89.90,BRL,BRLA,invoice 2042,erp-2042\n" +
+		"Treasury cold wallet,,25.5,USDC,USDC,,\n" +
+		"0x52908400098527886E0F7030069857D2E4169EE7,POLYGON,10,USDC,USDC,top-up,\n"
+}
+
+// DefaultSource is the input currency of a row with no source: the
+// account's BRLA balance.
+const DefaultSource = "BRLA"
+
+// Parse reads a batch file. A problem with the whole file (encoding,
+// header) is an error; a problem with a row is set on the row, so that the
+// report can list every one of them at once.
+func Parse(data []byte) (*File, error) {
+	sum := sha256.Sum256(data)
+	f := &File{Hash: hex.EncodeToString(sum[:])}
+	switch {
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
+		return nil, errors.New("the file is UTF-16: save it as UTF-8 (CSV UTF-8 in a spreadsheet's Save As)")
+	case len(bytes.TrimSpace(data)) == 0:
+		return nil, errors.New("the file is empty: it needs a header row and one row per payout (see tesouro batch template)")
+	}
+	data = bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})
+	if !utf8.Valid(data) {
+		line := 1 + bytes.Count(data[:firstInvalid(data)], []byte("\n"))
+		return nil, fmt.Errorf("line %d is not UTF-8 (a file saved as Latin-1 or Windows-1252?): save the file as UTF-8", line)
+	}
+	header, _, _ := bytes.Cut(data, []byte("\n"))
+	sep, err := separator(string(header))
+	if err != nil {
+		return nil, err
+	}
+	f.Separator = sep
+	r := csv.NewReader(bytes.NewReader(data))
+	r.Comma = sep
+	r.FieldsPerRecord = -1
+	r.ReuseRecord = true
+	head, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	col := map[string]int{}
+	for i, h := range head {
+		name := strings.ToLower(strings.TrimSpace(h))
+		if !slices.Contains(Columns, name) {
+			return nil, fmt.Errorf("header: unknown column %q (columns: %s)", strings.TrimSpace(h), strings.Join(Columns, ", "))
+		}
+		if _, dup := col[name]; dup {
+			return nil, fmt.Errorf("header: column %q appears twice", name)
+		}
+		col[name] = i
+	}
+	var missing []string
+	for _, c := range required {
+		if _, ok := col[c]; !ok {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("header: missing column(s) %s (the header has %s)", strings.Join(missing, ", "), strings.Join(head, string(sep)))
+	}
+	seen := map[string]int{}
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		line, _ := r.FieldPos(0)
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, fmt.Errorf("line %d: %v", pe.Line, pe.Err)
+			}
+			return nil, err
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue // a blank line
+		}
+		if len(f.Rows) == MaxRows {
+			return nil, fmt.Errorf("more than %d rows: split the file", MaxRows)
+		}
+		row := Row{N: len(f.Rows) + 1, Line: line}
+		get := func(name string) string {
+			i, ok := col[name]
+			if !ok || i >= len(rec) {
+				return ""
+			}
+			return strings.TrimSpace(rec[i])
+		}
+		row.Beneficiary, row.Chain = get("beneficiary"), strings.ToUpper(get("chain"))
+		row.AmountText, row.Currency = get("amount"), strings.ToUpper(get("currency"))
+		row.Source, row.Reference, row.ExternalID = strings.ToUpper(get("source")), get("reference"), get("external_id")
+		if row.Source == "" {
+			row.Source = DefaultSource
+		}
+		if row.ExternalID == "" {
+			row.ExternalID, row.Derived = DeriveExternalID(f.Hash, row.N), true
+		}
+		if len(rec) != len(head) {
+			row.Problem = fmt.Sprintf("has %d fields, the header has %d (a %q inside a value needs quotes)", len(rec), len(head), string(sep))
+		} else {
+			row.Problem = checkRow(&row)
+		}
+		if first, dup := seen[row.ExternalID]; dup && row.Problem == "" {
+			row.Problem = fmt.Sprintf("external_id %q is also on row %d: each payout needs its own", row.ExternalID, first)
+		} else if !dup {
+			seen[row.ExternalID] = row.N
+		}
+		f.Rows = append(f.Rows, row)
+	}
+	if len(f.Rows) == 0 {
+		return nil, errors.New("no payout rows under the header")
+	}
+	return f, nil
+}
+
+// checkRow checks what can be checked from the row alone.
+func checkRow(r *Row) string {
+	switch {
+	case r.Beneficiary == "":
+		return "beneficiary is empty: give a beneficiary's alias or id, a PIX key, or a wallet address with chain"
+	case r.Currency == "":
+		return "currency is empty: give the currency the beneficiary receives (BRL, USDC, ...)"
+	case len(money.Methods(r.Currency)) == 0:
+		return fmt.Sprintf("currency %s is not one the service handles (%s)", r.Currency, strings.Join(money.Currencies(), ", "))
+	case !money.SupportsMethod(r.Source, "INTERNAL"):
+		return fmt.Sprintf("source %s is not a balance a batch can pay from (BRLA, USDC, USDT or EURC)", r.Source)
+	case r.Chain != "" && !money.IsChain(r.Chain):
+		return fmt.Sprintf("chain %s is not a chain (%s)", r.Chain, strings.Join(money.Chains(), ", "))
+	case len(r.ExternalID) > maxExternalID:
+		return fmt.Sprintf("external_id is %d characters long: at most %d", len(r.ExternalID), maxExternalID)
+	}
+	amt, err := money.ParseAmount(r.AmountText, r.Currency)
+	if err != nil {
+		return fmt.Sprintf("amount %q: %v", r.AmountText, err)
+	}
+	r.Amount = amt
+	return ""
+}
+
+// DeriveExternalID is the external id of row n of the file with that
+// content hash: the same file always names the same tickets.
+func DeriveExternalID(hash string, n int) string {
+	return fmt.Sprintf("batch-%s-%d", hash[:20], n)
+}
+
+// separator finds the field separator from the header: the one of "," and
+// ";" that the header uses.
+func separator(header string) (rune, error) {
+	c, s := strings.Count(header, ","), strings.Count(header, ";")
+	switch {
+	case c > 0 && s > 0:
+		return 0, errors.New(`header: both "," and ";" appear: use one of them as the separator`)
+	case s > 0:
+		return ';', nil
+	case c > 0:
+		return ',', nil
+	case strings.Contains(header, "\t"):
+		return 0, errors.New(`header: the separator is a tab: use "," or ";"`)
+	}
+	return ',', nil // a single column: the missing ones are reported
+}
+
+func firstInvalid(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}

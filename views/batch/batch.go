@@ -1,0 +1,412 @@
+// Package batch is the dashboard's Batch screen: pick a payout file, review
+// every row with who it pays and its price, the totals per currency, the
+// operated account and the environment, confirm once (on production by
+// typing the totals), and watch the run's progress with its counts. The
+// work is the batch package's; this screen only drives it.
+package batch
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	pay "github.com/tesouro-treasury/tesouro/batch"
+	"github.com/tesouro-treasury/tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
+)
+
+// Service is what the Batch screen asks of the service: what a batch
+// calls.
+type Service interface{ pay.Service }
+
+// checkTimeout bounds reading, checking and pricing a file.
+const checkTimeout = 2 * time.Minute
+
+// runTimeout bounds a whole run; "x" stops it sooner.
+const runTimeout = time.Hour
+
+// pollEvery is how often the progress is redrawn while a run goes.
+const pollEvery = 250 * time.Millisecond
+
+type phase int
+
+const (
+	picking phase = iota
+	checking
+	reviewing
+	running
+	finished
+)
+
+// Screen is the Batch screen.
+type Screen struct {
+	s    *ui.Session
+	svc  Service
+	w, h int
+
+	phase  phase
+	typing bool
+	input  textinput.Model
+	path   string
+
+	checkReq, runReq ui.Slot
+	plan             *pay.Plan
+	err              error
+	offset           int
+
+	live    *liveProgress
+	stop    context.CancelFunc
+	final   pay.Progress
+	runErr  error
+	results string
+
+	keys keyMap
+}
+
+type keyMap struct {
+	Open, Confirm, OnlyValid, Stop, Down, Up key.Binding
+}
+
+// liveProgress is shared by the run (which writes it) and the view (which
+// polls it).
+type liveProgress struct {
+	mu   sync.Mutex
+	p    pay.Progress
+	last []string // the latest rows that did not go through
+}
+
+func (l *liveProgress) get() (pay.Progress, []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.p, append([]string(nil), l.last...)
+}
+
+type (
+	checked struct {
+		plan *pay.Plan
+	}
+	runDone struct {
+		prog    pay.Progress
+		err     error
+		results string
+	}
+	startMsg struct{ s *ui.Session }
+	pollMsg  struct{ s *ui.Session }
+)
+
+// New builds the Batch screen for a session.
+func New(s *ui.Session, svc Service) ui.Screen {
+	in := widget.NewInput()
+	in.Placeholder = "path of a CSV file (tesouro batch template shows the columns)"
+	in.Prompt = "File: "
+	return &Screen{
+		s: s, svc: svc, input: in,
+		keys: keyMap{
+			Open:      ui.Binding("o", "open a file", "o"),
+			Confirm:   s.Gate(s.Gate(ui.Binding("c", "confirm and pay", "c"), ui.ActCreateTicket), ui.ActPayOut),
+			OnlyValid: ui.Binding("v", "drop invalid rows", "v"),
+			Stop:      ui.Binding("x", "stop the run", "x"),
+			Down:      ui.Binding("↓/j", "scroll", "down", "j"),
+			Up:        ui.Binding("↑/k", "scroll", "up", "k"),
+		},
+	}
+}
+
+// ID implements ui.Screen.
+func (m *Screen) ID() string { return "batch" }
+
+// Title implements ui.Screen.
+func (m *Screen) Title() string { return "Batch" }
+
+// Capturing implements ui.Screen: while a path is typed.
+func (m *Screen) Capturing() bool { return m.typing }
+
+// Busy implements ui.Screen: quitting during a run asks first.
+func (m *Screen) Busy() bool { return m.phase == running }
+
+// Init implements ui.Screen: the screen waits for a file.
+func (m *Screen) Init() tea.Cmd { return nil }
+
+// SetSize implements ui.Screen.
+func (m *Screen) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.input.SetWidth(max(10, w-8))
+}
+
+// KeyMap implements ui.Screen.
+func (m *Screen) KeyMap() []key.Binding {
+	k := m.keys
+	k.Open.SetEnabled(m.phase != running && m.phase != checking && !m.typing)
+	k.Confirm.SetEnabled(k.Confirm.Enabled() && m.phase == reviewing && m.plan != nil && m.plan.Ready())
+	k.OnlyValid.SetEnabled(m.phase == reviewing && m.plan != nil && len(m.plan.Problems) == 0 && !m.plan.Ready() && m.plan.Valid() > 0)
+	k.Stop.SetEnabled(m.phase == running)
+	scroll := m.phase == reviewing
+	k.Down.SetEnabled(scroll)
+	k.Up.SetEnabled(scroll)
+	return []key.Binding{k.Open, k.Confirm, k.OnlyValid, k.Stop, k.Down, k.Up}
+}
+
+// Update implements ui.Screen.
+func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case ui.Result[checked]:
+		if !m.checkReq.Take(msg) {
+			return m, nil
+		}
+		m.plan, m.err, m.offset = msg.Value.plan, msg.Err, 0
+		m.phase = reviewing
+		if msg.Err != nil {
+			m.phase = picking
+		}
+		return m, nil
+	case ui.Result[runDone]:
+		if !m.runReq.Take(msg) {
+			return m, nil
+		}
+		m.phase, m.final, m.runErr, m.results = finished, msg.Value.prog, msg.Value.err, msg.Value.results
+		if msg.Err != nil {
+			m.runErr = msg.Err
+		}
+		if m.stop != nil {
+			m.stop()
+			m.stop = nil
+		}
+		text := fmt.Sprintf("batch: %d created, %d parked, %d failed", m.final.Created, m.final.Parked, m.final.Failed)
+		level := ui.ToastSuccess
+		if m.runErr != nil || m.final.Failed > 0 {
+			level = ui.ToastError
+		}
+		return m, tea.Batch(ui.Toast(level, text), ui.ChangedIn(m.s.Account.ID, ui.ChangedTickets|ui.ChangedBalances|ui.ChangedOperations, "batch"))
+	case startMsg:
+		if msg.s != m.s || m.phase != reviewing {
+			return m, nil
+		}
+		return m, m.start()
+	case pollMsg:
+		if msg.s != m.s || m.phase != running {
+			return m, nil
+		}
+		return m, m.poll()
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	}
+	if m.typing {
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
+	if m.typing {
+		switch msg.String() {
+		case "esc":
+			m.typing = false
+			m.input.Blur()
+			return nil
+		case "enter":
+			m.typing = false
+			m.input.Blur()
+			return m.check(strings.TrimSpace(m.input.Value()))
+		}
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return cmd
+	}
+	k := m.KeyMap()
+	switch {
+	case key.Matches(msg, k[0]):
+		m.typing = true
+		return m.input.Focus()
+	case key.Matches(msg, k[1]):
+		return m.confirm()
+	case key.Matches(msg, k[2]):
+		m.plan.OnlyValid()
+		m.offset = 0
+	case key.Matches(msg, k[3]):
+		if m.stop != nil {
+			m.stop()
+		}
+	case key.Matches(msg, k[4]):
+		m.offset = min(m.offset+1, max(0, len(m.plan.Rows)-1))
+	case key.Matches(msg, k[5]):
+		m.offset = max(0, m.offset-1)
+	}
+	return nil
+}
+
+// nowFunc makes the session's clock a batch clock, so that quote lives are
+// counted on the clock the tests move.
+type nowFunc func() time.Time
+
+func (f nowFunc) Now() time.Time { return f() }
+
+func (m *Screen) options() pay.Options {
+	return pay.Options{SubAccountID: m.s.Account.ID, Clock: nowFunc(m.s.Now)}
+}
+
+// check reads, parses, checks and prices the file, off the update loop.
+func (m *Screen) check(path string) tea.Cmd {
+	if path == "" {
+		return nil
+	}
+	if strings.HasPrefix(path, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			path = filepath.Join(home, path[2:])
+		}
+	}
+	m.path, m.plan, m.err, m.phase = path, nil, nil, checking
+	svc, opts := m.svc, m.options()
+	return ui.Fetch(m.s, &m.checkReq, checkTimeout, func(ctx context.Context) (checked, error) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return checked{}, err
+		}
+		f, err := pay.Parse(data)
+		if err != nil {
+			return checked{}, err
+		}
+		plan, err := pay.Check(ctx, svc, f, opts)
+		return checked{plan: plan}, err
+	})
+}
+
+// confirm asks the root for the one confirmation: y on a sandbox, the
+// typed totals on production.
+func (m *Screen) confirm() tea.Cmd {
+	s := m.s
+	start := func() tea.Msg { return startMsg{s: s} }
+	curs := pay.Currencies(m.plan.Out)
+	var totals []string
+	for _, c := range curs {
+		totals = append(totals, money.Format(m.plan.Out[c], c)+" "+c)
+	}
+	body := fmt.Sprintf("%d payouts from %s (%s)\nThey receive: %s\n%s", len(m.plan.Rows), m.s.AccountName(), strings.ToUpper(string(m.s.Env)), strings.Join(totals, ", "), m.paysLine())
+	if m.s.Env != ui.EnvProduction {
+		return ui.Confirm("Pay this batch?", body, start)
+	}
+	out := m.plan.Out
+	return func() tea.Msg {
+		return ui.PromptMsg{
+			Title:       "PRODUCTION — " + body + "\nType the total" + plural(len(curs)) + " (" + strings.Join(curs, " ") + ") to pay",
+			Placeholder: strings.Join(curs, " ") + " total" + plural(len(curs)),
+			Validate: func(typed string) error {
+				fields := strings.Fields(typed)
+				if len(fields) != len(curs) {
+					return fmt.Errorf("type %d total%s, in the order %s", len(curs), plural(len(curs)), strings.Join(curs, " "))
+				}
+				for i, c := range curs {
+					d, err := money.ParseAmount(fields[i], c)
+					if err != nil || !d.Equal(out[c]) {
+						return fmt.Errorf("%s is not the %s total", fields[i], c)
+					}
+				}
+				return nil
+			},
+			OnSubmit: func(string) tea.Cmd { return start },
+		}
+	}
+}
+
+func plural(n int) string {
+	if n > 1 {
+		return "s"
+	}
+	return ""
+}
+
+func (m *Screen) paysLine() string {
+	var parts []string
+	for _, c := range pay.Currencies(m.plan.In) {
+		parts = append(parts, money.Format(m.plan.In[c], c)+" "+c)
+	}
+	return "You pay (at today's quotes): " + strings.Join(parts, ", ")
+}
+
+// start runs the confirmed plan. Outcomes go to the results CSV next to
+// the file, the batch ledger and the journal; the view polls the counts.
+func (m *Screen) start() tea.Cmd {
+	m.phase = running
+	live := &liveProgress{p: pay.Progress{Total: len(m.plan.Rows), Remaining: len(m.plan.Rows)}}
+	m.live = live
+	stopCtx, stop := context.WithCancel(context.Background())
+	m.stop = stop
+	s, svc, plan, opts := m.s, m.svc, m.plan, m.options()
+	results := strings.TrimSuffix(m.path, filepath.Ext(m.path)) + ".results.csv"
+	run := ui.Fetch(m.s, &m.runReq, runTimeout, func(ctx context.Context) (runDone, error) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(stopCtx, cancel)()
+		var ledger pay.Ledger
+		if s.StateDir != "" {
+			l, err := pay.OpenLedger(filepath.Join(s.StateDir, "batches"), plan.File.Hash)
+			if err != nil {
+				return runDone{}, err
+			}
+			defer l.Close()
+			ledger = l
+		}
+		rf, err := os.OpenFile(results, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+		if err != nil {
+			return runDone{}, fmt.Errorf("results file: %w", err)
+		}
+		defer rf.Close()
+		rw, err := pay.NewResults(rf)
+		if err != nil {
+			return runDone{}, err
+		}
+		prog, err := pay.Run(ctx, svc, plan, opts, ledger, func(o pay.Outcome, p pay.Progress) {
+			_ = rw.Add(o)
+			_ = s.Journal.Record(entry(s, plan, o))
+			live.mu.Lock()
+			live.p = p
+			if o.Err != "" {
+				live.last = append(live.last, fmt.Sprintf("row %d: %s: %s", o.Row.N, o.Status, o.Err))
+				if len(live.last) > 3 {
+					live.last = live.last[1:]
+				}
+			}
+			live.mu.Unlock()
+		})
+		return runDone{prog: prog, err: err, results: results}, nil
+	})
+	return tea.Batch(run, m.poll())
+}
+
+func (m *Screen) poll() tea.Cmd {
+	s := m.s
+	return m.s.After(pollEvery, func(time.Time) tea.Msg { return pollMsg{s: s} })
+}
+
+// entry is the journal line of one row.
+func entry(s *ui.Session, plan *pay.Plan, o pay.Outcome) journal.Entry {
+	e := s.JournalEntry(s.Account.ID, "batch-payout", "POST /v2/account/tickets/")
+	p := o.Row
+	e.IDs = map[string]string{"batch": plan.File.Hash[:20], "row": fmt.Sprint(p.N), "externalId": p.ExternalID}
+	if o.TicketID != "" {
+		e.IDs["ticket"] = o.TicketID
+	}
+	if o.OperationID != "" {
+		e.IDs["operation"] = o.OperationID
+	}
+	e.Amounts = map[string]string{"output": money.Wire(p.Amount, p.Currency) + " " + p.Currency}
+	if p.Quote != nil {
+		e.Amounts["input"] = money.Wire(p.Quote.InputAmount, p.Source) + " " + p.Source
+	}
+	e.Outcome = string(o.Status)
+	if o.Err != "" {
+		e.Outcome = "error: " + string(o.Status) + ": " + o.Err
+	}
+	return e
+}

@@ -1,0 +1,217 @@
+package batch
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/screentest"
+)
+
+// shared is one sandbox for the package's tests (its demo data takes a
+// while to build under the race detector); each test pays its own file.
+var shared struct {
+	once sync.Once
+	url  string
+	acc  sandbox.AccessCredential
+	err  error
+}
+
+// operator is the api client of the demo operator of a sandbox served over
+// real HTTP.
+func operator(t *testing.T) *api.Client {
+	t.Helper()
+	shared.once.Do(func() {
+		sb, err := sandbox.New(sandbox.Config{Seed: 2})
+		if err != nil {
+			shared.err = err
+			return
+		}
+		srv := httptest.NewServer(sb.Handler())
+		shared.url = srv.URL
+		shared.acc, _ = sb.Credentials(srv.URL).Access("operator")
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	auth, err := api.NewAPIKeyAuth(shared.acc.APIKey, []byte(shared.acc.PrivateKeyPEM))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := api.New(shared.url, auth, api.WithTimeout(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// payoutFile writes n valid rows to a demo beneficiary, then extra lines.
+func payoutFile(t *testing.T, c *api.Client, n int, extra string) string {
+	t.Helper()
+	p, err := c.ListBRLAccounts(t.Context(), api.BeneficiaryFilter{})
+	if err != nil || len(p.Items) == 0 {
+		t.Fatal("no beneficiary", err)
+	}
+	var sb strings.Builder
+	sb.WriteString("beneficiary,amount,currency\n")
+	for i := range n {
+		fmt.Fprintf(&sb, "%s,%d.25,BRL\n", p.Items[0].ID, 10+i)
+	}
+	sb.WriteString(extra)
+	path := filepath.Join(t.TempDir(), "friday.csv")
+	if err := os.WriteFile(path, []byte(sb.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func session(t *testing.T, env ui.Environment) *ui.Session {
+	dir := t.TempDir()
+	j, err := journal.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &ui.Session{Env: env, StateDir: dir, Journal: j, Time: screentest.NewClock(screentest.Epoch),
+		Access: &api.AccessInfo{Email: "operator@demo.test", AccountPermissions: api.Permissions{PayIn: true, PayOut: true, Convert: true}}}
+}
+
+func open(d *screentest.Driver, path string) {
+	d.Key("o")
+	d.Type(path)
+	d.Key("enter")
+}
+
+func TestReviewRefusesInvalidRowsThenPaysOnConfirmation(t *testing.T) {
+	c := operator(t)
+	path := payoutFile(t, c, 3, "Nobody,5.00,BRL\n")
+	s := session(t, ui.EnvSandbox)
+	d := screentest.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, c) }, 120, 24)
+	open(d, path)
+	v := d.PlainView()
+	for _, want := range []string{"File: " + path, "10.25 BRL", "12.25 BRL", "INVALID: \"Nobody\" is no r", "Rows: 3 valid of 4", "1 rows are invalid: nothing is paid", "Environment: SANDBOX", "Account:"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("review lacks %q:\n%s", want, v)
+		}
+	}
+	screentest.CheckSize(t, d.Screen.View(), 120, 24)
+	d.Key("c")
+	if len(d.Asks) != 0 {
+		t.Fatal("a batch with an invalid row asked to be confirmed")
+	}
+	// Dropping the invalid row is a choice, then one confirmation.
+	d.Key("v")
+	if v := d.PlainView(); !strings.Contains(v, "Rows: 3 valid of 3") || !strings.Contains(v, "They receive: 33.75 BRL") {
+		t.Fatalf("after v:\n%s", v)
+	}
+	d.Key("c")
+	if len(d.Asks) != 1 || !strings.Contains(d.Asks[0].Body, "They receive: 33.75 BRL") || !strings.Contains(d.Asks[0].Body, "SANDBOX") {
+		t.Fatalf("confirmation %+v", d.Asks)
+	}
+	d.Run(d.Asks[0].OnYes)
+	v = d.PlainView()
+	if !strings.Contains(v, "created 3 · parked for approval 0 · failed 0 · remaining 0") || !strings.Contains(v, "Every row went through") {
+		t.Fatalf("after the run:\n%s", v)
+	}
+	if len(d.Toasts) == 0 || d.Toasts[len(d.Toasts)-1].Level != ui.ToastSuccess {
+		t.Errorf("toasts %+v", d.Toasts)
+	}
+	res, err := os.ReadFile(strings.TrimSuffix(path, ".csv") + ".results.csv")
+	if err != nil || strings.Count(string(res), ",created,") != 3 {
+		t.Errorf("results: %v\n%s", err, res)
+	}
+	entries, _ := journal.ReadFile(s.Journal.Path())
+	if len(entries) != 3 || entries[0].Action != "batch-payout" || entries[0].IDs["ticket"] == "" {
+		t.Errorf("journal %+v", entries)
+	}
+
+	// The same file again (o keeps the last path): every row is found,
+	// none is paid twice.
+	d.Key("o", "enter", "v", "c")
+	d.Run(d.Asks[len(d.Asks)-1].OnYes)
+	res, _ = os.ReadFile(strings.TrimSuffix(path, ".csv") + ".results.csv")
+	if strings.Count(string(res), ",existing,") != 3 {
+		t.Errorf("second run:\n%s", res)
+	}
+}
+
+func TestProductionConfirmationRequiresTypingTheTotal(t *testing.T) {
+	c := operator(t)
+	path := payoutFile(t, c, 2, "")
+	d := screentest.Drive(t, session(t, ui.EnvProduction), func(s *ui.Session) ui.Screen { return New(s, c) }, 100, 20)
+	open(d, path)
+	d.Key("c")
+	if len(d.Asks) != 0 || len(d.Prompts) != 1 {
+		t.Fatalf("asks %d prompts %d: production must ask for the total", len(d.Asks), len(d.Prompts))
+	}
+	p := d.Prompts[0]
+	if !strings.Contains(p.Title, "PRODUCTION") || !strings.Contains(p.Title, "21.50 BRL") {
+		t.Errorf("prompt %q", p.Title)
+	}
+	for _, wrong := range []string{"", "y", "21.5 0", "21.49", "1.234,56"} {
+		if p.Validate(wrong) == nil {
+			t.Errorf("%q accepted as the total", wrong)
+		}
+	}
+	if err := p.Validate("21.50"); err != nil {
+		t.Fatalf("the right total refused: %v", err)
+	}
+	d.Run(p.OnSubmit("21.50"))
+	if v := d.PlainView(); !strings.Contains(v, "created 2") {
+		t.Fatalf("after typing the total:\n%s", v)
+	}
+}
+
+func TestABadFileIsShownAndNothingIsAsked(t *testing.T) {
+	c := operator(t)
+	path := filepath.Join(t.TempDir(), "latin1.csv")
+	os.WriteFile(path, []byte("beneficiary,amount,currency\nJo\xe3o,1,BRL\n"), 0o600)
+	d := screentest.Drive(t, session(t, ui.EnvSandbox), func(s *ui.Session) ui.Screen { return New(s, c) }, 80, 12)
+	if d.Screen.Capturing() {
+		t.Fatal("the screen captures keys before o")
+	}
+	d.Key("o")
+	if !d.Screen.Capturing() {
+		t.Fatal("typing a path does not capture keys")
+	}
+	d.Type(path)
+	d.Key("enter")
+	if v := d.PlainView(); !strings.Contains(v, "line 2 is not UTF-8") {
+		t.Fatalf("view:\n%s", v)
+	}
+	d.Key("c")
+	if len(d.Asks)+len(d.Prompts) != 0 {
+		t.Fatal("a confirmation without a plan")
+	}
+	screentest.CheckSize(t, d.Screen.View(), 80, 12)
+	screentest.CheckSize(t, d.Screen.View(), 80, 12)
+}
+
+func TestAReadOnlySessionReviewsButCannotPay(t *testing.T) {
+	c := operator(t)
+	path := payoutFile(t, c, 1, "")
+	s := session(t, ui.EnvSandbox)
+	s.ReadOnly = true
+	d := screentest.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, c) }, 100, 20)
+	open(d, path)
+	if v := d.PlainView(); !strings.Contains(v, "Rows: 1 valid of 1") {
+		t.Fatalf("review:\n%s", v)
+	}
+	d.Key("c")
+	if len(d.Asks)+len(d.Prompts) != 0 {
+		t.Fatal("a read-only session was asked to confirm a payment")
+	}
+	for _, b := range d.Screen.KeyMap() {
+		if b.Help().Desc == "confirm and pay" && b.Enabled() {
+			t.Error("the confirm key is offered in read-only mode")
+		}
+	}
+}
