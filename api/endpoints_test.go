@@ -87,7 +87,7 @@ func endpointCases() []endpointCase {
 	ticketBody := CreateTicketRequest{
 		QuoteToken: "qt-1", ExternalID: "ext-1",
 		TicketBrlPixInput:      &TicketBrlPixInput{AdditionalData: "invoice 7"},
-		TicketBlockchainOutput: &TicketBlockchainOutput{BeneficiaryWalletID: bid},
+		TicketBlockchainOutput: ToWallet(bid),
 	}
 	ticketBodyJSON := `{"quoteToken":"qt-1","externalId":"ext-1","ticketBrlPixInput":{"additionalData":"invoice 7"},"ticketBlockchainOutput":{"beneficiaryWalletId":"` + benID + `"}}`
 
@@ -223,6 +223,30 @@ func endpointCases() []endpointCase {
 			call:   func(ctx context.Context, c *Client) (any, error) { return c.SandboxFundTicket(ctx, sub, tid) },
 			method: "POST", path: "/v2/sandbox/tickets/" + ticketID + "/fund", query: "subAccountId=" + subID,
 			status: 200, resp: `{"ticket":` + ticketJSON + `}`, check: checkTicket,
+		},
+		{
+			name:   "SandboxReleaseTicket",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.SandboxReleaseTicket(ctx, sub, tid) },
+			method: "POST", path: "/v2/sandbox/tickets/" + ticketID + "/release", query: "subAccountId=" + subID,
+			status: 200, resp: `{"ticket":` + ticketJSON + `}`, check: checkTicket,
+		},
+		{
+			name:   "CancelTicket",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.CancelTicket(ctx, sub, tid) },
+			method: "PATCH", path: "/v2/account/tickets/" + ticketID + "/cancel", query: "subAccountId=" + subID,
+			status: 200, resp: `{"ticket":` + ticketJSON + `}`, check: checkTicket,
+		},
+		{
+			name: "CreateTicket answered with the superset {id, brCode, expiration, ticket}",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				r, err := c.CreateTicket(ctx, sub, ticketBody)
+				if err != nil {
+					return nil, err
+				}
+				return r.Ticket, nil
+			},
+			method: "POST", path: "/v2/account/tickets/", query: "subAccountId=" + subID, body: ticketBodyJSON,
+			status: 201, resp: `{"id":"` + ticketID + `","brCode":"00020101BR","expiration":"2026-11-20T10:05:00Z","ticket":` + ticketJSON + `}`, check: checkTicket,
 		},
 		{
 			name:   "ListApproverOperations",

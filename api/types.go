@@ -58,18 +58,37 @@ func NewTime(t time.Time) Time { return Time{t} }
 // constants below; any other value the service sends is kept as it came.
 type TicketStatus string
 
-// Ticket states (spec/service.md §5).
+// Ticket states as the live service names them (spec/service.md §7.2).
 const (
-	TicketPending    TicketStatus = "PENDING"
+	// TicketUnpaid waits for its input to be paid.
+	TicketUnpaid TicketStatus = "UNPAID"
+	// TicketPending is funded but queued (a fiat rail outside business
+	// hours, or behind the account's queue).
+	TicketPending TicketStatus = "PENDING"
+	// TicketOnHold is funded and held for review.
+	TicketOnHold     TicketStatus = "ON-HOLD"
 	TicketProcessing TicketStatus = "PROCESSING"
 	TicketPaid       TicketStatus = "PAID"
 	TicketFailed     TicketStatus = "FAILED"
-	TicketExpired    TicketStatus = "EXPIRED"
+	// TicketPartialFailed: part of a split delivery failed.
+	TicketPartialFailed TicketStatus = "PARTIAL-FAILED"
+	// TicketCanceled was cancelled while unpaid, by the caller or because
+	// it expired unfunded (Reason says which).
+	TicketCanceled TicketStatus = "CANCELED"
 )
 
-// Final reports whether no further transition is expected.
+// TicketStatuses lists the known states in lifecycle order.
+var TicketStatuses = []TicketStatus{TicketUnpaid, TicketPending, TicketOnHold, TicketProcessing, TicketPaid, TicketFailed, TicketPartialFailed, TicketCanceled}
+
+// Final reports whether no further transition is expected. A value the
+// project does not know is not final: polling goes on rather than stopping
+// on a state that may still move money.
 func (s TicketStatus) Final() bool {
-	return s == TicketPaid || s == TicketFailed || s == TicketExpired
+	switch s {
+	case TicketPaid, TicketFailed, TicketPartialFailed, TicketCanceled:
+		return true
+	}
+	return false
 }
 
 // OperationStatus is a multi-signature operation's state.
@@ -329,23 +348,75 @@ type TicketBlockchainInput struct {
 	Personal      *PersonalSignature `json:"personal,omitempty"`
 }
 
-// TicketBrlPixOutput is the block for BRL output via PIX.
+// TicketBrlPixOutput is the block for BRL output via PIX. Exactly one
+// variant is filled: a registered beneficiary, a PIX key, a BR Code to pay
+// (the quote was asked with OutputBrCode), or the bank fields.
 type TicketBrlPixOutput struct {
-	BeneficiaryBrlBankAccountID uuid.UUID `json:"beneficiaryBrlBankAccountId"`
-	PixMessage                  string    `json:"pixMessage,omitempty"`
+	BeneficiaryBrlBankAccountID *uuid.UUID `json:"beneficiaryBrlBankAccountId,omitempty"`
+	PixKey                      string     `json:"pixKey,omitempty"`
+	BrCode                      string     `json:"brCode,omitempty"`
+	TaxID                       string     `json:"taxId,omitempty"`
+	UserName                    string     `json:"userName,omitempty"`
+	BankCode                    string     `json:"bankCode,omitempty"`
+	BranchCode                  string     `json:"branchCode,omitempty"`
+	AccountNumber               string     `json:"accountNumber,omitempty"`
+	AccountType                 string     `json:"accountType,omitempty"`
+	PixMessage                  string     `json:"pixMessage,omitempty"`
 }
 
-// TicketBlockchainOutput is the block for a blockchain output. The nil UUID
-// means the operating account's own service wallet.
+// PixToBeneficiary pays a registered BRL beneficiary.
+func PixToBeneficiary(id uuid.UUID, message string) *TicketBrlPixOutput {
+	return &TicketBrlPixOutput{BeneficiaryBrlBankAccountID: &id, PixMessage: message}
+}
+
+// TicketBlockchainOutput is the block for a blockchain output: a registered
+// wallet by id, or an inline wallet (WalletChain and WalletAddress). The
+// nil UUID as id means the operating account's own service wallet.
 type TicketBlockchainOutput struct {
-	BeneficiaryWalletID uuid.UUID `json:"beneficiaryWalletId"`
+	BeneficiaryWalletID *uuid.UUID `json:"beneficiaryWalletId,omitempty"`
+	WalletChain         string     `json:"walletChain,omitempty"`
+	WalletAddress       string     `json:"walletAddress,omitempty"`
+	WalletMemo          string     `json:"walletMemo,omitempty"`
 }
 
-// TicketUsdOutput is the block for a USD bank output.
+// ToWallet pays a registered beneficiary wallet (uuid.Nil: the operating
+// account's own wallet).
+func ToWallet(id uuid.UUID) *TicketBlockchainOutput {
+	return &TicketBlockchainOutput{BeneficiaryWalletID: &id}
+}
+
+// TicketUsdOutput is the block for a USD ACH output.
 type TicketUsdOutput struct {
 	BeneficiaryUsdBankAccountID uuid.UUID `json:"beneficiaryUsdBankAccountId"`
-	PaymentRail                 string    `json:"paymentRail,omitempty"`
-	Reference                   string    `json:"reference,omitempty"`
+	AchReference                string    `json:"achReference,omitempty"`
+}
+
+// TicketUsdWireOutput is the block for a USD WIRE output.
+type TicketUsdWireOutput struct {
+	BeneficiaryUsdBankAccountID uuid.UUID `json:"beneficiaryUsdBankAccountId"`
+	WireMessage                 string    `json:"wireMessage,omitempty"`
+}
+
+// SetUSDOutput fills the USD block the rail asks for: ticketUsdOutput
+// (achReference) for ACH, ticketUsdWireOutput (wireMessage) for WIRE.
+func (r *CreateTicketRequest) SetUSDOutput(rail string, id uuid.UUID, reference string) {
+	r.TicketUsdOutput, r.TicketUsdWireOutput = nil, nil
+	if rail == "WIRE" {
+		r.TicketUsdWireOutput = &TicketUsdWireOutput{BeneficiaryUsdBankAccountID: id, WireMessage: reference}
+		return
+	}
+	r.TicketUsdOutput = &TicketUsdOutput{BeneficiaryUsdBankAccountID: id, AchReference: reference}
+}
+
+// TicketEurSepaOutput is the block for a EUR SEPA output.
+type TicketEurSepaOutput struct {
+	BeneficiaryEurBankAccountID uuid.UUID `json:"beneficiaryEurBankAccountId"`
+	SepaReference               string    `json:"sepaReference,omitempty"`
+}
+
+// TicketArsOutput is the block for an ARS CVU output [decided].
+type TicketArsOutput struct {
+	BeneficiaryArsBankAccountID uuid.UUID `json:"beneficiaryArsBankAccountId"`
 }
 
 // TicketCopOutput is the block for a COP bank output [decided].
@@ -368,6 +439,9 @@ type CreateTicketRequest struct {
 	TicketBrlPixOutput     *TicketBrlPixOutput     `json:"ticketBrlPixOutput,omitempty"`
 	TicketBlockchainOutput *TicketBlockchainOutput `json:"ticketBlockchainOutput,omitempty"`
 	TicketUsdOutput        *TicketUsdOutput        `json:"ticketUsdOutput,omitempty"`
+	TicketUsdWireOutput    *TicketUsdWireOutput    `json:"ticketUsdWireOutput,omitempty"`
+	TicketEurSepaOutput    *TicketEurSepaOutput    `json:"ticketEurSepaOutput,omitempty"`
+	TicketArsOutput        *TicketArsOutput        `json:"ticketArsOutput,omitempty"`
 	TicketCopOutput        *TicketCopOutput        `json:"ticketCopOutput,omitempty"`
 	TicketMarkupInput      *TicketMarkupInput      `json:"ticketMarkupInput,omitempty"`
 }

@@ -201,7 +201,7 @@ func TestPaymentSessionTicket(t *testing.T) {
 	q := must[*api.Quote](t)(op.Quote(ctx(t), pixQuote("99.90")))
 	anon := must[*api.Client](t)(api.New(e.run.BaseURL, nil))
 	tk := must[*api.Ticket](t)(anon.CreatePaymentSessionTicket(ctx(t), sid, api.CreateTicketRequest{QuoteToken: q.QuoteToken}))
-	if tk.BrCode() == "" || tk.Status != api.TicketPending {
+	if tk.BrCode() == "" || tk.Status != api.TicketUnpaid {
 		t.Errorf("payment-session ticket %+v", tk)
 	}
 	_, err := anon.CreatePaymentSessionTicket(ctx(t), uuid.NewString(), api.CreateTicketRequest{QuoteToken: q.QuoteToken})

@@ -261,35 +261,11 @@ func (s *Server) createBRL(c *call) error {
 			b.TaxID = key
 		}
 	case bankGiven:
-		tax, _, err := validate.TaxID(req.TaxID)
+		f, err := bankFields{req.TaxID, req.UserName, req.BankCode, req.BranchCode, req.AccountNumber, req.AccountType}.check("")
 		if err != nil {
-			return fieldErr("taxId", err)
+			return err
 		}
-		if err := validate.Required(req.UserName); err != nil {
-			return fieldErr("userName", err)
-		}
-		if len(req.UserName) > 100 {
-			return badRequest(codeInvalidField, "userName: at most 100 characters")
-		}
-		bank, err := validate.Digits(req.BankCode, 3, 8)
-		if err != nil {
-			return fieldErr("bankCode", err)
-		}
-		if len(bank) != 3 && len(bank) != 8 {
-			return badRequest(codeInvalidField, "bankCode: 3 digits (COMPE) or 8 digits (ISPB), got %d", len(bank))
-		}
-		branch, err := validate.Digits(req.BranchCode, 1, 5)
-		if err != nil {
-			return fieldErr("branchCode", err)
-		}
-		number, err := validate.Digits(req.AccountNumber, 1, 20)
-		if err != nil {
-			return fieldErr("accountNumber", err)
-		}
-		if !slices.Contains(brlAccountTypes, req.AccountType) {
-			return badRequest(codeInvalidField, "accountType: must be one of %s, got %q", strings.Join(brlAccountTypes, ", "), truncate(req.AccountType, 20))
-		}
-		b.TaxID, b.UserName, b.BankCode, b.BranchCode, b.AccountNumber, b.AccountType = tax, strings.TrimSpace(req.UserName), bank, branch, number, req.AccountType
+		b.TaxID, b.UserName, b.BankCode, b.BranchCode, b.AccountNumber, b.AccountType = f.TaxID, f.UserName, f.BankCode, f.BranchCode, f.AccountNumber, f.AccountType
 	default:
 		return badRequest(codeMissingField, "pixKey: required (or all of taxId, userName, bankCode, branchCode, accountNumber, accountType)")
 	}

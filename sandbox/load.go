@@ -185,7 +185,7 @@ func (s *Server) loadStore(ctx context.Context, st *store) error {
 	}
 
 	// The lifecycle's work list, from the partial index of live tickets.
-	return eachRow(ctx, db, "SELECT id, status, fund_at, pay_at, expires_at FROM tickets WHERE status IN ('PENDING', 'PROCESSING')", func(r *sql.Rows) error {
+	return eachRow(ctx, db, "SELECT id, status, fund_at, pay_at, expires_at FROM tickets WHERE status IN ('UNPAID', 'PENDING', 'ON-HOLD', 'PROCESSING')", func(r *sql.Rows) error {
 		var id, status string
 		var fundAt, payAt sql.NullInt64
 		var expires int64
@@ -202,7 +202,7 @@ func (s *Server) loadStore(ctx context.Context, st *store) error {
 		if payAt.Valid {
 			s.schedule(time.Unix(0, payAt.Int64), duePay, tid, nil)
 		}
-		if status == string(api.TicketPending) {
+		if status == string(api.TicketUnpaid) {
 			s.schedule(time.Unix(0, expires), dueExpire, tid, nil)
 		}
 		return nil

@@ -26,7 +26,7 @@ func payoutRequest(t *testing.T, c *api.Client, sub uuid.UUID, amount string) ap
 	t.Helper()
 	b := firstBRL(t, c, sub)
 	q := must[*api.Quote](t)(c.Quote(ctx(t), api.QuoteRequest{SubAccountID: sub, InputCurrency: "BRLA", InputPaymentMethod: "INTERNAL", OutputCurrency: "BRL", OutputPaymentMethod: "PIX", InputAmount: dec(amount)}))
-	return api.CreateTicketRequest{QuoteToken: q.QuoteToken, TicketBrlPixOutput: &api.TicketBrlPixOutput{BeneficiaryBrlBankAccountID: b.ID, PixMessage: "invoice 42"}}
+	return api.CreateTicketRequest{QuoteToken: q.QuoteToken, TicketBrlPixOutput: api.PixToBeneficiary(b.ID, "invoice 42")}
 }
 
 func TestMultiSignatureFlow(t *testing.T) {
@@ -127,7 +127,7 @@ func TestExecutionFailsWhenTheBeneficiaryIsGone(t *testing.T) {
 	req, op := e.as("requester"), e.as("operator")
 	id := must[uuid.UUID](t)(op.CreateBRLAccount(ctx(t), uuid.Nil, api.CreateBRLAccountRequest{Alias: "Temp", PixKey: "529.982.247-25"}))
 	q := must[*api.Quote](t)(req.Quote(ctx(t), api.QuoteRequest{InputCurrency: "BRLA", InputPaymentMethod: "INTERNAL", OutputCurrency: "BRL", OutputPaymentMethod: "PIX", InputAmount: dec("20")}))
-	parked := must[*api.CreateTicketResult](t)(req.CreateTicket(ctx(t), uuid.Nil, api.CreateTicketRequest{QuoteToken: q.QuoteToken, TicketBrlPixOutput: &api.TicketBrlPixOutput{BeneficiaryBrlBankAccountID: id}})).Operation
+	parked := must[*api.CreateTicketResult](t)(req.CreateTicket(ctx(t), uuid.Nil, api.CreateTicketRequest{QuoteToken: q.QuoteToken, TicketBrlPixOutput: api.PixToBeneficiary(id, "")})).Operation
 	if err := op.DeleteBRLAccount(ctx(t), uuid.Nil, id); err != nil {
 		t.Fatal(err)
 	}

@@ -69,6 +69,8 @@ type quoteClaims struct {
 	BasePrice           decimal.Decimal `json:"bp"`
 	SendMethod          string          `json:"sm"`
 	Fees                []api.Fee       `json:"fees"`
+	// OutputBrCode is the dynamic BR Code the quote pays (§7.3).
+	OutputBrCode string `json:"obc,omitempty"`
 }
 
 func (q *quoteClaims) pairName() string { return q.InputCurrency + q.OutputCurrency }

@@ -31,6 +31,8 @@ func (s *Server) routeAll() {
 	r.handle(get, "/v2/account/tickets/{id}", authAccess, s.getTicket)
 	r.handle(get, "/v2/account/tickets/{id}/receipt", authAccess, s.ticketReceipt)
 	r.handle(post, "/v2/sandbox/tickets/{id}/fund", authAccess, s.fundTicket)
+	r.handle(patch, "/v2/account/tickets/{id}/cancel", authAccess, s.cancelTicket)
+	r.handle(post, "/v2/sandbox/tickets/{id}/release", authAccess, s.releaseTicket)
 	r.handle(post, "/v2/account/payment-session", authAccess, s.createPaymentSession)
 	r.handle(post, "/v2/payment-session/{id}/create-ticket", authNone, s.createSessionTicket)
 

@@ -29,7 +29,7 @@ func (s *Server) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 	}
 	t.Ticket = api.Ticket{
 		ID: id, ExternalID: req.ExternalID, WorkspaceID: acct.MainID, UserID: acct.ID,
-		Status: api.TicketPending, CreatedAt: api.NewTime(now), UpdatedAt: api.NewTime(now), ExpiresAt: api.NewTime(now.Add(p.ttl)),
+		Status: api.TicketUnpaid, CreatedAt: api.NewTime(now), UpdatedAt: api.NewTime(now), ExpiresAt: api.NewTime(now.Add(p.ttl)),
 		Quote: api.TicketQuote{
 			ID: q.ID, TicketID: id, InputCurrency: q.InputCurrency, InputPaymentMethod: q.InputPaymentMethod, InputAmount: q.InputAmount,
 			OutputCurrency: q.OutputCurrency, OutputPaymentMethod: q.OutputPaymentMethod, OutputAmount: q.OutputAmount,
@@ -70,18 +70,23 @@ func (s *Server) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 	case "wallet":
 		w := p.wallet
 		t.BlockchainReceiverInfo = &api.BlockchainReceiverInfo{ID: s.newID().String(), TicketID: id.String(), WalletAddress: w.WalletAddress, WalletChain: w.WalletChain, WalletMemo: w.WalletMemo}
+	case "pix":
+		r := *p.pixTo
+		if req.TicketBrlPixOutput != nil {
+			r.PixMessage = req.TicketBrlPixOutput.PixMessage
+		}
+		t.BrazilianFiatReceiverInfo = &r
+	case "inline":
+		r := *p.chainTo
+		r.ID, r.TicketID = s.newID().String(), id.String()
+		t.BlockchainReceiverInfo = &r
 	case "own":
 		t.BlockchainReceiverInfo = &api.BlockchainReceiverInfo{ID: s.newID().String(), TicketID: id.String(), WalletAddress: acct.Wallet, WalletChain: q.OutputPaymentMethod}
 	case "usd":
 		b := p.usd
-		rail := q.OutputPaymentMethod
-		ref := ""
-		if req.TicketUsdOutput != nil {
-			ref = req.TicketUsdOutput.Reference
-		}
 		t.AmericanFiatReceiverInfo = &api.AmericanFiatInfo{
 			AccountHolderName: b.BankBeneficiaryName, BankAccountNumber: b.BankAccountNumber, BankRoutingNumber: b.BankRoutingNumber,
-			AccountType: "checking", BankName: b.BankName, BankAddress: addressLine(b.BankAddress), DepositMessage: ref, PaymentRail: rail,
+			AccountType: "checking", BankName: b.BankName, BankAddress: addressLine(b.BankAddress), DepositMessage: p.reference, PaymentRail: q.OutputPaymentMethod,
 		}
 	}
 	if q.MarkupAmount.IsPositive() && req.TicketMarkupInput != nil {
@@ -93,9 +98,7 @@ func (s *Server) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 	case q.InputPaymentMethod == "INTERNAL":
 		s.move(acct, q.InputCurrency, q.InputAmount.Neg(), t.ID, moveDebit, now)
 		t.debited = q.InputAmount
-		s.transitionLocked(t, api.TicketProcessing, now, "DEPOSIT-SUCCESS")
-		t.payAt = now.Add(s.scaled(deliveryDelay))
-		s.schedule(t.payAt, duePay, t.ID, nil)
+		s.startProcessingLocked(t, now, "DEPOSIT-SUCCESS")
 	case q.InputPaymentMethod == "PIX":
 		if q.InputAmount.LessThanOrEqual(decimalInt(autoFundPIXLimit)) {
 			t.fundAt = now.Add(s.scaled(pixFundDelay))
@@ -159,21 +162,19 @@ func (s *Server) createTicket(c *call) error {
 	if err != nil {
 		return err
 	}
-	return c.reply(http.StatusCreated, map[string]any{"ticket": t.Ticket})
+	return c.reply(http.StatusCreated, createdAnswer(&t.Ticket))
 }
-
-var ticketStatuses = []string{"PENDING", "PROCESSING", "PAID", "FAILED", "EXPIRED"}
 
 // GET /v2/account/tickets/ with the seed's filters.
 func (s *Server) listTickets(c *call) error {
 	q := c.query
-	w, err := c.createdWindow(c.queryRFC3339)
+	w, err := c.createdWindow(c.queryTimeEither)
 	if err != nil {
 		return err
 	}
 	status := q.Get("status")
-	if status != "" && !slices.Contains(ticketStatuses, status) {
-		return badRequest(codeInvalidField, "status: unknown ticket status %q (known: %s)", truncate(status, 20), strings.Join(ticketStatuses, ", "))
+	if status != "" && !slices.Contains(ticketStatuses(), status) {
+		return badRequest(codeInvalidField, "status: unknown ticket status %q (known: %s)", truncate(status, 20), strings.Join(ticketStatuses(), ", "))
 	}
 	inCur, outCur := q.Get("inputCurrency"), q.Get("outputCurrency")
 	for _, f := range []struct{ name, v string }{{"inputCurrency", inCur}, {"outputCurrency", outCur}} {
@@ -250,8 +251,8 @@ func (s *Server) fundTicket(c *call) error {
 	if err != nil {
 		return err
 	}
-	if t.Status != api.TicketPending {
-		return conflict(codeNotFundable, "ticket %s is %s; only PENDING tickets can be funded", t.ID, t.Status)
+	if t.Status != api.TicketUnpaid {
+		return conflict(codeNotFundable, "ticket %s is %s; only UNPAID tickets can be funded", t.ID, t.Status)
 	}
 	s.fundLocked(t, c.now)
 	s.saveTicket(t)
