@@ -145,6 +145,8 @@ type Quote struct {
 	BasePrice            decimal.Decimal `json:"basePrice"`
 	PairName             string          `json:"pairName"`
 	BlockchainSendMethod string          `json:"blockchainSendMethod,omitempty"`
+	OutputBrCode         string          `json:"outputBrCode,omitempty"`
+	TicketRefundID       string          `json:"ticketRefundId,omitempty"`
 }
 
 // TicketQuote is the quote as embedded in a ticket.
