@@ -249,6 +249,152 @@ func endpointCases() []endpointCase {
 			status: 201, resp: `{"id":"` + ticketID + `","brCode":"00020101BR","expiration":"2026-11-20T10:05:00Z","ticket":` + ticketJSON + `}`, check: checkTicket,
 		},
 		{
+			name:   "AccountDetails",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.AccountDetails(ctx, sub) },
+			method: "GET", path: "/v2/account/account-info", query: "subAccountId=" + subID,
+			status: 200, resp: `{"id":"` + subID + `","accountInfo":{"id":"` + subID + `","accountType":"INDIVIDUAL","name":"Ana","identityStatus":"CONFIRMED","taxId":"52998224725"},"wallets":[{"id":"w1","walletAddress":"0xabc","chain":"EVM"}],"pixKey":"k","brCode":"000201","createdAt":"2026-01-01T00:00:00Z"}`,
+			check: func(t *testing.T, got any) {
+				d := got.(*AccountDetails)
+				if d.AccountInfo.IdentityStatus != IdentityConfirmed || len(d.Wallets) != 1 || d.Wallets[0].Chain != "EVM" || d.BrCode != "000201" {
+					t.Errorf("details = %+v", d)
+				}
+			},
+		},
+		{
+			name:   "GetSubAccount",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetSubAccount(ctx, sub) },
+			method: "GET", path: "/v2/account/sub-accounts/" + subID,
+			status: 200, resp: `{"subAccountId":"` + subID + `","mainAccountId":"` + benID + `","createdAt":"2026-01-01T00:00:00Z","accountInfo":{"id":"` + subID + `","accountType":"COMPANY","name":"Sub","identityStatus":"NOT-IDENTIFIED"}}`,
+			check: func(t *testing.T, got any) {
+				if a := got.(*SubAccount); a.SubAccountID != sub || a.AccountInfo.IdentityStatus != IdentityNotIdentified {
+					t.Errorf("sub-account = %+v", a)
+				}
+			},
+		},
+		{
+			name: "StaticBrCode",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.StaticBrCode(ctx, sub, "15.00", "ref42", "")
+			},
+			method: "GET", path: "/v2/account/bank-accounts/brl/static-br-code", query: "amount=15.00&referenceLabel=ref42&subAccountId=" + subID,
+			status: 200, resp: `{"brCode":"000201x"}`,
+			check: func(t *testing.T, got any) {
+				if got != "000201x" {
+					t.Errorf("brCode = %v", got)
+				}
+			},
+		},
+		{
+			name: "CreateEURAccount",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateEURAccount(ctx, sub, CreateEURAccountRequest{Alias: "Lyon", IBAN: "DE89370400440532013000", BIC: "COBADEFF", Country: "DEU", BankBeneficiaryName: "Lyon GmbH", IsBusiness: true})
+			},
+			method: "POST", path: "/v2/account/beneficiaries/bank-accounts/eur/", query: "subAccountId=" + subID,
+			body:   `{"alias":"Lyon","iban":"DE89370400440532013000","bic":"COBADEFF","country":"DEU","bankBeneficiaryName":"Lyon GmbH","isBusiness":true}`,
+			status: 200, resp: `{"id":"` + benID + `"}`, check: checkID,
+		},
+		{
+			name: "ListEURAccounts",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListEURAccounts(ctx, BeneficiaryFilter{Cursor: "c"})
+			},
+			method: "GET", path: "/v2/account/beneficiaries/bank-accounts/eur/", query: "cursor=c",
+			status: 200, resp: `{"beneficiaryEurBankAccount":[{"id":"` + benID + `","alias":"Lyon","iban":"DE89370400440532013000","country":"DEU"}],"cursor":""}`,
+			check: func(t *testing.T, got any) {
+				if p := got.(Page[EURAccount]); len(p.Items) != 1 || p.Items[0].IBAN != "DE89370400440532013000" {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name: "CreateARSAccount",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateARSAccount(ctx, uuid.Nil, CreateARSAccountRequest{Alias: "BA", CVU: "0000003100010000000009"})
+			},
+			method: "POST", path: "/v2/account/beneficiaries/bank-accounts/ars/", body: `{"alias":"BA","cvu":"0000003100010000000009"}`,
+			status: 200, resp: `{"id":"` + benID + `"}`, check: checkID,
+		},
+		{
+			name:   "ListARSAccounts",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListARSAccounts(ctx, BeneficiaryFilter{}) },
+			method: "GET", path: "/v2/account/beneficiaries/bank-accounts/ars/",
+			status: 200, resp: `{"beneficiaryArsBankAccount":[{"id":"` + benID + `","alias":"BA","cvu":"0000003100010000000009"}],"cursor":""}`,
+			check: func(t *testing.T, got any) {
+				if p := got.(Page[ARSAccount]); len(p.Items) != 1 || p.Items[0].CVU != "0000003100010000000009" {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name: "ListWebhookEvents",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListWebhookEvents(ctx, WebhookEventFilter{CreatedAfter: before, Subscription: "TICKET", DataID: ticketID})
+			},
+			method: "GET", path: "/v2/notifications/webhooks/events", query: "createdAfter=" + fmt.Sprint(before.Unix()) + "&dataId=" + ticketID + "&subscription=TICKET",
+			status: 200, resp: `{"events":[{"id":"e1","subscription":"TICKET","subAccountId":"","data":{"status":"TICKET-CREATED","ticketId":"` + ticketID + `"},"createdAt":"2026-11-20T00:00:00Z"}],"cursor":""}`,
+			check: func(t *testing.T, got any) {
+				if p := got.(Page[WebhookEvent]); len(p.Items) != 1 || p.Items[0].Data["status"] != "TICKET-CREATED" {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name:   "GetWebhook",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetWebhook(ctx, benID) },
+			method: "GET", path: "/v2/notifications/webhooks/" + benID,
+			status: 200, resp: `{"webhook":{"id":"` + benID + `","url":"https://x.example/h","subscriptions":["TICKET"]}}`,
+			check: func(t *testing.T, got any) {
+				if w := got.(*Webhook); w.URL != "https://x.example/h" {
+					t.Errorf("webhook = %+v", w)
+				}
+			},
+		},
+		{
+			name: "UpdateWebhook",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.UpdateWebhook(ctx, UpdateWebhookRequest{WebhookID: benID, WebhookURL: "https://y.example/h", Subscriptions: []string{"*"}})
+			},
+			method: "PATCH", path: "/v2/notifications/webhooks", body: `{"webhookId":"` + benID + `","webhookUrl":"https://y.example/h","subscriptions":["*"]}`,
+			status: 200, resp: `{"webhook":{}}`, check: checkNil,
+		},
+		{
+			name: "CreateDocument",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateDocument(ctx, sub, CreateDocumentRequest{DocumentType: "ID", IsDoubleSided: true})
+			},
+			method: "POST", path: "/v2/documents/", query: "subAccountId=" + subID, body: `{"documentType":"ID","isDoubleSided":true}`,
+			status: 201, resp: `{"id":"d1","uploadURLFront":"https://u/f","uploadURLBack":"https://u/b"}`,
+			check: func(t *testing.T, got any) {
+				if d := got.(*DocumentUpload); d.ID != "d1" || d.UploadURLBack == "" {
+					t.Errorf("upload = %+v", d)
+				}
+			},
+		},
+		{
+			name:   "ListKYCAttempts",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListKYCAttempts(ctx, sub, "") },
+			method: "GET", path: "/v2/kyc/attempts", query: "subAccountId=" + subID,
+			status: 200, resp: `{"attempts":[{"id":"` + benID + `","levelName":"level-1","status":"COMPLETED","result":"APPROVED","createdAt":"2026-01-01T00:00:00Z","updatedAt":"2026-01-01T00:00:00Z"}],"cursor":null}`,
+			check: func(t *testing.T, got any) {
+				if p := got.(Page[KYCAttempt]); len(p.Items) != 1 || p.Items[0].Result != "APPROVED" || p.More() {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name: "GetKYCAttempt",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.GetKYCAttempt(ctx, sub, uuid.MustParse(benID))
+			},
+			method: "GET", path: "/v2/kyc/attempts/" + benID, query: "subAccountId=" + subID,
+			status: 200, resp: `{"attempt":{"id":"` + benID + `","levelName":"level-1","status":"PENDING","result":""}}`,
+			check: func(t *testing.T, got any) {
+				if a := got.(*KYCAttempt); a.Status != "PENDING" {
+					t.Errorf("attempt = %+v", a)
+				}
+			},
+		},
+		{
 			name:   "ListApproverOperations",
 			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListApproverOperations(ctx, "cur 1") },
 			method: "GET", path: "/v2/account/multi-sig-operations/approver", query: "cursor=cur+1",

@@ -525,6 +525,13 @@ type AccountInfo struct {
 	ID          uuid.UUID `json:"id"`
 	AccountType string    `json:"accountType"`
 	Name        string    `json:"name"`
+	// The full form (account-info, a sub-account's detail) adds these.
+	CountrySubdivisionTaxResidence string `json:"countrySubdivisionTaxResidence,omitempty"`
+	CountryTaxResidence            string `json:"countryTaxResidence,omitempty"`
+	IdentityStatus                 string `json:"identityStatus,omitempty"`
+	FullName                       string `json:"fullName,omitempty"`
+	Birthdate                      string `json:"birthdate,omitempty"`
+	TaxID                          string `json:"taxId,omitempty"`
 }
 
 // SubAccount is one item of GET /v2/account/sub-accounts.
@@ -580,6 +587,10 @@ type Address struct {
 	State       string `json:"state,omitempty"`
 	PostalCode  string `json:"postalCode,omitempty"`
 	Country     string `json:"country,omitempty"`
+	// The older spelling, still sent by live clients: the service
+	// returns both filled (spec/service.md §7.4).
+	StreetAddress string `json:"streetAddress,omitempty"`
+	ZipCode       string `json:"zipCode,omitempty"`
 }
 
 // Wallet is a beneficiary wallet.

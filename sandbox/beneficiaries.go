@@ -313,11 +313,16 @@ func (s *Server) createUSD(c *call) error {
 	if err := validate.Required(req.BankBeneficiaryName); err != nil {
 		return fieldErr("bankBeneficiaryName", err)
 	}
-	if err := checkAddress("beneficiaryAddress", req.BeneficiaryAddress); err != nil {
-		return err
-	}
-	if err := checkAddress("bankAddress", req.BankAddress); err != nil {
-		return err
+	for _, a := range []struct {
+		field string
+		v     *api.Address
+	}{{"beneficiaryAddress", req.BeneficiaryAddress}, {"bankAddress", req.BankAddress}} {
+		if err := bothSpellings(a.field, a.v); err != nil {
+			return err
+		}
+		if err := checkAddress(a.field, a.v); err != nil {
+			return err
+		}
 	}
 	return usdKind.add(s, c, req.Alias, func(acct *account, id uuid.UUID) *api.USDAccount {
 		b := &api.USDAccount{

@@ -243,6 +243,10 @@ func (s *Server) deliverLocked(t *ticket, at time.Time) {
 		gone = usdKind.missing(acct, t.outID)
 	case "cop":
 		gone = copKind.missing(acct, t.outID)
+	case "eur":
+		gone = eurKind.missing(acct, t.outID)
+	case "ars":
+		gone = arsKind.missing(acct, t.outID)
 	}
 	if gone == "" && t.failReason != "" {
 		gone = "-"

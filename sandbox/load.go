@@ -239,6 +239,14 @@ func (a *account) restoreRecords(kind string, body []byte) error {
 		return restoreJSON(a.w8bens, body, func(v *api.W8BEN) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "poa":
 		return restoreJSON(a.poa, body, func(v *api.ProofOfAddressAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+	case "eur":
+		return restoreJSON(a.eur, body, func(v *api.EURAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+	case "ars":
+		return restoreJSON(a.ars, body, func(v *api.ARSAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+	case "documents":
+		return restoreJSON(a.documents, body, func(v *api.Document) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+	case "kyc":
+		return restoreJSON(a.kyc, body, func(v *api.KYCAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "webhooks":
 		var ws []webhook
 		if err := json.Unmarshal(body, &ws); err != nil {

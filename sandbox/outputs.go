@@ -134,10 +134,36 @@ func (s *Server) planOutput(p *ticketPlan) error {
 		}
 		p.outKind, p.outID, p.cop = "cop", id, b
 		return p.payOut()
+	case "ticketEurSepaOutput":
+		o := req.TicketEurSepaOutput
+		id, err := bodyUUID("ticketEurSepaOutput.beneficiaryEurBankAccountId", o.BeneficiaryEurBankAccountID)
+		if err != nil {
+			return err
+		}
+		if len(o.SepaReference) > 140 {
+			return badRequest(codeInvalidField, "ticketEurSepaOutput.sepaReference: at most 140 characters")
+		}
+		b, ok := p.acct.eur.get(id)
+		if !ok {
+			return badRequest(codeUnknownBeneficiary, "ticketEurSepaOutput.beneficiaryEurBankAccountId: no EUR beneficiary %s in this account", id)
+		}
+		p.outKind, p.outID, p.reference = "eur", id, o.SepaReference
+		p.eurTo = &api.EuropeanFiatInfo{BankBeneficiaryName: b.BankBeneficiaryName, IBAN: b.IBAN, BIC: b.BIC, DepositMessage: o.SepaReference, PaymentRail: "SEPA", Currency: "EUR"}
+		return p.payOut()
+	case "ticketArsOutput":
+		id, err := bodyUUID("ticketArsOutput.beneficiaryArsBankAccountId", req.TicketArsOutput.BeneficiaryArsBankAccountID)
+		if err != nil {
+			return err
+		}
+		b, ok := p.acct.ars.get(id)
+		if !ok {
+			return badRequest(codeUnknownBeneficiary, "ticketArsOutput.beneficiaryArsBankAccountId: no ARS beneficiary %s in this account", id)
+		}
+		p.outKind, p.outID = "ars", id
+		p.arsTo = &api.ArgentineFiatReceiverInfo{CVU: b.CVU, AccountHolder: b.Alias}
+		return p.payOut()
 	}
-	// SEPA and CVU: the blocks are known, the beneficiaries are not
-	// registrable in this sandbox yet.
-	return badRequest(codeUnsupportedPair, "outputPaymentMethod: %s/%s payouts need a beneficiary kind this service does not register; quote another output", q.OutputCurrency, method)
+	return nil
 }
 
 // payOut checks the permission an output leaving the account needs.

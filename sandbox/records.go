@@ -42,7 +42,7 @@ func (s *Server) changed(acct *account) {
 }
 
 // accountRecords is the stored form of an account's small collections.
-var accountRecordKinds = []string{"wallets", "brl", "usd", "cop", "webhooks", "trades", "ubos", "w8bens", "poa"}
+var accountRecordKinds = []string{"wallets", "brl", "usd", "cop", "webhooks", "trades", "ubos", "w8bens", "poa", "eur", "ars", "documents", "kyc"}
 
 func (a *account) recordsOf(kind string) any {
 	switch kind {
@@ -66,6 +66,14 @@ func (a *account) recordsOf(kind string) any {
 		return values(a.ubos)
 	case "w8bens":
 		return values(a.w8bens)
+	case "eur":
+		return values(a.eur)
+	case "ars":
+		return values(a.ars)
+	case "documents":
+		return values(a.documents)
+	case "kyc":
+		return values(a.kyc)
 	default:
 		return values(a.poa)
 	}

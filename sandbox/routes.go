@@ -69,4 +69,5 @@ func (s *Server) routeAll() {
 
 	s.routeTrades(r)
 	s.routeCompliance(r)
+	s.routeLive(r)
 }

@@ -50,6 +50,10 @@ func TestTicketOutputShapes(t *testing.T) {
 	wire := quote("USDC", "INTERNAL", "USD", "WIRE", "100")
 	nilID := uuid.Nil
 	other := polyWallet.ID
+	eurID := must[uuid.UUID](t)(op.CreateEURAccount(ctx(t), uuid.Nil, api.CreateEURAccountRequest{Alias: "Lyon", IBAN: "DE89370400440532013000", BIC: "COBADEFF", Country: "DEU", BankBeneficiaryName: "Lyon GmbH"}))
+	arsID := must[uuid.UUID](t)(op.CreateARSAccount(ctx(t), uuid.Nil, api.CreateARSAccountRequest{Alias: "BA", CVU: "2850590940090418135201"}))
+	sepa := quote("EURC", "INTERNAL", "EUR", "SEPA", "100")
+	cvu := quote("USDC", "INTERNAL", "ARS", "CVU", "100")
 
 	cases := []struct {
 		name   string
@@ -138,6 +142,24 @@ func TestTicketOutputShapes(t *testing.T) {
 		}},
 		{"USD WIRE sent as ticketUsdOutput", "operator", wire, func(r *api.CreateTicketRequest) { r.SetUSDOutput("ACH", usd, "") }, 400, "UNEXPECTED_BLOCK", nil},
 		{"USD ACH sent as ticketUsdWireOutput", "operator", ach, func(r *api.CreateTicketRequest) { r.SetUSDOutput("WIRE", usd, "") }, 400, "UNEXPECTED_BLOCK", nil},
+		{"EUR SEPA with sepaReference", "operator", sepa, func(r *api.CreateTicketRequest) {
+			r.TicketEurSepaOutput = &api.TicketEurSepaOutput{BeneficiaryEurBankAccountID: eurID, SepaReference: "INV-5"}
+		}, 201, "", func(t *testing.T, tk *api.Ticket) {
+			if got := tk.EuropeanFiatReceiverInfo; got == nil || got.IBAN != "DE89370400440532013000" || got.DepositMessage != "INV-5" || got.PaymentRail != "SEPA" {
+				t.Errorf("receiver %+v", got)
+			}
+		}},
+		{"EUR SEPA to an unknown beneficiary", "operator", sepa, func(r *api.CreateTicketRequest) {
+			r.TicketEurSepaOutput = &api.TicketEurSepaOutput{BeneficiaryEurBankAccountID: arsID}
+		}, 400, "UNKNOWN_BENEFICIARY", nil},
+		{"ARS CVU", "operator", cvu, func(r *api.CreateTicketRequest) { r.TicketArsOutput = &api.TicketArsOutput{BeneficiaryArsBankAccountID: arsID} }, 201, "", func(t *testing.T, tk *api.Ticket) {
+			if got := tk.ArgentineFiatReceiverInfo; got == nil || got.CVU != "2850590940090418135201" {
+				t.Errorf("receiver %+v", got)
+			}
+		}},
+		{"ARS CVU sent as a SEPA block", "operator", cvu, func(r *api.CreateTicketRequest) {
+			r.TicketEurSepaOutput = &api.TicketEurSepaOutput{BeneficiaryEurBankAccountID: eurID}
+		}, 400, "UNEXPECTED_BLOCK", nil},
 		{"restricted access: inline wallet", "restricted", toPolygon, func(r *api.CreateTicketRequest) {
 			r.TicketBlockchainOutput = &api.TicketBlockchainOutput{WalletChain: "POLYGON", WalletAddress: inlineAddr}
 		}, 403, "FORBIDDEN", nil},

@@ -76,6 +76,13 @@ func (s *Server) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 			r.PixMessage = req.TicketBrlPixOutput.PixMessage
 		}
 		t.BrazilianFiatReceiverInfo = &r
+	case "eur":
+		r := *p.eurTo
+		r.Amount = q.OutputAmount
+		t.EuropeanFiatReceiverInfo = &r
+	case "ars":
+		r := *p.arsTo
+		t.ArgentineFiatReceiverInfo = &r
 	case "inline":
 		r := *p.chainTo
 		r.ID, r.TicketID = s.newID().String(), id.String()

@@ -121,6 +121,8 @@ type ticketPlan struct {
 	pixTo      *api.BrazilianFiatReceiverInfo
 	chainTo    *api.BlockchainReceiverInfo
 	reference  string // achReference, wireMessage or sepaReference
+	eurTo      *api.EuropeanFiatInfo
+	arsTo      *api.ArgentineFiatReceiverInfo
 	usd        *api.USDAccount
 	cop        *api.COPAccount
 	fromWallet string // blockchain input wallet (checksummed)

@@ -1,0 +1,243 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Endpoints the live service has beyond the seed (spec/service.md §7.4):
+// the account's own details, the static BR Code, sub-account detail, EUR
+// and ARS beneficiaries, webhook events and edits, documents and KYC
+// attempts.
+
+// AccountDetails is GET /v2/account/account-info: the operated account,
+// its deposit wallets and its static PIX key and BR Code.
+type AccountDetails struct {
+	ID          uuid.UUID       `json:"id"`
+	AccountInfo AccountInfo     `json:"accountInfo"`
+	Wallets     []AccountWallet `json:"wallets"`
+	PixKey      string          `json:"pixKey"`
+	BrCode      string          `json:"brCode"`
+	CreatedAt   Time            `json:"createdAt"`
+}
+
+// AccountWallet is one of the account's own service wallets.
+type AccountWallet struct {
+	ID            string `json:"id"`
+	WalletAddress string `json:"walletAddress"`
+	Chain         string `json:"chain"`
+}
+
+// Identity states of AccountInfo.IdentityStatus.
+const (
+	IdentityNotIdentified = "NOT-IDENTIFIED"
+	IdentityConfirmed     = "CONFIRMED"
+)
+
+// EURAccount is a EUR (SEPA) beneficiary.
+type EURAccount struct {
+	ID                  uuid.UUID `json:"id"`
+	Alias               string    `json:"alias"`
+	Description         string    `json:"description"`
+	IBAN                string    `json:"iban"`
+	BIC                 string    `json:"bic"`
+	Country             string    `json:"country"`
+	BankBeneficiaryName string    `json:"bankBeneficiaryName"`
+	IsBusiness          bool      `json:"isBusiness"`
+	CreatedAt           Time      `json:"createdAt"`
+}
+
+// CreateEURAccountRequest registers a EUR beneficiary.
+type CreateEURAccountRequest struct {
+	Alias               string `json:"alias"`
+	Description         string `json:"description,omitempty"`
+	IBAN                string `json:"iban"`
+	BIC                 string `json:"bic,omitempty"`
+	Country             string `json:"country"`
+	BankBeneficiaryName string `json:"bankBeneficiaryName"`
+	IsBusiness          bool   `json:"isBusiness"`
+}
+
+// ARSAccount is an ARS (CVU) beneficiary.
+type ARSAccount struct {
+	ID          uuid.UUID `json:"id"`
+	Alias       string    `json:"alias"`
+	Description string    `json:"description"`
+	CVU         string    `json:"cvu"`
+	CreatedAt   Time      `json:"createdAt"`
+}
+
+// CreateARSAccountRequest registers an ARS beneficiary.
+type CreateARSAccountRequest struct {
+	Alias       string `json:"alias"`
+	Description string `json:"description,omitempty"`
+	CVU         string `json:"cvu"`
+}
+
+// WebhookEvent is a recorded notification: every ticket transition (and
+// KYC step) is one, whether or not a webhook was registered.
+type WebhookEvent struct {
+	ID           string         `json:"id"`
+	Subscription string         `json:"subscription"`
+	SubAccountID string         `json:"subAccountId"`
+	Data         map[string]any `json:"data"`
+	CreatedAt    Time           `json:"createdAt"`
+}
+
+// WebhookEventFilter is the query of GET /v2/notifications/webhooks/events.
+type WebhookEventFilter struct {
+	SubAccountID  uuid.UUID
+	CreatedAfter  time.Time
+	CreatedBefore time.Time
+	Cursor        string
+	Subscription  string
+	DataID        string // e.g. a ticket id
+}
+
+// UpdateWebhookRequest is the body of PATCH /v2/notifications/webhooks.
+type UpdateWebhookRequest struct {
+	WebhookID     string   `json:"webhookId"`
+	WebhookURL    string   `json:"webhookUrl"`
+	Subscriptions []string `json:"subscriptions"`
+}
+
+// Document is an identity document record (its bytes go to the upload URLs).
+type Document struct {
+	ID                uuid.UUID `json:"id"`
+	DocumentType      string    `json:"documentType"`
+	UploadStatusFront string    `json:"uploadStatusFront"`
+	UploadStatusBack  string    `json:"uploadStatusBack,omitempty"`
+	UploadErrorFront  string    `json:"uploadErrorFront,omitempty"`
+	UploadErrorBack   string    `json:"uploadErrorBack,omitempty"`
+	UploadURLFront    string    `json:"uploadURLFront,omitempty"`
+	UploadURLBack     string    `json:"uploadURLBack,omitempty"`
+	Ready             bool      `json:"ready"`
+	CreatedAt         Time      `json:"createdAt"`
+	UpdatedAt         Time      `json:"updatedAt"`
+}
+
+// CreateDocumentRequest is the body of POST /v2/documents/.
+type CreateDocumentRequest struct {
+	DocumentType  string `json:"documentType"`
+	IsDoubleSided bool   `json:"isDoubleSided"`
+}
+
+// DocumentUpload is the answer to a document creation.
+type DocumentUpload struct {
+	ID             string `json:"id"`
+	UploadURLFront string `json:"uploadURLFront"`
+	UploadURLBack  string `json:"uploadURLBack,omitempty"`
+}
+
+// KYCAttempt is one verification attempt.
+type KYCAttempt struct {
+	ID             uuid.UUID      `json:"id"`
+	LevelName      string         `json:"levelName"`
+	SubmissionData map[string]any `json:"submissionData"`
+	Status         string         `json:"status"` // PENDING, PROCESSING, COMPLETED, EXPIRED
+	Result         string         `json:"result"` // APPROVED, REJECTED, or "" while open
+	ResultMessage  string         `json:"resultMessage"`
+	Retryable      bool           `json:"retryable"`
+	CreatedAt      Time           `json:"createdAt"`
+	UpdatedAt      Time           `json:"updatedAt"`
+}
+
+const (
+	pathAccountInfo   = "/v2/account/account-info"
+	pathStaticBrCode  = "/v2/account/bank-accounts/brl/static-br-code"
+	pathEUR           = "/v2/account/beneficiaries/bank-accounts/eur/"
+	pathARS           = "/v2/account/beneficiaries/bank-accounts/ars/"
+	pathWebhookEvents = "/v2/notifications/webhooks/events"
+	pathDocuments     = "/v2/documents/"
+	pathKYCAttempts   = "/v2/kyc/attempts/"
+)
+
+// AccountDetails reads the operated account's details (account-info).
+func (c *Client) AccountDetails(ctx context.Context, subAccountID uuid.UUID) (*AccountDetails, error) {
+	var out AccountDetails
+	if err := c.json(ctx, call{method: http.MethodGet, path: pathAccountInfo, query: newQuery().sub(subAccountID).values()}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// GetSubAccount reads one sub-account with its full accountInfo.
+func (c *Client) GetSubAccount(ctx context.Context, id uuid.UUID) (*SubAccount, error) {
+	var out SubAccount
+	if err := c.json(ctx, call{method: http.MethodGet, path: pathSubAccounts + "/" + id.String()}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// StaticBrCode asks for a BR Code paying the account's PIX key; amount
+// zero leaves the amount to the payer.
+func (c *Client) StaticBrCode(ctx context.Context, subAccountID uuid.UUID, amount string, referenceLabel, additionalData string) (string, error) {
+	var out struct {
+		BrCode string `json:"brCode"`
+	}
+	q := newQuery().sub(subAccountID).str("amount", amount).str("referenceLabel", referenceLabel).str("additionalData", additionalData)
+	if err := c.json(ctx, call{method: http.MethodGet, path: pathStaticBrCode, query: q.values()}, &out); err != nil {
+		return "", err
+	}
+	return out.BrCode, nil
+}
+
+// CreateEURAccount registers a EUR beneficiary and returns its id.
+func (c *Client) CreateEURAccount(ctx context.Context, subAccountID uuid.UUID, req CreateEURAccountRequest) (uuid.UUID, error) {
+	return c.createID(ctx, call{method: http.MethodPost, path: pathEUR, query: newQuery().sub(subAccountID).values(), body: req})
+}
+
+// ListEURAccounts returns one page of EUR beneficiaries.
+func (c *Client) ListEURAccounts(ctx context.Context, f BeneficiaryFilter) (Page[EURAccount], error) {
+	return page[EURAccount](ctx, c, call{method: http.MethodGet, path: pathEUR, query: newQuery().sub(f.SubAccountID).cursor(f.Cursor).str("alias", f.Alias).values()}, "beneficiaryEurBankAccount")
+}
+
+// CreateARSAccount registers an ARS beneficiary and returns its id.
+func (c *Client) CreateARSAccount(ctx context.Context, subAccountID uuid.UUID, req CreateARSAccountRequest) (uuid.UUID, error) {
+	return c.createID(ctx, call{method: http.MethodPost, path: pathARS, query: newQuery().sub(subAccountID).values(), body: req})
+}
+
+// ListARSAccounts returns one page of ARS beneficiaries.
+func (c *Client) ListARSAccounts(ctx context.Context, f BeneficiaryFilter) (Page[ARSAccount], error) {
+	return page[ARSAccount](ctx, c, call{method: http.MethodGet, path: pathARS, query: newQuery().sub(f.SubAccountID).cursor(f.Cursor).str("alias", f.Alias).values()}, "beneficiaryArsBankAccount")
+}
+
+// ListWebhookEvents returns one page of recorded events, newest first.
+func (c *Client) ListWebhookEvents(ctx context.Context, f WebhookEventFilter) (Page[WebhookEvent], error) {
+	q := newQuery().sub(f.SubAccountID).unix("createdAfter", f.CreatedAfter).unix("createdBefore", f.CreatedBefore).
+		cursor(f.Cursor).str("subscription", f.Subscription).str("dataId", f.DataID)
+	return page[WebhookEvent](ctx, c, call{method: http.MethodGet, path: pathWebhookEvents, query: q.values()}, "events")
+}
+
+// GetWebhook reads one webhook (no subAccountId: the live catalogue has none).
+func (c *Client) GetWebhook(ctx context.Context, id string) (*Webhook, error) {
+	return object[Webhook](ctx, c, call{method: http.MethodGet, path: item(pathWebhooks, id)}, "webhook")
+}
+
+// UpdateWebhook changes a webhook's URL and subscriptions.
+func (c *Client) UpdateWebhook(ctx context.Context, req UpdateWebhookRequest) error {
+	return c.noContent(ctx, call{method: http.MethodPatch, path: "/v2/notifications/webhooks", body: req})
+}
+
+// CreateDocument opens a document record and returns where to upload it.
+func (c *Client) CreateDocument(ctx context.Context, subAccountID uuid.UUID, req CreateDocumentRequest) (*DocumentUpload, error) {
+	var out DocumentUpload
+	if err := c.json(ctx, call{method: http.MethodPost, path: pathDocuments, query: newQuery().sub(subAccountID).values(), body: req}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ListKYCAttempts returns one page of the account's verification attempts.
+func (c *Client) ListKYCAttempts(ctx context.Context, subAccountID uuid.UUID, cursor string) (Page[KYCAttempt], error) {
+	return page[KYCAttempt](ctx, c, call{method: http.MethodGet, path: "/v2/kyc/attempts", query: newQuery().sub(subAccountID).cursor(cursor).values()}, "attempts")
+}
+
+// GetKYCAttempt reads one verification attempt.
+func (c *Client) GetKYCAttempt(ctx context.Context, subAccountID, id uuid.UUID) (*KYCAttempt, error) {
+	return object[KYCAttempt](ctx, c, call{method: http.MethodGet, path: itemUUID(pathKYCAttempts, id), query: newQuery().sub(subAccountID).values()}, "attempt")
+}

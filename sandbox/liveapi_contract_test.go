@@ -1,0 +1,187 @@
+package sandbox_test
+
+import (
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/brcode"
+	"github.com/tesouro-treasury/tesouro/sandbox"
+)
+
+// The endpoints of spec/service.md §7.4, through the typed client.
+
+func TestAccountDetailsAndStaticBrCode(t *testing.T) {
+	e := newEnv(t, sandbox.Config{Seed: 41})
+	op := e.as("operator")
+	d := must[*api.AccountDetails](t)(op.AccountDetails(ctx(t), uuid.Nil))
+	if d.AccountInfo.IdentityStatus != api.IdentityConfirmed || len(d.Wallets) == 0 || d.Wallets[0].WalletAddress == "" || d.PixKey == "" {
+		t.Fatalf("account-info = %+v", d)
+	}
+	p, err := brcode.Parse(d.BrCode)
+	if err != nil || p.Key != d.PixKey || !p.Amount.IsZero() {
+		t.Errorf("static BR Code %q: %+v %v, want the account's key and no amount", d.BrCode, p, err)
+	}
+	code := must[string](t)(op.StaticBrCode(ctx(t), e.subs[0], "15.50", "ramp42", ""))
+	sub := must[*api.AccountDetails](t)(op.AccountDetails(ctx(t), e.subs[0]))
+	if p, err := brcode.Parse(code); err != nil || !p.Amount.Equal(decimal.RequireFromString("15.50")) || p.TxID != "ramp42" || p.Key != sub.PixKey {
+		t.Errorf("BR Code with amount %q: %+v %v", code, p, err)
+	}
+	wantCode(t, errOf(op.StaticBrCode(ctx(t), uuid.Nil, "1,5", "", "")), http.StatusBadRequest, "INVALID_AMOUNT")
+	wantCode(t, errOf(op.StaticBrCode(ctx(t), uuid.Nil, "", "not ok!", "")), http.StatusBadRequest, "INVALID_FIELD")
+
+	// A new sub-account is not identified until its KYC is approved.
+	id := must[uuid.UUID](t)(op.CreateSubAccount(ctx(t), api.CreateSubAccountRequest{AccountType: "INDIVIDUAL", Name: "Nova"}))
+	got := must[*api.SubAccount](t)(op.GetSubAccount(ctx(t), id))
+	if got.SubAccountID != id || got.AccountInfo.IdentityStatus != api.IdentityNotIdentified {
+		t.Fatalf("new sub-account = %+v", got)
+	}
+	wantCode(t, errOf(op.GetSubAccount(ctx(t), uuid.New())), http.StatusNotFound, "NOT_FOUND")
+	doc := must[*api.DocumentUpload](t)(op.CreateDocument(ctx(t), id, api.CreateDocumentRequest{DocumentType: "PASSPORT"}))
+	if doc.UploadURLFront == "" || doc.UploadURLBack != "" {
+		t.Errorf("single-sided upload = %+v", doc)
+	}
+	wantCode(t, errOf(op.CreateDocument(ctx(t), id, api.CreateDocumentRequest{DocumentType: "PHOTO"})), http.StatusBadRequest, "INVALID_FIELD")
+	r := e.rawAs(t, "operator")
+	kyc := func(tax string) (int, []byte) {
+		return r.send(t, http.MethodPost, "/v2/kyc/new-level-1/api", `{"subAccountId":"`+id.String()+`","fullName":"Nova Silva","dateOfBirth":"1991-02-03","countryOfTaxId":"BRA","taxIdNumber":"`+tax+`","uploadedDocumentId":"`+doc.ID+`"}`, time.Time{}, nil)
+	}
+	if st, out := kyc("52998224726"); st != 200 {
+		t.Fatalf("KYC with a bad CPF: %d %s", st, out)
+	}
+	e.clock.Add(time.Second)
+	if st, out := kyc("52998224725"); st != 200 {
+		t.Fatalf("KYC: %d %s", st, out)
+	}
+	attempts := must[api.Page[api.KYCAttempt]](t)(op.ListKYCAttempts(ctx(t), id, ""))
+	if len(attempts.Items) != 2 || attempts.Items[0].Result != "APPROVED" || attempts.Items[1].Result != "REJECTED" || !attempts.Items[1].Retryable {
+		t.Fatalf("attempts = %+v", attempts.Items)
+	}
+	one := must[*api.KYCAttempt](t)(op.GetKYCAttempt(ctx(t), id, attempts.Items[0].ID))
+	if one.Status != "COMPLETED" || one.SubmissionData["fullName"] != "Nova Silva" {
+		t.Errorf("attempt = %+v", one)
+	}
+	got = must[*api.SubAccount](t)(op.GetSubAccount(ctx(t), id))
+	if got.AccountInfo.IdentityStatus != api.IdentityConfirmed || got.AccountInfo.FullName != "Nova Silva" || got.AccountInfo.Birthdate != "1991-02-03" {
+		t.Errorf("after approval = %+v", got.AccountInfo)
+	}
+}
+
+func TestEURAndARSBeneficiaries(t *testing.T) {
+	e := newEnv(t, sandbox.Config{Seed: 41})
+	op := e.as("operator")
+	eur := api.CreateEURAccountRequest{Alias: "Lyon", IBAN: "DE89 3704 0044 0532 0130 00", BIC: "cobadeff", Country: "DEU", BankBeneficiaryName: "Lyon GmbH", IsBusiness: true}
+	id := must[uuid.UUID](t)(op.CreateEURAccount(ctx(t), uuid.Nil, eur))
+	p := must[api.Page[api.EURAccount]](t)(op.ListEURAccounts(ctx(t), api.BeneficiaryFilter{}))
+	if len(p.Items) != 1 || p.Items[0].ID != id || p.Items[0].IBAN != "DE89370400440532013000" || p.Items[0].BIC != "COBADEFF" || !p.Items[0].IsBusiness {
+		t.Fatalf("EUR list = %+v", p.Items)
+	}
+	for _, bad := range []func(r *api.CreateEURAccountRequest){
+		func(r *api.CreateEURAccountRequest) { r.IBAN = "GB82 WEST 1234 5698 7654 33" },
+		func(r *api.CreateEURAccountRequest) { r.BIC = "COBA1EFF" },
+		func(r *api.CreateEURAccountRequest) { r.Country = "DE" },
+		func(r *api.CreateEURAccountRequest) { r.BankBeneficiaryName = "" },
+	} {
+		req := eur
+		req.Alias = "other"
+		bad(&req)
+		if err := errOf(op.CreateEURAccount(ctx(t), uuid.Nil, req)); statusOf(err) != http.StatusBadRequest {
+			t.Errorf("%+v: %v, want 400", req, err)
+		}
+	}
+	aid := must[uuid.UUID](t)(op.CreateARSAccount(ctx(t), uuid.Nil, api.CreateARSAccountRequest{Alias: "BA", CVU: "2850590940090418135201"}))
+	ap := must[api.Page[api.ARSAccount]](t)(op.ListARSAccounts(ctx(t), api.BeneficiaryFilter{}))
+	if len(ap.Items) != 1 || ap.Items[0].ID != aid || ap.Items[0].CVU != "2850590940090418135201" {
+		t.Fatalf("ARS list = %+v", ap.Items)
+	}
+	wantCode(t, errOf(op.CreateARSAccount(ctx(t), uuid.Nil, api.CreateARSAccountRequest{Alias: "BB", CVU: "2850590940090418135202"})), http.StatusBadRequest, "INVALID_FIELD")
+	wantCode(t, errOf(op.CreateARSAccount(ctx(t), uuid.Nil, api.CreateARSAccountRequest{Alias: "BA", CVU: "2850590940090418135201"})), http.StatusConflict, "ALIAS_TAKEN")
+}
+
+func TestEveryTicketTransitionIsAnEvent(t *testing.T) {
+	e := newEnv(t, sandbox.Config{Seed: 41})
+	op := e.as("operator")
+	e.clock.Add(5 * time.Second)
+	q := must[*api.Quote](t)(op.Quote(ctx(t), pixQuote("200")))
+	tk := must[*api.CreateTicketResult](t)(op.CreateTicket(ctx(t), uuid.Nil, api.CreateTicketRequest{QuoteToken: q.QuoteToken})).Ticket
+	e.clock.Add(10 * time.Second)
+	wantStatus(t, ticketNow(t, op, tk.ID), api.TicketPaid, "after funding and delivery")
+	q = must[*api.Quote](t)(op.Quote(ctx(t), pixQuote("5000")))
+	gone := must[*api.CreateTicketResult](t)(op.CreateTicket(ctx(t), uuid.Nil, api.CreateTicketRequest{QuoteToken: q.QuoteToken})).Ticket
+	e.clock.Add(time.Second)
+	must[*api.Ticket](t)(op.CancelTicket(ctx(t), uuid.Nil, gone.ID))
+	statuses := func(id uuid.UUID) []string {
+		p := must[api.Page[api.WebhookEvent]](t)(op.ListWebhookEvents(ctx(t), api.WebhookEventFilter{Subscription: "TICKET", DataID: id.String()}))
+		var out []string
+		for i := len(p.Items) - 1; i >= 0; i-- {
+			out = append(out, p.Items[i].Data["status"].(string))
+		}
+		return out
+	}
+	if got := statuses(tk.ID); !slices.Equal(got, []string{"TICKET-CREATED", "DEPOSIT-SUCCESS", "TICKET-COMPLETE"}) {
+		t.Errorf("paid ticket's events %v", got)
+	}
+	if got := statuses(gone.ID); !slices.Equal(got, []string{"TICKET-CREATED", "TICKET-CANCELED"}) {
+		t.Errorf("canceled ticket's events %v", got)
+	}
+	all := must[api.Page[api.WebhookEvent]](t)(op.ListWebhookEvents(ctx(t), api.WebhookEventFilter{CreatedAfter: e.clock.Now().Add(-time.Minute)}))
+	if len(all.Items) < 5 {
+		t.Errorf("recent events: %d, want at least 5", len(all.Items))
+	}
+}
+
+func TestWebhookReadAndEdit(t *testing.T) {
+	e := newEnv(t, sandbox.Config{Seed: 41})
+	op := e.as("operator")
+	id := must[string](t)(op.RegisterWebhook(ctx(t), uuid.Nil, api.RegisterWebhookRequest{WebhookURL: "https://hooks.example.com/a", Subscriptions: []string{"TICKET"}}))
+	if err := op.UpdateWebhook(ctx(t), api.UpdateWebhookRequest{WebhookID: id, WebhookURL: "https://hooks.example.com/b", Subscriptions: []string{"TICKET", "KYC"}}); err != nil {
+		t.Fatal(err)
+	}
+	w := must[*api.Webhook](t)(op.GetWebhook(ctx(t), id))
+	if w.URL != "https://hooks.example.com/b" || !slices.Equal(w.Subscriptions, []string{"TICKET", "KYC"}) {
+		t.Errorf("after edit = %+v", w)
+	}
+	wantCode(t, op.UpdateWebhook(ctx(t), api.UpdateWebhookRequest{WebhookID: id, WebhookURL: "http://hooks.example.com/b", Subscriptions: []string{"TICKET"}}), http.StatusBadRequest, "INVALID_FIELD")
+	wantCode(t, op.UpdateWebhook(ctx(t), api.UpdateWebhookRequest{WebhookID: uuid.NewString(), WebhookURL: "https://x.example/", Subscriptions: []string{"TICKET"}}), http.StatusNotFound, "NOT_FOUND")
+	wantCode(t, errOf(op.GetWebhook(ctx(t), uuid.NewString())), http.StatusNotFound, "NOT_FOUND")
+}
+
+// A USD beneficiary's address is kept whichever spelling it came in, and
+// returned in both.
+func TestUSDAddressInBothSpellings(t *testing.T) {
+	e := newEnv(t, sandbox.Config{Seed: 41})
+	r := e.rawAs(t, "operator")
+	op := e.as("operator")
+	for i, addr := range []string{
+		`{"streetAddress":"1 Main St","city":"New York","state":"NY","zipCode":"10001","country":"USA"}`,
+		`{"streetLine1":"1 Main St","city":"New York","state":"NY","postalCode":"10001","country":"USA"}`,
+	} {
+		alias := []string{"old", "new"}[i]
+		st, out := r.send(t, http.MethodPost, "/v2/account/beneficiaries/bank-accounts/usd/", `{"alias":"`+alias+`","bankAccountNumber":"123456789","bankRoutingNumber":"021000021","bankBeneficiaryName":"Globex","beneficiaryAddress":`+addr+`}`, time.Time{}, nil)
+		if st != 200 {
+			t.Fatalf("%s spelling: %d %s", alias, st, out)
+		}
+	}
+	p := must[api.Page[api.USDAccount]](t)(op.ListUSDAccounts(ctx(t), api.BeneficiaryFilter{}))
+	n := 0
+	for _, b := range p.Items {
+		if b.Alias != "old" && b.Alias != "new" {
+			continue
+		}
+		n++
+		a := b.BankBeneficiaryAddress
+		if a.StreetLine1 != "1 Main St" || a.StreetAddress != "1 Main St" || a.PostalCode != "10001" || a.ZipCode != "10001" || a.City != "New York" {
+			t.Errorf("%s: address read back as %+v", b.Alias, a)
+		}
+	}
+	if n != 2 {
+		t.Fatalf("found %d of the 2 beneficiaries", n)
+	}
+	st, out := r.send(t, http.MethodPost, "/v2/account/beneficiaries/bank-accounts/usd/", `{"alias":"both","bankAccountNumber":"123456789","bankRoutingNumber":"021000021","bankBeneficiaryName":"Globex","beneficiaryAddress":{"postalCode":"10001","zipCode":"10002"}}`, time.Time{}, nil)
+	checkError(t, st, out, 400, "INVALID_FIELD")
+}
