@@ -152,7 +152,9 @@ func TestTicketOutputShapes(t *testing.T) {
 		{"EUR SEPA to an unknown beneficiary", "operator", sepa, func(r *api.CreateTicketRequest) {
 			r.TicketEurSepaOutput = &api.TicketEurSepaOutput{BeneficiaryEurBankAccountID: arsID}
 		}, 400, "UNKNOWN_BENEFICIARY", nil},
-		{"ARS CVU", "operator", cvu, func(r *api.CreateTicketRequest) { r.TicketArsOutput = &api.TicketArsOutput{BeneficiaryArsBankAccountID: arsID} }, 201, "", func(t *testing.T, tk *api.Ticket) {
+		{"ARS CVU", "operator", cvu, func(r *api.CreateTicketRequest) {
+			r.TicketArsOutput = &api.TicketArsOutput{BeneficiaryArsBankAccountID: arsID}
+		}, 201, "", func(t *testing.T, tk *api.Ticket) {
 			if got := tk.ArgentineFiatReceiverInfo; got == nil || got.CVU != "2850590940090418135201" {
 				t.Errorf("receiver %+v", got)
 			}
