@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/ed25519"
@@ -249,11 +250,19 @@ func (s *Server) refresh(c *call) error {
 	var req struct {
 		RefreshToken string `json:"refreshToken"`
 	}
-	if err := decodeBody(c, &req); err != nil {
-		return err
+	// The token comes in the body ({refreshToken}) or, with no body, as
+	// Authorization: Bearer (spec/service.md §7.4).
+	bearer, hasBearer := strings.CutPrefix(c.r.Header.Get("Authorization"), "Bearer ")
+	if len(bytes.TrimSpace(c.body)) > 0 || !hasBearer {
+		if err := decodeBody(c, &req); err != nil {
+			return err
+		}
 	}
 	if req.RefreshToken == "" {
-		return badRequest(codeMissingField, "refreshToken: required")
+		req.RefreshToken = strings.TrimSpace(bearer)
+	}
+	if req.RefreshToken == "" {
+		return badRequest(codeMissingField, "refreshToken: required, in the body or as Authorization: Bearer")
 	}
 	cl, aerr := s.parseJWT(req.RefreshToken, c.now)
 	if aerr != nil {

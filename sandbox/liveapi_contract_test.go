@@ -1,8 +1,11 @@
 package sandbox_test
 
 import (
+	"encoding/json"
+	"io"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,4 +187,44 @@ func TestUSDAddressInBothSpellings(t *testing.T) {
 	}
 	st, out := r.send(t, http.MethodPost, "/v2/account/beneficiaries/bank-accounts/usd/", `{"alias":"both","bankAccountNumber":"123456789","bankRoutingNumber":"021000021","bankBeneficiaryName":"Globex","beneficiaryAddress":{"postalCode":"10001","zipCode":"10002"}}`, time.Time{}, nil)
 	checkError(t, st, out, 400, "INVALID_FIELD")
+}
+
+// POST /v2/auth/refresh takes the refresh token in the body or, with no
+// body, as Authorization: Bearer.
+func TestRefreshTokenInBodyOrHeader(t *testing.T) {
+	e := newEnv(t, sandbox.Config{Seed: 9})
+	cred := e.cred("approver2")
+	anon := must[*api.Client](t)(api.New(e.run.BaseURL, nil))
+	if err := anon.Login(ctx(t), cred.Email, cred.Password); err != nil {
+		t.Fatal(err)
+	}
+	tok := must[*api.Tokens](t)(anon.ValidateLogin(ctx(t), cred.Email, cred.EmailToken))
+	post := func(bearer, body string) (int, []byte) {
+		req, _ := http.NewRequest(http.MethodPost, e.run.BaseURL+"/v2/auth/refresh", strings.NewReader(body))
+		if bearer != "" {
+			req.Header.Set("Authorization", "Bearer "+bearer)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, out
+	}
+	st, out := post(tok.RefreshToken, "")
+	if st != 200 {
+		t.Fatalf("refresh as Bearer: %d %s", st, out)
+	}
+	var next api.Tokens
+	if err := json.Unmarshal(out, &next); err != nil || next.RefreshToken == "" {
+		t.Fatalf("answer %s: %v", out, err)
+	}
+	st, out = post(tok.RefreshToken, "")
+	checkError(t, st, out, 401, "UNAUTHENTICATED")
+	if st, out = post("", `{"refreshToken":"`+next.RefreshToken+`"}`); st != 200 {
+		t.Fatalf("refresh in the body: %d %s", st, out)
+	}
+	st, out = post("", "")
+	checkError(t, st, out, 400, "INVALID_JSON")
 }
