@@ -566,7 +566,9 @@ type Operation struct {
 	SubAccountName string          `json:"subAccountName"`
 	ExecutedID     string          `json:"executedId"`
 	// Reason is the rejection reason [decided: the seed is silent].
-	Reason       string          `json:"reason,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// RejectedBy is the e-mail of the approver who rejected it [decided].
+	RejectedBy   string          `json:"rejectedBy,omitempty"`
 	Approvers    []Approver      `json:"approvers,omitempty"`
 	DecodedQuote json.RawMessage `json:"decodedQuote,omitempty"`
 	Beneficiary  json.RawMessage `json:"beneficiary,omitempty"`

@@ -162,6 +162,9 @@ func (k *beneficiaryKind[T]) remove(s *Server, c *call) error {
 	if err != nil {
 		return err
 	}
+	if op := s.pendingOperationNaming(acct, id); op != nil {
+		return conflict(codeBeneficiaryInUse, "%s %s is the output of pending operation %s; reject it or wait for its decision before deleting", k.what, id, op.ID)
+	}
 	k.of(acct).remove(id)
 	s.changed(acct)
 	return c.reply(http.StatusOK, map[string]string{"id": id.String()})

@@ -228,3 +228,29 @@ func TestRefreshTokenInBodyOrHeader(t *testing.T) {
 	st, out = post("", "")
 	checkError(t, st, out, 400, "INVALID_JSON")
 }
+
+// Each permission flag a ticket needs is named in the 403 (§7.5).
+func TestTicketPermissionFlagsAreNamed(t *testing.T) {
+	e := newEnv(t, sandbox.Config{Seed: 41})
+	for _, tc := range []struct {
+		who  string
+		q    api.QuoteRequest
+		flag string
+	}{
+		{"approver1", pixQuote("10"), "payIn"},
+		{"restricted", pixQuote("10"), "payIn"},
+		{"approver1", api.QuoteRequest{InputCurrency: "BRLA", InputPaymentMethod: "INTERNAL", OutputCurrency: "BRLA", OutputPaymentMethod: "POLYGON", InputAmount: dec("5")}, "onChain"},
+		{"approver1", api.QuoteRequest{InputCurrency: "BRLA", InputPaymentMethod: "INTERNAL", OutputCurrency: "USDC", OutputPaymentMethod: "INTERNAL", InputAmount: dec("5")}, "convert"},
+	} {
+		c := e.as(tc.who)
+		q := must[*api.Quote](t)(c.Quote(ctx(t), tc.q))
+		req := api.CreateTicketRequest{QuoteToken: q.QuoteToken}
+		if tc.q.OutputPaymentMethod == "POLYGON" {
+			req.TicketBlockchainOutput = api.ToWallet(uuid.Nil)
+		}
+		ae := wantCode(t, errOf(c.CreateTicket(ctx(t), uuid.Nil, req)), http.StatusForbidden, "FORBIDDEN")
+		if !strings.Contains(ae.Message, tc.flag) {
+			t.Errorf("%s: 403 %q does not name %s", tc.who, ae.Message, tc.flag)
+		}
+	}
+}

@@ -149,7 +149,7 @@ func (s *Server) loadStore(ctx context.Context, st *store) error {
 		op := &operation{
 			ID: oid, Requester: who, Acct: a, Status: os.Status, CreatedAt: os.CreatedAt, ExpiresAt: os.ExpiresAt,
 			Payload: os.Payload, req: os.Request, q: os.Quote, approvals: map[uuid.UUID]bool{}, ExecutedID: os.ExecutedID,
-			Reason: os.Reason, DecidedAt: os.DecidedAt, MinApprovals: os.MinApprovals,
+			Reason: os.Reason, DecidedAt: os.DecidedAt, MinApprovals: os.MinApprovals, RejectedBy: os.RejectedBy,
 		}
 		for _, id := range os.Approvals {
 			op.approvals[id] = true

@@ -144,6 +144,8 @@ type operation struct {
 	Reason       string
 	DecidedAt    time.Time
 	MinApprovals int32
+	// RejectedBy is the e-mail of the approver who rejected it [decided].
+	RejectedBy string
 }
 
 // webhook is a registered delivery target of one account.

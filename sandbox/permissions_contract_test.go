@@ -114,15 +114,17 @@ func TestPermissionMatrix(t *testing.T) {
 			return outcomeOf(c.AcknowledgeWebhookAttempts(ctx(t), uuid.Nil, []string{p.Items[0].ID}))
 		}},
 	}
+	// Ticket creations need the flags of spec/service.md §7.5: payIn for
+	// PIX, convert across currencies, onChain for a chain side.
 	want := map[string][]outcome{
 		//            read quote pay-in   payout   markup   own-wallet beneficiary inbox   blacklisted ack
 		"operator":   {ok, ok, created, created, created, created, ok, noPerm, ok, ok},
 		"requester":  {ok, ok, parked, parked, parked, parked, ok, noPerm, ok, ok},
-		"approver1":  {ok, ok, created, noPerm, noPerm, created, noPerm, ok, ok, ok},
-		"approver2":  {ok, ok, created, noPerm, noPerm, created, noPerm, ok, ok, ok},
+		"approver1":  {ok, ok, noPerm, noPerm, noPerm, noPerm, noPerm, ok, ok, ok},
+		"approver2":  {ok, ok, noPerm, noPerm, noPerm, noPerm, noPerm, ok, ok, ok},
 		"approver3":  {ok, ok, parked, parked, parked, parked, ok, ok, ok, ok},
 		"viewer":     {ok, ok, noPerm, noPerm, noPerm, noPerm, noPerm, noPerm, ok, noPerm},
-		"restricted": {ok, ok, created, noPerm, noPerm, noPerm, noPerm, noPerm, blackout, ok},
+		"restricted": {ok, ok, noPerm, noPerm, noPerm, noPerm, noPerm, noPerm, blackout, ok},
 		"frozen":     {ok, ok, frozen, frozen, frozen, frozen, frozen, noPerm, ok, frozen},
 	}
 	for name, row := range want {

@@ -142,13 +142,14 @@ type operationState struct {
 	Reason       string              `json:"reason"`
 	DecidedAt    time.Time           `json:"decidedAt"`
 	MinApprovals int32               `json:"minApprovals"`
+	RejectedBy   string              `json:"rejectedBy,omitempty"`
 }
 
 // saveOperation stores an operation as it is now.
 func (s *Server) saveOperation(op *operation) {
 	st := operationState{
 		Status: op.Status, CreatedAt: op.CreatedAt, ExpiresAt: op.ExpiresAt, Payload: op.Payload, Request: op.req, Quote: op.q,
-		ExecutedID: op.ExecutedID, Reason: op.Reason, DecidedAt: op.DecidedAt, MinApprovals: op.MinApprovals,
+		ExecutedID: op.ExecutedID, Reason: op.Reason, DecidedAt: op.DecidedAt, MinApprovals: op.MinApprovals, RejectedBy: op.RejectedBy,
 	}
 	for id := range op.approvals {
 		st.Approvals = append(st.Approvals, id)

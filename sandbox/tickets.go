@@ -218,6 +218,9 @@ func (s *Server) planTicket(acct *account, who *access, req *ticketRequest, now 
 	if err := s.planOutput(p); err != nil {
 		return nil, err
 	}
+	if err := s.checkFlags(p); err != nil {
+		return nil, err
+	}
 	// Markup (seed rule 6 and §6).
 	if q.MarkupAmount.IsPositive() {
 		if req.TicketMarkupInput == nil || strings.TrimSpace(req.TicketMarkupInput.MarkupWalletAddress) == "" {
