@@ -204,8 +204,13 @@ func (s *Server) login(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	a := s.st.accessByMail[strings.ToLower(strings.TrimSpace(req.Email))]
+	mail := strings.ToLower(strings.TrimSpace(req.Email))
+	if err := s.loginLockedOut(mail, c.now); err != nil {
+		return err
+	}
+	a := s.st.accessByMail[mail]
 	if a == nil || !equalSecret(a.Password, req.Password) {
+		s.loginFailed(mail, c.now)
 		return unauthenticated("e-mail or password is wrong")
 	}
 	s.st.pendingLogins[a.ID] = c.now
@@ -229,6 +234,9 @@ func (s *Server) validateLogin(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.loginLockedOut(strings.ToLower(strings.TrimSpace(req.Email)), c.now); err != nil {
+		return err
+	}
 	a := s.st.accessByMail[strings.ToLower(strings.TrimSpace(req.Email))]
 	if a == nil {
 		return unauthenticated("e-mail or token is wrong")
@@ -238,6 +246,7 @@ func (s *Server) validateLogin(c *call) error {
 		return badRequest(codeLoginRequired, "emailToken: no login is waiting for this e-mail (or it is older than 10 minutes); POST /v2/auth/login first")
 	}
 	if !equalSecret(a.EmailToken, req.EmailToken) {
+		s.loginFailed(strings.ToLower(a.Email), c.now)
 		return unauthenticated("e-mail or token is wrong")
 	}
 	delete(s.st.pendingLogins, a.ID)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -252,5 +253,50 @@ func TestTicketPermissionFlagsAreNamed(t *testing.T) {
 		if !strings.Contains(ae.Message, tc.flag) {
 			t.Errorf("%s: 403 %q does not name %s", tc.who, ae.Message, tc.flag)
 		}
+	}
+}
+
+// Five wrong passwords or tokens for one e-mail within 15 minutes lock its
+// logins with 429 and Retry-After until the window passes (§7.5).
+func TestLoginLockout(t *testing.T) {
+	e := newEnv(t, sandbox.Config{Seed: 9})
+	cred := e.cred("approver2")
+	post := func(path, body string) (int, http.Header, []byte) {
+		resp, err := http.Post(e.run.BaseURL+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header, out
+	}
+	login := func(pw string) (int, http.Header, []byte) {
+		return post("/v2/auth/login", `{"email":"`+cred.Email+`","password":"`+pw+`"}`)
+	}
+	for i := 0; i < 4; i++ {
+		if st, _, out := login("wrong"); st != 401 {
+			t.Fatalf("wrong password %d: %d %s", i+1, st, out)
+		}
+		e.clock.Add(time.Minute)
+	}
+	// The fifth failure is a wrong e-mail token.
+	if st, _, out := login(cred.Password); st != 200 {
+		t.Fatalf("right password: %d %s", st, out)
+	}
+	if st, _, out := post("/v2/auth/validate-login", `{"email":"`+cred.Email+`","emailToken":"999999x"}`); st != 401 {
+		t.Fatalf("wrong token: %d %s", st, out)
+	}
+	st, h, out := login(cred.Password)
+	checkError(t, st, out, 429, "LOGIN_LOCKED")
+	if ra, err := strconv.Atoi(h.Get("Retry-After")); err != nil || ra < 10*60 || ra > 11*60+1 {
+		t.Errorf("Retry-After %q, want the 11 minutes left of the window", h.Get("Retry-After"))
+	}
+	// Another e-mail is not locked.
+	if st, _, out := post("/v2/auth/login", `{"email":"`+e.cred("operator").Email+`","password":"`+e.cred("operator").Password+`"}`); st != 200 {
+		t.Errorf("another e-mail: %d %s", st, out)
+	}
+	e.clock.Add(11*time.Minute + time.Second)
+	if st, _, out := login(cred.Password); st != 200 {
+		t.Errorf("after the window: %d %s", st, out)
 	}
 }

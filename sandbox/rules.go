@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"net/http"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -71,4 +73,50 @@ func blockID(present bool, id func() string) string {
 		return ""
 	}
 	return id()
+}
+
+// Login lockout (§7.5): after maxLoginFailures wrong passwords or e-mail
+// tokens for one e-mail within loginWindow, logins for it are 429 until
+// the oldest of those failures leaves the window.
+const (
+	maxLoginFailures = 5
+	loginWindow      = 15 * time.Minute
+	codeLoginLocked  = "LOGIN_LOCKED"
+)
+
+// recentFailures drops the failures of mail older than the window and
+// returns the rest. The caller holds s.mu for writing.
+func (s *Server) recentFailures(mail string, now time.Time) []time.Time {
+	kept := s.lockout[mail][:0]
+	for _, at := range s.lockout[mail] {
+		if now.Sub(at) < loginWindow {
+			kept = append(kept, at)
+		}
+	}
+	if len(kept) == 0 {
+		delete(s.lockout, mail)
+		return nil
+	}
+	s.lockout[mail] = kept
+	return kept
+}
+
+// loginLockedOut is the 429 for a locked e-mail, or nil.
+func (s *Server) loginLockedOut(mail string, now time.Time) *apiError {
+	f := s.recentFailures(mail, now)
+	if len(f) < maxLoginFailures {
+		return nil
+	}
+	wait := f[len(f)-maxLoginFailures].Add(loginWindow).Sub(now)
+	e := errf(http.StatusTooManyRequests, codeLoginLocked, "%d wrong passwords or e-mail tokens for this e-mail within 15 minutes; try again in %s", len(f), wait.Round(time.Second))
+	e.retryAfter = wait
+	return e
+}
+
+// loginFailed counts a wrong password or e-mail token for mail.
+func (s *Server) loginFailed(mail string, now time.Time) {
+	if s.lockout == nil {
+		s.lockout = map[string][]time.Time{}
+	}
+	s.lockout[mail] = append(s.recentFailures(mail, now), now)
 }
