@@ -163,12 +163,18 @@ func (s *Server) loadStore(ctx context.Context, st *store) error {
 		return err
 	}
 
-	if err := eachRow(ctx, db, "SELECT id, account_id, access_id, created_at FROM payment_sessions", func(r *sql.Rows) error {
-		var id, acct, accessID string
+	if err := eachRow(ctx, db, "SELECT id, account_id, access_id, created_at, detail FROM payment_sessions", func(r *sql.Rows) error {
+		var id, acct, accessID, detail string
 		var created int64
-		if err := r.Scan(&id, &acct, &accessID, &created); err != nil {
+		if err := r.Scan(&id, &acct, &accessID, &created, &detail); err != nil {
 			return err
 		}
+		var d sessionDetail
+		if err := json.Unmarshal([]byte(detail), &d); err != nil {
+			return fmt.Errorf("payment session %s: %w", id, err)
+		}
+		// A session opened before sessions kept their settings has no
+		// expiry (zero ExpiresAt): it stays open as it was.
 		a, err := s.accountOf(acct)
 		if err != nil {
 			return err
@@ -178,7 +184,7 @@ func (s *Server) loadStore(ctx context.Context, st *store) error {
 		if err1 != nil || err2 != nil || st.accessByID[wid] == nil {
 			return fmt.Errorf("payment session %s refers to an unknown access %s", id, accessID)
 		}
-		st.sessions[sid] = &paymentSession{ID: sid, acct: a, who: st.accessByID[wid], CreatedAt: time.Unix(0, created).UTC()}
+		st.sessions[sid] = &paymentSession{ID: sid, acct: a, who: st.accessByID[wid], CreatedAt: time.Unix(0, created).UTC(), sessionDetail: d}
 		return nil
 	}); err != nil {
 		return err

@@ -35,6 +35,10 @@ func (s *Server) routeAll() {
 	r.handle(post, "/v2/sandbox/tickets/{id}/release", authAccess, s.releaseTicket)
 	r.handle(post, "/v2/account/payment-session", authAccess, s.createPaymentSession)
 	r.handle(post, "/v2/payment-session/{id}/create-ticket", authNone, s.createSessionTicket)
+	r.handle(get, "/v2/account/payment-session", authAccess, s.listPaymentSessions)
+	r.handle(get, "/v2/payment-session/{id}", authNone, s.getPaymentSession)
+	r.handle(get, "/v2/payment-session/{id}/fixed-quote", authNone, s.sessionQuote)
+	r.handle(get, "/v2/payment-session/{id}/get-ticket", authNone, s.getSessionTicket)
 
 	// Multi-signature operations.
 	r.handle(get, "/v2/account/multi-sig-operations/approver", authAccess, s.approverInbox)

@@ -207,6 +207,12 @@ UPDATE ledger SET ticket_id = (SELECT r.ticket_id FROM ledger_ticket_refs r WHER
 WHERE id IN (SELECT id FROM ledger_ticket_refs);
 DROP TABLE ledger_ticket_refs;
 `,
+
+	// 3: what a payment session was opened with, and its one ticket
+	// (spec/service.md §7.4), as JSON beside its owner.
+	`
+ALTER TABLE payment_sessions ADD COLUMN detail TEXT NOT NULL DEFAULT '{"paymentOptions":["PIX"],"outputCurrency":"BRLA","expirationInMinutes":60}' CHECK (json_valid(detail));
+`,
 }
 
 // migrate brings the schema to the newest version in one transaction. A

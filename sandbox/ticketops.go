@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/money"
@@ -284,59 +282,4 @@ func (s *Server) ticketReceipt(c *call) error {
 	}
 	pdf := receiptPDF(&view, acctName)
 	return c.replyRaw(http.StatusOK, "application/pdf", pdf, map[string]string{"Content-Disposition": "attachment; filename=ticket-receipt.pdf"})
-}
-
-// POST /v2/account/payment-session: a hosted checkout bound to the operated
-// account and the access that opened it.
-func (s *Server) createPaymentSession(c *call) error {
-	if err := c.writable(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	acct, err := c.scope()
-	if err != nil {
-		return err
-	}
-	id := s.newID()
-	ps := &paymentSession{ID: id, acct: acct, who: c.who, CreatedAt: c.now}
-	s.st.sessions[id] = ps
-	s.saveSession(ps)
-	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
-}
-
-type paymentSession struct {
-	ID        uuid.UUID
-	acct      *account
-	who       *access
-	CreatedAt time.Time
-}
-
-// POST /v2/payment-session/{id}/create-ticket (public): the session's payer
-// creates the ticket; the quote must be one the session's access made for
-// the session's account. It is never parked: 200 {ticket}.
-func (s *Server) createSessionTicket(c *call) error {
-	var req ticketRequest
-	if err := decodeBody(c, &req); err != nil {
-		return err
-	}
-	id, err := c.pathUUID("id")
-	if err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ps, ok := s.st.sessions[id]
-	if !ok {
-		return notFound("payment session", id)
-	}
-	p, err := s.planTicket(ps.acct, ps.who, &req, c.now, true, nil)
-	if err != nil {
-		return err
-	}
-	t, err := s.makeTicketLocked(p, c.now)
-	if err != nil {
-		return err
-	}
-	return c.reply(http.StatusOK, map[string]any{"ticket": t.Ticket})
 }
