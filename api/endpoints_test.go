@@ -395,6 +395,51 @@ func endpointCases() []endpointCase {
 			},
 		},
 		{
+			name: "CreatePaymentSession",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreatePaymentSession(ctx, sub, CreatePaymentSessionRequest{ExternalID: "o-1", PaymentOptions: []string{"PIX"}, OutputCurrency: "BRLA", ExpirationInMinutes: 30})
+			},
+			method: "POST", path: "/v2/account/payment-session", query: "subAccountId=" + subID,
+			body:   `{"externalId":"o-1","paymentOptions":["PIX"],"outputCurrency":"BRLA","expirationInMinutes":30}`,
+			status: 200, resp: `{"id":"ps-1"}`,
+			check: func(t *testing.T, got any) {
+				if got != "ps-1" {
+					t.Errorf("id = %v", got)
+				}
+			},
+		},
+		{
+			name:   "GetPaymentSession",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetPaymentSession(ctx, "ps-1") },
+			method: "GET", path: "/v2/payment-session/ps-1", public: true,
+			status: 200, resp: `{"paymentSession":{"id":"` + benID + `","status":"OPEN","paymentOptions":["PIX"],"outputCurrency":"BRLA"}}`,
+			check: func(t *testing.T, got any) {
+				if ps := got.(*PaymentSession); ps.Status != "OPEN" || ps.OutputCurrency != "BRLA" {
+					t.Errorf("session = %+v", ps)
+				}
+			},
+		},
+		{
+			name: "PaymentSessionQuote",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.PaymentSessionQuote(ctx, "ps-1", "BRL", "PIX", dec("250"))
+			},
+			method: "GET", path: "/v2/payment-session/ps-1/fixed-quote", public: true,
+			query:  "inputAmount=250&inputCurrency=BRL&inputPaymentMethod=PIX&inputThirdParty=true&outputThirdParty=false",
+			status: 200, resp: `{"quoteToken":"qt","inputAmount":"250","outputAmount":"249.5","appliedFees":[]}`,
+			check: func(t *testing.T, got any) {
+				if q := got.(*Quote); q.QuoteToken != "qt" {
+					t.Errorf("quote = %+v", q)
+				}
+			},
+		},
+		{
+			name:   "GetPaymentSessionTicket",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetPaymentSessionTicket(ctx, "ps-1") },
+			method: "GET", path: "/v2/payment-session/ps-1/get-ticket", public: true,
+			status: 200, resp: `{"ticket":` + ticketJSON + `}`, check: checkTicket,
+		},
+		{
 			name:   "ListApproverOperations",
 			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListApproverOperations(ctx, "cur 1") },
 			method: "GET", path: "/v2/account/multi-sig-operations/approver", query: "cursor=cur+1",

@@ -2,10 +2,12 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
 )
 
 // Endpoints the live service has beyond the seed (spec/service.md §7.4):
@@ -240,4 +242,63 @@ func (c *Client) ListKYCAttempts(ctx context.Context, subAccountID uuid.UUID, cu
 // GetKYCAttempt reads one verification attempt.
 func (c *Client) GetKYCAttempt(ctx context.Context, subAccountID, id uuid.UUID) (*KYCAttempt, error) {
 	return object[KYCAttempt](ctx, c, call{method: http.MethodGet, path: itemUUID(pathKYCAttempts, id), query: newQuery().sub(subAccountID).values()}, "attempt")
+}
+
+// CreatePaymentSessionRequest opens a hosted checkout that brings money in
+// to the operated account.
+type CreatePaymentSessionRequest struct {
+	ExternalID               string          `json:"externalId,omitempty"`
+	Metadata                 json.RawMessage `json:"metadata,omitempty"`
+	OnCompleteRedirectionURL string          `json:"onCompleteRedirectionUrl,omitempty"`
+	PaymentOptions           []string        `json:"paymentOptions"` // PIX and/or chains
+	OutputCurrency           string          `json:"outputCurrency"` // the token the owner receives
+	Appearance               json.RawMessage `json:"appearance,omitempty"`
+	ExpirationInMinutes      int             `json:"expirationInMinutes,omitempty"`
+}
+
+// PaymentSession is a checkout as its payer reads it.
+type PaymentSession struct {
+	ID                  uuid.UUID `json:"id"`
+	Status              string    `json:"status"` // OPEN, TICKET-CREATED, EXPIRED
+	ExternalID          string    `json:"externalId"`
+	PaymentOptions      []string  `json:"paymentOptions"`
+	OutputCurrency      string    `json:"outputCurrency"`
+	ExpirationInMinutes int       `json:"expirationInMinutes"`
+	ExpiresAt           Time      `json:"expiresAt"`
+	CreatedAt           Time      `json:"createdAt"`
+	TicketID            string    `json:"ticketId,omitempty"`
+}
+
+// CreatePaymentSession opens a payment session and returns its id (which
+// is a credential for its payer: hand it over, never log it).
+func (c *Client) CreatePaymentSession(ctx context.Context, subAccountID uuid.UUID, req CreatePaymentSessionRequest) (string, error) {
+	var out struct {
+		ID string `json:"id"`
+	}
+	if err := c.json(ctx, call{method: http.MethodPost, path: "/v2/account/payment-session", query: newQuery().sub(subAccountID).values(), body: req}, &out); err != nil {
+		return "", err
+	}
+	return out.ID, nil
+}
+
+// GetPaymentSession reads a session as its payer does (no credentials).
+func (c *Client) GetPaymentSession(ctx context.Context, sessionID string) (*PaymentSession, error) {
+	return object[PaymentSession](ctx, c, call{method: http.MethodGet, path: item(pathPaymentSession, sessionID), public: true}, "paymentSession")
+}
+
+// PaymentSessionQuote asks a session for a quote paying in with one of its
+// options (no credentials); its output is fixed by the session.
+func (c *Client) PaymentSessionQuote(ctx context.Context, sessionID string, inputCurrency, inputPaymentMethod string, inputAmount decimal.Decimal) (*Quote, error) {
+	q := newQuery().str("inputCurrency", inputCurrency).str("inputPaymentMethod", inputPaymentMethod).
+		decimal("inputAmount", decimal.NewNullDecimal(inputAmount)).boolean("inputThirdParty", true).boolean("outputThirdParty", false)
+	var out Quote
+	if err := c.json(ctx, call{method: http.MethodGet, path: item(pathPaymentSession, sessionID) + "/fixed-quote", query: q.values(), public: true}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// GetPaymentSessionTicket reads a session's ticket (no credentials).
+func (c *Client) GetPaymentSessionTicket(ctx context.Context, sessionID string) (*Ticket, error) {
+	return object[Ticket](ctx, c, call{method: http.MethodGet, path: item(pathPaymentSession, sessionID) + "/get-ticket", public: true}, keyTicket)
 }

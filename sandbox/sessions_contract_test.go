@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/sandbox"
@@ -117,5 +118,26 @@ func TestPaymentSessionLifecycle(t *testing.T) {
 	}
 	if st, _ := public(http.MethodGet, "/v2/payment-session/"+uuid.NewString(), ""); st != 404 {
 		t.Errorf("unknown session: %d", st)
+	}
+}
+
+// The typed client drives a session end to end: the owner opens it, the
+// payer (no credentials) quotes, creates and reads its ticket.
+func TestPaymentSessionThroughTheClient(t *testing.T) {
+	e := newEnv(t, sandbox.Config{Seed: 51})
+	op := e.as("operator")
+	sid := must[string](t)(op.CreatePaymentSession(ctx(t), uuid.Nil, api.CreatePaymentSessionRequest{ExternalID: "cart-9", PaymentOptions: []string{"PIX"}, OutputCurrency: "BRLA"}))
+	payer := must[*api.Client](t)(api.New(e.run.BaseURL, nil))
+	ps := must[*api.PaymentSession](t)(payer.GetPaymentSession(ctx(t), sid))
+	if ps.Status != "OPEN" || ps.ExpirationInMinutes != 60 {
+		t.Fatalf("session = %+v", ps)
+	}
+	q := must[*api.Quote](t)(payer.PaymentSessionQuote(ctx(t), sid, "BRL", "PIX", decimal.RequireFromString("80")))
+	tk := must[*api.Ticket](t)(payer.CreatePaymentSessionTicket(ctx(t), sid, api.CreateTicketRequest{QuoteToken: q.QuoteToken}))
+	if got := must[*api.Ticket](t)(payer.GetPaymentSessionTicket(ctx(t), sid)); got.ID != tk.ID || got.Quote.OutputCurrency != "BRLA" {
+		t.Errorf("session ticket %+v, created %s", got, tk.ID)
+	}
+	if ps := must[*api.PaymentSession](t)(payer.GetPaymentSession(ctx(t), sid)); ps.Status != "TICKET-CREATED" || ps.TicketID != tk.ID.String() {
+		t.Errorf("after the ticket: %+v", ps)
 	}
 }
