@@ -440,6 +440,17 @@ func endpointCases() []endpointCase {
 			status: 200, resp: `{"ticket":` + ticketJSON + `}`, check: checkTicket,
 		},
 		{
+			name:   "GetW8BEN",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetW8BEN(ctx, sub, uuid.MustParse(benID)) },
+			method: "GET", path: "/v2/kyc/w8ben/" + benID, query: "subAccountId=" + subID,
+			status: 200, resp: `{"w8ben":{"id":"` + benID + `","w8BenUrl":"https://x/f","createdAt":"2026-01-01T00:00:00Z"}}`,
+			check: func(t *testing.T, got any) {
+				if w := got.(*W8BEN); w.W8BenURL != "https://x/f" {
+					t.Errorf("w8ben = %+v", w)
+				}
+			},
+		},
+		{
 			name:   "ListApproverOperations",
 			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListApproverOperations(ctx, "cur 1") },
 			method: "GET", path: "/v2/account/multi-sig-operations/approver", query: "cursor=cur+1",

@@ -302,3 +302,8 @@ func (c *Client) PaymentSessionQuote(ctx context.Context, sessionID string, inpu
 func (c *Client) GetPaymentSessionTicket(ctx context.Context, sessionID string) (*Ticket, error) {
 	return object[Ticket](ctx, c, call{method: http.MethodGet, path: item(pathPaymentSession, sessionID) + "/get-ticket", public: true}, keyTicket)
 }
+
+// GetW8BEN reads one submitted W-8BEN.
+func (c *Client) GetW8BEN(ctx context.Context, subAccountID, id uuid.UUID) (*W8BEN, error) {
+	return object[W8BEN](ctx, c, call{method: http.MethodGet, path: pathW8BEN + id.String(), query: newQuery().sub(subAccountID).values()}, "w8ben")
+}

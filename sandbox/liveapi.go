@@ -43,6 +43,7 @@ func (s *Server) routeLive(r *router) {
 	r.handle(post, "/v2/kyc/new-level-1/api", authAccess, s.submitKYCLevel1)
 	r.handle(get, "/v2/kyc/attempts", authAccess, s.listKYCAttempts)
 	r.handle(get, "/v2/kyc/attempts/{id}", authAccess, s.getKYCAttempt)
+	r.handle(get, "/v2/kyc/w8ben/{id}", authAccess, s.getW8BEN)
 }
 
 // identity is the full accountInfo of an account: demo accounts are
@@ -535,4 +536,17 @@ func bothSpellings(field string, a *api.Address) error {
 		return badRequest(codeInvalidField, "%s.streetAddress: at most 200 characters", field)
 	}
 	return nil
+}
+
+// GET /v2/kyc/w8ben/{id}
+func (s *Server) getW8BEN(c *call) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, _, w, err := recordByID(c, func(a *account) *series[api.W8BEN] { return a.w8bens }, "W-8BEN")
+	if err != nil {
+		return err
+	}
+	v := *w
+	v.W8BenURL = c.absoluteURL(v.W8BenURL)
+	return c.reply(http.StatusOK, map[string]any{"w8ben": v})
 }
