@@ -291,8 +291,6 @@ func subAccountSchema(s *shape, v any) {
 	s.nonEmpty("accountInfo.accountType", ai["accountType"])
 }
 
-func anySchema(*shape, any) {}
-
 // TestLiveClientReplay replays the client's calls in its order; a call
 // may use what an earlier answer gave (an id, a token).
 func TestLiveClientReplay(t *testing.T) {
