@@ -18,7 +18,7 @@ import (
 // accesses (they come from the seed, not from the file): the accounts and
 // their small collections, balances, attempts, operations and sessions.
 // Tickets stay in the database; only the lifecycle's work list (tickets
-// still PENDING or PROCESSING) is read, to schedule it.
+// still UNPAID, PENDING, ON-HOLD or PROCESSING) is read, to schedule it.
 func (s *Server) loadStore(ctx context.Context, st *store) error {
 	db := s.db.r
 	fresh := newStore()
