@@ -199,6 +199,8 @@ type BrazilianFiatSenderInfo struct {
 
 // BrazilianFiatReceiverInfo is the PIX receiver.
 type BrazilianFiatReceiverInfo struct {
+	ID            string `json:"id,omitempty"`
+	TicketID      string `json:"ticketId,omitempty"`
 	PixMessage    string `json:"pixMessage"`
 	PixKey        string `json:"pixKey"`
 	TaxID         string `json:"taxId"`
@@ -222,6 +224,8 @@ type BrlPixInputInfo struct {
 
 // BlockchainSenderInfo is the on-chain payer.
 type BlockchainSenderInfo struct {
+	ID                       string `json:"id,omitempty"`
+	TicketID                 string `json:"ticketId,omitempty"`
 	WalletAddress            string `json:"walletAddress"`
 	TxHash                   string `json:"txHash"`
 	DisposableDepositAddress string `json:"disposableDepositAddress"`
@@ -239,6 +243,8 @@ type BlockchainReceiverInfo struct {
 
 // AmericanFiatInfo is a US bank party (sender or receiver).
 type AmericanFiatInfo struct {
+	ID                string `json:"id,omitempty"`
+	TicketID          string `json:"ticketId,omitempty"`
 	AccountHolderName string `json:"accountHolderName"`
 	BankAccountNumber string `json:"bankAccountNumber"`
 	BankRoutingNumber string `json:"bankRoutingNumber"`
@@ -251,6 +257,8 @@ type AmericanFiatInfo struct {
 
 // EuropeanFiatInfo is a European bank party (sender or receiver).
 type EuropeanFiatInfo struct {
+	ID                  string          `json:"id,omitempty"`
+	TicketID            string          `json:"ticketId,omitempty"`
 	BankBeneficiaryName string          `json:"bankBeneficiaryName"`
 	IBAN                string          `json:"iban"`
 	BIC                 string          `json:"bic"`
@@ -263,6 +271,8 @@ type EuropeanFiatInfo struct {
 
 // ArgentineFiatSenderInfo is the Argentine payer.
 type ArgentineFiatSenderInfo struct {
+	ID            string `json:"id,omitempty"`
+	TicketID      string `json:"ticketId,omitempty"`
 	CVU           string `json:"cvu"`
 	CUIT          string `json:"cuit"`
 	Name          string `json:"name"`
@@ -271,6 +281,8 @@ type ArgentineFiatSenderInfo struct {
 
 // ArgentineFiatReceiverInfo is the Argentine receiver.
 type ArgentineFiatReceiverInfo struct {
+	ID            string `json:"id,omitempty"`
+	TicketID      string `json:"ticketId,omitempty"`
 	CVU           string `json:"cvu"`
 	CUIT          string `json:"cuit"`
 	AccountHolder string `json:"accountHolder"`
@@ -279,6 +291,8 @@ type ArgentineFiatReceiverInfo struct {
 
 // MarkupInfo records where a markup was paid.
 type MarkupInfo struct {
+	ID                  string `json:"id,omitempty"`
+	TicketID            string `json:"ticketId,omitempty"`
 	MarkupWalletAddress string `json:"markupWalletAddress"`
 	TxHash              string `json:"txHash"`
 }
@@ -309,6 +323,23 @@ type Ticket struct {
 	ArgentineFiatReceiverInfo *ArgentineFiatReceiverInfo `json:"argentineFiatReceiverInfo,omitempty"`
 	MarkupInfo                *MarkupInfo                `json:"markupInfo,omitempty"`
 	BrlPixInputInfo           *BrlPixInputInfo           `json:"brlPixInputInfo,omitempty"`
+	BlockchainInputInfo       *BlockchainInputInfo       `json:"blockchainInputInfo,omitempty"`
+	// RefundableParameter is kept as the service sends it (its shape is
+	// not documented); the sandbox names the refunded ticket there.
+	RefundableParameter json.RawMessage `json:"RefundableParameter,omitempty"`
+}
+
+// BlockchainInputInfo records the signature a PERMIT input came with.
+type BlockchainInputInfo struct {
+	ID                        string `json:"id"`
+	TicketID                  string `json:"ticketId"`
+	R                         string `json:"r,omitempty"`
+	S                         string `json:"s,omitempty"`
+	V                         int    `json:"v,omitempty"`
+	Nonce                     int64  `json:"nonce,omitempty"`
+	Deadline                  int64  `json:"deadline,omitempty"`
+	PersonalSignature         string `json:"personalSignature,omitempty"`
+	PersonalSignatureDeadline int64  `json:"personalSignatureDeadline,omitempty"`
 }
 
 // BrCode returns the BR Code the payer must pay for a PIX input, if any.

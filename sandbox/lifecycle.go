@@ -144,6 +144,7 @@ func (s *Server) sweepLoop() {
 
 // transitionLocked sets a ticket's status and records the event.
 func (s *Server) transitionLocked(t *ticket, status api.TicketStatus, at time.Time, event string) {
+	s.stampInfoIDs(t)
 	t.Status = status
 	t.UpdatedAt = api.NewTime(at)
 	s.recordTicketEvent(t, event, at)

@@ -232,3 +232,46 @@ func (c *call) queryTimeEither(name string) (time.Time, error) {
 	}
 	return t.UTC(), nil
 }
+
+// stampInfoIDs gives every info block of a ticket its own id and the
+// ticket's id, as live records carry them (§7.2). Blocks keep the ids they
+// have. The caller holds s.mu.
+func (s *Server) stampInfoIDs(t *ticket) {
+	tid := t.ID.String()
+	stamp := func(id, ticketID *string) {
+		if *id == "" {
+			*id = s.newID().String()
+		}
+		*ticketID = tid
+	}
+	if b := t.BrazilianFiatSenderInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.BrazilianFiatReceiverInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.BlockchainSenderInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.BlockchainReceiverInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.AmericanFiatReceiverInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.EuropeanFiatReceiverInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.ArgentineFiatReceiverInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.MarkupInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.BrlPixInputInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.BlockchainInputInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+}

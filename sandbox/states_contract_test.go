@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -193,4 +194,41 @@ func TestTicketTimeFiltersInBothForms(t *testing.T) {
 		t.Errorf("the two forms answer differently (%d and %d bytes)", len(b1), len(b2))
 	}
 	r.wantError(t, http.MethodGet, "/v2/account/tickets/?createdAfter=yesterday", "", http.StatusBadRequest, "INVALID_FIELD")
+}
+
+// Live ticket records carry blockchainInputInfo for a signed input,
+// RefundableParameter for a refund, and id/ticketId on every info block.
+func TestTicketRecordsCarryTheLiveInfoFields(t *testing.T) {
+	e := newEnv(t, sandbox.Config{Seed: 21})
+	op := e.as("operator")
+	e.clock.Add(5 * time.Second)
+	refund := uuid.NewString()
+	q := must[*api.Quote](t)(op.Quote(ctx(t), api.QuoteRequest{InputCurrency: "USDC", InputPaymentMethod: "POLYGON", OutputCurrency: "BRL", OutputPaymentMethod: "PIX",
+		InputAmount: dec("50"), BlockchainSendMethod: api.SendPermit, TicketRefundID: refund}))
+	r64 := "0x" + strings.Repeat("ab", 32)
+	deadline := e.clock.Now().Add(time.Hour).Unix()
+	tk := must[*api.CreateTicketResult](t)(op.CreateTicket(ctx(t), uuid.Nil, api.CreateTicketRequest{
+		QuoteToken:            q.QuoteToken,
+		TicketBlockchainInput: &api.TicketBlockchainInput{WalletAddress: "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", Permit: &api.Permit{R: r64, S: r64, V: 27, Nonce: 3, Deadline: deadline}},
+		TicketBrlPixOutput:    &api.TicketBrlPixOutput{PixKey: "a@example.com"},
+	})).Ticket
+	in := tk.BlockchainInputInfo
+	if in == nil || in.R != r64 || in.V != 27 || in.Nonce != 3 || in.Deadline != deadline || in.TicketID != tk.ID.String() || in.ID == "" {
+		t.Errorf("blockchainInputInfo = %+v", in)
+	}
+	if !strings.Contains(string(tk.RefundableParameter), refund) {
+		t.Errorf("RefundableParameter = %s, want it to name %s", tk.RefundableParameter, refund)
+	}
+	e.clock.Add(10 * time.Second)
+	got := ticketNow(t, op, tk.ID)
+	wantStatus(t, got, api.TicketPaid, "after funding and delivery")
+	for name, ids := range map[string][2]string{
+		"blockchainSenderInfo":      {got.BlockchainSenderInfo.ID, got.BlockchainSenderInfo.TicketID},
+		"brazilianFiatReceiverInfo": {got.BrazilianFiatReceiverInfo.ID, got.BrazilianFiatReceiverInfo.TicketID},
+		"blockchainInputInfo":       {got.BlockchainInputInfo.ID, got.BlockchainInputInfo.TicketID},
+	} {
+		if ids[0] == "" || ids[1] != tk.ID.String() {
+			t.Errorf("%s: id %q ticketId %q", name, ids[0], ids[1])
+		}
+	}
 }

@@ -94,10 +94,24 @@ func (s *Server) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 			AccountType: "checking", BankName: b.BankName, BankAddress: addressLine(b.BankAddress), DepositMessage: p.reference, PaymentRail: q.OutputPaymentMethod,
 		}
 	}
+	if in := req.TicketBlockchainInput; in != nil && (in.Permit != nil || in.Personal != nil) {
+		info := &api.BlockchainInputInfo{}
+		if pm := in.Permit; pm != nil {
+			info.R, info.S, info.V, info.Nonce, info.Deadline = pm.R, pm.S, pm.V, pm.Nonce, pm.Deadline
+		}
+		if ps := in.Personal; ps != nil {
+			info.PersonalSignature, info.PersonalSignatureDeadline = ps.Signature, ps.Deadline
+		}
+		t.BlockchainInputInfo = info
+	}
+	if q.TicketRefundID != "" {
+		t.RefundableParameter, _ = json.Marshal(map[string]string{"ticketRefundId": q.TicketRefundID})
+	}
 	if q.MarkupAmount.IsPositive() && req.TicketMarkupInput != nil {
 		t.MarkupInfo = &api.MarkupInfo{MarkupWalletAddress: req.TicketMarkupInput.MarkupWalletAddress}
 	}
 
+	s.stampInfoIDs(t)
 	s.recordTicketEvent(t, "TICKET-CREATED", now)
 	switch {
 	case q.InputPaymentMethod == "INTERNAL":
