@@ -452,6 +452,11 @@ func markupTotal(fees []api.Fee, cur, inCur string, bp decimal.Decimal) decimal.
 func quoteView(q *quoteClaims, token string) api.Quote {
 	fees := make([]api.Fee, len(q.Fees))
 	copy(fees, q.Fees)
+	// Quotes carry rebatable too (service.md §7.2), as tickets do.
+	for i := range fees {
+		reb := fees[i].Type == "Conversion Fee"
+		fees[i].Rebatable = &reb
+	}
 	return api.Quote{
 		QuoteToken: token, InputCurrency: q.InputCurrency, InputPaymentMethod: q.InputPaymentMethod, InputAmount: q.InputAmount,
 		OutputCurrency: q.OutputCurrency, OutputPaymentMethod: q.OutputPaymentMethod, OutputAmount: q.OutputAmount,
