@@ -451,6 +451,22 @@ func endpointCases() []endpointCase {
 			},
 		},
 		{
+			name: "Statement",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.Statement(ctx, StatementFilter{SubAccountID: sub, CreatedAfter: before, Cursor: "9"})
+			},
+			method: "GET", path: "/v2/account/statement", query: "createdAfter=" + fmt.Sprint(before.Unix()) + "&cursor=9&subAccountId=" + subID,
+			status: 200, resp: `{"logs":[{"id":"8","token":"BRLA","balanceChange":"-10.50","finalBalance":"89.50","description":"[DEBIT] x","createdAt":"2026-11-20T00:00:00Z"}],"cursor":"8"}`,
+			check: func(t *testing.T, got any) {
+				p := got.(Page[StatementLog])
+				if len(p.Items) != 1 || !p.More() {
+					t.Fatalf("page = %+v", p)
+				}
+				eqDec(t, "balanceChange", p.Items[0].BalanceChange, "-10.50")
+				eqDec(t, "finalBalance", p.Items[0].FinalBalance, "89.50")
+			},
+		},
+		{
 			name:   "ListApproverOperations",
 			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListApproverOperations(ctx, "cur 1") },
 			method: "GET", path: "/v2/account/multi-sig-operations/approver", query: "cursor=cur+1",

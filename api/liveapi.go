@@ -307,3 +307,29 @@ func (c *Client) GetPaymentSessionTicket(ctx context.Context, sessionID string) 
 func (c *Client) GetW8BEN(ctx context.Context, subAccountID, id uuid.UUID) (*W8BEN, error) {
 	return object[W8BEN](ctx, c, call{method: http.MethodGet, path: pathW8BEN + id.String(), query: newQuery().sub(subAccountID).values()}, "w8ben")
 }
+
+// StatementLog is one balance change of the account's ledger.
+type StatementLog struct {
+	ID            string          `json:"id"`
+	Token         string          `json:"token"`
+	BalanceChange decimal.Decimal `json:"balanceChange"`
+	FinalBalance  decimal.Decimal `json:"finalBalance"`
+	Description   string          `json:"description"`
+	TicketID      string          `json:"ticketId,omitempty"`
+	CreatedAt     Time            `json:"createdAt"`
+}
+
+// StatementFilter is the query of GET /v2/account/statement (times in
+// Unix seconds, as the service documents them).
+type StatementFilter struct {
+	SubAccountID  uuid.UUID
+	CreatedAfter  time.Time
+	CreatedBefore time.Time
+	Cursor        string
+}
+
+// Statement returns one page of the ledger, newest first.
+func (c *Client) Statement(ctx context.Context, f StatementFilter) (Page[StatementLog], error) {
+	q := newQuery().sub(f.SubAccountID).unix("createdAfter", f.CreatedAfter).unix("createdBefore", f.CreatedBefore).cursor(f.Cursor)
+	return page[StatementLog](ctx, c, call{method: http.MethodGet, path: "/v2/account/statement", query: q.values()}, "logs")
+}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -25,6 +26,7 @@ import (
 func (s *Server) routeLive(r *router) {
 	get, post, patch := http.MethodGet, http.MethodPost, http.MethodPatch
 	r.handle(get, "/v2/account/account-info", authAccess, s.accountDetails)
+	r.handle(get, "/v2/account/statement", authAccess, s.statement)
 	r.handle(get, "/v2/account/sub-accounts/{id}", authAccess, s.getSubAccount)
 	r.handle(get, "/v2/account/bank-accounts/brl/static-br-code", authAccess, s.staticBrCode)
 	r.handle(get, "/v2/account/beneficiaries/bank-accounts/eur", authAccess, s.listEUR)
@@ -549,4 +551,81 @@ func (s *Server) getW8BEN(c *call) error {
 	v := *w
 	v.W8BenURL = c.absoluteURL(v.W8BenURL)
 	return c.reply(http.StatusOK, map[string]any{"w8ben": v})
+}
+
+// GET /v2/account/statement?createdAfter&createdBefore&cursor: the ledger
+// of the operated account, newest first: every balance change with the
+// balance it left (spec/service.md §7.4). The cursor is the last id shown.
+func (s *Server) statement(c *call) error {
+	w, err := c.createdWindow(c.queryTimeEither)
+	if err != nil {
+		return err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	acct, err := c.scope()
+	if err != nil {
+		return err
+	}
+	where, args := []string{"account_id = ?"}, []any{acct.ID.String()}
+	if !w.from.IsZero() {
+		where, args = append(where, "at >= ?"), append(args, w.from.UnixNano())
+	}
+	if !w.to.IsZero() {
+		where, args = append(where, "at < ?"), append(args, w.to.UnixNano())
+	}
+	if cur := c.query.Get("cursor"); cur != "" {
+		n, err := strconvAtoi64(cur)
+		if err != nil || n <= 0 {
+			return badRequest(codeInvalidCursor, "cursor %q is not one this service returned; start again without a cursor", truncate(cur, 40))
+		}
+		where, args = append(where, "id < ?"), append(args, n)
+	}
+	rows, err := s.db.r.QueryContext(context.Background(), "SELECT id, currency, amount, balance_after, ticket_id, reason, at FROM ledger WHERE "+
+		strings.Join(where, " AND ")+" ORDER BY id DESC LIMIT ?", append(args, pageSize+1)...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	type logLine struct {
+		ID            string `json:"id"`
+		Token         string `json:"token"`
+		BalanceChange string `json:"balanceChange"`
+		FinalBalance  string `json:"finalBalance"`
+		Description   string `json:"description"`
+		TicketID      string `json:"ticketId,omitempty"`
+		CreatedAt     string `json:"createdAt"`
+	}
+	out, next := []logLine{}, ""
+	for rows.Next() {
+		var id, at int64
+		var cur, amount, after, reason string
+		var ticket sql.NullString
+		if err := rows.Scan(&id, &cur, &amount, &after, &ticket, &reason, &at); err != nil {
+			return err
+		}
+		if len(out) == pageSize {
+			next = out[len(out)-1].ID
+			break
+		}
+		side := "[CREDIT]"
+		if strings.HasPrefix(amount, "-") {
+			side = "[DEBIT]"
+		}
+		out = append(out, logLine{ID: fmt.Sprint(id), Token: cur, BalanceChange: amount, FinalBalance: after,
+			Description: side + " " + reason, TicketID: ticket.String, CreatedAt: fmtTime(time.Unix(0, at))})
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]any{"logs": out, "cursor": next})
+}
+
+func strconvAtoi64(s string) (int64, error) {
+	var n int64
+	_, err := fmt.Sscan(s, &n)
+	if err != nil || fmt.Sprint(n) != s {
+		return 0, fmt.Errorf("not an integer")
+	}
+	return n, nil
 }

@@ -300,3 +300,55 @@ func TestLoginLockout(t *testing.T) {
 		t.Errorf("after the window: %d %s", st, out)
 	}
 }
+
+// The statement pages to the end and agrees with the balances: per token
+// the newest finalBalance is the balance, and each change leads from the
+// previous final balance to the next.
+func TestStatementPagesToTheEndMatchingTheBalances(t *testing.T) {
+	e := newEnv(t, sandbox.Config{Seed: 41})
+	op := e.as("operator")
+	e.clock.Add(10 * time.Second)
+	var logs []api.StatementLog
+	cursor, pages := "", 0
+	for {
+		p := must[api.Page[api.StatementLog]](t)(op.Statement(ctx(t), api.StatementFilter{SubAccountID: e.subs[0], Cursor: cursor}))
+		logs = append(logs, p.Items...)
+		pages++
+		if !p.More() {
+			break
+		}
+		cursor = p.Cursor
+	}
+	if pages < 2 || len(logs) == 0 {
+		t.Fatalf("%d logs in %d pages; want several pages", len(logs), pages)
+	}
+	balances := must[api.Balances](t)(op.Balances(ctx(t), e.subs[0]))
+	newest := map[string]api.StatementLog{}
+	older := map[string]api.StatementLog{} // the next older line per token, walking back
+	for _, l := range logs {
+		if _, ok := newest[l.Token]; !ok {
+			newest[l.Token] = l
+		}
+		if prev, ok := older[l.Token]; ok && !l.FinalBalance.Add(prev.BalanceChange).Equal(prev.FinalBalance) {
+			t.Fatalf("%s: %s + %s != %s (line %s)", l.Token, l.FinalBalance, prev.BalanceChange, prev.FinalBalance, prev.ID)
+		}
+		older[l.Token] = l
+		if !strings.HasPrefix(l.Description, "[DEBIT]") && !strings.HasPrefix(l.Description, "[CREDIT]") {
+			t.Errorf("description %q", l.Description)
+		}
+	}
+	for tok, l := range newest {
+		if b, ok := balances[tok]; !ok || !b.Equal(l.FinalBalance) {
+			t.Errorf("%s: newest finalBalance %s, balance %v", tok, l.FinalBalance, balances[tok])
+		}
+	}
+	// A window keeps to its times.
+	to := e.clock.Now().Add(-24 * time.Hour)
+	p := must[api.Page[api.StatementLog]](t)(op.Statement(ctx(t), api.StatementFilter{SubAccountID: e.subs[0], CreatedBefore: to}))
+	for _, l := range p.Items {
+		if !l.CreatedAt.Before(to) {
+			t.Errorf("line %s at %v is not before %v", l.ID, l.CreatedAt, to)
+		}
+	}
+	wantCode(t, errOf(op.Statement(ctx(t), api.StatementFilter{Cursor: "x"})), http.StatusBadRequest, "INVALID_CURSOR")
+}
