@@ -467,6 +467,67 @@ func endpointCases() []endpointCase {
 			},
 		},
 		{
+			name: "GetEURAccount",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.GetEURAccount(ctx, sub, uuid.MustParse(benID))
+			},
+			method: "GET", path: "/v2/account/beneficiaries/bank-accounts/eur/" + benID, query: "subAccountId=" + subID,
+			status: 200, resp: `{"beneficiaryEurBankAccount":{"id":"` + benID + `","iban":"DE89370400440532013000","bic":"COBADEFF"}}`,
+			check: func(t *testing.T, got any) {
+				if a := got.(*EURAccount); a.BIC != "COBADEFF" {
+					t.Errorf("account = %+v", a)
+				}
+			},
+		},
+		{
+			name: "GetARSAccount",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.GetARSAccount(ctx, uuid.Nil, uuid.MustParse(benID))
+			},
+			method: "GET", path: "/v2/account/beneficiaries/bank-accounts/ars/" + benID,
+			status: 200, resp: `{"beneficiaryArsBankAccount":{"id":"` + benID + `","cvu":"2850590940090418135201"}}`,
+			check: func(t *testing.T, got any) {
+				if a := got.(*ARSAccount); a.CVU != "2850590940090418135201" {
+					t.Errorf("account = %+v", a)
+				}
+			},
+		},
+		{
+			name:   "GetWebhookEvent",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetWebhookEvent(ctx, sub, "ev 1") },
+			method: "GET", path: "/v2/notifications/webhooks/events/ev 1", query: "subAccountId=" + subID,
+			status: 200, resp: `{"event":{"id":"ev 1","subscription":"KYC","data":{"status":"KYC-COMPLETED"}}}`,
+			check: func(t *testing.T, got any) {
+				if ev := got.(*WebhookEvent); ev.Subscription != "KYC" {
+					t.Errorf("event = %+v", ev)
+				}
+			},
+		},
+		{
+			name:   "ListDocuments",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListDocuments(ctx, sub, "ID", "") },
+			method: "GET", path: "/v2/documents/", query: "documentType=ID&subAccountId=" + subID,
+			status: 200, resp: `{"documents":[{"id":"` + benID + `","documentType":"ID","ready":true,"uploadStatusFront":"UPLOADED"}],"cursor":""}`,
+			check: func(t *testing.T, got any) {
+				if p := got.(Page[Document]); len(p.Items) != 1 || !p.Items[0].Ready {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name: "GetDocument",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.GetDocument(ctx, sub, uuid.MustParse(benID))
+			},
+			method: "GET", path: "/v2/documents/" + benID, query: "subAccountId=" + subID,
+			status: 200, resp: `{"document":{"id":"` + benID + `","documentType":"PASSPORT","ready":false,"uploadStatusFront":"PENDING"}}`,
+			check: func(t *testing.T, got any) {
+				if d := got.(*Document); d.DocumentType != "PASSPORT" || d.Ready {
+					t.Errorf("document = %+v", d)
+				}
+			},
+		},
+		{
 			name:   "ListApproverOperations",
 			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListApproverOperations(ctx, "cur 1") },
 			method: "GET", path: "/v2/account/multi-sig-operations/approver", query: "cursor=cur+1",

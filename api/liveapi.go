@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/google/uuid"
@@ -332,4 +333,30 @@ type StatementFilter struct {
 func (c *Client) Statement(ctx context.Context, f StatementFilter) (Page[StatementLog], error) {
 	q := newQuery().sub(f.SubAccountID).unix("createdAfter", f.CreatedAfter).unix("createdBefore", f.CreatedBefore).cursor(f.Cursor)
 	return page[StatementLog](ctx, c, call{method: http.MethodGet, path: "/v2/account/statement", query: q.values()}, "logs")
+}
+
+// GetEURAccount reads one EUR beneficiary.
+func (c *Client) GetEURAccount(ctx context.Context, subAccountID, id uuid.UUID) (*EURAccount, error) {
+	return object[EURAccount](ctx, c, call{method: http.MethodGet, path: itemUUID(pathEUR, id), query: newQuery().sub(subAccountID).values()}, "beneficiaryEurBankAccount")
+}
+
+// GetARSAccount reads one ARS beneficiary.
+func (c *Client) GetARSAccount(ctx context.Context, subAccountID, id uuid.UUID) (*ARSAccount, error) {
+	return object[ARSAccount](ctx, c, call{method: http.MethodGet, path: itemUUID(pathARS, id), query: newQuery().sub(subAccountID).values()}, "beneficiaryArsBankAccount")
+}
+
+// GetWebhookEvent reads one recorded event.
+func (c *Client) GetWebhookEvent(ctx context.Context, subAccountID uuid.UUID, id string) (*WebhookEvent, error) {
+	return object[WebhookEvent](ctx, c, call{method: http.MethodGet, path: pathWebhookEvents + "/" + url.PathEscape(id), query: newQuery().sub(subAccountID).values()}, "event")
+}
+
+// ListDocuments returns one page of the account's documents.
+func (c *Client) ListDocuments(ctx context.Context, subAccountID uuid.UUID, documentType, cursor string) (Page[Document], error) {
+	q := newQuery().sub(subAccountID).str("documentType", documentType).cursor(cursor)
+	return page[Document](ctx, c, call{method: http.MethodGet, path: pathDocuments, query: q.values()}, "documents")
+}
+
+// GetDocument reads one document.
+func (c *Client) GetDocument(ctx context.Context, subAccountID, id uuid.UUID) (*Document, error) {
+	return object[Document](ctx, c, call{method: http.MethodGet, path: itemUUID(pathDocuments, id), query: newQuery().sub(subAccountID).values()}, "document")
 }

@@ -51,6 +51,13 @@ func TestAccountDetailsAndStaticBrCode(t *testing.T) {
 		t.Errorf("single-sided upload = %+v", doc)
 	}
 	wantCode(t, errOf(op.CreateDocument(ctx(t), id, api.CreateDocumentRequest{DocumentType: "PHOTO"})), http.StatusBadRequest, "INVALID_FIELD")
+	docs := must[api.Page[api.Document]](t)(op.ListDocuments(ctx(t), id, "PASSPORT", ""))
+	if len(docs.Items) != 1 || docs.Items[0].ID.String() != doc.ID || !docs.Items[0].Ready {
+		t.Errorf("documents = %+v", docs.Items)
+	}
+	if got := must[*api.Document](t)(op.GetDocument(ctx(t), id, uuid.MustParse(doc.ID))); got.DocumentType != "PASSPORT" || got.UploadStatusFront == "" {
+		t.Errorf("document = %+v", got)
+	}
 	r := e.rawAs(t, "operator")
 	kyc := func(tax string) (int, []byte) {
 		return r.send(t, http.MethodPost, "/v2/kyc/new-level-1/api", `{"subAccountId":"`+id.String()+`","fullName":"Nova Silva","dateOfBirth":"1991-02-03","countryOfTaxId":"BRA","taxIdNumber":"`+tax+`","uploadedDocumentId":"`+doc.ID+`"}`, time.Time{}, nil)
@@ -98,10 +105,16 @@ func TestEURAndARSBeneficiaries(t *testing.T) {
 			t.Errorf("%+v: %v, want 400", req, err)
 		}
 	}
+	if got := must[*api.EURAccount](t)(op.GetEURAccount(ctx(t), uuid.Nil, id)); got.Country != "DEU" || got.BankBeneficiaryName != "Lyon GmbH" {
+		t.Errorf("EUR by id = %+v", got)
+	}
 	aid := must[uuid.UUID](t)(op.CreateARSAccount(ctx(t), uuid.Nil, api.CreateARSAccountRequest{Alias: "BA", CVU: "2850590940090418135201"}))
 	ap := must[api.Page[api.ARSAccount]](t)(op.ListARSAccounts(ctx(t), api.BeneficiaryFilter{}))
 	if len(ap.Items) != 1 || ap.Items[0].ID != aid || ap.Items[0].CVU != "2850590940090418135201" {
 		t.Fatalf("ARS list = %+v", ap.Items)
+	}
+	if got := must[*api.ARSAccount](t)(op.GetARSAccount(ctx(t), uuid.Nil, aid)); got.Alias != "BA" {
+		t.Errorf("ARS by id = %+v", got)
 	}
 	wantCode(t, errOf(op.CreateARSAccount(ctx(t), uuid.Nil, api.CreateARSAccountRequest{Alias: "BB", CVU: "2850590940090418135202"})), http.StatusBadRequest, "INVALID_FIELD")
 	wantCode(t, errOf(op.CreateARSAccount(ctx(t), uuid.Nil, api.CreateARSAccountRequest{Alias: "BA", CVU: "2850590940090418135201"})), http.StatusConflict, "ALIAS_TAKEN")
@@ -135,8 +148,12 @@ func TestEveryTicketTransitionIsAnEvent(t *testing.T) {
 	}
 	all := must[api.Page[api.WebhookEvent]](t)(op.ListWebhookEvents(ctx(t), api.WebhookEventFilter{CreatedAfter: e.clock.Now().Add(-time.Minute)}))
 	if len(all.Items) < 5 {
-		t.Errorf("recent events: %d, want at least 5", len(all.Items))
+		t.Fatalf("recent events: %d, want at least 5", len(all.Items))
 	}
+	if ev := must[*api.WebhookEvent](t)(op.GetWebhookEvent(ctx(t), uuid.Nil, all.Items[0].ID)); ev.ID != all.Items[0].ID || ev.Data["status"] != all.Items[0].Data["status"] {
+		t.Errorf("event by id = %+v, listed %+v", ev, all.Items[0])
+	}
+	wantCode(t, errOf(op.GetWebhookEvent(ctx(t), uuid.Nil, uuid.NewString())), http.StatusNotFound, "NOT_FOUND")
 }
 
 func TestWebhookReadAndEdit(t *testing.T) {
