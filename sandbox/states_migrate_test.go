@@ -51,6 +51,10 @@ func TestMigrationToLiveTicketStates(t *testing.T) {
 			t.Errorf("expired ticket's reason %q, want %q", reason, reasonExpired)
 		}
 	}
+	var check string
+	if err := db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+		t.Errorf("integrity_check after the step: %q %v", check, err)
+	}
 	var ref sql.NullString
 	if err := db.QueryRowContext(ctx, "SELECT ticket_id FROM ledger WHERE id = 1").Scan(&ref); err != nil || ref.String != "t3" {
 		t.Errorf("ledger reference after the step: %v %v, want t3", ref, err)
