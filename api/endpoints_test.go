@@ -87,7 +87,7 @@ func endpointCases() []endpointCase {
 	ticketBody := CreateTicketRequest{
 		QuoteToken: "qt-1", ExternalID: "ext-1",
 		TicketBrlPixInput:      &TicketBrlPixInput{AdditionalData: "invoice 7"},
-		TicketBlockchainOutput: &TicketBlockchainOutput{BeneficiaryWalletID: bid},
+		TicketBlockchainOutput: ToWallet(bid),
 	}
 	ticketBodyJSON := `{"quoteToken":"qt-1","externalId":"ext-1","ticketBrlPixInput":{"additionalData":"invoice 7"},"ticketBlockchainOutput":{"beneficiaryWalletId":"` + benID + `"}}`
 
@@ -223,6 +223,309 @@ func endpointCases() []endpointCase {
 			call:   func(ctx context.Context, c *Client) (any, error) { return c.SandboxFundTicket(ctx, sub, tid) },
 			method: "POST", path: "/v2/sandbox/tickets/" + ticketID + "/fund", query: "subAccountId=" + subID,
 			status: 200, resp: `{"ticket":` + ticketJSON + `}`, check: checkTicket,
+		},
+		{
+			name:   "SandboxReleaseTicket",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.SandboxReleaseTicket(ctx, sub, tid) },
+			method: "POST", path: "/v2/sandbox/tickets/" + ticketID + "/release", query: "subAccountId=" + subID,
+			status: 200, resp: `{"ticket":` + ticketJSON + `}`, check: checkTicket,
+		},
+		{
+			name:   "CancelTicket",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.CancelTicket(ctx, sub, tid) },
+			method: "PATCH", path: "/v2/account/tickets/" + ticketID + "/cancel", query: "subAccountId=" + subID,
+			status: 200, resp: `{"ticket":` + ticketJSON + `}`, check: checkTicket,
+		},
+		{
+			name: "CreateTicket answered with the superset {id, brCode, expiration, ticket}",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				r, err := c.CreateTicket(ctx, sub, ticketBody)
+				if err != nil {
+					return nil, err
+				}
+				return r.Ticket, nil
+			},
+			method: "POST", path: "/v2/account/tickets/", query: "subAccountId=" + subID, body: ticketBodyJSON,
+			status: 201, resp: `{"id":"` + ticketID + `","brCode":"00020101BR","expiration":"2026-11-20T10:05:00Z","ticket":` + ticketJSON + `}`, check: checkTicket,
+		},
+		{
+			name:   "AccountDetails",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.AccountDetails(ctx, sub) },
+			method: "GET", path: "/v2/account/account-info", query: "subAccountId=" + subID,
+			status: 200, resp: `{"id":"` + subID + `","accountInfo":{"id":"` + subID + `","accountType":"INDIVIDUAL","name":"Ana","identityStatus":"CONFIRMED","taxId":"52998224725"},"wallets":[{"id":"w1","walletAddress":"0xabc","chain":"EVM"}],"pixKey":"k","brCode":"000201","createdAt":"2026-01-01T00:00:00Z"}`,
+			check: func(t *testing.T, got any) {
+				d := got.(*AccountDetails)
+				if d.AccountInfo.IdentityStatus != IdentityConfirmed || len(d.Wallets) != 1 || d.Wallets[0].Chain != "EVM" || d.BrCode != "000201" {
+					t.Errorf("details = %+v", d)
+				}
+			},
+		},
+		{
+			name:   "GetSubAccount",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetSubAccount(ctx, sub) },
+			method: "GET", path: "/v2/account/sub-accounts/" + subID,
+			status: 200, resp: `{"subAccountId":"` + subID + `","mainAccountId":"` + benID + `","createdAt":"2026-01-01T00:00:00Z","accountInfo":{"id":"` + subID + `","accountType":"COMPANY","name":"Sub","identityStatus":"NOT-IDENTIFIED"}}`,
+			check: func(t *testing.T, got any) {
+				if a := got.(*SubAccount); a.SubAccountID != sub || a.AccountInfo.IdentityStatus != IdentityNotIdentified {
+					t.Errorf("sub-account = %+v", a)
+				}
+			},
+		},
+		{
+			name: "StaticBrCode",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.StaticBrCode(ctx, sub, "15.00", "ref42", "")
+			},
+			method: "GET", path: "/v2/account/bank-accounts/brl/static-br-code", query: "amount=15.00&referenceLabel=ref42&subAccountId=" + subID,
+			status: 200, resp: `{"brCode":"000201x"}`,
+			check: func(t *testing.T, got any) {
+				if got != "000201x" {
+					t.Errorf("brCode = %v", got)
+				}
+			},
+		},
+		{
+			name: "CreateEURAccount",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateEURAccount(ctx, sub, CreateEURAccountRequest{Alias: "Lyon", IBAN: "DE89370400440532013000", BIC: "COBADEFF", Country: "DEU", BankBeneficiaryName: "Lyon GmbH", IsBusiness: true})
+			},
+			method: "POST", path: "/v2/account/beneficiaries/bank-accounts/eur/", query: "subAccountId=" + subID,
+			body:   `{"alias":"Lyon","iban":"DE89370400440532013000","bic":"COBADEFF","country":"DEU","bankBeneficiaryName":"Lyon GmbH","isBusiness":true}`,
+			status: 200, resp: `{"id":"` + benID + `"}`, check: checkID,
+		},
+		{
+			name: "ListEURAccounts",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListEURAccounts(ctx, BeneficiaryFilter{Cursor: "c"})
+			},
+			method: "GET", path: "/v2/account/beneficiaries/bank-accounts/eur/", query: "cursor=c",
+			status: 200, resp: `{"beneficiaryEurBankAccount":[{"id":"` + benID + `","alias":"Lyon","iban":"DE89370400440532013000","country":"DEU"}],"cursor":""}`,
+			check: func(t *testing.T, got any) {
+				if p := got.(Page[EURAccount]); len(p.Items) != 1 || p.Items[0].IBAN != "DE89370400440532013000" {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name: "CreateARSAccount",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateARSAccount(ctx, uuid.Nil, CreateARSAccountRequest{Alias: "BA", CVU: "0000003100010000000009"})
+			},
+			method: "POST", path: "/v2/account/beneficiaries/bank-accounts/ars/", body: `{"alias":"BA","cvu":"0000003100010000000009"}`,
+			status: 200, resp: `{"id":"` + benID + `"}`, check: checkID,
+		},
+		{
+			name:   "ListARSAccounts",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListARSAccounts(ctx, BeneficiaryFilter{}) },
+			method: "GET", path: "/v2/account/beneficiaries/bank-accounts/ars/",
+			status: 200, resp: `{"beneficiaryArsBankAccount":[{"id":"` + benID + `","alias":"BA","cvu":"0000003100010000000009"}],"cursor":""}`,
+			check: func(t *testing.T, got any) {
+				if p := got.(Page[ARSAccount]); len(p.Items) != 1 || p.Items[0].CVU != "0000003100010000000009" {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name: "ListWebhookEvents",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListWebhookEvents(ctx, WebhookEventFilter{CreatedAfter: before, Subscription: "TICKET", DataID: ticketID})
+			},
+			method: "GET", path: "/v2/notifications/webhooks/events", query: "createdAfter=" + fmt.Sprint(before.Unix()) + "&dataId=" + ticketID + "&subscription=TICKET",
+			status: 200, resp: `{"events":[{"id":"e1","subscription":"TICKET","subAccountId":"","data":{"status":"TICKET-CREATED","ticketId":"` + ticketID + `"},"createdAt":"2026-11-20T00:00:00Z"}],"cursor":""}`,
+			check: func(t *testing.T, got any) {
+				if p := got.(Page[WebhookEvent]); len(p.Items) != 1 || p.Items[0].Data["status"] != "TICKET-CREATED" {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name:   "GetWebhook",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetWebhook(ctx, benID) },
+			method: "GET", path: "/v2/notifications/webhooks/" + benID,
+			status: 200, resp: `{"webhook":{"id":"` + benID + `","url":"https://x.example/h","subscriptions":["TICKET"]}}`,
+			check: func(t *testing.T, got any) {
+				if w := got.(*Webhook); w.URL != "https://x.example/h" {
+					t.Errorf("webhook = %+v", w)
+				}
+			},
+		},
+		{
+			name: "UpdateWebhook",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.UpdateWebhook(ctx, UpdateWebhookRequest{WebhookID: benID, WebhookURL: "https://y.example/h", Subscriptions: []string{"*"}})
+			},
+			method: "PATCH", path: "/v2/notifications/webhooks", body: `{"webhookId":"` + benID + `","webhookUrl":"https://y.example/h","subscriptions":["*"]}`,
+			status: 200, resp: `{"webhook":{}}`, check: checkNil,
+		},
+		{
+			name: "CreateDocument",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateDocument(ctx, sub, CreateDocumentRequest{DocumentType: "ID", IsDoubleSided: true})
+			},
+			method: "POST", path: "/v2/documents/", query: "subAccountId=" + subID, body: `{"documentType":"ID","isDoubleSided":true}`,
+			status: 201, resp: `{"id":"d1","uploadURLFront":"https://u/f","uploadURLBack":"https://u/b"}`,
+			check: func(t *testing.T, got any) {
+				if d := got.(*DocumentUpload); d.ID != "d1" || d.UploadURLBack == "" {
+					t.Errorf("upload = %+v", d)
+				}
+			},
+		},
+		{
+			name:   "ListKYCAttempts",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListKYCAttempts(ctx, sub, "") },
+			method: "GET", path: "/v2/kyc/attempts", query: "subAccountId=" + subID,
+			status: 200, resp: `{"attempts":[{"id":"` + benID + `","levelName":"level-1","status":"COMPLETED","result":"APPROVED","createdAt":"2026-01-01T00:00:00Z","updatedAt":"2026-01-01T00:00:00Z"}],"cursor":null}`,
+			check: func(t *testing.T, got any) {
+				if p := got.(Page[KYCAttempt]); len(p.Items) != 1 || p.Items[0].Result != "APPROVED" || p.More() {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name: "GetKYCAttempt",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.GetKYCAttempt(ctx, sub, uuid.MustParse(benID))
+			},
+			method: "GET", path: "/v2/kyc/attempts/" + benID, query: "subAccountId=" + subID,
+			status: 200, resp: `{"attempt":{"id":"` + benID + `","levelName":"level-1","status":"PENDING","result":""}}`,
+			check: func(t *testing.T, got any) {
+				if a := got.(*KYCAttempt); a.Status != "PENDING" {
+					t.Errorf("attempt = %+v", a)
+				}
+			},
+		},
+		{
+			name: "CreatePaymentSession",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreatePaymentSession(ctx, sub, CreatePaymentSessionRequest{ExternalID: "o-1", PaymentOptions: []string{"PIX"}, OutputCurrency: "BRLA", ExpirationInMinutes: 30})
+			},
+			method: "POST", path: "/v2/account/payment-session", query: "subAccountId=" + subID,
+			body:   `{"externalId":"o-1","paymentOptions":["PIX"],"outputCurrency":"BRLA","expirationInMinutes":30}`,
+			status: 200, resp: `{"id":"ps-1"}`,
+			check: func(t *testing.T, got any) {
+				if got != "ps-1" {
+					t.Errorf("id = %v", got)
+				}
+			},
+		},
+		{
+			name:   "GetPaymentSession",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetPaymentSession(ctx, "ps-1") },
+			method: "GET", path: "/v2/payment-session/ps-1", public: true,
+			status: 200, resp: `{"paymentSession":{"id":"` + benID + `","status":"OPEN","paymentOptions":["PIX"],"outputCurrency":"BRLA"}}`,
+			check: func(t *testing.T, got any) {
+				if ps := got.(*PaymentSession); ps.Status != "OPEN" || ps.OutputCurrency != "BRLA" {
+					t.Errorf("session = %+v", ps)
+				}
+			},
+		},
+		{
+			name: "PaymentSessionQuote",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.PaymentSessionQuote(ctx, "ps-1", "BRL", "PIX", dec("250"))
+			},
+			method: "GET", path: "/v2/payment-session/ps-1/fixed-quote", public: true,
+			query:  "inputAmount=250&inputCurrency=BRL&inputPaymentMethod=PIX&inputThirdParty=true&outputThirdParty=false",
+			status: 200, resp: `{"quoteToken":"qt","inputAmount":"250","outputAmount":"249.5","appliedFees":[]}`,
+			check: func(t *testing.T, got any) {
+				if q := got.(*Quote); q.QuoteToken != "qt" {
+					t.Errorf("quote = %+v", q)
+				}
+			},
+		},
+		{
+			name:   "GetPaymentSessionTicket",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetPaymentSessionTicket(ctx, "ps-1") },
+			method: "GET", path: "/v2/payment-session/ps-1/get-ticket", public: true,
+			status: 200, resp: `{"ticket":` + ticketJSON + `}`, check: checkTicket,
+		},
+		{
+			name:   "GetW8BEN",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetW8BEN(ctx, sub, uuid.MustParse(benID)) },
+			method: "GET", path: "/v2/kyc/w8ben/" + benID, query: "subAccountId=" + subID,
+			status: 200, resp: `{"w8ben":{"id":"` + benID + `","w8BenUrl":"https://x/f","createdAt":"2026-01-01T00:00:00Z"}}`,
+			check: func(t *testing.T, got any) {
+				if w := got.(*W8BEN); w.W8BenURL != "https://x/f" {
+					t.Errorf("w8ben = %+v", w)
+				}
+			},
+		},
+		{
+			name: "Statement",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.Statement(ctx, StatementFilter{SubAccountID: sub, CreatedAfter: before, Cursor: "9"})
+			},
+			method: "GET", path: "/v2/account/statement", query: "createdAfter=" + fmt.Sprint(before.Unix()) + "&cursor=9&subAccountId=" + subID,
+			status: 200, resp: `{"logs":[{"id":"8","token":"BRLA","balanceChange":"-10.50","finalBalance":"89.50","description":"[DEBIT] x","createdAt":"2026-11-20T00:00:00Z"}],"cursor":"8"}`,
+			check: func(t *testing.T, got any) {
+				p := got.(Page[StatementLog])
+				if len(p.Items) != 1 || !p.More() {
+					t.Fatalf("page = %+v", p)
+				}
+				eqDec(t, "balanceChange", p.Items[0].BalanceChange, "-10.50")
+				eqDec(t, "finalBalance", p.Items[0].FinalBalance, "89.50")
+			},
+		},
+		{
+			name: "GetEURAccount",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.GetEURAccount(ctx, sub, uuid.MustParse(benID))
+			},
+			method: "GET", path: "/v2/account/beneficiaries/bank-accounts/eur/" + benID, query: "subAccountId=" + subID,
+			status: 200, resp: `{"beneficiaryEurBankAccount":{"id":"` + benID + `","iban":"DE89370400440532013000","bic":"COBADEFF"}}`,
+			check: func(t *testing.T, got any) {
+				if a := got.(*EURAccount); a.BIC != "COBADEFF" {
+					t.Errorf("account = %+v", a)
+				}
+			},
+		},
+		{
+			name: "GetARSAccount",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.GetARSAccount(ctx, uuid.Nil, uuid.MustParse(benID))
+			},
+			method: "GET", path: "/v2/account/beneficiaries/bank-accounts/ars/" + benID,
+			status: 200, resp: `{"beneficiaryArsBankAccount":{"id":"` + benID + `","cvu":"2850590940090418135201"}}`,
+			check: func(t *testing.T, got any) {
+				if a := got.(*ARSAccount); a.CVU != "2850590940090418135201" {
+					t.Errorf("account = %+v", a)
+				}
+			},
+		},
+		{
+			name:   "GetWebhookEvent",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetWebhookEvent(ctx, sub, "ev 1") },
+			method: "GET", path: "/v2/notifications/webhooks/events/ev 1", query: "subAccountId=" + subID,
+			status: 200, resp: `{"event":{"id":"ev 1","subscription":"KYC","data":{"status":"KYC-COMPLETED"}}}`,
+			check: func(t *testing.T, got any) {
+				if ev := got.(*WebhookEvent); ev.Subscription != "KYC" {
+					t.Errorf("event = %+v", ev)
+				}
+			},
+		},
+		{
+			name:   "ListDocuments",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListDocuments(ctx, sub, "ID", "") },
+			method: "GET", path: "/v2/documents/", query: "documentType=ID&subAccountId=" + subID,
+			status: 200, resp: `{"documents":[{"id":"` + benID + `","documentType":"ID","ready":true,"uploadStatusFront":"UPLOADED"}],"cursor":""}`,
+			check: func(t *testing.T, got any) {
+				if p := got.(Page[Document]); len(p.Items) != 1 || !p.Items[0].Ready {
+					t.Errorf("page = %+v", p)
+				}
+			},
+		},
+		{
+			name: "GetDocument",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.GetDocument(ctx, sub, uuid.MustParse(benID))
+			},
+			method: "GET", path: "/v2/documents/" + benID, query: "subAccountId=" + subID,
+			status: 200, resp: `{"document":{"id":"` + benID + `","documentType":"PASSPORT","ready":false,"uploadStatusFront":"PENDING"}}`,
+			check: func(t *testing.T, got any) {
+				if d := got.(*Document); d.DocumentType != "PASSPORT" || d.Ready {
+					t.Errorf("document = %+v", d)
+				}
+			},
 		},
 		{
 			name:   "ListApproverOperations",

@@ -10,8 +10,8 @@ import (
 // OutputAmount must be set; the third-party flags are always sent (the
 // service requires them), the markup fields only when set.
 func (c *Client) Quote(ctx context.Context, req QuoteRequest) (*Quote, error) {
-	if req.InputAmount.Valid == req.OutputAmount.Valid {
-		return nil, errors.New("quote: give exactly one of the input amount and the output amount")
+	if req.InputAmount.Valid && req.OutputAmount.Valid || !req.InputAmount.Valid && !req.OutputAmount.Valid && req.OutputBrCode == "" {
+		return nil, errors.New("quote: give exactly one of the input amount and the output amount (or a BR Code carrying its amount)")
 	}
 	q := newQuote(req)
 	var out Quote
@@ -36,5 +36,7 @@ func newQuote(req QuoteRequest) query {
 		decimal("outputAmount", req.OutputAmount).
 		decimal("markupFloatingFee", req.MarkupFloatingFee).
 		decimal("markupInputFixedFee", req.MarkupInputFixedFee).
-		decimal("markupOutputFixedFee", req.MarkupOutputFixedFee)
+		decimal("markupOutputFixedFee", req.MarkupOutputFixedFee).
+		str("outputBrCode", req.OutputBrCode).
+		str("ticketRefundId", req.TicketRefundID)
 }

@@ -59,7 +59,7 @@ func pixToOwnWallet(ctx context.Context, c *api.Client, sub uuid.UUID, amount st
 	if err != nil {
 		return nil, api.CreateTicketRequest{}, err
 	}
-	return q, api.CreateTicketRequest{QuoteToken: q.QuoteToken, TicketBrlPixInput: &api.TicketBrlPixInput{}, TicketBlockchainOutput: &api.TicketBlockchainOutput{BeneficiaryWalletID: uuid.Nil}}, nil
+	return q, api.CreateTicketRequest{QuoteToken: q.QuoteToken, TicketBrlPixInput: &api.TicketBrlPixInput{}, TicketBlockchainOutput: api.ToWallet(uuid.Nil)}, nil
 }
 
 func TestSandboxEveryKeyTypeSigns(t *testing.T) {
@@ -102,7 +102,7 @@ func TestSandboxTicketFlow(t *testing.T) {
 		t.Fatal(err)
 	}
 	tk := res.Ticket
-	if res.Parked || tk == nil || tk.Status != api.TicketPending || tk.BrCode() == "" || tk.ExternalID == "" {
+	if res.Parked || tk == nil || tk.Status != api.TicketUnpaid || tk.BrCode() == "" || tk.ExternalID == "" {
 		t.Fatalf("created %+v", res)
 	}
 	if !tk.Quote.OutputAmount.Equal(q.OutputAmount) {
@@ -126,7 +126,7 @@ func TestSandboxTicketFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if funded.Status == api.TicketPending {
+	if funded.Status == api.TicketUnpaid {
 		t.Errorf("still pending after funding")
 	}
 	deadline := time.Now().Add(20 * time.Second)

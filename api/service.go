@@ -36,6 +36,11 @@ type QuoteRequest struct {
 	MarkupInputFixedFee  decimal.NullDecimal
 	MarkupOutputFixedFee decimal.NullDecimal
 	MarkupCurrency       string
+	// OutputBrCode pays a dynamic BR Code (BRL via PIX): the amount may
+	// come from the code, and the ticket's PIX output is {brCode}.
+	OutputBrCode string
+	// TicketRefundID names the ticket this quote refunds.
+	TicketRefundID string
 }
 
 // TicketFilter is the query of GET /v2/account/tickets/.

@@ -112,6 +112,20 @@ func (c *Client) SandboxFundTicket(ctx context.Context, subAccountID, id uuid.UU
 	return object[Ticket](ctx, c, cl, keyTicket)
 }
 
+// CancelTicket cancels an UNPAID ticket (PATCH .../cancel); the service
+// answers 409 for any other state. The ticket comes back CANCELED.
+func (c *Client) CancelTicket(ctx context.Context, subAccountID, id uuid.UUID) (*Ticket, error) {
+	cl := call{method: http.MethodPatch, path: itemUUID(pathTickets, id) + "/cancel", query: newQuery().sub(subAccountID).values()}
+	return object[Ticket](ctx, c, cl, keyTicket)
+}
+
+// SandboxReleaseTicket passes the review of an ON-HOLD ticket (sandbox
+// only): it moves on to delivery.
+func (c *Client) SandboxReleaseTicket(ctx context.Context, subAccountID, id uuid.UUID) (*Ticket, error) {
+	cl := call{method: http.MethodPost, path: itemUUID(pathSandboxFundTicket, id) + "/release", query: newQuery().sub(subAccountID).values()}
+	return object[Ticket](ctx, c, cl, keyTicket)
+}
+
 // CreateTicket turns a quote into a ticket. The quote must have been asked
 // for with the same subAccountID.
 //

@@ -58,18 +58,37 @@ func NewTime(t time.Time) Time { return Time{t} }
 // constants below; any other value the service sends is kept as it came.
 type TicketStatus string
 
-// Ticket states (spec/service.md §5).
+// Ticket states as the live service names them (spec/service.md §7.2).
 const (
-	TicketPending    TicketStatus = "PENDING"
+	// TicketUnpaid waits for its input to be paid.
+	TicketUnpaid TicketStatus = "UNPAID"
+	// TicketPending is funded but queued (a fiat rail outside business
+	// hours, or behind the account's queue).
+	TicketPending TicketStatus = "PENDING"
+	// TicketOnHold is funded and held for review.
+	TicketOnHold     TicketStatus = "ON-HOLD"
 	TicketProcessing TicketStatus = "PROCESSING"
 	TicketPaid       TicketStatus = "PAID"
 	TicketFailed     TicketStatus = "FAILED"
-	TicketExpired    TicketStatus = "EXPIRED"
+	// TicketPartialFailed: part of a split delivery failed.
+	TicketPartialFailed TicketStatus = "PARTIAL-FAILED"
+	// TicketCanceled was cancelled while unpaid, by the caller or because
+	// it expired unfunded (Reason says which).
+	TicketCanceled TicketStatus = "CANCELED"
 )
 
-// Final reports whether no further transition is expected.
+// TicketStatuses lists the known states in lifecycle order.
+var TicketStatuses = []TicketStatus{TicketUnpaid, TicketPending, TicketOnHold, TicketProcessing, TicketPaid, TicketFailed, TicketPartialFailed, TicketCanceled}
+
+// Final reports whether no further transition is expected. A value the
+// project does not know is not final: polling goes on rather than stopping
+// on a state that may still move money.
 func (s TicketStatus) Final() bool {
-	return s == TicketPaid || s == TicketFailed || s == TicketExpired
+	switch s {
+	case TicketPaid, TicketFailed, TicketPartialFailed, TicketCanceled:
+		return true
+	}
+	return false
 }
 
 // OperationStatus is a multi-signature operation's state.
@@ -126,6 +145,8 @@ type Quote struct {
 	BasePrice            decimal.Decimal `json:"basePrice"`
 	PairName             string          `json:"pairName"`
 	BlockchainSendMethod string          `json:"blockchainSendMethod,omitempty"`
+	OutputBrCode         string          `json:"outputBrCode,omitempty"`
+	TicketRefundID       string          `json:"ticketRefundId,omitempty"`
 }
 
 // TicketQuote is the quote as embedded in a ticket.
@@ -178,6 +199,8 @@ type BrazilianFiatSenderInfo struct {
 
 // BrazilianFiatReceiverInfo is the PIX receiver.
 type BrazilianFiatReceiverInfo struct {
+	ID            string `json:"id,omitempty"`
+	TicketID      string `json:"ticketId,omitempty"`
 	PixMessage    string `json:"pixMessage"`
 	PixKey        string `json:"pixKey"`
 	TaxID         string `json:"taxId"`
@@ -201,6 +224,8 @@ type BrlPixInputInfo struct {
 
 // BlockchainSenderInfo is the on-chain payer.
 type BlockchainSenderInfo struct {
+	ID                       string `json:"id,omitempty"`
+	TicketID                 string `json:"ticketId,omitempty"`
 	WalletAddress            string `json:"walletAddress"`
 	TxHash                   string `json:"txHash"`
 	DisposableDepositAddress string `json:"disposableDepositAddress"`
@@ -218,6 +243,8 @@ type BlockchainReceiverInfo struct {
 
 // AmericanFiatInfo is a US bank party (sender or receiver).
 type AmericanFiatInfo struct {
+	ID                string `json:"id,omitempty"`
+	TicketID          string `json:"ticketId,omitempty"`
 	AccountHolderName string `json:"accountHolderName"`
 	BankAccountNumber string `json:"bankAccountNumber"`
 	BankRoutingNumber string `json:"bankRoutingNumber"`
@@ -230,6 +257,8 @@ type AmericanFiatInfo struct {
 
 // EuropeanFiatInfo is a European bank party (sender or receiver).
 type EuropeanFiatInfo struct {
+	ID                  string          `json:"id,omitempty"`
+	TicketID            string          `json:"ticketId,omitempty"`
 	BankBeneficiaryName string          `json:"bankBeneficiaryName"`
 	IBAN                string          `json:"iban"`
 	BIC                 string          `json:"bic"`
@@ -242,6 +271,8 @@ type EuropeanFiatInfo struct {
 
 // ArgentineFiatSenderInfo is the Argentine payer.
 type ArgentineFiatSenderInfo struct {
+	ID            string `json:"id,omitempty"`
+	TicketID      string `json:"ticketId,omitempty"`
 	CVU           string `json:"cvu"`
 	CUIT          string `json:"cuit"`
 	Name          string `json:"name"`
@@ -250,6 +281,8 @@ type ArgentineFiatSenderInfo struct {
 
 // ArgentineFiatReceiverInfo is the Argentine receiver.
 type ArgentineFiatReceiverInfo struct {
+	ID            string `json:"id,omitempty"`
+	TicketID      string `json:"ticketId,omitempty"`
 	CVU           string `json:"cvu"`
 	CUIT          string `json:"cuit"`
 	AccountHolder string `json:"accountHolder"`
@@ -258,6 +291,8 @@ type ArgentineFiatReceiverInfo struct {
 
 // MarkupInfo records where a markup was paid.
 type MarkupInfo struct {
+	ID                  string `json:"id,omitempty"`
+	TicketID            string `json:"ticketId,omitempty"`
 	MarkupWalletAddress string `json:"markupWalletAddress"`
 	TxHash              string `json:"txHash"`
 }
@@ -288,6 +323,23 @@ type Ticket struct {
 	ArgentineFiatReceiverInfo *ArgentineFiatReceiverInfo `json:"argentineFiatReceiverInfo,omitempty"`
 	MarkupInfo                *MarkupInfo                `json:"markupInfo,omitempty"`
 	BrlPixInputInfo           *BrlPixInputInfo           `json:"brlPixInputInfo,omitempty"`
+	BlockchainInputInfo       *BlockchainInputInfo       `json:"blockchainInputInfo,omitempty"`
+	// RefundableParameter is kept as the service sends it (its shape is
+	// not documented); the sandbox names the refunded ticket there.
+	RefundableParameter json.RawMessage `json:"RefundableParameter,omitempty"`
+}
+
+// BlockchainInputInfo records the signature a PERMIT input came with.
+type BlockchainInputInfo struct {
+	ID                        string `json:"id"`
+	TicketID                  string `json:"ticketId"`
+	R                         string `json:"r,omitempty"`
+	S                         string `json:"s,omitempty"`
+	V                         int    `json:"v,omitempty"`
+	Nonce                     int64  `json:"nonce,omitempty"`
+	Deadline                  int64  `json:"deadline,omitempty"`
+	PersonalSignature         string `json:"personalSignature,omitempty"`
+	PersonalSignatureDeadline int64  `json:"personalSignatureDeadline,omitempty"`
 }
 
 // BrCode returns the BR Code the payer must pay for a PIX input, if any.
@@ -329,23 +381,75 @@ type TicketBlockchainInput struct {
 	Personal      *PersonalSignature `json:"personal,omitempty"`
 }
 
-// TicketBrlPixOutput is the block for BRL output via PIX.
+// TicketBrlPixOutput is the block for BRL output via PIX. Exactly one
+// variant is filled: a registered beneficiary, a PIX key, a BR Code to pay
+// (the quote was asked with OutputBrCode), or the bank fields.
 type TicketBrlPixOutput struct {
-	BeneficiaryBrlBankAccountID uuid.UUID `json:"beneficiaryBrlBankAccountId"`
-	PixMessage                  string    `json:"pixMessage,omitempty"`
+	BeneficiaryBrlBankAccountID *uuid.UUID `json:"beneficiaryBrlBankAccountId,omitempty"`
+	PixKey                      string     `json:"pixKey,omitempty"`
+	BrCode                      string     `json:"brCode,omitempty"`
+	TaxID                       string     `json:"taxId,omitempty"`
+	UserName                    string     `json:"userName,omitempty"`
+	BankCode                    string     `json:"bankCode,omitempty"`
+	BranchCode                  string     `json:"branchCode,omitempty"`
+	AccountNumber               string     `json:"accountNumber,omitempty"`
+	AccountType                 string     `json:"accountType,omitempty"`
+	PixMessage                  string     `json:"pixMessage,omitempty"`
 }
 
-// TicketBlockchainOutput is the block for a blockchain output. The nil UUID
-// means the operating account's own service wallet.
+// PixToBeneficiary pays a registered BRL beneficiary.
+func PixToBeneficiary(id uuid.UUID, message string) *TicketBrlPixOutput {
+	return &TicketBrlPixOutput{BeneficiaryBrlBankAccountID: &id, PixMessage: message}
+}
+
+// TicketBlockchainOutput is the block for a blockchain output: a registered
+// wallet by id, or an inline wallet (WalletChain and WalletAddress). The
+// nil UUID as id means the operating account's own service wallet.
 type TicketBlockchainOutput struct {
-	BeneficiaryWalletID uuid.UUID `json:"beneficiaryWalletId"`
+	BeneficiaryWalletID *uuid.UUID `json:"beneficiaryWalletId,omitempty"`
+	WalletChain         string     `json:"walletChain,omitempty"`
+	WalletAddress       string     `json:"walletAddress,omitempty"`
+	WalletMemo          string     `json:"walletMemo,omitempty"`
 }
 
-// TicketUsdOutput is the block for a USD bank output.
+// ToWallet pays a registered beneficiary wallet (uuid.Nil: the operating
+// account's own wallet).
+func ToWallet(id uuid.UUID) *TicketBlockchainOutput {
+	return &TicketBlockchainOutput{BeneficiaryWalletID: &id}
+}
+
+// TicketUsdOutput is the block for a USD ACH output.
 type TicketUsdOutput struct {
 	BeneficiaryUsdBankAccountID uuid.UUID `json:"beneficiaryUsdBankAccountId"`
-	PaymentRail                 string    `json:"paymentRail,omitempty"`
-	Reference                   string    `json:"reference,omitempty"`
+	AchReference                string    `json:"achReference,omitempty"`
+}
+
+// TicketUsdWireOutput is the block for a USD WIRE output.
+type TicketUsdWireOutput struct {
+	BeneficiaryUsdBankAccountID uuid.UUID `json:"beneficiaryUsdBankAccountId"`
+	WireMessage                 string    `json:"wireMessage,omitempty"`
+}
+
+// SetUSDOutput fills the USD block the rail asks for: ticketUsdOutput
+// (achReference) for ACH, ticketUsdWireOutput (wireMessage) for WIRE.
+func (r *CreateTicketRequest) SetUSDOutput(rail string, id uuid.UUID, reference string) {
+	r.TicketUsdOutput, r.TicketUsdWireOutput = nil, nil
+	if rail == "WIRE" {
+		r.TicketUsdWireOutput = &TicketUsdWireOutput{BeneficiaryUsdBankAccountID: id, WireMessage: reference}
+		return
+	}
+	r.TicketUsdOutput = &TicketUsdOutput{BeneficiaryUsdBankAccountID: id, AchReference: reference}
+}
+
+// TicketEurSepaOutput is the block for a EUR SEPA output.
+type TicketEurSepaOutput struct {
+	BeneficiaryEurBankAccountID uuid.UUID `json:"beneficiaryEurBankAccountId"`
+	SepaReference               string    `json:"sepaReference,omitempty"`
+}
+
+// TicketArsOutput is the block for an ARS CVU output [decided].
+type TicketArsOutput struct {
+	BeneficiaryArsBankAccountID uuid.UUID `json:"beneficiaryArsBankAccountId"`
 }
 
 // TicketCopOutput is the block for a COP bank output [decided].
@@ -368,6 +472,9 @@ type CreateTicketRequest struct {
 	TicketBrlPixOutput     *TicketBrlPixOutput     `json:"ticketBrlPixOutput,omitempty"`
 	TicketBlockchainOutput *TicketBlockchainOutput `json:"ticketBlockchainOutput,omitempty"`
 	TicketUsdOutput        *TicketUsdOutput        `json:"ticketUsdOutput,omitempty"`
+	TicketUsdWireOutput    *TicketUsdWireOutput    `json:"ticketUsdWireOutput,omitempty"`
+	TicketEurSepaOutput    *TicketEurSepaOutput    `json:"ticketEurSepaOutput,omitempty"`
+	TicketArsOutput        *TicketArsOutput        `json:"ticketArsOutput,omitempty"`
 	TicketCopOutput        *TicketCopOutput        `json:"ticketCopOutput,omitempty"`
 	TicketMarkupInput      *TicketMarkupInput      `json:"ticketMarkupInput,omitempty"`
 }
@@ -449,6 +556,13 @@ type AccountInfo struct {
 	ID          uuid.UUID `json:"id"`
 	AccountType string    `json:"accountType"`
 	Name        string    `json:"name"`
+	// The full form (account-info, a sub-account's detail) adds these.
+	CountrySubdivisionTaxResidence string `json:"countrySubdivisionTaxResidence,omitempty"`
+	CountryTaxResidence            string `json:"countryTaxResidence,omitempty"`
+	IdentityStatus                 string `json:"identityStatus,omitempty"`
+	FullName                       string `json:"fullName,omitempty"`
+	Birthdate                      string `json:"birthdate,omitempty"`
+	TaxID                          string `json:"taxId,omitempty"`
 }
 
 // SubAccount is one item of GET /v2/account/sub-accounts.
@@ -483,7 +597,9 @@ type Operation struct {
 	SubAccountName string          `json:"subAccountName"`
 	ExecutedID     string          `json:"executedId"`
 	// Reason is the rejection reason [decided: the seed is silent].
-	Reason       string          `json:"reason,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// RejectedBy is the e-mail of the approver who rejected it [decided].
+	RejectedBy   string          `json:"rejectedBy,omitempty"`
 	Approvers    []Approver      `json:"approvers,omitempty"`
 	DecodedQuote json.RawMessage `json:"decodedQuote,omitempty"`
 	Beneficiary  json.RawMessage `json:"beneficiary,omitempty"`
@@ -504,6 +620,10 @@ type Address struct {
 	State       string `json:"state,omitempty"`
 	PostalCode  string `json:"postalCode,omitempty"`
 	Country     string `json:"country,omitempty"`
+	// The older spelling, still sent by live clients: the service
+	// returns both filled (spec/service.md §7.4).
+	StreetAddress string `json:"streetAddress,omitempty"`
+	ZipCode       string `json:"zipCode,omitempty"`
 }
 
 // Wallet is a beneficiary wallet.

@@ -224,11 +224,12 @@ func runRow(ctx context.Context, svc Service, p *Planned, o Options, ledger Ledg
 // body is the creation request of a row.
 func body(p *Planned) api.CreateTicketRequest {
 	req := api.CreateTicketRequest{QuoteToken: p.Quote.QuoteToken, ExternalID: p.ExternalID}
+	id := p.Payee.ID
 	switch p.Payee.Kind {
 	case "brl":
-		req.TicketBrlPixOutput = &api.TicketBrlPixOutput{BeneficiaryBrlBankAccountID: p.Payee.ID, PixMessage: p.Reference}
+		req.TicketBrlPixOutput = &api.TicketBrlPixOutput{BeneficiaryBrlBankAccountID: &id, PixMessage: p.Reference}
 	case "wallet":
-		req.TicketBlockchainOutput = &api.TicketBlockchainOutput{BeneficiaryWalletID: p.Payee.ID}
+		req.TicketBlockchainOutput = &api.TicketBlockchainOutput{BeneficiaryWalletID: &id}
 	}
 	return req
 }

@@ -195,19 +195,19 @@ func ticketBody(q *api.Quote, f createFlags, bene uuid.UUID) (api.CreateTicketRe
 		if err := needBene(); err != nil {
 			return req, err
 		}
-		req.TicketBrlPixOutput = &api.TicketBrlPixOutput{BeneficiaryBrlBankAccountID: bene, PixMessage: f.pixMessage}
+		req.TicketBrlPixOutput = api.PixToBeneficiary(bene, f.pixMessage)
 	case money.IsChain(m):
 		// No beneficiary: the account's own service wallet.
-		req.TicketBlockchainOutput = &api.TicketBlockchainOutput{BeneficiaryWalletID: bene}
+		req.TicketBlockchainOutput = api.ToWallet(bene)
 	case m == "ACH" || m == "WIRE":
 		if err := needBene(); err != nil {
 			return req, err
 		}
-		rail := strings.ToUpper(f.rail)
-		if rail == "" {
-			rail = m
+		// The quote's output method is the rail; the flag may only repeat it.
+		if rail := strings.ToUpper(f.rail); rail != "" && rail != m {
+			return req, Usagef("--payment-rail %s: the quote pays out via %s; quote with --output-method %s instead", rail, m, rail)
 		}
-		req.TicketUsdOutput = &api.TicketUsdOutput{BeneficiaryUsdBankAccountID: bene, PaymentRail: rail, Reference: f.reference}
+		req.SetUSDOutput(m, bene, f.reference)
 	case m == "BANK-TRANSFER":
 		if err := needBene(); err != nil {
 			return req, err

@@ -9,40 +9,57 @@ import (
 	"strings"
 )
 
+// evm are the EVM chains every token moves on: whatever a wallet may be
+// registered on must be quotable (service.md §7.3).
+var evm = []string{"INTERNAL", "POLYGON", "CELO", "ETHEREUM", "BASE", "GNOSIS", "MOONBEAM"}
+
 // catalogue lists each currency with its payment methods, in the order the
-// service documents them (service.md §6). The order is the display order.
+// service documents them (service.md §6, §7.3). The order is the display
+// order. TRON carries USDT only [decided].
 var catalogue = []struct {
 	currency string
 	methods  []string
 }{
 	{"BRL", []string{"PIX"}},
-	{"BRLA", []string{"INTERNAL", "POLYGON", "CELO", "ETHEREUM", "BASE"}},
-	{"USDC", []string{"INTERNAL", "POLYGON", "CELO", "ETHEREUM", "BASE"}},
-	{"USDT", []string{"INTERNAL", "POLYGON", "CELO", "ETHEREUM", "BASE"}},
-	{"EURC", []string{"INTERNAL", "POLYGON", "ETHEREUM", "BASE"}},
+	{"BRLA", evm},
+	{"USDC", evm},
+	{"USDT", append(slices.Clone(evm), "TRON")},
+	{"EURC", []string{"INTERNAL", "POLYGON", "ETHEREUM", "BASE", "GNOSIS", "MOONBEAM"}},
+	{"USDM", evm},
+	{"USDCe", evm},
 	{"USD", []string{"ACH", "WIRE"}},
 	{"EUR", []string{"SEPA"}},
 	{"COP", []string{"BANK-TRANSFER"}},
 	{"ARS", []string{"CVU"}},
 }
 
-var tokens = map[string]bool{"BRLA": true, "USDC": true, "USDT": true, "EURC": true}
+var tokens = map[string]bool{"BRLA": true, "USDC": true, "USDT": true, "EURC": true, "USDM": true, "USDCe": true}
 
 var outputOnly = map[string]bool{"USD": true, "EUR": true, "COP": true, "ARS": true}
 
-// chains are the blockchains a ticket can move tokens on; the last three only
-// appear as wallet chains, never as catalogue payment methods.
+// chains are the blockchains a ticket can move tokens on.
 var chains = []string{"POLYGON", "CELO", "ETHEREUM", "BASE", "GNOSIS", "MOONBEAM", "TRON"}
 
 // peg maps each currency to the fiat it is pegged to (itself for fiat).
 var peg = map[string]string{
 	"BRL": "BRL", "BRLA": "BRL",
-	"USD": "USD", "USDC": "USD", "USDT": "USD",
+	"USD": "USD", "USDC": "USD", "USDT": "USD", "USDM": "USD", "USDCe": "USD",
 	"EUR": "EUR", "EURC": "EUR",
 	"COP": "COP", "ARS": "ARS",
 }
 
-func norm(currency string) string { return strings.ToUpper(strings.TrimSpace(currency)) }
+// norm is the catalogue's spelling of a currency or method, whatever its
+// case: upper case, except the mixed-case USDCe.
+func norm(currency string) string {
+	u := strings.ToUpper(strings.TrimSpace(currency))
+	if u == "USDCE" {
+		return "USDCe"
+	}
+	return u
+}
+
+// Canonical is the catalogue's spelling of a currency ("usdce" → "USDCe").
+func Canonical(currency string) string { return norm(currency) }
 
 // Precision is the number of decimals the service keeps for a currency:
 // 6 for tokens, 2 for fiat and for anything unknown.

@@ -100,19 +100,21 @@ func TestFormat(t *testing.T) {
 }
 
 func TestCatalogue(t *testing.T) {
-	if got := Currencies(); !slices.Equal(got, []string{"BRL", "BRLA", "USDC", "USDT", "EURC", "USD", "EUR", "COP", "ARS"}) {
+	if got := Currencies(); !slices.Equal(got, []string{"BRL", "BRLA", "USDC", "USDT", "EURC", "USDM", "USDCe", "USD", "EUR", "COP", "ARS"}) {
 		t.Errorf("Currencies() = %v", got)
 	}
 	want := map[string][]string{
-		"BRL":  {"PIX"},
-		"BRLA": {"INTERNAL", "POLYGON", "CELO", "ETHEREUM", "BASE"},
-		"USDC": {"INTERNAL", "POLYGON", "CELO", "ETHEREUM", "BASE"},
-		"USDT": {"INTERNAL", "POLYGON", "CELO", "ETHEREUM", "BASE"},
-		"EURC": {"INTERNAL", "POLYGON", "ETHEREUM", "BASE"},
-		"USD":  {"ACH", "WIRE"},
-		"EUR":  {"SEPA"},
-		"COP":  {"BANK-TRANSFER"},
-		"ARS":  {"CVU"},
+		"BRL":   {"PIX"},
+		"BRLA":  {"INTERNAL", "POLYGON", "CELO", "ETHEREUM", "BASE", "GNOSIS", "MOONBEAM"},
+		"USDC":  {"INTERNAL", "POLYGON", "CELO", "ETHEREUM", "BASE", "GNOSIS", "MOONBEAM"},
+		"USDT":  {"INTERNAL", "POLYGON", "CELO", "ETHEREUM", "BASE", "GNOSIS", "MOONBEAM", "TRON"},
+		"EURC":  {"INTERNAL", "POLYGON", "ETHEREUM", "BASE", "GNOSIS", "MOONBEAM"},
+		"USDM":  {"INTERNAL", "POLYGON", "CELO", "ETHEREUM", "BASE", "GNOSIS", "MOONBEAM"},
+		"USDCe": {"INTERNAL", "POLYGON", "CELO", "ETHEREUM", "BASE", "GNOSIS", "MOONBEAM"},
+		"USD":   {"ACH", "WIRE"},
+		"EUR":   {"SEPA"},
+		"COP":   {"BANK-TRANSFER"},
+		"ARS":   {"CVU"},
 	}
 	for c, m := range want {
 		if got := Methods(c); !slices.Equal(got, m) {
@@ -124,7 +126,7 @@ func TestCatalogue(t *testing.T) {
 			}
 		}
 	}
-	if Methods("XYZ") != nil || SupportsMethod("EURC", "CELO") || SupportsMethod("BRL", "ACH") {
+	if Methods("XYZ") != nil || SupportsMethod("EURC", "CELO") || SupportsMethod("BRL", "ACH") || SupportsMethod("USDC", "TRON") {
 		t.Error("catalogue accepts an unsupported currency or method")
 	}
 	// Callers cannot corrupt the catalogue through a returned slice.

@@ -92,6 +92,11 @@ func (s *Server) seedActivity(seed int64, st *store, now time.Time) error {
 		if err := s.seedScenario(r, a, operator, now.Add(-500*time.Millisecond), scenarioConvert, false, false); err != nil {
 			return err
 		}
+		if i == 0 {
+			if err := s.seedLiveStates(r, a, operator, now); err != nil {
+				return err
+			}
+		}
 	}
 	if err := s.seedOperations(seed, r, st, now); err != nil {
 		return err
@@ -220,20 +225,26 @@ func (s *Server) demoPlan(r demoRand, a *account, who *access, at time.Time, sc 
 	case scenarioPIXToWallet:
 		w := wallets[r.IntN(len(wallets))]
 		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "BRL", "PIX", "USDC", w.WalletChain, r.amount(100, 1000, 2)
-		req.TicketBlockchainOutput = &chainOutputBlock{w.ID.String()}
+		req.TicketBlockchainOutput = &chainOutputBlock{BeneficiaryWalletID: w.ID.String()}
 	case scenarioPayoutPIX:
 		b := brls[r.IntN(len(brls))]
 		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "BRLA", "INTERNAL", "BRL", "PIX", r.amount(50, 8000, 2)
-		req.TicketBrlPixOutput = &pixOutputBlock{b.ID.String(), "invoice " + r.digits(5)}
+		req.TicketBrlPixOutput = &pixOutputBlock{BeneficiaryBrlBankAccountID: b.ID.String(), PixMessage: "invoice " + r.digits(5)}
 	case scenarioPayoutUSD:
 		b := usds[r.IntN(len(usds))]
 		rail := []string{"ACH", "WIRE"}[r.IntN(2)]
 		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "USDC", "INTERNAL", "USD", rail, r.amount(100, 20000, 2)
-		req.TicketUsdOutput = &usdOutputBlock{b.ID.String(), rail, "PO-" + r.digits(6)}
+		if rail == "ACH" {
+			req.TicketUsdOutput = &usdOutputBlock{b.ID.String(), "PO-" + r.digits(6)}
+		} else {
+			req.TicketUsdWireOutput = &wireOutputBlock{b.ID.String(), "PO-" + r.digits(6)}
+		}
 	case scenarioDeposit:
 		chain := []string{"POLYGON", "BASE", "CELO"}[r.IntN(3)]
 		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount, p.sendMethod = "USDC", chain, "USDC", "INTERNAL", r.amount(500, 50000, 6), "TRANSFER"
 		req.TicketBlockchainInput = blockchainInput(walletFromID(r.uuid()), nil)
+	case scenarioHeld:
+		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "BRLA", "INTERNAL", "USDC", "INTERNAL", r.amount(150000, 400000, 2)
 	case scenarioConvert:
 		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "BRLA", "INTERNAL", "USDC", "INTERNAL", r.amount(100, 5000, 6)
 	case scenarioPayoutCOP:
@@ -242,12 +253,12 @@ func (s *Server) demoPlan(r demoRand, a *account, who *access, at time.Time, sc 
 		req.TicketCopOutput = &copOutputBlock{b.ID.String()}
 	case scenarioOwnWallet:
 		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "EURC", "INTERNAL", "EURC", "ETHEREUM", r.amount(50, 2000, 6)
-		req.TicketBlockchainOutput = &chainOutputBlock{uuid.Nil.String()}
+		req.TicketBlockchainOutput = &chainOutputBlock{BeneficiaryWalletID: uuid.Nil.String()}
 	case scenarioPermitToPIX:
 		b := brls[r.IntN(len(brls))]
 		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount, p.sendMethod = "BRLA", "BASE", "BRL", "PIX", r.amount(100, 5000, 6), "PERMIT"
 		req.TicketBlockchainInput = blockchainInput(walletFromID(r.uuid()), &api.Permit{R: "0x" + r.hex(64), S: "0x" + r.hex(64), V: 27 + r.IntN(2), Nonce: int64(r.IntN(50)), Deadline: at.Add(time.Hour).Unix()})
-		req.TicketBrlPixOutput = &pixOutputBlock{b.ID.String(), ""}
+		req.TicketBrlPixOutput = &pixOutputBlock{BeneficiaryBrlBankAccountID: b.ID.String()}
 	}
 	if markup {
 		p.markupPct = decimal.RequireFromString("0.005")

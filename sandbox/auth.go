@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/ed25519"
@@ -203,8 +204,13 @@ func (s *Server) login(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	a := s.st.accessByMail[strings.ToLower(strings.TrimSpace(req.Email))]
+	mail := strings.ToLower(strings.TrimSpace(req.Email))
+	if err := s.loginLockedOut(mail, c.now); err != nil {
+		return err
+	}
+	a := s.st.accessByMail[mail]
 	if a == nil || !equalSecret(a.Password, req.Password) {
+		s.loginFailed(mail, c.now)
 		return unauthenticated("e-mail or password is wrong")
 	}
 	s.st.pendingLogins[a.ID] = c.now
@@ -228,6 +234,9 @@ func (s *Server) validateLogin(c *call) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.loginLockedOut(strings.ToLower(strings.TrimSpace(req.Email)), c.now); err != nil {
+		return err
+	}
 	a := s.st.accessByMail[strings.ToLower(strings.TrimSpace(req.Email))]
 	if a == nil {
 		return unauthenticated("e-mail or token is wrong")
@@ -237,6 +246,7 @@ func (s *Server) validateLogin(c *call) error {
 		return badRequest(codeLoginRequired, "emailToken: no login is waiting for this e-mail (or it is older than 10 minutes); POST /v2/auth/login first")
 	}
 	if !equalSecret(a.EmailToken, req.EmailToken) {
+		s.loginFailed(strings.ToLower(a.Email), c.now)
 		return unauthenticated("e-mail or token is wrong")
 	}
 	delete(s.st.pendingLogins, a.ID)
@@ -249,11 +259,19 @@ func (s *Server) refresh(c *call) error {
 	var req struct {
 		RefreshToken string `json:"refreshToken"`
 	}
-	if err := decodeBody(c, &req); err != nil {
-		return err
+	// The token comes in the body ({refreshToken}) or, with no body, as
+	// Authorization: Bearer (spec/service.md §7.4).
+	bearer, hasBearer := strings.CutPrefix(c.r.Header.Get("Authorization"), "Bearer ")
+	if len(bytes.TrimSpace(c.body)) > 0 || !hasBearer {
+		if err := decodeBody(c, &req); err != nil {
+			return err
+		}
 	}
 	if req.RefreshToken == "" {
-		return badRequest(codeMissingField, "refreshToken: required")
+		req.RefreshToken = strings.TrimSpace(bearer)
+	}
+	if req.RefreshToken == "" {
+		return badRequest(codeMissingField, "refreshToken: required, in the body or as Authorization: Bearer")
 	}
 	cl, aerr := s.parseJWT(req.RefreshToken, c.now)
 	if aerr != nil {

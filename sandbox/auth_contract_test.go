@@ -192,7 +192,7 @@ func TestAccountsAndSubAccounts(t *testing.T) {
 func TestPaymentSessionTicket(t *testing.T) {
 	e := newEnv(t, sandbox.Config{Seed: 9})
 	r := e.rawAs(t, "operator")
-	got, out := r.send(t, "POST", "/v2/account/payment-session", `{}`, time.Time{}, nil)
+	got, out := r.send(t, "POST", "/v2/account/payment-session", `{"paymentOptions":["PIX"],"outputCurrency":"BRLA"}`, time.Time{}, nil)
 	if got != 200 {
 		t.Fatalf("payment session: %d %s", got, out)
 	}
@@ -201,7 +201,7 @@ func TestPaymentSessionTicket(t *testing.T) {
 	q := must[*api.Quote](t)(op.Quote(ctx(t), pixQuote("99.90")))
 	anon := must[*api.Client](t)(api.New(e.run.BaseURL, nil))
 	tk := must[*api.Ticket](t)(anon.CreatePaymentSessionTicket(ctx(t), sid, api.CreateTicketRequest{QuoteToken: q.QuoteToken}))
-	if tk.BrCode() == "" || tk.Status != api.TicketPending {
+	if tk.BrCode() == "" || tk.Status != api.TicketUnpaid {
 		t.Errorf("payment-session ticket %+v", tk)
 	}
 	_, err := anon.CreatePaymentSessionTicket(ctx(t), uuid.NewString(), api.CreateTicketRequest{QuoteToken: q.QuoteToken})

@@ -162,6 +162,9 @@ func (k *beneficiaryKind[T]) remove(s *Server, c *call) error {
 	if err != nil {
 		return err
 	}
+	if op := s.pendingOperationNaming(acct, id); op != nil {
+		return conflict(codeBeneficiaryInUse, "%s %s is the output of pending operation %s; reject it or wait for its decision before deleting", k.what, id, op.ID)
+	}
 	k.of(acct).remove(id)
 	s.changed(acct)
 	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
@@ -261,35 +264,11 @@ func (s *Server) createBRL(c *call) error {
 			b.TaxID = key
 		}
 	case bankGiven:
-		tax, _, err := validate.TaxID(req.TaxID)
+		f, err := bankFields{req.TaxID, req.UserName, req.BankCode, req.BranchCode, req.AccountNumber, req.AccountType}.check("")
 		if err != nil {
-			return fieldErr("taxId", err)
+			return err
 		}
-		if err := validate.Required(req.UserName); err != nil {
-			return fieldErr("userName", err)
-		}
-		if len(req.UserName) > 100 {
-			return badRequest(codeInvalidField, "userName: at most 100 characters")
-		}
-		bank, err := validate.Digits(req.BankCode, 3, 8)
-		if err != nil {
-			return fieldErr("bankCode", err)
-		}
-		if len(bank) != 3 && len(bank) != 8 {
-			return badRequest(codeInvalidField, "bankCode: 3 digits (COMPE) or 8 digits (ISPB), got %d", len(bank))
-		}
-		branch, err := validate.Digits(req.BranchCode, 1, 5)
-		if err != nil {
-			return fieldErr("branchCode", err)
-		}
-		number, err := validate.Digits(req.AccountNumber, 1, 20)
-		if err != nil {
-			return fieldErr("accountNumber", err)
-		}
-		if !slices.Contains(brlAccountTypes, req.AccountType) {
-			return badRequest(codeInvalidField, "accountType: must be one of %s, got %q", strings.Join(brlAccountTypes, ", "), truncate(req.AccountType, 20))
-		}
-		b.TaxID, b.UserName, b.BankCode, b.BranchCode, b.AccountNumber, b.AccountType = tax, strings.TrimSpace(req.UserName), bank, branch, number, req.AccountType
+		b.TaxID, b.UserName, b.BankCode, b.BranchCode, b.AccountNumber, b.AccountType = f.TaxID, f.UserName, f.BankCode, f.BranchCode, f.AccountNumber, f.AccountType
 	default:
 		return badRequest(codeMissingField, "pixKey: required (or all of taxId, userName, bankCode, branchCode, accountNumber, accountType)")
 	}
@@ -337,11 +316,16 @@ func (s *Server) createUSD(c *call) error {
 	if err := validate.Required(req.BankBeneficiaryName); err != nil {
 		return fieldErr("bankBeneficiaryName", err)
 	}
-	if err := checkAddress("beneficiaryAddress", req.BeneficiaryAddress); err != nil {
-		return err
-	}
-	if err := checkAddress("bankAddress", req.BankAddress); err != nil {
-		return err
+	for _, a := range []struct {
+		field string
+		v     *api.Address
+	}{{"beneficiaryAddress", req.BeneficiaryAddress}, {"bankAddress", req.BankAddress}} {
+		if err := bothSpellings(a.field, a.v); err != nil {
+			return err
+		}
+		if err := checkAddress(a.field, a.v); err != nil {
+			return err
+		}
 	}
 	return usdKind.add(s, c, req.Alias, func(acct *account, id uuid.UUID) *api.USDAccount {
 		b := &api.USDAccount{

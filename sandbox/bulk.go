@@ -16,7 +16,7 @@ import (
 // the last 90 days, in one transaction, for measurements at a scale the
 // request path would take minutes to reach. Each is a copy of one ticket
 // made by the request code (a large PIX deposit), with its own id, time,
-// outcome (PAID, one in ten EXPIRED; never FAILED, so that FAILED stays
+// outcome (PAID, one in ten CANCELED as expired; never FAILED, so that FAILED stays
 // the rare value it is in the demo history) and, for a third, an
 // externalId. They are final and move no balance (a PAID
 // one's deposit and delivery cancel out), so balances stay the sum of the
@@ -73,8 +73,8 @@ func (s *Server) bulkTickets(n int, seed int64) error {
 		t.fundAt, t.payAt = time.Time{}, time.Time{}
 		switch k := r.IntN(1000); {
 		case k < 100:
-			t.Status = api.TicketExpired
-			t.Reason = "the input was not funded before expiresAt"
+			t.Status = api.TicketCanceled
+			t.Reason = reasonExpired
 		default:
 			t.Status = api.TicketPaid
 			t.BrazilianFiatSenderInfo = &api.BrazilianFiatSenderInfo{ID: r.uuid().String(), TicketID: t.ID.String(), Name: "Pagador Sandbox", EndToEndID: s.endToEndID("60701190", at)}

@@ -159,6 +159,13 @@ func TestW8BEN(t *testing.T) {
 	if w.ID == uuid.Nil || !strings.HasPrefix(w.W8BenURL, r.BaseURL+"/") || !strings.Contains(w.W8BenURL, w.ID.String()) {
 		t.Fatalf("answer %+v: want an id and a link to the form on %s", w, r.BaseURL)
 	}
+	// Read back by id (§7.4).
+	if got, err := c.GetW8BEN(testCtx(t), uuid.Nil, w.ID); err != nil || got.ID != w.ID || got.W8BenURL != w.W8BenURL {
+		t.Errorf("GET /v2/kyc/w8ben/%s: %+v %v", w.ID, got, err)
+	}
+	if _, err := c.GetW8BEN(testCtx(t), uuid.Nil, uuid.New()); err == nil {
+		t.Error("an unknown W-8BEN was found")
+	}
 	yes, art, rate := true, "Article 12", "10"
 	full, err := c.SubmitW8BEN(testCtx(t), uuid.Nil, api.W8BENRequest{
 		UseDigitalSignature: true, IsClaimingTaxTreatyBenefits: &yes, TreatyArticle: &art, TreatyWithholdingRate: &rate,

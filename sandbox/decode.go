@@ -93,19 +93,6 @@ func (c *call) queryUnix(name string) (time.Time, error) {
 	return time.Unix(n, 0).UTC(), nil
 }
 
-// queryRFC3339 reads an optional time filter as an RFC 3339 date-time.
-func (c *call) queryRFC3339(name string) (time.Time, error) {
-	raw := c.query.Get(name)
-	if raw == "" {
-		return time.Time{}, nil
-	}
-	t, err := time.Parse(time.RFC3339Nano, raw)
-	if err != nil {
-		return time.Time{}, badRequest(codeInvalidField, "%s %q must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z", name, truncate(raw, 40))
-	}
-	return t.UTC(), nil
-}
-
 // queryBool reads an optional boolean query parameter.
 func (c *call) queryBool(name string) (bool, error) {
 	raw := c.query.Get(name)
@@ -120,7 +107,7 @@ func (c *call) queryBool(name string) (bool, error) {
 }
 
 // createdWindow reads the createdAfter and createdBefore filters, each
-// parsed by read (c.queryUnix or c.queryRFC3339), as a time window.
+// parsed by read (c.queryUnix or c.queryTimeEither), as a time window.
 func (c *call) createdWindow(read func(name string) (time.Time, error)) (window, error) {
 	after, err := read("createdAfter")
 	if err != nil {

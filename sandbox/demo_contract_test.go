@@ -52,7 +52,7 @@ func TestDemoDataAndPagination(t *testing.T) {
 			t.Fatalf("list is not newest first at %d", i)
 		}
 	}
-	for _, s := range []api.TicketStatus{api.TicketPending, api.TicketProcessing, api.TicketPaid, api.TicketFailed, api.TicketExpired} {
+	for _, s := range api.TicketStatuses {
 		if states[s] == 0 {
 			t.Errorf("no demo ticket is %s (%v)", s, states)
 		}
@@ -152,7 +152,7 @@ func TestStatePersists(t *testing.T) {
 	e2.clock = clk
 	op2 := e2.as("operator")
 	got := must[*api.Ticket](t)(op2.GetTicket(ctx(t), uuid.Nil, tk.ID))
-	if got.ExternalID != "persist-me" || got.Status != api.TicketPending {
+	if got.ExternalID != "persist-me" || got.Status != api.TicketUnpaid {
 		t.Errorf("ticket after restart: %+v", got)
 	}
 	must[*api.Wallet](t)(op2.GetWallet(ctx(t), uuid.Nil, wid))

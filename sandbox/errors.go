@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
+	"time"
 )
 
 // Error codes of the error body (spec/service.md §4).
@@ -54,6 +56,8 @@ type apiError struct {
 	Status  int
 	Code    string
 	Message string
+	// retryAfter, when set, is sent as Retry-After (whole seconds).
+	retryAfter time.Duration
 }
 
 func (e *apiError) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message) }
@@ -95,6 +99,9 @@ func writeError(w http.ResponseWriter, e *apiError) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", fmt.Sprint(len(data)))
+	if e.retryAfter > 0 {
+		h.Set("Retry-After", strconv.FormatInt(int64((e.retryAfter+time.Second-1)/time.Second), 10))
+	}
 	if e.Status == http.StatusTooManyRequests && h.Get("Retry-After") == "" {
 		h.Set("Retry-After", "1")
 	}

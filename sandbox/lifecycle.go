@@ -99,19 +99,23 @@ func (s *Server) advanceLocked(now time.Time) {
 		}
 		switch it.kind {
 		case dueFund:
-			if t.Status == api.TicketPending && t.fundAt.Equal(at) && at.Before(t.ExpiresAt.Time) {
+			if t.Status == api.TicketUnpaid && t.fundAt.Equal(at) && at.Before(t.ExpiresAt.Time) {
 				s.fundLocked(t, at)
 				s.saveTicket(t)
 			}
 		case duePay:
-			if t.Status == api.TicketProcessing && t.payAt.Equal(at) {
+			switch {
+			case t.Status == api.TicketProcessing && t.payAt.Equal(at):
 				s.deliverLocked(t, at)
+				s.saveTicket(t)
+			case t.Status == api.TicketPending && t.payAt.Equal(at):
+				s.startProcessingLocked(t, at, "DELIVERY-PROCESSING")
 				s.saveTicket(t)
 			}
 		case dueExpire:
-			if t.Status == api.TicketPending && !at.Before(t.ExpiresAt.Time) {
-				s.transitionLocked(t, api.TicketExpired, at, "TICKET-EXPIRED")
-				t.Reason = "the input was not funded before expiresAt"
+			if t.Status == api.TicketUnpaid && !at.Before(t.ExpiresAt.Time) {
+				t.Reason = reasonExpired
+				s.transitionLocked(t, api.TicketCanceled, at, "TICKET-CANCELED")
 				t.fundAt = time.Time{}
 				s.saveTicket(t)
 			}
@@ -140,6 +144,7 @@ func (s *Server) sweepLoop() {
 
 // transitionLocked sets a ticket's status and records the event.
 func (s *Server) transitionLocked(t *ticket, status api.TicketStatus, at time.Time, event string) {
+	s.stampInfoIDs(t)
 	t.Status = status
 	t.UpdatedAt = api.NewTime(at)
 	s.recordTicketEvent(t, event, at)
@@ -177,7 +182,7 @@ func (s *Server) endToEndID(ispb string, at time.Time) string {
 
 const sandboxISPB = "13370000"
 
-// fundLocked records the input as received: PENDING → PROCESSING.
+// fundLocked records the input as received: UNPAID → PROCESSING.
 func (s *Server) fundLocked(t *ticket, at time.Time) {
 	q := &t.q
 	switch {
@@ -205,9 +210,7 @@ func (s *Server) fundLocked(t *ticket, at time.Time) {
 		t.held = q.InputAmount
 	}
 	t.fundAt = time.Time{}
-	s.transitionLocked(t, api.TicketProcessing, at, "DEPOSIT-SUCCESS")
-	t.payAt = at.Add(s.scaled(deliveryDelay))
-	s.schedule(t.payAt, duePay, t.ID, nil)
+	s.startProcessingLocked(t, at, "DEPOSIT-SUCCESS")
 }
 
 // tokenFor is the token a fiat amount lands as in a balance.
@@ -241,6 +244,10 @@ func (s *Server) deliverLocked(t *ticket, at time.Time) {
 		gone = usdKind.missing(acct, t.outID)
 	case "cop":
 		gone = copKind.missing(acct, t.outID)
+	case "eur":
+		gone = eurKind.missing(acct, t.outID)
+	case "ars":
+		gone = arsKind.missing(acct, t.outID)
 	}
 	if gone == "" && t.failReason != "" {
 		gone = "-"

@@ -18,7 +18,7 @@ import (
 // accesses (they come from the seed, not from the file): the accounts and
 // their small collections, balances, attempts, operations and sessions.
 // Tickets stay in the database; only the lifecycle's work list (tickets
-// still PENDING or PROCESSING) is read, to schedule it.
+// still UNPAID, PENDING, ON-HOLD or PROCESSING) is read, to schedule it.
 func (s *Server) loadStore(ctx context.Context, st *store) error {
 	db := s.db.r
 	fresh := newStore()
@@ -149,7 +149,7 @@ func (s *Server) loadStore(ctx context.Context, st *store) error {
 		op := &operation{
 			ID: oid, Requester: who, Acct: a, Status: os.Status, CreatedAt: os.CreatedAt, ExpiresAt: os.ExpiresAt,
 			Payload: os.Payload, req: os.Request, q: os.Quote, approvals: map[uuid.UUID]bool{}, ExecutedID: os.ExecutedID,
-			Reason: os.Reason, DecidedAt: os.DecidedAt, MinApprovals: os.MinApprovals,
+			Reason: os.Reason, DecidedAt: os.DecidedAt, MinApprovals: os.MinApprovals, RejectedBy: os.RejectedBy,
 		}
 		for _, id := range os.Approvals {
 			op.approvals[id] = true
@@ -163,12 +163,18 @@ func (s *Server) loadStore(ctx context.Context, st *store) error {
 		return err
 	}
 
-	if err := eachRow(ctx, db, "SELECT id, account_id, access_id, created_at FROM payment_sessions", func(r *sql.Rows) error {
-		var id, acct, accessID string
+	if err := eachRow(ctx, db, "SELECT id, account_id, access_id, created_at, detail FROM payment_sessions", func(r *sql.Rows) error {
+		var id, acct, accessID, detail string
 		var created int64
-		if err := r.Scan(&id, &acct, &accessID, &created); err != nil {
+		if err := r.Scan(&id, &acct, &accessID, &created, &detail); err != nil {
 			return err
 		}
+		var d sessionDetail
+		if err := json.Unmarshal([]byte(detail), &d); err != nil {
+			return fmt.Errorf("payment session %s: %w", id, err)
+		}
+		// A session opened before sessions kept their settings has no
+		// expiry (zero ExpiresAt): it stays open as it was.
 		a, err := s.accountOf(acct)
 		if err != nil {
 			return err
@@ -178,14 +184,14 @@ func (s *Server) loadStore(ctx context.Context, st *store) error {
 		if err1 != nil || err2 != nil || st.accessByID[wid] == nil {
 			return fmt.Errorf("payment session %s refers to an unknown access %s", id, accessID)
 		}
-		st.sessions[sid] = &paymentSession{ID: sid, acct: a, who: st.accessByID[wid], CreatedAt: time.Unix(0, created).UTC()}
+		st.sessions[sid] = &paymentSession{ID: sid, acct: a, who: st.accessByID[wid], CreatedAt: time.Unix(0, created).UTC(), sessionDetail: d}
 		return nil
 	}); err != nil {
 		return err
 	}
 
 	// The lifecycle's work list, from the partial index of live tickets.
-	return eachRow(ctx, db, "SELECT id, status, fund_at, pay_at, expires_at FROM tickets WHERE status IN ('PENDING', 'PROCESSING')", func(r *sql.Rows) error {
+	return eachRow(ctx, db, "SELECT id, status, fund_at, pay_at, expires_at FROM tickets WHERE status IN ('UNPAID', 'PENDING', 'ON-HOLD', 'PROCESSING')", func(r *sql.Rows) error {
 		var id, status string
 		var fundAt, payAt sql.NullInt64
 		var expires int64
@@ -202,7 +208,7 @@ func (s *Server) loadStore(ctx context.Context, st *store) error {
 		if payAt.Valid {
 			s.schedule(time.Unix(0, payAt.Int64), duePay, tid, nil)
 		}
-		if status == string(api.TicketPending) {
+		if status == string(api.TicketUnpaid) {
 			s.schedule(time.Unix(0, expires), dueExpire, tid, nil)
 		}
 		return nil
@@ -239,6 +245,14 @@ func (a *account) restoreRecords(kind string, body []byte) error {
 		return restoreJSON(a.w8bens, body, func(v *api.W8BEN) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "poa":
 		return restoreJSON(a.poa, body, func(v *api.ProofOfAddressAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+	case "eur":
+		return restoreJSON(a.eur, body, func(v *api.EURAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+	case "ars":
+		return restoreJSON(a.ars, body, func(v *api.ARSAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+	case "documents":
+		return restoreJSON(a.documents, body, func(v *api.Document) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+	case "kyc":
+		return restoreJSON(a.kyc, body, func(v *api.KYCAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "webhooks":
 		var ws []webhook
 		if err := json.Unmarshal(body, &ws); err != nil {

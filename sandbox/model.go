@@ -43,6 +43,12 @@ type account struct {
 	ubos   *series[api.UBO]
 	w8bens *series[api.W8BEN]
 	poa    *series[api.ProofOfAddressAttempt]
+
+	// The live service's extra records (routes in liveapi.go).
+	eur       *series[api.EURAccount]
+	ars       *series[api.ARSAccount]
+	documents *series[api.Document]
+	kyc       *series[api.KYCAttempt]
 }
 
 func newAccount(id uuid.UUID, name, typ string, main bool, mainID uuid.UUID, created time.Time) *account {
@@ -59,6 +65,11 @@ func newAccount(id uuid.UUID, name, typ string, main bool, mainID uuid.UUID, cre
 		ubos:     newSeries[api.UBO](),
 		w8bens:   newSeries[api.W8BEN](),
 		poa:      newSeries[api.ProofOfAddressAttempt](),
+
+		eur:       newSeries[api.EURAccount](),
+		ars:       newSeries[api.ARSAccount](),
+		documents: newSeries[api.Document](),
+		kyc:       newSeries[api.KYCAttempt](),
 	}
 }
 
@@ -136,6 +147,8 @@ type operation struct {
 	Reason       string
 	DecidedAt    time.Time
 	MinApprovals int32
+	// RejectedBy is the e-mail of the approver who rejected it [decided].
+	RejectedBy string
 }
 
 // webhook is a registered delivery target of one account.

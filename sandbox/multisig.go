@@ -102,7 +102,7 @@ func (s *Server) operationView(op *operation, detail bool) api.Operation {
 	v := api.Operation{
 		ID: op.ID, RequesterEmail: op.Requester.Email, OperationType: operationCreateTicket, Payload: op.Payload,
 		Status: op.Status, Approvals: int32(len(op.approvals)), MinApprovals: op.MinApprovals, CreatedAt: api.NewTime(op.CreatedAt),
-		SubAccountID: op.Acct.subAccountID(), SubAccountName: op.Acct.Name, ExecutedID: op.ExecutedID, Reason: op.Reason,
+		SubAccountID: op.Acct.subAccountID(), SubAccountName: op.Acct.Name, ExecutedID: op.ExecutedID, Reason: op.Reason, RejectedBy: op.RejectedBy,
 	}
 	if detail {
 		v.Approvers = []api.Approver{}
@@ -265,6 +265,7 @@ func (s *Server) rejectOperation(c *call) error {
 	return s.decide(c, func(op *operation) error {
 		op.Status = api.OperationRejected
 		op.Reason = req.Reason
+		op.RejectedBy = c.who.Email
 		op.DecidedAt = c.now
 		return nil
 	})

@@ -26,7 +26,7 @@ func payoutRequest(t *testing.T, c *api.Client, sub uuid.UUID, amount string) ap
 	t.Helper()
 	b := firstBRL(t, c, sub)
 	q := must[*api.Quote](t)(c.Quote(ctx(t), api.QuoteRequest{SubAccountID: sub, InputCurrency: "BRLA", InputPaymentMethod: "INTERNAL", OutputCurrency: "BRL", OutputPaymentMethod: "PIX", InputAmount: dec(amount)}))
-	return api.CreateTicketRequest{QuoteToken: q.QuoteToken, TicketBrlPixOutput: &api.TicketBrlPixOutput{BeneficiaryBrlBankAccountID: b.ID, PixMessage: "invoice 42"}}
+	return api.CreateTicketRequest{QuoteToken: q.QuoteToken, TicketBrlPixOutput: api.PixToBeneficiary(b.ID, "invoice 42")}
 }
 
 func TestMultiSignatureFlow(t *testing.T) {
@@ -122,18 +122,25 @@ func TestMultiSignatureFlow(t *testing.T) {
 	}
 }
 
-func TestExecutionFailsWhenTheBeneficiaryIsGone(t *testing.T) {
+// A beneficiary a PENDING operation would pay cannot be deleted (§7.5);
+// once the operation is rejected it can, and the operation names who
+// rejected it.
+func TestBeneficiaryOfAPendingOperationStays(t *testing.T) {
 	e := newEnv(t, sandbox.Config{Seed: 5})
 	req, op := e.as("requester"), e.as("operator")
 	id := must[uuid.UUID](t)(op.CreateBRLAccount(ctx(t), uuid.Nil, api.CreateBRLAccountRequest{Alias: "Temp", PixKey: "529.982.247-25"}))
 	q := must[*api.Quote](t)(req.Quote(ctx(t), api.QuoteRequest{InputCurrency: "BRLA", InputPaymentMethod: "INTERNAL", OutputCurrency: "BRL", OutputPaymentMethod: "PIX", InputAmount: dec("20")}))
-	parked := must[*api.CreateTicketResult](t)(req.CreateTicket(ctx(t), uuid.Nil, api.CreateTicketRequest{QuoteToken: q.QuoteToken, TicketBrlPixOutput: &api.TicketBrlPixOutput{BeneficiaryBrlBankAccountID: id}})).Operation
-	if err := op.DeleteBRLAccount(ctx(t), uuid.Nil, id); err != nil {
-		t.Fatal(err)
+	parked := must[*api.CreateTicketResult](t)(req.CreateTicket(ctx(t), uuid.Nil, api.CreateTicketRequest{QuoteToken: q.QuoteToken, TicketBrlPixOutput: api.PixToBeneficiary(id, "")})).Operation
+	wantCode(t, op.DeleteBRLAccount(ctx(t), uuid.Nil, id), http.StatusConflict, "BENEFICIARY_IN_USE")
+	a1 := e.as("approver1")
+	o := must[*api.Operation](t)(a1.RejectOperation(ctx(t), parked.ID, "wrong invoice"))
+	if o.Status != api.OperationRejected || o.RejectedBy != e.cred("approver1").Email {
+		t.Errorf("rejected operation: %s by %q", o.Status, o.RejectedBy)
 	}
-	must[*api.Operation](t)(e.as("approver1").ApproveOperation(ctx(t), parked.ID))
-	o := must[*api.Operation](t)(e.as("approver2").ApproveOperation(ctx(t), parked.ID))
-	if o.Status != api.OperationFailed || o.Reason == "" || o.ExecutedID != "" {
-		t.Errorf("executing with a deleted beneficiary: %s %q %q", o.Status, o.Reason, o.ExecutedID)
+	if got := must[*api.Operation](t)(a1.GetOperation(ctx(t), parked.ID)); got.RejectedBy != e.cred("approver1").Email {
+		t.Errorf("operation detail rejectedBy %q", got.RejectedBy)
+	}
+	if err := op.DeleteBRLAccount(ctx(t), uuid.Nil, id); err != nil {
+		t.Fatalf("delete after the rejection: %v", err)
 	}
 }

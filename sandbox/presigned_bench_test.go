@@ -98,7 +98,7 @@ func BenchmarkServerTicketCreations(b *testing.B) {
 	r, c, frozen := startFrozen(b, "operator")
 	sub := r.Creds.SubAccounts[1].ID // an account without webhooks
 	var q struct{ QuoteToken string }
-	c.json("GET", "/v2/account/quote/fixed-rate?subAccountId="+sub+"&inputCurrency=BRL&inputPaymentMethod=PIX&outputCurrency=BRLA&outputPaymentMethod=INTERNAL&inputAmount=100", nil, 200, &q)
+	c.json("GET", "/v2/account/quote/fixed-rate?subAccountId="+sub+"&inputCurrency=BRL&inputPaymentMethod=PIX&outputCurrency=BRLA&outputPaymentMethod=INTERNAL&inputAmount=100&inputThirdParty=false&outputThirdParty=false", nil, 200, &q)
 	body := []byte(`{"quoteToken":"` + q.QuoteToken + `"}`)
 	reqs := presign(c, b.N, "POST", "/v2/account/tickets/?subAccountId="+sub, body, frozen)
 	b.ReportMetric(runPresigned(b, r.BaseURL, c.cred.APIKey, reqs, 201), "creations/s")

@@ -26,8 +26,8 @@ func checkAmountRule(t *testing.T, q *api.Quote) {
 		default:
 			t.Fatalf("fee %s in %s, neither the input nor the output currency", f.Type, f.Currency)
 		}
-		if f.Rebatable != nil {
-			t.Errorf("fee %s carries rebatable in a quote response", f.Type)
+		if f.Rebatable == nil || *f.Rebatable != (f.Type == "Conversion Fee") {
+			t.Errorf("fee %s: rebatable %v, want it set (true for the conversion fee only)", f.Type, f.Rebatable)
 		}
 	}
 	want := q.InputAmount.Sub(in).Mul(q.BasePrice).Sub(out).RoundFloor(money.Precision(q.OutputCurrency))

@@ -15,6 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
@@ -26,6 +27,7 @@ const quoteTTL = 15 * time.Second
 var usdValue = map[string]decimal.Decimal{
 	"BRL": decimal.RequireFromString("0.185"), "BRLA": decimal.RequireFromString("0.185"),
 	"USD": decimal.NewFromInt(1), "USDC": decimal.NewFromInt(1), "USDT": decimal.NewFromInt(1),
+	"USDM": decimal.NewFromInt(1), "USDCe": decimal.NewFromInt(1),
 	"EUR": decimal.RequireFromString("1.085"), "EURC": decimal.RequireFromString("1.085"),
 	"COP": decimal.RequireFromString("0.000245"), "ARS": decimal.RequireFromString("0.00098"),
 }
@@ -44,6 +46,7 @@ var (
 	gasUSD = map[string]decimal.Decimal{ // per output chain, in USD
 		"POLYGON": decimal.RequireFromString("0.01"), "CELO": decimal.RequireFromString("0.005"),
 		"BASE": decimal.RequireFromString("0.02"), "ETHEREUM": decimal.RequireFromString("1.50"),
+		"GNOSIS": decimal.RequireFromString("0.005"), "MOONBEAM": decimal.RequireFromString("0.01"), "TRON": decimal.RequireFromString("1.00"),
 	}
 )
 
@@ -69,6 +72,10 @@ type quoteClaims struct {
 	BasePrice           decimal.Decimal `json:"bp"`
 	SendMethod          string          `json:"sm"`
 	Fees                []api.Fee       `json:"fees"`
+	// OutputBrCode is the dynamic BR Code the quote pays (§7.3).
+	OutputBrCode string `json:"obc,omitempty"`
+	// TicketRefundID is the ticket the quote refunds (§7.3).
+	TicketRefundID string `json:"trf,omitempty"`
 }
 
 func (q *quoteClaims) pairName() string { return q.InputCurrency + q.OutputCurrency }
@@ -144,9 +151,24 @@ type quoteParams struct {
 	sendMethod                         string
 	markupPct, markupIn, markupOut     decimal.Decimal
 	markupCurrency                     string
+	brCode, refundID                   string // outputBrCode, ticketRefundId
 }
 
-func knownCurrency(c string) bool { return money.Methods(c) != nil && c == strings.ToUpper(c) }
+// outputBrCode checks the BR Code a quote is asked to pay and returns its
+// amount (zero when the code carries none).
+func (p *quoteParams) outputBrCode(code string) (decimal.Decimal, error) {
+	if p.outCur != "BRL" || p.outMethod != "PIX" {
+		return decimal.Zero, badRequest(codeInvalidField, "outputBrCode: a BR Code is paid in BRL via PIX, the output is %s via %s", p.outCur, p.outMethod)
+	}
+	parsed, err := brcode.Parse(code)
+	if err != nil {
+		return decimal.Zero, fieldErr("outputBrCode", err)
+	}
+	p.brCode = code
+	return parsed.Amount, nil
+}
+
+func knownCurrency(c string) bool { return money.Methods(c) != nil && c == money.Canonical(c) }
 
 func parseWireAmount(name, raw, currency string) (decimal.Decimal, error) {
 	if strings.Contains(raw, ",") {
@@ -190,6 +212,31 @@ func (c *call) quoteParams() (*quoteParams, error) {
 		return nil, badRequest(codeUnsupportedPair, "unsupported pair %s: input and output are the same currency on the same method", pair)
 	}
 	inRaw, outRaw := q.Get("inputAmount"), q.Get("outputAmount")
+	if code := q.Get("outputBrCode"); code != "" {
+		// Paying a dynamic BR Code: the amount may come from the code.
+		amount, err := p.outputBrCode(code)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case amount.IsPositive() && inRaw != "":
+			return nil, badRequest(codeInvalidField, "inputAmount: the BR Code of outputBrCode fixes the output at BRL %s; omit the amounts", amount.StringFixed(2))
+		case amount.IsPositive() && outRaw != "":
+			if d, err := decimal.NewFromString(outRaw); err != nil || !d.Equal(amount) {
+				return nil, badRequest(codeInvalidField, "outputAmount: the BR Code of outputBrCode asks for BRL %s, not %s", amount.StringFixed(2), truncate(outRaw, 20))
+			}
+		case amount.IsPositive():
+			outRaw = amount.StringFixed(2)
+		case inRaw == "" && outRaw == "":
+			return nil, badRequest(codeMissingField, "inputAmount: required (or outputAmount): the BR Code of outputBrCode carries no amount")
+		}
+	}
+	if raw := q.Get("ticketRefundId"); raw != "" {
+		if _, err := uuid.Parse(raw); err != nil {
+			return nil, badRequest(codeInvalidField, "ticketRefundId: %q is not a ticket id (a UUID)", truncate(raw, 40))
+		}
+		p.refundID = raw
+	}
 	switch {
 	case inRaw != "" && outRaw != "":
 		return nil, badRequest(codeInvalidField, "inputAmount, outputAmount: give exactly one of them, not both")
@@ -207,6 +254,11 @@ func (c *call) quoteParams() (*quoteParams, error) {
 			return nil, err
 		}
 		p.outAmount, p.byOutput = d, true
+	}
+	for _, name := range []string{"inputThirdParty", "outputThirdParty"} {
+		if q.Get(name) == "" {
+			return nil, badRequest(codeMissingField, "%s: required, true or false (whether that side belongs to someone other than the account)", name)
+		}
 	}
 	var err error
 	if p.inTP, err = c.queryBool("inputThirdParty"); err != nil {
@@ -355,7 +407,7 @@ func (s *Server) quote(c *call) error {
 		InputCurrency: p.inCur, InputPaymentMethod: p.inMethod, InputAmount: in,
 		OutputCurrency: p.outCur, OutputPaymentMethod: p.outMethod, OutputAmount: out,
 		InputThirdParty: p.inTP, OutputThirdParty: p.outTP, BasePrice: bp, SendMethod: p.sendMethod, Fees: fees,
-		MarkupAmount: decimal.Zero,
+		MarkupAmount: decimal.Zero, OutputBrCode: p.brCode, TicketRefundID: p.refundID,
 	}
 	if p.hasMarkup() {
 		q.MarkupCurrency = p.markupCurrency
@@ -400,10 +452,16 @@ func markupTotal(fees []api.Fee, cur, inCur string, bp decimal.Decimal) decimal.
 func quoteView(q *quoteClaims, token string) api.Quote {
 	fees := make([]api.Fee, len(q.Fees))
 	copy(fees, q.Fees)
+	// Quotes carry rebatable too (service.md §7.2), as tickets do.
+	for i := range fees {
+		reb := fees[i].Type == "Conversion Fee"
+		fees[i].Rebatable = &reb
+	}
 	return api.Quote{
 		QuoteToken: token, InputCurrency: q.InputCurrency, InputPaymentMethod: q.InputPaymentMethod, InputAmount: q.InputAmount,
 		OutputCurrency: q.OutputCurrency, OutputPaymentMethod: q.OutputPaymentMethod, OutputAmount: q.OutputAmount,
 		MarkupAmount: q.MarkupAmount, MarkupCurrency: q.MarkupCurrency, InputThirdParty: q.InputThirdParty, OutputThirdParty: q.OutputThirdParty,
 		AppliedFees: fees, BasePrice: q.BasePrice, PairName: q.pairName(), BlockchainSendMethod: q.SendMethod,
+		OutputBrCode: q.OutputBrCode, TicketRefundID: q.TicketRefundID,
 	}
 }

@@ -42,7 +42,7 @@ func (s *Server) changed(acct *account) {
 }
 
 // accountRecords is the stored form of an account's small collections.
-var accountRecordKinds = []string{"wallets", "brl", "usd", "cop", "webhooks", "trades", "ubos", "w8bens", "poa"}
+var accountRecordKinds = []string{"wallets", "brl", "usd", "cop", "webhooks", "trades", "ubos", "w8bens", "poa", "eur", "ars", "documents", "kyc"}
 
 func (a *account) recordsOf(kind string) any {
 	switch kind {
@@ -66,6 +66,14 @@ func (a *account) recordsOf(kind string) any {
 		return values(a.ubos)
 	case "w8bens":
 		return values(a.w8bens)
+	case "eur":
+		return values(a.eur)
+	case "ars":
+		return values(a.ars)
+	case "documents":
+		return values(a.documents)
+	case "kyc":
+		return values(a.kyc)
 	default:
 		return values(a.poa)
 	}
@@ -134,13 +142,14 @@ type operationState struct {
 	Reason       string              `json:"reason"`
 	DecidedAt    time.Time           `json:"decidedAt"`
 	MinApprovals int32               `json:"minApprovals"`
+	RejectedBy   string              `json:"rejectedBy,omitempty"`
 }
 
 // saveOperation stores an operation as it is now.
 func (s *Server) saveOperation(op *operation) {
 	st := operationState{
 		Status: op.Status, CreatedAt: op.CreatedAt, ExpiresAt: op.ExpiresAt, Payload: op.Payload, Request: op.req, Quote: op.q,
-		ExecutedID: op.ExecutedID, Reason: op.Reason, DecidedAt: op.DecidedAt, MinApprovals: op.MinApprovals,
+		ExecutedID: op.ExecutedID, Reason: op.Reason, DecidedAt: op.DecidedAt, MinApprovals: op.MinApprovals, RejectedBy: op.RejectedBy,
 	}
 	for id := range op.approvals {
 		st.Approvals = append(st.Approvals, id)

@@ -31,8 +31,14 @@ func (s *Server) routeAll() {
 	r.handle(get, "/v2/account/tickets/{id}", authAccess, s.getTicket)
 	r.handle(get, "/v2/account/tickets/{id}/receipt", authAccess, s.ticketReceipt)
 	r.handle(post, "/v2/sandbox/tickets/{id}/fund", authAccess, s.fundTicket)
+	r.handle(patch, "/v2/account/tickets/{id}/cancel", authAccess, s.cancelTicket)
+	r.handle(post, "/v2/sandbox/tickets/{id}/release", authAccess, s.releaseTicket)
 	r.handle(post, "/v2/account/payment-session", authAccess, s.createPaymentSession)
 	r.handle(post, "/v2/payment-session/{id}/create-ticket", authNone, s.createSessionTicket)
+	r.handle(get, "/v2/account/payment-session", authAccess, s.listPaymentSessions)
+	r.handle(get, "/v2/payment-session/{id}", authNone, s.getPaymentSession)
+	r.handle(get, "/v2/payment-session/{id}/fixed-quote", authNone, s.sessionQuote)
+	r.handle(get, "/v2/payment-session/{id}/get-ticket", authNone, s.getSessionTicket)
 
 	// Multi-signature operations.
 	r.handle(get, "/v2/account/multi-sig-operations/approver", authAccess, s.approverInbox)
@@ -69,4 +75,5 @@ func (s *Server) routeAll() {
 	s.routeCompliance(r)
 	s.routePixInfo(r)
 	s.routeLimits(r)
+	s.routeLive(r)
 }

@@ -145,6 +145,34 @@ CREATE TABLE account_records (
 	PRIMARY KEY (account_id, kind)
 ) STRICT, WITHOUT ROWID;
 `,
+
+	// 2: the live ticket states (spec/service.md §7.2). The CHECK on
+	// status widens in place (SQLite's documented writable_schema way to
+	// change a CHECK: no row is rewritten by it, and the DDL after it
+	// bumps the schema cookie); then a waiting ticket (PENDING) becomes
+	// UNPAID and an expired one (EXPIRED) CANCELED with its reason, and
+	// the lifecycle's index covers the new live states. Should the table
+	// not read as step 1 wrote it, the CHECK stays narrow and the first
+	// UPDATE fails the step.
+	`
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema
+SET sql = replace(sql, 'CHECK (status IN (''PENDING'', ''PROCESSING'', ''PAID'', ''FAILED'', ''EXPIRED''))',
+	'CHECK (status IN (''UNPAID'', ''PENDING'', ''ON-HOLD'', ''PROCESSING'', ''PAID'', ''FAILED'', ''PARTIAL-FAILED'', ''CANCELED''))')
+WHERE type = 'table' AND name = 'tickets';
+PRAGMA writable_schema = RESET;
+DROP INDEX tickets_live;
+UPDATE tickets SET status = 'UNPAID', detail = json_set(detail, '$.status', 'UNPAID') WHERE status = 'PENDING';
+UPDATE tickets SET status = 'CANCELED', detail = json_set(detail, '$.status', 'CANCELED', '$.reason', 'expired: the input was not funded before expiresAt')
+WHERE status = 'EXPIRED';
+CREATE INDEX tickets_live ON tickets (id) WHERE status IN ('UNPAID', 'PENDING', 'ON-HOLD', 'PROCESSING');
+`,
+
+	// 3: what a payment session was opened with, and its one ticket
+	// (spec/service.md §7.4), as JSON beside its owner.
+	`
+ALTER TABLE payment_sessions ADD COLUMN detail TEXT NOT NULL DEFAULT '{"paymentOptions":["PIX"],"outputCurrency":"BRLA","expirationInMinutes":60}' CHECK (json_valid(detail));
+`,
 }
 
 // migrate brings the schema to the newest version in one transaction. A

@@ -39,6 +39,10 @@ const maxBody = 1 << 20
 
 // Server is one sandbox: its store, clock and keys.
 type Server struct {
+	// lockout holds the recent login failures per e-mail (guarded by mu;
+	// not stored: a restart forgives them).
+	lockout map[string][]time.Time
+
 	cfg   Config
 	clock func() time.Time
 	speed float64

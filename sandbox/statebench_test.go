@@ -57,7 +57,7 @@ func startFilled(tb testing.TB, cfg Config, n int) *Running {
 	return r
 }
 
-const benchQuote = "/v2/account/quote/fixed-rate?inputCurrency=BRL&inputPaymentMethod=PIX&outputCurrency=BRLA&outputPaymentMethod=INTERNAL&inputAmount=100"
+const benchQuote = "/v2/account/quote/fixed-rate?inputCurrency=BRL&inputPaymentMethod=PIX&outputCurrency=BRLA&outputPaymentMethod=INTERNAL&inputAmount=100&inputThirdParty=false&outputThirdParty=false"
 
 // BenchmarkStateCreations measures signed ticket creations over loopback
 // with --state (WAL, synchronous=NORMAL: each answer waits for its commit),

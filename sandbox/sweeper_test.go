@@ -71,7 +71,7 @@ func TestCustomDuration(t *testing.T) {
 	_, err := op.CreateTicket(ctx(t), uuid.Nil, api.CreateTicketRequest{QuoteToken: q.QuoteToken, CustomDuration: 601})
 	wantCode(t, err, http.StatusBadRequest, "INVALID_FIELD")
 	same := must[*api.Quote](t)(op.Quote(ctx(t), api.QuoteRequest{InputCurrency: "BRLA", InputPaymentMethod: "INTERNAL", OutputCurrency: "BRLA", OutputPaymentMethod: "POLYGON", InputAmount: dec("10")}))
-	tk = must[*api.CreateTicketResult](t)(op.CreateTicket(ctx(t), uuid.Nil, api.CreateTicketRequest{QuoteToken: same.QuoteToken, CustomDuration: 259200, TicketBlockchainOutput: &api.TicketBlockchainOutput{}})).Ticket
+	tk = must[*api.CreateTicketResult](t)(op.CreateTicket(ctx(t), uuid.Nil, api.CreateTicketRequest{QuoteToken: same.QuoteToken, CustomDuration: 259200, TicketBlockchainOutput: api.ToWallet(uuid.Nil)})).Ticket
 	if got := tk.ExpiresAt.Sub(tk.CreatedAt.Time); got != 72*time.Hour {
 		t.Errorf("customDuration 259200 gave %v", got)
 	}

@@ -30,7 +30,7 @@ func TestSmallPIXTicketFundsItselfAndPays(t *testing.T) {
 	if res.Parked || tk == nil {
 		t.Fatalf("operator's ticket parked: %+v", res)
 	}
-	if tk.Status != api.TicketPending {
+	if tk.Status != api.TicketUnpaid {
 		t.Fatalf("new PIX ticket is %s, want PENDING", tk.Status)
 	}
 	if got := tk.ExpiresAt.Sub(tk.CreatedAt.Time); got != 5*time.Minute {
@@ -101,7 +101,7 @@ func TestLargePIXWaitsForFundingAndExpires(t *testing.T) {
 	}
 	a, b := mk(), mk()
 	e.clock.Add(30 * time.Second)
-	if got := must[*api.Ticket](t)(op.GetTicket(ctx(t), uuid.Nil, a.ID)); got.Status != api.TicketPending {
+	if got := must[*api.Ticket](t)(op.GetTicket(ctx(t), uuid.Nil, a.ID)); got.Status != api.TicketUnpaid {
 		t.Fatalf("a 2,500 BRL PIX ticket funded itself: %s", got.Status)
 	}
 	funded := must[*api.Ticket](t)(op.SandboxFundTicket(ctx(t), uuid.Nil, a.ID))
@@ -112,8 +112,8 @@ func TestLargePIXWaitsForFundingAndExpires(t *testing.T) {
 		t.Errorf("funding twice: %v, want 409", err)
 	}
 	e.clock.Add(5 * time.Minute)
-	if got := must[*api.Ticket](t)(op.GetTicket(ctx(t), uuid.Nil, b.ID)); got.Status != api.TicketExpired {
-		t.Errorf("unfunded ticket after its 5 minutes: %s, want EXPIRED", got.Status)
+	if got := must[*api.Ticket](t)(op.GetTicket(ctx(t), uuid.Nil, b.ID)); got.Status != api.TicketCanceled || got.Reason == "" {
+		t.Errorf("unfunded ticket after its 5 minutes: %s (%q), want CANCELED with a reason", got.Status, got.Reason)
 	}
 	if got := must[*api.Ticket](t)(op.GetTicket(ctx(t), uuid.Nil, a.ID)); got.Status != api.TicketPaid {
 		t.Errorf("funded ticket: %s, want PAID", got.Status)

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/money"
@@ -29,7 +27,7 @@ func (s *Server) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 	}
 	t.Ticket = api.Ticket{
 		ID: id, ExternalID: req.ExternalID, WorkspaceID: acct.MainID, UserID: acct.ID,
-		Status: api.TicketPending, CreatedAt: api.NewTime(now), UpdatedAt: api.NewTime(now), ExpiresAt: api.NewTime(now.Add(p.ttl)),
+		Status: api.TicketUnpaid, CreatedAt: api.NewTime(now), UpdatedAt: api.NewTime(now), ExpiresAt: api.NewTime(now.Add(p.ttl)),
 		Quote: api.TicketQuote{
 			ID: q.ID, TicketID: id, InputCurrency: q.InputCurrency, InputPaymentMethod: q.InputPaymentMethod, InputAmount: q.InputAmount,
 			OutputCurrency: q.OutputCurrency, OutputPaymentMethod: q.OutputPaymentMethod, OutputAmount: q.OutputAmount,
@@ -70,32 +68,56 @@ func (s *Server) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 	case "wallet":
 		w := p.wallet
 		t.BlockchainReceiverInfo = &api.BlockchainReceiverInfo{ID: s.newID().String(), TicketID: id.String(), WalletAddress: w.WalletAddress, WalletChain: w.WalletChain, WalletMemo: w.WalletMemo}
+	case "pix":
+		r := *p.pixTo
+		if req.TicketBrlPixOutput != nil {
+			r.PixMessage = req.TicketBrlPixOutput.PixMessage
+		}
+		t.BrazilianFiatReceiverInfo = &r
+	case "eur":
+		r := *p.eurTo
+		r.Amount = q.OutputAmount
+		t.EuropeanFiatReceiverInfo = &r
+	case "ars":
+		r := *p.arsTo
+		t.ArgentineFiatReceiverInfo = &r
+	case "inline":
+		r := *p.chainTo
+		r.ID, r.TicketID = s.newID().String(), id.String()
+		t.BlockchainReceiverInfo = &r
 	case "own":
 		t.BlockchainReceiverInfo = &api.BlockchainReceiverInfo{ID: s.newID().String(), TicketID: id.String(), WalletAddress: acct.Wallet, WalletChain: q.OutputPaymentMethod}
 	case "usd":
 		b := p.usd
-		rail := q.OutputPaymentMethod
-		ref := ""
-		if req.TicketUsdOutput != nil {
-			ref = req.TicketUsdOutput.Reference
-		}
 		t.AmericanFiatReceiverInfo = &api.AmericanFiatInfo{
 			AccountHolderName: b.BankBeneficiaryName, BankAccountNumber: b.BankAccountNumber, BankRoutingNumber: b.BankRoutingNumber,
-			AccountType: "checking", BankName: b.BankName, BankAddress: addressLine(b.BankAddress), DepositMessage: ref, PaymentRail: rail,
+			AccountType: "checking", BankName: b.BankName, BankAddress: addressLine(b.BankAddress), DepositMessage: p.reference, PaymentRail: q.OutputPaymentMethod,
 		}
+	}
+	if in := req.TicketBlockchainInput; in != nil && (in.Permit != nil || in.Personal != nil) {
+		info := &api.BlockchainInputInfo{}
+		if pm := in.Permit; pm != nil {
+			info.R, info.S, info.V, info.Nonce, info.Deadline = pm.R, pm.S, pm.V, pm.Nonce, pm.Deadline
+		}
+		if ps := in.Personal; ps != nil {
+			info.PersonalSignature, info.PersonalSignatureDeadline = ps.Signature, ps.Deadline
+		}
+		t.BlockchainInputInfo = info
+	}
+	if q.TicketRefundID != "" {
+		t.RefundableParameter, _ = json.Marshal(map[string]string{"ticketRefundId": q.TicketRefundID})
 	}
 	if q.MarkupAmount.IsPositive() && req.TicketMarkupInput != nil {
 		t.MarkupInfo = &api.MarkupInfo{MarkupWalletAddress: req.TicketMarkupInput.MarkupWalletAddress}
 	}
 
+	s.stampInfoIDs(t)
 	s.recordTicketEvent(t, "TICKET-CREATED", now)
 	switch {
 	case q.InputPaymentMethod == "INTERNAL":
 		s.move(acct, q.InputCurrency, q.InputAmount.Neg(), t.ID, moveDebit, now)
 		t.debited = q.InputAmount
-		s.transitionLocked(t, api.TicketProcessing, now, "DEPOSIT-SUCCESS")
-		t.payAt = now.Add(s.scaled(deliveryDelay))
-		s.schedule(t.payAt, duePay, t.ID, nil)
+		s.startProcessingLocked(t, now, "DEPOSIT-SUCCESS")
 	case q.InputPaymentMethod == "PIX":
 		if q.InputAmount.LessThanOrEqual(decimalInt(autoFundPIXLimit)) {
 			t.fundAt = now.Add(s.scaled(pixFundDelay))
@@ -159,21 +181,19 @@ func (s *Server) createTicket(c *call) error {
 	if err != nil {
 		return err
 	}
-	return c.replyTicket(http.StatusCreated, t)
+	return c.replyCreated(t)
 }
-
-var ticketStatuses = []string{"PENDING", "PROCESSING", "PAID", "FAILED", "EXPIRED"}
 
 // GET /v2/account/tickets/ with the seed's filters.
 func (s *Server) listTickets(c *call) error {
 	q := c.query
-	w, err := c.createdWindow(c.queryRFC3339)
+	w, err := c.createdWindow(c.queryTimeEither)
 	if err != nil {
 		return err
 	}
 	status := q.Get("status")
-	if status != "" && !slices.Contains(ticketStatuses, status) {
-		return badRequest(codeInvalidField, "status: unknown ticket status %q (known: %s)", truncate(status, 20), strings.Join(ticketStatuses, ", "))
+	if status != "" && !slices.Contains(ticketStatuses(), status) {
+		return badRequest(codeInvalidField, "status: unknown ticket status %q (known: %s)", truncate(status, 20), strings.Join(ticketStatuses(), ", "))
 	}
 	inCur, outCur := q.Get("inputCurrency"), q.Get("outputCurrency")
 	for _, f := range []struct{ name, v string }{{"inputCurrency", inCur}, {"outputCurrency", outCur}} {
@@ -250,8 +270,8 @@ func (s *Server) fundTicket(c *call) error {
 	if err != nil {
 		return err
 	}
-	if t.Status != api.TicketPending {
-		return conflict(codeNotFundable, "ticket %s is %s; only PENDING tickets can be funded", t.ID, t.Status)
+	if t.Status != api.TicketUnpaid {
+		return conflict(codeNotFundable, "ticket %s is %s; only UNPAID tickets can be funded", t.ID, t.Status)
 	}
 	s.fundLocked(t, c.now)
 	s.saveTicket(t)
@@ -276,59 +296,4 @@ func (s *Server) ticketReceipt(c *call) error {
 	}
 	pdf := receiptPDF(&view, acctName)
 	return c.replyRaw(http.StatusOK, "application/pdf", pdf, map[string]string{"Content-Disposition": "attachment; filename=ticket-receipt.pdf"})
-}
-
-// POST /v2/account/payment-session: a hosted checkout bound to the operated
-// account and the access that opened it.
-func (s *Server) createPaymentSession(c *call) error {
-	if err := c.writable(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	acct, err := c.scope()
-	if err != nil {
-		return err
-	}
-	id := s.newID()
-	ps := &paymentSession{ID: id, acct: acct, who: c.who, CreatedAt: c.now}
-	s.st.sessions[id] = ps
-	s.saveSession(ps)
-	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
-}
-
-type paymentSession struct {
-	ID        uuid.UUID
-	acct      *account
-	who       *access
-	CreatedAt time.Time
-}
-
-// POST /v2/payment-session/{id}/create-ticket (public): the session's payer
-// creates the ticket; the quote must be one the session's access made for
-// the session's account. It is never parked: 200 {ticket}.
-func (s *Server) createSessionTicket(c *call) error {
-	var req ticketRequest
-	if err := decodeBody(c, &req); err != nil {
-		return err
-	}
-	id, err := c.pathUUID("id")
-	if err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ps, ok := s.st.sessions[id]
-	if !ok {
-		return notFound("payment session", id)
-	}
-	p, err := s.planTicket(ps.acct, ps.who, &req, c.now, true, nil)
-	if err != nil {
-		return err
-	}
-	t, err := s.makeTicketLocked(p, c.now)
-	if err != nil {
-		return err
-	}
-	return c.replyTicket(http.StatusOK, t)
 }

@@ -36,6 +36,9 @@ type ticketRequest struct {
 	TicketBrlPixOutput     *pixOutputBlock   `json:"ticketBrlPixOutput,omitempty"`
 	TicketBlockchainOutput *chainOutputBlock `json:"ticketBlockchainOutput,omitempty"`
 	TicketUsdOutput        *usdOutputBlock   `json:"ticketUsdOutput,omitempty"`
+	TicketUsdWireOutput    *wireOutputBlock  `json:"ticketUsdWireOutput,omitempty"`
+	TicketEurSepaOutput    *sepaOutputBlock  `json:"ticketEurSepaOutput,omitempty"`
+	TicketArsOutput        *arsOutputBlock   `json:"ticketArsOutput,omitempty"`
 	TicketCopOutput        *copOutputBlock   `json:"ticketCopOutput,omitempty"`
 	TicketMarkupInput      *markupBlock      `json:"ticketMarkupInput,omitempty"`
 }
@@ -51,19 +54,46 @@ type chainInputBlock struct {
 	Personal      *api.PersonalSignature `json:"personal,omitempty"`
 }
 
+// pixOutputBlock holds every variant of ticketBrlPixOutput (§7.1); which
+// one was sent is decided in planPixOutput.
 type pixOutputBlock struct {
-	BeneficiaryBrlBankAccountID string `json:"beneficiaryBrlBankAccountId"`
+	BeneficiaryBrlBankAccountID string `json:"beneficiaryBrlBankAccountId,omitempty"`
+	PixKey                      string `json:"pixKey,omitempty"`
+	BrCode                      string `json:"brCode,omitempty"`
+	TaxID                       string `json:"taxId,omitempty"`
+	UserName                    string `json:"userName,omitempty"`
+	BankCode                    string `json:"bankCode,omitempty"`
+	BranchCode                  string `json:"branchCode,omitempty"`
+	AccountNumber               string `json:"accountNumber,omitempty"`
+	AccountType                 string `json:"accountType,omitempty"`
 	PixMessage                  string `json:"pixMessage,omitempty"`
 }
 
+// chainOutputBlock is a registered wallet by id or an inline wallet.
 type chainOutputBlock struct {
-	BeneficiaryWalletID string `json:"beneficiaryWalletId"`
+	BeneficiaryWalletID string `json:"beneficiaryWalletId,omitempty"`
+	WalletChain         string `json:"walletChain,omitempty"`
+	WalletAddress       string `json:"walletAddress,omitempty"`
+	WalletMemo          string `json:"walletMemo,omitempty"`
 }
 
 type usdOutputBlock struct {
 	BeneficiaryUsdBankAccountID string `json:"beneficiaryUsdBankAccountId"`
-	PaymentRail                 string `json:"paymentRail,omitempty"`
-	Reference                   string `json:"reference,omitempty"`
+	AchReference                string `json:"achReference,omitempty"`
+}
+
+type wireOutputBlock struct {
+	BeneficiaryUsdBankAccountID string `json:"beneficiaryUsdBankAccountId"`
+	WireMessage                 string `json:"wireMessage,omitempty"`
+}
+
+type sepaOutputBlock struct {
+	BeneficiaryEurBankAccountID string `json:"beneficiaryEurBankAccountId"`
+	SepaReference               string `json:"sepaReference,omitempty"`
+}
+
+type arsOutputBlock struct {
+	BeneficiaryArsBankAccountID string `json:"beneficiaryArsBankAccountId"`
 }
 
 type copOutputBlock struct {
@@ -77,15 +107,22 @@ type markupBlock struct {
 // ticketPlan is a create-ticket request checked against its quote and the
 // account: everything needed to make the ticket.
 type ticketPlan struct {
-	q          *quoteClaims
-	req        *ticketRequest
-	acct       *account
-	who        *access
-	ttl        time.Duration
-	outKind    string // brl, wallet, own, usd, cop, internal
-	outID      uuid.UUID
-	brl        *api.BRLAccount
-	wallet     *api.Wallet
+	q       *quoteClaims
+	req     *ticketRequest
+	acct    *account
+	who     *access
+	ttl     time.Duration
+	outKind string // brl, wallet, own, usd, cop, internal, and the inline pix, inline
+	outID   uuid.UUID
+	brl     *api.BRLAccount
+	wallet  *api.Wallet
+	// pixTo is the receiver of an inline PIX output (key, BR Code or bank
+	// fields); chainTo the receiver of an inline wallet.
+	pixTo      *api.BrazilianFiatReceiverInfo
+	chainTo    *api.BlockchainReceiverInfo
+	reference  string // achReference, wireMessage or sepaReference
+	eurTo      *api.EuropeanFiatInfo
+	arsTo      *api.ArgentineFiatReceiverInfo
 	usd        *api.USDAccount
 	cop        *api.COPAccount
 	fromWallet string // blockchain input wallet (checksummed)
@@ -179,6 +216,9 @@ func (s *Server) planTicket(acct *account, who *access, req *ticketRequest, now 
 		return nil, err
 	}
 	if err := s.planOutput(p); err != nil {
+		return nil, err
+	}
+	if err := s.checkFlags(p); err != nil {
 		return nil, err
 	}
 	// Markup (seed rule 6 and §6).
@@ -283,109 +323,3 @@ func (s *Server) planInput(p *ticketPlan) error {
 
 // planNow is the time a plan is checked at (set by the caller).
 func (p *ticketPlan) now() time.Time { return p.nowAt }
-
-func (s *Server) planOutput(p *ticketPlan) error {
-	q, req, acct := p.q, p.req, p.acct
-	method := q.OutputPaymentMethod
-	blocks := map[string]bool{
-		"ticketBrlPixOutput": req.TicketBrlPixOutput != nil, "ticketBlockchainOutput": req.TicketBlockchainOutput != nil,
-		"ticketUsdOutput": req.TicketUsdOutput != nil, "ticketCopOutput": req.TicketCopOutput != nil,
-	}
-	want := ""
-	switch {
-	case method == "PIX":
-		want = "ticketBrlPixOutput"
-	case money.IsChain(method):
-		want = "ticketBlockchainOutput"
-	case method == "ACH" || method == "WIRE":
-		want = "ticketUsdOutput"
-	case method == "BANK-TRANSFER":
-		want = "ticketCopOutput"
-	case method == "INTERNAL":
-	default:
-		return badRequest(codeUnsupportedPair, "outputPaymentMethod: %s/%s payouts need a beneficiary kind this service does not register; quote another output", q.OutputCurrency, method)
-	}
-	for _, b := range []string{"ticketBrlPixOutput", "ticketBlockchainOutput", "ticketUsdOutput", "ticketCopOutput"} {
-		if blocks[b] && b != want {
-			return badRequest(codeUnexpectedBlock, "%s: the quote's output is %s via %s; remove the block", b, q.OutputCurrency, method)
-		}
-	}
-	if want != "" && !blocks[want] {
-		return badRequest(codeMissingField, "%s: required, the quote's output is %s via %s", want, q.OutputCurrency, method)
-	}
-	enforce := p.who.Perms.EnforceAllowedBeneficiaries
-	payOut := func() error {
-		if !p.who.Perms.PayOut {
-			return forbidden("missing permission payOut: the output leaves the account (%s via %s)", q.OutputCurrency, method)
-		}
-		return nil
-	}
-	switch want {
-	case "":
-		p.outKind = "internal"
-	case "ticketBrlPixOutput":
-		id, err := bodyUUID("ticketBrlPixOutput.beneficiaryBrlBankAccountId", req.TicketBrlPixOutput.BeneficiaryBrlBankAccountID)
-		if err != nil {
-			return err
-		}
-		b, ok := acct.brl.get(id)
-		if !ok {
-			return badRequest(codeUnknownBeneficiary, "ticketBrlPixOutput.beneficiaryBrlBankAccountId: no BRL beneficiary %s in this account", id)
-		}
-		if len(req.TicketBrlPixOutput.PixMessage) > 140 {
-			return badRequest(codeInvalidField, "ticketBrlPixOutput.pixMessage: at most 140 characters")
-		}
-		p.outKind, p.outID, p.brl = "brl", id, b
-		return payOut()
-	case "ticketBlockchainOutput":
-		id, err := bodyUUID("ticketBlockchainOutput.beneficiaryWalletId", req.TicketBlockchainOutput.BeneficiaryWalletID)
-		if err != nil {
-			return err
-		}
-		if id == uuid.Nil {
-			if enforce {
-				return forbidden("enforceAllowedBeneficiaries: the output must be a registered beneficiary wallet, not the nil id")
-			}
-			p.outKind = "own"
-			return nil
-		}
-		w, ok := acct.wallets.get(id)
-		if !ok {
-			return badRequest(codeUnknownBeneficiary, "ticketBlockchainOutput.beneficiaryWalletId: no beneficiary wallet %s in this account", id)
-		}
-		if w.WalletChain != method {
-			return badRequest(codeInvalidField, "ticketBlockchainOutput.beneficiaryWalletId: the wallet %q is on %s, the quote pays out on %s", w.Alias, w.WalletChain, method)
-		}
-		p.outKind, p.outID, p.wallet = "wallet", id, w
-		if strings.EqualFold(w.WalletAddress, acct.Wallet) {
-			return nil // the account's own wallet: nothing leaves
-		}
-		return payOut()
-	case "ticketUsdOutput":
-		id, err := bodyUUID("ticketUsdOutput.beneficiaryUsdBankAccountId", req.TicketUsdOutput.BeneficiaryUsdBankAccountID)
-		if err != nil {
-			return err
-		}
-		if r := req.TicketUsdOutput.PaymentRail; r != "" && r != method {
-			return badRequest(codeInvalidField, "ticketUsdOutput.paymentRail: %q does not match the quote's output method %s", truncate(r, 10), method)
-		}
-		b, ok := acct.usd.get(id)
-		if !ok {
-			return badRequest(codeUnknownBeneficiary, "ticketUsdOutput.beneficiaryUsdBankAccountId: no USD beneficiary %s in this account", id)
-		}
-		p.outKind, p.outID, p.usd = "usd", id, b
-		return payOut()
-	case "ticketCopOutput":
-		id, err := bodyUUID("ticketCopOutput.beneficiaryCopBankAccountId", req.TicketCopOutput.BeneficiaryCopBankAccountID)
-		if err != nil {
-			return err
-		}
-		b, ok := acct.cop.get(id)
-		if !ok {
-			return badRequest(codeUnknownBeneficiary, "ticketCopOutput.beneficiaryCopBankAccountId: no COP beneficiary %s in this account", id)
-		}
-		p.outKind, p.outID, p.cop = "cop", id, b
-		return payOut()
-	}
-	return nil
-}

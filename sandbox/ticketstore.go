@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -90,6 +91,26 @@ func (c *call) replyTicket(status int, t *ticket) error {
 	body = append(body, `{"ticket":`...)
 	body = append(append(body, t.stored...), '}')
 	return c.replyRaw(status, "application/json", body, nil)
+}
+
+// replyCreated answers a creation with the superset of §7.1: the live
+// service's flat id, brCode and expiration beside {ticket}, the ticket
+// being the JSON just stored (not encoded a second time).
+func (c *call) replyCreated(t *ticket) error {
+	if t.stored == nil {
+		return c.reply(http.StatusCreated, createdAnswer(&t.Ticket))
+	}
+	flat := createdAnswer(&t.Ticket)
+	delete(flat, "ticket")
+	head, err := json.Marshal(flat)
+	if err != nil {
+		return err
+	}
+	body := make([]byte, 0, len(head)+len(t.stored)+len(`,"ticket":}`))
+	body = append(body, head[:len(head)-1]...)
+	body = append(body, `,"ticket":`...)
+	body = append(append(body, t.stored...), '}')
+	return c.replyRaw(http.StatusCreated, "application/json", body, nil)
 }
 
 func (b *batch) fail(err error) {

@@ -176,7 +176,7 @@ func (s *Server) tradeTransitions(db querier, acct *account, now time.Time) ([]t
 		switch {
 		case tk != nil && tk.Status == api.TicketPaid && !tk.UpdatedAt.After(t.SettlementDate.Time):
 			moves = append(moves, tradeMove{t: t, to: api.TradeSettled, by: tk})
-		case tk != nil && (tk.Status == api.TicketFailed || tk.Status == api.TicketExpired):
+		case tk != nil && tk.Status.Final() && tk.Status != api.TicketPaid:
 			moves = append(moves, tradeMove{t: t, to: api.TradeCancelled})
 		case !now.Before(t.SettlementDate.Time):
 			moves = append(moves, tradeMove{t: t, to: api.TradeCancelled})
@@ -276,11 +276,13 @@ func (s *Server) seedTrades(r demoRand, acct *account, now time.Time) error {
 			if tk.CreatedAt.After(since) {
 				paid = append(paid, tk)
 			}
-		case api.TicketFailed, api.TicketExpired:
+		case api.TicketFailed, api.TicketPartialFailed, api.TicketCanceled:
 			if tk.CreatedAt.After(since) {
 				failed = append(failed, tk)
 			}
-		case api.TicketPending, api.TicketProcessing:
+		case api.TicketUnpaid, api.TicketProcessing:
+			// Held and queued tickets wait on a person or a calendar;
+			// a demo trade in flight rides on one that moves by itself.
 			live = append(live, tk)
 		}
 	}

@@ -419,7 +419,7 @@ func TestTradeSettlesWhenItsTicketIsPaid(t *testing.T) {
 		t.Fatalf("pending trades: %d with a ticket in flight, %d without; want some of each", len(linked), len(open))
 	}
 	for _, tk := range tickets {
-		if tk.Status == api.TicketPending && tk.Quote.InputPaymentMethod == "PIX" {
+		if tk.Status == api.TicketUnpaid && tk.Quote.InputPaymentMethod == "PIX" {
 			if _, err := c.SandboxFundTicket(testCtx(t), uuid.Nil, tk.ID); err != nil {
 				t.Fatalf("fund %s: %v", tk.ID, err)
 			}

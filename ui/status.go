@@ -12,9 +12,9 @@ func (t *Theme) StatusStyle(status string) lipgloss.Style {
 	switch strings.ToUpper(status) {
 	case "PAID", "EXECUTED", "SETTLED", "COMPLETED", "APPROVED", "OK":
 		return t.Good
-	case "PENDING", "PROCESSING":
+	case "PENDING", "PROCESSING", "UNPAID", "ON-HOLD":
 		return t.Warn
-	case "FAILED", "EXPIRED", "REJECTED", "CANCELLED":
+	case "FAILED", "EXPIRED", "REJECTED", "CANCELLED", "CANCELED", "PARTIAL-FAILED":
 		return t.Bad
 	}
 	return t.Value

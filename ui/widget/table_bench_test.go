@@ -14,7 +14,7 @@ import (
 // ticketRows builds n rows the way the ticket browser lays out api.Ticket
 // values, so that the benchmarks measure realistic cell lengths.
 func ticketRows(n int) []Row {
-	statuses := []api.TicketStatus{api.TicketPaid, api.TicketPending, api.TicketProcessing, api.TicketFailed, api.TicketExpired}
+	statuses := []api.TicketStatus{api.TicketPaid, api.TicketUnpaid, api.TicketProcessing, api.TicketFailed, api.TicketCanceled}
 	base := time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
 	rows := make([]Row, n)
 	for i := range rows {

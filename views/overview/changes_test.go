@@ -37,7 +37,7 @@ func TestWriteElsewhereReloadsTicketsAndBalances(t *testing.T) {
 	// A ticket is created and money moves in the main account.
 	fresh := f.tickets[0]
 	fresh.ID = uuid.MustParse("7d1f0000-0000-4000-8000-000000000003")
-	fresh.Status = api.TicketPending
+	fresh.Status = api.TicketUnpaid
 	fresh.CreatedAt = api.NewTime(fresh.CreatedAt.Add(time.Minute))
 	f.tickets = append([]api.Ticket{fresh}, f.tickets...)
 	f.setBalance(uuid.Nil, "734.5")
@@ -51,7 +51,7 @@ func TestWriteElsewhereReloadsTicketsAndBalances(t *testing.T) {
 		}
 	}
 	v := d.PlainView()
-	if !strings.Contains(v, "PENDING") || !strings.Contains(v, "734.50") || strings.Contains(v, "1,234.50") {
+	if !strings.Contains(v, "UNPAID") || !strings.Contains(v, "734.50") || strings.Contains(v, "1,234.50") {
 		t.Fatalf("the new ticket or the new balance is not shown:\n%s", v)
 	}
 	if first := m.table.VisibleRows()[0]; first.ID != fresh.ID.String() {

@@ -342,11 +342,11 @@ func (d *details) build(quoteToken string, now time.Time) (api.CreateTicketReque
 		id := p.Chosen.ID
 		switch d.outKind {
 		case kindBRL:
-			req.TicketBrlPixOutput = &api.TicketBrlPixOutput{BeneficiaryBrlBankAccountID: id, PixMessage: d.value(dPixMessage)}
+			req.TicketBrlPixOutput = api.PixToBeneficiary(id, d.value(dPixMessage))
 		case kindWallet:
-			req.TicketBlockchainOutput = &api.TicketBlockchainOutput{BeneficiaryWalletID: id}
+			req.TicketBlockchainOutput = api.ToWallet(id)
 		case kindUSD:
-			req.TicketUsdOutput = &api.TicketUsdOutput{BeneficiaryUsdBankAccountID: id, PaymentRail: d.value(dRail), Reference: d.value(dReference)}
+			req.SetUSDOutput(d.value(dRail), id, d.value(dReference))
 		case kindCOP:
 			req.TicketCopOutput = &api.TicketCopOutput{BeneficiaryCopBankAccountID: id}
 		}

@@ -201,7 +201,7 @@ func (m *Screen) canFund() string {
 		return "no ticket"
 	case !m.s.SandboxFunding:
 		return "only the sandbox can simulate a payment"
-	case r.ticket.Status != api.TicketPending:
+	case r.ticket.Status != api.TicketUnpaid:
 		return "the ticket is " + string(r.ticket.Status)
 	case r.funding.Waiting():
 		return "funding under way"
@@ -276,7 +276,7 @@ func (m *Screen) keyResult(msg tea.KeyPressMsg) tea.Cmd {
 
 // payable reports whether the ticket still waits for its payment.
 func (r *result) payable(now time.Time) bool {
-	return r.ticket != nil && r.ticket.Status == api.TicketPending && !r.countdown.Expired(now)
+	return r.ticket != nil && r.ticket.Status == api.TicketUnpaid && !r.countdown.Expired(now)
 }
 
 // copyableBrCode reports whether y copies the BR Code: a checked code that
@@ -358,7 +358,7 @@ func (r *result) lines(th theme, now time.Time, w, h int) []string {
 		add("To", r.beneficiary.Title)
 	}
 	switch {
-	case t.Status == api.TicketPending:
+	case t.Status == api.TicketUnpaid:
 		add("Expires", r.countdown.View(now, max(infoW-lw-1, 6)))
 	case !t.ExpiresAt.IsZero() && !t.Status.Final():
 		add("Expiry", "no longer applies: funded")
@@ -465,12 +465,16 @@ func statusText(th theme, s api.TicketStatus) string {
 	switch s {
 	case api.TicketPaid:
 		return th.ok.Render("✓ " + string(s))
-	case api.TicketFailed, api.TicketExpired:
+	case api.TicketFailed, api.TicketPartialFailed, api.TicketCanceled:
 		return th.err.Render("✗ " + string(s))
-	case api.TicketPending:
+	case api.TicketUnpaid:
 		return th.warn.Render("… " + string(s) + " (waiting for the payment)")
 	case api.TicketProcessing:
 		return th.warn.Render("… " + string(s) + " (paid, delivering)")
+	case api.TicketPending:
+		return th.warn.Render("… " + string(s) + " (paid, queued)")
+	case api.TicketOnHold:
+		return th.warn.Render("… " + string(s) + " (paid, held for review)")
 	}
 	return string(s)
 }

@@ -76,7 +76,7 @@ func (f *fake) CreateTicket(_ context.Context, account uuid.UUID, r api.CreateTi
 	}
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	f.ticket = &api.Ticket{
-		ID: uuid.MustParse("7c9e6679-7425-40de-944b-e07fc1f90ae7"), ExternalID: r.ExternalID, Status: api.TicketPending,
+		ID: uuid.MustParse("7c9e6679-7425-40de-944b-e07fc1f90ae7"), ExternalID: r.ExternalID, Status: api.TicketUnpaid,
 		CreatedAt: api.NewTime(now), ExpiresAt: api.NewTime(now.Add(5 * time.Minute)),
 		Quote:                   api.TicketQuote{InputCurrency: "BRL", InputPaymentMethod: "PIX", InputAmount: decimal.RequireFromString("500"), OutputCurrency: "BRLA", OutputPaymentMethod: "POLYGON", OutputAmount: decimal.RequireFromString("497.5")},
 		BrazilianFiatSenderInfo: &api.BrazilianFiatSenderInfo{BrCode: f.brCode},
@@ -344,7 +344,7 @@ func TestQuoteToTicketJourney(t *testing.T) {
 	if h.m.stage != stageResult || h.m.Busy() {
 		t.Fatalf("stage %v busy %v after creation", h.m.stage, h.m.Busy())
 	}
-	h.want("Ticket created", "PENDING", "Expires", "4m 57s", "PIX BR Code", h.f.brCode[:30], "▀")
+	h.want("Ticket created", "UNPAID", "Expires", "4m 57s", "PIX BR Code", h.f.brCode[:30], "▀")
 
 	// y copies the verified code through OSC 52.
 	h.d.Out = nil

@@ -287,7 +287,10 @@ func (m *Screen) confirmView() (body, foot []string) {
 		add("PIX message", o.PixMessage)
 	}
 	if o := r.TicketUsdOutput; o != nil {
-		add("Rail", o.PaymentRail+" "+o.Reference)
+		add("Rail", strings.TrimSpace("ACH "+o.AchReference))
+	}
+	if o := r.TicketUsdWireOutput; o != nil {
+		add("Rail", strings.TrimSpace("WIRE "+o.WireMessage))
 	}
 	if mk := r.TicketMarkupInput; mk != nil {
 		add("Markup wallet", mk.MarkupWalletAddress)

@@ -137,7 +137,7 @@ func TestStaleReloadIsDropped(t *testing.T) {
 	_, first := m.Update(ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedTickets})
 	first() // answered before the second write, delivered after it
 	answer := first()
-	tk := newest(svc, api.TicketPending)
+	tk := newest(svc, api.TicketUnpaid)
 	deliver(t, m, ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedTickets})
 	m.Update(answer)
 	if first := m.list.Table.Table.VisibleRows()[0]; first.ID != tk.ID.String() {

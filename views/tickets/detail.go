@@ -75,9 +75,11 @@ func statusText(th *ui.Theme, st api.TicketStatus) string {
 		return th.Good.Render("✓ PAID")
 	case api.TicketFailed:
 		return th.Bad.Render("✗ FAILED")
-	case api.TicketExpired:
-		return th.Muted.Render("EXPIRED")
-	case api.TicketPending, api.TicketProcessing:
+	case api.TicketPartialFailed:
+		return th.Bad.Render("✗ PARTIAL-FAILED")
+	case api.TicketCanceled:
+		return th.Muted.Render("CANCELED")
+	case api.TicketUnpaid, api.TicketPending, api.TicketOnHold, api.TicketProcessing:
 		return th.Warn.Render(string(st) + " (live)")
 	}
 	return string(st)
@@ -331,7 +333,7 @@ func timeline(s *sheet, t *api.Ticket) {
 		step(time.Time{}, "● "+what)
 	}
 	switch t.Status {
-	case api.TicketPending:
+	case api.TicketUnpaid:
 		step(t.ExpiresAt.Time, fmt.Sprintf("○ expires unless funded (%s)", relative(t.ExpiresAt.Time, s.now)))
 	case api.TicketProcessing:
 		step(t.UpdatedAt.Time, "● processing: delivering the output")
@@ -343,8 +345,14 @@ func timeline(s *sheet, t *api.Ticket) {
 		step(t.UpdatedAt.Time, "✓ paid"+d)
 	case api.TicketFailed:
 		step(t.UpdatedAt.Time, "✗ failed: "+t.FailureReason)
-	case api.TicketExpired:
-		step(t.ExpiresAt.Time, "expired before it was funded")
+	case api.TicketCanceled:
+		step(t.UpdatedAt.Time, "canceled: "+t.Reason)
+	case api.TicketPending:
+		step(t.UpdatedAt.Time, "● queued: "+t.Reason)
+	case api.TicketOnHold:
+		step(t.UpdatedAt.Time, "● on hold: "+t.Reason)
+	case api.TicketPartialFailed:
+		step(t.UpdatedAt.Time, "✗ partially failed: "+t.FailureReason)
 	default:
 		step(t.UpdatedAt.Time, string(t.Status))
 	}

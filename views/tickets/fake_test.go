@@ -155,7 +155,7 @@ func makeTicket(i int, st api.TicketStatus) api.Ticket {
 	return t
 }
 
-var cycle = []api.TicketStatus{api.TicketPaid, api.TicketPending, api.TicketPaid, api.TicketFailed, api.TicketExpired, api.TicketProcessing}
+var cycle = []api.TicketStatus{api.TicketPaid, api.TicketUnpaid, api.TicketPaid, api.TicketFailed, api.TicketCanceled, api.TicketProcessing}
 
 func makeTickets(n int) []api.Ticket {
 	out := make([]api.Ticket, n)

@@ -24,17 +24,19 @@ const (
 	fEndToEndID = "e2e"
 )
 
-// statuses are the ticket states the service documents or the project
-// decided (service.md §5); the filter accepts others, since the service
-// says more exist.
-var statuses = []string{
-	string(api.TicketPending), string(api.TicketProcessing), string(api.TicketPaid),
-	string(api.TicketFailed), string(api.TicketExpired),
-}
+// statuses are the live ticket states (service.md §7.2); the filter
+// accepts others, since the service may send more.
+var statuses = func() []string {
+	out := make([]string, len(api.TicketStatuses))
+	for i, s := range api.TicketStatuses {
+		out[i] = string(s)
+	}
+	return out
+}()
 
 func newFilterBar() *widget.FilterBar {
 	return widget.NewFilterBar(
-		widget.FilterField{Key: fStatus, Label: "Status", Placeholder: "any (PAID, PENDING, …)", Suggestions: statuses, Normalize: normStatus},
+		widget.FilterField{Key: fStatus, Label: "Status", Placeholder: "any (PAID, UNPAID, …)", Suggestions: statuses, Normalize: normStatus},
 		widget.FilterField{Key: fInCur, Label: "Input currency", Placeholder: "any (BRL, USDC, …)", Suggestions: money.Currencies(), Normalize: normCurrency},
 		widget.FilterField{Key: fOutCur, Label: "Output currency", Placeholder: "any", Suggestions: money.Currencies(), Normalize: normCurrency},
 		widget.FilterField{Key: fOutMethod, Label: "Output method", Placeholder: "any (PIX, POLYGON, ACH, …)", Suggestions: allMethods(), Normalize: normMethod},

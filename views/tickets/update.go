@@ -376,12 +376,12 @@ func (m *Model) relayout() { m.SetSize(m.width, m.height) }
 
 // moving reports whether a listed ticket may still change on its own: it is
 // being processed, or it waits for funds and has not expired for long (one
-// more look shows it EXPIRED). Long-dead PENDING rows are not polled.
+// more look shows it CANCELED). Long-dead UNPAID rows are not polled.
 func moving(r *record, now time.Time) bool {
 	switch r.Status() {
-	case api.TicketProcessing:
+	case api.TicketProcessing, api.TicketPending, api.TicketOnHold:
 		return true
-	case api.TicketPending:
+	case api.TicketUnpaid:
 		exp := r.ExpiresAt()
 		return exp.IsZero() || now.Before(exp.Add(time.Minute))
 	}

@@ -1,0 +1,631 @@
+package sandbox
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/brcode"
+	"github.com/tesouro-treasury/tesouro/validate"
+)
+
+// The endpoints of spec/service.md §7.4 that live clients call and the
+// seed left out: account-info, a sub-account's detail, the static BR Code,
+// EUR and ARS beneficiaries, webhook events and edits, documents and KYC
+// attempts.
+
+func (s *Server) routeLive(r *router) {
+	get, post, patch := http.MethodGet, http.MethodPost, http.MethodPatch
+	r.handle(get, "/v2/account/account-info", authAccess, s.accountDetails)
+	r.handle(get, "/v2/account/statement", authAccess, s.statement)
+	r.handle(get, "/v2/account/sub-accounts/{id}", authAccess, s.getSubAccount)
+	r.handle(get, "/v2/account/bank-accounts/brl/static-br-code", authAccess, s.staticBrCode)
+	r.handle(get, "/v2/account/beneficiaries/bank-accounts/eur", authAccess, s.listEUR)
+	r.handle(post, "/v2/account/beneficiaries/bank-accounts/eur", authAccess, s.createEUR)
+	r.handle(get, "/v2/account/beneficiaries/bank-accounts/eur/{id}", authAccess, s.getEUR)
+	r.handle(get, "/v2/account/beneficiaries/bank-accounts/ars", authAccess, s.listARS)
+	r.handle(post, "/v2/account/beneficiaries/bank-accounts/ars", authAccess, s.createARS)
+	r.handle(get, "/v2/account/beneficiaries/bank-accounts/ars/{id}", authAccess, s.getARS)
+	r.handle(get, "/v2/notifications/webhooks/events", authAccess, s.listEvents)
+	r.handle(get, "/v2/notifications/webhooks/events/{id}", authAccess, s.getEvent)
+	r.handle(get, "/v2/notifications/webhooks/{id}", authAccess, s.getWebhook)
+	r.handle(patch, "/v2/notifications/webhooks", authAccess, s.updateWebhook)
+	r.handle(post, "/v2/documents", authAccess, s.createDocument)
+	r.handle(get, "/v2/documents", authAccess, s.listDocuments)
+	r.handle(get, "/v2/documents/{id}", authAccess, s.getDocument)
+	r.handle(post, "/v2/kyc/new-level-1/api", authAccess, s.submitKYCLevel1)
+	r.handle(get, "/v2/kyc/attempts", authAccess, s.listKYCAttempts)
+	r.handle(get, "/v2/kyc/attempts/{id}", authAccess, s.getKYCAttempt)
+	r.handle(get, "/v2/kyc/w8ben/{id}", authAccess, s.getW8BEN)
+}
+
+// identity is the full accountInfo of an account: demo accounts are
+// verified; a new sub-account is until a KYC attempt is approved.
+func identity(a *account) api.AccountInfo {
+	info := api.AccountInfo{
+		ID: a.ID, AccountType: a.Type, Name: a.Name, CountryTaxResidence: "BRA", CountrySubdivisionTaxResidence: "BR-SP",
+		IdentityStatus: api.IdentityNotIdentified, FullName: a.Name, TaxID: a.TaxID,
+	}
+	if a.TaxID != "" {
+		info.IdentityStatus = api.IdentityConfirmed
+	}
+	for _, k := range a.kyc.all() {
+		if k.Result == "APPROVED" {
+			info.IdentityStatus = api.IdentityConfirmed
+			if name, ok := k.SubmissionData["fullName"].(string); ok {
+				info.FullName = name
+			}
+			if b, ok := k.SubmissionData["dateOfBirth"].(string); ok {
+				info.Birthdate = b
+			}
+			if t, ok := k.SubmissionData["taxIdNumber"].(string); ok && info.TaxID == "" {
+				info.TaxID = t
+			}
+		}
+	}
+	return info
+}
+
+// staticCode is the BR Code paying the account's PIX key.
+func staticCode(a *account, amount decimal.Decimal, label string) (string, error) {
+	return brcode.Encode(brcode.Payload{Key: a.PixKey, Amount: amount, MerchantName: merchantName(a.Name), MerchantCity: "SAO PAULO", TxID: label})
+}
+
+// GET /v2/account/account-info
+func (s *Server) accountDetails(c *call) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	a, err := c.scope()
+	if err != nil {
+		return err
+	}
+	code, err := staticCode(a, decimal.Zero, "")
+	if err != nil {
+		return fmt.Errorf("static BR Code of %s: %w", a.ID, err)
+	}
+	return c.reply(http.StatusOK, api.AccountDetails{
+		ID: a.ID, AccountInfo: identity(a), PixKey: a.PixKey, BrCode: code, CreatedAt: api.NewTime(a.CreatedAt),
+		// One service wallet serves every EVM chain.
+		Wallets: []api.AccountWallet{{ID: uuid.NewSHA1(a.ID, []byte("wallet")).String(), WalletAddress: a.Wallet, Chain: "EVM"}},
+	})
+}
+
+// GET /v2/account/sub-accounts/{id}
+func (s *Server) getSubAccount(c *call) error {
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	a, ok := s.st.accounts[id]
+	if !ok || a.Main || c.who.Blacklisted[a.ID] {
+		return notFound("sub-account", id)
+	}
+	v := subAccountView(a)
+	v.AccountInfo = identity(a)
+	return c.reply(http.StatusOK, v)
+}
+
+// GET /v2/account/bank-accounts/brl/static-br-code?amount&referenceLabel&additionalData
+func (s *Server) staticBrCode(c *call) error {
+	amount := decimal.Zero
+	if raw := c.query.Get("amount"); raw != "" {
+		d, err := parseWireAmount("amount", raw, "BRL")
+		if err != nil {
+			return err
+		}
+		amount = d
+	}
+	label := c.query.Get("referenceLabel")
+	if len(label) > 25 || strings.ContainsFunc(label, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		return badRequest(codeInvalidField, "referenceLabel: at most 25 letters and digits")
+	}
+	if len(c.query.Get("additionalData")) > 72 {
+		return badRequest(codeInvalidField, "additionalData: at most 72 characters")
+	}
+	s.mu.RLock()
+	a, err := c.scope()
+	s.mu.RUnlock()
+	if err != nil {
+		return err
+	}
+	code, err := staticCode(a, amount, label)
+	if err != nil {
+		return badRequest(codeInvalidField, "referenceLabel: %v", err)
+	}
+	return c.reply(http.StatusOK, map[string]string{"brCode": code})
+}
+
+var (
+	eurKind = &beneficiaryKind[api.EURAccount]{
+		of:    func(a *account) *series[api.EURAccount] { return a.eur },
+		alias: func(v *api.EURAccount) string { return v.Alias },
+		what:  "EUR beneficiary", one: "beneficiaryEurBankAccount", many: "beneficiaryEurBankAccount",
+	}
+	arsKind = &beneficiaryKind[api.ARSAccount]{
+		of:    func(a *account) *series[api.ARSAccount] { return a.ars },
+		alias: func(v *api.ARSAccount) string { return v.Alias },
+		what:  "ARS beneficiary", one: "beneficiaryArsBankAccount", many: "beneficiaryArsBankAccount",
+	}
+)
+
+// POST /v2/account/beneficiaries/bank-accounts/eur/
+func (s *Server) createEUR(c *call) error {
+	var req api.CreateEURAccountRequest
+	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
+		return err
+	}
+	iban, err := validate.IBAN(req.IBAN)
+	if err != nil {
+		return fieldErr("iban", err)
+	}
+	bic := ""
+	if req.BIC != "" {
+		if bic, err = validate.BIC(req.BIC); err != nil {
+			return fieldErr("bic", err)
+		}
+	}
+	country, err := validate.CountryAlpha3(req.Country)
+	if err != nil {
+		return fieldErr("country", err)
+	}
+	if err := validate.Required(req.BankBeneficiaryName); err != nil {
+		return fieldErr("bankBeneficiaryName", err)
+	}
+	return eurKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *api.EURAccount {
+		return &api.EURAccount{ID: id, Alias: req.Alias, Description: req.Description, IBAN: iban, BIC: bic, Country: country,
+			BankBeneficiaryName: strings.TrimSpace(req.BankBeneficiaryName), IsBusiness: req.IsBusiness, CreatedAt: api.NewTime(c.now)}
+	})
+}
+
+func (s *Server) listEUR(c *call) error { return eurKind.listByAlias(s, c) }
+func (s *Server) getEUR(c *call) error  { return eurKind.get(s, c) }
+
+// POST /v2/account/beneficiaries/bank-accounts/ars/
+func (s *Server) createARS(c *call) error {
+	var req api.CreateARSAccountRequest
+	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
+		return err
+	}
+	cvu, err := validate.CVU(req.CVU)
+	if err != nil {
+		return fieldErr("cvu", err)
+	}
+	return arsKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *api.ARSAccount {
+		return &api.ARSAccount{ID: id, Alias: req.Alias, Description: req.Description, CVU: cvu, CreatedAt: api.NewTime(c.now)}
+	})
+}
+
+func (s *Server) listARS(c *call) error { return arsKind.listByAlias(s, c) }
+func (s *Server) getARS(c *call) error  { return arsKind.get(s, c) }
+
+// eventView is the wire form of a stored event.
+func eventView(acct *account, id, subscription, status, dataID string, at int64) api.WebhookEvent {
+	data := map[string]any{"status": status}
+	switch subscription {
+	case "TICKET":
+		data["ticketId"] = dataID
+	case "KYC":
+		data["attemptId"] = dataID
+	default:
+		data["id"] = dataID
+	}
+	return api.WebhookEvent{ID: id, Subscription: subscription, SubAccountID: acct.subAccountID(), Data: data, CreatedAt: api.NewTime(time.Unix(0, at).UTC())}
+}
+
+// GET /v2/notifications/webhooks/events: every recorded event of the
+// operated account, newest first, from the events table.
+func (s *Server) listEvents(c *call) error {
+	w, err := c.createdWindow(c.queryTimeEither)
+	if err != nil {
+		return err
+	}
+	where := []string{"account_id = ?"}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	acct, err := c.scope()
+	if err != nil {
+		return err
+	}
+	args := []any{acct.ID.String()}
+	if v := c.query.Get("subscription"); v != "" {
+		where, args = append(where, "subscription = ?"), append(args, v)
+	}
+	if v := c.query.Get("dataId"); v != "" {
+		where, args = append(where, "data_id = ?"), append(args, v)
+	}
+	if !w.from.IsZero() {
+		where, args = append(where, "created_at >= ?"), append(args, w.from.UnixNano())
+	}
+	if !w.to.IsZero() {
+		where, args = append(where, "created_at < ?"), append(args, w.to.UnixNano())
+	}
+	if cur := c.query.Get("cursor"); cur != "" {
+		at, id, err := decodeCursor(cur)
+		if err != nil {
+			return err
+		}
+		where, args = append(where, "(created_at, id) < (?, ?)"), append(args, at, id.String())
+	}
+	rows, err := s.db.r.QueryContext(context.Background(), "SELECT id, subscription, status, data_id, created_at FROM events WHERE "+
+		strings.Join(where, " AND ")+" ORDER BY created_at DESC, id DESC LIMIT ?", append(args, pageSize+1)...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	out, next := []api.WebhookEvent{}, ""
+	for rows.Next() {
+		var id, sub, status, dataID string
+		var at int64
+		if err := rows.Scan(&id, &sub, &status, &dataID, &at); err != nil {
+			return err
+		}
+		if len(out) == pageSize {
+			last := out[len(out)-1]
+			next = encodeCursor(last.CreatedAt.UnixNano(), uuid.MustParse(last.ID))
+			break
+		}
+		out = append(out, eventView(acct, id, sub, status, dataID, at))
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]any{"events": out, "cursor": next})
+}
+
+// GET /v2/notifications/webhooks/events/{id}
+func (s *Server) getEvent(c *call) error {
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	acct, err := c.scope()
+	if err != nil {
+		return err
+	}
+	var sub, status, dataID string
+	var at int64
+	err = s.db.r.QueryRowContext(context.Background(), "SELECT subscription, status, data_id, created_at FROM events WHERE id = ? AND account_id = ?",
+		id.String(), acct.ID.String()).Scan(&sub, &status, &dataID, &at)
+	if err != nil {
+		return notFound("webhook event", id)
+	}
+	return c.reply(http.StatusOK, map[string]any{"event": eventView(acct, id.String(), sub, status, dataID, at)})
+}
+
+// GET /v2/notifications/webhooks/{id}
+func (s *Server) getWebhook(c *call) error {
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	acct, err := c.scope()
+	if err != nil {
+		return err
+	}
+	for _, w := range acct.webhooks {
+		if w.ID == id {
+			return c.reply(http.StatusOK, map[string]any{"webhook": api.Webhook{ID: w.ID.String(), URL: w.URL, Subscriptions: slices.Clone(w.Subscriptions)}})
+		}
+	}
+	return notFound("webhook", id)
+}
+
+// PATCH /v2/notifications/webhooks {webhookId, webhookUrl, subscriptions}
+func (s *Server) updateWebhook(c *call) error {
+	var req api.UpdateWebhookRequest
+	if err := decodeBody(c, &req); err != nil {
+		return err
+	}
+	if err := c.writable(); err != nil {
+		return err
+	}
+	id, err := bodyUUID("webhookId", req.WebhookID)
+	if err != nil {
+		return err
+	}
+	u, err := url.Parse(strings.TrimSpace(req.WebhookURL))
+	switch {
+	case req.WebhookURL == "":
+		return badRequest(codeMissingField, "webhookUrl: required")
+	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
+		return badRequest(codeInvalidField, "webhookUrl: %q is not an absolute http(s) URL", truncate(req.WebhookURL, 60))
+	case u.Scheme == "http" && !isLoopbackHost(u.Hostname()):
+		return badRequest(codeInvalidField, "webhookUrl: plain http is only accepted for loopback addresses; use https")
+	case len(req.Subscriptions) == 0:
+		return badRequest(codeMissingField, "subscriptions: at least one of TICKET, KYC, LIMIT-UPDATE, *")
+	}
+	for _, sub := range req.Subscriptions {
+		if !slices.Contains(subscriptionKinds, sub) {
+			return badRequest(codeInvalidField, "subscriptions: unknown kind %q (kinds: TICKET, KYC, LIMIT-UPDATE, *)", truncate(sub, 20))
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	acct, err := c.scope()
+	if err != nil {
+		return err
+	}
+	for _, w := range acct.webhooks {
+		if w.ID == id {
+			w.URL, w.Subscriptions = u.String(), slices.Clone(req.Subscriptions)
+			s.changed(acct)
+			return c.reply(http.StatusOK, map[string]any{"webhook": api.Webhook{ID: w.ID.String(), URL: w.URL, Subscriptions: slices.Clone(w.Subscriptions)}})
+		}
+	}
+	return notFound("webhook", id)
+}
+
+var documentTypes = []string{"ID", "DRIVERS-LICENSE", "PASSPORT", "SELFIE", "SELFIE-FROM-LIVENESS", "RESIDENCE-PERMIT", "CERTIFICATE-OF-INCORPORATION", "COMPANY-TAX-IDENTIFICATION-DOCUMENT"}
+
+// POST /v2/documents/ {documentType, isDoubleSided}: a record and its
+// upload URLs. The sandbox takes the upload as done at once (ready).
+func (s *Server) createDocument(c *call) error {
+	var req api.CreateDocumentRequest
+	if err := decodeBody(c, &req); err != nil {
+		return err
+	}
+	if err := c.writable(); err != nil {
+		return err
+	}
+	if !slices.Contains(documentTypes, req.DocumentType) {
+		return badRequest(codeInvalidField, "documentType: must be one of %s, got %q", strings.Join(documentTypes, ", "), truncate(req.DocumentType, 30))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	acct, err := c.scope()
+	if err != nil {
+		return err
+	}
+	id := s.newID()
+	base := "https://uploads.sandbox.invalid/documents/" + id.String()
+	d := &api.Document{ID: id, DocumentType: req.DocumentType, UploadStatusFront: "UPLOADED", UploadURLFront: base + "/front",
+		Ready: true, CreatedAt: api.NewTime(c.now), UpdatedAt: api.NewTime(c.now)}
+	out := api.DocumentUpload{ID: id.String(), UploadURLFront: d.UploadURLFront}
+	if req.IsDoubleSided {
+		d.UploadStatusBack, d.UploadURLBack, out.UploadURLBack = "UPLOADED", base+"/back", base+"/back"
+	}
+	acct.documents.add(c.now, id, d)
+	s.changed(acct)
+	return c.reply(http.StatusCreated, out)
+}
+
+// GET /v2/documents/?documentType
+func (s *Server) listDocuments(c *call) error {
+	w, err := c.createdWindow(c.queryTimeEither)
+	if err != nil {
+		return err
+	}
+	kind := c.query.Get("documentType")
+	return listPage(s, c, "documents", w, func(a *account) *series[api.Document] { return a.documents },
+		func(d *api.Document) bool { return kind == "" || d.DocumentType == kind }, deref[api.Document])
+}
+
+// GET /v2/documents/{id}
+func (s *Server) getDocument(c *call) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, _, d, err := recordByID(c, func(a *account) *series[api.Document] { return a.documents }, "document")
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]any{"document": d})
+}
+
+// POST /v2/kyc/new-level-1/api: a level-1 attempt for the account named by
+// subAccountId (body or query). It completes at once: APPROVED when the
+// documents it names exist and the tax id is valid, REJECTED otherwise
+// (sandboxReject forces a rejection).
+func (s *Server) submitKYCLevel1(c *call) error {
+	var req map[string]any
+	if err := decodeBody(c, &req); err != nil {
+		return err
+	}
+	if err := c.writable(); err != nil {
+		return err
+	}
+	str := func(k string) string { v, _ := req[k].(string); return strings.TrimSpace(v) }
+	for _, k := range []string{"fullName", "dateOfBirth", "countryOfTaxId", "taxIdNumber", "uploadedDocumentId"} {
+		if str(k) == "" {
+			return badRequest(codeMissingField, "%s: required", k)
+		}
+	}
+	if _, err := time.Parse("2006-01-02", str("dateOfBirth")); err != nil {
+		return badRequest(codeInvalidField, "dateOfBirth: %q is not YYYY-MM-DD", truncate(str("dateOfBirth"), 20))
+	}
+	if sub := str("subAccountId"); sub != "" && c.query.Get("subAccountId") == "" {
+		c.query.Set("subAccountId", sub)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	acct, err := c.scope()
+	if err != nil {
+		return err
+	}
+	result, msg := "APPROVED", ""
+	for _, k := range []string{"uploadedDocumentId", "uploadedSelfieId"} {
+		if id := str(k); id != "" {
+			did, err := uuid.Parse(id)
+			if _, ok := acct.documents.get(did); err != nil || !ok {
+				result, msg = "REJECTED", k+" names no document of this account"
+			}
+		}
+	}
+	if str("countryOfTaxId") == "BRA" {
+		if _, _, err := validate.TaxID(str("taxIdNumber")); err != nil {
+			result, msg = "REJECTED", "taxIdNumber: "+err.Error()
+		}
+	}
+	if b, _ := req["sandboxReject"].(bool); b {
+		result, msg = "REJECTED", "rejected on request (sandboxReject)"
+	}
+	id := s.newID()
+	delete(req, "subAccountId")
+	k := &api.KYCAttempt{ID: id, LevelName: "level-1", SubmissionData: req, Status: "COMPLETED", Result: result, ResultMessage: msg,
+		Retryable: result == "REJECTED", CreatedAt: api.NewTime(c.now), UpdatedAt: api.NewTime(c.now)}
+	acct.kyc.add(c.now, id, k)
+	s.changed(acct)
+	ev := &event{ID: s.newID(), Subscription: "KYC", Status: "KYC-COMPLETED", DataID: id, CreatedAt: c.now}
+	s.insertEvent(acct, ev)
+	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
+}
+
+// GET /v2/kyc/attempts/?levelName&status&result
+func (s *Server) listKYCAttempts(c *call) error {
+	w, err := c.createdWindow(c.queryTimeEither)
+	if err != nil {
+		return err
+	}
+	level, status, result := c.query.Get("levelName"), c.query.Get("status"), c.query.Get("result")
+	return listPage(s, c, "attempts", w, func(a *account) *series[api.KYCAttempt] { return a.kyc }, func(k *api.KYCAttempt) bool {
+		return (level == "" || k.LevelName == level) && (status == "" || k.Status == status) && (result == "" || k.Result == result)
+	}, deref[api.KYCAttempt])
+}
+
+// GET /v2/kyc/attempts/{id}
+func (s *Server) getKYCAttempt(c *call) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, _, k, err := recordByID(c, func(a *account) *series[api.KYCAttempt] { return a.kyc }, "KYC attempt")
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]any{"attempt": k})
+}
+
+// bothSpellings fills an address's two spellings from whichever was sent
+// ({streetLine1, streetLine2, postalCode} and the older {streetAddress,
+// zipCode}), so that nothing sent is dropped and both kinds of client
+// read it back. Both sent and different is a 400.
+func bothSpellings(field string, a *api.Address) error {
+	if a == nil {
+		return nil
+	}
+	lines := strings.TrimSpace(strings.Join([]string{a.StreetLine1, a.StreetLine2}, " "))
+	switch {
+	case a.StreetAddress == "":
+		a.StreetAddress = lines
+	case a.StreetLine1 == "" && a.StreetLine2 == "":
+		a.StreetLine1 = a.StreetAddress
+	case a.StreetAddress != lines && a.StreetAddress != a.StreetLine1:
+		return badRequest(codeInvalidField, "%s.streetAddress: %q differs from streetLine1/streetLine2; send one spelling", field, truncate(a.StreetAddress, 40))
+	}
+	switch {
+	case a.ZipCode == "":
+		a.ZipCode = a.PostalCode
+	case a.PostalCode == "":
+		a.PostalCode = a.ZipCode
+	case a.ZipCode != a.PostalCode:
+		return badRequest(codeInvalidField, "%s.zipCode: %q differs from postalCode %q; send one spelling", field, truncate(a.ZipCode, 20), truncate(a.PostalCode, 20))
+	}
+	if len(a.StreetAddress) > 200 {
+		return badRequest(codeInvalidField, "%s.streetAddress: at most 200 characters", field)
+	}
+	return nil
+}
+
+// GET /v2/kyc/w8ben/{id}
+func (s *Server) getW8BEN(c *call) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, _, w, err := recordByID(c, func(a *account) *series[api.W8BEN] { return a.w8bens }, "W-8BEN")
+	if err != nil {
+		return err
+	}
+	v := *w
+	v.W8BenURL = c.absoluteURL(v.W8BenURL)
+	return c.reply(http.StatusOK, map[string]any{"w8ben": v})
+}
+
+// GET /v2/account/statement?createdAfter&createdBefore&cursor: the ledger
+// of the operated account, newest first: every balance change with the
+// balance it left (spec/service.md §7.4). The cursor is the last id shown.
+func (s *Server) statement(c *call) error {
+	w, err := c.createdWindow(c.queryTimeEither)
+	if err != nil {
+		return err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	acct, err := c.scope()
+	if err != nil {
+		return err
+	}
+	where, args := []string{"account_id = ?"}, []any{acct.ID.String()}
+	if !w.from.IsZero() {
+		where, args = append(where, "at >= ?"), append(args, w.from.UnixNano())
+	}
+	if !w.to.IsZero() {
+		where, args = append(where, "at < ?"), append(args, w.to.UnixNano())
+	}
+	if cur := c.query.Get("cursor"); cur != "" {
+		n, err := strconvAtoi64(cur)
+		if err != nil || n <= 0 {
+			return badRequest(codeInvalidCursor, "cursor %q is not one this service returned; start again without a cursor", truncate(cur, 40))
+		}
+		where, args = append(where, "id < ?"), append(args, n)
+	}
+	rows, err := s.db.r.QueryContext(context.Background(), "SELECT id, currency, amount, balance_after, ticket_id, reason, at FROM ledger WHERE "+
+		strings.Join(where, " AND ")+" ORDER BY id DESC LIMIT ?", append(args, pageSize+1)...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	type logLine struct {
+		ID            string `json:"id"`
+		Token         string `json:"token"`
+		BalanceChange string `json:"balanceChange"`
+		FinalBalance  string `json:"finalBalance"`
+		Description   string `json:"description"`
+		TicketID      string `json:"ticketId,omitempty"`
+		CreatedAt     string `json:"createdAt"`
+	}
+	out, next := []logLine{}, ""
+	for rows.Next() {
+		var id, at int64
+		var cur, amount, after, reason string
+		var ticket sql.NullString
+		if err := rows.Scan(&id, &cur, &amount, &after, &ticket, &reason, &at); err != nil {
+			return err
+		}
+		if len(out) == pageSize {
+			next = out[len(out)-1].ID
+			break
+		}
+		side := "[CREDIT]"
+		if strings.HasPrefix(amount, "-") {
+			side = "[DEBIT]"
+		}
+		out = append(out, logLine{ID: fmt.Sprint(id), Token: cur, BalanceChange: amount, FinalBalance: after,
+			Description: side + " " + reason, TicketID: ticket.String, CreatedAt: fmtTime(time.Unix(0, at))})
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]any{"logs": out, "cursor": next})
+}
+
+func strconvAtoi64(s string) (int64, error) {
+	var n int64
+	_, err := fmt.Sscan(s, &n)
+	if err != nil || fmt.Sprint(n) != s {
+		return 0, fmt.Errorf("not an integer")
+	}
+	return n, nil
+}

@@ -1,0 +1,277 @@
+package sandbox
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/api"
+)
+
+// The live ticket states beyond the plain UNPAID → PROCESSING → PAID path
+// (spec/service.md §7.2): cancel, ON-HOLD and its release, PENDING for
+// fiat rails funded outside business hours.
+
+// Reasons a ticket is CANCELED, in its reason field.
+const (
+	reasonExpired  = "expired: the input was not funded before expiresAt"
+	reasonCanceled = "canceled by the caller while UNPAID"
+)
+
+const codeNotCancelable = "NOT_CANCELABLE"
+const codeNotHeld = "NOT_ON_HOLD"
+
+// ticketStatuses are the values the status filter accepts.
+func ticketStatuses() []string {
+	out := make([]string, len(api.TicketStatuses))
+	for i, s := range api.TicketStatuses {
+		out[i] = string(s)
+	}
+	return out
+}
+
+// singleTicketLimits is the most one ticket may bring in, per input
+// currency, before it is held for review (ON-HOLD). The figures are the
+// sandbox's own; they are what /v2/account/limits is to report as the
+// single-ticket limit.
+var singleTicketLimits = map[string]decimal.Decimal{
+	"BRL": decimal.NewFromInt(100000), "BRLA": decimal.NewFromInt(100000),
+	"USDC": decimal.NewFromInt(20000), "USDT": decimal.NewFromInt(20000), "USDM": decimal.NewFromInt(20000), "USDCe": decimal.NewFromInt(20000),
+	"EURC": decimal.NewFromInt(20000),
+}
+
+// heldForReview reports whether a ticket's input is above its single-ticket
+// limit.
+func heldForReview(q *quoteClaims) bool {
+	lim, ok := singleTicketLimits[q.InputCurrency]
+	return ok && q.InputAmount.GreaterThan(lim)
+}
+
+// businessHoursRail reports whether an output rail only moves on business
+// days (the sandbox's rule: ACH, WIRE and SEPA rest on Saturday and
+// Sunday, UTC; PIX and chains never rest).
+func businessHoursRail(method string) bool {
+	return method == "ACH" || method == "WIRE" || method == "SEPA"
+}
+
+// nextBusinessStart is the next Monday 00:00 UTC when at falls on a
+// weekend, else the zero time.
+func nextBusinessStart(at time.Time) time.Time {
+	at = at.UTC()
+	days := 0
+	switch at.Weekday() {
+	case time.Saturday:
+		days = 2
+	case time.Sunday:
+		days = 1
+	default:
+		return time.Time{}
+	}
+	d := at.AddDate(0, 0, days)
+	return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// startProcessingLocked moves a funded ticket on: ON-HOLD when its input
+// is above the single-ticket limit, PENDING when its rail rests, else
+// PROCESSING with the delivery scheduled. event is the webhook status of
+// the funding. The caller holds s.mu.
+func (s *Server) startProcessingLocked(t *ticket, at time.Time, event string) {
+	switch {
+	case heldForReview(&t.q) && t.Status != api.TicketOnHold:
+		t.Reason = "held for review: the input is above the single-ticket limit; release it with POST /v2/sandbox/tickets/{id}/release"
+		s.transitionLocked(t, api.TicketOnHold, at, event)
+		t.payAt = time.Time{}
+		return
+	case businessHoursRail(t.q.OutputPaymentMethod) && !nextBusinessStart(at).IsZero():
+		if t.Status != api.TicketPending {
+			t.Reason = "queued: " + t.q.OutputPaymentMethod + " moves on business days only"
+			s.transitionLocked(t, api.TicketPending, at, event)
+		}
+		t.payAt = nextBusinessStart(at)
+		s.schedule(t.payAt, duePay, t.ID, nil)
+		return
+	}
+	if t.Status == api.TicketPending || t.Status == api.TicketOnHold {
+		t.Reason = ""
+		event = "DELIVERY-PROCESSING"
+	}
+	s.transitionLocked(t, api.TicketProcessing, at, event)
+	t.payAt = at.Add(s.scaled(deliveryDelay))
+	s.schedule(t.payAt, duePay, t.ID, nil)
+}
+
+// PATCH /v2/account/tickets/{id}/cancel: an UNPAID ticket becomes CANCELED;
+// anything else is 409.
+func (s *Server) cancelTicket(c *call) error {
+	if err := c.writable(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.advanceLocked(c.now)
+	t, err := c.findTicket(true)
+	if err != nil {
+		return err
+	}
+	if t.Status != api.TicketUnpaid {
+		return conflict(codeNotCancelable, "ticket %s is %s; only UNPAID tickets can be canceled", t.ID, t.Status)
+	}
+	t.Reason = reasonCanceled
+	t.fundAt = time.Time{}
+	s.transitionLocked(t, api.TicketCanceled, c.now, "TICKET-CANCELED")
+	s.saveTicket(t)
+	return c.reply(http.StatusOK, map[string]any{"ticket": t.Ticket})
+}
+
+// POST /v2/sandbox/tickets/{id}/release: the review of an ON-HOLD ticket
+// passes (sandbox only).
+func (s *Server) releaseTicket(c *call) error {
+	if err := c.writable(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, err := c.findTicket(true)
+	if err != nil {
+		return err
+	}
+	if t.Status != api.TicketOnHold {
+		return conflict(codeNotHeld, "ticket %s is %s; only ON-HOLD tickets can be released", t.ID, t.Status)
+	}
+	// Released: the limit check is done, so it is not held again.
+	t.Status = api.TicketPending
+	if !businessHoursRail(t.q.OutputPaymentMethod) || nextBusinessStart(c.now).IsZero() {
+		s.transitionLocked(t, api.TicketProcessing, c.now, "DELIVERY-PROCESSING")
+		t.Reason = ""
+		t.payAt = c.now.Add(s.scaled(deliveryDelay))
+		s.schedule(t.payAt, duePay, t.ID, nil)
+	} else {
+		s.startProcessingLocked(t, c.now, "DEPOSIT-SUCCESS")
+	}
+	s.saveTicket(t)
+	return c.reply(http.StatusOK, map[string]any{"ticket": t.Ticket})
+}
+
+// createdAnswer is the creation answer (§7.1): the live service's flat
+// fields beside the seed's {ticket}, so that both kinds of client read it.
+func createdAnswer(t *api.Ticket) map[string]any {
+	out := map[string]any{"id": t.ID, "expiration": t.ExpiresAt, "ticket": t}
+	if code := t.BrCode(); code != "" && t.BrlPixInputInfo != nil {
+		out["brCode"] = code
+	}
+	return out
+}
+
+// Demo scenarios that only seedLiveStates uses (after scenarioCount, so
+// the random history draws what it always drew).
+const (
+	scenarioHeld scenario = scenarioCount + 1 + iota
+)
+
+// seedLiveStates gives the demo account a ticket in each state the random
+// history rarely or never reaches: ON-HOLD, PENDING (queued), CANCELED by
+// the caller and PARTIAL-FAILED. The caller holds s.mu (seeding).
+func (s *Server) seedLiveStates(r demoRand, a *account, who *access, now time.Time) error {
+	make1 := func(sc scenario, at time.Time) (*ticket, error) {
+		plan, err := s.demoPlan(r, a, who, at, sc, false)
+		if err != nil {
+			return nil, err
+		}
+		return s.makeTicketLocked(plan, at)
+	}
+	// ON-HOLD: a conversion above the single-ticket limit, waiting for review.
+	if _, err := make1(scenarioHeld, now.Add(-20*time.Minute)); err != nil {
+		return err
+	}
+	// PENDING: a USD payout queued behind the account's earlier payouts
+	// until an hour from now.
+	t, err := make1(scenarioPayoutUSD, now.Add(-3*time.Minute))
+	if err != nil {
+		return err
+	}
+	t.payAt = now.Add(time.Hour)
+	t.Reason = "queued: behind this account's earlier payouts"
+	s.transitionLocked(t, api.TicketPending, now.Add(-3*time.Minute), "DEPOSIT-SUCCESS")
+	s.schedule(t.payAt, duePay, t.ID, nil)
+	s.saveTicket(t)
+	// CANCELED by the caller: a large PIX payment given up.
+	at := now.Add(-26 * time.Hour)
+	if t, err = make1(scenarioLargePIX, at); err != nil {
+		return err
+	}
+	t.Reason, t.fundAt = reasonCanceled, time.Time{}
+	s.transitionLocked(t, api.TicketCanceled, at.Add(4*time.Minute), "TICKET-CANCELED")
+	s.saveTicket(t)
+	// PARTIAL-FAILED: a PIX payout split in parts, one refused.
+	at = now.Add(-50 * time.Hour)
+	if t, err = make1(scenarioPayoutPIX, at); err != nil {
+		return err
+	}
+	t.payAt = time.Time{}
+	t.FailureReason = "1 of 2 split deliveries was refused by the receiving institution; the other was paid"
+	s.transitionLocked(t, api.TicketPartialFailed, at.Add(5*time.Second), "DELIVERY-FAILED")
+	s.saveTicket(t)
+	return nil
+}
+
+// queryTimeEither reads a ticket-list time filter: RFC 3339 as the tickets
+// guide shows, or integer Unix seconds as live clients send (§7.2).
+func (c *call) queryTimeEither(name string) (time.Time, error) {
+	raw := c.query.Get(name)
+	if raw == "" {
+		return time.Time{}, nil
+	}
+	if n, err := strconv.ParseInt(raw, 10, 64); err == nil && n >= 0 {
+		return time.Unix(n, 0).UTC(), nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, raw)
+	if err != nil {
+		return time.Time{}, badRequest(codeInvalidField, "%s %q must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z or integer Unix seconds", name, truncate(raw, 40))
+	}
+	return t.UTC(), nil
+}
+
+// stampInfoIDs gives every info block of a ticket its own id and the
+// ticket's id, as live records carry them (§7.2). Blocks keep the ids they
+// have. The caller holds s.mu.
+func (s *Server) stampInfoIDs(t *ticket) {
+	tid := t.ID.String()
+	stamp := func(id, ticketID *string) {
+		if *id == "" {
+			*id = s.newID().String()
+		}
+		*ticketID = tid
+	}
+	if b := t.BrazilianFiatSenderInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.BrazilianFiatReceiverInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.BlockchainSenderInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.BlockchainReceiverInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.AmericanFiatReceiverInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.EuropeanFiatReceiverInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.ArgentineFiatReceiverInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.MarkupInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.BrlPixInputInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+	if b := t.BlockchainInputInfo; b != nil {
+		stamp(&b.ID, &b.TicketID)
+	}
+}
