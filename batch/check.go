@@ -76,8 +76,12 @@ func (o Options) withDefaults() Options {
 
 // Payee is who a row pays, as resolved against the account.
 type Payee struct {
-	Kind     string // "brl" or "wallet"
-	ID       uuid.UUID
+	Kind string // "brl" or "wallet"
+	ID   uuid.UUID
+	// Inline is a PIX key or a wallet address that is no registered
+	// beneficiary: the ticket names it in its output block (§7.1), which
+	// an access with enforceAllowedBeneficiaries may not do.
+	Inline   bool
 	Alias    string
 	Key      string // PIX key or wallet address
 	Chain    string // the wallet's chain
@@ -224,7 +228,7 @@ func (d *Directory) resolve(r *Row) (p Payee, method, problem string) {
 		}
 		found, ok := d.byKey["wallet:"+strings.ToLower(addr)+":"+r.Chain]
 		if !ok {
-			return p, "", fmt.Sprintf("wallet %s on %s is not a registered beneficiary of this account: register it first (Beneficiaries, or tesouro beneficiaries)", addr, r.Chain)
+			found = Payee{Kind: "wallet", Inline: true, Alias: addr, Key: addr, Chain: r.Chain}
 		}
 		p = found
 	default:
@@ -262,7 +266,7 @@ func (d *Directory) resolve(r *Row) (p Payee, method, problem string) {
 		}
 		found, ok := d.byKey["pix:"+key]
 		if !ok {
-			return p, "", fmt.Sprintf("PIX key %s is not registered as a BRL beneficiary of this account: register it first (Beneficiaries, or tesouro beneficiaries)", key)
+			found = Payee{Kind: "brl", Inline: true, Alias: key, Key: key}
 		}
 		p = found
 	}
@@ -316,6 +320,13 @@ func Check(ctx context.Context, svc Service, f *File, opts Options) (*Plan, erro
 	}
 	plan := &Plan{File: f, Rows: Resolve(f, dir), Parks: info.AccountPermissions.OperationRequester}
 	plan.Problems = append(plan.Problems, permissionProblems(info, plan.Rows, o.Clock.Now())...)
+	if info.AccountPermissions.EnforceAllowedBeneficiaries {
+		for _, r := range plan.Rows {
+			if r.Problem == "" && r.Payee.Inline {
+				r.Problem = fmt.Sprintf("%s is not a registered beneficiary, and this access may only pay registered ones: register it first (Beneficiaries, or tesouro beneficiaries)", r.Payee.Key)
+			}
+		}
+	}
 	if err := holders(ctx, svc, plan.Rows, o.Concurrency); err != nil {
 		return nil, err
 	}

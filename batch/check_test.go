@@ -26,14 +26,14 @@ func TestCheckReportsEveryRowAndSendsNothingWhileOneIsInvalid(t *testing.T) {
 		"Twin,,5,BRL,\n"+ // ambiguous alias
 		"Maria Silva,,5,USDC,USDC\n"+ // a PIX account paid in a token
 		"0x52908400098527886E0F7030069857D2E4169Ee7,POLYGON,3,USDC,USDC\n"+ // bad checksum
-		"fornecedor@example.com,,5,BRL,\n"+ // valid key, not registered
+		"fornecedor@unknown.example,,5,BRL,\n"+ // valid key, unregistered, nobody holds it
 		"Cold,,3,USDC,USDC\n") // wallet by alias
 	plan, err := Check(context.Background(), svc, f, Options{Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"", "", "", "", `"Nobody" is no registered beneficiary`, "nobody holds it", `2 beneficiaries are called "Twin"`,
-		"the currency must be BRL", "checksum", "fornecedor@example.com is not registered", ""}
+		"the currency must be BRL", "checksum", "nobody holds it", ""}
 	for i, w := range want {
 		got := plan.Rows[i].Problem
 		if (w == "") != (got == "") || !strings.Contains(got, w) {
@@ -275,6 +275,53 @@ func TestALostParkedCreationIsNeverSentAgain(t *testing.T) {
 			t.Errorf("requester: second run %v, %d creations, %d operations: a lost parked creation was sent again", statuses[1], svc.creates, len(svc.ops))
 		case !parks && (statuses[1][0] != Created || len(svc.tickets) != 3):
 			t.Errorf("operator: second run %v, %d tickets: a lost creation that can be looked up must be retried", statuses[1], len(svc.tickets))
+		}
+	}
+}
+
+func TestUnregisteredKeysAndAddressesArePaidInline(t *testing.T) {
+	clk := newClock()
+	svc := newFake(clk)
+	svc.holders["fornecedor@example.com"] = api.PixInfo{Name: "Fornecedor Ltda", TaxID: "**.345.678/0001-**", BankName: "Banco Demo"}
+	const addr = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+	f := mustParse(t, "beneficiary,chain,amount,currency,source\n"+
+		"fornecedor@example.com,,5,BRL,\n"+
+		addr+",POLYGON,3,USDC,USDC\n")
+	plan, err := Check(context.Background(), svc, f, Options{Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.Ready() {
+		t.Fatalf("rows %q %q, problems %v", plan.Rows[0].Problem, plan.Rows[1].Problem, plan.Problems)
+	}
+	if p := plan.Rows[0].Payee; !p.Inline || p.Name != "Fornecedor Ltda" || p.Key != "fornecedor@example.com" {
+		t.Errorf("PIX key payee %+v: want inline, named by pix-info", p)
+	}
+	var sent []api.CreateTicketRequest
+	svc.onCreate = func(_ int, req api.CreateTicketRequest) error {
+		sent = append(sent, req)
+		return nil
+	}
+	if prog, err := Run(context.Background(), svc, plan, Options{Clock: clk, Concurrency: 1}, nil, nil); err != nil || prog.Created != 2 {
+		t.Fatalf("run: %+v %v", prog, err)
+	}
+	if len(sent) != 2 || sent[0].TicketBrlPixOutput == nil || sent[0].TicketBrlPixOutput.PixKey != "fornecedor@example.com" || sent[0].TicketBrlPixOutput.BeneficiaryBrlBankAccountID != nil {
+		t.Fatalf("PIX row sent %+v", sent)
+	}
+	if w := sent[1].TicketBlockchainOutput; w == nil || w.WalletAddress != addr || w.WalletChain != "POLYGON" || w.BeneficiaryWalletID != nil {
+		t.Fatalf("wallet row sent %+v", sent[1])
+	}
+
+	// An access that may pay registered beneficiaries only: refused row by
+	// row, before anything is sent.
+	svc.info.AccountPermissions.EnforceAllowedBeneficiaries = true
+	plan, err = Check(context.Background(), svc, f, Options{Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range plan.Rows {
+		if !strings.Contains(r.Problem, "may only pay registered ones") {
+			t.Errorf("row %d under enforceAllowedBeneficiaries: %q", i+1, r.Problem)
 		}
 	}
 }

@@ -225,10 +225,14 @@ func runRow(ctx context.Context, svc Service, p *Planned, o Options, ledger Ledg
 func body(p *Planned) api.CreateTicketRequest {
 	req := api.CreateTicketRequest{QuoteToken: p.Quote.QuoteToken, ExternalID: p.ExternalID}
 	id := p.Payee.ID
-	switch p.Payee.Kind {
-	case "brl":
+	switch {
+	case p.Payee.Inline && p.Payee.Kind == "brl":
+		req.TicketBrlPixOutput = &api.TicketBrlPixOutput{PixKey: p.Payee.Key, PixMessage: p.Reference}
+	case p.Payee.Inline:
+		req.TicketBlockchainOutput = &api.TicketBlockchainOutput{WalletChain: p.Payee.Chain, WalletAddress: p.Payee.Key}
+	case p.Payee.Kind == "brl":
 		req.TicketBrlPixOutput = &api.TicketBrlPixOutput{BeneficiaryBrlBankAccountID: &id, PixMessage: p.Reference}
-	case "wallet":
+	case p.Payee.Kind == "wallet":
 		req.TicketBlockchainOutput = &api.TicketBlockchainOutput{BeneficiaryWalletID: &id}
 	}
 	return req
