@@ -1,7 +1,9 @@
 // Package beneficiaries is the Beneficiaries screen of the dashboard: the
-// registered wallets, BRL accounts (PIX key or bank account), USD and COP
-// bank accounts of the operated account, with a filter, create forms checked
-// locally before anything is sent, and delete where the service allows it.
+// registered wallets, BRL accounts (PIX key or bank account), USD, COP, EUR
+// (IBAN) and ARS (CVU) bank accounts of the operated account, with a filter,
+// create forms checked locally before anything is sent (a PIX key's holder
+// shown from the PIX directory before it is saved), and delete where the
+// service allows it.
 package beneficiaries
 
 import (
@@ -26,6 +28,11 @@ type Service interface {
 	CreateBRLAccount(ctx context.Context, account uuid.UUID, req api.CreateBRLAccountRequest) (uuid.UUID, error)
 	CreateUSDAccount(ctx context.Context, account uuid.UUID, req api.CreateUSDAccountRequest) (uuid.UUID, error)
 	CreateCOPAccount(ctx context.Context, account uuid.UUID, req api.CreateCOPAccountRequest) (uuid.UUID, error)
+	ListEURAccounts(ctx context.Context, q api.BeneficiaryFilter) (api.Page[api.EURAccount], error)
+	ListARSAccounts(ctx context.Context, q api.BeneficiaryFilter) (api.Page[api.ARSAccount], error)
+	CreateEURAccount(ctx context.Context, account uuid.UUID, req api.CreateEURAccountRequest) (uuid.UUID, error)
+	CreateARSAccount(ctx context.Context, account uuid.UUID, req api.CreateARSAccountRequest) (uuid.UUID, error)
+	PixInfo(ctx context.Context, pixKey string) (*api.PixInfo, error)
 	DeleteWallet(ctx context.Context, account, id uuid.UUID) error
 	DeleteBRLAccount(ctx context.Context, account, id uuid.UUID) error
 }
@@ -38,17 +45,20 @@ type keyMap struct {
 type Screen struct {
 	*tabbed.Frame
 	s     *ui.Session
+	svc   Service
 	kinds []*kind
 	keys  keyMap
+	// holderSlot awaits who the PIX key of the open form pays.
+	holderSlot ui.Slot
 }
 
 // New builds the screen for a session.
 func New(s *ui.Session, svc Service) ui.Screen {
-	m := &Screen{s: s, kinds: kinds(svc), keys: keyMap{
+	m := &Screen{s: s, svc: svc, kinds: kinds(svc), keys: keyMap{
 		New:    ui.Binding("n", "new beneficiary", "n"),
 		Delete: ui.Binding("d", "delete", "d", "delete"),
 	}}
-	m.Frame = tabbed.New(s, ui.ActBeneficiary, "wallets · BRL · USD · COP", tabbed.Tabs(m.kinds)...)
+	m.Frame = tabbed.New(s, ui.ActBeneficiary, "wallets · BRL · USD · COP · EUR · ARS", tabbed.Tabs(m.kinds)...)
 	return m
 }
 
@@ -86,6 +96,16 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return m, nil // sent by the screen of another account
 		}
 		return m, m.deleted(msg.Value)
+	case holderMsg:
+		if !m.holderSlot.Take(msg) {
+			return m, nil
+		}
+		return m, m.gotHolder(msg)
+	case holderOKMsg:
+		if !m.s.Owns(msg) {
+			return m, nil
+		}
+		return m, m.holderOK(msg)
 	case tabbed.SentMsg:
 		cmd, created := m.Sent(msg)
 		if created {
@@ -123,5 +143,9 @@ func (m *Screen) openForm() tea.Cmd {
 		return ui.Toast(ui.ToastError, "Cannot add a beneficiary: "+ui.ErrorText(err))
 	}
 	k := m.kinds[m.Cur()]
+	if k.key == "brl" {
+		m.holderSlot.Cancel()
+		return m.OpenVettedForm(k.newForm(), k.request, m.vetPix)
+	}
 	return m.OpenForm(k.newForm(), k.request)
 }

@@ -146,7 +146,12 @@ func TestServiceErrorLandsOnTheFieldItNames(t *testing.T) {
 	f := h.screen().Form()
 	f.SetValue("alias", "x")
 	f.SetValue("pixKey", "fulano@example.com")
+	svc.Holders = map[string]api.PixInfo{"fulano@example.com": {Name: "Fulano de Tal", TaxID: "***.982.247-**", BankName: "Banco Exemplo"}}
 	h.Key("ctrl+s")
+	if len(h.Asks) != 1 {
+		t.Fatalf("the holder was not shown before saving: %d confirmations", len(h.Asks))
+	}
+	h.Run(h.Asks[0].OnYes)
 	if h.screen().Form() == nil {
 		t.Fatal("the form must stay open after a refusal")
 	}

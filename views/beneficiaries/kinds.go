@@ -24,7 +24,7 @@ type kind struct {
 	newForm    func() *form.Form
 	prepare    func(f *form.Form) sender
 	createPath string
-	// del is nil where the service offers no delete (USD, COP).
+	// del is nil where the service offers no delete (USD, COP, EUR, ARS).
 	del     func(svc Service, ctx context.Context, account, id uuid.UUID) error
 	delPath string
 }
@@ -64,7 +64,7 @@ func date(t api.Time) string {
 }
 
 func kinds(svc Service) []*kind {
-	ks := []*kind{walletKind(svc), brlKind(svc), usdKind(svc), copKind(svc)}
+	ks := []*kind{walletKind(svc), brlKind(svc), usdKind(svc), copKind(svc), eurKind(svc), arsKind(svc)}
 	for _, k := range ks {
 		k.What = k.Title + " beneficiaries"
 		k.Empty = "no " + k.noun + " registered"

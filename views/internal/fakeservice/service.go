@@ -28,6 +28,8 @@ type Service struct {
 	Deleted     []uuid.UUID
 	// CreateErr, when set, is every create's answer.
 	CreateErr error
+	// EUR, ARS and Holders are in live.go.
+	Live
 
 	UBOs    []api.UBO
 	W8BENs  []api.W8BEN

@@ -23,6 +23,13 @@ func FieldOf(err error, keys []string) (string, string) {
 	if msg == "" {
 		msg = err.Error()
 	}
+	// "bic: does not match the IBAN's bank" is about bic, though it names
+	// iban too: the field a message starts with is the one it is about.
+	for _, k := range keys {
+		if k != "" && strings.HasPrefix(strings.ToLower(ae.Message), strings.ToLower(k)+":") {
+			return k, msg
+		}
+	}
 	if k := keyIn(strings.ToLower(ae.Message), keys, false); k != "" {
 		return k, msg
 	}

@@ -150,6 +150,7 @@ func TestFieldOf(t *testing.T) {
 		{&api.Error{Code: "BAD", Message: "beneficiaryAddress.city is required"}, "beneficiaryAddress.city"},
 		{&api.Error{Code: "BAD", Message: "city is required"}, "beneficiaryAddress.city"},
 		{&api.Error{Code: "BAD", Message: "the surname field is odd"}, ""},
+		{&api.Error{Code: "BAD", Message: "alias: must differ from the pixKey's"}, "alias"},
 		{&api.Error{Code: "FORBIDDEN", Message: "missing permission beneficiary"}, ""},
 		{errors.New("timeout"), ""},
 	}

@@ -41,7 +41,14 @@ type SentMsg = ui.Result[Answer]
 // OpenForm shows fm, creating into the list on screen; request reads it
 // once every field passed its checks.
 func (f *Frame) OpenForm(fm *form.Form, request func(*form.Form) Request) tea.Cmd {
-	f.form, f.formList, f.request = fm, f.cur, request
+	return f.OpenVettedForm(fm, request, nil)
+}
+
+// OpenVettedForm is OpenForm whose checked form goes to vet instead of
+// being sent: the screen asks what it must first (who a PIX key pays, and
+// the user's yes) and calls Send once it may go. A nil vet sends at once.
+func (f *Frame) OpenVettedForm(fm *form.Form, request func(*form.Form) Request, vet func(*form.Form) tea.Cmd) tea.Cmd {
+	f.form, f.formList, f.request, f.vet = fm, f.cur, request, vet
 	f.sending.Cancel()
 	fm.SetStyles(formStyles(f.s))
 	fm.SetSize(f.width, f.height)
@@ -56,9 +63,21 @@ func (f *Frame) formKey(msg tea.KeyPressMsg) tea.Cmd {
 		f.sending.Cancel()
 		return nil
 	case form.Submitted:
+		if f.vet != nil {
+			return f.vet(f.form)
+		}
 		return f.send()
 	}
 	return cmd
+}
+
+// Send sends the open form now (a vetted form, once its screen may); nil
+// when no form is open.
+func (f *Frame) Send() tea.Cmd {
+	if f.form == nil {
+		return nil
+	}
+	return f.send()
 }
 
 // send sends the form: the request is built now, the command only carries

@@ -33,6 +33,7 @@ type Frame struct {
 	form     *form.Form
 	formList int                        // the list the form creates into
 	request  func(f *form.Form) Request // reads the form when it is sent
+	vet      func(f *form.Form) tea.Cmd // runs instead of sending (nil: send)
 	sending  ui.Slot                    // the answer to the sent form
 }
 

@@ -1,0 +1,72 @@
+package fakeservice
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/api"
+)
+
+// Live is what the fake keeps of the beneficiaries the live service added
+// (EUR and ARS) and of the PIX directory.
+type Live struct {
+	EUR     []api.EURAccount
+	ARS     []api.ARSAccount
+	EURSent []api.CreateEURAccountRequest
+	ARSSent []api.CreateARSAccountRequest
+	// Holders are the PIX directory: a key not in it is unknown (404).
+	Holders map[string]api.PixInfo
+	// PixAsked are the keys asked about, in order.
+	PixAsked []string
+}
+
+// ListEURAccounts is the fake service's answer.
+func (f *Service) ListEURAccounts(_ context.Context, b api.BeneficiaryFilter) (api.Page[api.EURAccount], error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.note(b.SubAccountID)
+	return api.Page[api.EURAccount]{Items: slices.Clone(f.EUR)}, nil
+}
+
+// ListARSAccounts is the fake service's answer.
+func (f *Service) ListARSAccounts(_ context.Context, b api.BeneficiaryFilter) (api.Page[api.ARSAccount], error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.note(b.SubAccountID)
+	return api.Page[api.ARSAccount]{Items: slices.Clone(f.ARS)}, nil
+}
+
+// CreateEURAccount is the fake service's answer.
+func (f *Service) CreateEURAccount(_ context.Context, acct uuid.UUID, req api.CreateEURAccountRequest) (uuid.UUID, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.EURSent = append(f.EURSent, req)
+	return f.create(acct, func(id uuid.UUID) {
+		f.EUR = append(f.EUR, api.EURAccount{ID: id, Alias: req.Alias, Description: req.Description, IBAN: req.IBAN, BIC: req.BIC,
+			Country: req.Country, BankBeneficiaryName: req.BankBeneficiaryName, IsBusiness: req.IsBusiness})
+	})
+}
+
+// CreateARSAccount is the fake service's answer.
+func (f *Service) CreateARSAccount(_ context.Context, acct uuid.UUID, req api.CreateARSAccountRequest) (uuid.UUID, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ARSSent = append(f.ARSSent, req)
+	return f.create(acct, func(id uuid.UUID) {
+		f.ARS = append(f.ARS, api.ARSAccount{ID: id, Alias: req.Alias, Description: req.Description, CVU: req.CVU})
+	})
+}
+
+// PixInfo answers from Holders; an unknown key is the service's 404.
+func (f *Service) PixInfo(_ context.Context, key string) (*api.PixInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.PixAsked = append(f.PixAsked, key)
+	if info, ok := f.Holders[key]; ok {
+		return &info, nil
+	}
+	return nil, &api.Error{Status: 404, Code: "NOT_FOUND", Message: fmt.Sprintf("pix key %s not found", key)}
+}
