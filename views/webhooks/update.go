@@ -18,6 +18,29 @@ import (
 
 // Update implements ui.Screen.
 func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case listing.PageMsg[api.WebhookEvent]:
+		cmd, _ := m.events.Handle(msg)
+		return m, cmd
+	case ui.FilterMsg:
+		m.events.SetFilter(msg.Query) // and the attempts, below
+	case ui.ThemeChangedMsg:
+		m.events.Restyle()
+		if m.edit != nil {
+			m.edit.form.SetStyles(formStyles(m.s))
+		}
+	case editOKMsg:
+		if !m.s.Owns(msg) {
+			return m, nil // asked on the screen of another account
+		}
+		return m, m.sendEdit(msg.Value)
+	case editedMsg:
+		return m, m.onEdited(msg)
+	case tea.KeyPressMsg:
+		if m.edit != nil {
+			return m, m.editKey(msg)
+		}
+	}
 	if cmd, ok := m.list.Handle(msg); ok {
 		return m, cmd
 	}
@@ -47,12 +70,65 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	}
+	if m.edit != nil {
+		return m, m.editKey(msg) // a paste, the cursor's blink
+	}
 	return m, m.list.Rest(msg)
+}
+
+// switchTab shows the other list; the events load the first time.
+func (m *Model) switchTab() tea.Cmd {
+	m.tab = 1 - m.tab
+	if m.tab == 1 && !m.events.Started {
+		return m.reloadEvents()
+	}
+	return nil
+}
+
+func (m *Model) eventsKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	if m.eventDetail != nil {
+		switch {
+		case key.Matches(msg, k.Back):
+			m.eventDetail = nil
+		case key.Matches(msg, k.Up):
+			m.eventScroll.Offset--
+		case key.Matches(msg, k.Down):
+			m.eventScroll.Offset++
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Prev), key.Matches(msg, k.Next):
+		return m.switchTab()
+	case key.Matches(msg, k.Open):
+		if e, ok := m.events.Selected(); ok {
+			m.eventDetail, m.eventScroll = &e, listing.Scroll{}
+		}
+		return nil
+	case key.Matches(msg, k.Kind):
+		m.eventSub = m.nextSub()
+		return m.reloadEvents()
+	case key.Matches(msg, k.Reload):
+		return tea.Batch(m.reloadEvents(), m.fetchHooks())
+	case key.Matches(msg, k.Copy):
+		if e, ok := m.events.Selected(); ok {
+			return ui.Copy("event id", e.ID)
+		}
+		return nil
+	}
+	return m.events.Key(msg)
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	m.syncKeys()
 	k := m.keys
+	if key.Matches(msg, k.Edit) && k.Edit.Enabled() {
+		return m.openEdit()
+	}
+	if m.tab == 1 {
+		return m.eventsKey(msg)
+	}
 	if d := m.detail; d != nil {
 		switch {
 		case key.Matches(msg, k.Back):
@@ -69,6 +145,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
+	case key.Matches(msg, k.Prev), key.Matches(msg, k.Next):
+		return m.switchTab()
 	case key.Matches(msg, k.Open):
 		a, _ := m.selected()
 		return m.openDetail(a.ID)

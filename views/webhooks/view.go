@@ -77,12 +77,24 @@ func (m *Model) hookLines() []string {
 
 // View implements ui.Screen.
 func (m *Model) View() string {
-	return m.list.Frame(m.width, m.height, "Filter delivery attempts (sent to the service)", m.countText(), func() string {
-		if m.detail != nil {
-			return m.detailView()
-		}
-		return m.list.View(m.filterText(), m.notes()...)
-	})
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	if m.edit != nil {
+		return ui.Fit(m.edit.form.View(), m.width, m.height)
+	}
+	var body string
+	if m.tab == 1 {
+		body = m.events.Frame(m.width, m.bodyHeight(), "", m.events.Count(), m.eventsView)
+	} else {
+		body = m.list.Frame(m.width, m.bodyHeight(), "Filter delivery attempts (sent to the service)", m.countText(), func() string {
+			if m.detail != nil {
+				return m.detailView()
+			}
+			return m.list.View(m.filterText(), m.notes()...)
+		})
+	}
+	return ui.Fit(m.tabsLine()+"\n"+body, m.width, m.height)
 }
 
 func (m *Model) detailView() string {
@@ -102,7 +114,7 @@ func (m *Model) detailView() string {
 	if d.loading {
 		body = append(body, "", th.Muted.Render("refreshing from the service…"))
 	}
-	lines = append(lines, d.Window(body, m.height-len(lines))...)
+	lines = append(lines, d.Window(body, m.bodyHeight()-len(lines))...)
 	return strings.Join(lines, "\n")
 }
 

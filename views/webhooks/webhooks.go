@@ -1,7 +1,8 @@
 // Package webhooks is the webhooks screen: the delivery attempts of the
 // operated account's webhook events (filters sent to the service, detail by
-// id, acknowledgement of the selected attempts after a confirmation) and the
-// webhooks registered to receive them.
+// id, acknowledgement of the selected attempts after a confirmation), the
+// events themselves in a second tab, and the webhooks registered to receive
+// them, each editable (URL and events) after a confirmation.
 package webhooks
 
 import (
@@ -25,6 +26,8 @@ type Service interface {
 	GetWebhookAttempt(ctx context.Context, account uuid.UUID, id string) (*api.WebhookAttempt, error)
 	AcknowledgeWebhookAttempts(ctx context.Context, account uuid.UUID, ids []string) error
 	ListWebhooks(ctx context.Context, account uuid.UUID) ([]api.Webhook, error)
+	UpdateWebhook(ctx context.Context, req api.UpdateWebhookRequest) error
+	ListWebhookEvents(ctx context.Context, q api.WebhookEventFilter) (api.Page[api.WebhookEvent], error)
 }
 
 type (
@@ -79,6 +82,16 @@ type Model struct {
 	detail     *detailPane
 	detailSlot ui.Slot
 
+	// tab is the list shown: 0 the delivery attempts, 1 the events.
+	tab         int
+	events      *listing.List[api.WebhookEvent]
+	eventSub    string // the one subscription the events are narrowed to
+	eventDetail *api.WebhookEvent
+	eventScroll listing.Scroll
+
+	// edit is the open edit form of a webhook (nil when none).
+	edit *editor
+
 	width, height int
 	narrow        bool
 	keys          keyMap
@@ -121,6 +134,7 @@ type detailPane struct {
 type keyMap struct {
 	Open, Back, Mark, Ack, Unacked, Filters, Clear, Reload, Copy key.Binding
 	Up, Down                                                     key.Binding
+	Prev, Next, Edit, Kind                                       key.Binding
 }
 
 // New builds the webhooks screen for a session.
@@ -146,12 +160,17 @@ func New(s *ui.Session, svc Service) ui.Screen {
 			Copy:    ui.Binding("y", "copy id", "y"),
 			Up:      ui.Binding("↑/k", "scroll up", "up", "k"),
 			Down:    ui.Binding("↓/j", "scroll down", "down", "j"),
+			Prev:    ui.Binding("←/→", "attempts · events", "left", "h", "["),
+			Next:    key.NewBinding(key.WithKeys("right", "l", "]")),
+			Edit:    ui.Binding("e", "edit a webhook", "e"),
+			Kind:    ui.Binding("s", "one kind of event", "s"),
 		},
 	}
 	m.list = listing.New(s, "attempts", func(a api.WebhookAttempt) string { return a.ID }, m.row, m.query, columnsFor(false)...)
 	m.list.Extra = m.hookHeader
 	m.list.SetBar(m.bar, m.reset)
 	m.bar.SetCheck(listing.CheckCreated(m.loc))
+	m.events = listing.New(s, "webhook events", func(e api.WebhookEvent) string { return e.ID }, m.eventRow, m.eventQuery, eventColumns(false)...)
 	return m
 }
 
@@ -166,11 +185,11 @@ func (m *Model) Title() string { return "Webhooks" }
 // Init loads the first page of attempts and the registered webhooks.
 func (m *Model) Init() tea.Cmd { return tea.Batch(m.reset(), m.fetchHooks()) }
 
-// Capturing is true while the filter form is open.
-func (m *Model) Capturing() bool { return m.bar.Active() }
+// Capturing is true while the filter form or the edit form is open.
+func (m *Model) Capturing() bool { return m.bar.Active() || m.edit != nil }
 
-// Busy implements ui.Screen.
-func (m *Model) Busy() bool { return false }
+// Busy implements ui.Screen: a change on its way would be lost.
+func (m *Model) Busy() bool { return m.edit != nil && m.edit.form.Sending() }
 
 // Filterable says the list takes the / filter.
 func (m *Model) Filterable() bool { return true }
@@ -181,10 +200,19 @@ func (m *Model) SetSize(w, h int) {
 	if narrow := m.width < narrowWidth; narrow != m.narrow {
 		m.narrow = narrow
 		m.list.Redraw(columnsFor(narrow)...)
+		m.events.Redraw(eventColumns(narrow)...)
 	}
-	m.list.SetSize(m.width, m.height)
+	// The tabs line takes the first line.
+	m.list.SetSize(m.width, m.bodyHeight())
+	m.events.SetSize(m.width, m.bodyHeight())
 	m.bar.SetWidth(m.width)
+	if m.edit != nil {
+		m.edit.form.SetSize(m.width, m.height)
+	}
 }
+
+// bodyHeight is the room under the tabs line.
+func (m *Model) bodyHeight() int { return max(m.height-1, 0) }
 
 // relayout gives the table the room the header leaves, which depends on
 // the webhooks shown.
@@ -206,12 +234,18 @@ func (m *Model) KeyMap() []key.Binding {
 	m.syncKeys()
 	k := m.keys
 	switch {
+	case m.edit != nil:
+		return m.edit.form.KeyMap()
 	case m.bar.Active():
 		return m.bar.KeyMap()
+	case m.tab == 1 && m.eventDetail != nil:
+		return []key.Binding{k.Back, k.Edit, k.Up, k.Down}
+	case m.tab == 1:
+		return append([]key.Binding{k.Prev, k.Open, k.Kind, k.Edit, k.Reload, k.Copy}, m.events.KeyMap()...)
 	case m.detail != nil:
 		return []key.Binding{k.Back, k.Ack, k.Copy, k.Up, k.Down}
 	}
-	return append([]key.Binding{k.Open, k.Mark, k.Ack, k.Unacked, k.Filters, k.Clear, k.Reload, k.Copy}, m.list.KeyMap()...)
+	return append([]key.Binding{k.Prev, k.Open, k.Mark, k.Ack, k.Unacked, k.Filters, k.Clear, k.Edit, k.Reload, k.Copy}, m.list.KeyMap()...)
 }
 
 // syncKeys enables what makes sense now; acknowledging is a write, hidden
@@ -224,6 +258,12 @@ func (m *Model) syncKeys() {
 	// Selecting only gathers attempts to acknowledge, so it goes with it.
 	k.Mark.SetEnabled(ok && canWrite)
 	k.Copy.SetEnabled(ok || m.detail != nil)
+	k.Edit.SetEnabled(canWrite && len(m.hooks) > 0)
+	if m.tab == 1 {
+		_, ev := m.events.Selected()
+		k.Open.SetEnabled(ev)
+		k.Copy.SetEnabled(ev)
+	}
 	k.Clear.SetEnabled(!m.bar.Empty() || m.unacked)
 	if m.detail != nil {
 		k.Ack.SetEnabled(canWrite && m.detail.attempt != nil && !m.detail.attempt.Acknowledged)

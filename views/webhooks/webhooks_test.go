@@ -28,6 +28,11 @@ type fakeService struct {
 	gets     []string
 	acks     [][]string
 	ackErr   error
+
+	events    []api.WebhookEvent
+	eventQs   []api.WebhookEventFilter
+	updates   []api.UpdateWebhookRequest
+	updateErr error
 }
 
 func (f *fakeService) ListWebhookAttempts(_ context.Context, q api.AttemptFilter) (api.Page[api.WebhookAttempt], error) {
