@@ -307,3 +307,18 @@ func TestPixHolderOfAnotherAccountIsDropped(t *testing.T) {
 			}
 		}}.Check(t)
 }
+
+// TestNarrowTabsKeepTheOneShown: six tabs do not fit in 40 columns; the
+// tab shown stays named, with its place.
+func TestNarrowTabsKeepTheOneShown(t *testing.T) {
+	svc := &fakeservice.Service{}
+	svc.ARS = []api.ARSAccount{{ID: uuid.New(), Alias: "Proveedor", CVU: "2850590940090418135201"}}
+	h := newHarness(t, svc, canWrite)
+	h.Screen.SetSize(40, 12)
+	toTab(h, tabARS)
+	v := h.PlainView()
+	if !strings.Contains(v, "[ARS 1] 6/6") || !strings.Contains(v, "Proveedor") {
+		t.Fatalf("40 columns:\n%s", v)
+	}
+	screentest.CheckSize(t, h.Screen.View(), 40, 12)
+}

@@ -195,8 +195,10 @@ func (m *Model) confirmEdit() tea.Cmd {
 	} else {
 		fmt.Fprintf(&b, "URL:    %s (unchanged)\n", old.URL)
 	}
-	fmt.Fprintf(&b, "Events: %s → %s\n", strings.Join(old.Subscriptions, ", "), strings.Join(req.Subscriptions, ", "))
-	b.WriteString("Deliveries from now on go to the new URL.")
+	fmt.Fprintf(&b, "Events: %s → %s", strings.Join(old.Subscriptions, ", "), strings.Join(req.Subscriptions, ", "))
+	if req.WebhookURL != old.URL {
+		b.WriteString("\nDeliveries from now on go to the new URL: check that it answers.")
+	}
 	_, onYes := ui.Call(m.s, 0, func(context.Context) (api.UpdateWebhookRequest, error) { return req, nil })
 	return ui.Confirm("Change this webhook?", b.String(), onYes)
 }

@@ -26,7 +26,7 @@ func eventColumns(narrow bool) []widget.Column {
 	if narrow {
 		return []widget.Column{{Title: "Created", Width: 11}, {Title: "Kind", Width: 6}, {Title: "Status", Width: 10}, {Title: "Of"}}
 	}
-	return []widget.Column{{Title: "Created", Width: 16}, {Title: "Subscription", Width: 12}, {Title: "Status", Width: 14},
+	return []widget.Column{{Title: "Created", Width: 16}, {Title: "Subscription", Width: 12}, {Title: "Status", Width: 16},
 		{Title: "Of (ticket, attempt…)"}, {Title: "Event", Width: 13}}
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/lipgloss/v2"
+
 	"github.com/tesouro-treasury/tesouro/ui"
 )
 
@@ -60,7 +62,12 @@ func (f *Frame) tabsLine() string {
 			parts = append(parts, th.Tab.Render(" "+label+" "))
 		}
 	}
-	return strings.Join(parts, " ")
+	line := strings.Join(parts, " ")
+	if lipgloss.Width(line) > f.width {
+		// Too narrow for every tab: the one shown, and where it sits.
+		return parts[f.cur] + th.Muted.Render(fmt.Sprintf(" %d/%d ←/→", f.cur+1, len(parts)))
+	}
+	return line
 }
 
 func (f *Frame) detailLines(h int) []string {

@@ -1,0 +1,81 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestE2EBeneficiariesLive: as operator, a EUR account with a wrong IBAN is
+// refused on the IBAN before anything is sent, then the corrected one is
+// registered and listed; a PIX key nobody holds is said so on its field,
+// and a known key shows its holder (name, masked tax id, bank) before it is
+// saved.
+func TestE2EBeneficiariesLive(t *testing.T) {
+	_, creds := startSandbox(t)
+	tm := startTUI(t, "--credentials", creds, "--as", "operator")
+	tm.WaitFor("Overview", 15*time.Second)
+	tm.Send("5")
+	tm.WaitFor("[Wallets", 10*time.Second)
+
+	// EUR is the fifth tab: two to the left from the first.
+	tm.Send("Left")
+	tm.WaitFor("[ARS", 5*time.Second)
+	tm.Send("Left")
+	tm.WaitFor("[EUR 0]", 5*time.Second)
+	tm.Send("n")
+	tm.WaitFor("New EUR bank account", 5*time.Second)
+	tm.Type("E2E Lieferant")
+	tm.Send("Tab")
+	tm.Type("Muster GmbH")
+	tm.Send("Tab")
+	tm.Type("DE89 3704 0044 0532 0130 01") // last digit wrong
+	tm.Send("C-s")
+	s := tm.WaitFor("check digits do not match", 5*time.Second)
+	if !strings.Contains(s, "› IBAN") || strings.Contains(s, "[EUR") {
+		t.Fatalf("the wrong IBAN is not refused on its field:\n%s", s)
+	}
+	tm.Send("BSpace")
+	tm.Type("0")
+	tm.WaitFor("check digits verified (DEU)", 5*time.Second)
+	tm.Send("C-s")
+	s = tm.WaitFor("[EUR 1]", 10*time.Second)
+	if !strings.Contains(s, "E2E Lieferant") || !strings.Contains(s, "DE89 3704 0044 0532 0130 00") || !strings.Contains(s, "DEU") {
+		t.Fatalf("the corrected EUR account is not listed:\n%s", s)
+	}
+	var actions []string
+	for _, e := range readJournal(t, tm) {
+		actions = append(actions, e.Action+" "+e.Outcome)
+	}
+	if strings.Join(actions, ",") != "create-beneficiary-eur created" {
+		t.Fatalf("journal = %v, want one EUR creation (the refused form is never sent)", actions)
+	}
+
+	// BRL, by PIX key: three to the left.
+	tm.Send("Left", "Left", "Left")
+	tm.WaitFor("[BRL", 5*time.Second)
+	tm.Send("n")
+	tm.WaitFor("New BRL beneficiary", 5*time.Second)
+	tm.Type("E2E Pix")
+	tm.Send("Tab", "Tab")
+	tm.Type("ninguem@unknown.example")
+	tm.Send("C-s")
+	s = tm.WaitFor("no account holds this PIX key", 10*time.Second)
+	if !strings.Contains(s, "› PIX key") {
+		t.Fatalf("the unknown key is not said on its field:\n%s", s)
+	}
+	tm.Send("C-u")
+	tm.Type("529.982.247-25")
+	tm.Send("C-s")
+	s = tm.WaitFor("Save the PIX key of", 10*time.Second)
+	for _, want := range []string{"PIX key 52998224725 pays", "***.982.247-**", "Bank:", `"E2E Pix"`} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("the holder confirmation lacks %q:\n%s", want, s)
+		}
+	}
+	tm.Send("y")
+	s = tm.WaitFor("[BRL 3]", 10*time.Second)
+	if !strings.Contains(s, "E2E Pix") || !strings.Contains(s, "52998224725") {
+		t.Fatalf("the PIX key is not listed after yes:\n%s", s)
+	}
+}
