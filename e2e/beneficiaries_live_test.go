@@ -9,8 +9,8 @@ import (
 // TestE2EBeneficiariesLive: as operator, a EUR account with a wrong IBAN is
 // refused on the IBAN before anything is sent, then the corrected one is
 // registered and listed; a PIX key nobody holds is said so on its field,
-// and a known key shows its holder (name, masked tax id, bank) before it is
-// saved.
+// and a known key shows its holder (name, masked tax id, bank) under the
+// field as typed and in the confirmation before it is saved.
 func TestE2EBeneficiariesLive(t *testing.T) {
 	_, creds := startSandbox(t)
 	tm := startTUI(t, "--credentials", creds, "--as", "operator")
@@ -66,6 +66,11 @@ func TestE2EBeneficiariesLive(t *testing.T) {
 	}
 	tm.Send("C-u")
 	tm.Type("529.982.247-25")
+	// The holder shows under the key as soon as typing pauses.
+	s = tm.WaitFor("pays ", 10*time.Second)
+	if !strings.Contains(s, "tax id ***.982.247-**") {
+		t.Fatalf("the holder is not under the key:\n%s", s)
+	}
 	tm.Send("C-s")
 	s = tm.WaitFor("Save the PIX key of", 10*time.Second)
 	for _, want := range []string{"PIX key 52998224725 pays", "***.982.247-**", "Bank:", `"E2E Pix"`} {

@@ -48,8 +48,11 @@ type Screen struct {
 	svc   Service
 	kinds []*kind
 	keys  keyMap
-	// holderSlot awaits who the PIX key of the open form pays.
+	// holderSlot awaits who the PIX key of the open form pays; watched is
+	// the last key looked up as typed, known the last holder found.
 	holderSlot ui.Slot
+	watched    string
+	known      holder
 }
 
 // New builds the screen for a session.
@@ -101,6 +104,8 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.gotHolder(msg)
+	case lookupMsg:
+		return m, m.lookup(msg)
 	case holderOKMsg:
 		if !m.s.Owns(msg) {
 			return m, nil
@@ -129,7 +134,8 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			}
 		}
 	}
-	return m, m.Handle(msg)
+	cmd := m.Handle(msg)
+	return m, tea.Batch(cmd, m.watchPix())
 }
 
 // changed tells the other screens (the Quote screen's pickers) that the
@@ -145,6 +151,7 @@ func (m *Screen) openForm() tea.Cmd {
 	k := m.kinds[m.Cur()]
 	if k.key == "brl" {
 		m.holderSlot.Cancel()
+		m.watched, m.known = "", holder{}
 		return m.OpenVettedForm(k.newForm(), k.request, m.vetPix)
 	}
 	return m.OpenForm(k.newForm(), k.request)

@@ -322,3 +322,56 @@ func TestNarrowTabsKeepTheOneShown(t *testing.T) {
 	}
 	screentest.CheckSize(t, h.Screen.View(), 40, 12)
 }
+
+// TestPixHolderShowsUnderTheKeyAsTyped: once a valid key is typed and
+// typing pauses, its holder shows under the field; keys typed on the way
+// are not looked up; ctrl+s then confirms without asking again.
+func TestPixHolderShowsUnderTheKeyAsTyped(t *testing.T) {
+	svc := &fakeservice.Service{}
+	svc.Holders = map[string]api.PixInfo{"52998224725": fulano}
+	h := newHarness(t, svc, canWrite)
+	h.Key("right", "n")
+	h.Type("Fulano")
+	h.Key("tab", "tab")
+	h.Type("529.982.247-25")
+	if len(svc.PixAsked) != 0 {
+		t.Fatalf("asked before typing paused: %v", svc.PixAsked)
+	}
+	h.Advance(lookupDelay)
+	if len(svc.PixAsked) != 1 || svc.PixAsked[0] != "52998224725" {
+		t.Fatalf("asked %v, want the final key once", svc.PixAsked)
+	}
+	v := h.PlainView()
+	for _, want := range []string{"pays Fulano de Tal", "***.982.247-**", "Banco Exemplo S.A."} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("the holder is not under the key (%q):\n%s", want, v)
+		}
+	}
+	h.Key("ctrl+s")
+	if len(svc.PixAsked) != 1 || len(h.Asks) != 1 || !strings.Contains(h.Asks[0].Body, "Fulano de Tal") {
+		t.Fatalf("ctrl+s: asked %v, confirmations %d", svc.PixAsked, len(h.Asks))
+	}
+	// Another key: the holder shown goes away with the old value.
+	h.Key("backspace")
+	if v := h.PlainView(); strings.Contains(v, "Fulano de Tal") {
+		t.Fatalf("the holder of the earlier key is still shown:\n%s", v)
+	}
+}
+
+func TestUnknownPixKeyIsSaidAsTyped(t *testing.T) {
+	svc := &fakeservice.Service{}
+	h := newHarness(t, svc, canWrite)
+	h.Key("right", "n")
+	h.Type("Ninguém")
+	h.Key("tab", "tab")
+	h.Type("ninguem@example.com")
+	h.Advance(lookupDelay)
+	f := h.screen().Form()
+	if f.Error("pixKey") != unknownPixKey || !strings.Contains(h.PlainView(), "no account holds this PIX key") {
+		t.Fatalf("error %q:\n%s", f.Error("pixKey"), h.PlainView())
+	}
+	h.Key("ctrl+s")
+	if len(h.Asks) != 0 || len(svc.BRLSent) != 0 || len(svc.PixAsked) != 1 {
+		t.Fatalf("an unknown key went on: asks %d sent %v asked %v", len(h.Asks), svc.BRLSent, svc.PixAsked)
+	}
+}

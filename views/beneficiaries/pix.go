@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -13,16 +14,23 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
-// A PIX key is saved only once the operator has seen who it pays: the
-// checked form first asks the PIX directory (pix-info) for the key's
-// holder, shows the name, masked tax id and bank in a confirmation, and
-// sends the form on yes. A key the directory does not know is refused on
-// its field, so a mistyped key is never saved for a later payout.
+// A PIX key is saved only once the operator has seen who it pays. While
+// the key is typed, once it is a valid key and typing paused, the PIX
+// directory (pix-info) is asked who holds it: the holder's name, masked tax
+// id and bank show under the field, and a key nobody holds is refused on
+// it. The checked form then repeats the holder in a confirmation and is
+// sent on yes, so a mistyped key is never saved for a later payout.
+
+// lookupDelay is the pause in typing after which a valid key is looked up.
+const lookupDelay = 400 * time.Millisecond
 
 // holder is the PIX directory's answer about one key.
 type holder struct {
 	key  string
 	info *api.PixInfo
+	// live: asked while typing (shown under the field), not by ctrl+s
+	// (shown in the confirmation).
+	live bool
 }
 
 type (
@@ -31,8 +39,50 @@ type (
 	holderOKMsg = ui.Result[string]
 )
 
+// lookupMsg is the pause after key was typed.
+type lookupMsg struct {
+	s   *ui.Session
+	key string
+}
+
 // unknownPixKey is what the PIX key field says when no account holds it.
 const unknownPixKey = "no account holds this PIX key (the PIX directory does not know it): check the key with the payee"
+
+// watchPix runs after every message the screen took: when the open form's
+// PIX key became a new valid key, it is looked up once typing pauses.
+func (m *Screen) watchPix() tea.Cmd {
+	f := m.Form()
+	if f == nil || f.Value("mode") != modePix || f.Hint("pixKey") == "" {
+		return nil
+	}
+	key := f.Normalized("pixKey")
+	if key == m.watched {
+		return nil
+	}
+	m.watched = key
+	s := m.s
+	return m.s.After(lookupDelay, func(time.Time) tea.Msg { return lookupMsg{s: s, key: key} })
+}
+
+// lookup asks who holds the key typed, if it is still the form's and its
+// holder is not known yet.
+func (m *Screen) lookup(msg lookupMsg) tea.Cmd {
+	if msg.s != m.s || m.pixForm(msg.key) == nil || m.known.key == msg.key || m.Form().Sending() {
+		return nil
+	}
+	return m.ask(msg.key, true)
+}
+
+func (m *Screen) ask(key string, live bool) tea.Cmd {
+	svc := m.svc
+	return ui.Fetch(m.s, &m.holderSlot, 0, func(ctx context.Context) (holder, error) {
+		info, err := svc.PixInfo(ctx, key)
+		if err != nil {
+			err = fmt.Errorf("who holds PIX key %s: %w", key, err)
+		}
+		return holder{key: key, info: info, live: live}, err
+	})
+}
 
 // vetPix runs on a checked BRL form: a bank account goes at once; a PIX
 // key goes once its holder was shown and confirmed.
@@ -40,16 +90,13 @@ func (m *Screen) vetPix(f *form.Form) tea.Cmd {
 	if f.Value("mode") != modePix {
 		return m.Send()
 	}
-	key, svc := f.Normalized("pixKey"), m.svc
-	f.SetSending(true)
+	key := f.Normalized("pixKey")
 	f.SetFormError("")
-	return ui.Fetch(m.s, &m.holderSlot, 0, func(ctx context.Context) (holder, error) {
-		info, err := svc.PixInfo(ctx, key)
-		if err != nil {
-			err = fmt.Errorf("who holds PIX key %s: %w", key, err)
-		}
-		return holder{key: key, info: info}, err
-	})
+	if m.known.key == key && m.known.info != nil {
+		return m.confirmHolder(f, m.known)
+	}
+	f.SetSending(true)
+	return m.ask(key, false)
 }
 
 // pixForm is the open form while it is the BRL form on a PIX key, with that
@@ -62,28 +109,44 @@ func (m *Screen) pixForm(key string) *form.Form {
 	return f
 }
 
-// gotHolder shows the holder of the key the form still holds, and asks
-// before saving it.
+// gotHolder shows the holder of the key the form still holds: under the
+// field, and in a confirmation when ctrl+s asked.
 func (m *Screen) gotHolder(msg holderMsg) tea.Cmd {
-	f := m.pixForm(msg.Value.key)
+	h := msg.Value
+	f := m.pixForm(h.key)
 	if f == nil {
 		return nil
 	}
-	f.SetSending(false)
+	if !h.live {
+		f.SetSending(false)
+	}
 	switch {
 	case errors.Is(msg.Err, api.ErrNotFound):
 		f.SetFieldError("pixKey", unknownPixKey)
 		return nil
+	case msg.Err != nil && h.live:
+		f.SetNote("pixKey", "could not ask who holds this key: "+ui.ErrorText(msg.Err)+" (ctrl+s asks again)")
+		return nil
 	case msg.Err != nil:
 		f.SetFormError("Could not ask who holds this PIX key: " + ui.ErrorText(msg.Err) + " — ctrl+s asks again")
 		return nil
-	case msg.Value.info == nil:
+	case h.info == nil:
 		f.SetFormError("The PIX directory sent no holder for this key — ctrl+s asks again")
 		return nil
 	}
-	info, key, alias := msg.Value.info, msg.Value.key, f.Normalized("alias")
+	m.known = h
+	f.SetNote("pixKey", "pays "+orUnknown(h.info.Name)+" · tax id "+orUnknown(h.info.TaxID)+" · "+orUnknown(h.info.BankName))
+	if h.live {
+		return nil
+	}
+	return m.confirmHolder(f, h)
+}
+
+// confirmHolder asks before saving the key, repeating who it pays.
+func (m *Screen) confirmHolder(f *form.Form, h holder) tea.Cmd {
+	key, alias := h.key, f.Normalized("alias")
 	_, onYes := ui.Call(m.s, 0, func(context.Context) (string, error) { return key, nil })
-	return ui.Confirm(fmt.Sprintf("Save the PIX key of %s?", orUnknown(info.Name)), holderBody(info, key, alias, m.accountName()), onYes)
+	return ui.Confirm(fmt.Sprintf("Save the PIX key of %s?", orUnknown(h.info.Name)), holderBody(h.info, key, alias, m.accountName()), onYes)
 }
 
 // holderBody is what the confirmation repeats: who the key pays, and where

@@ -77,6 +77,9 @@ type field struct {
 	// srvErr is the service's complaint about srvVal; it goes away as soon
 	// as the value changes.
 	srvErr, srvVal string
+	// note is what the screen learnt about noteVal (who a PIX key pays);
+	// shown under the hint while the value stays the same.
+	note, noteVal string
 }
 
 // Form is a vertical list of fields with one focused at a time.
@@ -228,6 +231,31 @@ func (f *Form) Hint(k string) string {
 		return ""
 	}
 	return fl.hint
+}
+
+// SetNote shows note under the field, after its hint, while its value
+// stays what it is now: what the screen learnt about that value from the
+// service (who a PIX key pays). An empty note removes it.
+func (f *Form) SetNote(k, note string) {
+	if fl := f.get(k); fl != nil {
+		fl.note, fl.noteVal = note, f.raw(fl)
+	}
+}
+
+// Note is the note under a field ("" when none is shown).
+func (f *Form) Note(k string) string {
+	fl := f.get(k)
+	if fl == nil || f.shownError(fl) != "" {
+		return ""
+	}
+	return f.noteOf(fl)
+}
+
+func (f *Form) noteOf(fl *field) string {
+	if fl.note == "" || f.raw(fl) != fl.noteVal {
+		return ""
+	}
+	return fl.note
 }
 
 // FormError is the error that names no field.

@@ -211,3 +211,19 @@ func TestFieldsFitTheirLineWithoutBeingCut(t *testing.T) {
 		}
 	}
 }
+
+// TestNoteStaysWithTheValueItIsAbout: a note set by the screen shows under
+// the field until the value changes.
+func TestNoteStaysWithTheValueItIsAbout(t *testing.T) {
+	f := testForm()
+	f.SetSize(60, 12)
+	press(f, "f", "o")
+	f.SetNote("name", "pays Fulano de Tal")
+	if f.Note("name") != "pays Fulano de Tal" || !strings.Contains(ansi.Strip(f.View()), "pays Fulano de Tal") {
+		t.Fatalf("note %q not shown:\n%s", f.Note("name"), f.View())
+	}
+	press(f, "o")
+	if f.Note("name") != "" || strings.Contains(ansi.Strip(f.View()), "Fulano") {
+		t.Fatalf("the note outlived its value:\n%s", f.View())
+	}
+}

@@ -82,9 +82,16 @@ func (f *Form) View() string {
 			for _, l := range wrapped(f.styles.Error, "✗ "+e, avail, 3) {
 				body = append(body, indent+l)
 			}
-		} else if fl.hint != "" {
-			for _, l := range wrapped(f.styles.Hint, "✓ "+fl.hint, avail, 2) {
-				body = append(body, indent+l)
+		} else {
+			if fl.hint != "" {
+				for _, l := range wrapped(f.styles.Hint, "✓ "+fl.hint, avail, 2) {
+					body = append(body, indent+l)
+				}
+			}
+			if n := f.noteOf(fl); n != "" {
+				for _, l := range wrapped(f.styles.Hint, n, avail, 3) {
+					body = append(body, indent+l)
+				}
 			}
 		}
 		if i == f.focus {
