@@ -1,9 +1,12 @@
 package e2e
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // TestE2EBeneficiariesLive: as operator, a EUR account with a wrong IBAN is
@@ -82,5 +85,44 @@ func TestE2EBeneficiariesLive(t *testing.T) {
 	s = tm.WaitFor("[BRL 3]", 10*time.Second)
 	if !strings.Contains(s, "E2E Pix") || !strings.Contains(s, "52998224725") {
 		t.Fatalf("the PIX key is not listed after yes:\n%s", s)
+	}
+}
+
+// TestE2EWebhookEditAndEvents: as operator, the registered webhook also
+// subscribes to KYC after a confirmation (read back from the service), and
+// the events tab lists the account's ticket events.
+func TestE2EWebhookEditAndEvents(t *testing.T) {
+	sb, creds := startSandbox(t)
+	tm := startTUI(t, "--credentials", creds, "--as", "operator")
+	tm.WaitFor("Overview", 15*time.Second)
+	tm.Send("9")
+	tm.WaitFor("Registered webhooks (1", 10*time.Second)
+	tm.Send("e")
+	tm.WaitFor("Edit webhook", 5*time.Second)
+	tm.Send("Tab", "Tab", "Tab") // URL, all events, TICKET, to KYC
+	tm.WaitFor("› KYC", 5*time.Second)
+	tm.Send("Right")
+	tm.Send("C-s")
+	s := tm.WaitFor("Change this webhook?", 5*time.Second)
+	if !strings.Contains(s, "TICKET → TICKET, KYC") {
+		t.Fatalf("the confirmation does not say what changes:\n%s", s)
+	}
+	tm.Send("y")
+	tm.WaitFor("now sends TICKET, KYC", 10*time.Second)
+	tm.WaitFor("[TICKET, KYC]", 10*time.Second)
+
+	c := ticketsClient(t, sb, "operator")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	hooks, err := c.ListWebhooks(ctx, uuid.Nil)
+	if err != nil || len(hooks) != 1 || strings.Join(hooks[0].Subscriptions, ",") != "TICKET,KYC" {
+		t.Fatalf("the service has %+v (%v)", hooks, err)
+	}
+
+	tm.Send("Right")
+	tm.WaitFor("[Events]", 5*time.Second)
+	s = tm.WaitFor("TICKET-CREATED", 10*time.Second)
+	if !strings.Contains(s, "loaded") {
+		t.Fatalf("the events tab:\n%s", s)
 	}
 }
