@@ -13,9 +13,9 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
-// record is what the browser keeps of a listed ticket: enough for its row,
-// the CSV export and the live refresh, packed small (a hundred thousand of
-// them must fit the memory budget): codes are indexes into a shared table,
+// record is what the browser keeps of a listed ticket: enough for its row
+// and the live refresh (the CSV export reads the service's pages whole),
+// packed small (a hundred thousand of them must fit the memory budget): codes are indexes into a shared table,
 // amounts exact decimals in 16 bytes, times Unix nanoseconds. The detail
 // pane fetches the whole ticket, so party records and BR Codes are never
 // held for every row. A record is never changed after it is made (a refresh
@@ -25,7 +25,6 @@ type record struct {
 	ExternalID    string
 	EndToEndID    string
 	FailureReason string
-	Fees          []fee
 	created       int64 // Unix nanoseconds; 0 for none
 	updated       int64
 	expires       int64
@@ -42,16 +41,6 @@ type record struct {
 	markupCur     code
 	rebateCur     code
 }
-
-// fee is an applied fee as the export needs it.
-type fee struct {
-	Amount    num
-	typ, cur  code
-	Rebatable int8 // -1 not said, 0 no, 1 yes
-}
-
-func (f fee) Type() string     { return f.typ.String() }
-func (f fee) Currency() string { return f.cur.String() }
 
 // Codes of a record, as strings.
 func (r *record) Status() api.TicketStatus { return api.TicketStatus(r.status.String()) }
@@ -170,18 +159,6 @@ func newRecord(t *api.Ticket) *record {
 		markupCur:     codeOf(q.MarkupCurrency),
 		EndToEndID:    endToEndID(t),
 		FailureReason: t.FailureReason,
-	}
-	if len(q.AppliedFees) > 0 {
-		r.Fees = make([]fee, len(q.AppliedFees))
-		for i, f := range q.AppliedFees {
-			r.Fees[i] = fee{typ: codeOf(f.Type), cur: codeOf(f.Currency), Amount: toNum(f.Amount), Rebatable: -1}
-			if f.Rebatable != nil {
-				r.Fees[i].Rebatable = 0
-				if *f.Rebatable {
-					r.Fees[i].Rebatable = 1
-				}
-			}
-		}
 	}
 	if t.Rebate != nil {
 		r.RebateAmount, r.rebateCur = toNum(t.Rebate.Amount), codeOf(t.Rebate.Currency)

@@ -46,11 +46,11 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.onReceipt(msg)
-	case exportMsg:
-		if !m.s.Owns(msg) {
+	case exportPageMsg:
+		if m.exp == nil || !m.expSlot.Take(msg) {
 			return m, nil
 		}
-		return m, m.onExport(msg)
+		return m, m.onExportPage(msg)
 	case ui.NavigateMsg:
 		if msg.Screen == m.ID() && msg.ID != "" {
 			m.bar.Close()
@@ -85,8 +85,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.reset()
 	case key.Matches(msg, k.Reload):
 		return m.reset()
+	case key.Matches(msg, k.StopExport):
+		return m.stopExport()
 	case key.Matches(msg, k.Export):
-		return m.export()
+		return m.startExport()
 	case key.Matches(msg, k.Receipt):
 		rec, _ := m.selected()
 		return m.receipt(rec.ID)
@@ -299,28 +301,6 @@ func (m *Model) onReceipt(msg receiptMsg) tea.Cmd {
 	m.note, m.notePath = "receipt saved to ", r.path
 	m.relayout()
 	return ui.Toast(ui.ToastSuccess, "Receipt saved to "+r.path)
-}
-
-// export writes the rows the list shows (the / filter applies) to CSV.
-func (m *Model) export() tea.Cmd {
-	rows := m.list.VisibleRows()
-	recs := make([]*record, 0, len(rows))
-	for _, r := range rows {
-		if rec, ok := m.list.Item(r.ID); ok {
-			recs = append(recs, rec)
-		}
-	}
-	return call(m.s, exportCSV(m.s.StateDir, m.s.Now(), recs))
-}
-
-func (m *Model) onExport(msg exportMsg) tea.Cmd {
-	if msg.Err != nil {
-		return ui.Toast(ui.ToastError, "Export failed: "+ui.ErrorText(msg.Err))
-	}
-	e := msg.Value
-	m.note, m.notePath = fmt.Sprintf("exported %d rows to ", e.rows), e.path
-	m.relayout()
-	return ui.Toast(ui.ToastSuccess, fmt.Sprintf("Exported %d tickets to %s", e.rows, e.path))
 }
 
 // onTick refreshes the unfinished tickets in view of the user: the open

@@ -10,10 +10,14 @@ import (
 
 // countText is the always-visible paging state.
 func (m *Model) countText() string {
+	var notes []string
 	if m.reload.Waiting() {
-		return m.list.Count("refreshing…")
+		notes = append(notes, "refreshing…")
 	}
-	return m.list.Count()
+	if m.exp != nil && m.height < 6 {
+		notes = append(notes, m.exportProgress()) // no room for its own line
+	}
+	return m.list.Count(notes...)
 }
 
 // header is the lines above the table: the count (always), the filters
@@ -32,6 +36,8 @@ func (m *Model) header(w int) []string {
 		switch {
 		case m.list.Err != nil:
 			lines = append(lines, listing.ErrorLine(th, m.list.Err, w))
+		case m.exp != nil:
+			lines = append(lines, th.Warn.Render(ui.Truncate(m.exportProgress(), w)))
 		case m.note != "":
 			note := ui.Truncate(m.note, w)
 			lines = append(lines, th.Muted.Render(note+tail(m.notePath, w-lipgloss.Width(note))))
