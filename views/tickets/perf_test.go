@@ -32,6 +32,14 @@ func (g *genService) TicketReceipt(context.Context, uuid.UUID, uuid.UUID) ([]byt
 	return nil, api.ErrNotFound
 }
 
+func (g *genService) CancelTicket(context.Context, uuid.UUID, uuid.UUID) (*api.Ticket, error) {
+	return nil, api.ErrNotFound
+}
+
+func (g *genService) ListWebhookEvents(context.Context, api.WebhookEventFilter) (api.Page[api.WebhookEvent], error) {
+	return api.Page[api.WebhookEvent]{}, nil
+}
+
 func (g *genService) ListTickets(_ context.Context, q api.TicketFilter) (api.Page[api.Ticket], error) {
 	n := min(50, g.total-g.sent)
 	p := api.Page[api.Ticket]{Items: make([]api.Ticket, n)}

@@ -177,14 +177,18 @@ func endToEndID(t *api.Ticket) string {
 	return ""
 }
 
+// statusWidth fits the longest live status, PARTIAL-FAILED, whole: a
+// status cut short reads as another.
+const statusWidth = 14
+
 // layouts of the list by width: below 82 cells the list keeps what an
 // operator reads first (status, what is received, when), and below 56 the
 // creation time shrinks so that amounts are never cut.
 var layouts = listing.Layouts{
-	FullWidth: 82, NarrowWidth: 56, // from 82 the ID, status, created, input and output show whole
+	FullWidth: 86, NarrowWidth: 56, // from 86 the ID, status, created, input and output show whole
 	Full:   columns(),
-	Narrow: []widget.Column{{Title: "Status", Width: 10}, {Title: "Output", Right: true}, {Title: "Created", Width: 11}},
-	Tiny:   []widget.Column{{Title: "Status", Width: 10}, {Title: "Output", Right: true}, {Title: "When", Width: 5}},
+	Narrow: []widget.Column{{Title: "Status", Width: statusWidth}, {Title: "Output", Right: true}, {Title: "Created", Width: 11}},
+	Tiny:   []widget.Column{{Title: "Status", Width: statusWidth}, {Title: "Output", Right: true}, {Title: "When", Width: 5}},
 }
 
 // rowFor lays a record out for a layout. Narrow rows carry the full cells
@@ -225,7 +229,7 @@ func shortWhen(t, now time.Time) string {
 func columns() []widget.Column {
 	return []widget.Column{
 		{Title: "ID", Width: 9},
-		{Title: "Status", Width: 10},
+		{Title: "Status", Width: statusWidth},
 		{Title: "Created", Width: 16},
 		{Title: "Input", Width: 19, Right: true},
 		{Title: "Output", Width: 21, Right: true},

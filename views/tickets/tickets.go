@@ -26,6 +26,12 @@ type Service interface {
 	ListTickets(ctx context.Context, q api.TicketFilter) (api.Page[api.Ticket], error)
 	GetTicket(ctx context.Context, account, id uuid.UUID) (*api.Ticket, error)
 	TicketReceipt(ctx context.Context, account, id uuid.UUID) ([]byte, error)
+	// CancelTicket cancels an UNPAID ticket; any other state is refused
+	// (409 NOT_CANCELABLE).
+	CancelTicket(ctx context.Context, account, id uuid.UUID) (*api.Ticket, error)
+	// ListWebhookEvents lists recorded events; filtered by a ticket's id,
+	// they are its history of transitions.
+	ListWebhookEvents(ctx context.Context, f api.WebhookEventFilter) (api.Page[api.WebhookEvent], error)
 }
 
 // Model is the ticket browser screen.
@@ -45,6 +51,7 @@ type Model struct {
 
 	detail     *detailPane
 	detailSlot ui.Slot
+	eventsSlot ui.Slot
 	// refresh awaits the live refresh of the unfinished tickets.
 	refresh ui.Slot
 
@@ -62,8 +69,8 @@ type Model struct {
 }
 
 type keyMap struct {
-	Open, Back, Filters, ClearFilters, Reload, Export, StopExport, Receipt, Copy key.Binding
-	Scroll                                                                       listing.ScrollKeys
+	Open, Back, Filters, ClearFilters, Reload, Export, StopExport, Receipt, Copy, Cancel key.Binding
+	Scroll                                                                               listing.ScrollKeys
 }
 
 func newKeys() keyMap {
@@ -77,6 +84,7 @@ func newKeys() keyMap {
 		StopExport:   ui.Binding("esc", "stop the export", "esc"),
 		Receipt:      ui.Binding("d", "download receipt", "d"),
 		Copy:         ui.Binding("y", "copy id", "y"),
+		Cancel:       ui.Binding("c", "cancel ticket (UNPAID)", "c"),
 		Scroll:       listing.NewScrollKeys(),
 	}
 }
@@ -150,9 +158,9 @@ func (m *Model) KeyMap() []key.Binding {
 	case m.bar.Active():
 		return m.bar.KeyMap()
 	case m.detail != nil:
-		return append([]key.Binding{k.Back, k.Receipt, k.Copy, k.Reload}, k.Scroll.Bindings()...)
+		return append([]key.Binding{k.Back, k.Cancel, k.Receipt, k.Copy, k.Reload}, k.Scroll.Bindings()...)
 	}
-	return append([]key.Binding{k.Open, k.Filters, k.ClearFilters, k.Reload, k.Export, k.StopExport, k.Receipt, k.Copy}, m.list.KeyMap()...)
+	return append([]key.Binding{k.Open, k.Filters, k.ClearFilters, k.Reload, k.Export, k.StopExport, k.Cancel, k.Receipt, k.Copy}, m.list.KeyMap()...)
 }
 
 // syncKeys enables the bindings whose action makes sense now.
@@ -163,6 +171,8 @@ func (m *Model) syncKeys() {
 	k.ClearFilters.SetEnabled(!m.bar.Empty())
 	k.Export.SetEnabled(m.list.Loaded() && m.exp == nil)
 	k.StopExport.SetEnabled(m.exp != nil)
+	_, _, cancelable := m.cancelTarget()
+	k.Cancel.SetEnabled(cancelable)
 	if d := m.detail; d != nil {
 		k.Receipt.SetEnabled(d.ticket != nil && d.ticket.Status == api.TicketPaid)
 		k.Copy.SetEnabled(true)
