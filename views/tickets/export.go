@@ -16,7 +16,17 @@ import (
 )
 
 // exportPageMsg is a page of the export under way.
-type exportPageMsg = ui.Result[api.Page[api.Ticket]]
+type exportPageMsg = ui.Result[exportPage]
+
+// exportPage is a page of tickets laid out as export rows, made in the
+// command so that Update only writes them.
+type exportPage struct {
+	rows   [][]string
+	cursor string
+}
+
+// more reports whether a page follows (see api.Page.More).
+func (p exportPage) more() bool { return p.cursor != "" }
 
 // exportRun is the CSV export under way: every ticket the server filters
 // match, page after page, written as each page comes into a hidden
@@ -72,13 +82,17 @@ func (m *Model) startExport() tea.Cmd {
 
 // exportNext asks for the export's next page.
 func (m *Model) exportNext() tea.Cmd {
-	svc, q := m.svc, m.exp.q
-	return ui.Fetch(m.s, &m.expSlot, 0, func(ctx context.Context) (api.Page[api.Ticket], error) {
+	svc, q, acct := m.svc, m.exp.q, m.exp.acct
+	return ui.Fetch(m.s, &m.expSlot, 0, func(ctx context.Context) (exportPage, error) {
 		p, err := svc.ListTickets(ctx, q)
 		if err != nil {
-			err = fmt.Errorf("list tickets: %w", err)
+			return exportPage{}, fmt.Errorf("list tickets: %w", err)
 		}
-		return p, err
+		out := exportPage{rows: make([][]string, len(p.Items)), cursor: p.Cursor}
+		for i, t := range p.Items {
+			out.rows[i] = export.TicketRow(acct, t)
+		}
+		return out, nil
 	})
 }
 
@@ -90,21 +104,21 @@ func (m *Model) onExportPage(msg exportPageMsg) tea.Cmd {
 		m.abortExport()
 		return ui.Toast(ui.ToastError, fmt.Sprintf("Export stopped after %d tickets, nothing saved: %s", e.w.Rows(), ui.ErrorText(msg.Err)))
 	}
-	for _, t := range msg.Value.Items {
-		if err := e.w.Row(export.TicketRow(e.acct, t)); err != nil {
+	for _, row := range msg.Value.rows {
+		if err := e.w.Row(row); err != nil {
 			m.abortExport()
 			return ui.Toast(ui.ToastError, "Export failed, nothing saved: "+ui.ErrorText(err))
 		}
 	}
 	e.pages++
 	p := msg.Value
-	if p.More() && len(p.Items) > 0 {
-		if e.seen[p.Cursor] {
+	if p.more() && len(p.rows) > 0 {
+		if e.seen[p.cursor] {
 			m.abortExport()
-			return ui.Toast(ui.ToastError, fmt.Sprintf("Export stopped, nothing saved: the service sent cursor %q twice", p.Cursor))
+			return ui.Toast(ui.ToastError, fmt.Sprintf("Export stopped, nothing saved: the service sent cursor %q twice", p.cursor))
 		}
-		e.seen[p.Cursor] = true
-		e.q.Cursor = p.Cursor
+		e.seen[p.cursor] = true
+		e.q.Cursor = p.cursor
 		m.relayout()
 		return m.exportNext()
 	}
