@@ -61,7 +61,7 @@ func (m *Model) confirmCancel() tea.Cmd {
 		}
 		return canceled{id: id, ticket: t, err: err, journalErr: s.Journal.Record(e)}, nil
 	})
-	body := fmt.Sprintf("Ticket %s\n%s\nAccount: %s\nA payment sent to it after this is not converted. This cannot be undone.", id, what, m.s.AccountName())
+	body := fmt.Sprintf("Ticket %s\n%s\nAccount: %s\nIt stops waiting for its payment. This cannot be undone.", id, what, m.s.AccountName())
 	return ui.Confirm("Cancel this UNPAID ticket?", body, onYes)
 }
 

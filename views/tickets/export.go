@@ -58,6 +58,9 @@ func (m *Model) startExport() tea.Cmd {
 	if err != nil {
 		return ui.Toast(ui.ToastError, "Export not started: "+ui.ErrorText(err))
 	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // "." says nothing once the toast is read
+	}
 	acct := m.exportAccount()
 	name := acct.Name
 	if acct.SubAccountName != "" {
