@@ -3,6 +3,8 @@ package export
 import (
 	"bytes"
 	"encoding/csv"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -85,5 +87,24 @@ func TestFileNameNamesTheAccount(t *testing.T) {
 	}
 	if got := FileName("tickets", "☃", at); got != "tesouro-tickets-account-20260114-093000.csv" {
 		t.Errorf("FileName = %q", got)
+	}
+}
+
+func TestDirIsExportDirFromConfigElseHere(t *testing.T) {
+	cfg := t.TempDir()
+	env := map[string]string{"TESOURO_CONFIG_DIR": cfg, "HOME": t.TempDir()}
+	getenv := func(k string) string { return env[k] }
+	if d, err := Dir(getenv); err != nil || d != "." {
+		t.Fatalf("without config: %q, %v", d, err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg, "config.toml"), []byte("export_dir = \"~/exports/tesouro\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Dir(getenv)
+	if want := filepath.Join(env["HOME"], "exports", "tesouro"); err != nil || d != want {
+		t.Fatalf("Dir = %q, %v; want %q", d, err, want)
+	}
+	if st, err := os.Stat(d); err != nil || !st.IsDir() {
+		t.Fatalf("export_dir not created: %v", err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // output currency), whether or not the exported rows carry them: columns
 // must not move between one day's export and the next. A fee of a type
 // not listed here goes to the fees_other column.
-var FeeTypes = []string{"Conversion Fee", "Out Fee", "Gas Fee", "Markup Fee"}
+var FeeTypes = []string{"In Fee", "Conversion Fee", "Out Fee", "Gas Fee", "Markup Fee"}
 
 // TicketColumns is the header of a ticket export.
 var TicketColumns = func() []string {

@@ -24,6 +24,16 @@ type detailPane struct {
 	err     error
 	loading bool
 	receipt string // where its receipt was saved, once downloaded
+	// refused is why the service refused to cancel it, until the next
+	// cancel.
+	refused string
+
+	// The ticket's webhook events, oldest first, once they came; eventsErr
+	// says why they did not.
+	events       []api.WebhookEvent
+	eventsMore   bool // more than eventPages pages exist
+	eventsLoaded bool
+	eventsErr    error
 }
 
 // sheet builds the lines of the detail pane, with times in the operator's

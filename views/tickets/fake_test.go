@@ -297,3 +297,23 @@ func mustContain(t *testing.T, view string, want ...string) {
 		}
 	}
 }
+
+func (f *fakeService) CancelTicket(_ context.Context, _ uuid.UUID, id uuid.UUID) (*api.Ticket, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range f.tickets {
+		if t := &f.tickets[i]; t.ID == id {
+			if t.Status != api.TicketUnpaid {
+				return nil, &api.Error{Status: 409, Code: "NOT_CANCELABLE", Message: fmt.Sprintf("ticket %s is %s; only UNPAID tickets can be canceled", id, t.Status)}
+			}
+			t.Status, t.Reason = api.TicketCanceled, "canceled by the caller while UNPAID"
+			c := *t
+			return &c, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: ticket %s", api.ErrNotFound, id)
+}
+
+func (f *fakeService) ListWebhookEvents(context.Context, api.WebhookEventFilter) (api.Page[api.WebhookEvent], error) {
+	return api.Page[api.WebhookEvent]{}, nil
+}

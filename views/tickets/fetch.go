@@ -30,8 +30,6 @@ type (
 	// receiptMsg says where a receipt was saved. Several downloads may be
 	// on their way; each answer of this session is taken.
 	receiptMsg = ui.Result[receipt]
-	// exportMsg says where the CSV export was written.
-	exportMsg = ui.Result[exported]
 )
 
 // tickMsg arms the live refresh of one screen: a screen built anew (an
@@ -47,11 +45,6 @@ type refreshed struct {
 type receipt struct {
 	id   uuid.UUID
 	path string
-}
-
-type exported struct {
-	path string
-	rows int
 }
 
 // tick arms one refresh tick of the screen.

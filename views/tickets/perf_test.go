@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"runtime"
@@ -11,10 +12,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox"
 	"github.com/tesouro-treasury/tesouro/ui"
 )
 
@@ -30,6 +33,14 @@ func (g *genService) GetTicket(context.Context, uuid.UUID, uuid.UUID) (*api.Tick
 
 func (g *genService) TicketReceipt(context.Context, uuid.UUID, uuid.UUID) ([]byte, error) {
 	return nil, api.ErrNotFound
+}
+
+func (g *genService) CancelTicket(context.Context, uuid.UUID, uuid.UUID) (*api.Ticket, error) {
+	return nil, api.ErrNotFound
+}
+
+func (g *genService) ListWebhookEvents(context.Context, api.WebhookEventFilter) (api.Page[api.WebhookEvent], error) {
+	return api.Page[api.WebhookEvent]{}, nil
 }
 
 func (g *genService) ListTickets(_ context.Context, q api.TicketFilter) (api.Page[api.Ticket], error) {
@@ -178,4 +189,65 @@ func BenchmarkTicketsFilterKeystroke100k(b *testing.B) {
 		_ = m.View()
 		i++
 	}
+}
+
+// TestMeasureGOnLargeSandbox measures G on a sandbox holding
+// $TESOURO_MEASURE_G tickets (say 100000), through the real client over
+// HTTP: one key loads every page; it reports pages/s and rows/s. It runs
+// only when asked: go test -run TestMeasureGOnLargeSandbox -v with the
+// variable set.
+func TestMeasureGOnLargeSandbox(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("TESOURO_MEASURE_G"))
+	if n <= 0 {
+		t.Skip("set TESOURO_MEASURE_G to the number of tickets to measure G with")
+	}
+	sb, err := sandbox.New(sandbox.Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	if err := sb.FillTickets(n, 99); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sb.Handler())
+	defer srv.Close()
+	acc, _ := sb.Credentials(srv.URL).Access("operator")
+	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := api.New(srv.URL, auth, api.WithTimeout(30*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(newSession(t, c), c).(*Model)
+	m.SetSize(120, 40)
+	run(t, m, m.Init())
+	first := m.list.Len()
+	began := time.Now()
+	press(t, m, "G")
+	took := time.Since(began)
+	if m.list.More || m.list.Err != nil {
+		t.Fatalf("G stopped at %d rows: %v", m.list.Len(), m.list.Err)
+	}
+	rows := m.list.Len() - first
+	pages := (rows + 49) / 50
+	_ = m.View()
+	fmt.Printf("MEASURE G: %d tickets, %d pages after the first in %s: %.0f pages/s, %.0f rows/s (one key; one G per page before: %d keys)\n",
+		m.list.Len(), pages, took.Round(time.Millisecond), float64(pages)/took.Seconds(), float64(rows)/took.Seconds(), pages)
+
+	// The export of the same history, written as the pages come.
+	dir := t.TempDir()
+	m.exportDir = func() (string, error) { return dir, nil }
+	began = time.Now()
+	out := press(t, m, "e")
+	took = time.Since(began)
+	files, _ := os.ReadDir(dir)
+	if ts := toasts(out); len(ts) != 1 || !strings.Contains(ts[0], fmt.Sprintf("Exported %d tickets", m.list.Len())) || len(files) != 1 {
+		t.Fatalf("export: %v, files %v", ts, files)
+	}
+	info, _ := files[0].Info()
+	pages = (m.list.Len() + 49) / 50
+	fmt.Printf("MEASURE export: %d tickets, %d pages, %d bytes in %s: %.0f pages/s, %.0f rows/s\n",
+		m.list.Len(), pages, info.Size(), took.Round(time.Millisecond), float64(pages)/took.Seconds(), float64(m.list.Len())/took.Seconds())
 }

@@ -13,9 +13,9 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
-// record is what the browser keeps of a listed ticket: enough for its row,
-// the CSV export and the live refresh, packed small (a hundred thousand of
-// them must fit the memory budget): codes are indexes into a shared table,
+// record is what the browser keeps of a listed ticket: enough for its row
+// and the live refresh (the CSV export reads the service's pages whole),
+// packed small (a hundred thousand of them must fit the memory budget): codes are indexes into a shared table,
 // amounts exact decimals in 16 bytes, times Unix nanoseconds. The detail
 // pane fetches the whole ticket, so party records and BR Codes are never
 // held for every row. A record is never changed after it is made (a refresh
@@ -25,7 +25,6 @@ type record struct {
 	ExternalID    string
 	EndToEndID    string
 	FailureReason string
-	Fees          []fee
 	created       int64 // Unix nanoseconds; 0 for none
 	updated       int64
 	expires       int64
@@ -42,16 +41,6 @@ type record struct {
 	markupCur     code
 	rebateCur     code
 }
-
-// fee is an applied fee as the export needs it.
-type fee struct {
-	Amount    num
-	typ, cur  code
-	Rebatable int8 // -1 not said, 0 no, 1 yes
-}
-
-func (f fee) Type() string     { return f.typ.String() }
-func (f fee) Currency() string { return f.cur.String() }
 
 // Codes of a record, as strings.
 func (r *record) Status() api.TicketStatus { return api.TicketStatus(r.status.String()) }
@@ -171,18 +160,6 @@ func newRecord(t *api.Ticket) *record {
 		EndToEndID:    endToEndID(t),
 		FailureReason: t.FailureReason,
 	}
-	if len(q.AppliedFees) > 0 {
-		r.Fees = make([]fee, len(q.AppliedFees))
-		for i, f := range q.AppliedFees {
-			r.Fees[i] = fee{typ: codeOf(f.Type), cur: codeOf(f.Currency), Amount: toNum(f.Amount), Rebatable: -1}
-			if f.Rebatable != nil {
-				r.Fees[i].Rebatable = 0
-				if *f.Rebatable {
-					r.Fees[i].Rebatable = 1
-				}
-			}
-		}
-	}
 	if t.Rebate != nil {
 		r.RebateAmount, r.rebateCur = toNum(t.Rebate.Amount), codeOf(t.Rebate.Currency)
 	}
@@ -200,14 +177,18 @@ func endToEndID(t *api.Ticket) string {
 	return ""
 }
 
+// statusWidth fits the longest live status, PARTIAL-FAILED, whole: a
+// status cut short reads as another.
+const statusWidth = 14
+
 // layouts of the list by width: below 82 cells the list keeps what an
 // operator reads first (status, what is received, when), and below 56 the
 // creation time shrinks so that amounts are never cut.
 var layouts = listing.Layouts{
-	FullWidth: 82, NarrowWidth: 56, // from 82 the ID, status, created, input and output show whole
+	FullWidth: 86, NarrowWidth: 56, // from 86 the ID, status, created, input and output show whole
 	Full:   columns(),
-	Narrow: []widget.Column{{Title: "Status", Width: 10}, {Title: "Output", Right: true}, {Title: "Created", Width: 11}},
-	Tiny:   []widget.Column{{Title: "Status", Width: 10}, {Title: "Output", Right: true}, {Title: "When", Width: 5}},
+	Narrow: []widget.Column{{Title: "Status", Width: statusWidth}, {Title: "Output", Right: true}, {Title: "Created", Width: 11}},
+	Tiny:   []widget.Column{{Title: "Status", Width: statusWidth}, {Title: "Output", Right: true}, {Title: "When", Width: 5}},
 }
 
 // rowFor lays a record out for a layout. Narrow rows carry the full cells
@@ -248,7 +229,7 @@ func shortWhen(t, now time.Time) string {
 func columns() []widget.Column {
 	return []widget.Column{
 		{Title: "ID", Width: 9},
-		{Title: "Status", Width: 10},
+		{Title: "Status", Width: statusWidth},
 		{Title: "Created", Width: 16},
 		{Title: "Input", Width: 19, Right: true},
 		{Title: "Output", Width: 21, Right: true},

@@ -1,9 +1,10 @@
 // Package tickets is the ticket browser: the whole ticket history of the
 // operated account with server-side filters, cursor pages fetched ahead of
-// the cursor, a detail pane with every block of a ticket, PDF receipts of
-// paid tickets, CSV export of the loaded rows, live refresh of the tickets
-// that are still moving, and a reload of the list when another screen
-// created or moved a ticket (ui.ChangedMsg).
+// the cursor (G loads them all), a detail pane with every block of a
+// ticket and its webhook events, cancelling an UNPAID ticket, PDF receipts
+// of paid tickets, CSV export of every ticket the filters match, live
+// refresh of the tickets that are still moving, and a reload of the list
+// when another screen created or moved a ticket (ui.ChangedMsg).
 package tickets
 
 import (
@@ -25,6 +26,12 @@ type Service interface {
 	ListTickets(ctx context.Context, q api.TicketFilter) (api.Page[api.Ticket], error)
 	GetTicket(ctx context.Context, account, id uuid.UUID) (*api.Ticket, error)
 	TicketReceipt(ctx context.Context, account, id uuid.UUID) ([]byte, error)
+	// CancelTicket cancels an UNPAID ticket; any other state is refused
+	// (409 NOT_CANCELABLE).
+	CancelTicket(ctx context.Context, account, id uuid.UUID) (*api.Ticket, error)
+	// ListWebhookEvents lists recorded events; filtered by a ticket's id,
+	// they are its history of transitions.
+	ListWebhookEvents(ctx context.Context, f api.WebhookEventFilter) (api.Page[api.WebhookEvent], error)
 }
 
 // Model is the ticket browser screen.
@@ -44,19 +51,26 @@ type Model struct {
 
 	detail     *detailPane
 	detailSlot ui.Slot
+	eventsSlot ui.Slot
 	// refresh awaits the live refresh of the unfinished tickets.
 	refresh ui.Slot
 
 	// The last file written, shown under the count: what, then where.
 	note, notePath string
+	// exp is the CSV export under way (nil for none), expSlot awaits its
+	// next page; exportDir says where exports go (export_dir, else the
+	// current directory).
+	exp       *exportRun
+	expSlot   ui.Slot
+	exportDir func() (string, error)
 
 	width, height int
 	keys          keyMap
 }
 
 type keyMap struct {
-	Open, Back, Filters, ClearFilters, Reload, Export, Receipt, Copy key.Binding
-	Scroll                                                           listing.ScrollKeys
+	Open, Back, Filters, ClearFilters, Reload, Export, StopExport, Receipt, Copy, Cancel key.Binding
+	Scroll                                                                               listing.ScrollKeys
 }
 
 func newKeys() keyMap {
@@ -66,9 +80,11 @@ func newKeys() keyMap {
 		Filters:      ui.Binding("f", "server filters", "f"),
 		ClearFilters: ui.Binding("x", "clear filters", "x"),
 		Reload:       ui.Binding("r", "reload", "r"),
-		Export:       ui.Binding("e", "export CSV", "e"),
+		Export:       ui.Binding("e", "export CSV (every match)", "e"),
+		StopExport:   ui.Binding("esc", "stop the export", "esc"),
 		Receipt:      ui.Binding("d", "download receipt", "d"),
 		Copy:         ui.Binding("y", "copy id", "y"),
+		Cancel:       ui.Binding("c", "cancel ticket (UNPAID)", "c"),
 		Scroll:       listing.NewScrollKeys(),
 	}
 }
@@ -80,6 +96,8 @@ func New(s *ui.Session, svc Service) ui.Screen {
 		svc:  svc,
 		bar:  newFilterBar(),
 		keys: newKeys(),
+
+		exportDir: defaultExportDir,
 	}
 	m.list = listing.New(s, "tickets", func(r *record) string { return r.ID.String() }, m.row, m.query, columns()...)
 	m.list.SetEmpty("no tickets")
@@ -140,9 +158,9 @@ func (m *Model) KeyMap() []key.Binding {
 	case m.bar.Active():
 		return m.bar.KeyMap()
 	case m.detail != nil:
-		return append([]key.Binding{k.Back, k.Receipt, k.Copy, k.Reload}, k.Scroll.Bindings()...)
+		return append([]key.Binding{k.Back, k.Cancel, k.Receipt, k.Copy, k.Reload}, k.Scroll.Bindings()...)
 	}
-	return append([]key.Binding{k.Open, k.Filters, k.ClearFilters, k.Reload, k.Export, k.Receipt, k.Copy}, m.list.KeyMap()...)
+	return append([]key.Binding{k.Open, k.Filters, k.ClearFilters, k.Reload, k.Export, k.StopExport, k.Cancel, k.Receipt, k.Copy}, m.list.KeyMap()...)
 }
 
 // syncKeys enables the bindings whose action makes sense now.
@@ -151,7 +169,10 @@ func (m *Model) syncKeys() {
 	rec, hasSel := m.selected()
 	k.Open.SetEnabled(hasSel)
 	k.ClearFilters.SetEnabled(!m.bar.Empty())
-	k.Export.SetEnabled(m.list.Visible() > 0)
+	k.Export.SetEnabled(m.list.Loaded() && m.exp == nil)
+	k.StopExport.SetEnabled(m.exp != nil)
+	_, _, cancelable := m.cancelTarget()
+	k.Cancel.SetEnabled(cancelable)
 	if d := m.detail; d != nil {
 		k.Receipt.SetEnabled(d.ticket != nil && d.ticket.Status == api.TicketPaid)
 		k.Copy.SetEnabled(true)

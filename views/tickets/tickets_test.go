@@ -1,7 +1,6 @@
 package tickets
 
 import (
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -241,65 +240,6 @@ func TestNavigateOpensTicketByID(t *testing.T) {
 	_, cmd = m.Update(ui.NavigateMsg{Screen: "tickets", ID: strings.ToUpper(loaded.ID.String()[:8])})
 	run(t, m, cmd)
 	mustContain(t, screen(m), "Ticket "+loaded.ID.String(), loaded.ExternalID)
-}
-
-func TestExportWritesLoadedRowsWithFees(t *testing.T) {
-	svc := &fakeService{tickets: makeTickets(70)}
-	m := start(t, svc, 100, 20)
-	press(t, m, "G") // loads the second page
-	if m.list.Len() != 70 {
-		t.Fatalf("%d loaded", m.list.Len())
-	}
-	msgs := press(t, m, "e")
-	ts := toasts(msgs)
-	if len(ts) != 1 || !strings.Contains(ts[0], "Exported 70 tickets") {
-		t.Fatalf("export toasts: %v", ts)
-	}
-	files, _ := filepath.Glob(filepath.Join(m.s.StateDir, "exports", "tickets-*.csv"))
-	if len(files) != 1 {
-		t.Fatalf("export files: %v", files)
-	}
-	mustContain(t, screen(m), "exported 70 rows to ", filepath.Base(files[0]))
-	info, _ := os.Stat(files[0])
-	if info.Mode().Perm() != 0o600 {
-		t.Fatalf("export mode %v, want 0600", info.Mode().Perm())
-	}
-	f, _ := os.Open(files[0])
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) != 71 {
-		t.Fatalf("%d CSV lines, want header + 70", len(recs))
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
-	for _, h := range []string{"id", "status", "inputAmount", "outputAmount", "In Fee amount", "Conversion Fee rebatable", "Gas Fee currency", "rebateAmount"} {
-		if _, ok := col[h]; !ok {
-			t.Fatalf("CSV header lacks %q: %v", h, recs[0])
-		}
-	}
-	first := recs[1]
-	tk := svc.tickets[0]
-	if first[col["id"]] != tk.ID.String() || first[col["inputAmount"]] != "1000.00" || first[col["outputAmount"]] != "180.123456" {
-		t.Fatalf("first row wrong: %v", first)
-	}
-	if first[col["Conversion Fee amount"]] != "3.00" || first[col["Conversion Fee rebatable"]] != "true" || first[col["Gas Fee amount"]] != "0.010000" {
-		t.Fatalf("fee columns wrong: %v", first)
-	}
-	if first[col["rebateAmount"]] != "0.540000" || first[col["rebateCurrency"]] != "USDC" {
-		t.Fatalf("rebate columns wrong: %v", first)
-	}
-
-	// With a / filter the export holds what the list shows.
-	m.Update(ui.FilterMsg{Query: "failed"})
-	msgs = press(t, m, "e")
-	if ts := toasts(msgs); len(ts) != 1 || !strings.Contains(ts[0], "Exported 12 tickets") {
-		t.Fatalf("filtered export toasts: %v", ts)
-	}
 }
 
 func TestReceiptOnlyForPaidTickets(t *testing.T) {

@@ -31,6 +31,16 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.onDetail(msg)
+	case eventsMsg:
+		if m.eventsSlot.Take(msg) {
+			m.onEvents(msg)
+		}
+		return m, nil
+	case canceledMsg:
+		if !m.s.Owns(msg) {
+			return m, nil
+		}
+		return m, m.onCanceled(msg.Value)
 	case tickMsg:
 		if msg.owner != m {
 			return m, nil // the tick of a screen this one replaced
@@ -38,7 +48,7 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return m, m.onTick()
 	case refreshMsg:
 		if m.refresh.Take(msg) {
-			m.onRefresh(msg.Value)
+			return m, m.onRefresh(msg.Value)
 		}
 		return m, nil
 	case receiptMsg:
@@ -46,11 +56,11 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.onReceipt(msg)
-	case exportMsg:
-		if !m.s.Owns(msg) {
+	case exportPageMsg:
+		if m.exp == nil || !m.expSlot.Take(msg) {
 			return m, nil
 		}
-		return m, m.onExport(msg)
+		return m, m.onExportPage(msg)
 	case ui.NavigateMsg:
 		if msg.Screen == m.ID() && msg.ID != "" {
 			m.bar.Close()
@@ -85,8 +95,12 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.reset()
 	case key.Matches(msg, k.Reload):
 		return m.reset()
+	case key.Matches(msg, k.StopExport):
+		return m.stopExport()
 	case key.Matches(msg, k.Export):
-		return m.export()
+		return m.startExport()
+	case key.Matches(msg, k.Cancel):
+		return m.confirmCancel()
 	case key.Matches(msg, k.Receipt):
 		rec, _ := m.selected()
 		return m.receipt(rec.ID)
@@ -192,17 +206,18 @@ func (m *Model) onReload(msg pageMsg) tea.Cmd {
 	return tea.Batch(m.s.Refreshed(), next)
 }
 
-// openDetail opens the detail pane of a ticket and fetches it whole.
+// openDetail opens the detail pane of a ticket and fetches it whole, with
+// its webhook events.
 func (m *Model) openDetail(id uuid.UUID) tea.Cmd {
 	m.detail = &detailPane{id: id, loading: true}
 	svc, account := m.svc, m.s.Account.ID
-	return ui.Fetch(m.s, &m.detailSlot, 0, func(ctx context.Context) (*api.Ticket, error) {
+	return tea.Batch(ui.Fetch(m.s, &m.detailSlot, 0, func(ctx context.Context) (*api.Ticket, error) {
 		t, err := svc.GetTicket(ctx, account, id)
 		if err != nil {
 			err = fmt.Errorf("get ticket %s: %w", id, err)
 		}
 		return t, err
-	})
+	}), m.loadEvents())
 }
 
 // openByID answers ":ticket ID".
@@ -262,6 +277,9 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Back):
 		m.detail = nil
+		m.eventsSlot.Cancel()
+	case key.Matches(msg, k.Cancel):
+		return m.confirmCancel()
 	case key.Matches(msg, k.Receipt):
 		return m.receipt(d.id)
 	case key.Matches(msg, k.Copy):
@@ -277,7 +295,10 @@ func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) openDetailKeepScroll() tea.Cmd {
 	old := m.detail
 	cmd := m.openDetail(old.id)
-	m.detail.Scroll, m.detail.receipt, m.detail.ticket = old.Scroll, old.receipt, old.ticket
+	d := m.detail
+	d.Scroll, d.receipt, d.ticket, d.refused = old.Scroll, old.receipt, old.ticket, old.refused
+	// The events shown stay until the fresh ones replace them.
+	d.events, d.eventsMore, d.eventsLoaded = old.events, old.eventsMore, old.eventsLoaded
 	return cmd
 }
 
@@ -299,28 +320,6 @@ func (m *Model) onReceipt(msg receiptMsg) tea.Cmd {
 	m.note, m.notePath = "receipt saved to ", r.path
 	m.relayout()
 	return ui.Toast(ui.ToastSuccess, "Receipt saved to "+r.path)
-}
-
-// export writes the rows the list shows (the / filter applies) to CSV.
-func (m *Model) export() tea.Cmd {
-	rows := m.list.VisibleRows()
-	recs := make([]*record, 0, len(rows))
-	for _, r := range rows {
-		if rec, ok := m.list.Item(r.ID); ok {
-			recs = append(recs, rec)
-		}
-	}
-	return call(m.s, exportCSV(m.s.StateDir, m.s.Now(), recs))
-}
-
-func (m *Model) onExport(msg exportMsg) tea.Cmd {
-	if msg.Err != nil {
-		return ui.Toast(ui.ToastError, "Export failed: "+ui.ErrorText(msg.Err))
-	}
-	e := msg.Value
-	m.note, m.notePath = fmt.Sprintf("exported %d rows to ", e.rows), e.path
-	m.relayout()
-	return ui.Toast(ui.ToastSuccess, fmt.Sprintf("Exported %d tickets to %s", e.rows, e.path))
 }
 
 // onTick refreshes the unfinished tickets in view of the user: the open
@@ -359,15 +358,20 @@ func (m *Model) onTick() tea.Cmd {
 	return tea.Batch(next, ui.Fetch(m.s, &m.refresh, 0, refreshTickets(m.svc, m.listGen, m.s.Account.ID, ids)))
 }
 
-func (m *Model) onRefresh(msg refreshed) {
+func (m *Model) onRefresh(msg refreshed) tea.Cmd {
+	var events tea.Cmd
 	for _, t := range msg.tickets {
 		if d := m.detail; d != nil && d.id == t.ID && !d.loading {
+			if d.ticket == nil || d.ticket.Status != t.Status || !d.ticket.UpdatedAt.Equal(t.UpdatedAt.Time) {
+				events = m.loadEvents() // it moved: a new event was recorded
+			}
 			d.ticket = t
 		}
 		if msg.gen == m.listGen {
 			m.update(t)
 		}
 	}
+	return events
 }
 
 // relayout gives the table the room left by the header lines, which

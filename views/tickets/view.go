@@ -1,6 +1,8 @@
 package tickets
 
 import (
+	"strings"
+
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -10,10 +12,14 @@ import (
 
 // countText is the always-visible paging state.
 func (m *Model) countText() string {
+	var notes []string
 	if m.reload.Waiting() {
-		return m.list.Count("refreshing…")
+		notes = append(notes, "refreshing…")
 	}
-	return m.list.Count()
+	if m.exp != nil && m.height < 6 {
+		notes = append(notes, m.exportProgress()) // no room for its own line
+	}
+	return m.list.Count(notes...)
 }
 
 // header is the lines above the table: the count (always), the filters
@@ -32,6 +38,8 @@ func (m *Model) header(w int) []string {
 		switch {
 		case m.list.Err != nil:
 			lines = append(lines, listing.ErrorLine(th, m.list.Err, w))
+		case m.exp != nil:
+			lines = append(lines, th.Warn.Render(ui.Truncate(m.exportProgress(), w)))
 		case m.note != "":
 			note := ui.Truncate(m.note, w)
 			lines = append(lines, th.Muted.Render(note+tail(m.notePath, w-lipgloss.Width(note))))
@@ -72,8 +80,12 @@ func (m *Model) detailView(w, h int) string {
 	switch {
 	case d.ticket != nil:
 		body = ticketLines(d.ticket, th, w, m.loc(), m.s.Now(), d.receipt)
+		body = append(body, eventLines(d, th, w, m.loc(), m.s.Now())...)
+		if d.refused != "" {
+			body = append(wrapped(th.Error, "✗ "+d.refused, w), body...)
+		}
 		if d.err != nil {
-			body = append([]string{th.Error.Render("✗ " + ui.ErrorText(d.err))}, body...)
+			body = append(wrapped(th.Error, "✗ "+ui.ErrorText(d.err), w), body...)
 		}
 	case d.err != nil:
 		body = []string{th.Error.Render("✗ " + ui.ErrorText(d.err)), "", th.Muted.Render("esc goes back to the list; r tries again")}
@@ -81,4 +93,14 @@ func (m *Model) detailView(w, h int) string {
 		body = []string{th.Muted.Render("loading ticket…")}
 	}
 	return d.Pane(th, "Ticket "+d.id.String(), body, w, h)
+}
+
+// wrapped is text in style st, wrapped to w cells: a refusal's reason is
+// read whole, never cut.
+func wrapped(st lipgloss.Style, text string, w int) []string {
+	lines := strings.Split(ansi.Wrap(text, max(w, 1), ""), "\n")
+	for i, l := range lines {
+		lines[i] = st.Render(l)
+	}
+	return lines
 }

@@ -3,7 +3,9 @@ package listing
 import (
 	"context"
 	"fmt"
+	"slices"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tesouro-treasury/tesouro/api"
@@ -52,6 +54,14 @@ type List[T any] struct {
 	pages   int
 	refresh bool // the next page replaces the rows
 
+	// toEnd is set while G loads every page to the end: each page asks for
+	// the next at once, with no MaxPages bound (a history of 100k tickets
+	// is 2,000 pages), until the last one, an error, or esc. endPages and
+	// endRows count what it brought, for the progress line.
+	toEnd             bool
+	endPages, endRows int
+	endKey, stopKey   key.Binding
+
 	// selectID is selected when a page brings it (a record just created).
 	selectID string
 	// Extra, when set, are lines shown between the count line and the
@@ -76,7 +86,10 @@ type List[T any] struct {
 // New is the list of what ("trades") for s, drawn with row, each value
 // named by id, its pages asked for with query.
 func New[T any](s *ui.Session, what string, id func(T) string, row func(T) widget.Row, query Query[T], cols ...widget.Column) *List[T] {
-	l := &List[T]{Table: NewTable(id, row, cols...), s: s, what: what, query: query}
+	l := &List[T]{Table: NewTable(id, row, cols...), s: s, what: what, query: query,
+		endKey:  key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last (loads to the end)")),
+		stopKey: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop loading")),
+	}
 	l.Table.SetStyles(s.Styles().TableStyles())
 	return l
 }
@@ -92,6 +105,7 @@ func (l *List[T]) Loaded() bool { return l.Started && (l.Len() > 0 || !l.Loading
 func (l *List[T]) Reload() tea.Cmd {
 	l.SetItems(nil)
 	l.Cursor, l.More, l.Started, l.Err, l.pages = "", true, true, nil, 0
+	l.toEnd = false
 	l.slot.Cancel()
 	return l.Fetch()
 }
@@ -101,7 +115,7 @@ func (l *List[T]) Reload() tea.Cmd {
 // user is looking at must not blink.
 func (l *List[T]) Refresh() tea.Cmd {
 	l.Cursor, l.More, l.Started, l.Err, l.pages = "", true, true, nil, 0
-	l.refresh = true
+	l.refresh, l.toEnd = true, false
 	return l.Fetch()
 }
 
@@ -111,7 +125,7 @@ func (l *List[T]) Refresh() tea.Cmd {
 // cursor is near the end.
 func (l *List[T]) Replace(items []T, cursor string, more bool) tea.Cmd {
 	l.slot.Cancel()
-	l.refresh = false
+	l.refresh, l.toEnd = false, false
 	l.SetItems(items)
 	l.Cursor, l.More, l.Started, l.Err = cursor, more, true, nil
 	l.relayout()
@@ -214,9 +228,61 @@ func (l *List[T]) Frame(w, h int, formTitle, count string, body func() string) s
 }
 
 // Key moves the cursor for msg and asks for the next page when it nears
-// the end.
+// the end. G (end) with more pages to come loads every page to the end,
+// the cursor landing on the last row once it came; esc stops that.
 func (l *List[T]) Key(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case l.toEnd && key.Matches(msg, l.stopKey):
+		l.StopLoading()
+		return nil
+	case key.Matches(msg, l.endKey) && l.More && l.Err == nil && l.Filter() == "":
+		return l.LoadToEnd()
+	}
 	return tea.Batch(l.Table.Update(msg), l.Ahead())
+}
+
+// LoadToEnd asks for every page left, one after the other, and puts the
+// cursor on the last row when the last page came (see Key). Under the /
+// filter it is not offered: the filter's few rows always sit near the end.
+func (l *List[T]) LoadToEnd() tea.Cmd {
+	l.Table.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
+	if !l.More {
+		return nil
+	}
+	l.toEnd, l.endPages, l.endRows = true, 0, 0
+	l.relayout()
+	if l.Loading() {
+		return nil // the page on its way goes on to the next
+	}
+	return l.Fetch()
+}
+
+// LoadingToEnd reports whether G is loading the pages left.
+func (l *List[T]) LoadingToEnd() bool { return l.toEnd }
+
+// StopLoading stops loading to the end: the page on its way is dropped
+// (asked for again when the cursor nears the end), the rows loaded stay.
+func (l *List[T]) StopLoading() {
+	if !l.toEnd {
+		return
+	}
+	l.toEnd = false
+	l.slot.Cancel()
+	l.relayout()
+}
+
+// KeyMap is the table's navigation, with esc while G loads to the end.
+func (l *List[T]) KeyMap() []key.Binding {
+	ks := l.Table.KeyMap()
+	for i, k := range ks {
+		if slices.Equal(k.Keys(), l.endKey.Keys()) {
+			ks[i] = l.endKey
+		}
+	}
+	if l.toEnd {
+		ks = append([]key.Binding{l.stopKey}, ks...)
+	}
+	return ks
 }
 
 // page takes a page, if it is the one awaited.
@@ -227,7 +293,7 @@ func (l *List[T]) page(msg PageMsg[T]) tea.Cmd {
 	defer l.relayout()
 	l.Err = msg.Err
 	if msg.Err != nil {
-		l.refresh = false
+		l.refresh, l.toEnd = false, false
 		return nil
 	}
 	if l.refresh {
@@ -251,6 +317,15 @@ func (l *List[T]) page(msg PageMsg[T]) tea.Cmd {
 	// few rows always sit near the end.
 	var next tea.Cmd
 	switch {
+	case l.toEnd:
+		l.endPages++
+		l.endRows += len(msg.Value.Items)
+		if l.More && len(msg.Value.Items) > 0 {
+			next = l.Fetch()
+		} else {
+			l.toEnd = false
+			l.Table.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
+		}
 	case l.All && l.More && len(msg.Value.Items) > 0 && l.pages < MaxPages:
 		next = l.Fetch()
 	case len(msg.Value.Items) > 0 && l.Filter() == "":
@@ -268,6 +343,8 @@ func (l *List[T]) Count(notes ...string) string {
 	switch {
 	case !l.Started || (l.Loading() && n == 0):
 		s = "loading " + l.what + "…"
+	case l.toEnd:
+		s = fmt.Sprintf("%d loaded · loading to the end (%d pages so far) · esc stops", n, l.endPages)
 	case l.Loading():
 		s = fmt.Sprintf("%d loaded · loading more…", n)
 	case l.More:

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
@@ -102,18 +104,61 @@ func TestListPagesAndPrefetches(t *testing.T) {
 	if !strings.Contains(plain(l), "rec-0") {
 		t.Fatalf("first page not shown:\n%s", plain(l))
 	}
-	// G nears the end: the next page is asked for; the cursor stays on
-	// its row.
-	answer(t, l, l.Key(screentest.KeyPress("G")))
+	// Moving down near the end asks for the next page; the cursor stays
+	// on its row.
+	answer(t, l, l.Key(screentest.KeyPress("pgdown")))
+	answer(t, l, l.Key(screentest.KeyPress("pgdown")))
+	answer(t, l, l.Key(screentest.KeyPress("pgdown")))
+	answer(t, l, l.Key(screentest.KeyPress("pgdown")))
 	if got := l.Count(); got != "100 loaded · more available" {
-		t.Fatalf("count after G %q", got)
+		t.Fatalf("count near the end %q", got)
 	}
-	if v, ok := l.Selected(); !ok || v.Name != "rec-49" {
+	if v, ok := l.Selected(); !ok || v.Name != "rec-40" {
 		t.Fatalf("selected %+v", v)
 	}
+}
+
+// G loads every page left, however many, and lands on the last row.
+func TestListGLoadsToTheEnd(t *testing.T) {
+	l := newList(session("A"), &source{n: 5000, prefix: "rec"})
+	answer(t, l, l.Reload())
 	answer(t, l, l.Key(screentest.KeyPress("G")))
-	if got := l.Count(); got != "all 120 loaded" {
-		t.Fatalf("count after G G %q", got)
+	if got := l.Count(); got != "all 5000 loaded" {
+		t.Fatalf("count after G %q", got)
+	}
+	if v, ok := l.Selected(); !ok || v.Name != "rec-4999" {
+		t.Fatalf("selected %+v", v)
+	}
+	if l.LoadingToEnd() {
+		t.Fatal("still loading to the end after the last page")
+	}
+}
+
+// esc stops G: the page on its way is dropped, the rows loaded stay, and
+// the list pages on as usual afterwards.
+func TestListEscStopsLoadingToTheEnd(t *testing.T) {
+	l := newList(session("A"), &source{n: 500, prefix: "rec"})
+	answer(t, l, l.Reload())
+	first := l.Key(screentest.KeyPress("G"))
+	msg := first().(PageMsg[rec])
+	second, _ := l.Handle(msg)
+	if got := l.Count(); got != "100 loaded · loading to the end (1 pages so far) · esc stops" {
+		t.Fatalf("progress %q", got)
+	}
+	if !slices.ContainsFunc(l.KeyMap(), func(b key.Binding) bool { return b.Help().Key == "esc" && b.Enabled() }) {
+		t.Fatal("esc is not offered while loading to the end")
+	}
+	l.Key(screentest.KeyPress("esc"))
+	answer(t, l, second) // the page asked for before esc comes late
+	if got := l.Count(); got != "100 loaded · more available" || l.LoadingToEnd() {
+		t.Fatalf("after esc %q", got)
+	}
+	if slices.ContainsFunc(l.KeyMap(), func(b key.Binding) bool { return b.Help().Key == "esc" }) {
+		t.Fatal("esc still offered once stopped")
+	}
+	answer(t, l, l.Key(screentest.KeyPress("G")))
+	if got := l.Count(); got != "all 500 loaded" {
+		t.Fatalf("G again %q", got)
 	}
 }
 

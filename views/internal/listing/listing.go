@@ -3,8 +3,9 @@
 // Compliance (and the other list screens) embed, holds a typed Table[T] of
 // the service's records with a row renderer, pages it through one ui.Slot
 // (an answer to a request made before a reload, or for another account, is
-// dropped), asks for the next page before the cursor reaches the end, takes
-// the / filter and draws the count line, error line and table. Beside it:
+// dropped), asks for the next page before the cursor reaches the end (G
+// loads every page left, its progress in the count, esc stopping it),
+// takes the / filter and draws the count line, error line and table. Beside it:
 // the filter bar's creation-date range, the filter form's frame, and the
 // scrolled key/value sheet of a detail pane. Each screen keeps its own
 // columns, server filters, keys and details.

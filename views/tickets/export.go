@@ -1,0 +1,202 @@
+package tickets
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/export"
+	"github.com/tesouro-treasury/tesouro/ui"
+)
+
+// exportPageMsg is a page of the export under way.
+type exportPageMsg = ui.Result[exportPage]
+
+// exportPage is a page of tickets laid out as export rows, made in the
+// command so that Update only writes them.
+type exportPage struct {
+	rows   [][]string
+	cursor string
+}
+
+// more reports whether a page follows (see api.Page.More).
+func (p exportPage) more() bool { return p.cursor != "" }
+
+// exportRun is the CSV export under way: every ticket the server filters
+// match, page after page, written as each page comes into a hidden
+// temporary file next to the final one, which is renamed to the final name
+// only once the last row is in. A file under an export's name is always a
+// whole export; a stopped or failed one leaves nothing behind.
+type exportRun struct {
+	q     api.TicketFilter // the first page's query; the cursor moves
+	acct  export.Account
+	tmp   *os.File
+	w     *export.Writer
+	path  string // the final name
+	pages int
+	seen  map[string]bool // cursors already followed: a repeat would loop
+}
+
+// startExport starts exporting every ticket the applied server filters
+// match (the / filter, which only narrows what is loaded, does not apply:
+// the export is of the service's records, not of the rows on screen).
+func (m *Model) startExport() tea.Cmd {
+	if m.exp != nil {
+		return ui.Toast(ui.ToastInfo, "An export is under way (esc stops it)")
+	}
+	q, err := valuesOf(m.bar).query(m.s.Account.ID, "", m.loc())
+	if err != nil {
+		return ui.Toast(ui.ToastError, "Export not started: "+ui.ErrorText(err))
+	}
+	dir, err := m.exportDir()
+	if err != nil {
+		return ui.Toast(ui.ToastError, "Export not started: "+ui.ErrorText(err))
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // "." says nothing once the toast is read
+	}
+	acct := m.exportAccount()
+	name := acct.Name
+	if acct.SubAccountName != "" {
+		name += " " + acct.SubAccountName
+	}
+	file := export.FileName("tickets", name, m.s.Now())
+	file = freeName(dir, strings.TrimSuffix(file, ".csv"), ".csv")
+	tmp, err := os.CreateTemp(dir, "."+file+".*.part")
+	if err != nil {
+		return ui.Toast(ui.ToastError, "Export not started: "+ui.ErrorText(err))
+	}
+	w, err := export.NewWriter(tmp, export.TicketColumns)
+	if err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return ui.Toast(ui.ToastError, "Export not started: "+ui.ErrorText(err))
+	}
+	m.exp = &exportRun{q: q, acct: acct, tmp: tmp, w: w, path: filepath.Join(dir, file), seen: map[string]bool{}}
+	m.relayout()
+	return m.exportNext()
+}
+
+// exportNext asks for the export's next page.
+func (m *Model) exportNext() tea.Cmd {
+	svc, q, acct := m.svc, m.exp.q, m.exp.acct
+	return ui.Fetch(m.s, &m.expSlot, 0, func(ctx context.Context) (exportPage, error) {
+		p, err := svc.ListTickets(ctx, q)
+		if err != nil {
+			return exportPage{}, fmt.Errorf("list tickets: %w", err)
+		}
+		out := exportPage{rows: make([][]string, len(p.Items)), cursor: p.Cursor}
+		for i, t := range p.Items {
+			out.rows[i] = export.TicketRow(acct, t)
+		}
+		return out, nil
+	})
+}
+
+// onExportPage writes a page of the export and asks for the next, or
+// puts the file under its name after the last.
+func (m *Model) onExportPage(msg exportPageMsg) tea.Cmd {
+	e := m.exp
+	if msg.Err != nil {
+		m.abortExport()
+		return ui.Toast(ui.ToastError, fmt.Sprintf("Export stopped after %d tickets, nothing saved: %s", e.w.Rows(), ui.ErrorText(msg.Err)))
+	}
+	for _, row := range msg.Value.rows {
+		if err := e.w.Row(row); err != nil {
+			m.abortExport()
+			return ui.Toast(ui.ToastError, "Export failed, nothing saved: "+ui.ErrorText(err))
+		}
+	}
+	e.pages++
+	p := msg.Value
+	if p.more() && len(p.rows) > 0 {
+		if e.seen[p.cursor] {
+			m.abortExport()
+			return ui.Toast(ui.ToastError, fmt.Sprintf("Export stopped, nothing saved: the service sent cursor %q twice", p.cursor))
+		}
+		e.seen[p.cursor] = true
+		e.q.Cursor = p.cursor
+		m.relayout()
+		return m.exportNext()
+	}
+	m.exp = nil
+	err := e.w.Flush()
+	if cerr := e.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(e.tmp.Name(), e.path)
+	}
+	if err != nil {
+		os.Remove(e.tmp.Name())
+		m.relayout()
+		return ui.Toast(ui.ToastError, "Export failed, nothing saved: "+ui.ErrorText(err))
+	}
+	n := e.w.Rows()
+	m.note, m.notePath = fmt.Sprintf("exported %d tickets to ", n), e.path
+	m.relayout()
+	return ui.Toast(ui.ToastSuccess, fmt.Sprintf("Exported %d tickets to %s", n, e.path))
+}
+
+// stopExport stops the export under way at the user's word (esc).
+func (m *Model) stopExport() tea.Cmd {
+	n := m.exp.w.Rows()
+	m.abortExport()
+	return ui.Toast(ui.ToastInfo, fmt.Sprintf("Export stopped after %d tickets; nothing was saved", n))
+}
+
+// abortExport drops the export under way and its temporary file; the page
+// on its way, if any, is not taken.
+func (m *Model) abortExport() {
+	e := m.exp
+	m.exp = nil
+	m.expSlot.Cancel()
+	e.tmp.Close()
+	os.Remove(e.tmp.Name())
+	m.relayout()
+}
+
+// exportProgress is the progress line of the export under way.
+func (m *Model) exportProgress() string {
+	e := m.exp
+	return fmt.Sprintf("exporting: %d tickets, %d pages so far · esc stops", e.w.Rows(), e.pages)
+}
+
+// exportAccount names the account the rows come from: the main account,
+// and the sub-account when one is operated.
+func (m *Model) exportAccount() export.Account {
+	var a export.Account
+	for _, acc := range m.s.Accounts {
+		if acc.MainAccountID == "" || acc.MainAccountID == acc.ID.String() {
+			a.ID, a.Name = acc.ID.String(), acc.Name
+			break
+		}
+	}
+	if m.s.Account.Main() {
+		if a.Name == "" {
+			a.Name = m.s.Account.Name
+		}
+		return a
+	}
+	a.SubAccountID = m.s.Account.ID.String()
+	a.SubAccountName = m.s.Account.Name
+	if a.SubAccountName == "" {
+		a.SubAccountName = strings.TrimSpace(m.s.AccountName())
+	}
+	return a
+}
+
+// defaultExportDir resolves export_dir as the command line does.
+func defaultExportDir() (string, error) {
+	d, err := export.Dir(os.Getenv)
+	if err != nil {
+		return "", errors.Join(errors.New("export_dir in config.toml"), err)
+	}
+	return d, nil
+}
