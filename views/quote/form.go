@@ -158,12 +158,12 @@ func (f *quoteForm) syncBrCode() {
 			mode.Set(modeReceive)
 			amount.Set(money.Format(p.Amount, "BRL"))
 			amount.Disabled = "taken from the BR Code"
-			mode.Disabled = "the BR Code fixes what they receive"
+			mode.Disabled = "by the BR Code"
 			x.Note += " · BRL " + money.Format(p.Amount, "BRL") + " (the amount is locked to it)"
 		} else {
 			x.Note += " · no amount in the code: type what they receive"
 			mode.Set(modeReceive)
-			mode.Disabled = "the BR Code is paid what they receive"
+			mode.Disabled = "by the BR Code"
 		}
 	}
 }
