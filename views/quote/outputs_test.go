@@ -259,8 +259,13 @@ func TestPixPayoutToATypedKey(t *testing.T) {
 	h.keys("ctrl+s")
 	h.fieldError(dPixKey, "PIX key", "CPF")
 
-	h.keys("ctrl+u")
-	h.typeText("Maria.Silva@Example.com")
+	h.keys("ctrl+u", "ctrl+s")
+	if h.m.details.get(dPixKey).Err == "" {
+		t.Fatalf("an empty PIX key was not refused:\n%s", h.screen())
+	}
+	// Pasted, as a key copied from a chat would be: the error about the
+	// old value goes with it.
+	h.send(tea.PasteMsg{Content: "Maria.Silva@Example.com"})
 	h.want("understood: EMAIL key maria.silva@example.com")
 	h.keys("tab")
 	h.typeText("aluguel")
@@ -352,7 +357,9 @@ func TestEURAndARSBeneficiariesArePaid(t *testing.T) {
 		h.want("EUR beneficiary", "Lieferant", "IBAN DE89 3704", "SEPA reference")
 		h.keys("enter")
 		h.typeText("RE 2026-11")
-		h.confirm()
+		h.keys("ctrl+s")
+		h.want("Confirm the ticket", "Lieferant", "IBAN DE89 3704", "SEPA ref.", "RE 2026-11")
+		h.keys("y")
 		h.block("ticketEurSepaOutput", `{"beneficiaryEurBankAccountId":"55555555-5555-4555-8555-555555555555","sepaReference":"RE 2026-11"}`)
 	})
 	t.Run("CVU", func(t *testing.T) {

@@ -271,7 +271,10 @@ func (m *Screen) onPaste(msg tea.PasteMsg) tea.Cmd {
 		if c.p != nil {
 			return c.p.Paste(msg)
 		}
-		_, cmd = c.f.Paste(msg)
+		var changed bool
+		if changed, cmd = c.f.Paste(msg); changed {
+			c.f.Err = "" // about a value that is no longer there
+		}
 		m.details.refresh()
 	}
 	return cmd
