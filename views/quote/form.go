@@ -44,6 +44,9 @@ type quoteForm struct {
 	focus  int
 	// markupDenied says why this access may not add a markup ("" if it may).
 	markupDenied string
+	// inlineDenied says why this access may not pay a BR Code ("" if it
+	// may): one restricted to registered beneficiaries.
+	inlineDenied string
 }
 
 func newForm(markupDenied string) *quoteForm {
@@ -343,6 +346,11 @@ func (f *quoteForm) request(account api.QuoteRequest) (api.QuoteRequest, *form.I
 	code, p, err := f.brCode()
 	if err != nil {
 		return req, f.get(fBrCode)
+	}
+	if code != "" && f.inlineDenied != "" {
+		x := f.get(fBrCode)
+		x.Note, x.Err = "", f.inlineDenied+": register the key in Beneficiaries and pay it from there"
+		return req, x
 	}
 	req.OutputBrCode = code
 	amount := f.get(fAmount)

@@ -438,3 +438,50 @@ func TestMarkupWalletsOfAnotherAccountAreDropped(t *testing.T) {
 		t.Fatalf("an answer no slot awaited replaced the list (%d → %d)", before, after)
 	}
 }
+
+func TestBRCodeWithoutAmountIsPaidWhatIsTyped(t *testing.T) {
+	h, _ := outHarness(t, operatorPerms())
+	code, err := brcode.Encode(brcode.Payload{Key: "0b6a4e2e-6d5e-4c3f-9a1b-2c3d4e5f6a7b", MerchantName: "FEIRA LIVRE", MerchantCity: "OLINDA"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.pair("BRLA", "INTERNAL", "BRL", "PIX", "")
+	h.focusField(fBrCode)
+	h.send(tea.PasteMsg{Content: code})
+	if !strings.Contains(h.m.form.get(fBrCode).Note, "no amount in the code: type what they receive") {
+		t.Fatalf("note %q", h.m.form.get(fBrCode).Note)
+	}
+	if h.m.form.get(fMode).Value() != modeReceive || h.m.form.get(fAmount).Disabled != "" {
+		t.Fatalf("mode %q, amount locked %q: want 'they receive' and a free amount", h.m.form.get(fMode).Value(), h.m.form.get(fAmount).Disabled)
+	}
+	h.focusField(fAmount)
+	h.typeText("35.90")
+	h.keys("enter")
+	if len(h.f.quotes) != 1 {
+		t.Fatalf("no quote asked:\n%s", h.screen())
+	}
+	if q := h.f.quotes[0]; q.OutputBrCode != code || !q.OutputAmount.Valid || q.OutputAmount.Decimal.String() != "35.9" || q.InputAmount.Valid {
+		t.Fatalf("quote asked with %q, out %v, in %v: want the code and 35.90 received", q.OutputBrCode, q.OutputAmount, q.InputAmount)
+	}
+}
+
+func TestRestrictedAccessCannotQuoteABRCode(t *testing.T) {
+	perms := operatorPerms()
+	perms.EnforceAllowedBeneficiaries = true
+	h, _ := outHarness(t, perms)
+	code, err := brcode.Encode(brcode.Payload{Key: "+5511987654321", Amount: decimal.RequireFromString("10"), MerchantName: "X", MerchantCity: "Y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.pair("BRLA", "INTERNAL", "BRL", "PIX", "")
+	h.focusField(fBrCode)
+	h.send(tea.PasteMsg{Content: code})
+	h.keys("enter")
+	if len(h.f.quotes) != 0 {
+		t.Fatal("a BR Code was quoted for an access restricted to registered beneficiaries")
+	}
+	if err := h.m.form.get(fBrCode).Err; !strings.Contains(err, "registered beneficiaries only") || h.m.form.focused().ID != fBrCode {
+		t.Fatalf("error %q on the BR Code field (focus %s)", err, h.m.form.focused().ID)
+	}
+	h.want("✗ this access may pay registered beneficiaries")
+}

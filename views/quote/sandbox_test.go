@@ -21,6 +21,13 @@ import (
 // over real HTTP.
 func sandboxClient(t *testing.T) *api.Client {
 	t.Helper()
+	c, _ := sandboxWithSubs(t)
+	return c
+}
+
+// sandboxWithSubs is sandboxClient with the demo sub-accounts.
+func sandboxWithSubs(t *testing.T) (*api.Client, []sandbox.SubAccountCredential) {
+	t.Helper()
 	sb, err := sandbox.New(sandbox.Config{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +46,7 @@ func sandboxClient(t *testing.T) *api.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
+	return c, sb.Credentials(srv.URL).SubAccounts
 }
 
 // Every kind of output the screen builds is a ticket the sandbox creates:
@@ -172,5 +179,56 @@ func TestEveryOutputKindIsCreatedBySandbox(t *testing.T) {
 				t.Errorf("the created ticket is not shown:\n%s", h.screen())
 			}
 		})
+	}
+}
+
+// Operating a sub-account, the markup may go to the main account's wallet:
+// the picker offers both, and the service takes the one picked.
+func TestSubAccountMarkupToTheMainWalletIsCreatedBySandbox(t *testing.T) {
+	c, subs := sandboxWithSubs(t)
+	if len(subs) == 0 {
+		t.Fatal("no demo sub-account")
+	}
+	subID := uuid.MustParse(subs[0].ID)
+	main, err := c.AccountDetails(t.Context(), uuid.Nil)
+	if err != nil || len(main.Wallets) == 0 {
+		t.Fatalf("main account-info: %v", err)
+	}
+	j, err := journal.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &ui.Session{Env: ui.EnvSandbox, Profile: "demo", Journal: j, Time: screentest.NewClock(time.Now()),
+		Account: ui.Account{ID: subID, Name: subs[0].Name},
+		Access:  &api.AccessInfo{Email: "operator@demo.test", AccountPermissions: operatorPerms()}}
+	m := New(s, c).(*Screen)
+	m.SetSize(100, 40)
+	d := screentest.New(t, s, m)
+	d.Run(m.Init())
+	h := &harness{t: t, m: m, d: d, s: s}
+	h.pair("BRL", "PIX", "BRLA", "INTERNAL", "200")
+	m.form.get(fMarkup).Set("add")
+	m.form.get(fMarkupPct).Set("0.5")
+	m.form.refresh()
+	h.keys("enter")
+	h.keys("c")
+	if m.stage != stageDetails {
+		t.Fatalf("stage %v, want the details:\n%s", m.stage, h.screen())
+	}
+	for m.details.current().p == nil {
+		h.keys("tab")
+	}
+	h.want("this account · "+subs[0].Name, "main account")
+	h.typeText("main account")
+	h.keys("enter")
+	if m.stage != stageConfirm {
+		t.Fatalf("stage %v, want the confirmation:\n%s", m.stage, h.screen())
+	}
+	if got := m.ticketReq.TicketMarkupInput; got == nil || !strings.EqualFold(got.MarkupWalletAddress, main.Wallets[0].WalletAddress) {
+		t.Fatalf("markup block %+v, want the main wallet %s", got, main.Wallets[0].WalletAddress)
+	}
+	h.keys("y")
+	if m.stage != stageResult || m.res == nil || m.res.ticket == nil {
+		t.Fatalf("no ticket created (stage %v):\n%s", m.stage, h.screen())
 	}
 }

@@ -202,6 +202,10 @@ func (m *Screen) requestQuote(req api.QuoteRequest) tea.Cmd {
 // operated account.
 func (m *Screen) quoteFromForm() tea.Cmd {
 	m.form.setMarkupDenied(m.denied(ui.ActMarkup))
+	m.form.inlineDenied = ""
+	if m.s.Access != nil && m.s.Access.AccountPermissions.EnforceAllowedBeneficiaries {
+		m.form.inlineDenied = "this access may pay registered beneficiaries only"
+	}
 	req, bad := m.form.request(api.QuoteRequest{SubAccountID: m.s.Account.ID})
 	if bad != nil {
 		m.editing = true
