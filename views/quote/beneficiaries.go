@@ -11,6 +11,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/validate"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
@@ -30,6 +31,8 @@ const (
 	kindWallet beneficiaryKind = "wallet"
 	kindUSD    beneficiaryKind = "usd"
 	kindCOP    beneficiaryKind = "cop"
+	kindEUR    beneficiaryKind = "eur"
+	kindARS    beneficiaryKind = "ars"
 )
 
 // beneficiaries is a loaded list for the picker: more is true when there
@@ -71,12 +74,46 @@ func (m *Screen) loadBeneficiaries() tea.Cmd {
 	if m.details.req.PayOut != PayOutNo {
 		payOut = m.s.Can(ui.ActPayOut)
 	}
-	return ui.Fetch(m.s, &m.listing, listTimeout, listBeneficiaries(m.svc, m.details.outKind, m.s.Account.ID, m.details.req.Chain, payOut))
+	restricted := m.s.Access != nil && m.s.Access.AccountPermissions.EnforceAllowedBeneficiaries
+	return ui.Fetch(m.s, &m.listing, listTimeout, listBeneficiaries(m.svc, m.details.outKind, m.s.Account.ID, m.details.req.Chain, payOut, restricted))
+}
+
+// loadMarkupWallets lists the service wallets the markup picker offers.
+func (m *Screen) loadMarkupWallets() tea.Cmd {
+	if m.details == nil || m.details.markupPicker() == nil {
+		return nil
+	}
+	return ui.Fetch(m.s, &m.markupListing, listTimeout, listMarkupWallets(m.svc, m.s.Account.ID))
+}
+
+// onMarkupWallets fills the markup picker; a single wallet is chosen at
+// once, since there is nothing to choose between.
+func (m *Screen) onMarkupWallets(msg ui.Result[markupWallets]) {
+	if m.details == nil {
+		return
+	}
+	p := m.details.markupPicker()
+	if p == nil {
+		return
+	}
+	p.LoadErr = ""
+	if msg.Err != nil {
+		p.LoadErr = "could not load your service wallets: " + ui.ErrorText(msg.Err) + " (esc and continue again to retry)"
+	}
+	m.details.markupAddresses = msg.Value.addresses
+	p.SetOptions(msg.Value.options)
+	if p.Chosen == nil && len(p.All) == 1 {
+		p.Chosen = &p.All[0]
+	}
 }
 
 // listBeneficiaries is the load of the beneficiaries of kind in account as
 // picker options; everything is captured by value.
-func listBeneficiaries(client Service, kind beneficiaryKind, account uuid.UUID, chain string, payOutErr error) func(context.Context) (beneficiaries, error) {
+//
+// The kinds the service also pays inline (a PIX key, a wallet address) end
+// with an option standing for one typed below the picker; restricted
+// (enforceAllowedBeneficiaries) disables it, as the service would refuse it.
+func listBeneficiaries(client Service, kind beneficiaryKind, account uuid.UUID, chain string, payOutErr error, restricted bool) func(context.Context) (beneficiaries, error) {
 	return func(ctx context.Context) (beneficiaries, error) {
 		var got beneficiaries
 		var err error
@@ -102,6 +139,20 @@ func listBeneficiaries(client Service, kind beneficiaryKind, account uuid.UUID, 
 			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.COPAccount], error) {
 				return client.ListCOPAccounts(ctx, byAccount(c))
 			}, copOption, nil)
+		case kindEUR:
+			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.EURAccount], error) {
+				return client.ListEURAccounts(ctx, byAccount(c))
+			}, eurOption, nil)
+		case kindARS:
+			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.ARSAccount], error) {
+				return client.ListARSAccounts(ctx, byAccount(c))
+			}, arsOption, nil)
+		}
+		if in := inlineOption(kind, chain); in != nil {
+			if restricted {
+				in.Disabled = "registered beneficiaries only for this access"
+			}
+			got.options = append(got.options, *in)
 		}
 		if payOutErr != nil {
 			for i, o := range got.options {
@@ -158,6 +209,74 @@ func copOption(b api.COPAccount) form.Option {
 	document := strings.TrimSpace(labelled(b.DocumentType+" ", b.DocumentNumber))
 	return form.Option{ID: b.ID, Title: nonEmpty(b.Alias, b.BeneficiaryName, b.ID.String()),
 		Details: nonEmptyLines(b.BeneficiaryName, where, document)}
+}
+
+func eurOption(b api.EURAccount) form.Option {
+	where := "IBAN " + validate.IBANGroups(b.IBAN)
+	if b.BIC != "" {
+		where += " · BIC " + b.BIC
+	}
+	return form.Option{ID: b.ID, Title: nonEmpty(b.Alias, b.BankBeneficiaryName, b.ID.String()),
+		Details: nonEmptyLines(where, b.BankBeneficiaryName, labelled("country ", b.Country), b.Description)}
+}
+
+func arsOption(b api.ARSAccount) form.Option {
+	return form.Option{ID: b.ID, Title: nonEmpty(b.Alias, b.ID.String()),
+		Details: nonEmptyLines("CVU "+b.CVU, b.Description)}
+}
+
+// markupWallets are the service wallets a markup may be paid to, as picker
+// options, with the address each option stands for.
+type markupWallets struct {
+	options   []form.Option
+	addresses map[uuid.UUID]string
+}
+
+// listMarkupWallets loads the operated account's own service wallets
+// (account-info) and, for a sub-account, the main account's too: a markup
+// is the integrator's revenue, most often kept in the main account. Both
+// are service wallets the service accepts. Everything is captured by value.
+func listMarkupWallets(client Service, account uuid.UUID) func(context.Context) (markupWallets, error) {
+	return func(ctx context.Context) (markupWallets, error) {
+		got := markupWallets{addresses: map[uuid.UUID]string{}}
+		owners := []struct {
+			id    uuid.UUID
+			label string
+		}{{account, "this account"}}
+		if account != uuid.Nil {
+			owners = append(owners, struct {
+				id    uuid.UUID
+				label string
+			}{uuid.Nil, "main account"})
+		}
+		for i, o := range owners {
+			d, err := client.AccountDetails(ctx, o.id)
+			if err != nil {
+				if i > 0 && len(got.options) > 0 {
+					// The operated account's own wallets are enough to go on.
+					break
+				}
+				return got, err
+			}
+			for _, w := range d.Wallets {
+				addr := w.WalletAddress
+				if sum, _, err := validate.EVMAddress(addr); err == nil {
+					addr = sum
+				}
+				id, err := uuid.Parse(w.ID)
+				if err != nil {
+					id = uuid.NewSHA1(uuid.NameSpaceURL, []byte(o.id.String()+"/"+w.Chain+"/"+addr))
+				}
+				if _, dup := got.addresses[id]; dup {
+					continue
+				}
+				got.addresses[id] = addr
+				got.options = append(got.options, form.Option{ID: id, Title: addr,
+					Details: nonEmptyLines(o.label+" · "+nonEmpty(d.AccountInfo.Name, d.AccountInfo.FullName, o.id.String()), labelled("chain ", w.Chain))})
+			}
+		}
+		return got, nil
+	}
 }
 
 // nonEmptyLines are the parts that are not empty, in order.

@@ -12,16 +12,19 @@ import (
 // wire.
 type Block string
 
-// The blocks a ticket can carry (seed create-ticket rules 1–6 and the
-// extensions of service.md §3).
+// The blocks a ticket can carry (seed create-ticket rules 1–6, and the
+// output blocks of the live service, service.md §7.1).
 const (
-	BlockPixInput    Block = "ticketBrlPixInput"
-	BlockChainInput  Block = "ticketBlockchainInput"
-	BlockPixOutput   Block = "ticketBrlPixOutput"
-	BlockChainOutput Block = "ticketBlockchainOutput"
-	BlockUSDOutput   Block = "ticketUsdOutput"
-	BlockCOPOutput   Block = "ticketCopOutput"
-	BlockMarkup      Block = "ticketMarkupInput"
+	BlockPixInput      Block = "ticketBrlPixInput"
+	BlockChainInput    Block = "ticketBlockchainInput"
+	BlockPixOutput     Block = "ticketBrlPixOutput"
+	BlockChainOutput   Block = "ticketBlockchainOutput"
+	BlockUSDOutput     Block = "ticketUsdOutput"
+	BlockUSDWireOutput Block = "ticketUsdWireOutput"
+	BlockEURSepaOutput Block = "ticketEurSepaOutput"
+	BlockARSOutput     Block = "ticketArsOutput"
+	BlockCOPOutput     Block = "ticketCopOutput"
+	BlockMarkup        Block = "ticketMarkupInput"
 )
 
 // Signature is what proves a blockchain input may be pulled.
@@ -58,6 +61,9 @@ type Requirements struct {
 	PayOut    PayOut
 	// Rail is the USD payment rail the output method implies (ACH or WIRE).
 	Rail string
+	// BrCode is the BR Code the quote was asked to pay (outputBrCode): the
+	// PIX output is then that code, nothing else.
+	BrCode string
 	// Chain is the chain of a blockchain output (beneficiary wallets must
 	// be on it).
 	Chain string
@@ -121,19 +127,28 @@ func Required(q *api.Quote) Requirements {
 		r.Chain = outMethod
 	case outMethod == "INTERNAL":
 		// Credited to the balance of the operated account.
-	case outMethod == "ACH" || outMethod == "WIRE" || outCurrency == "USD":
+	case outMethod == "WIRE":
+		// The live service has a block of its own for wires, with a
+		// message instead of the ACH reference.
+		r.Blocks = append(r.Blocks, BlockUSDWireOutput)
+		r.PayOut = PayOutYes
+		r.Rail = "WIRE"
+	case outMethod == "ACH" || outCurrency == "USD":
 		r.Blocks = append(r.Blocks, BlockUSDOutput)
 		r.PayOut = PayOutYes
 		r.Rail = "ACH"
-		if outMethod == "WIRE" {
-			r.Rail = "WIRE"
-		}
-	case outCurrency == "COP":
+	case outMethod == "SEPA" || outCurrency == "EUR":
+		r.Blocks = append(r.Blocks, BlockEURSepaOutput)
+		r.PayOut = PayOutYes
+	case outMethod == "CVU" || outCurrency == "ARS":
+		r.Blocks = append(r.Blocks, BlockARSOutput)
+		r.PayOut = PayOutYes
+	case outMethod == "BANK-TRANSFER" || outCurrency == "COP":
 		r.Blocks = append(r.Blocks, BlockCOPOutput)
 		r.PayOut = PayOutYes
 	default:
-		// EUR over SEPA, ARS over CVU and anything unknown: the contract
-		// names no output block, yet the money leaves the account.
+		// Anything unknown: no block is documented, yet the money leaves
+		// the account.
 		r.PayOut = PayOutYes
 		r.Notes = append(r.Notes, fmt.Sprintf("output %s %s: no ticket output block is documented; the ticket is sent without one and the service decides", orDash(outCurrency), orDash(outMethod)))
 	}

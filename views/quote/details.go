@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/validate"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
@@ -31,8 +32,11 @@ const (
 	dPersonalSig      = "personalSignature"
 	dPersonalDeadline = "personalDeadline"
 	dBeneficiary      = "beneficiary"
+	dPixKey           = "pixKey"
+	dPayBrCode        = "payBrCode"
+	dAddress          = "outWalletAddress"
+	dMemo             = "walletMemo"
 	dPixMessage       = "pixMessage"
-	dRail             = "paymentRail"
 	dReference        = "reference"
 	dMarkupWallet     = "markupWallet"
 )
@@ -64,6 +68,8 @@ type details struct {
 	focus   int
 	// outKind is the beneficiary kind of the output block ("" when none).
 	outKind beneficiaryKind
+	// markupAddresses are the addresses of the markup picker's options.
+	markupAddresses map[uuid.UUID]string
 }
 
 // newDetails builds the form for a quote's requirements.
@@ -90,31 +96,128 @@ func newDetails(req Requirements, externalID string) *details {
 			add(form.NewText(dPersonalDeadline, "Sig. deadline", "Unix seconds", 12))
 		}
 	}
-	switch {
-	case req.Needs(BlockPixOutput):
-		d.outKind = kindBRL
-		d.entries = append(d.entries, &entry{p: form.NewPicker(dBeneficiary, "PIX beneficiary")})
-		add(form.NewText(dPixMessage, "PIX message", "optional", 140))
-	case req.Needs(BlockChainOutput):
-		d.outKind = kindWallet
-		d.entries = append(d.entries, &entry{p: form.NewPicker(dBeneficiary, "To wallet")})
-	case req.Needs(BlockUSDOutput):
-		d.outKind = kindUSD
-		d.entries = append(d.entries, &entry{p: form.NewPicker(dBeneficiary, "USD beneficiary")})
-		rail := form.NewToggle(dRail, "Payment rail", "ACH", "WIRE")
-		rail.Set(req.Rail)
-		add(rail)
-		add(form.NewText(dReference, "Reference", "optional", 140))
-	case req.Needs(BlockCOPOutput):
-		d.outKind = kindCOP
-		d.entries = append(d.entries, &entry{p: form.NewPicker(dBeneficiary, "COP beneficiary")})
-	}
+	d.addOutput(req)
 	if req.Needs(BlockMarkup) {
-		add(form.NewText(dMarkupWallet, "Markup wallet", "0x… one of your service wallets", 64))
+		d.entries = append(d.entries, &entry{p: form.NewPicker(dMarkupWallet, "Markup wallet")})
 	}
 	d.refresh()
 	d.focusAt(0)
 	return d
+}
+
+// addOutput adds the entries of the output block: a picker of the
+// registered beneficiaries of its kind (which also offers an unregistered
+// PIX key or wallet address where the service takes one inline), the
+// inline fields, and the block's own reference field.
+func (d *details) addOutput(req Requirements) {
+	add := func(f *form.Input) { d.entries = append(d.entries, &entry{f: f}) }
+	pick := func(kind beneficiaryKind, label string) {
+		d.outKind = kind
+		d.entries = append(d.entries, &entry{p: form.NewPicker(dBeneficiary, label)})
+	}
+	switch {
+	case req.Needs(BlockPixOutput) && req.BrCode != "":
+		// The quote was asked for this code: it is what the ticket pays.
+		code := form.NewText(dPayBrCode, "Pays BR Code", "", brcode.MaxLen)
+		code.Set(brCodeTitle(req.BrCode))
+		code.Disabled = "the BR Code of the quote"
+		add(code)
+	case req.Needs(BlockPixOutput):
+		pick(kindBRL, "PIX beneficiary")
+		add(form.NewText(dPixKey, "PIX key", "CPF, CNPJ, +55 phone, e-mail or random key", 77))
+		add(form.NewText(dPixMessage, "PIX message", "optional", 140))
+	case req.Needs(BlockChainOutput):
+		pick(kindWallet, "To wallet")
+		add(form.NewText(dAddress, "Wallet address", addressHint(req.Chain), 64))
+		add(form.NewText(dMemo, "Wallet memo", "optional", 100))
+	case req.Needs(BlockUSDOutput):
+		pick(kindUSD, "USD beneficiary")
+		add(form.NewText(dReference, "ACH reference", "optional", 140))
+	case req.Needs(BlockUSDWireOutput):
+		pick(kindUSD, "USD beneficiary")
+		add(form.NewText(dReference, "Wire message", "optional", 140))
+	case req.Needs(BlockEURSepaOutput):
+		pick(kindEUR, "EUR beneficiary")
+		add(form.NewText(dReference, "SEPA reference", "optional", 140))
+	case req.Needs(BlockARSOutput):
+		pick(kindARS, "ARS beneficiary")
+	case req.Needs(BlockCOPOutput):
+		pick(kindCOP, "COP beneficiary")
+	}
+}
+
+// inlineID is the picker option that stands for a PIX key or wallet
+// address typed in the field under the picker instead of a registered
+// beneficiary. It is no beneficiary's id: those are random (v4) UUIDs and
+// uuid.Nil is the account's own wallet.
+var inlineID = uuid.NewSHA1(uuid.NameSpaceOID, []byte("tesouro/quote/inline-output"))
+
+// inlineOption is the picker's last option for kinds the service pays
+// inline (nil for the others): a PIX key, or an address on chain.
+func inlineOption(kind beneficiaryKind, chain string) *form.Option {
+	switch kind {
+	case kindBRL:
+		return &form.Option{ID: inlineID, Title: "Another PIX key", Details: []string{"unregistered: typed below"}}
+	case kindWallet:
+		return &form.Option{ID: inlineID, Title: "Another address", Details: []string{"unregistered, on " + nonEmpty(chain, "the quote's chain") + ": typed below"}}
+	}
+	return nil
+}
+
+// inline reports whether the output goes to a typed key or address.
+func (d *details) inline() bool {
+	p := d.picker()
+	return p != nil && p.Chosen != nil && p.Chosen.ID == inlineID
+}
+
+func addressHint(chain string) string {
+	if chain == "TRON" {
+		return "T… a TRON address"
+	}
+	return "0x… an address on " + nonEmpty(chain, "the quote's chain")
+}
+
+// outAddress validates an inline address on chain: EIP-55 on the EVM
+// chains (returned checksummed, with the warning of an all-lower or
+// all-upper address), base58 on TRON.
+func outAddress(chain, s string) (addr, warn string, err error) {
+	if chain == "TRON" {
+		if !tronAddress.MatchString(s) {
+			return "", "", errors.New("a TRON address is T followed by 33 base58 characters")
+		}
+		return s, "", nil
+	}
+	return validate.EVMAddress(s)
+}
+
+var tronAddress = regexp.MustCompile(`^T[1-9A-HJ-NP-Za-km-z]{33}$`)
+
+// brCodeTitle names who a BR Code pays, for the details and the
+// confirmation.
+func brCodeTitle(code string) string {
+	p, err := brcode.Parse(code)
+	if err != nil {
+		return code
+	}
+	return nonEmpty(p.MerchantName, "BR Code") + " · " + nonEmpty(p.Key, p.URL)
+}
+
+// pixKey is the PIX key the output pays when it is not a registered
+// beneficiary: the key typed, or the key inside the quote's BR Code ("" for
+// a dynamic code, which names a URL, or when there is none).
+func (d *details) pixKey() string {
+	if d.req.BrCode != "" {
+		if p, err := brcode.Parse(d.req.BrCode); err == nil {
+			return p.Key
+		}
+		return ""
+	}
+	if d.outKind == kindBRL && d.inline() {
+		if _, key, err := validate.PixKey(d.value(dPixKey)); err == nil {
+			return key
+		}
+	}
+	return ""
 }
 
 // get returns the field with id, or nil.
@@ -127,9 +230,15 @@ func (d *details) get(id string) *form.Input {
 	return nil
 }
 
-func (d *details) picker() *form.Picker {
+// picker is the beneficiary picker, if the output has one.
+func (d *details) picker() *form.Picker { return d.pickerOf(dBeneficiary) }
+
+// markupPicker is the markup wallet picker, if the quote has a markup.
+func (d *details) markupPicker() *form.Picker { return d.pickerOf(dMarkupWallet) }
+
+func (d *details) pickerOf(id string) *form.Picker {
 	for _, e := range d.entries {
-		if e.p != nil {
+		if e.p != nil && e.p.ID == id {
 			return e.p
 		}
 	}
@@ -151,6 +260,8 @@ func (d *details) visible(e *entry) bool {
 		return sig == sigPermit
 	case dPersonalSig, dPersonalDeadline:
 		return sig == sigPersonal
+	case dPixKey, dAddress, dMemo:
+		return d.inline()
 	}
 	return true
 }
@@ -209,7 +320,10 @@ func (d *details) update(msg tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 	case "enter":
 		return !d.move(1), nil
 	}
-	_, cmd = c.f.Update(msg)
+	changed, cmd := c.f.Update(msg)
+	if changed {
+		c.f.Err = "" // about a value that is no longer there
+	}
 	d.refresh()
 	return false, cmd
 }
@@ -242,9 +356,20 @@ func (d *details) refresh() {
 			}
 		}
 	}
-	if f := d.get(dMarkupWallet); f != nil && f.Value() != "" {
-		if sum, _, err := validate.EVMAddress(f.Value()); err == nil {
-			f.Note = "understood: " + sum
+	if f := d.get(dAddress); f != nil {
+		f.Note = "the chain is the quote's: " + nonEmpty(d.req.Chain, "—")
+		if f.Value() != "" {
+			if sum, warn, err := outAddress(d.req.Chain, f.Value()); err == nil {
+				f.Note = "understood: " + sum + " on " + d.req.Chain
+				if warn != "" {
+					f.Note += " (" + warn + ")"
+				}
+			}
+		}
+	}
+	if f := d.get(dPixKey); f != nil && f.Value() != "" {
+		if kind, key, err := validate.PixKey(f.Value()); err == nil {
+			f.Note = "understood: " + string(kind) + " key " + key
 		}
 	}
 }
@@ -331,6 +456,9 @@ func (d *details) build(quoteToken string, now time.Time) (api.CreateTicketReque
 		}
 		req.TicketBlockchainInput = in
 	}
+	if d.req.BrCode != "" {
+		req.TicketBrlPixOutput = &api.TicketBrlPixOutput{BrCode: d.req.BrCode}
+	}
 	if d.outKind != "" {
 		p := d.picker()
 		if p.Chosen == nil {
@@ -340,21 +468,49 @@ func (d *details) build(quoteToken string, now time.Time) (api.CreateTicketReque
 			return fail(dBeneficiary, "choose a beneficiary: type to filter, ↑/↓, enter")
 		}
 		id := p.Chosen.ID
+		ref := d.value(dReference)
 		switch d.outKind {
 		case kindBRL:
 			req.TicketBrlPixOutput = api.PixToBeneficiary(id, d.value(dPixMessage))
+			if id == inlineID {
+				_, key, err := validate.PixKey(d.value(dPixKey))
+				if err != nil {
+					return fail(dPixKey, err.Error())
+				}
+				req.TicketBrlPixOutput = &api.TicketBrlPixOutput{PixKey: key, PixMessage: d.value(dPixMessage)}
+			}
 		case kindWallet:
 			req.TicketBlockchainOutput = api.ToWallet(id)
+			if id == inlineID {
+				if d.value(dAddress) == "" {
+					return fail(dAddress, "required: the address to pay on "+d.req.Chain)
+				}
+				addr, _, err := outAddress(d.req.Chain, d.value(dAddress))
+				if err != nil {
+					return fail(dAddress, err.Error())
+				}
+				req.TicketBlockchainOutput = &api.TicketBlockchainOutput{WalletChain: d.req.Chain, WalletAddress: addr, WalletMemo: d.value(dMemo)}
+			}
 		case kindUSD:
-			req.SetUSDOutput(d.value(dRail), id, d.value(dReference))
+			req.SetUSDOutput(d.req.Rail, id, ref)
+		case kindEUR:
+			req.TicketEurSepaOutput = &api.TicketEurSepaOutput{BeneficiaryEurBankAccountID: id, SepaReference: ref}
+		case kindARS:
+			req.TicketArsOutput = &api.TicketArsOutput{BeneficiaryArsBankAccountID: id}
 		case kindCOP:
 			req.TicketCopOutput = &api.TicketCopOutput{BeneficiaryCopBankAccountID: id}
 		}
 	}
-	if d.req.Needs(BlockMarkup) {
-		addr, _, err := validate.EVMAddress(d.value(dMarkupWallet))
-		if err != nil {
-			return fail(dMarkupWallet, err.Error())
+	if p := d.markupPicker(); p != nil {
+		if p.Chosen == nil {
+			if p.Loading {
+				return fail(dMarkupWallet, "your service wallets are still loading: wait a moment")
+			}
+			return fail(dMarkupWallet, "choose the service wallet that receives the markup: ↑/↓, enter")
+		}
+		addr := d.markupAddresses[p.Chosen.ID]
+		if addr == "" {
+			return fail(dMarkupWallet, "that wallet is no longer listed: choose again")
 		}
 		req.TicketMarkupInput = &api.TicketMarkupInput{MarkupWalletAddress: addr}
 	}
@@ -373,10 +529,37 @@ func deadline(s string, now time.Time) (int64, error) {
 	return v, nil
 }
 
-// beneficiary is the chosen output beneficiary, if any.
+// beneficiary is who the output pays, as the confirmation and the result
+// show it: the chosen beneficiary, the PIX key or address typed, or the
+// BR Code of the quote (nil when the output pays no one).
 func (d *details) beneficiary() *form.Option {
-	if p := d.picker(); p != nil {
+	if d.req.BrCode != "" {
+		o := &form.Option{Title: brCodeTitle(d.req.BrCode)}
+		if p, err := brcode.Parse(d.req.BrCode); err == nil {
+			o.Details = nonEmptyLines(labelled("PIX key ", p.Key), labelled("charge ", p.URL), p.MerchantCity, labelled("txid ", p.TxID))
+		}
+		return o
+	}
+	p := d.picker()
+	if p == nil || p.Chosen == nil {
+		return nil
+	}
+	if p.Chosen.ID != inlineID {
 		return p.Chosen
+	}
+	switch d.outKind {
+	case kindBRL:
+		kind, key, err := validate.PixKey(d.value(dPixKey))
+		if err != nil {
+			return nil
+		}
+		return &form.Option{Title: "PIX key " + key, Details: []string{string(kind) + " key, not a registered beneficiary"}}
+	case kindWallet:
+		addr, _, err := outAddress(d.req.Chain, d.value(dAddress))
+		if err != nil {
+			return nil
+		}
+		return &form.Option{Title: addr, Details: nonEmptyLines("on "+d.req.Chain+", not a registered wallet", labelled("memo ", d.value(dMemo)))}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
@@ -23,6 +24,7 @@ const (
 	fSendMethod  = "sendMethod"
 	fInThird     = "inThird"
 	fOutThird    = "outThird"
+	fBrCode      = "brCode"
 	fMarkup      = "markup"
 	fMarkupPct   = "markupPct"
 	fMarkupIn    = "markupIn"
@@ -42,6 +44,9 @@ type quoteForm struct {
 	focus  int
 	// markupDenied says why this access may not add a markup ("" if it may).
 	markupDenied string
+	// inlineDenied says why this access may not pay a BR Code ("" if it
+	// may): one restricted to registered beneficiaries.
+	inlineDenied string
 }
 
 func newForm(markupDenied string) *quoteForm {
@@ -57,6 +62,9 @@ func newForm(markupDenied string) *quoteForm {
 		form.NewToggle(fSendMethod, "Send method", api.SendPermit, api.SendTransfer),
 		form.NewToggle(fInThird, "Input 3rd party", "no", "yes"),
 		form.NewToggle(fOutThird, "Output 3rd party", "no", "yes"),
+		// Last of the request proper so that the fields above keep their
+		// places whatever the output: it exists only for BRL via PIX.
+		form.NewText(fBrCode, "Pay a BR Code", "optional: paste a PIX BR Code (000201…)", brcode.MaxLen),
 		form.NewToggle(fMarkup, "Markup", "none", "add"),
 		form.NewText(fMarkupPct, "Markup %", "floating, e.g. 0.5", 12),
 		form.NewText(fMarkupIn, "Markup fixed in", "in input currency", 24),
@@ -106,10 +114,61 @@ func (f *quoteForm) visible(x *form.Input) bool {
 	switch x.ID {
 	case fSendMethod:
 		return money.IsChain(f.get(fInMethod).Value())
+	case fBrCode:
+		return f.paysPix()
 	case fMarkupPct, fMarkupIn, fMarkupOut, fMarkupCur:
 		return f.get(fMarkup).Value() == "add" && f.markupDenied == ""
 	}
 	return true
+}
+
+// paysPix reports whether the output is BRL via PIX, the only output a BR
+// Code can be paid with.
+func (f *quoteForm) paysPix() bool {
+	return f.get(fOutCurrency).Value() == "BRL" && f.get(fOutMethod).Value() == "PIX"
+}
+
+// brCode is the BR Code to pay, read: nil with no error when there is none
+// (or the output is not BRL via PIX).
+func (f *quoteForm) brCode() (string, *brcode.Payload, error) {
+	x := f.get(fBrCode)
+	code := x.Value()
+	if !f.paysPix() || code == "" {
+		return "", nil, nil
+	}
+	p, err := brcode.Parse(code)
+	if err == nil && p.Key == "" && p.URL == "" {
+		err = errors.New("the code names no PIX key nor charge URL: nothing to pay")
+	}
+	return code, p, err
+}
+
+// syncBrCode locks the amount to the BR Code's: a code that carries an
+// amount is paid exactly that, as what they receive. Without a code (or
+// with one that leaves the amount to the payer) the amount is free again.
+func (f *quoteForm) syncBrCode() {
+	amount, mode, x := f.get(fAmount), f.get(fMode), f.get(fBrCode)
+	amount.Disabled, mode.Disabled = "", ""
+	_, p, err := f.brCode()
+	switch {
+	case err != nil:
+		x.Err = "not a BR Code that can be paid: " + err.Error()
+	case p == nil:
+	default:
+		who := nonEmpty(p.Key, p.URL)
+		x.Note = "understood: pays " + nonEmpty(p.MerchantName, "—") + labelled(", ", p.MerchantCity) + " · " + who
+		if p.Amount.IsPositive() {
+			mode.Set(modeReceive)
+			amount.Set(money.Format(p.Amount, "BRL"))
+			amount.Disabled = "taken from the BR Code"
+			mode.Disabled = "by the BR Code"
+			x.Note += " · BRL " + money.Format(p.Amount, "BRL") + " (the amount is locked to it)"
+		} else {
+			x.Note += " · no amount in the code: type what they receive"
+			mode.Set(modeReceive)
+			mode.Disabled = "by the BR Code"
+		}
+	}
 }
 
 // visibleFields lists the fields shown, in order.
@@ -176,6 +235,7 @@ func (f *quoteForm) refresh() {
 			x.Note = "←/→ " + strings.Join(x.Options, " ") + " (or type any code)"
 		}
 	}
+	f.syncBrCode()
 	if money.OutputOnly(inCur) {
 		f.get(fInCurrency).Note = inCur + " is output-only in the catalogue: the service will likely refuse it as input"
 	}
@@ -283,17 +343,33 @@ func (f *quoteForm) request(account api.QuoteRequest) (api.QuoteRequest, *form.I
 	req.InputPaymentMethod = f.get(fInMethod).Value()
 	req.OutputCurrency = f.get(fOutCurrency).Value()
 	req.OutputPaymentMethod = f.get(fOutMethod).Value()
-	amount := f.get(fAmount)
-	d, err := money.ParseAmount(amount.Value(), f.amountCurrency())
+	code, p, err := f.brCode()
 	if err != nil {
-		amount.Note = ""
-		amount.Err = err.Error()
-		return req, amount
+		return req, f.get(fBrCode)
 	}
-	if f.get(fMode).Value() == modeReceive {
-		req.OutputAmount = decimal.NewNullDecimal(d)
-	} else {
-		req.InputAmount = decimal.NewNullDecimal(d)
+	if code != "" && f.inlineDenied != "" {
+		x := f.get(fBrCode)
+		x.Note, x.Err = "", f.inlineDenied+": register the key in Beneficiaries and pay it from there"
+		return req, x
+	}
+	req.OutputBrCode = code
+	amount := f.get(fAmount)
+	switch {
+	case p != nil && p.Amount.IsPositive():
+		// The amount comes from the code (service.md §7.3): sending it
+		// too could only disagree with it.
+	default:
+		d, err := money.ParseAmount(amount.Value(), f.amountCurrency())
+		if err != nil {
+			amount.Note = ""
+			amount.Err = err.Error()
+			return req, amount
+		}
+		if f.get(fMode).Value() == modeReceive {
+			req.OutputAmount = decimal.NewNullDecimal(d)
+		} else {
+			req.InputAmount = decimal.NewNullDecimal(d)
+		}
 	}
 	req.InputThirdParty = f.get(fInThird).Value() == "yes"
 	req.OutputThirdParty = f.get(fOutThird).Value() == "yes"

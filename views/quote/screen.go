@@ -92,6 +92,8 @@ type Screen struct {
 	details *details
 	// listing awaits the beneficiaries of the open picker.
 	listing ui.Slot
+	// markupListing awaits the service wallets of the markup picker.
+	markupListing ui.Slot
 	// benStale is true when beneficiaries changed while the ticket body
 	// was fixed (confirming, sending): the picker reloads on the way back.
 	benStale bool
@@ -200,6 +202,10 @@ func (m *Screen) requestQuote(req api.QuoteRequest) tea.Cmd {
 // operated account.
 func (m *Screen) quoteFromForm() tea.Cmd {
 	m.form.setMarkupDenied(m.denied(ui.ActMarkup))
+	m.form.inlineDenied = ""
+	if m.s.Access != nil && m.s.Access.AccountPermissions.EnforceAllowedBeneficiaries {
+		m.form.inlineDenied = "this access may pay registered beneficiaries only"
+	}
 	req, bad := m.form.request(api.QuoteRequest{SubAccountID: m.s.Account.ID})
 	if bad != nil {
 		m.editing = true
@@ -223,6 +229,11 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case ui.Result[beneficiaries]:
 		if m.listing.Take(msg) {
 			m.onBeneficiaries(msg)
+		}
+		return m, nil
+	case ui.Result[markupWallets]:
+		if m.markupListing.Take(msg) {
+			m.onMarkupWallets(msg)
 		}
 		return m, nil
 	case ui.ChangedMsg:
@@ -264,7 +275,10 @@ func (m *Screen) onPaste(msg tea.PasteMsg) tea.Cmd {
 		if c.p != nil {
 			return c.p.Paste(msg)
 		}
-		_, cmd = c.f.Paste(msg)
+		var changed bool
+		if changed, cmd = c.f.Paste(msg); changed {
+			c.f.Err = "" // about a value that is no longer there
+		}
 		m.details.refresh()
 	}
 	return cmd
@@ -433,12 +447,14 @@ func (m *Screen) toDetails() tea.Cmd {
 	}
 	m.stage = stageDetails
 	req := Required(m.quote)
+	req.BrCode = m.quoteReq.OutputBrCode
 	if m.details != nil && sameRequirements(m.details.req, req) {
 		return nil // the details typed for this intent stay
 	}
 	m.details = newDetails(req, m.externalID)
 	m.listing.Cancel()
-	return m.loadBeneficiaries()
+	m.markupListing.Cancel()
+	return tea.Batch(m.loadBeneficiaries(), m.loadMarkupWallets())
 }
 
 // intentKey identifies what the user asked for, so that a re-quote of the
@@ -452,7 +468,7 @@ func intentKey(r api.QuoteRequest) string {
 	}
 	return fmt.Sprint(r.SubAccountID, r.InputCurrency, r.InputPaymentMethod, nd(r.InputAmount), nd(r.OutputAmount),
 		r.OutputCurrency, r.OutputPaymentMethod, r.InputThirdParty, r.OutputThirdParty, r.BlockchainSendMethod,
-		nd(r.MarkupFloatingFee), nd(r.MarkupInputFixedFee), nd(r.MarkupOutputFixedFee), r.MarkupCurrency)
+		nd(r.MarkupFloatingFee), nd(r.MarkupInputFixedFee), nd(r.MarkupOutputFixedFee), r.MarkupCurrency, r.OutputBrCode)
 }
 
 func sameRequirements(a, b Requirements) bool {

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/ui"
@@ -56,14 +57,39 @@ func ticketEntry(s *ui.Session, account ui.Account, req api.CreateTicketRequest,
 	if q.MarkupAmount.IsPositive() {
 		e.Amounts["markup"] = q.MarkupAmount.String() + " " + q.MarkupCurrency
 	}
+	// Where the money goes: the beneficiary's id, or the key, code or
+	// address paid inline (none of which is a secret).
 	if o := req.TicketBrlPixOutput; o != nil {
-		e.IDs["beneficiaryBrlBankAccountId"] = o.BeneficiaryBrlBankAccountID.String()
+		switch {
+		case o.BeneficiaryBrlBankAccountID != nil:
+			e.IDs["beneficiaryBrlBankAccountId"] = o.BeneficiaryBrlBankAccountID.String()
+		case o.PixKey != "":
+			e.IDs["pixKey"] = o.PixKey
+		case o.BrCode != "":
+			if p, perr := brcode.Parse(o.BrCode); perr == nil {
+				e.IDs["brCodeKey"] = nonEmpty(p.Key, p.URL)
+				e.IDs["brCodeTxId"] = p.TxID
+			}
+		}
 	}
 	if o := req.TicketBlockchainOutput; o != nil {
-		e.IDs["beneficiaryWalletId"] = o.BeneficiaryWalletID.String()
+		if o.BeneficiaryWalletID != nil {
+			e.IDs["beneficiaryWalletId"] = o.BeneficiaryWalletID.String()
+		} else {
+			e.IDs["walletAddress"] = o.WalletChain + ":" + o.WalletAddress
+		}
 	}
 	if o := req.TicketUsdOutput; o != nil {
 		e.IDs["beneficiaryUsdBankAccountId"] = o.BeneficiaryUsdBankAccountID.String()
+	}
+	if o := req.TicketUsdWireOutput; o != nil {
+		e.IDs["beneficiaryUsdBankAccountId"] = o.BeneficiaryUsdBankAccountID.String()
+	}
+	if o := req.TicketEurSepaOutput; o != nil {
+		e.IDs["beneficiaryEurBankAccountId"] = o.BeneficiaryEurBankAccountID.String()
+	}
+	if o := req.TicketArsOutput; o != nil {
+		e.IDs["beneficiaryArsBankAccountId"] = o.BeneficiaryArsBankAccountID.String()
 	}
 	if o := req.TicketCopOutput; o != nil {
 		e.IDs["beneficiaryCopBankAccountId"] = o.BeneficiaryCopBankAccountID.String()

@@ -10,7 +10,8 @@ import (
 
 // Service is what the quote builder asks of the treasury service: the
 // quote, the ticket it becomes and its status, the sandbox's simulated
-// payment, and the beneficiaries the ticket may pay.
+// payment, the beneficiaries the ticket may pay, and the account's own
+// service wallets (where a markup is paid).
 type Service interface {
 	Quote(ctx context.Context, req api.QuoteRequest) (*api.Quote, error)
 	CreateTicket(ctx context.Context, subAccountID uuid.UUID, req api.CreateTicketRequest) (*api.CreateTicketResult, error)
@@ -20,4 +21,7 @@ type Service interface {
 	ListWallets(ctx context.Context, f api.WalletFilter) (api.Page[api.Wallet], error)
 	ListUSDAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.USDAccount], error)
 	ListCOPAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.COPAccount], error)
+	ListEURAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.EURAccount], error)
+	ListARSAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.ARSAccount], error)
+	AccountDetails(ctx context.Context, subAccountID uuid.UUID) (*api.AccountDetails, error)
 }

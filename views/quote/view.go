@@ -292,6 +292,9 @@ func (m *Screen) confirmView() (body, foot []string) {
 	if o := r.TicketUsdWireOutput; o != nil {
 		add("Rail", strings.TrimSpace("WIRE "+o.WireMessage))
 	}
+	if o := r.TicketEurSepaOutput; o != nil && o.SepaReference != "" {
+		add("SEPA ref.", o.SepaReference)
+	}
 	if mk := r.TicketMarkupInput; mk != nil {
 		add("Markup wallet", mk.MarkupWalletAddress)
 	}

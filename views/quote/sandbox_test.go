@@ -1,0 +1,234 @@
+package quote
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/brcode"
+	"github.com/tesouro-treasury/tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/screentest"
+)
+
+// sandboxClient is the demo operator's client of a fresh sandbox served
+// over real HTTP.
+func sandboxClient(t *testing.T) *api.Client {
+	t.Helper()
+	c, _ := sandboxWithSubs(t)
+	return c
+}
+
+// sandboxWithSubs is sandboxClient with the demo sub-accounts.
+func sandboxWithSubs(t *testing.T) (*api.Client, []sandbox.SubAccountCredential) {
+	t.Helper()
+	sb, err := sandbox.New(sandbox.Config{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sb.Handler())
+	t.Cleanup(srv.Close)
+	acc, ok := sb.Credentials(srv.URL).Access("operator")
+	if !ok {
+		t.Fatal("no operator in the sandbox")
+	}
+	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := api.New(srv.URL, auth, api.WithTimeout(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, sb.Credentials(srv.URL).SubAccounts
+}
+
+// Every kind of output the screen builds is a ticket the sandbox creates:
+// the blocks are the live shapes the service takes, not only the fake's.
+func TestEveryOutputKindIsCreatedBySandbox(t *testing.T) {
+	c := sandboxClient(t)
+	ctx := t.Context()
+	if _, err := c.CreateUSDAccount(ctx, uuid.Nil, api.CreateUSDAccountRequest{Alias: "Zeta Corp", BankAccountNumber: "000123456789", BankRoutingNumber: "021000021", BankBeneficiaryName: "Zeta Corp", BankName: "Chase",
+		BeneficiaryAddress: &api.Address{StreetLine1: "1 Main St", City: "New York", State: "NY", PostalCode: "10001", Country: "USA"},
+		BankAddress:        &api.Address{StreetLine1: "383 Madison Ave", City: "New York", State: "NY", PostalCode: "10017", Country: "USA"}}); err != nil {
+		t.Fatalf("register USD: %v", err)
+	}
+	if _, err := c.CreateEURAccount(ctx, uuid.Nil, api.CreateEURAccountRequest{Alias: "Zeta GmbH", IBAN: "DE89370400440532013000", BIC: "COBADEFFXXX", Country: "DEU", BankBeneficiaryName: "Zeta GmbH"}); err != nil {
+		t.Fatalf("register EUR: %v", err)
+	}
+	if _, err := c.CreateARSAccount(ctx, uuid.Nil, api.CreateARSAccountRequest{Alias: "Zeta SA", CVU: "0000003100010000000009"}); err != nil {
+		t.Fatalf("register ARS: %v", err)
+	}
+	code, err := brcode.Encode(brcode.Payload{Key: "+5511987654321", Amount: decimal.RequireFromString("42.10"), MerchantName: "PADARIA CENTRAL", MerchantCity: "RECIFE", TxID: "PEDIDO7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, tc := range []struct {
+		name                      string
+		inCur, inM, outCur, outM  string
+		amount, brCode, markupPct string
+		details                   func(h *harness)
+		block                     func(r api.CreateTicketRequest) bool
+	}{
+		{name: "inline wallet", inCur: "BRL", inM: "PIX", outCur: "BRLA", outM: "POLYGON", amount: "100",
+			details: func(h *harness) {
+				h.typeText("another")
+				h.keys("enter")
+				h.typeText("0x52908400098527886e0f7030069857d2e4169ee7")
+			},
+			block: func(r api.CreateTicketRequest) bool {
+				return r.TicketBlockchainOutput != nil && r.TicketBlockchainOutput.WalletAddress == "0x52908400098527886E0F7030069857D2E4169EE7"
+			}},
+		{name: "PIX key", inCur: "BRLA", inM: "INTERNAL", outCur: "BRL", outM: "PIX", amount: "50",
+			details: func(h *harness) {
+				h.typeText("another")
+				h.keys("enter")
+				h.typeText("+5511912345678")
+			},
+			block: func(r api.CreateTicketRequest) bool {
+				return r.TicketBrlPixOutput != nil && r.TicketBrlPixOutput.PixKey == "+5511912345678"
+			}},
+		{name: "BR Code", inCur: "BRLA", inM: "INTERNAL", outCur: "BRL", outM: "PIX", brCode: code,
+			block: func(r api.CreateTicketRequest) bool {
+				return r.TicketBrlPixOutput != nil && r.TicketBrlPixOutput.BrCode == code
+			}},
+		{name: "USD ACH", inCur: "USDC", inM: "INTERNAL", outCur: "USD", outM: "ACH", amount: "100",
+			details: func(h *harness) { h.typeText("zeta"); h.keys("enter"); h.typeText("INV-1") },
+			block: func(r api.CreateTicketRequest) bool {
+				return r.TicketUsdOutput != nil && r.TicketUsdOutput.AchReference == "INV-1"
+			}},
+		{name: "USD WIRE", inCur: "USDC", inM: "INTERNAL", outCur: "USD", outM: "WIRE", amount: "100",
+			details: func(h *harness) { h.typeText("zeta"); h.keys("enter"); h.typeText("INV-2") },
+			block: func(r api.CreateTicketRequest) bool {
+				return r.TicketUsdWireOutput != nil && r.TicketUsdWireOutput.WireMessage == "INV-2"
+			}},
+		{name: "EUR SEPA", inCur: "EURC", inM: "INTERNAL", outCur: "EUR", outM: "SEPA", amount: "100",
+			details: func(h *harness) { h.typeText("zeta"); h.keys("enter"); h.typeText("RE-3") },
+			block: func(r api.CreateTicketRequest) bool {
+				return r.TicketEurSepaOutput != nil && r.TicketEurSepaOutput.SepaReference == "RE-3"
+			}},
+		{name: "ARS CVU", inCur: "USDC", inM: "INTERNAL", outCur: "ARS", outM: "CVU", amount: "100",
+			details: func(h *harness) { h.typeText("zeta"); h.keys("enter") },
+			block:   func(r api.CreateTicketRequest) bool { return r.TicketArsOutput != nil }},
+		{name: "markup", inCur: "BRL", inM: "PIX", outCur: "BRLA", outM: "INTERNAL", amount: "200", markupPct: "1",
+			details: func(h *harness) {
+				for h.m.details.current().p == nil {
+					h.keys("tab")
+				}
+				h.keys("enter")
+			},
+			block: func(r api.CreateTicketRequest) bool { return r.TicketMarkupInput != nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j, err := journal.Open(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := &ui.Session{Env: ui.EnvSandbox, Profile: "demo", Journal: j, Time: screentest.NewClock(time.Now()),
+				Access: &api.AccessInfo{Email: "operator@demo.test", AccountPermissions: operatorPerms()}}
+			m := New(s, c).(*Screen)
+			m.SetSize(100, 40)
+			d := screentest.New(t, s, m)
+			d.Run(m.Init())
+			h := &harness{t: t, m: m, d: d, s: s}
+			h.pair(tc.inCur, tc.inM, tc.outCur, tc.outM, tc.amount)
+			if tc.brCode != "" {
+				m.form.get(fBrCode).Set(tc.brCode)
+				m.form.refresh()
+			}
+			if tc.markupPct != "" {
+				m.form.get(fMarkup).Set("add")
+				m.form.get(fMarkupPct).Set(tc.markupPct)
+				m.form.refresh()
+			}
+			h.keys("enter")
+			if m.quote == nil {
+				t.Fatalf("no quote:\n%s", h.screen())
+			}
+			h.keys("c")
+			if m.stage != stageDetails {
+				t.Fatalf("stage %v, want the details:\n%s", m.stage, h.screen())
+			}
+			if m.details.picker() != nil {
+				h.toPicker()
+			}
+			if tc.details != nil {
+				tc.details(h)
+			}
+			if m.stage == stageDetails {
+				h.keys("ctrl+s") // enter on the last entry has reviewed already
+			}
+			if m.stage != stageConfirm {
+				t.Fatalf("stage %v, want the confirmation:\n%s", m.stage, h.screen())
+			}
+			if !tc.block(m.ticketReq) {
+				t.Fatalf("the body lacks the block: %+v", m.ticketReq)
+			}
+			h.keys("y")
+			if m.stage != stageResult || m.res == nil || m.res.ticket == nil {
+				t.Fatalf("no ticket created (stage %v):\n%s", m.stage, h.screen())
+			}
+			if !strings.Contains(h.screen(), m.res.ticket.ID.String()[:8]) {
+				t.Errorf("the created ticket is not shown:\n%s", h.screen())
+			}
+		})
+	}
+}
+
+// Operating a sub-account, the markup may go to the main account's wallet:
+// the picker offers both, and the service takes the one picked.
+func TestSubAccountMarkupToTheMainWalletIsCreatedBySandbox(t *testing.T) {
+	c, subs := sandboxWithSubs(t)
+	if len(subs) == 0 {
+		t.Fatal("no demo sub-account")
+	}
+	subID := uuid.MustParse(subs[0].ID)
+	main, err := c.AccountDetails(t.Context(), uuid.Nil)
+	if err != nil || len(main.Wallets) == 0 {
+		t.Fatalf("main account-info: %v", err)
+	}
+	j, err := journal.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &ui.Session{Env: ui.EnvSandbox, Profile: "demo", Journal: j, Time: screentest.NewClock(time.Now()),
+		Account: ui.Account{ID: subID, Name: subs[0].Name},
+		Access:  &api.AccessInfo{Email: "operator@demo.test", AccountPermissions: operatorPerms()}}
+	m := New(s, c).(*Screen)
+	m.SetSize(100, 40)
+	d := screentest.New(t, s, m)
+	d.Run(m.Init())
+	h := &harness{t: t, m: m, d: d, s: s}
+	h.pair("BRL", "PIX", "BRLA", "INTERNAL", "200")
+	m.form.get(fMarkup).Set("add")
+	m.form.get(fMarkupPct).Set("0.5")
+	m.form.refresh()
+	h.keys("enter")
+	h.keys("c")
+	if m.stage != stageDetails {
+		t.Fatalf("stage %v, want the details:\n%s", m.stage, h.screen())
+	}
+	for m.details.current().p == nil {
+		h.keys("tab")
+	}
+	h.want("this account · "+subs[0].Name, "main account")
+	h.typeText("main account")
+	h.keys("enter")
+	if m.stage != stageConfirm {
+		t.Fatalf("stage %v, want the confirmation:\n%s", m.stage, h.screen())
+	}
+	if got := m.ticketReq.TicketMarkupInput; got == nil || !strings.EqualFold(got.MarkupWalletAddress, main.Wallets[0].WalletAddress) {
+		t.Fatalf("markup block %+v, want the main wallet %s", got, main.Wallets[0].WalletAddress)
+	}
+	h.keys("y")
+	if m.stage != stageResult || m.res == nil || m.res.ticket == nil {
+		t.Fatalf("no ticket created (stage %v):\n%s", m.stage, h.screen())
+	}
+}
