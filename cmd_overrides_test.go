@@ -54,6 +54,16 @@ func (f *countingAccesses) n() int {
 	return f.loads
 }
 
+func TestTheExampleConfigLoads(t *testing.T) {
+	b, err := os.ReadFile("config.example.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := withConfig(t, string(b)).loadOverrides(); err != nil {
+		t.Fatalf("config.example.toml: %v", err)
+	}
+}
+
 func TestConfigRebindsAnActionOnTheScreens(t *testing.T) {
 	c := withConfig(t, "export_dir = \"/tmp\"\n\n[keys]\n# R reloads, so that r is free\nrefresh = \"R\"\n\n[theme]\naccent = \"#ff8800\"\n")
 	if err := c.loadOverrides(); err != nil {
@@ -89,7 +99,7 @@ func TestConfigRebindsAnActionOnTheScreens(t *testing.T) {
 func TestBadKeyOrThemeConfigStopsTheStartNamingTheLine(t *testing.T) {
 	for _, tc := range []struct{ config, want string }{
 		{"[keys]\nrefresh = \"R\"\nrefrseh = \"x\"\n", `line 3 of .*config.toml: \[keys\] refrseh: no action is called "refrseh"`},
-		{"[keys]\n\nrefresh = \"z\"\nreload = \"z\"\n", `line 4 of .*: \[keys\] reload: "z" is bound twice, to refresh and to reload`},
+		{"[keys]\n\nreload = \"z\"\nexport-csv = \"z\"\n", `line 3 of .*: \[keys\] reload: "z" is bound twice on the tickets screen: to reload and to export-csv`},
 		{"[keys]\nnext-screen = \"n\"\n", `line 2 of .*: \[keys\] next-screen: "n" is bound twice on the beneficiaries screen`},
 		{"[keys]\nquit = \"ctrl+banana\"\n", `line 2 of .*: \[keys\] quit: "ctrl\+banana" is not a key`},
 		{"[keys]\nquit-now = \"x\"\n", `quit-now cannot be rebound`},

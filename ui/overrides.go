@@ -99,12 +99,12 @@ func validKey(k string) bool {
 }
 
 // ParseOverrides checks the [keys] and [theme] tables as far as they can be
-// checked without the screens: key and colour syntax, fixed actions, and a
-// key given to two actions. where names a setting in errors. Check then
-// checks the names against the screens.
+// checked without the screens: key and colour syntax, roles, fixed actions.
+// where names a setting in errors. Check then checks the action names and
+// the keys against the screens (one key may serve actions of different
+// screens: refresh and reload never meet).
 func ParseOverrides(keys map[string][]string, theme map[string]string, where func(table, name string) string) (*Overrides, error) {
 	o := &Overrides{keys: map[string][]string{}, colors: map[string]color.Color{}, where: where}
-	owner := map[string]string{}
 	for _, name := range sortedKeys(keys) {
 		ks := keys[name]
 		if why, ok := fixedActions[name]; ok {
@@ -121,10 +121,6 @@ func ParseOverrides(keys map[string][]string, theme map[string]string, where fun
 			if k == "ctrl+c" || len(k) == 1 && k[0] >= '0' && k[0] <= '9' {
 				return nil, fmt.Errorf("%s: %q is reserved (ctrl+c quits, the digits select screens)", where("keys", name), k)
 			}
-			if other, dup := owner[k]; dup && other != name {
-				return nil, fmt.Errorf("%s: %q is bound twice, to %s and to %s", where("keys", name), k, other, name)
-			}
-			owner[k] = name
 		}
 		o.keys[name] = slices.Clone(ks)
 	}
