@@ -161,7 +161,7 @@ type made struct {
 }
 
 // recorder collects the bindings Binding makes while Check builds the
-// screens; nil the rest of the time.
+// screens; it is off the rest of the time.
 var recorder struct {
 	sync.Mutex
 	on   bool
