@@ -56,6 +56,9 @@ func (c *app) runDashboard(ctx context.Context) error {
 	if !cli.IsTerminal(c.stdin) || !cli.IsTerminal(c.stdout) {
 		return usagef("the dashboard needs a terminal; for scripts use \"tesouro tickets list\", \"tesouro balances\", \"tesouro quote\" or \"tesouro api\" with --json (see \"tesouro help\")")
 	}
+	if err := c.loadOverrides(); err != nil {
+		return err
+	}
 	env := c.env()
 	target, err := env.Resolve()
 	if err != nil {

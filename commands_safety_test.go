@@ -62,6 +62,10 @@ func TestTicketCreateRefusals(t *testing.T) {
 		{[]string{"--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--external-id", "x"}, "pass --yes"},
 		{[]string{"--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "1e3", "--external-id", "x", "--yes"}, "--amount"},
 		{[]string{"--credentials", creds, "--readonly", "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--external-id", "x", "--yes"}, "read-only"},
+		{[]string{"--credentials", creds, "tickets", "cancel", "7f3c0d2e-5b8a-4c1f-9e6d-2a4b8c0e1f3a"}, "pass --yes"},
+		{[]string{"--credentials", creds, "--readonly", "tickets", "cancel", "7f3c0d2e-5b8a-4c1f-9e6d-2a4b8c0e1f3a", "--yes"}, "read-only"},
+		{[]string{"--credentials", creds, "tickets", "cancel", "not-an-id", "--yes"}, "not an id"},
+		{[]string{"--credentials", creds, "statement", "--since", "2026-02-01", "--until", "2026-01-01"}, "not before"},
 	} {
 		code, _, errOut := tesouro(t, nil, tc.args...)
 		if code != exitUsage || !strings.Contains(errOut, tc.want) {
@@ -78,6 +82,10 @@ func TestScriptedWritesRefusedOnProductionUnlessAllowed(t *testing.T) {
 	code, _, errOut := e.run("", "--profile", "live", "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--external-id", "x", "--yes")
 	if code != exitRuntime || !strings.Contains(errOut, "does not allow scripted writes") {
 		t.Fatalf("scripted create on production: exit %d %q", code, errOut)
+	}
+	code, _, errOut = e.run("", "--profile", "live", "tickets", "cancel", "7f3c0d2e-5b8a-4c1f-9e6d-2a4b8c0e1f3a", "--yes")
+	if code != exitRuntime || !strings.Contains(errOut, "does not allow scripted writes") {
+		t.Fatalf("scripted cancel on production: exit %d %q", code, errOut)
 	}
 	// Allowed, it gets as far as the network (which is not there).
 	e.mustRun("", "profile", "add", "live", "--base-url", "https://127.0.0.1:1", "--env", "production", "--api-key-file", key, "--private-key-file", pem, "--no-verify", "--replace", "--allow-scripted-writes")

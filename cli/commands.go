@@ -15,7 +15,7 @@ import (
 func Commands(e *Env) []*cobra.Command {
 	return []*cobra.Command{
 		e.balancesCommand(), e.accountsCommand(), e.ticketsCommand(), e.ticketCommand(), e.quoteCommand(),
-		e.approvalsCommand(), e.beneficiariesCommand(), e.webhooksCommand(), e.apiCommand(), e.batchCommand(),
+		e.approvalsCommand(), e.beneficiariesCommand(), e.webhooksCommand(), e.statementCommand(), e.apiCommand(), e.batchCommand(),
 	}
 }
 

@@ -85,11 +85,8 @@ profile allows them: tesouro profile add NAME ... --allow-scripted-writes.`,
 		if err != nil {
 			return err
 		}
-		switch {
-		case t.ReadOnly:
-			return Usagef("read-only: ticket create is a write (drop --readonly, or use a profile that is not read-only)")
-		case t.Production && !interactive && !t.ScriptedWrites:
-			return fmt.Errorf("profile %s is a PRODUCTION profile that does not allow scripted writes: confirm at a terminal (without --yes), or allow it with \"tesouro profile add %s ... --allow-scripted-writes --replace\"", t.Profile, t.Profile)
+		if err := scriptedWrite(t, "ticket create", interactive); err != nil {
+			return err
 		}
 		return e.run(cmd, func(ctx context.Context, s *session) error {
 			return e.createTicket(ctx, s, qf, f, bene, interactive, out)

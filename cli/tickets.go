@@ -16,11 +16,11 @@ import (
 func (e *Env) ticketsCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tickets",
-		Short: "List, show, export tickets and fetch their receipts",
+		Short: "List, show, export and cancel tickets and fetch their receipts",
 		Args:  cobra.ArbitraryArgs,
-		RunE:  GroupRunE("list, get, receipt or export"),
+		RunE:  GroupRunE("list, get, receipt, cancel or export"),
 	}
-	cmd.AddCommand(e.ticketsListCommand(), e.ticketsGetCommand(), e.ticketsReceiptCommand(), e.ticketsExportCommand())
+	cmd.AddCommand(e.ticketsListCommand(), e.ticketsGetCommand(), e.ticketsReceiptCommand(), e.ticketsCancelCommand(), e.ticketsExportCommand())
 	return cmd
 }
 

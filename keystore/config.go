@@ -71,6 +71,7 @@ func Load(dir string) (*Config, error) {
 	if err := c.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	c.lines = settingLines(string(b))
 	return &c, nil
 }
 

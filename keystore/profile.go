@@ -45,6 +45,13 @@ type Config struct {
 	// ExportDir is where exports are written; "" is the current directory.
 	ExportDir string    `toml:"export_dir,omitempty"`
 	Profiles  []Profile `toml:"profile"`
+	// Keys rebinds the dashboard's actions by name ([keys] refresh = "R");
+	// Theme recolours its roles by name ([theme] accent = "#ff8800"). The
+	// dashboard checks the names and keys when it starts.
+	Keys  map[string]KeyList `toml:"keys,omitempty"`
+	Theme map[string]string  `toml:"theme,omitempty"`
+
+	lines map[string]int // "keys.refresh" -> its line in the file
 }
 
 // ErrNoProfile means no profile is configured, or none is active: the

@@ -63,9 +63,10 @@ func (s *Session) Refreshed() tea.Cmd {
 	return func() tea.Msg { return RefreshedMsg{At: at} }
 }
 
-// Binding is a shorthand for a key binding with help text.
+// Binding is a shorthand for a key binding with help text. The user may
+// rebind its action by name in config.toml (see Overrides).
 func Binding(help, desc string, keys ...string) key.Binding {
-	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	return newBinding(help, desc, keys)
 }
 
 // Gate enables b only when the session may take action a; a binding for an

@@ -68,7 +68,7 @@ type palette struct {
 
 func paletteFor(dark bool) palette {
 	ld := lipgloss.LightDark(dark)
-	return palette{
+	p := palette{
 		fg:      ld(lipgloss.Color("#1f2328"), lipgloss.Color("#e6edf3")),
 		muted:   ld(lipgloss.Color("#656d76"), lipgloss.Color("#8b949e")),
 		accent:  ld(lipgloss.Color("#0550ae"), lipgloss.Color("#79c0ff")),
@@ -80,6 +80,13 @@ func paletteFor(dark bool) palette {
 		subtle:  ld(lipgloss.Color("#d0d7de"), lipgloss.Color("#30363d")),
 		onBadge: lipgloss.Color("#000000"),
 	}
+	// The user's colours from config.toml, by role (ThemeRoles).
+	o := installed.Load()
+	for role, c := range map[string]*color.Color{"text": &p.fg, "muted": &p.muted, "accent": &p.accent, "sandbox": &p.amber,
+		"danger": &p.red, "good": &p.green, "warn": &p.yellow, "info": &p.blue, "subtle": &p.subtle, "on-badge": &p.onBadge} {
+		*c = o.color(role, *c)
+	}
+	return p
 }
 
 // NewTheme builds the styles for a dark or light background; noColor drops

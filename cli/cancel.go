@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
+)
+
+// scriptedWrite says whether a write may go ahead without a person at a
+// terminal, by the rules ticket create set: never under --readonly, and on
+// a production profile only when the profile allows scripted writes.
+func scriptedWrite(t *Target, what string, interactive bool) error {
+	switch {
+	case t.ReadOnly:
+		return Usagef("read-only: %s is a write (drop --readonly, or use a profile that is not read-only)", what)
+	case t.Production && !interactive && !t.ScriptedWrites:
+		return fmt.Errorf("profile %s is a PRODUCTION profile that does not allow scripted writes: confirm at a terminal (without --yes), or allow it with \"tesouro profile add %s ... --allow-scripted-writes --replace\"", t.Profile, t.Profile)
+	}
+	return nil
+}
+
+func (e *Env) ticketsCancelCommand() *cobra.Command {
+	var yes bool
+	cmd := &cobra.Command{
+		Use:   "cancel TICKET_ID",
+		Short: "Cancel an UNPAID ticket",
+		Long: `Shows the ticket, asks for confirmation at a terminal (--yes for scripts) and
+cancels it. Only an UNPAID ticket can be canceled: the service refuses any
+other state, and so does this command, before asking.
+
+Scripts (--yes or no terminal) are refused on production profiles unless the
+profile allows them: tesouro profile add NAME ... --allow-scripted-writes.`,
+		Example: `  tesouro tickets cancel 7f3c0d2e-5b8a-4c1f-9e6d-2a4b8c0e1f3a
+  tesouro tickets cancel 7f3c0d2e-5b8a-4c1f-9e6d-2a4b8c0e1f3a --yes --json`,
+		Args: exactArgs("TICKET_ID"),
+	}
+	cmd.Flags().BoolVar(&yes, "yes", false, "cancel without asking (scripts)")
+	out := addOutputFlags(cmd)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		id, err := parseID("ticket", args[0])
+		if err != nil {
+			return err
+		}
+		interactive := e.StdinTTY() && !yes
+		if !interactive && !yes {
+			return Usagef("no terminal to confirm at: pass --yes to cancel without asking")
+		}
+		t, err := e.Resolve()
+		if err != nil {
+			return err
+		}
+		if err := scriptedWrite(t, "tickets cancel", interactive); err != nil {
+			return err
+		}
+		return e.run(cmd, func(ctx context.Context, s *session) error {
+			c := s.client()
+			tk, err := c.GetTicket(ctx, s.sub, id)
+			if err != nil {
+				return err
+			}
+			if tk.Status != api.TicketUnpaid {
+				return fmt.Errorf("ticket %s is %s: only an UNPAID ticket can be canceled", tk.ID, tk.Status)
+			}
+			e.printCancelSummary(s, tk)
+			if interactive && !e.confirm(ctx, "Cancel this ticket?") {
+				return errors.New("not confirmed: nothing canceled")
+			}
+			done, err := c.CancelTicket(ctx, s.sub, id)
+			if err != nil {
+				return fmt.Errorf("cancel ticket %s: %w", id, err)
+			}
+			fmt.Fprintf(e.Stderr, "ticket %s canceled\n", done.ID)
+			return out.Write(e.Stdout, done, func() Table { return ticketDetail(done) })
+		})
+	}
+	return cmd
+}
+
+// printCancelSummary says on stderr which ticket is about to be canceled.
+func (e *Env) printCancelSummary(s *session, tk *api.Ticket) {
+	env := "SANDBOX"
+	if s.target.Production {
+		env = "PRODUCTION (real money)"
+	}
+	q, w := tk.Quote, e.Stderr
+	fmt.Fprintf(w, "Environment:  %s\n", env)
+	fmt.Fprintf(w, "Account:      %s\n", s.accountLabel())
+	fmt.Fprintf(w, "Ticket:       %s (%s)\n", tk.ID, tk.Status)
+	if tk.ExternalID != "" {
+		fmt.Fprintf(w, "External id:  %s\n", tk.ExternalID)
+	}
+	fmt.Fprintf(w, "You pay:      %s %s via %s\n", money.Wire(q.InputAmount, q.InputCurrency), q.InputCurrency, q.InputPaymentMethod)
+	fmt.Fprintf(w, "You receive:  %s %s via %s\n", money.Wire(q.OutputAmount, q.OutputCurrency), q.OutputCurrency, q.OutputPaymentMethod)
+}
