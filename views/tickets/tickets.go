@@ -80,11 +80,11 @@ func newKeys() keyMap {
 		Filters:      ui.Binding("f", "server filters", "f"),
 		ClearFilters: ui.Binding("x", "clear filters", "x"),
 		Reload:       ui.Binding("r", "reload", "r"),
-		Export:       ui.Binding("e", "export CSV (every match)", "e"),
-		StopExport:   ui.Binding("esc", "stop the export", "esc"),
+		Export:       ui.Binding("e", "export CSV", "e"),
+		StopExport:   ui.Binding("esc", "stop export", "esc"),
 		Receipt:      ui.Binding("d", "download receipt", "d"),
 		Copy:         ui.Binding("y", "copy id", "y"),
-		Cancel:       ui.Binding("c", "cancel ticket (UNPAID)", "c"),
+		Cancel:       ui.Binding("c", "cancel ticket", "c"),
 		Scroll:       listing.NewScrollKeys(),
 	}
 }

@@ -179,7 +179,7 @@ func TestEditHiddenWhenReadOnly(t *testing.T) {
 	svc := &fakeService{hooks: []api.Webhook{hook}}
 	m := start(t, svc, session(t, svc, true), 100, 30)
 	for _, b := range m.KeyMap() {
-		if b.Help().Desc == "edit a webhook" && b.Enabled() {
+		if b.Help().Desc == "edit webhook" && b.Enabled() {
 			t.Fatal("edit offered to a read-only session")
 		}
 	}

@@ -162,8 +162,8 @@ func New(s *ui.Session, svc Service) ui.Screen {
 			Down:    ui.Binding("↓/j", "scroll down", "down", "j"),
 			Prev:    ui.Binding("←/→", "attempts · events", "left", "h", "["),
 			Next:    key.NewBinding(key.WithKeys("right", "l", "]")),
-			Edit:    ui.Binding("e", "edit a webhook", "e"),
-			Kind:    ui.Binding("s", "one kind of event", "s"),
+			Edit:    ui.Binding("e", "edit webhook", "e"),
+			Kind:    ui.Binding("s", "event kind", "s"),
 		},
 	}
 	m.list = listing.New(s, "attempts", func(a api.WebhookAttempt) string { return a.ID }, m.row, m.query, columnsFor(false)...)
