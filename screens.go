@@ -33,7 +33,7 @@ func screens(c *api.Client) []ui.Factory {
 		{ID: "compliance", Title: "Compliance", Short: "Comp", New: func(s *ui.Session) ui.Screen { return compliance.New(s, c) }},          // 8
 		{ID: "webhooks", Title: "Webhooks", Short: "Hook", New: func(s *ui.Session) ui.Screen { return webhooks.New(s, c) }},                // 9
 		{ID: "accesses", Title: "Accesses", Short: "Accs", New: func(s *ui.Session) ui.Screen { return accesses.New(s, c) }},                // 0
-		{ID: "statement", Title: "Statement", Short: "Stmt", New: func(s *ui.Session) ui.Screen { return statement.New(s, c) }},             // tab only
 		{ID: "batch", Title: "Batch", Short: "Bat", New: func(s *ui.Session) ui.Screen { return batch.New(s, c) }},                          // tab only
+		{ID: "statement", Title: "Statement", Short: "Stmt", New: func(s *ui.Session) ui.Screen { return statement.New(s, c) }},             // tab only
 	}
 }
