@@ -151,6 +151,7 @@ func (m *Model) relayout() { m.list.SetSize(m.width, max(m.height-1, 0)) }
 // dates applied now; answers to earlier requests are dropped.
 func (m *Model) reset() tea.Cmd {
 	m.toEnd, m.seen = false, nil
+	m.note = "" // it told of an export of other entries
 	switch {
 	case !m.bar.Empty():
 		m.list.SetEmpty("no entries between these dates (x clears them)")
