@@ -228,9 +228,9 @@ func (m *Model) onPage([]api.StatementLog) tea.Cmd {
 	return m.list.Fetch()
 }
 
-// loadToEnd asks for every page left.
+// loadToEnd asks for every page left (again after a page failed).
 func (m *Model) loadToEnd() tea.Cmd {
-	if !m.list.More || m.list.Err != nil && !m.list.Started {
+	if !m.list.More {
 		return nil
 	}
 	m.toEnd, m.seen = true, map[string]bool{}
