@@ -3,6 +3,7 @@ package statement
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,6 +38,7 @@ type fake struct {
 	ledger   map[uuid.UUID][]api.StatementLog
 	balances map[uuid.UUID]api.Balances
 	asked    []api.StatementFilter
+	failAt   string // the cursor whose page fails once
 }
 
 var _ Service = (*fake)(nil)
@@ -45,6 +47,10 @@ func (f *fake) Statement(_ context.Context, q api.StatementFilter) (api.Page[api
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.asked = append(f.asked, q)
+	if q.Cursor != "" && q.Cursor == f.failAt {
+		f.failAt = ""
+		return api.Page[api.StatementLog]{}, errors.New("503 Service Unavailable")
+	}
 	var in []api.StatementLog
 	for _, l := range f.ledger[q.SubAccountID] {
 		if (q.CreatedAfter.IsZero() || !l.CreatedAt.Before(q.CreatedAfter)) && (q.CreatedBefore.IsZero() || l.CreatedAt.Before(q.CreatedBefore)) {
@@ -389,5 +395,22 @@ func TestFitsEverySize(t *testing.T) {
 	d.Key("r")
 	if v := d.PlainView(); !strings.Contains(v, "-12,345.678901 USDC") || !strings.Contains(v, "98,765.432210") {
 		t.Errorf("40 columns cut an amount:\n%s", v)
+	}
+}
+
+// TestLoadingToTheEndStopsOnAFailedPageAndARetries: a page that fails
+// stops the loading with the error shown; a again goes on from it.
+func TestLoadingToTheEndStopsOnAFailedPageAndARetries(t *testing.T) {
+	f := newFake()
+	f.failAt = "20"
+	d := start(t, f, session(ui.Account{}, t.TempDir()))
+	d.Key("a")
+	v := d.PlainView()
+	if !strings.Contains(v, "503 Service Unavailable") || !strings.Contains(v, "20 loaded · more available") {
+		t.Fatalf("the failed page is not shown where the loading stopped:\n%s", v)
+	}
+	d.Key("a")
+	if v := d.PlainView(); !strings.Contains(v, "all 42 loaded") || strings.Contains(v, "503") {
+		t.Fatalf("a did not go on from the failed page:\n%s", v)
 	}
 }

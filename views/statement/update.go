@@ -27,6 +27,9 @@ type exported struct {
 // Update implements ui.Screen.
 func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	if cmd, ok := m.list.Handle(msg); ok {
+		if _, page := msg.(listing.PageMsg[api.StatementLog]); page && m.list.Err != nil {
+			m.toEnd = false // a failed page stops the loading; a goes on from it
+		}
 		return m, cmd
 	}
 	switch msg := msg.(type) {
