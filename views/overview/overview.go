@@ -7,6 +7,8 @@ package overview
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -15,6 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
@@ -38,6 +41,7 @@ type Service interface {
 	ListApproverOperations(ctx context.Context, cursor string) (api.Page[api.Operation], error)
 	AccountDetails(ctx context.Context, subAccount uuid.UUID) (*api.AccountDetails, error)
 	Limits(ctx context.Context, subAccount uuid.UUID) (*api.AccountLimits, error)
+	StaticBrCode(ctx context.Context, subAccount uuid.UUID, amount, referenceLabel, additionalData string) (string, error)
 }
 
 // Screen is the Overview.
@@ -48,7 +52,7 @@ type Screen struct {
 	// Each block awaits its latest request (a write reloads only what it
 	// changed): an older answer, or one of another account's screen, is
 	// dropped.
-	balReq, ticketsReq, pendingReq, infoReq, limitsReq ui.Slot
+	balReq, ticketsReq, pendingReq, infoReq, limitsReq, codeReq ui.Slot
 	// pendingAsked is whether the latest load asked for the pending count
 	// (it cannot before the access is known).
 	pendingAsked bool
@@ -70,14 +74,19 @@ type Screen struct {
 	limits     *api.AccountLimits
 	limitsErr  error
 	limitsDone bool
-	// showQR: the static BR Code fills the screen as a QR code.
-	showQR bool
+	// showQR: the static BR Code fills the screen as a QR code; with an
+	// amount asked for (qrAmount), the code the service made for it
+	// (qrCode, "" until it came).
+	showQR   bool
+	qrAmount string
+	qrCode   string
+	codeErr  error
 
 	keys keyMap
 }
 
 type keyMap struct {
-	Refresh, Open, Copy, QR, CopyCode, Close key.Binding
+	Refresh, Open, Copy, QR, CopyCode, Close, Amount key.Binding
 }
 
 // New builds the Overview for a session.
@@ -101,6 +110,7 @@ func New(s *ui.Session, svc Service) ui.Screen {
 			QR:       ui.Binding("p", "PIX QR code", "p"),
 			CopyCode: ui.Binding("c", "copy BR Code", "c"),
 			Close:    ui.Binding("esc", "close the QR", "esc", "p"),
+			Amount:   ui.Binding("a", "ask an amount", "a"),
 		},
 	}
 }
@@ -110,6 +120,12 @@ type (
 	pendingCount struct {
 		n    int
 		more bool
+	}
+	// amountMsg is the amount typed for the QR code on the screen of
+	// session s ("" for any amount).
+	amountMsg struct {
+		s      *ui.Session
+		amount string
 	}
 	// refreshMsg is the periodic refresh armed by the screen of session s:
 	// the screen rebuilt for another account ignores its predecessor's.
@@ -260,6 +276,17 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		m.SetSize(m.w, m.h)
 		return m, nil
+	case ui.Result[string]:
+		if !m.codeReq.Take(msg) {
+			return m, nil
+		}
+		m.qrCode, m.codeErr = msg.Value, msg.Err
+		return m, nil
+	case amountMsg:
+		if msg.s != m.s {
+			return m, nil
+		}
+		return m, m.askCode(msg.amount)
 	case ui.Result[pendingCount]:
 		if !m.pendingReq.Take(msg) {
 			return m, nil
@@ -303,13 +330,67 @@ func (m *Screen) brCode() string {
 	return m.info.BrCode
 }
 
+// shownCode is the code the QR shows: the one made for the amount asked
+// for, else the static one.
+func (m *Screen) shownCode() string {
+	if m.qrAmount != "" {
+		return m.qrCode
+	}
+	return m.brCode()
+}
+
+// askAmount asks for the amount the QR code should carry.
+func (m *Screen) askAmount() tea.Cmd {
+	s := m.s
+	return ui.Prompt("Amount to receive, BRL", "e.g. 150.00 (empty: the payer chooses)", validAmount, func(text string) tea.Cmd {
+		return func() tea.Msg { return amountMsg{s: s, amount: text} }
+	})
+}
+
+func validAmount(text string) error {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	d, err := money.ParseAmount(text, "BRL")
+	if err == nil && !d.IsPositive() {
+		err = errors.New("the amount must be more than zero (empty: the payer chooses)")
+	}
+	return err
+}
+
+// askCode asks the service for a BR Code of the account's PIX key carrying
+// amount ("" shows the static code again).
+func (m *Screen) askCode(text string) tea.Cmd {
+	m.codeErr, m.qrCode = nil, ""
+	if strings.TrimSpace(text) == "" {
+		m.qrAmount = ""
+		m.codeReq.Cancel()
+		return nil
+	}
+	d, err := money.ParseAmount(text, "BRL")
+	if err != nil {
+		m.codeErr = err
+		return nil
+	}
+	m.qrAmount = money.Wire(d, "BRL")
+	svc, account, amount := m.svc, m.s.Account.ID, m.qrAmount
+	return ui.Fetch(m.s, &m.codeReq, requestTimeout, func(ctx context.Context) (string, error) {
+		return svc.StaticBrCode(ctx, account, amount, "", "")
+	})
+}
+
 func (m *Screen) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.showQR {
 		switch {
 		case key.Matches(msg, m.keys.Close):
-			m.showQR = false
+			m.showQR, m.qrAmount, m.qrCode, m.codeErr = false, "", "", nil
+			m.codeReq.Cancel()
+		case key.Matches(msg, m.keys.Amount):
+			return m.askAmount()
 		case key.Matches(msg, m.keys.CopyCode):
-			return ui.Copy("BR Code", m.brCode())
+			if code := m.shownCode(); code != "" {
+				return ui.Copy("BR Code", code)
+			}
 		}
 		return nil
 	}
@@ -343,7 +424,8 @@ func (m *Screen) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Screen) KeyMap() []key.Binding {
 	k := m.keys
 	if m.showQR {
-		return []key.Binding{k.Close, k.CopyCode}
+		k.CopyCode.SetEnabled(m.shownCode() != "")
+		return []key.Binding{k.Close, k.Amount, k.CopyCode}
 	}
 	_, sel := m.table.Selected()
 	k.Open.SetEnabled(sel)

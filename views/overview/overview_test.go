@@ -33,6 +33,17 @@ type fake struct {
 	info      map[uuid.UUID]*api.AccountDetails
 	limits    map[uuid.UUID]*api.AccountLimits
 	limitsN   int
+	amounts   []string // amounts BR Codes were asked for
+}
+
+func (f *fake) StaticBrCode(_ context.Context, sub uuid.UUID, amount, label, data string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.amounts = append(f.amounts, amount)
+	if amount == "0.01" {
+		return "", errors.New("400 INVALID_FIELD: amount below the minimum")
+	}
+	return amountCode, nil
 }
 
 func (f *fake) AccountDetails(_ context.Context, sub uuid.UUID) (*api.AccountDetails, error) {
@@ -142,6 +153,9 @@ func newFake() *fake {
 		limits: map[uuid.UUID]*api.AccountLimits{uuid.Nil: limitsOf("50000"), subID: limitsOf("5000")},
 	}
 }
+
+// amountCode is the BR Code the fake makes for an amount.
+const amountCode = "00020126380014BR.GOV.BCB.PIX0116pix@acme.example5204000053039865406150.005802BR5904ACME6009SAO PAULO62070503***6304ABCD"
 
 // mainCode is the main account's static BR Code.
 const mainCode = "00020126380014BR.GOV.BCB.PIX0116pix@acme.example5204000053039865802BR5904ACME6009SAO PAULO62070503***63041D3A"
@@ -370,5 +384,49 @@ func TestAWriteReloadsTheLimitsUsed(t *testing.T) {
 	d.Send(ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedTickets, By: "quote"})
 	if v := d.PlainView(); !strings.Contains(v, "50,000.00") || strings.Contains(v, "49,500.00") {
 		t.Fatalf("the limits used did not follow the write:\n%s", v)
+	}
+}
+
+// TestAnAmountGivesTheQROfACodeCarryingIt: in the QR, a asks an amount;
+// the service's code for it replaces the static one, a refusal is shown,
+// and an empty amount comes back to the static code.
+func TestAnAmountGivesTheQROfACodeCarryingIt(t *testing.T) {
+	f := newFake()
+	d := start(t, f, session(ui.Account{}, approver))
+	d.Screen.SetSize(100, 40)
+	d.Key("p", "a")
+	if len(d.Prompts) != 1 {
+		t.Fatalf("a asked nothing: %+v", d.Prompts)
+	}
+	p := d.Prompts[0]
+	if p.Validate("0") == nil || p.Validate("abc") == nil || p.Validate("") != nil || p.Validate("150.00") != nil {
+		t.Fatal("the amount prompt accepts a non-positive or non-numeric amount, or refuses empty")
+	}
+	d.Run(p.OnSubmit("150.00"))
+	line := func(code string) string {
+		qr, err := widget.QRFit(code, 100, 37)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ansi.Strip(strings.Split(qr, "\n")[3])
+	}
+	v := d.PlainView()
+	if !slices.Equal(f.amounts, []string{"150.00"}) || !strings.Contains(v, "150.00 BRL") || !strings.Contains(v, line(amountCode)) || strings.Contains(v, line(mainCode)) {
+		t.Fatalf("asked %v; the QR is not the code for 150.00:\n%s", f.amounts, v)
+	}
+	d.Key("a")
+	d.Run(d.Prompts[1].OnSubmit("0.01"))
+	if v := d.PlainView(); !strings.Contains(v, "amount below the minimum") {
+		t.Fatalf("a refused amount is not said:\n%s", v)
+	}
+	d.Key("a")
+	d.Run(d.Prompts[2].OnSubmit(""))
+	if v := d.PlainView(); !strings.Contains(v, line(mainCode)) || !strings.Contains(v, "scan to pay any amount") {
+		t.Fatalf("an empty amount did not bring the static code back:\n%s", v)
+	}
+	// The amount typed on another account's screen changes nothing here.
+	d.Send(amountMsg{s: d.Session.WithAccount(ui.Account{ID: subID}), amount: "9.99"})
+	if len(f.amounts) != 2 {
+		t.Fatalf("another screen's amount was asked for: %v", f.amounts)
 	}
 }

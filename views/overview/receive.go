@@ -157,19 +157,37 @@ func (m *Screen) limitsLines(w int) []string {
 
 var monthNames = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
 
-// qrView is the static BR Code as a QR code filling w×h cells, with the key
-// it pays and how to close it.
+// qrView is the account's BR Code as a QR code filling w×h cells: the
+// static one (any amount), or the one the service made for the amount
+// asked for; with the key it pays and what the keys do.
 func (m *Screen) qrView(w, h int) string {
 	t := m.s.Styles()
 	in := m.info
-	head := []string{t.Title.Render("Receive BRL by PIX") + t.Muted.Render(" · "+m.accountShort())}
+	title := t.Title.Render("Receive BRL by PIX") + t.Muted.Render(" · "+m.accountShort())
+	if m.qrAmount != "" {
+		title += t.Amount.Render(" · " + money.Format(decimal.RequireFromString(m.qrAmount), "BRL") + " BRL")
+	}
+	head := []string{title}
 	if in.PixKey != "" {
 		head = append(head, t.Label.Render("key ")+t.Value.Render(in.PixKey))
 	}
-	foot := t.Muted.Render("scan to pay any amount · c copies the code · esc closes")
-	code, err := widget.QRFit(in.BrCode, w, h-len(head)-1)
-	if err != nil {
-		return ui.Fit(strings.Join(append(head, t.Warn.Render(ui.ErrorText(err)), foot), "\n"), w, h)
+	what := "scan to pay any amount"
+	if m.qrAmount != "" {
+		what = "scan to pay this amount"
 	}
-	return ui.Fit(strings.Join(append(append(head, code), foot), "\n"), w, h)
+	foot := t.Muted.Render(what + " · a amount · c copies the code · esc closes")
+	var body string
+	switch code := m.shownCode(); {
+	case m.codeErr != nil:
+		body = t.Error.Render("✗ " + ui.ErrorText(m.codeErr))
+	case code == "":
+		body = t.Muted.Render("asking the service for the code…")
+	default:
+		qr, err := widget.QRFit(code, w, h-len(head)-1)
+		if err != nil {
+			qr = t.Warn.Render(ui.ErrorText(err))
+		}
+		body = qr
+	}
+	return ui.Fit(strings.Join(append(append(head, body), foot), "\n"), w, h)
 }
