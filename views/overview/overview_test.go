@@ -236,9 +236,17 @@ func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
 	f := newFake()
 	f.setBalance(uuid.Nil, "111")
 	d := start(t, f, session(ui.Account{}, approver))
-	staletest.OlderLoad{D: d, Ask: staletest.Key(d, "r"), Change: func() { f.setBalance(uuid.Nil, "222") },
+	d.Screen.SetSize(120, 40)
+	staletest.OlderLoad{D: d, Ask: staletest.Key(d, "r"), Change: func() {
+		f.setBalance(uuid.Nil, "222")
+		f.setUsedFiatOut("1000")
+		f.mu.Lock()
+		f.info[uuid.Nil].PixKey = "new-key@acme.example"
+		f.mu.Unlock()
+	},
 		Then: func(t *testing.T, d *screentest.Driver) {
-			if v := d.PlainView(); strings.Contains(v, "111.00") || !strings.Contains(v, "222.00") {
+			if v := d.PlainView(); strings.Contains(v, "111.00") || !strings.Contains(v, "222.00") ||
+				strings.Contains(v, "49,500.00") || !strings.Contains(v, "49,000.00") || !strings.Contains(v, "new-key@acme.example") {
 				t.Fatalf("the latest load is not shown:\n%s", v)
 			}
 		}}.Check(t)
