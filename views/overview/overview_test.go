@@ -438,3 +438,19 @@ func TestAnAmountGivesTheQROfACodeCarryingIt(t *testing.T) {
 		t.Fatalf("another screen's amount was asked for: %v", f.amounts)
 	}
 }
+
+// TestAShortWindowKeepsTheLatestTickets: when the receive and limits
+// blocks would leave the latest tickets too little room, the limits give
+// way to a line saying where they are.
+func TestAShortWindowKeepsTheLatestTickets(t *testing.T) {
+	d := start(t, newFake(), session(ui.Account{}, approver))
+	d.Screen.SetSize(100, 18)
+	v := d.PlainView()
+	if !strings.Contains(v, "a taller window shows them") || !strings.Contains(v, "pix@acme.example") || !strings.Contains(v, "500.00 BRL") || strings.Contains(v, "49,500.00") {
+		t.Fatalf("100x18: the tickets lost their room, or the limits are not said to be elsewhere:\n%s", v)
+	}
+	d.Screen.SetSize(100, 40)
+	if v := d.PlainView(); !strings.Contains(v, "49,500.00") || !strings.Contains(v, "500.00 BRL") {
+		t.Fatalf("100x40: limits or tickets missing:\n%s", v)
+	}
+}

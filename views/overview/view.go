@@ -30,7 +30,7 @@ const twoColumns = leftWidth + 3 + 2 + 11 + 1 + 10 + 1 + 18 + 1 + 18
 func (m *Screen) SetSize(w, h int) {
 	m.w, m.h = w, h
 	if w >= twoColumns {
-		m.table.SetSize(w-leftWidth-3, max(h-1-len(m.rightLines(w-leftWidth-3)), 0))
+		m.table.SetSize(w-leftWidth-3, max(h-1-len(m.wideRightLines(w-leftWidth-3)), 0))
 		return
 	}
 	m.table.SetSize(w, max(h-len(m.leftLines(w))-2, 0))
@@ -48,7 +48,7 @@ func (m *Screen) View() string {
 	if m.w >= twoColumns {
 		left := ui.Fit(strings.Join(m.leftLines(leftWidth), "\n"), leftWidth, m.h)
 		sep := strings.TrimSuffix(strings.Repeat(t.Muted.Render("│")+"\n", m.h), "\n")
-		right := strings.Join(m.rightLines(m.w-leftWidth-3), "\n") + "\n" + t.Title.Render("Latest tickets") + "\n" + m.ticketsView()
+		right := strings.Join(m.wideRightLines(m.w-leftWidth-3), "\n") + "\n" + t.Title.Render("Latest tickets") + "\n" + m.ticketsView()
 		return ui.Fit(lipgloss.JoinHorizontal(lipgloss.Top, left, " ", sep, " ", right), m.w, m.h)
 	}
 	lines := m.leftLines(m.w)
@@ -123,6 +123,21 @@ const minTicketLines = 8
 func (m *Screen) rightLines(w int) []string {
 	lines := append(m.receiveLines(w), "")
 	return append(append(lines, m.limitsLines(w)...), "")
+}
+
+// wideRightLines are the blocks over the latest tickets in two columns:
+// both when the tickets keep minTicketLines under them, else the receive
+// block and a line saying where the limits are, else that line alone.
+func (m *Screen) wideRightLines(w int) []string {
+	t := m.s.Styles()
+	if all := m.rightLines(w); m.h-1-len(all) >= minTicketLines {
+		return all
+	}
+	hint := []string{ui.Fit(t.Title.Render("Limits")+t.Muted.Render(" this month: a taller window shows them"), w, 1), ""}
+	if recv := append(append(m.receiveLines(w), ""), hint...); m.h-1-len(recv) >= minTicketLines {
+		return recv
+	}
+	return hint
 }
 
 // accountShort names the operated account briefly (the header has it in
