@@ -10,6 +10,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/compliance"
 	"github.com/tesouro-treasury/tesouro/views/overview"
 	"github.com/tesouro-treasury/tesouro/views/quote"
+	"github.com/tesouro-treasury/tesouro/views/statement"
 	"github.com/tesouro-treasury/tesouro/views/subaccounts"
 	"github.com/tesouro-treasury/tesouro/views/tickets"
 	"github.com/tesouro-treasury/tesouro/views/trades"
@@ -33,5 +34,6 @@ func screens(c *api.Client) []ui.Factory {
 		{ID: "webhooks", Title: "Webhooks", Short: "Hook", New: func(s *ui.Session) ui.Screen { return webhooks.New(s, c) }},                // 9
 		{ID: "accesses", Title: "Accesses", Short: "Accs", New: func(s *ui.Session) ui.Screen { return accesses.New(s, c) }},                // 0
 		{ID: "batch", Title: "Batch", Short: "Bat", New: func(s *ui.Session) ui.Screen { return batch.New(s, c) }},                          // tab only
+		{ID: "statement", Title: "Statement", Short: "Stmt", New: func(s *ui.Session) ui.Screen { return statement.New(s, c) }},             // tab only
 	}
 }

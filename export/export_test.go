@@ -108,3 +108,42 @@ func TestDirIsExportDirFromConfigElseHere(t *testing.T) {
 		t.Fatalf("export_dir not created: %v", err)
 	}
 }
+
+func TestStatementRowsKeepTheirColumnsAndGuardDescriptions(t *testing.T) {
+	a := Account{ID: "acc", Name: "ACME", SubAccountID: "sub", SubAccountName: "Filial"}
+	at := api.NewTime(time.Date(2026, 11, 20, 14, 30, 5, 0, time.UTC))
+	logs := []api.StatementLog{
+		{ID: "12", Token: "BRL", BalanceChange: decimal.RequireFromString("-12.5"), FinalBalance: decimal.RequireFromString("87.5"),
+			Description: "[DEBIT] ticket input debited", TicketID: "t-1", CreatedAt: at},
+		{ID: "11", Token: "USDC", BalanceChange: decimal.RequireFromString("3.1"), FinalBalance: decimal.RequireFromString("3.1"),
+			Description: "=HYPERLINK(\"http://x\")", CreatedAt: at},
+	}
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, StatementColumns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range logs {
+		if err := w.Row(StatementRow(a, l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(recs[0], StatementColumns) || len(recs) != 3 {
+		t.Fatalf("header %v, %d records", recs[0], len(recs))
+	}
+	col := func(name string) int { return slices.Index(StatementColumns, name) }
+	if r := recs[1]; r[col("balance_change")] != "-12.50" || r[col("final_balance")] != "87.50" || r[col("created_at")] != "2026-11-20T14:30:05Z" ||
+		r[col("sub_account_name")] != "Filial" || r[col("ticket_id")] != "t-1" {
+		t.Errorf("row 1: %v", r)
+	}
+	if r := recs[2]; r[col("balance_change")] != "3.100000" || r[col("description")] != "'=HYPERLINK(\"http://x\")" {
+		t.Errorf("row 2: %v", r)
+	}
+}

@@ -1,10 +1,14 @@
 // Package overview is the dashboard's first screen: the balances of the
-// operated account, the pending approvals count, the latest tickets and the
-// caller's own access (permissions, frozen, blacklist).
+// operated account, the pending approvals count, the latest tickets, the
+// caller's own access (permissions, frozen, blacklist), how the account
+// receives money (its deposit wallets per chain, its static PIX key and BR
+// Code, shown as a QR on demand) and its monthly limits used and left.
 package overview
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -13,6 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
@@ -34,6 +39,9 @@ type Service interface {
 	Balances(ctx context.Context, subAccount uuid.UUID) (api.Balances, error)
 	ListTickets(ctx context.Context, f api.TicketFilter) (api.Page[api.Ticket], error)
 	ListApproverOperations(ctx context.Context, cursor string) (api.Page[api.Operation], error)
+	AccountDetails(ctx context.Context, subAccount uuid.UUID) (*api.AccountDetails, error)
+	Limits(ctx context.Context, subAccount uuid.UUID) (*api.AccountLimits, error)
+	StaticBrCode(ctx context.Context, subAccount uuid.UUID, amount, referenceLabel, additionalData string) (string, error)
 }
 
 // Screen is the Overview.
@@ -44,7 +52,7 @@ type Screen struct {
 	// Each block awaits its latest request (a write reloads only what it
 	// changed): an older answer, or one of another account's screen, is
 	// dropped.
-	balReq, ticketsReq, pendingReq ui.Slot
+	balReq, ticketsReq, pendingReq, infoReq, limitsReq, codeReq ui.Slot
 	// pendingAsked is whether the latest load asked for the pending count
 	// (it cannot before the access is known).
 	pendingAsked bool
@@ -61,11 +69,24 @@ type Screen struct {
 	ticketsDone bool
 	table       *widget.Table
 
+	info       *api.AccountDetails
+	infoErr    error
+	limits     *api.AccountLimits
+	limitsErr  error
+	limitsDone bool
+	// showQR: the static BR Code fills the screen as a QR code; with an
+	// amount asked for (qrAmount), the code the service made for it
+	// (qrCode, "" until it came).
+	showQR   bool
+	qrAmount string
+	qrCode   string
+	codeErr  error
+
 	keys keyMap
 }
 
 type keyMap struct {
-	Refresh, Open, Copy key.Binding
+	Refresh, Open, Copy, QR, CopyCode, Close, Amount key.Binding
 }
 
 // New builds the Overview for a session.
@@ -83,9 +104,13 @@ func New(s *ui.Session, svc Service) ui.Screen {
 		svc:   svc,
 		table: t,
 		keys: keyMap{
-			Refresh: ui.Binding("r", "refresh", "r"),
-			Open:    ui.Binding("enter", "open ticket", "enter"),
-			Copy:    ui.Binding("y", "copy ticket id", "y"),
+			Refresh:  ui.Binding("r", "refresh", "r"),
+			Open:     ui.Binding("enter", "open ticket", "enter"),
+			Copy:     ui.Binding("y", "copy ticket id", "y"),
+			QR:       ui.Binding("p", "PIX QR code", "p"),
+			CopyCode: ui.Binding("c", "copy BR Code", "c"),
+			Close:    ui.Binding("esc", "close the QR", "esc", "p"),
+			Amount:   ui.Binding("a", "ask an amount", "a"),
 		},
 	}
 }
@@ -95,6 +120,12 @@ type (
 	pendingCount struct {
 		n    int
 		more bool
+	}
+	// amountMsg is the amount typed for the QR code on the screen of
+	// session s ("" for any amount).
+	amountMsg struct {
+		s      *ui.Session
+		amount string
 	}
 	// refreshMsg is the periodic refresh armed by the screen of session s:
 	// the screen rebuilt for another account ignores its predecessor's.
@@ -126,7 +157,7 @@ func (m *Screen) scheduleRefresh() tea.Cmd {
 // load starts every request of the screen.
 func (m *Screen) load() tea.Cmd {
 	m.pendingAsked = false
-	return tea.Batch(m.loadBalances(), m.loadTickets(), m.loadApprovals())
+	return tea.Batch(m.loadBalances(), m.loadTickets(), m.loadApprovals(), m.loadInfo(), m.loadLimits())
 }
 
 // reload loads again what a write changed.
@@ -136,7 +167,8 @@ func (m *Screen) reload(msg ui.ChangedMsg) tea.Cmd {
 		cmds = append(cmds, m.loadBalances())
 	}
 	if msg.For(m.s, ui.ChangedTickets) {
-		cmds = append(cmds, m.loadTickets())
+		// A ticket that moved money used some of the month's limits.
+		cmds = append(cmds, m.loadTickets(), m.loadLimits())
 	}
 	if msg.For(m.s, ui.ChangedOperations) {
 		cmds = append(cmds, m.loadApprovals())
@@ -160,6 +192,20 @@ func (m *Screen) loadTickets() tea.Cmd {
 			items = items[:latestTickets]
 		}
 		return items, err
+	})
+}
+
+func (m *Screen) loadInfo() tea.Cmd {
+	svc, account := m.svc, m.s.Account.ID
+	return ui.Fetch(m.s, &m.infoReq, requestTimeout, func(ctx context.Context) (*api.AccountDetails, error) {
+		return svc.AccountDetails(ctx, account)
+	})
+}
+
+func (m *Screen) loadLimits() tea.Cmd {
+	svc, account := m.svc, m.s.Account.ID
+	return ui.Fetch(m.s, &m.limitsReq, requestTimeout, func(ctx context.Context) (*api.AccountLimits, error) {
+		return svc.Limits(ctx, account)
 	})
 }
 
@@ -210,6 +256,37 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			m.table.SetRows(ticketRows(m.s.Styles(), msg.Value))
 		}
 		return m, m.refreshed()
+	case ui.Result[*api.AccountDetails]:
+		if !m.infoReq.Take(msg) {
+			return m, nil
+		}
+		m.infoErr = msg.Err
+		if msg.Err == nil {
+			m.info = msg.Value
+		}
+		m.SetSize(m.w, m.h)
+		return m, nil
+	case ui.Result[*api.AccountLimits]:
+		if !m.limitsReq.Take(msg) {
+			return m, nil
+		}
+		m.limitsErr, m.limitsDone = msg.Err, true
+		if msg.Err == nil {
+			m.limits = msg.Value
+		}
+		m.SetSize(m.w, m.h)
+		return m, nil
+	case ui.Result[string]:
+		if !m.codeReq.Take(msg) {
+			return m, nil
+		}
+		m.qrCode, m.codeErr = msg.Value, msg.Err
+		return m, nil
+	case amountMsg:
+		if msg.s != m.s {
+			return m, nil
+		}
+		return m, m.askCode(msg.amount)
 	case ui.Result[pendingCount]:
 		if !m.pendingReq.Take(msg) {
 			return m, nil
@@ -245,8 +322,87 @@ func (m *Screen) refreshed() tea.Cmd {
 	return nil
 }
 
+// brCode is the account's static BR Code, "" until it is known.
+func (m *Screen) brCode() string {
+	if m.info == nil {
+		return ""
+	}
+	return m.info.BrCode
+}
+
+// shownCode is the code the QR shows: the one made for the amount asked
+// for, else the static one.
+func (m *Screen) shownCode() string {
+	if m.qrAmount != "" {
+		return m.qrCode
+	}
+	return m.brCode()
+}
+
+// askAmount asks for the amount the QR code should carry.
+func (m *Screen) askAmount() tea.Cmd {
+	s := m.s
+	return ui.Prompt("Amount to receive, BRL", "e.g. 150.00 (empty: the payer chooses)", validAmount, func(text string) tea.Cmd {
+		return func() tea.Msg { return amountMsg{s: s, amount: text} }
+	})
+}
+
+func validAmount(text string) error {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	d, err := money.ParseAmount(text, "BRL")
+	if err == nil && !d.IsPositive() {
+		err = errors.New("the amount must be more than zero (empty: the payer chooses)")
+	}
+	return err
+}
+
+// askCode asks the service for a BR Code of the account's PIX key carrying
+// amount ("" shows the static code again).
+func (m *Screen) askCode(text string) tea.Cmd {
+	m.codeErr, m.qrCode = nil, ""
+	if strings.TrimSpace(text) == "" {
+		m.qrAmount = ""
+		m.codeReq.Cancel()
+		return nil
+	}
+	d, err := money.ParseAmount(text, "BRL")
+	if err != nil {
+		m.codeErr = err
+		return nil
+	}
+	m.qrAmount = money.Wire(d, "BRL")
+	svc, account, amount := m.svc, m.s.Account.ID, m.qrAmount
+	return ui.Fetch(m.s, &m.codeReq, requestTimeout, func(ctx context.Context) (string, error) {
+		return svc.StaticBrCode(ctx, account, amount, "", "")
+	})
+}
+
 func (m *Screen) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if m.showQR {
+		switch {
+		case key.Matches(msg, m.keys.Close):
+			m.showQR, m.qrAmount, m.qrCode, m.codeErr = false, "", "", nil
+			m.codeReq.Cancel()
+		case key.Matches(msg, m.keys.Amount):
+			return m.askAmount()
+		case key.Matches(msg, m.keys.CopyCode):
+			if code := m.shownCode(); code != "" {
+				return ui.Copy("BR Code", code)
+			}
+		}
+		return nil
+	}
 	switch {
+	case key.Matches(msg, m.keys.QR):
+		m.showQR = m.brCode() != ""
+		return nil
+	case key.Matches(msg, m.keys.CopyCode):
+		if code := m.brCode(); code != "" {
+			return ui.Copy("BR Code", code)
+		}
+		return nil
 	case key.Matches(msg, m.keys.Refresh):
 		return m.load()
 	case key.Matches(msg, m.keys.Open):
@@ -263,11 +419,18 @@ func (m *Screen) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return m.table.Update(msg)
 }
 
-// KeyMap implements ui.Screen: open and copy only when a ticket is selected.
+// KeyMap implements ui.Screen: open and copy only when a ticket is
+// selected, the QR and the BR Code once the account's code is known.
 func (m *Screen) KeyMap() []key.Binding {
 	k := m.keys
+	if m.showQR {
+		k.CopyCode.SetEnabled(m.shownCode() != "")
+		return []key.Binding{k.Close, k.Amount, k.CopyCode}
+	}
 	_, sel := m.table.Selected()
 	k.Open.SetEnabled(sel)
 	k.Copy.SetEnabled(sel)
-	return append([]key.Binding{k.Refresh, k.Open, k.Copy}, m.table.KeyMap()...)
+	k.QR.SetEnabled(m.brCode() != "")
+	k.CopyCode.SetEnabled(m.brCode() != "")
+	return append([]key.Binding{k.Refresh, k.Open, k.Copy, k.QR, k.CopyCode}, m.table.KeyMap()...)
 }

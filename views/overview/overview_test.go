@@ -2,6 +2,8 @@ package overview
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +18,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
@@ -27,6 +30,66 @@ type fake struct {
 	ops       []api.Operation
 	asked     []uuid.UUID // accounts whose balances were asked for
 	opsCalled int
+	info      map[uuid.UUID]*api.AccountDetails
+	limits    map[uuid.UUID]*api.AccountLimits
+	limitsN   int
+	amounts   []string // amounts BR Codes were asked for
+}
+
+func (f *fake) StaticBrCode(_ context.Context, sub uuid.UUID, amount, label, data string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.amounts = append(f.amounts, amount)
+	if amount == "0.01" {
+		return "", errors.New("400 INVALID_FIELD: amount below the minimum")
+	}
+	return amountCode, nil
+}
+
+func (f *fake) AccountDetails(_ context.Context, sub uuid.UUID) (*api.AccountDetails, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if d, ok := f.info[sub]; ok {
+		c := *d
+		return &c, nil
+	}
+	return nil, errors.New("no such account")
+}
+
+func (f *fake) Limits(_ context.Context, sub uuid.UUID) (*api.AccountLimits, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.limitsN++
+	if l, ok := f.limits[sub]; ok {
+		c := *l
+		c.LimitInfo.Limits = slices.Clone(l.LimitInfo.Limits)
+		return &c, nil
+	}
+	return nil, errors.New("no such account")
+}
+
+// setUsedFiatOut makes what the main account used of its BRL fiat-out limit
+// amount.
+func (f *fake) setUsedFiatOut(amount string) {
+	f.mu.Lock()
+	f.limits[uuid.Nil].LimitInfo.Limits[0].UsedLimit.UsedFiatOut = dec(amount)
+	f.mu.Unlock()
+}
+
+// limitsOf is a month of limits: BRL used 500 of 50,000 out by PIX, USDC
+// 10 of 1,000 out to chains, USD 1,999.99 of 2,000 out (not held), EURC
+// nothing (not held: not shown).
+func limitsOf(max string) *api.AccountLimits {
+	used := func(fiatOut, chainOut string) api.UsedLimit {
+		return api.UsedLimit{Year: 2026, Month: 11, UsedFiatOut: dec(fiatOut), UsedChainOut: dec(chainOut)}
+	}
+	m := dec(max)
+	return &api.AccountLimits{LimitInfo: api.LimitInfo{Limits: []api.Limit{
+		{Currency: "BRL", MaxFiatIn: m, MaxFiatOut: m, MaxChainIn: m, MaxChainOut: m, UsedLimit: used("500", "0")},
+		{Currency: "USDC", MaxFiatIn: m, MaxFiatOut: m, MaxChainIn: dec("1000"), MaxChainOut: dec("1000"), UsedLimit: used("0", "10")},
+		{Currency: "USD", MaxFiatIn: dec("2000"), MaxFiatOut: dec("2000"), MaxChainIn: m, MaxChainOut: m, UsedLimit: used("1999.99", "0")},
+		{Currency: "EURC", MaxFiatIn: m, MaxFiatOut: m, MaxChainIn: m, MaxChainOut: m, UsedLimit: used("0", "0")},
+	}}}
 }
 
 var _ Service = (*fake)(nil)
@@ -81,8 +144,21 @@ func newFake() *fake {
 			Quote:     api.TicketQuote{InputCurrency: "BRL", InputAmount: dec("500"), OutputCurrency: "USDC", OutputAmount: dec("92.5")},
 		}},
 		ops: []api.Operation{{Status: api.OperationPending}, {Status: api.OperationPending}, {Status: api.OperationExecuted}},
+		info: map[uuid.UUID]*api.AccountDetails{
+			uuid.Nil: {PixKey: "pix@acme.example", BrCode: mainCode,
+				Wallets: []api.AccountWallet{{Chain: "EVM", WalletAddress: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"}}},
+			subID: {PixKey: "+5511988887777", BrCode: "00020126360014BR.GOV.BCB.PIX0114+551198888777752040000530398654040.005802BR5904ACME6009SAO PAULO62070503***6304ABCD",
+				Wallets: []api.AccountWallet{{Chain: "POLYGON", WalletAddress: "0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359"}, {Chain: "TRON", WalletAddress: "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"}}},
+		},
+		limits: map[uuid.UUID]*api.AccountLimits{uuid.Nil: limitsOf("50000"), subID: limitsOf("5000")},
 	}
 }
+
+// amountCode is the BR Code the fake makes for an amount.
+const amountCode = "00020126380014BR.GOV.BCB.PIX0116pix@acme.example5204000053039865406150.005802BR5904ACME6009SAO PAULO62070503***6304ABCD"
+
+// mainCode is the main account's static BR Code.
+const mainCode = "00020126380014BR.GOV.BCB.PIX0116pix@acme.example5204000053039865802BR5904ACME6009SAO PAULO62070503***63041D3A"
 
 func session(acc ui.Account, perms api.Permissions) *ui.Session {
 	return &ui.Session{
@@ -146,7 +222,9 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 	d.Screen.SetSize(100, 26)
 	staletest.AnotherAccount{FromA: []tea.Cmd{New(sa, fa).Init()}, B: d, Own: d.Screen.Init(),
 		Then: func(t *testing.T, d *screentest.Driver) {
-			if v := d.PlainView(); strings.Contains(v, "1,234.50") || strings.Contains(v, "4 pending") || !strings.Contains(v, "77.00") || !strings.Contains(v, "2 pending") {
+			if v := d.PlainView(); strings.Contains(v, "1,234.50") || strings.Contains(v, "4 pending") || !strings.Contains(v, "77.00") || !strings.Contains(v, "2 pending") ||
+				strings.Contains(v, "pix@acme.example") || strings.Contains(v, "0x5aAeb") || strings.Contains(v, "49,500.00") ||
+				!strings.Contains(v, "+5511988887777") || !strings.Contains(v, "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359") || !strings.Contains(v, "4,500.00") {
 				t.Fatalf("B shows A's figures, or not its own:\n%s", v)
 			}
 		}}.Check(t)
@@ -158,9 +236,17 @@ func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
 	f := newFake()
 	f.setBalance(uuid.Nil, "111")
 	d := start(t, f, session(ui.Account{}, approver))
-	staletest.OlderLoad{D: d, Ask: staletest.Key(d, "r"), Change: func() { f.setBalance(uuid.Nil, "222") },
+	d.Screen.SetSize(120, 40)
+	staletest.OlderLoad{D: d, Ask: staletest.Key(d, "r"), Change: func() {
+		f.setBalance(uuid.Nil, "222")
+		f.setUsedFiatOut("1000")
+		f.mu.Lock()
+		f.info[uuid.Nil].PixKey = "new-key@acme.example"
+		f.mu.Unlock()
+	},
 		Then: func(t *testing.T, d *screentest.Driver) {
-			if v := d.PlainView(); strings.Contains(v, "111.00") || !strings.Contains(v, "222.00") {
+			if v := d.PlainView(); strings.Contains(v, "111.00") || !strings.Contains(v, "222.00") ||
+				strings.Contains(v, "49,500.00") || !strings.Contains(v, "49,000.00") || !strings.Contains(v, "new-key@acme.example") {
 				t.Fatalf("the latest load is not shown:\n%s", v)
 			}
 		}}.Check(t)
@@ -230,5 +316,141 @@ func TestOverviewNeverCutsTicketAmounts(t *testing.T) {
 				t.Errorf("%d columns: the latest tickets cut %q:\n%s", w, want, v)
 			}
 		}
+	}
+}
+
+// TestOverviewShowsHowTheAccountReceivesAndItsLimits: the static PIX key,
+// the deposit wallet with its EIP-55 checksum, and this month's limits of
+// the currencies held or used, with what is left.
+func TestOverviewShowsHowTheAccountReceivesAndItsLimits(t *testing.T) {
+	d := start(t, newFake(), session(ui.Account{}, approver))
+	d.Screen.SetSize(120, 40)
+	v := d.PlainView()
+	for _, want := range []string{
+		"Receive", "PIX key", "pix@acme.example", "p shows the QR",
+		"EVM chains", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", // checksummed, as a payer's wallet checks it
+		"Limits this month · November 2026",
+		"BRL   fiat out", "500.00", "49,500.00",
+		"USDC  chain out", "10.000000", "990.000000",
+		"USD   fiat out", "1,999.99", "0.01", // not held, but used this month
+		"Latest tickets", "500.00 BRL",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("overview lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "EURC") || strings.Contains(v, "BRL   chain") {
+		t.Errorf("a limit neither held nor used, or a rail the currency does not use, is shown:\n%s", v)
+	}
+}
+
+// TestPShowsTheBRCodeAsAQR: p fills the screen with the static BR Code as
+// a QR code, c copies the code, esc comes back; a window too small for a
+// scannable code says so instead of drawing one.
+func TestPShowsTheBRCodeAsAQR(t *testing.T) {
+	d := start(t, newFake(), session(ui.Account{}, approver))
+	d.Screen.SetSize(100, 40)
+	if strings.Contains(d.PlainView(), "▀") {
+		t.Fatal("a QR code shows before p")
+	}
+	d.Key("p")
+	v := d.PlainView()
+	want, err := widget.QRFit(mainCode, 100, 37)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(v, "Receive BRL by PIX") || !strings.Contains(v, "pix@acme.example") || !strings.Contains(v, ansi.Strip(strings.Split(want, "\n")[3])) {
+		t.Fatalf("p does not show the QR of the static code:\n%s", v)
+	}
+	d.Key("c")
+	if len(d.Out) == 0 {
+		t.Error("c copied nothing")
+	}
+	d.Key("esc")
+	if v := d.PlainView(); !strings.Contains(v, "Latest tickets") || strings.Contains(v, "Receive BRL by PIX") {
+		t.Fatalf("esc did not close the QR:\n%s", v)
+	}
+	d.Screen.SetSize(40, 12)
+	d.Key("p")
+	if v := d.PlainView(); !strings.Contains(v, "too small") {
+		t.Fatalf("a window too small for the QR is not said:\n%s", v)
+	}
+}
+
+// TestAWriteReloadsTheLimitsUsed: a ticket created elsewhere in this
+// account reloads what the month used.
+func TestAWriteReloadsTheLimitsUsed(t *testing.T) {
+	f := newFake()
+	d := start(t, f, session(ui.Account{}, approver))
+	d.Screen.SetSize(120, 40)
+	n := f.limitsN
+	f.setUsedFiatOut("50000")
+	d.Send(ui.ChangedMsg{Account: subID, What: ui.ChangedTickets, By: "quote"})
+	if f.limitsN != n {
+		t.Fatal("another account's write reloaded the limits")
+	}
+	d.Send(ui.ChangedMsg{Account: uuid.Nil, What: ui.ChangedTickets, By: "quote"})
+	if v := d.PlainView(); !strings.Contains(v, "50,000.00") || strings.Contains(v, "49,500.00") {
+		t.Fatalf("the limits used did not follow the write:\n%s", v)
+	}
+}
+
+// TestAnAmountGivesTheQROfACodeCarryingIt: in the QR, a asks an amount;
+// the service's code for it replaces the static one, a refusal is shown,
+// and an empty amount comes back to the static code.
+func TestAnAmountGivesTheQROfACodeCarryingIt(t *testing.T) {
+	f := newFake()
+	d := start(t, f, session(ui.Account{}, approver))
+	d.Screen.SetSize(100, 40)
+	d.Key("p", "a")
+	if len(d.Prompts) != 1 {
+		t.Fatalf("a asked nothing: %+v", d.Prompts)
+	}
+	p := d.Prompts[0]
+	if p.Validate("0") == nil || p.Validate("abc") == nil || p.Validate("") != nil || p.Validate("150.00") != nil {
+		t.Fatal("the amount prompt accepts a non-positive or non-numeric amount, or refuses empty")
+	}
+	d.Run(p.OnSubmit("150.00"))
+	line := func(code string) string {
+		qr, err := widget.QRFit(code, 100, 37)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ansi.Strip(strings.Split(qr, "\n")[3])
+	}
+	v := d.PlainView()
+	if !slices.Equal(f.amounts, []string{"150.00"}) || !strings.Contains(v, "150.00 BRL") || !strings.Contains(v, line(amountCode)) || strings.Contains(v, line(mainCode)) {
+		t.Fatalf("asked %v; the QR is not the code for 150.00:\n%s", f.amounts, v)
+	}
+	d.Key("a")
+	d.Run(d.Prompts[1].OnSubmit("0.01"))
+	if v := d.PlainView(); !strings.Contains(v, "amount below the minimum") {
+		t.Fatalf("a refused amount is not said:\n%s", v)
+	}
+	d.Key("a")
+	d.Run(d.Prompts[2].OnSubmit(""))
+	if v := d.PlainView(); !strings.Contains(v, line(mainCode)) || !strings.Contains(v, "scan to pay any amount") {
+		t.Fatalf("an empty amount did not bring the static code back:\n%s", v)
+	}
+	// The amount typed on another account's screen changes nothing here.
+	d.Send(amountMsg{s: d.Session.WithAccount(ui.Account{ID: subID}), amount: "9.99"})
+	if len(f.amounts) != 2 {
+		t.Fatalf("another screen's amount was asked for: %v", f.amounts)
+	}
+}
+
+// TestAShortWindowKeepsTheLatestTickets: when the receive and limits
+// blocks would leave the latest tickets too little room, the limits give
+// way to a line saying where they are.
+func TestAShortWindowKeepsTheLatestTickets(t *testing.T) {
+	d := start(t, newFake(), session(ui.Account{}, approver))
+	d.Screen.SetSize(100, 18)
+	v := d.PlainView()
+	if !strings.Contains(v, "a taller window shows them") || !strings.Contains(v, "pix@acme.example") || !strings.Contains(v, "500.00 BRL") || strings.Contains(v, "49,500.00") {
+		t.Fatalf("100x18: the tickets lost their room, or the limits are not said to be elsewhere:\n%s", v)
+	}
+	d.Screen.SetSize(100, 40)
+	if v := d.PlainView(); !strings.Contains(v, "49,500.00") || !strings.Contains(v, "500.00 BRL") {
+		t.Fatalf("100x40: limits or tickets missing:\n%s", v)
 	}
 }

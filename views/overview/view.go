@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -29,7 +30,7 @@ const twoColumns = leftWidth + 3 + 2 + 11 + 1 + 10 + 1 + 18 + 1 + 18
 func (m *Screen) SetSize(w, h int) {
 	m.w, m.h = w, h
 	if w >= twoColumns {
-		m.table.SetSize(w-leftWidth-3, max(h-1, 0))
+		m.table.SetSize(w-leftWidth-3, max(h-1-len(m.wideRightLines(w-leftWidth-3)), 0))
 		return
 	}
 	m.table.SetSize(w, max(h-len(m.leftLines(w))-2, 0))
@@ -41,10 +42,13 @@ func (m *Screen) View() string {
 		return ""
 	}
 	t := m.s.Styles()
+	if m.showQR && m.info != nil {
+		return m.qrView(m.w, m.h)
+	}
 	if m.w >= twoColumns {
 		left := ui.Fit(strings.Join(m.leftLines(leftWidth), "\n"), leftWidth, m.h)
 		sep := strings.TrimSuffix(strings.Repeat(t.Muted.Render("│")+"\n", m.h), "\n")
-		right := t.Title.Render("Latest tickets") + "\n" + m.ticketsView()
+		right := strings.Join(m.wideRightLines(m.w-leftWidth-3), "\n") + "\n" + t.Title.Render("Latest tickets") + "\n" + m.ticketsView()
 		return ui.Fit(lipgloss.JoinHorizontal(lipgloss.Top, left, " ", sep, " ", right), m.w, m.h)
 	}
 	lines := m.leftLines(m.w)
@@ -96,7 +100,44 @@ func (m *Screen) leftLines(w int) []string {
 	lines = append(lines, t.Title.Render("Approvals")+" "+m.approvalsText())
 	lines = append(lines, "")
 	lines = append(lines, m.accessLines(w)...)
+	if m.w < twoColumns {
+		// Stacked, the receive and limits blocks come only when the
+		// latest tickets keep minTicketLines below them; else one line
+		// says where they are.
+		extra := m.rightLines(w)
+		if m.h-len(lines)-2-len(extra) >= minTicketLines {
+			lines = append(append(lines, ""), extra[:len(extra)-1]...)
+		} else {
+			lines = append(lines, "", ui.Fit(t.Muted.Render("wallets, PIX key, limits: a window ≥ "+strconv.Itoa(twoColumns)+" columns · p PIX QR"), w, 1))
+		}
+	}
 	return lines
+}
+
+// minTicketLines is the least room the latest tickets keep when the
+// blocks are stacked: their title, the header and six rows.
+const minTicketLines = 8
+
+// rightLines are the receive and limits blocks over the latest tickets (in
+// one column, under the access block), with a blank line after each.
+func (m *Screen) rightLines(w int) []string {
+	lines := append(m.receiveLines(w), "")
+	return append(append(lines, m.limitsLines(w)...), "")
+}
+
+// wideRightLines are the blocks over the latest tickets in two columns:
+// both when the tickets keep minTicketLines under them, else the receive
+// block and a line saying where the limits are, else that line alone.
+func (m *Screen) wideRightLines(w int) []string {
+	t := m.s.Styles()
+	if all := m.rightLines(w); m.h-1-len(all) >= minTicketLines {
+		return all
+	}
+	hint := []string{ui.Fit(t.Title.Render("Limits")+t.Muted.Render(" this month: a taller window shows them"), w, 1), ""}
+	if recv := append(append(m.receiveLines(w), ""), hint...); m.h-1-len(recv) >= minTicketLines {
+		return recv
+	}
+	return hint
 }
 
 // accountShort names the operated account briefly (the header has it in
