@@ -45,6 +45,8 @@ type Config struct {
 	// ExportDir is where exports are written; "" is the current directory.
 	ExportDir string    `toml:"export_dir,omitempty"`
 	Profiles  []Profile `toml:"profile"`
+	// Notifications say how news reaches the user (see Notifications).
+	Notifications Notifications `toml:"notifications,omitempty"`
 }
 
 // ErrNoProfile means no profile is configured, or none is active: the

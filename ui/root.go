@@ -70,6 +70,8 @@ type Options struct {
 	ConnectTimeout time.Duration
 	// RequestTimeout bounds the root's own requests; 0 means 15 seconds.
 	RequestTimeout time.Duration
+	// Notify says how news of a screen (Session.Notify) reaches the user.
+	Notify NotifyOptions
 }
 
 // Root is the dashboard's top-level model: it owns the session, the screens,
@@ -290,6 +292,8 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		r.toastSeq++
 		r.toast = &toast{id: r.toastSeq, text: msg.Text, level: msg.Level, screen: r.activeID()}
 		return r.expireToast(r.toastSeq, msg.Level)
+	case NotifyMsg:
+		return r.notify(msg)
 	case toastExpiredMsg:
 		if r.toast != nil && r.toast.id == msg.id {
 			r.toast = nil
@@ -552,7 +556,13 @@ func (r *Root) buildScreens() tea.Cmd {
 	r.history = nil
 	r.filters = map[string]string{}
 	r.relayout()
-	return r.withPulse(r.ensure(r.active))
+	cmds := []tea.Cmd{r.ensure(r.active)}
+	for i, f := range r.factories {
+		if f.Watch {
+			cmds = append(cmds, r.ensure(i))
+		}
+	}
+	return tea.Batch(r.withPulse(tea.Batch(cmds...)), r.broadcast(ShownMsg{Screen: r.activeID()}))
 }
 
 // ensure builds screen i for the current session if it is not built yet,
@@ -605,7 +615,8 @@ func (r *Root) show(i int) tea.Cmd {
 	}
 	r.active = i
 	r.relayout()
-	return r.withPulse(r.ensure(i))
+	built := r.withPulse(r.ensure(i))
+	return tea.Batch(built, r.broadcast(ShownMsg{Screen: r.activeID()}))
 }
 
 func (r *Root) navigate(msg NavigateMsg) tea.Cmd {
@@ -625,7 +636,7 @@ func (r *Root) back() tea.Cmd {
 	r.active = r.history[len(r.history)-1]
 	r.history = r.history[:len(r.history)-1]
 	r.relayout()
-	return r.withPulse(r.ensure(r.active))
+	return tea.Batch(r.withPulse(r.ensure(r.active)), r.broadcast(ShownMsg{Screen: r.activeID()}))
 }
 
 // busyScreen returns the first screen with a flow under way, if any.
