@@ -31,7 +31,7 @@ var (
 	columns = []widget.Column{
 		{Title: "Requester", Width: 12},
 		{Title: "Amount"},
-		{Title: "Beneficiary", Width: 16},
+		{Title: "Destination", Width: 16},
 		{Title: "Appr", Width: 4, Right: true},
 		{Title: "Age", Width: 4, Right: true},
 		{Title: "Account", Width: 12},
@@ -102,7 +102,7 @@ type item struct {
 }
 
 type keyMap struct {
-	Open, Back, Approve, Reject, Ticket, Refresh, ScrollUp, ScrollDown key.Binding
+	Open, Back, Approve, Reject, Ticket, Refresh, Mark, ScrollUp, ScrollDown key.Binding
 }
 
 // Screen is the Approvals screen.
@@ -131,6 +131,24 @@ type Screen struct {
 	// (the confirmation needs the decoded quote and the beneficiary).
 	after struct{ id, action string }
 
+	// visible is whether the screen is the one shown: it then polls every
+	// visibleEvery, else every backgroundEvery. pollGen names the live poll
+	// loop; a loop armed before the last change of visibility stops.
+	visible bool
+	pollGen int
+	// deferred is a load held until the access info says whether this
+	// access is an approver; notApprover is its answer when it is not (no
+	// request is sent then: the service would answer 403).
+	deferred, accessFailed, notApprover bool
+	// seen are the operations of the last load; the first load only sets
+	// it, later ones notify the ones new and waiting for this approver.
+	seen     map[string]bool
+	baseline bool
+	// marked are the operations selected with space for a batch approval;
+	// batch awaits their fresh detail before the confirmation.
+	marked map[string]bool
+	batch  ui.Slot
+
 	email  string // the caller's e-mail the rows were built for
 	shown  []int  // columns shown at this width; nil: all
 	width  int
@@ -140,7 +158,8 @@ type Screen struct {
 
 // New builds the screen for a session.
 func New(s *ui.Session, svc Service) ui.Screen {
-	m := &Screen{s: s, svc: svc, details: map[string]*ui.Slot{}, width: 80, height: 24}
+	m := &Screen{s: s, svc: svc, details: map[string]*ui.Slot{}, width: 80, height: 24, visible: true,
+		seen: map[string]bool{}, marked: map[string]bool{}}
 	m.table = listing.NewTable(func(it *item) string { return it.op.ID.String() }, m.row, columns...)
 	m.table.SetEmpty("no operation waits for you")
 	m.table.SetStyles(s.Styles().TableStyles())
@@ -151,6 +170,7 @@ func New(s *ui.Session, svc Service) ui.Screen {
 		Reject:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject")),
 		Ticket:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "open the ticket")),
 		Refresh:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Mark:       key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "select for a batch approval")),
 		ScrollUp:   key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "scroll")),
 		ScrollDown: key.NewBinding(key.WithKeys("down", "j")),
 	}
@@ -225,7 +245,12 @@ func (m *Screen) KeyMap() []key.Binding {
 		return []key.Binding{k.Back, k.Approve, k.Reject, k.Ticket, k.Refresh, k.ScrollUp, k.ScrollDown}
 	}
 	k.Open.SetEnabled(it != nil)
-	return append([]key.Binding{k.Open, k.Approve, k.Reject, k.Ticket, k.Refresh}, m.table.KeyMap()...)
+	k.Mark.SetEnabled(it != nil && (m.marked[it.op.ID.String()] || m.approveBlock(it) == nil))
+	if n := len(m.marked); n > 0 {
+		k.Approve.SetEnabled(true)
+		k.Approve.SetHelp("a", fmt.Sprintf("approve the %d selected", n))
+	}
+	return append([]key.Binding{k.Open, k.Mark, k.Approve, k.Reject, k.Ticket, k.Refresh}, m.table.KeyMap()...)
 }
 
 // current is the operation in the detail view, else the selected row.

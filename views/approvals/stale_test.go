@@ -37,7 +37,7 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 	_, fill := a.Update(inbox)
 	late = append(late, fill().(tea.BatchMsg)[0]())
 	late = append(late, a.fetchDetail(parked.ID.String())(), a.fetchDetail(shared.ID.String())(),
-		a.send(a.item(theirs.ID.String()), "approve", "")())
+		a.send([]*item{a.item(theirs.ID.String())}, "approve", "")())
 
 	sb := ha.Session.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
 	hb := harness{&fakeservice.Harness{Driver: screentest.New(t, sb, New(sb, fb))}}
@@ -99,7 +99,8 @@ func TestPollReloadsOnlyItsOwnLoop(t *testing.T) {
 	h := newHarness(t, svc, "approver1@example.com", approver)
 	svc.AddOp(newOp("requester@example.com", "7", time.Second))
 	h.Send(pollMsg{s: h.Session.WithAccount(ui.Account{ID: uuid.New()})})
-	h.Advance(pollEvery - time.Second)
+	h.Send(pollMsg{s: h.Session, gen: -1}) // a loop stopped by a change of visibility
+	h.Advance(visibleEvery - time.Second)
 	if h.Screen.Title() != "Approvals 2" {
 		t.Fatalf("another screen's tick, or an early one, reloaded this one: %q", h.Screen.Title())
 	}

@@ -42,4 +42,5 @@ type Service struct {
 	Approved []uuid.UUID
 	Rejected map[uuid.UUID]string // operation: reason
 	Gets     int                  // operation details fetched
+	Lists    int                  // inbox pages listed
 }
