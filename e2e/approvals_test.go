@@ -95,7 +95,7 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	}
 	a1.Send("a")
 	s = a1.WaitFor("Approve operation", 5*time.Second)
-	for _, want := range []string{"321.00 BRL", "Pair:", "Beneficiary:", "Account:", "SANDBOX", "1 of 2 after yours"} {
+	for _, want := range []string{"321.00 BRL", "Pair:", "Destination:", "Account:", "SANDBOX", "1 of 2 after yours"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the confirmation lacks %q", want)
 		}
@@ -117,7 +117,7 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	a2.WaitFor("1/2", 10*time.Second)
 	a2.Send("a")
 	s = a2.WaitFor("Approve operation", 10*time.Second)
-	if !strings.Contains(s, "yours executes it") {
+	if !strings.Contains(s, "EXECUTES NOW: yours is approval 2 of 2") {
 		t.Fatalf("approver2's confirmation does not say it executes:\n%s", s)
 	}
 	a2.Send("y")
@@ -178,7 +178,7 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	a1.Type("amount above the monthly limit")
 	a1.Send("Enter")
 	a1.WaitFor("Rejected "+own[:8], 10*time.Second)
-	a1.WaitFor("rejected: amount above the monthly limit", 10*time.Second)
+	a1.WaitFor("rejected by approver1@acme-treasury.example: amount above the monthly limit", 10*time.Second)
 	es := readJournal(t, a1)
 	if len(es) != 2 || es[1].Action != "reject-operation" || es[1].IDs["operation"] != own ||
 		es[1].Outcome != "rejected: amount above the monthly limit" {
