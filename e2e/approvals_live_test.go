@@ -31,13 +31,13 @@ func TestE2EApprovalOnTheLiveState(t *testing.T) {
 	a2.Send("/")
 	a2.Type("654.00 BRL")
 	a2.Send("Enter")
-	s = a2.WaitFor("654.00 BRL", 10*time.Second)
+	s = a2.WaitFor("654.00 BRL →", 10*time.Second)
 	if !strings.Contains(s, "0/2") {
 		t.Fatalf("approver2's inbox should show 0/2 before approver1 approves:\n%s", s)
 	}
 
 	a1 := openInbox(t, creds, "approver1", "654.00")
-	a1.WaitFor("654.00 BRL", 10*time.Second)
+	a1.WaitFor("654.00 BRL →", 10*time.Second)
 	a1.Send("a")
 	s = a1.WaitFor("Approve operation "+opID[:8], 10*time.Second)
 	if !strings.Contains(s, "1 of 2 after yours") {
@@ -47,7 +47,7 @@ func TestE2EApprovalOnTheLiveState(t *testing.T) {
 	a1.WaitFor("1 of 2 approvals", 10*time.Second)
 
 	a2.Send("a") // no r
-	s = a2.WaitFor("Approve operation "+opID[:8]+"? It executes now", 10*time.Second)
+	s = a2.WaitFor("Approve "+opID[:8]+"? It executes now", 10*time.Second)
 	for _, want := range []string{"EXECUTES NOW: yours is approval 2 of 2", "Approved by: approver1@", "Destination:", "654.00 BRL"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("approver2's confirmation lacks %q", want)

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -136,6 +137,9 @@ type Screen struct {
 	// loop; a loop armed before the last change of visibility stops.
 	visible bool
 	pollGen int
+	// askedAt is when the inbox was last asked for: shown again just
+	// after, it is not asked for twice.
+	askedAt time.Time
 	// deferred is a load held until the access info says whether this
 	// access is an approver; notApprover is its answer when it is not (no
 	// request is sent then: the service would answer 403).

@@ -73,7 +73,8 @@ func (m *Screen) confirmApprove(it *item) tea.Cmd {
 	onYes := m.decide([]*item{it}, "approve", "")
 	title := fmt.Sprintf("Approve operation %s?", short(op.ID.String()))
 	if executes {
-		title = fmt.Sprintf("Approve operation %s? It executes now", short(op.ID.String()))
+		// Short enough to stay whole on a 40-column terminal.
+		title = fmt.Sprintf("Approve %s? It executes now", short(op.ID.String()))
 	}
 	return func() tea.Msg { return ui.ConfirmMsg{Title: title, Body: b.String(), OnYes: onYes} }
 }

@@ -58,6 +58,7 @@ func (m *Screen) reload() tea.Cmd {
 		return nil
 	}
 	m.deferred, m.notApprover = false, false
+	m.askedAt = m.s.Now()
 	return listing.FetchWhole(m.s, &m.listing, requestTimeout, m.svc.ListApproverOperations)
 }
 

@@ -146,11 +146,11 @@ func TestInboxFollowsWhileShownAndBehindOtherScreens(t *testing.T) {
 	if len(h.Notes) != 2 || !strings.Contains(h.Notes[1].Text, "requester2@example.com") {
 		t.Fatalf("notes %+v: want one for requester2's operation, none for its own", h.Notes)
 	}
-	h.Advance(60 * time.Second)
+	h.Advance(70 * time.Second)
 	if !strings.Contains(row(), " 6m ") {
 		t.Fatalf("the age did not tick: %q", row())
 	}
-	// Shown again: loaded at once, then every 5 s.
+	// Shown again 10 s after the last load: loaded at once, then every 5 s.
 	lists = svc.Lists
 	h.Send(ui.ShownMsg{Screen: "approvals"})
 	if svc.Lists == lists {
@@ -356,5 +356,23 @@ func TestPixPayoutWithoutARecordIsNeverShownAsStaying(t *testing.T) {
 	h.Key("a")
 	if b := h.Asks[0].Body; !strings.Contains(b, "Destination: PIX to PIX key maria@example.com") || strings.Contains(b, "stays") {
 		t.Errorf("the confirmation:\n%s", b)
+	}
+}
+
+// TestShownAgainAtOnceIsNotLoadedTwice: leaving the screen and coming back
+// right after a load does not ask for the whole inbox again.
+func TestShownAgainAtOnceIsNotLoadedTwice(t *testing.T) {
+	svc, _, _, _ := inbox()
+	h := newHarness(t, svc, "approver1@example.com", approver)
+	lists := svc.Lists
+	h.Send(ui.ShownMsg{Screen: "overview"})
+	h.Advance(time.Second)
+	h.Send(ui.ShownMsg{Screen: "approvals"})
+	if svc.Lists != lists {
+		t.Fatalf("the inbox was asked for again %d times", svc.Lists-lists)
+	}
+	h.Advance(visibleEvery)
+	if svc.Lists == lists {
+		t.Fatal("shown, the inbox did not reload within 5 s")
 	}
 }

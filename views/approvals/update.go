@@ -61,7 +61,7 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		m.visible = visible
 		m.pollGen++
 		cmds := []tea.Cmd{m.poll()}
-		if visible && !m.listing.Waiting() {
+		if visible && !m.listing.Waiting() && m.s.Now().Sub(m.askedAt) >= visibleEvery {
 			cmds = append(cmds, m.reload())
 		}
 		return m, tea.Batch(cmds...)
