@@ -86,13 +86,13 @@ func TestE2EBatchApprovalOfThree(t *testing.T) {
 		{"approver2", "3 approvals · 3 execute a ticket now", "Approve 3 operations? 3 execute now"},
 	} {
 		tm := openInbox(t, creds, c.access, "7.00") // matches 717.00, 727.00, 737.00 BRL only
-		s := tm.WaitUntil("the three operations", 10*time.Second, func(s string) bool {
+		tm.WaitUntil("the three operations", 10*time.Second, func(s string) bool {
 			return strings.Contains(s, "717.00 BRL") && strings.Contains(s, "727.00 BRL") && strings.Contains(s, "737.00 BRL")
 		})
 		tm.Send("g", "Space", "Down", "Space", "Down", "Space")
 		tm.WaitFor("3 selected", 5*time.Second)
 		tm.Send("a")
-		s = tm.WaitFor(c.title, 10*time.Second)
+		s := tm.WaitFor(c.title, 10*time.Second)
 		for _, want := range []string{c.head, "Sends:", "2,181.00 BRL", "Receives:", "717.00 BRL", "727.00 BRL", "737.00 BRL",
 			ids["717"][:8], ids["727"][:8], ids["737"][:8]} {
 			if !strings.Contains(s, want) {

@@ -1,9 +1,14 @@
 // Package approvals is the Approvals screen: the inbox of multi-signature
 // operations the caller may decide, each with what it would do (amounts,
-// pair, fees, beneficiary, the parked request) and every approver's state.
-// Approving asks for a confirmation that repeats what is approved and takes
-// only "y"; rejecting needs a reason; the caller's own requests are shown but
-// can never be approved. Every decision is written to the local journal.
+// pair, fees, where the money goes, the parked request) and every
+// approver's state. The inbox is live: it reloads every few seconds while
+// shown and less often behind other screens, and a new operation is told on
+// any screen. Approving fetches the operation again and asks for a
+// confirmation built on that answer, which repeats what is approved, says
+// whether this approval executes the ticket and takes only "y"; several
+// operations selected with space are approved behind one confirmation.
+// Rejecting needs a reason; the caller's own requests are shown but can never
+// be approved. Every decision is written to the local journal, one line each.
 package approvals
 
 import (
