@@ -108,7 +108,7 @@ type item struct {
 }
 
 type keyMap struct {
-	Open, Back, Approve, Reject, Ticket, Refresh, Mark, ScrollUp, ScrollDown key.Binding
+	Open, Back, Approve, Reject, Ticket, Refresh, Mark, MarkAll, ScrollUp, ScrollDown key.Binding
 }
 
 // Screen is the Approvals screen.
@@ -180,6 +180,7 @@ func New(s *ui.Session, svc Service) ui.Screen {
 		Ticket:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "open the ticket")),
 		Refresh:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		Mark:       key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "select for a batch approval")),
+		MarkAll:    key.NewBinding(key.WithKeys("*"), key.WithHelp("*", "select all shown")),
 		ScrollUp:   key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "scroll")),
 		ScrollDown: key.NewBinding(key.WithKeys("down", "j")),
 	}
@@ -259,7 +260,7 @@ func (m *Screen) KeyMap() []key.Binding {
 		k.Approve.SetEnabled(true)
 		k.Approve.SetHelp("a", fmt.Sprintf("approve the %d selected", n))
 	}
-	return append([]key.Binding{k.Open, k.Mark, k.Approve, k.Reject, k.Ticket, k.Refresh}, m.table.KeyMap()...)
+	return append([]key.Binding{k.Open, k.Mark, k.MarkAll, k.Approve, k.Reject, k.Ticket, k.Refresh}, m.table.KeyMap()...)
 }
 
 // current is the operation in the detail view, else the selected row.

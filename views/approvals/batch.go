@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
@@ -40,6 +39,33 @@ func (m *Screen) mark(it *item) tea.Cmd {
 	return nil
 }
 
+// markAll selects every operation shown (the / filter applies) that can be
+// approved, or unselects them all when each one already is.
+func (m *Screen) markAll() tea.Cmd {
+	var can []string
+	for _, r := range m.table.VisibleRows() {
+		if it := m.item(r.ID); it != nil && m.approveBlock(it) == nil {
+			can = append(can, r.ID)
+		}
+	}
+	all := len(can) > 0
+	for _, id := range can {
+		all = all && m.marked[id]
+	}
+	for _, id := range can {
+		if all {
+			delete(m.marked, id)
+		} else {
+			m.marked[id] = true
+		}
+	}
+	m.rebuild()
+	if len(can) == 0 {
+		return ui.Toast(ui.ToastInfo, "No operation shown can be approved by you")
+	}
+	return nil
+}
+
 // markedItems are the selected operations in the order shown.
 func (m *Screen) markedItems() []*item {
 	var out []*item
@@ -64,13 +90,7 @@ func (m *Screen) approveMarked() tea.Cmd {
 	}
 	svc := m.svc
 	return ui.Fetch(m.s, &m.batch, requestTimeout, func(ctx context.Context) ([]*api.Operation, error) {
-		out := make([]*api.Operation, len(ids))
-		errs := make([]error, len(ids))
-		var wg sync.WaitGroup
-		for i, id := range ids {
-			wg.Go(func() { out[i], errs[i] = svc.GetOperation(ctx, id) })
-		}
-		wg.Wait()
+		out, errs := getAll(ctx, svc, ids)
 		for _, err := range errs {
 			if err != nil {
 				return nil, err

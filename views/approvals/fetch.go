@@ -71,25 +71,30 @@ func (m *Screen) fetchDetails(ids []uuid.UUID) tea.Cmd {
 	}
 	svc := m.svc
 	return ui.Fetch(m.s, &m.fill, requestTimeout, func(ctx context.Context) ([]*api.Operation, error) {
-		out := make([]*api.Operation, len(ids))
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for range min(detailWorkers, len(ids)) {
-			wg.Go(func() {
-				for i := range next {
-					if op, err := svc.GetOperation(ctx, ids[i]); err == nil {
-						out[i] = op
-					}
-				}
-			})
-		}
-		for i := range ids {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
+		out, _ := getAll(ctx, svc, ids)
 		return out, nil
 	})
+}
+
+// getAll fetches the detail of each operation, detailWorkers at a time;
+// out[i] is nil where errs[i] says why.
+func getAll(ctx context.Context, svc Service, ids []uuid.UUID) (out []*api.Operation, errs []error) {
+	out, errs = make([]*api.Operation, len(ids)), make([]error, len(ids))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(detailWorkers, len(ids)) {
+		wg.Go(func() {
+			for i := range next {
+				out[i], errs[i] = svc.GetOperation(ctx, ids[i])
+			}
+		})
+	}
+	for i := range ids {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out, errs
 }
 
 func (m *Screen) fetchDetail(id string) tea.Cmd {

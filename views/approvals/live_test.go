@@ -376,3 +376,27 @@ func TestShownAgainAtOnceIsNotLoadedTwice(t *testing.T) {
 		t.Fatal("shown, the inbox did not reload within 5 s")
 	}
 }
+
+// TestSelectAllShownTakesOnlyWhatCanBeApproved: * selects the operations
+// the filter shows that this approver may approve, as a batch of payouts
+// parks them; * again unselects them.
+func TestSelectAllShownTakesOnlyWhatCanBeApproved(t *testing.T) {
+	svc, theirs, mine, _ := inbox()
+	other := newOp("requester@example.com", "77", time.Minute)
+	svc.AddOp(other)
+	h := newHarness(t, svc, "approver3@example.com", approver)
+	h.Key("*")
+	m := h.screen()
+	if len(m.marked) != 2 || !m.marked[theirs.ID.String()] || !m.marked[other.ID.String()] || m.marked[mine.ID.String()] {
+		t.Fatalf("marked %v: want the two pending operations of others", m.marked)
+	}
+	h.Key("*")
+	if len(m.marked) != 0 {
+		t.Fatalf("* again left %v selected", m.marked)
+	}
+	h.Send(ui.FilterMsg{Query: "77.00"})
+	h.Key("*")
+	if len(m.marked) != 1 || !m.marked[other.ID.String()] {
+		t.Fatalf("with a filter, marked %v: want only the operation shown", m.marked)
+	}
+}

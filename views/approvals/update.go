@@ -143,6 +143,8 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.approve(it)
 	case msg.String() == "space" && m.open == "":
 		return m.mark(it)
+	case key.Matches(msg, m.keys.MarkAll) && m.open == "":
+		return m.markAll()
 	case msg.String() == "x":
 		return m.reject(it)
 	case msg.String() == "t":
