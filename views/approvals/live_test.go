@@ -400,3 +400,20 @@ func TestSelectAllShownTakesOnlyWhatCanBeApproved(t *testing.T) {
 		t.Fatalf("with a filter, marked %v: want only the operation shown", m.marked)
 	}
 }
+
+// TestTheFreshFetchIsShownWhileItRuns: between a and the confirmation the
+// screen says it is fetching the operation, and nothing is asked yet.
+func TestTheFreshFetchIsShownWhileItRuns(t *testing.T) {
+	svc, theirs, _, _ := inbox()
+	h := newHarness(t, svc, "approver1@example.com", approver)
+	h.selectOp(theirs.ID)
+	m := h.screen()
+	fetch := m.approve(m.item(theirs.ID.String()))
+	if v := h.PlainView(); !strings.Contains(v, "fetching the latest state before asking you to confirm") || len(h.Asks) != 0 {
+		t.Fatalf("while the fetch runs:\n%s", v)
+	}
+	h.Run(fetch)
+	if len(h.Asks) != 1 || strings.Contains(h.PlainView(), "fetching the latest state") {
+		t.Fatalf("after the fetch: %d asks\n%s", len(h.Asks), h.PlainView())
+	}
+}

@@ -76,6 +76,9 @@ func (m *Screen) actionLine(it *item) string {
 	if it.sending {
 		return th.Muted.Render("sending your decision…")
 	}
+	if m.after.id == it.op.ID.String() || m.batch.Waiting() {
+		return th.Muted.Render("fetching the latest state before asking you to confirm…")
+	}
 	if err := m.approveBlock(it); err != nil {
 		if m.rejectBlock(it) == nil {
 			return th.Warn.Render("approve unavailable: " + ui.ErrorText(err) + " · x reject")
