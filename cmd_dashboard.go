@@ -84,6 +84,7 @@ func (c *app) runDashboard(ctx context.Context) error {
 	opts := dashboardOptions(target, debugAPI)
 	opts.StateDir = stateDir
 	opts.NoColor = c.getenv("NO_COLOR") != ""
+	opts.Notify = c.notifyOptions()
 	// The journal is opened before the first frame: a local file, and no
 	// write action may happen without it.
 	if j, err := journal.Open(stateDir); err != nil {
@@ -162,4 +163,17 @@ func setupLog(debug bool, stateDir string) (path string, closeFn func(), err err
 	log.SetFlags(log.LstdFlags | log.Lmicroseconds)
 	log.Printf("---- tesouro %s started at %s", versionLine(), time.Now().Format(time.RFC3339))
 	return path, func() { fh.Close(); log.SetOutput(io.Discard) }, nil
+}
+
+// notifyOptions are config.toml's [notifications] settings and the desktop
+// notification the terminal takes. A config that cannot be read leaves
+// them all on: with a profile, Resolve has already refused it.
+func (c *app) notifyOptions() ui.NotifyOptions {
+	n := ui.NotifyOptions{Protocol: ui.DesktopProtocol(c.getenv)}
+	if _, cfg, err := c.loadConfig(); err == nil {
+		n.NoToast = !cfg.Notifications.ToastOn()
+		n.NoBell = !cfg.Notifications.BellOn()
+		n.NoDesktop = !cfg.Notifications.DesktopOn()
+	}
+	return n
 }

@@ -23,17 +23,17 @@ import (
 // checks here that the client has every one of them.
 func screens(c *api.Client) []ui.Factory {
 	return []ui.Factory{
-		{ID: "overview", Title: "Overview", Short: "Home", New: func(s *ui.Session) ui.Screen { return overview.New(s, c) }},                // 1
-		{ID: "quote", Title: "Quote", Short: "Qte", New: func(s *ui.Session) ui.Screen { return quote.New(s, c) }},                          // 2
-		{ID: "tickets", Title: "Tickets", Short: "Tkts", New: func(s *ui.Session) ui.Screen { return tickets.New(s, c) }},                   // 3
-		{ID: "approvals", Title: "Approvals", Short: "Appr", New: func(s *ui.Session) ui.Screen { return approvals.New(s, c) }},             // 4
-		{ID: "beneficiaries", Title: "Beneficiaries", Short: "Bnfs", New: func(s *ui.Session) ui.Screen { return beneficiaries.New(s, c) }}, // 5
-		{ID: "subaccounts", Title: "Sub-accounts", Short: "Subs", New: func(s *ui.Session) ui.Screen { return subaccounts.New(s, c) }},      // 6
-		{ID: "trades", Title: "Trades", Short: "Trds", New: func(s *ui.Session) ui.Screen { return trades.New(s, c) }},                      // 7
-		{ID: "compliance", Title: "Compliance", Short: "Comp", New: func(s *ui.Session) ui.Screen { return compliance.New(s, c) }},          // 8
-		{ID: "webhooks", Title: "Webhooks", Short: "Hook", New: func(s *ui.Session) ui.Screen { return webhooks.New(s, c) }},                // 9
-		{ID: "accesses", Title: "Accesses", Short: "Accs", New: func(s *ui.Session) ui.Screen { return accesses.New(s, c) }},                // 0
-		{ID: "batch", Title: "Batch", Short: "Bat", New: func(s *ui.Session) ui.Screen { return batch.New(s, c) }},                          // tab only
-		{ID: "statement", Title: "Statement", Short: "Stmt", New: func(s *ui.Session) ui.Screen { return statement.New(s, c) }},             // tab only
+		{ID: "overview", Title: "Overview", Short: "Home", New: func(s *ui.Session) ui.Screen { return overview.New(s, c) }},                 // 1
+		{ID: "quote", Title: "Quote", Short: "Qte", New: func(s *ui.Session) ui.Screen { return quote.New(s, c) }},                           // 2
+		{ID: "tickets", Title: "Tickets", Short: "Tkts", New: func(s *ui.Session) ui.Screen { return tickets.New(s, c) }},                    // 3
+		{ID: "approvals", Title: "Approvals", Short: "Appr", New: func(s *ui.Session) ui.Screen { return approvals.New(s, c) }, Watch: true}, // 4: new operations are told on any screen
+		{ID: "beneficiaries", Title: "Beneficiaries", Short: "Bnfs", New: func(s *ui.Session) ui.Screen { return beneficiaries.New(s, c) }},  // 5
+		{ID: "subaccounts", Title: "Sub-accounts", Short: "Subs", New: func(s *ui.Session) ui.Screen { return subaccounts.New(s, c) }},       // 6
+		{ID: "trades", Title: "Trades", Short: "Trds", New: func(s *ui.Session) ui.Screen { return trades.New(s, c) }},                       // 7
+		{ID: "compliance", Title: "Compliance", Short: "Comp", New: func(s *ui.Session) ui.Screen { return compliance.New(s, c) }},           // 8
+		{ID: "webhooks", Title: "Webhooks", Short: "Hook", New: func(s *ui.Session) ui.Screen { return webhooks.New(s, c) }},                 // 9
+		{ID: "accesses", Title: "Accesses", Short: "Accs", New: func(s *ui.Session) ui.Screen { return accesses.New(s, c) }},                 // 0
+		{ID: "batch", Title: "Batch", Short: "Bat", New: func(s *ui.Session) ui.Screen { return batch.New(s, c) }},                           // tab only
+		{ID: "statement", Title: "Statement", Short: "Stmt", New: func(s *ui.Session) ui.Screen { return statement.New(s, c) }},              // tab only
 	}
 }

@@ -79,7 +79,7 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	opID := parkForApproval(t, creds, "requester", "321")
 
 	a1 := openInbox(t, creds, "approver1", "321.00")
-	s := a1.WaitFor("321.00 BRL", 10*time.Second)
+	s := a1.WaitFor("321.00 BRL →", 10*time.Second)
 	if !strings.Contains(s, "requester") || !strings.Contains(s, "0/2") {
 		t.Fatalf("the parked operation is not in approver1's inbox:\n%s", s)
 	}
@@ -95,7 +95,7 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	}
 	a1.Send("a")
 	s = a1.WaitFor("Approve operation", 5*time.Second)
-	for _, want := range []string{"321.00 BRL", "Pair:", "Beneficiary:", "Account:", "SANDBOX", "1 of 2 after yours"} {
+	for _, want := range []string{"321.00 BRL", "Pair:", "Destination:", "Account:", "SANDBOX", "1 of 2 after yours"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the confirmation lacks %q", want)
 		}
@@ -116,8 +116,8 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	a2 := openInbox(t, creds, "approver2", "321.00")
 	a2.WaitFor("1/2", 10*time.Second)
 	a2.Send("a")
-	s = a2.WaitFor("Approve operation", 10*time.Second)
-	if !strings.Contains(s, "yours executes it") {
+	s = a2.WaitFor("? It executes now", 10*time.Second)
+	if !strings.Contains(s, "EXECUTES NOW: yours is approval 2 of 2") {
 		t.Fatalf("approver2's confirmation does not say it executes:\n%s", s)
 	}
 	a2.Send("y")
@@ -152,7 +152,7 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	// approver3 is also a requester: its own request is shown but disabled.
 	own := parkForApproval(t, creds, "approver3", "432")
 	a3 := openInbox(t, creds, "approver3", "432.00")
-	a3.WaitFor("432.00 BRL", 10*time.Second)
+	a3.WaitFor("432.00 BRL →", 10*time.Second)
 	a3.WaitFor("you requested this operation", 10*time.Second)
 	a3.Send("a")
 	a3.WaitFor("Cannot approve: you requested this operation", 5*time.Second)
@@ -170,7 +170,7 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	a1.Send("C-u")
 	a1.Type("432.00 BRL")
 	a1.Send("Enter")
-	a1.WaitFor("432.00 BRL", 10*time.Second)
+	a1.WaitFor("432.00 BRL →", 10*time.Second)
 	a1.Send("x")
 	a1.WaitFor("reason", 5*time.Second)
 	a1.Send("Enter") // empty: refused
@@ -178,7 +178,7 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	a1.Type("amount above the monthly limit")
 	a1.Send("Enter")
 	a1.WaitFor("Rejected "+own[:8], 10*time.Second)
-	a1.WaitFor("rejected: amount above the monthly limit", 10*time.Second)
+	a1.WaitFor("rejected by approver1@acme-treasury.example: amount above the monthly limit", 10*time.Second)
 	es := readJournal(t, a1)
 	if len(es) != 2 || es[1].Action != "reject-operation" || es[1].IDs["operation"] != own ||
 		es[1].Outcome != "rejected: amount above the monthly limit" {

@@ -52,6 +52,9 @@ type Config struct {
 	Theme map[string]string  `toml:"theme,omitempty"`
 
 	lines map[string]int // "keys.refresh" -> its line in the file
+
+	// Notifications say how news reaches the user (see Notifications).
+	Notifications Notifications `toml:"notifications,omitempty"`
 }
 
 // ErrNoProfile means no profile is configured, or none is active: the

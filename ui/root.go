@@ -70,6 +70,8 @@ type Options struct {
 	ConnectTimeout time.Duration
 	// RequestTimeout bounds the root's own requests; 0 means 15 seconds.
 	RequestTimeout time.Duration
+	// Notify says how news of a screen (Session.Notify) reaches the user.
+	Notify NotifyOptions
 }
 
 // Root is the dashboard's top-level model: it owns the session, the screens,
@@ -290,6 +292,8 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		r.toastSeq++
 		r.toast = &toast{id: r.toastSeq, text: msg.Text, level: msg.Level, screen: r.activeID()}
 		return r.expireToast(r.toastSeq, msg.Level)
+	case NotifyMsg:
+		return r.notify(msg)
 	case toastExpiredMsg:
 		if r.toast != nil && r.toast.id == msg.id {
 			r.toast = nil
@@ -552,7 +556,13 @@ func (r *Root) buildScreens() tea.Cmd {
 	r.history = nil
 	r.filters = map[string]string{}
 	r.relayout()
-	return r.withPulse(r.ensure(r.active))
+	cmds := []tea.Cmd{r.ensure(r.active)}
+	for i, f := range r.factories {
+		if f.Watch {
+			cmds = append(cmds, r.ensure(i))
+		}
+	}
+	return tea.Batch(r.withPulse(tea.Batch(cmds...)), r.tellShown())
 }
 
 // ensure builds screen i for the current session if it is not built yet,
@@ -594,10 +604,22 @@ func (r *Root) screenIndex(id string) int {
 	return slices.IndexFunc(r.factories, func(f Factory) bool { return f.ID == id })
 }
 
-// show makes screen i active, remembering where we came from for esc.
+// show makes screen i active, remembering where we came from for esc, and
+// tells every screen.
 func (r *Root) show(i int) tea.Cmd {
-	if i < 0 || i >= len(r.screens) || i == r.active {
+	built, moved := r.activate(i)
+	if !moved {
 		return nil
+	}
+	return tea.Batch(built, r.tellShown())
+}
+
+// activate makes screen i active, remembering where we came from for esc;
+// it returns the Init of the screen if it was built now, and whether the
+// screen shown changed.
+func (r *Root) activate(i int) (tea.Cmd, bool) {
+	if i < 0 || i >= len(r.screens) || i == r.active {
+		return nil, false
 	}
 	r.history = append(r.history, r.active)
 	if len(r.history) > 50 {
@@ -605,17 +627,26 @@ func (r *Root) show(i int) tea.Cmd {
 	}
 	r.active = i
 	r.relayout()
-	return r.withPulse(r.ensure(i))
+	return r.withPulse(r.ensure(i)), true
 }
+
+// tellShown tells every built screen which one is shown. What they answer
+// may include timers (a poll at the new pace): it must never be sequenced
+// before another command, which would wait for them.
+func (r *Root) tellShown() tea.Cmd { return r.broadcast(ShownMsg{Screen: r.activeID()}) }
 
 func (r *Root) navigate(msg NavigateMsg) tea.Cmd {
 	i := r.screenIndex(msg.Screen)
 	if i < 0 {
 		return Toast(ToastError, fmt.Sprintf("There is no %q screen", msg.Screen))
 	}
-	built := r.show(i)
+	built, moved := r.activate(i)
 	r.help = false
-	return tea.Sequence(built, r.toActive(msg))
+	cmd := tea.Sequence(built, r.toActive(msg))
+	if moved {
+		cmd = tea.Batch(cmd, r.tellShown())
+	}
+	return cmd
 }
 
 func (r *Root) back() tea.Cmd {
@@ -625,7 +656,7 @@ func (r *Root) back() tea.Cmd {
 	r.active = r.history[len(r.history)-1]
 	r.history = r.history[:len(r.history)-1]
 	r.relayout()
-	return r.withPulse(r.ensure(r.active))
+	return tea.Batch(r.withPulse(r.ensure(r.active)), r.tellShown())
 }
 
 // busyScreen returns the first screen with a flow under way, if any.

@@ -56,7 +56,16 @@ type Factory struct {
 	// or so); the start of Title when empty.
 	Short string
 	New   func(s *Session) Screen
+	// Watch builds the screen with the session rather than when first
+	// shown: it watches something whose news (Session.Notify) must reach
+	// the user on any screen, such as the approver inbox.
+	Watch bool
 }
+
+// ShownMsg is delivered to every built screen when the screen shown
+// changes (and when a session's screens are built): a screen that polls
+// polls faster while it is the one shown.
+type ShownMsg struct{ Screen string }
 
 // Environment is the kind of service the session talks to.
 type Environment string

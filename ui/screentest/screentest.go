@@ -48,6 +48,8 @@ type Driver struct {
 	Prompts []ui.PromptMsg
 	Navs    []ui.NavigateMsg
 	Changes []ui.ChangedMsg
+	// Notes are the news the screen asked the root to tell on any screen.
+	Notes []ui.NotifyMsg
 	// Switches are the accounts the screen asked the root to operate, and
 	// Reloads its requests that the root load the accounts again.
 	Switches []ui.SwitchAccountMsg
@@ -119,6 +121,9 @@ func (d *Driver) Handle(msg tea.Msg) {
 		d.Out = append(d.Out, m)
 	case ui.ChangedMsg:
 		d.Changes = append(d.Changes, m)
+		d.Out = append(d.Out, m)
+	case ui.NotifyMsg:
+		d.Notes = append(d.Notes, m)
 		d.Out = append(d.Out, m)
 	case ui.SwitchAccountMsg:
 		d.Switches = append(d.Switches, m)

@@ -1,9 +1,14 @@
 // Package approvals is the Approvals screen: the inbox of multi-signature
 // operations the caller may decide, each with what it would do (amounts,
-// pair, fees, beneficiary, the parked request) and every approver's state.
-// Approving asks for a confirmation that repeats what is approved and takes
-// only "y"; rejecting needs a reason; the caller's own requests are shown but
-// can never be approved. Every decision is written to the local journal.
+// pair, fees, where the money goes, the parked request) and every
+// approver's state. The inbox is live: it reloads every few seconds while
+// shown and less often behind other screens, and a new operation is told on
+// any screen. Approving fetches the operation again and asks for a
+// confirmation built on that answer, which repeats what is approved, says
+// whether this approval executes the ticket and takes only "y"; several
+// operations selected with space are approved behind one confirmation.
+// Rejecting needs a reason; the caller's own requests are shown but can never
+// be approved. Every decision is written to the local journal, one line each.
 package approvals
 
 import (
@@ -12,6 +17,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -31,7 +37,7 @@ var (
 	columns = []widget.Column{
 		{Title: "Requester", Width: 12},
 		{Title: "Amount"},
-		{Title: "Beneficiary", Width: 16},
+		{Title: "Destination", Width: 16},
 		{Title: "Appr", Width: 4, Right: true},
 		{Title: "Age", Width: 4, Right: true},
 		{Title: "Account", Width: 12},
@@ -102,7 +108,7 @@ type item struct {
 }
 
 type keyMap struct {
-	Open, Back, Approve, Reject, Ticket, Refresh, ScrollUp, ScrollDown key.Binding
+	Open, Back, Approve, Reject, Ticket, Refresh, Mark, MarkAll, ScrollUp, ScrollDown key.Binding
 }
 
 // Screen is the Approvals screen.
@@ -131,6 +137,27 @@ type Screen struct {
 	// (the confirmation needs the decoded quote and the beneficiary).
 	after struct{ id, action string }
 
+	// visible is whether the screen is the one shown: it then polls every
+	// visibleEvery, else every backgroundEvery. pollGen names the live poll
+	// loop; a loop armed before the last change of visibility stops.
+	visible bool
+	pollGen int
+	// askedAt is when the inbox was last asked for: shown again just
+	// after, it is not asked for twice.
+	askedAt time.Time
+	// deferred is a load held until the access info says whether this
+	// access is an approver; notApprover is its answer when it is not (no
+	// request is sent then: the service would answer 403).
+	deferred, accessFailed, notApprover bool
+	// seen are the operations of the last load; the first load only sets
+	// it, later ones notify the ones new and waiting for this approver.
+	seen     map[string]bool
+	baseline bool
+	// marked are the operations selected with space for a batch approval;
+	// batch awaits their fresh detail before the confirmation.
+	marked map[string]bool
+	batch  ui.Slot
+
 	email  string // the caller's e-mail the rows were built for
 	shown  []int  // columns shown at this width; nil: all
 	width  int
@@ -140,7 +167,8 @@ type Screen struct {
 
 // New builds the screen for a session.
 func New(s *ui.Session, svc Service) ui.Screen {
-	m := &Screen{s: s, svc: svc, details: map[string]*ui.Slot{}, width: 80, height: 24}
+	m := &Screen{s: s, svc: svc, details: map[string]*ui.Slot{}, width: 80, height: 24, visible: true,
+		seen: map[string]bool{}, marked: map[string]bool{}}
 	m.table = listing.NewTable(func(it *item) string { return it.op.ID.String() }, m.row, columns...)
 	m.table.SetEmpty("no operation waits for you")
 	m.table.SetStyles(s.Styles().TableStyles())
@@ -151,6 +179,8 @@ func New(s *ui.Session, svc Service) ui.Screen {
 		Reject:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reject")),
 		Ticket:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "open the ticket")),
 		Refresh:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Mark:       key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "select for a batch approval")),
+		MarkAll:    key.NewBinding(key.WithKeys("*"), key.WithHelp("*", "select all shown")),
 		ScrollUp:   key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "scroll")),
 		ScrollDown: key.NewBinding(key.WithKeys("down", "j")),
 	}
@@ -225,7 +255,12 @@ func (m *Screen) KeyMap() []key.Binding {
 		return []key.Binding{k.Back, k.Approve, k.Reject, k.Ticket, k.Refresh, k.ScrollUp, k.ScrollDown}
 	}
 	k.Open.SetEnabled(it != nil)
-	return append([]key.Binding{k.Open, k.Approve, k.Reject, k.Ticket, k.Refresh}, m.table.KeyMap()...)
+	k.Mark.SetEnabled(it != nil && (m.marked[it.op.ID.String()] || m.approveBlock(it) == nil))
+	if n := len(m.marked); n > 0 {
+		k.Approve.SetEnabled(true)
+		k.Approve.SetHelp("a", fmt.Sprintf("approve the %d selected", n))
+	}
+	return append([]key.Binding{k.Open, k.Mark, k.MarkAll, k.Approve, k.Reject, k.Ticket, k.Refresh}, m.table.KeyMap()...)
 }
 
 // current is the operation in the detail view, else the selected row.

@@ -89,7 +89,7 @@ func TestSecondApprovalExecutesAndTheTicketOpens(t *testing.T) {
 	h := newHarness(t, svc, "approver2@example.com", approver)
 	h.selectOp(theirs.ID)
 	h.Key("a")
-	if !strings.Contains(h.Asks[0].Body, "yours executes it") {
+	if !strings.Contains(h.Asks[0].Body, "EXECUTES NOW: yours is approval 2 of 2") || !strings.Contains(h.Asks[0].Title, "executes now") {
 		t.Fatalf("the confirmation should say this approval executes:\n%s", h.Asks[0].Body)
 	}
 	h.Run(h.Asks[0].OnYes)
@@ -223,16 +223,16 @@ func TestNavigateOpensTheOperation(t *testing.T) {
 	}
 }
 
-func TestNotAnApproverCannotDecide(t *testing.T) {
-	svc, theirs, _, _ := inbox()
+func TestNotAnApproverIsToldWithoutAsking(t *testing.T) {
+	svc, _, _, _ := inbox()
 	h := newHarness(t, svc, "operator@example.com", api.Permissions{PayOut: true})
-	h.selectOp(theirs.ID)
-	h.Key("a", "x")
-	if len(h.Asks)+len(h.Prompts) != 0 {
-		t.Fatal("a non-approver was offered a decision")
+	if v := h.PlainView(); !strings.Contains(v, "the approval inbox is for approvers, and this access is not one") {
+		t.Fatalf("the screen does not say it is for approvers:\n%s", v)
 	}
-	if !strings.Contains(h.Toasts[0].Text, "not an approver") {
-		t.Fatalf("toasts = %+v", h.Toasts)
+	h.Advance(2 * backgroundEvery)
+	h.Key("a", "x", "space")
+	if h.screen().loaded || len(h.screen().table.Items()) != 0 || svc.Gets+svc.Lists != 0 || len(h.Asks)+len(h.Prompts) != 0 {
+		t.Fatal("a non-approver's screen asked the service for the inbox, or offered a decision")
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
@@ -14,8 +15,11 @@ import (
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
-// approve asks for the confirmation, or says why the operation cannot be
-// approved. The confirmation needs the detail: it is loaded first if needed.
+// approve fetches the operation again and then asks for the confirmation,
+// or says why it cannot be approved. The confirmation is built from that
+// fresh answer only: another approver may have approved or rejected it
+// since the inbox loaded, and whether this approval executes the ticket
+// depends on it.
 func (m *Screen) approve(it *item) tea.Cmd {
 	if it == nil {
 		return nil
@@ -23,25 +27,30 @@ func (m *Screen) approve(it *item) tea.Cmd {
 	if err := m.approveBlock(it); err != nil {
 		return ui.Toast(ui.ToastError, "Cannot approve: "+ui.ErrorText(err))
 	}
-	if it.detail == nil {
-		id := it.op.ID.String()
-		m.after.id, m.after.action = id, "approve"
-		return m.fetchDetail(id)
-	}
-	return m.confirmApprove(it)
+	id := it.op.ID.String()
+	m.after.id, m.after.action = id, "approve"
+	return m.fetchDetail(id)
 }
 
+// confirmApprove asks for the confirmation of it, whose detail has just
+// been fetched.
 func (m *Screen) confirmApprove(it *item) tea.Cmd {
-	if it == nil || m.approveBlock(it) != nil {
+	if it == nil {
 		return nil
 	}
+	if err := m.approveBlock(it); err != nil {
+		return ui.Toast(ui.ToastError, "Cannot approve now: "+ui.ErrorText(err))
+	}
+	th := m.s.Styles()
 	op := it.op
 	q := it.quote
+	executes := op.Approvals+1 >= op.MinApprovals
 	// The most important lines first: a small terminal cuts the end.
 	var b strings.Builder
-	ben := beneficiaryShort(op.Beneficiary)
-	if ben == "" {
-		ben = "none (the output stays in the account)"
+	if executes {
+		b.WriteString(th.Warn.Render(fmt.Sprintf("▶ EXECUTES NOW: yours is approval %d of %d; the ticket is created at once and the money moves", op.Approvals+1, op.MinApprovals)) + "\n")
+	} else {
+		fmt.Fprintf(&b, "Approvals:   %d of %d after yours: %d more needed before it executes\n", op.Approvals+1, op.MinApprovals, op.MinApprovals-op.Approvals-1)
 	}
 	if q != nil {
 		fmt.Fprintf(&b, "Amount:      %s → %s\n", q.Sends(), q.Receives())
@@ -49,24 +58,36 @@ func (m *Screen) confirmApprove(it *item) tea.Cmd {
 	} else {
 		b.WriteString("Amount:      unknown (the service sent no decoded quote)\n")
 	}
-	fmt.Fprintf(&b, "Beneficiary: %s\n", ben)
+	fmt.Fprintf(&b, "Destination: %s\n", destinationOf(op, q).Line(op))
 	fmt.Fprintf(&b, "Account:     %s\n", accountLine(op))
 	if q != nil {
 		if fees := q.feeLines(); len(fees) > 0 {
 			fmt.Fprintf(&b, "Fees:        %s\n", strings.Join(fees, "; "))
 		}
 	}
-	after := op.Approvals + 1
-	if after >= op.MinApprovals {
-		fmt.Fprintf(&b, "Approvals:   %d of %d: yours executes it, the ticket is created at once\n", after, op.MinApprovals)
-	} else {
-		fmt.Fprintf(&b, "Approvals:   %d of %d after yours\n", after, op.MinApprovals)
+	if by := approvedBy(op); len(by) > 0 {
+		fmt.Fprintf(&b, "Approved by: %s\n", strings.Join(by, ", "))
 	}
 	fmt.Fprintf(&b, "Requested by %s, %s ago\n", op.RequesterEmail, age(m.s.Now(), op.CreatedAt.Time))
-	fmt.Fprintf(&b, "Environment: %s", strings.ToUpper(string(m.s.Env)))
-	onYes := m.decide(it, "approve", "")
+	fmt.Fprintf(&b, "State as of %s · environment %s", m.s.Now().Local().Format("15:04:05"), strings.ToUpper(string(m.s.Env)))
+	onYes := m.decide([]*item{it}, "approve", "")
 	title := fmt.Sprintf("Approve operation %s?", short(op.ID.String()))
+	if executes {
+		// Short enough to stay whole on a 40-column terminal.
+		title = fmt.Sprintf("Approve %s? It executes now", short(op.ID.String()))
+	}
 	return func() tea.Msg { return ui.ConfirmMsg{Title: title, Body: b.String(), OnYes: onYes} }
+}
+
+// approvedBy are the e-mails of the approvers who approved op.
+func approvedBy(op api.Operation) []string {
+	var out []string
+	for _, a := range op.Approvers {
+		if a.HasApproved {
+			out = append(out, a.Email)
+		}
+	}
+	return out
 }
 
 func accountLine(op api.Operation) string {
@@ -82,7 +103,8 @@ func accountLine(op api.Operation) string {
 // maxReason is the longest rejection reason the service keeps.
 const maxReason = 500
 
-// reject asks for the reason; an empty one is refused by the prompt.
+// reject fetches the operation again, then asks for the reason (see
+// promptReject).
 func (m *Screen) reject(it *item) tea.Cmd {
 	if it == nil {
 		return nil
@@ -91,13 +113,28 @@ func (m *Screen) reject(it *item) tea.Cmd {
 		return ui.Toast(ui.ToastError, "Cannot reject: "+ui.ErrorText(err))
 	}
 	id := it.op.ID.String()
+	m.after.id, m.after.action = id, "reject"
+	return m.fetchDetail(id)
+}
+
+// promptReject asks for the reason of rejecting it, whose detail has just
+// been fetched; an empty reason is refused by the prompt.
+func (m *Screen) promptReject(it *item) tea.Cmd {
+	if it == nil {
+		return nil
+	}
+	if err := m.rejectBlock(it); err != nil {
+		return ui.Toast(ui.ToastError, "Cannot reject now: "+ui.ErrorText(err))
+	}
+	id := it.op.ID.String()
 	summary := strings.ToLower(it.op.OperationType)
 	if it.quote != nil {
 		summary = it.quote.Short()
 	}
 	return func() tea.Msg {
 		return ui.PromptMsg{
-			Title:       fmt.Sprintf("Reject %s (%s, %s) — reason", short(id), summary, accountName(it.op)),
+			Title: fmt.Sprintf("Reject %s (%s, %s, %d of %d approved) — reason", short(id), summary, accountName(it.op),
+				it.op.Approvals, it.op.MinApprovals),
 			Placeholder: "why it is rejected (the requester sees it)",
 			Validate: func(s string) error {
 				if err := validate.Required(s); err != nil {
@@ -113,35 +150,50 @@ func (m *Screen) reject(it *item) tea.Cmd {
 				if cur == nil {
 					return nil
 				}
-				return m.decide(cur, "reject", strings.TrimSpace(reason))
+				return m.decide([]*item{cur}, "reject", strings.TrimSpace(reason))
 			},
 		}
 	}
 }
 
-// decide returns the command that marks the operation as being decided,
-// then sends the decision.
-func (m *Screen) decide(it *item, action, reason string) tea.Cmd {
-	s, id := m.s, it.op.ID.String()
-	mark := func() tea.Msg { return sendingMsg{s: s, id: id} }
-	return tea.Sequence(mark, m.send(it, action, reason))
+// decide returns the command that marks the operations as being decided,
+// then sends the decisions one after the other: a single one answers a
+// Result[decision], several a Result[[]decision].
+func (m *Screen) decide(its []*item, action, reason string) tea.Cmd {
+	ids := make([]string, len(its))
+	for i, it := range its {
+		ids[i] = it.op.ID.String()
+	}
+	s := m.s
+	mark := func() tea.Msg { return sendingMsg{s: s, ids: ids} }
+	return tea.Sequence(mark, m.send(its, action, reason))
 }
 
-// send returns the command that sends the decision and journals it. What
-// it needs is copied now: the command never reads the screen or session.
-func (m *Screen) send(it *item, action, reason string) tea.Cmd {
-	op := it.op
-	q := it.quote
-	s, jr, svc := m.s, m.s.Journal, m.svc
-	acct := m.opAccount(op)
-	amounts := map[string]string{}
-	if q != nil {
-		amounts["input"] = q.Sends()
-		amounts["output"] = q.Receives()
+// order is one decision to send, with what it needs copied from the screen
+// so that the command never reads the screen or the session.
+type order struct {
+	op   api.Operation
+	acct uuid.UUID
+	amts map[string]string
+}
+
+// send returns the command that sends the decisions, in turn, and journals
+// each one on its own line.
+func (m *Screen) send(its []*item, action, reason string) tea.Cmd {
+	orders := make([]order, len(its))
+	for i, it := range its {
+		amts := map[string]string{}
+		if q := it.quote; q != nil {
+			amts["input"] = q.Sends()
+			amts["output"] = q.Receives()
+		}
+		orders[i] = order{op: it.op, acct: m.opAccount(it.op), amts: amts}
 	}
-	_, send := ui.Call(s, requestTimeout, func(ctx context.Context) (decision, error) {
+	s, jr, svc := m.s, m.s.Journal, m.svc
+	one := func(ctx context.Context, o order) decision {
 		var res *api.Operation
 		var err error
+		op := o.op
 		endpoint := "POST /v2/account/multi-sig-operations/" + op.ID.String() + "/" + action
 		if action == "approve" {
 			res, err = svc.ApproveOperation(ctx, op.ID)
@@ -161,19 +213,33 @@ func (m *Screen) send(it *item, action, reason string) tea.Cmd {
 		default:
 			outcome = "rejected: " + reason
 		}
-		e := s.JournalEntry(acct, action+"-operation", endpoint)
-		e.IDs, e.Amounts, e.Outcome = ids, amounts, outcome
+		e := s.JournalEntry(o.acct, action+"-operation", endpoint)
+		e.IDs, e.Amounts, e.Outcome = ids, o.amts, outcome
 		jerr := jr.Record(e)
-		return decision{id: op.ID.String(), account: acct, action: action, op: res, journalErr: jerr}, err
+		return decision{id: op.ID.String(), account: o.acct, action: action, op: res, journalErr: jerr, err: err}
+	}
+	if len(orders) == 1 {
+		_, cmd := ui.Call(s, requestTimeout, func(ctx context.Context) (decision, error) {
+			d := one(ctx, orders[0])
+			return d, d.err
+		})
+		return cmd
+	}
+	_, cmd := ui.Call(s, requestTimeout*time.Duration(len(orders)), func(ctx context.Context) ([]decision, error) {
+		out := make([]decision, 0, len(orders))
+		for _, o := range orders {
+			out = append(out, one(ctx, o))
+		}
+		return out, nil
 	})
-	return send
+	return cmd
 }
 
 // sendingMsg marks an operation as being decided, before the request goes;
 // it names the session whose screen confirmed the decision.
 type sendingMsg struct {
-	s  *ui.Session
-	id string
+	s   *ui.Session
+	ids []string
 }
 
 // decided takes the outcome of a decision: any of this session's, since

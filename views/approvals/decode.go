@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -182,43 +181,6 @@ func beneficiaryFields(raw json.RawMessage) []field {
 		}
 	}
 	return out
-}
-
-// beneficiaryShort names the beneficiary in one line: its alias and what
-// identifies where the money goes.
-func beneficiaryShort(raw json.RawMessage) string {
-	m := object(raw)
-	if m == nil {
-		return ""
-	}
-	name := str(m, "alias")
-	var where string
-	switch {
-	case str(m, "walletAddress") != "":
-		where = str(m, "walletAddress")
-		if c := str(m, "walletChain"); c != "" {
-			where += " on " + c
-		}
-	case str(m, "pixKey") != "":
-		where = "PIX " + str(m, "pixKey")
-	case str(m, "accountNumber") != "":
-		where = "bank " + str(m, "bankCode") + " " + str(m, "branchCode") + " " + str(m, "accountNumber")
-	case str(m, "bankAccountNumber") != "":
-		where = "account " + str(m, "bankAccountNumber")
-	}
-	for _, k := range []string{"userName", "beneficiaryName", "bankBeneficiaryName"} {
-		if v := str(m, k); v != "" {
-			where = strings.TrimSpace(v + " · " + where)
-			break
-		}
-	}
-	switch {
-	case name == "":
-		return where
-	case where == "":
-		return name
-	}
-	return name + " (" + where + ")"
 }
 
 // payloadFields flattens the parked request into dotted keys and scalar

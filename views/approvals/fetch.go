@@ -14,13 +14,21 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
-// pollEvery is how often the inbox reloads by itself, so that the pending
-// count on the tab follows what other requesters park.
-const pollEvery = 30 * time.Second
+// The inbox reloads by itself, faster while it is shown, so that the
+// pending count on the tab and the Overview follow what requesters park and
+// other approvers decide, and a new operation is told on any screen.
+const (
+	visibleEvery    = 5 * time.Second
+	backgroundEvery = 30 * time.Second
+)
 
-// pollMsg is a poll armed by the screen of session s: the screen rebuilt
-// for another account ignores its predecessor's.
-type pollMsg struct{ s *ui.Session }
+// pollMsg is a poll armed by the screen of session s in loop gen: the
+// screen rebuilt for another account ignores its predecessor's, and a loop
+// armed before the last change of visibility stops.
+type pollMsg struct {
+	s   *ui.Session
+	gen int
+}
 
 // detail is the answer for one operation's detail.
 type detail struct {
@@ -28,15 +36,29 @@ type detail struct {
 	op *api.Operation
 }
 
-// poll arms the next reload; each pollMsg re-arms it once, so one loop runs
-// per screen.
+// poll arms the next reload of the live loop; each pollMsg of that loop
+// re-arms it once, so one loop runs per screen.
 func (m *Screen) poll() tea.Cmd {
-	s := m.s
-	return m.s.After(pollEvery, func(time.Time) tea.Msg { return pollMsg{s: s} })
+	s, gen, every := m.s, m.pollGen, backgroundEvery
+	if m.visible {
+		every = visibleEvery
+	}
+	return m.s.After(every, func(time.Time) tea.Msg { return pollMsg{s: s, gen: gen} })
 }
 
-// reload asks for the whole inbox: the pending count needs every page.
+// reload asks for the whole inbox (the pending count needs every page),
+// once the access is known to be an approver's.
 func (m *Screen) reload() tea.Cmd {
+	switch a := m.s.Access; {
+	case a == nil && !m.accessFailed:
+		m.deferred = true
+		return nil
+	case a != nil && !a.AccountPermissions.OperationApprover:
+		m.deferred, m.notApprover = false, true
+		return nil
+	}
+	m.deferred, m.notApprover = false, false
+	m.askedAt = m.s.Now()
 	return listing.FetchWhole(m.s, &m.listing, requestTimeout, m.svc.ListApproverOperations)
 }
 
@@ -49,25 +71,30 @@ func (m *Screen) fetchDetails(ids []uuid.UUID) tea.Cmd {
 	}
 	svc := m.svc
 	return ui.Fetch(m.s, &m.fill, requestTimeout, func(ctx context.Context) ([]*api.Operation, error) {
-		out := make([]*api.Operation, len(ids))
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for range min(detailWorkers, len(ids)) {
-			wg.Go(func() {
-				for i := range next {
-					if op, err := svc.GetOperation(ctx, ids[i]); err == nil {
-						out[i] = op
-					}
-				}
-			})
-		}
-		for i := range ids {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
+		out, _ := getAll(ctx, svc, ids)
 		return out, nil
 	})
+}
+
+// getAll fetches the detail of each operation, detailWorkers at a time;
+// out[i] is nil where errs[i] says why.
+func getAll(ctx context.Context, svc Service, ids []uuid.UUID) (out []*api.Operation, errs []error) {
+	out, errs = make([]*api.Operation, len(ids)), make([]error, len(ids))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(detailWorkers, len(ids)) {
+		wg.Go(func() {
+			for i := range next {
+				out[i], errs[i] = svc.GetOperation(ctx, ids[i])
+			}
+		})
+	}
+	for i := range ids {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out, errs
 }
 
 func (m *Screen) fetchDetail(id string) tea.Cmd {
@@ -98,6 +125,7 @@ func (m *Screen) inbox(msg listing.WholeMsg[api.Operation]) tea.Cmd {
 	}
 	m.loaded, m.err = true, nil
 	ops := msg.Value.Items
+	news, changed := m.news(ops)
 	keep := make(map[string]bool, len(ops))
 	fresh := make([]*item, 0, len(ops)+2)
 	var missing []uuid.UUID
@@ -113,7 +141,9 @@ func (m *Screen) inbox(msg listing.WholeMsg[api.Operation]) tea.Cmd {
 		it.op, it.pos = mergeList(it.op, op), len(fresh)
 		keep[id] = true
 		fresh = append(fresh, it)
-		missing = append(missing, op.ID)
+		if it.detail == nil || it.detail.Status != op.Status || it.detail.Approvals != op.Approvals {
+			missing = append(missing, op.ID)
+		}
 	}
 	// An operation opened by navigation stays even if the inbox omits it.
 	for _, id := range []string{m.open, m.focus} {
@@ -126,7 +156,56 @@ func (m *Screen) inbox(msg listing.WholeMsg[api.Operation]) tea.Cmd {
 	if m.focus != "" && m.table.Select(m.focus) {
 		m.focus = ""
 	}
-	return tea.Batch(m.fetchDetails(missing), m.s.Refreshed())
+	for id := range m.marked {
+		if it := m.item(id); it == nil || m.approveBlock(it) != nil {
+			delete(m.marked, id)
+		}
+	}
+	cmds := []tea.Cmd{m.fetchDetails(missing), m.s.Refreshed(), news}
+	if changed {
+		// The Overview counts the same inbox: it loads it again.
+		cmds = append(cmds, ui.ChangedIn(m.s.Account.ID, ui.ChangedOperations, m.ID()))
+	}
+	return tea.Batch(cmds...)
+}
+
+// news compares a load with the one before: it returns the notification
+// of the operations that are new and wait for this approver, and whether
+// the pending ones changed. The first load only sets what was seen: what
+// already waited at start is on the tab, not news.
+func (m *Screen) news(ops []api.Operation) (tea.Cmd, bool) {
+	seen := make(map[string]bool, len(ops))
+	var fresh []api.Operation
+	changed := false
+	for _, op := range ops {
+		id := op.ID.String()
+		seen[id] = true
+		prev := m.item(id)
+		if op.Status == api.OperationPending && !m.seen[id] {
+			changed = true
+			if !m.own(&item{op: op}) {
+				fresh = append(fresh, op)
+			}
+		}
+		if prev != nil && (prev.op.Status != op.Status || prev.op.Approvals != op.Approvals) {
+			changed = true
+		}
+	}
+	for id := range m.seen {
+		if !seen[id] {
+			changed = true
+		}
+	}
+	first := !m.baseline
+	m.seen, m.baseline = seen, true
+	if first || len(fresh) == 0 {
+		return nil, changed && !first
+	}
+	text := fmt.Sprintf("New operation to approve from %s on %s: see Approvals", fresh[0].RequesterEmail, accountName(fresh[0]))
+	if len(fresh) > 1 {
+		text = fmt.Sprintf("%d new operations to approve, from %s and others: see Approvals", len(fresh), fresh[0].RequesterEmail)
+	}
+	return m.s.Notify("Tesouro: approval needed", text), true
 }
 
 // filled takes the details the latest load asked for.
@@ -187,8 +266,11 @@ func (m *Screen) detailArrived(msg ui.Result[detail]) tea.Cmd {
 	if m.after.id == id {
 		action := m.after.action
 		m.after.id = ""
-		if action == "approve" {
+		switch action {
+		case "approve":
 			return m.confirmApprove(m.item(id))
+		case "reject":
+			return m.promptReject(m.item(id))
 		}
 	}
 	return nil

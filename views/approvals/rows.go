@@ -36,7 +36,18 @@ func (m *Screen) row(it *item) widget.Row {
 	if it.quote != nil {
 		amt = it.quote.Short()
 	}
-	cells := []string{requesterName(it.op.RequesterEmail), amt, beneficiaryShort(it.op.Beneficiary),
+	who := requesterName(it.op.RequesterEmail)
+	if m.marked[it.op.ID.String()] {
+		// The selection for a batch approval shows in the first column
+		// shown at every width.
+		who, amt = "● "+who, "● "+amt
+		if m.shown == nil || m.shown[0] == 0 {
+			amt = amt[len("● "):]
+		} else {
+			who = who[len("● "):]
+		}
+	}
+	cells := []string{who, amt, destinationOf(it.op, it.quote).Short(),
 		fmt.Sprintf("%d/%d", it.op.Approvals, it.op.MinApprovals), age(m.s.Now(), it.op.CreatedAt.Time),
 		accountName(it.op), string(it.op.Status)}
 	if m.shown != nil {

@@ -37,7 +37,10 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 	_, fill := a.Update(inbox)
 	late = append(late, fill().(tea.BatchMsg)[0]())
 	late = append(late, a.fetchDetail(parked.ID.String())(), a.fetchDetail(shared.ID.String())(),
-		a.send(a.item(theirs.ID.String()), "approve", "")())
+		a.send([]*item{a.item(theirs.ID.String())}, "approve", "")())
+	// A batch: the fresh details before its confirmation, and its decisions.
+	a.marked[theirs.ID.String()], a.marked[parked.ID.String()] = true, true
+	late = append(late, a.approveMarked()(), a.send([]*item{a.item(parked.ID.String()), a.item(shared.ID.String())}, "approve", "")())
 
 	sb := ha.Session.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
 	hb := harness{&fakeservice.Harness{Driver: screentest.New(t, sb, New(sb, fb))}}
@@ -47,7 +50,7 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 		hb.Send(msg)
 	}
 	b := hb.screen()
-	if len(b.table.Items()) != 0 || b.loaded || len(hb.Toasts)+len(hb.Changes) != 0 {
+	if len(b.table.Items()) != 0 || b.loaded || len(hb.Toasts)+len(hb.Changes)+len(hb.Asks) != 0 {
 		t.Fatalf("A's answers reached B's screen: %d items, toasts %+v, changes %+v", len(b.table.Items()), hb.Toasts, hb.Changes)
 	}
 	hb.Run(askedByB)
@@ -60,7 +63,7 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 	if b.item(parked.ID.String()) != nil || len(b.table.Items()) != 3 || hb.Screen.Title() != "Approvals 2" {
 		t.Fatalf("B holds A's operations: %d items, title %q", len(b.table.Items()), hb.Screen.Title())
 	}
-	if after := hb.PlainView(); after != before || len(hb.Toasts)+len(hb.Changes) != 0 {
+	if after := hb.PlainView(); after != before || len(hb.Toasts)+len(hb.Changes)+len(hb.Asks) != 0 {
 		t.Fatalf("A's answers changed B's screen (toasts %+v, changes %+v):\n%s\nwas:\n%s", hb.Toasts, hb.Changes, after, before)
 	}
 }
@@ -99,7 +102,8 @@ func TestPollReloadsOnlyItsOwnLoop(t *testing.T) {
 	h := newHarness(t, svc, "approver1@example.com", approver)
 	svc.AddOp(newOp("requester@example.com", "7", time.Second))
 	h.Send(pollMsg{s: h.Session.WithAccount(ui.Account{ID: uuid.New()})})
-	h.Advance(pollEvery - time.Second)
+	h.Send(pollMsg{s: h.Session, gen: -1}) // a loop stopped by a change of visibility
+	h.Advance(visibleEvery - time.Second)
 	if h.Screen.Title() != "Approvals 2" {
 		t.Fatalf("another screen's tick, or an early one, reloaded this one: %q", h.Screen.Title())
 	}

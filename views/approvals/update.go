@@ -24,6 +24,7 @@ type decision struct {
 	account    uuid.UUID // the account the operation acts on
 	op         *api.Operation
 	journalErr error
+	err        error
 }
 
 // Update implements ui.Screen.
@@ -36,23 +37,40 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case listing.WholeMsg[api.Operation]:
 		return m, m.inbox(msg)
-	case ui.Result[[]*api.Operation]:
-		m.filled(msg)
-		return m, nil
 	case ui.Result[detail]:
 		return m, m.detailArrived(msg)
 	case pollMsg:
-		if msg.s != m.s {
+		if msg.s != m.s || msg.gen != m.pollGen {
 			return m, nil
 		}
 		cmds := []tea.Cmd{m.poll()}
 		if !m.listing.Waiting() {
 			cmds = append(cmds, m.reload())
 		}
-		if m.open != "" {
+		if m.open != "" && m.visible {
 			cmds = append(cmds, m.fetchDetail(m.open))
 		}
 		return m, tea.Batch(cmds...)
+	case ui.ShownMsg:
+		visible := msg.Screen == m.ID()
+		if visible == m.visible {
+			return m, nil
+		}
+		// A new loop at the new pace; shown again, the inbox is loaded now
+		// rather than at the end of the slow loop's wait.
+		m.visible = visible
+		m.pollGen++
+		cmds := []tea.Cmd{m.poll()}
+		if visible && !m.listing.Waiting() && m.s.Now().Sub(m.askedAt) >= visibleEvery {
+			cmds = append(cmds, m.reload())
+		}
+		return m, tea.Batch(cmds...)
+	case ui.AccessLoadedMsg:
+		m.accessFailed = msg.Err != nil
+		if m.deferred {
+			return m, m.reload()
+		}
+		return m, nil
 	case ui.ChangedMsg:
 		// An operation was parked from another screen: the inbox shows it.
 		if msg.By == m.ID() || !msg.For(m.s, ui.ChangedOperations) {
@@ -64,12 +82,22 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		return m, tea.Batch(cmds...)
 	case sendingMsg:
-		if it := m.item(msg.id); it != nil && msg.s == m.s {
-			it.sending = true
+		for _, id := range msg.ids {
+			if it := m.item(id); it != nil && msg.s == m.s {
+				it.sending = true
+			}
 		}
 		return m, nil
 	case ui.Result[decision]:
 		return m, m.decided(msg)
+	case ui.Result[[]*api.Operation]:
+		if m.batch.Take(msg) {
+			return m, m.confirmBatch(msg)
+		}
+		m.filled(msg)
+		return m, nil
+	case ui.Result[[]decision]:
+		return m, m.batchDecided(msg)
 	case ui.NavigateMsg:
 		if msg.Screen == m.ID() && msg.ID != "" {
 			return m, m.navigate(msg.ID)
@@ -109,8 +137,14 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 			cmds = append(cmds, m.fetchDetail(m.open))
 		}
 		return tea.Batch(cmds...)
+	case msg.String() == "a" && m.open == "" && len(m.marked) > 0:
+		return m.approveMarked()
 	case msg.String() == "a":
 		return m.approve(it)
+	case msg.String() == "space" && m.open == "":
+		return m.mark(it)
+	case key.Matches(msg, m.keys.MarkAll) && m.open == "":
+		return m.markAll()
 	case msg.String() == "x":
 		return m.reject(it)
 	case msg.String() == "t":

@@ -27,6 +27,8 @@ func (m *Screen) View() string {
 func (m *Screen) summaryLine() string {
 	th := m.s.Styles()
 	switch {
+	case m.notApprover:
+		return th.Warn.Render("⊘ the approval inbox is for approvers, and this access is not one")
 	case m.err != nil && errors.Is(m.err, api.ErrForbidden):
 		return th.Warn.Render("⊘ the approval inbox is for approvers, and this access is not one (the service answered 403)")
 	case m.err != nil:
@@ -36,6 +38,9 @@ func (m *Screen) summaryLine() string {
 	}
 	pending := m.Pending()
 	s := fmt.Sprintf("%d pending · %d decided", pending, len(m.table.Items())-pending)
+	if n := len(m.marked); n > 0 {
+		s += fmt.Sprintf(" · %d selected (a approves them, space unselects)", n)
+	}
 	if m.listing.Waiting() {
 		s += " · refreshing…"
 	}
@@ -53,6 +58,9 @@ func (m *Screen) actionLine(it *item) string {
 		return th.Good.Render("✓ executed: ticket " + it.op.ExecutedID + " · t opens it")
 	case api.OperationRejected:
 		r := "✗ rejected"
+		if it.op.RejectedBy != "" {
+			r += " by " + it.op.RejectedBy
+		}
 		if it.op.Reason != "" {
 			r += ": " + it.op.Reason
 		}
@@ -67,6 +75,9 @@ func (m *Screen) actionLine(it *item) string {
 	}
 	if it.sending {
 		return th.Muted.Render("sending your decision…")
+	}
+	if m.after.id == it.op.ID.String() || m.batch.Waiting() {
+		return th.Muted.Render("fetching the latest state before asking you to confirm…")
 	}
 	if err := m.approveBlock(it); err != nil {
 		if m.rejectBlock(it) == nil {
@@ -118,9 +129,13 @@ func (m *Screen) detailLines(it *item) []string {
 	if op.ExecutedID != "" {
 		l = append(l, m.kv("Ticket", op.ExecutedID+" (t opens it)"))
 	}
+	if op.RejectedBy != "" {
+		l = append(l, m.kv("Rejected by", op.RejectedBy))
+	}
 	if op.Reason != "" {
 		l = append(l, m.kv("Reason", op.Reason))
 	}
+	l = append(l, m.kv("Destination", destinationOf(op, it.quote).Line(op)))
 	if it.detail == nil {
 		return append(l, "", th.Muted.Render("loading the detail…"))
 	}
@@ -131,8 +146,13 @@ func (m *Screen) detailLines(it *item) []string {
 	for _, a := range it.detail.Approvers {
 		// Padded to the width of "✓ approved" so the e-mails line up.
 		state := "· waiting "
-		if a.HasApproved {
+		switch {
+		case a.HasApproved:
 			state = th.Good.Render("✓ approved")
+		case op.RejectedBy != "" && strings.EqualFold(a.Email, op.RejectedBy):
+			state = th.Warn.Render("✗ rejected")
+		case op.Status != api.OperationPending:
+			state = "· no vote "
 		}
 		who := a.Email
 		if strings.EqualFold(a.Email, m.myEmail()) {
@@ -160,13 +180,11 @@ func (m *Screen) detailLines(it *item) []string {
 	} else {
 		l = append(l, m.kv("", "the service sent no decoded quote"))
 	}
-	l = append(l, "", th.Title.Render("Beneficiary"))
 	if bf := beneficiaryFields(op.Beneficiary); len(bf) > 0 {
+		l = append(l, "", th.Title.Render("Beneficiary record"))
 		for _, f := range bf {
 			l = append(l, m.kv(f.Key, f.Value))
 		}
-	} else {
-		l = append(l, m.kv("", "none (the output stays in the account)"))
 	}
 	if pf := payloadFields(op.Payload); len(pf) > 0 {
 		l = append(l, "", th.Title.Render("Request (payload)"))

@@ -35,6 +35,7 @@ func listForm(o api.Operation) api.Operation {
 func (f *Service) ListApproverOperations(_ context.Context, cursor string) (api.Page[api.Operation], error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.Lists++
 	half := len(f.Ops) / 2
 	ops, next := f.Ops[:half], "page2"
 	if cursor != "" {

@@ -44,4 +44,5 @@ type Service struct {
 	Approved []uuid.UUID
 	Rejected map[uuid.UUID]string // operation: reason
 	Gets     int                  // operation details fetched
+	Lists    int                  // inbox pages listed
 }
