@@ -677,8 +677,8 @@ func (sw *switcher) accountChoices() []string {
 // From 80 columns up every screen keeps a name on its tab, so none of the
 // ten is undiscoverable.
 func TestEveryTabKeepsANameFrom80Columns(t *testing.T) {
-	titles := []string{"Overview", "Quote", "Tickets", "Approvals", "Beneficiaries", "Sub-accounts", "Trades", "Compliance", "Webhooks", "Accesses"}
-	shorts := []string{"Home", "Qte", "Tkts", "Appr", "Bnfs", "Subs", "Trds", "Comp", "Hook", "Accs"}
+	titles := []string{"Overview", "Quote", "Tickets", "Approvals", "Beneficiaries", "Sub-accounts", "Trades", "Compliance", "Webhooks", "Accesses", "Batch", "Statement"}
+	shorts := []string{"Home", "Qte", "Tkts", "Appr", "Bnfs", "Subs", "Trds", "Comp", "Hook", "Accs", "Bat", "Stmt"}
 	var screens []Factory
 	for i, title := range titles {
 		id := strings.ToLower(title)
@@ -701,6 +701,12 @@ func TestEveryTabKeepsANameFrom80Columns(t *testing.T) {
 				if !strings.Contains(tabs, shorts[i]) && !strings.Contains(tabs, titles[i]) {
 					t.Errorf("width %d, screen %s shown: tab %d has no name: %q", w, k, i+1, tabs)
 				}
+			}
+			// Screens past the tenth have no digit key: none is shown
+			// for them (a "1" or "2" before them would open Overview or
+			// Quote).
+			if strings.Contains(tabs, "1 Bat") || strings.Contains(tabs, "2 Stmt") || strings.Contains(tabs, "2 Statement") {
+				t.Errorf("width %d: a tab past the tenth shows a digit key: %q", w, tabs)
 			}
 		}
 	}

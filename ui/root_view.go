@@ -156,6 +156,14 @@ func (r *Root) notice() string {
 	return strings.Join(parts, "; ") + ": those actions are hidden"
 }
 
+// The three lengths a tab reads at: its digit, its digit and short name,
+// its digit and full title.
+const (
+	tabNumber = iota
+	tabShort
+	tabFull
+)
+
 // tabsView: "1 Overview 2 Quote ..." with the active tab marked.
 func (r *Root) tabsView(w int) string {
 	t := r.theme
@@ -168,22 +176,11 @@ func (r *Root) tabsView(w int) string {
 	// its short name while that fits (from 80 columns up), so no screen
 	// goes nameless; then the tabs nearest the active one get their full
 	// titles as room allows.
-	const (
-		number = iota
-		short
-		full
-	)
 	level := make([]int, n)
 	render := func() string {
 		var b strings.Builder
 		for i := range n {
-			label := fmt.Sprint((i + 1) % 10)
-			switch level[i] {
-			case full:
-				label += " " + r.title(i)
-			case short:
-				label += " " + r.short(i)
-			}
+			label := r.tabLabel(i, level[i])
 			if i == r.active {
 				b.WriteString(t.ActiveTab.Render(" " + label + " "))
 			} else {
@@ -193,23 +190,28 @@ func (r *Root) tabsView(w int) string {
 		return b.String()
 	}
 	for i := range level {
-		level[i] = short
+		level[i] = tabShort
 	}
-	level[r.active] = full
+	level[r.active] = tabFull
+	if lipgloss.Width(render()) > w {
+		// Every short name before the active tab's full title: the
+		// active tab is marked by its style either way.
+		level[r.active] = tabShort
+	}
 	if lipgloss.Width(render()) > w {
 		for i := range level {
-			level[i] = number
+			level[i] = tabNumber
 		}
-		level[r.active] = full
+		level[r.active] = tabFull
 	}
 	out := render()
-	for d := 1; d < n; d++ {
+	for d := 0; d < n; d++ {
 		for _, i := range []int{r.active + d, r.active - d} {
-			if i < 0 || i >= n {
+			if i < 0 || i >= n || level[i] == tabFull {
 				continue
 			}
 			was := level[i]
-			level[i] = full
+			level[i] = tabFull
 			if next := render(); lipgloss.Width(next) <= w {
 				out = next
 			} else {
@@ -219,6 +221,23 @@ func (r *Root) tabsView(w int) string {
 		}
 	}
 	return out
+}
+
+// tabLabel is tab i at one length: its digit key, then its short name or
+// its full title. Screens past the tenth have no digit (1 is Overview's),
+// so they always show at least their short name.
+func (r *Root) tabLabel(i, level int) string {
+	var parts []string
+	if i < 10 {
+		parts = append(parts, fmt.Sprint((i+1)%10))
+	}
+	switch {
+	case level == tabFull:
+		parts = append(parts, r.title(i))
+	case level == tabShort || i >= 10:
+		parts = append(parts, r.short(i))
+	}
+	return strings.Join(parts, " ")
 }
 
 // short is the short name of screen i: its factory's, or the start of its
