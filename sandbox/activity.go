@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -112,7 +114,58 @@ func (s *Server) seedActivity(seed int64, st *store, now time.Time) error {
 		seedCompliance(r, a, now)
 		s.changed(a)
 	}
-	return nil
+	return s.orderLedgerByTime()
+}
+
+// orderLedgerByTime renumbers the demo ledger in time order and works out
+// each balance_after again. The history is made ticket by ticket at random
+// past times, so the moves were written out of time order; a statement
+// read over a date range (ordered by id, as the service's is) must add up
+// from the balance before the range to the balance after it, as a real
+// ledger does. The balances themselves do not change: they are the sum of
+// the same moves.
+func (s *Server) orderLedgerByTime() error {
+	b := s.tx()
+	if b.err != nil {
+		return b.err
+	}
+	type row struct {
+		account, currency, amount, reason string
+		ticket                            sql.NullString
+		at                                int64
+	}
+	var moves []row
+	rows, err := b.tx.Query("SELECT account_id, currency, amount, ticket_id, reason, at FROM ledger ORDER BY at, id")
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var m row
+		if err := rows.Scan(&m.account, &m.currency, &m.amount, &m.ticket, &m.reason, &m.at); err != nil {
+			rows.Close()
+			return err
+		}
+		moves = append(moves, m)
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return err
+	}
+	s.exec("DELETE FROM ledger")
+	balance := map[[2]string]decimal.Decimal{}
+	for i, m := range moves {
+		k := [2]string{m.account, m.currency}
+		amount, err := decimal.NewFromString(m.amount)
+		if err != nil {
+			return fmt.Errorf("ledger move %d: %w", i+1, err)
+		}
+		balance[k] = balance[k].Add(amount)
+		if balance[k].IsNegative() {
+			return fmt.Errorf("demo ledger in time order goes below zero: %s %s at move %d", m.account, m.currency, i+1)
+		}
+		s.exec("INSERT INTO ledger (id, account_id, currency, amount, balance_after, ticket_id, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+			i+1, m.account, m.currency, m.amount, balance[k].String(), m.ticket, m.reason, m.at)
+	}
+	return b.err
 }
 
 func seedBeneficiaries(r demoRand, a *account, now time.Time) {

@@ -342,6 +342,7 @@ func TestStatementPagesToTheEndMatchingTheBalances(t *testing.T) {
 	balances := must[api.Balances](t)(op.Balances(ctx(t), e.subs[0]))
 	newest := map[string]api.StatementLog{}
 	older := map[string]api.StatementLog{} // the next older line per token, walking back
+	var walked []api.StatementLog
 	for _, l := range logs {
 		if _, ok := newest[l.Token]; !ok {
 			newest[l.Token] = l
@@ -350,6 +351,12 @@ func TestStatementPagesToTheEndMatchingTheBalances(t *testing.T) {
 			t.Fatalf("%s: %s + %s != %s (line %s)", l.Token, l.FinalBalance, prev.BalanceChange, prev.FinalBalance, prev.ID)
 		}
 		older[l.Token] = l
+		// Newest first by id is also newest first by time, so a date
+		// range of the demo ledger adds up like the whole of it.
+		if i := len(walked); i > 0 && l.CreatedAt.After(walked[i-1].CreatedAt.Time) {
+			t.Fatalf("line %s at %v comes after line %s at %v", l.ID, l.CreatedAt, walked[i-1].ID, walked[i-1].CreatedAt)
+		}
+		walked = append(walked, l)
 		if !strings.HasPrefix(l.Description, "[DEBIT]") && !strings.HasPrefix(l.Description, "[CREDIT]") {
 			t.Errorf("description %q", l.Description)
 		}
