@@ -6,10 +6,10 @@ import "charm.land/bubbles/v2/key"
 // the current stage, disabled when the access may not use them.
 type keyMap struct {
 	Edit, GetQuote, Requote, Auto, Continue  key.Binding
-	Next, Prev, Choose, Back, Submit         key.Binding
+	Choose, Back, Submit                     key.Binding
 	Confirm, Cancel                          key.Binding
 	Copy, Fund, NewQuote, Approvals, Tickets key.Binding
-	Scroll                                   key.Binding
+	Scroll, Unlock, Move, Done               key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -24,9 +24,7 @@ func newKeyMap() keyMap {
 		Requote:   b("re-quote", "r"),
 		Auto:      b("auto re-quote on/off", "a"),
 		Continue:  b("continue to the ticket", "c"),
-		Next:      b("next field", "tab", "down"),
-		Prev:      b("previous field", "shift+tab", "up"),
-		Choose:    b("cycle choices", "left", "right"),
+		Choose:    key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "choose")),
 		Back:      b("back", "esc"),
 		Submit:    b("review and confirm", "ctrl+s"),
 		Confirm:   b("create the ticket", "y"),
@@ -37,5 +35,10 @@ func newKeyMap() keyMap {
 		Approvals: b("open in Approvals", "o"),
 		Tickets:   b("open in Tickets", "t"),
 		Scroll:    b("scroll", "up", "down"),
+		Unlock:    b("edit the external id", "ctrl+e"),
+		// Move and Done are what the hint lines show for the keys that
+		// move the focus and leave the quote form.
+		Move: key.NewBinding(key.WithKeys("tab", "down", "shift+tab", "up"), key.WithHelp("↑/↓", "move")),
+		Done: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "done")),
 	}
 }

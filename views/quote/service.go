@@ -10,7 +10,9 @@ import (
 
 // Service is what the quote builder asks of the treasury service: the
 // quote, the ticket it becomes and its status, the sandbox's simulated
-// payment, and the beneficiaries the ticket may pay.
+// payment, the beneficiaries the ticket may pay, who a PIX key pays and
+// the month's limits (read before confirming), and a parked operation
+// (followed until its ticket exists).
 type Service interface {
 	Quote(ctx context.Context, req api.QuoteRequest) (*api.Quote, error)
 	CreateTicket(ctx context.Context, subAccountID uuid.UUID, req api.CreateTicketRequest) (*api.CreateTicketResult, error)
@@ -20,4 +22,8 @@ type Service interface {
 	ListWallets(ctx context.Context, f api.WalletFilter) (api.Page[api.Wallet], error)
 	ListUSDAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.USDAccount], error)
 	ListCOPAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.COPAccount], error)
+	GetBRLAccount(ctx context.Context, subAccountID, id uuid.UUID) (*api.BRLAccount, error)
+	PixInfo(ctx context.Context, pixKey string) (*api.PixInfo, error)
+	Limits(ctx context.Context, subAccountID uuid.UUID) (*api.AccountLimits, error)
+	GetOperation(ctx context.Context, id uuid.UUID) (*api.Operation, error)
 }
