@@ -203,7 +203,7 @@ func limitWarning(l *api.LimitInfo, q *api.Quote) string {
 			left, dir = lim.FiatOutLeft(), "out by fiat rails"
 		}
 		if amount.GreaterThan(left) {
-			over = append(over, money.Format(amount, cur)+" "+cur+" "+dir+", "+money.Format(left, cur)+" left this month")
+			over = append(over, money.Format(amount, cur)+" "+cur+" "+dir+", "+money.Format(left, cur)+" "+cur+" left this month")
 		}
 	}
 	side(q.InputCurrency, q.InputPaymentMethod, q.InputAmount, true)

@@ -189,11 +189,15 @@ func (m *Screen) confirmFoot(now time.Time) []footLine {
 		row(label("Beneficiary", "To"), "the operated account's balance", 0, true)
 	}
 	if h, ok := m.holderText(); ok {
-		row("Holder", h, 0, true)
+		row("Holder", h, 0, m.holder != nil) // a failure is read whole
 	}
 	env := strings.ToUpper(nonEmpty(string(m.s.Env), "sandbox"))
 	if narrow {
-		row("Acct", m.accountText()+" · "+env, 3, true)
+		acct := nonEmpty(m.s.Account.Name, "sub-account")
+		if m.s.Account.Main() {
+			acct = strings.TrimSuffix(m.accountText(), " (main)")
+		}
+		row("Acct", env+" · "+acct, 3, true)
 	} else {
 		row("Account", m.accountText(), 2, true)
 		profile := "profile " + nonEmpty(m.s.Profile, "—")
