@@ -224,9 +224,9 @@ func (m *Screen) requester() bool {
 // this screen has learnt it from an earlier parked ticket.
 func (m *Screen) approvalsText() string {
 	if m.minApprovals > 0 {
-		return "sent for " + plural(int(m.minApprovals), "approval") + " before anything moves"
+		return "send for approval: " + plural(int(m.minApprovals), "approval") + " before anything moves"
 	}
-	return "sent for approval: nothing moves until the account's approvers approve"
+	return "send for approval: nothing moves until the account's approvers approve"
 }
 
 func plural(n int, what string) string {

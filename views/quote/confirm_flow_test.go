@@ -254,7 +254,7 @@ func TestRequesterFollowsTheOperationToPaid(t *testing.T) {
 		{Status: api.OperationExecuted, Approvals: 2, MinApprovals: 2, ExecutedID: ticketID.String()},
 	}
 	h.toConfirmation("500")
-	h.want("y: sent for approval")
+	h.want("y: send for approval")
 	h.keys("y")
 	h.want("Sent for approval", "0/2", "waiting for 2 more approvals")
 
@@ -283,7 +283,7 @@ func TestRequesterFollowsTheOperationToPaid(t *testing.T) {
 	// The count it needed is known now: the next confirmation says it.
 	h.keys("n")
 	h.toConfirmation("400")
-	h.want("y: sent for 2 approvals")
+	h.want("y: send for approval: 2 approvals before anything moves")
 }
 
 // A rejected operation says who rejected it and why, and stops.
