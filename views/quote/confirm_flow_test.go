@@ -381,9 +381,9 @@ func TestHintsOfferOnlyLiveActions(t *testing.T) {
 	if s := h.hintsLine(); strings.Contains(s, "r re-quote") || strings.Contains(s, "continue") || !strings.Contains(s, "e edit") {
 		t.Fatalf("with no quote the hints say %q", s)
 	}
-	h.want("e edit the form")
+	h.want("e edit · enter get a quote · a auto re-quote")
 	h.quote("500")
-	if s := h.hintsLine(); !strings.Contains(s, "r re-quote") || !strings.Contains(s, "enter continue") {
+	if s := h.hintsLine(); !strings.Contains(s, "r re-quote") || !strings.Contains(s, "enter/c continue") {
 		t.Fatalf("with a quote the hints say %q", s)
 	}
 	for _, b := range h.m.KeyMap() {

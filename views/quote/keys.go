@@ -19,11 +19,11 @@ func newKeyMap() keyMap {
 	// Submit names ctrl+s: enter reviews only from the last field of the
 	// details (elsewhere it moves on), ctrl+s from any field.
 	return keyMap{
-		Edit:      b("edit the form", "e"),
+		Edit:      b("edit", "e"),
 		GetQuote:  b("get a quote", "enter"),
 		Requote:   b("re-quote", "r"),
-		Auto:      b("auto re-quote on/off", "a"),
-		Continue:  b("continue to the ticket", "c"),
+		Auto:      b("auto re-quote", "a"),
+		Continue:  key.NewBinding(key.WithKeys("enter", "c"), key.WithHelp("enter/c", "continue")),
 		Choose:    key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "choose")),
 		Back:      b("back", "esc"),
 		Submit:    b("review and confirm", "ctrl+s"),
@@ -34,7 +34,7 @@ func newKeyMap() keyMap {
 		NewQuote:  b("new quote", "n"),
 		Approvals: b("open in Approvals", "o"),
 		Tickets:   b("open in Tickets", "t"),
-		Scroll:    b("scroll", "up", "down"),
+		Scroll:    key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll")),
 		Unlock:    b("edit the external id", "ctrl+e"),
 		// Move and Done are what the hint lines show for the keys that
 		// move the focus and leave the quote form.

@@ -418,6 +418,19 @@ func (r *result) lines(th theme, now time.Time, w, h int, hints string) []string
 	if r.op != nil && r.ticket == nil {
 		return r.parkedLines(th, w, hints)
 	}
+	out := r.ticketLines(th, now, w, h)
+	if len(r.steps) > 0 {
+		// How a parked operation got here, after what is to be paid.
+		out = append(out, "", th.title.Render("Progress"))
+		for _, st := range r.steps {
+			out = append(out, wrapAll([]string{th.dim.Render(st)}, w)...)
+		}
+	}
+	return out
+}
+
+// ticketLines are the ticket, its BR Code and QR while it is to be paid.
+func (r *result) ticketLines(th theme, now time.Time, w, h int) []string {
 	// Beside the details when the QR fits there whole; else below them
 	// (scrolled to), at most the full content area.
 	t := r.ticket
@@ -490,12 +503,7 @@ func (r *result) lines(th theme, now time.Time, w, h int, hints string) []string
 	if !t.Status.Final() {
 		info = append(info, th.dim.Render(fmt.Sprintf("status followed live (every %s)", pollEvery)))
 	}
-	if len(r.steps) > 0 {
-		info = append(info, "", th.title.Render("Progress"))
-		for _, st := range r.steps {
-			info = append(info, wrapAll([]string{th.dim.Render(st)}, infoW)...)
-		}
-	}
+
 	if r.brCode == "" {
 		return info
 	}

@@ -77,6 +77,7 @@ func (m *Screen) formView() ([]string, int) {
 	if m.info != "" {
 		head = append(head, wrapAll([]string{m.th.warn.Render("! " + m.info)}, m.w)...)
 	}
+	head = append(head, wrapAll([]string{m.th.dim.Render(m.hints())}, m.w)...)
 	formW := m.w
 	wide := m.w >= 96
 	if wide {
@@ -104,7 +105,6 @@ func (m *Screen) formView() ([]string, int) {
 func (m *Screen) formLines(w int) ([]string, int) {
 	var out []string
 	focus := -1
-	out = append(out, wrapAll([]string{m.th.dim.Render(m.hints())}, w)...)
 	for _, f := range m.form.visibleFields() {
 		focused := m.editing && f == m.form.focused()
 		if focused {
@@ -274,12 +274,12 @@ func (m *Screen) KeyMap() []key.Binding {
 		if m.editing {
 			return []key.Binding{k.Move, k.Choose, k.GetQuote, k.Done}
 		}
-		cont, get, requote := k.Continue, k.GetQuote, k.Requote
-		cont.SetEnabled(m.quote != nil && m.continueDenied() == "")
+		get, requote := k.GetQuote, k.Requote
 		if m.quote != nil {
-			// With a quote on screen enter continues, like c.
-			get.SetHelp("enter", "continue")
-			get.SetEnabled(cont.Enabled())
+			// With a quote on screen enter continues, as c does: one
+			// binding, one hint.
+			get = k.Continue
+			get.SetEnabled(m.continueDenied() == "")
 		}
 		switch {
 		case m.quote != nil:
@@ -288,7 +288,7 @@ func (m *Screen) KeyMap() []key.Binding {
 		default:
 			requote.SetEnabled(false)
 		}
-		return []key.Binding{k.Edit, get, requote, k.Auto, cont}
+		return []key.Binding{k.Edit, get, requote, k.Auto}
 	case stageDetails:
 		unlock := k.Unlock
 		unlock.SetEnabled(m.details != nil && m.details.externalLocked())
