@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
 // The PIX beneficiary of the fake and what the directory says of its key.
@@ -20,6 +21,17 @@ var mariaHolder = api.PixInfo{Name: "Maria Silva", TaxID: "***.982.247-**", Bank
 // pixPayout runs the flow of a BRLA → BRL PIX payout of amount to the
 // fake's PIX beneficiary, up to its confirmation.
 func (h *harness) pixPayout(amount string) {
+	h.t.Helper()
+	h.pixDetails(amount)
+	h.keys("ctrl+s")
+	if h.m.stage != stageConfirm {
+		h.t.Fatalf("stage %v, want the confirmation:\n%s", h.m.stage, h.screen())
+	}
+}
+
+// pixDetails runs the PIX payout flow up to its details, beneficiary
+// chosen.
+func (h *harness) pixDetails(amount string) {
 	h.t.Helper()
 	h.keys("e")
 	h.m.form.get(fInCurrency).Set("BRLA")
@@ -33,10 +45,7 @@ func (h *harness) pixPayout(amount string) {
 		h.t.Fatalf("stage %v, want the details:\n%s", h.m.stage, h.screen())
 	}
 	h.toPicker()
-	h.keys("enter", "ctrl+s")
-	if h.m.stage != stageConfirm {
-		h.t.Fatalf("stage %v, want the confirmation:\n%s", h.m.stage, h.screen())
-	}
+	h.keys("enter")
 }
 
 // lines is the view at w×h, one string a line.
@@ -409,4 +418,39 @@ func TestUnpaidTicketKeepsTheScreenBusy(t *testing.T) {
 	if h.m.Busy() {
 		t.Fatal("a paid ticket's result still busy")
 	}
+}
+
+// A's holder look-up answers after the switch, while B's confirmation
+// awaits its own: B shows only its own holder. An older look-up of the
+// same screen (confirmed, left, confirmed again) is dropped too.
+func TestLateHolderIsDropped(t *testing.T) {
+	a := newHarness(t, operatorPerms())
+	a.f.more.holders = map[string]api.PixInfo{mariaKey: {Name: "Holder Seen By A", TaxID: "***.111.111-**"}}
+	a.pixDetails("300")
+	late := staletest.Answers(a.ask("ctrl+s"))
+
+	b := a.switchTo(other)
+	b.f.more.holders = map[string]api.PixInfo{mariaKey: mariaHolder}
+	b.pixDetails("200")
+	own := staletest.Answers(b.ask("ctrl+s"))
+	for _, msg := range late {
+		b.send(msg)
+	}
+	if sc := b.screen(); strings.Contains(sc, "Holder Seen By A") || !strings.Contains(sc, "looking up the PIX directory") {
+		t.Fatalf("B took A's holder:\n%s", sc)
+	}
+	for _, msg := range own {
+		b.send(msg)
+	}
+	b.want("Maria Silva · ***.982.247-**")
+
+	b.keys("x") // back to the details
+	older := staletest.Answers(b.ask("ctrl+s"))
+	b.keys("x") // back again…
+	b.f.more.holders[mariaKey] = api.PixInfo{Name: "Newer Holder"}
+	b.keys("ctrl+s") // …and confirmed again: this look-up is the one
+	for _, msg := range older {
+		b.send(msg)
+	}
+	b.want("Newer Holder")
 }
