@@ -28,9 +28,9 @@ const armDelay = 1500 * time.Millisecond
 // lookupTimeout bounds the holder and limits look-ups of the confirmation.
 const lookupTimeout = 10 * time.Second
 
-// armMsg redraws the confirmation when y is armed again after a renewal;
-// it carries the renewal it ends so that an older one is ignored.
-type armMsg struct{ at time.Time }
+// armMsg redraws the confirmation when y is armed again after a renewal
+// (whether y is armed is read from the clock, not from this message).
+type armMsg struct{}
 
 // armed reports whether y may confirm now: no renewal in the last
 // armDelay, by the session clock.
@@ -42,7 +42,7 @@ func (m *Screen) armed(now time.Time) bool {
 // y waits armDelay, and a timer redraws the screen when it is armed again.
 func (m *Screen) renewed(now time.Time) tea.Cmd {
 	m.renewedAt = now
-	return m.s.After(armDelay, func(time.Time) tea.Msg { return armMsg{at: now} })
+	return m.s.After(armDelay, func(time.Time) tea.Msg { return armMsg{} })
 }
 
 // holder is who a PIX payout reaches, as the PIX directory (pix-info) or
