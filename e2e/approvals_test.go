@@ -32,7 +32,7 @@ func parkForApproval(t *testing.T, creds, access, amount string) string {
 	tm.WaitFor("They receive", 10*time.Second)
 	tm.Send("c")
 	tm.WaitFor("Ticket details", 5*time.Second)
-	tm.Send("Enter", "Enter", "Enter")
+	tm.Send("C-s") // nothing on the details must be filled: review at once
 	tm.WaitFor("Confirm the ticket", 5*time.Second)
 	tm.Send("y")
 	s := tm.WaitFor("Sent for approval", 15*time.Second)

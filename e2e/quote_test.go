@@ -138,7 +138,7 @@ func TestE2ERequesterGetsSentForApproval(t *testing.T) {
 	tm.WaitFor("They receive", 10*time.Second)
 	tm.Send("c")
 	tm.WaitFor("Ticket details", 5*time.Second)
-	tm.Send("Enter", "Enter", "Enter") // externalId, remitter, PIX data: nothing else is needed
+	tm.Send("C-s") // remitter and PIX data are optional: review at once
 	tm.WaitFor("Confirm the ticket", 5*time.Second)
 	tm.Send("y")
 	s := tm.WaitFor("Sent for approval", 15*time.Second)
@@ -161,15 +161,18 @@ func TestE2EExpiredQuoteCannotBeConfirmed(t *testing.T) {
 	if strings.Contains(tm.Screen(), "Ticket details") {
 		t.Fatal("an expired quote reached the ticket details")
 	}
-	// Renewed, carried to the confirmation, then left to expire there: it is
-	// renewed again and the change shown, and nothing is created.
+	// Renewed, carried to the confirmation, then left to expire there: with
+	// auto re-quote off it stays expired and offers r; r renews it and
+	// shows the change, and nothing is created.
 	tm.Send("r")
 	tm.WaitGone("cannot become a ticket", 10*time.Second)
 	tm.Send("c")
 	tm.WaitFor("Ticket details", 5*time.Second)
-	tm.Send("Enter", "Enter", "Enter")
+	tm.Send("C-s")
 	tm.WaitFor("Confirm the ticket", 5*time.Second)
-	s := tm.WaitFor("The quote expired and was renewed", 25*time.Second)
+	tm.WaitFor("The quote expired: it cannot be confirmed", 25*time.Second)
+	tm.Send("r")
+	s := tm.WaitFor("The quote was renewed", 10*time.Second)
 	if !strings.Contains(s, "Before") || !strings.Contains(s, "Now") {
 		t.Fatalf("no side-by-side comparison:\n%s", s)
 	}

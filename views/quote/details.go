@@ -100,8 +100,9 @@ func newDetails(req Requirements, externalID string) *details {
 	if req.Needs(BlockMarkup) {
 		d.entries = append(d.entries, &entry{p: form.NewPicker(dMarkupWallet, "Markup wallet")})
 	}
+	d.lockExternal()
 	d.refresh()
-	d.focusAt(0)
+	d.focusAt(d.firstToFill())
 	return d
 }
 
@@ -337,6 +338,9 @@ func (d *details) refresh() {
 	}
 	if f := d.get(dExternal); f != nil {
 		f.Note = "made once for this conversion: a retry re-uses it, so the service never gets it twice"
+		if f.Disabled == "" {
+			f.Note = "editing: a retry must reuse the same id, or the service makes a second ticket"
+		}
 	}
 	if f := d.get(dSig); f != nil {
 		switch f.Value() {

@@ -185,22 +185,6 @@ func (f *quoteForm) visibleFields() []*form.Input {
 // focused is the field with focus.
 func (f *quoteForm) focused() *form.Input { return f.fields[f.focus] }
 
-// move shifts the focus by step among the visible fields.
-func (f *quoteForm) move(step int) {
-	vis := f.visibleFields()
-	if len(vis) == 0 {
-		return
-	}
-	cur := 0
-	for i, x := range vis {
-		if x == f.focused() {
-			cur = i
-		}
-	}
-	next := (cur + step + len(vis)) % len(vis)
-	f.focusOn(vis[next].ID)
-}
-
 func (f *quoteForm) focusOn(id string) {
 	f.focused().Blur()
 	for i, x := range f.fields {

@@ -6,10 +6,10 @@ import "charm.land/bubbles/v2/key"
 // the current stage, disabled when the access may not use them.
 type keyMap struct {
 	Edit, GetQuote, Requote, Auto, Continue  key.Binding
-	Next, Prev, Choose, Back, Submit         key.Binding
+	Choose, Back, Submit                     key.Binding
 	Confirm, Cancel                          key.Binding
 	Copy, Fund, NewQuote, Approvals, Tickets key.Binding
-	Scroll                                   key.Binding
+	Scroll, Unlock, Move, Done               key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -19,14 +19,12 @@ func newKeyMap() keyMap {
 	// Submit names ctrl+s: enter reviews only from the last field of the
 	// details (elsewhere it moves on), ctrl+s from any field.
 	return keyMap{
-		Edit:      b("edit the form", "e"),
+		Edit:      b("edit", "e"),
 		GetQuote:  b("get a quote", "enter"),
 		Requote:   b("re-quote", "r"),
-		Auto:      b("auto re-quote on/off", "a"),
-		Continue:  b("continue to the ticket", "c"),
-		Next:      b("next field", "tab", "down"),
-		Prev:      b("previous field", "shift+tab", "up"),
-		Choose:    b("cycle choices", "left", "right"),
+		Auto:      b("auto re-quote", "a"),
+		Continue:  key.NewBinding(key.WithKeys("enter", "c"), key.WithHelp("enter/c", "continue")),
+		Choose:    key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "choose")),
 		Back:      b("back", "esc"),
 		Submit:    b("review and confirm", "ctrl+s"),
 		Confirm:   b("create the ticket", "y"),
@@ -36,6 +34,11 @@ func newKeyMap() keyMap {
 		NewQuote:  b("new quote", "n"),
 		Approvals: b("open in Approvals", "o"),
 		Tickets:   b("open in Tickets", "t"),
-		Scroll:    b("scroll", "up", "down"),
+		Scroll:    key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll")),
+		Unlock:    b("edit the external id", "ctrl+e"),
+		// Move and Done are what the hint lines show for the keys that
+		// move the focus and leave the quote form.
+		Move: key.NewBinding(key.WithKeys("tab", "down", "shift+tab", "up"), key.WithHelp("↑/↓", "move")),
+		Done: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "done")),
 	}
 }

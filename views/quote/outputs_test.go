@@ -100,6 +100,12 @@ var (
 func outHarness(t *testing.T, perms api.Permissions) (*harness, *outFake) {
 	t.Helper()
 	base := newHarness(t, perms)
+	// The PIX keys these tests pay, as the directory knows them: the
+	// confirmation waits for the holder before it takes y.
+	base.f.more.holders = map[string]api.PixInfo{
+		"maria.silva@example.com": {Name: "MARIA SILVA", TaxID: "***.456.789-**", BankName: "BANCO DEMO"},
+		"+5511987654321":          {Name: "PADARIA CENTRAL LTDA", TaxID: "12.***.***/0001-**", BankName: "BANCO DEMO"},
+	}
 	o := &outFake{fake: base.f, usd: []api.USDAccount{usdBen}, eur: []api.EURAccount{eurBen}, ars: []api.ARSAccount{arsBen},
 		own: map[uuid.UUID][]api.AccountWallet{sub.ID: {subWallet}, uuid.Nil: {mainWallet}}}
 	m := New(base.s, o).(*Screen)

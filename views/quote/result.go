@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/brcode"
@@ -36,10 +37,18 @@ type result struct {
 	reconciled  bool
 	beneficiary *form.Option
 	countdown   widget.Countdown
+	// ticketID is the ticket followed: the one created, or the one a
+	// parked operation became once approved (before it is first read).
+	ticketID uuid.UUID
+	// steps are what happened since the creation, with the session time,
+	// for the requester to see the operation go through.
+	steps []string
 
-	// polling awaits the status read under way.
-	polling ui.Slot
-	pollErr string
+	// polling awaits the status read under way (of the ticket, or of the
+	// parked operation while it has no ticket).
+	polling   ui.Slot
+	opPolling ui.Slot
+	pollErr   string
 
 	brCode string
 	brErr  error
@@ -65,8 +74,12 @@ type funded struct {
 func newResult(s *ui.Session, svc Service, q api.Quote, req api.CreateTicketRequest, res *api.CreateTicketResult, b *form.Option) *result {
 	r := &result{s: s, svc: svc, account: s.Account, quote: q, req: req, ticket: res.Ticket, op: res.Operation, reconciled: res.Reconciled, beneficiary: b}
 	if r.ticket != nil {
+		r.ticketID = r.ticket.ID
 		r.countdown = ticketCountdown(r.ticket)
 		r.setBrCode(r.ticket.BrCode())
+	}
+	if r.op != nil && r.ticket == nil {
+		r.step(fmt.Sprintf("sent for approval · %d/%d", r.op.Approvals, r.op.MinApprovals))
 	}
 	return r
 }
@@ -84,8 +97,23 @@ func (r *result) setBrCode(code string) {
 	r.brErr = brcode.Verify(code)
 }
 
-// start begins the countdown and the status polling.
+// step records what just happened, at the session's time.
+func (r *result) step(what string) {
+	r.steps = append(r.steps, r.s.Now().Format("15:04:05")+"  "+what)
+}
+
+// following reports whether the parked operation is still being followed
+// (it may yet become a ticket).
+func (r *result) following() bool {
+	return r.ticket == nil && r.ticketID == uuid.Nil && r.op != nil && r.op.Status == api.OperationPending
+}
+
+// start begins the countdown and the status polling: of the ticket, or of
+// the parked operation until it becomes one.
 func (r *result) start() tea.Cmd {
+	if r.following() {
+		return r.schedulePoll()
+	}
 	if r.ticket == nil {
 		return nil
 	}
@@ -111,10 +139,60 @@ func (r *result) schedulePoll() tea.Cmd {
 }
 
 func (r *result) fetch() tea.Cmd {
-	svc, account, id := r.svc, r.account.ID, r.ticket.ID
+	svc, account, id := r.svc, r.account.ID, r.ticketID
 	return ui.Fetch(r.s, &r.polling, pollTimeout, func(ctx context.Context) (*api.Ticket, error) {
 		return svc.GetTicket(ctx, account, id)
 	})
+}
+
+func (r *result) fetchOp() tea.Cmd {
+	svc, id := r.svc, r.op.ID
+	return ui.Fetch(r.s, &r.opPolling, pollTimeout, func(ctx context.Context) (*api.Operation, error) {
+		return svc.GetOperation(ctx, id)
+	})
+}
+
+// onOperation takes a fresh read of the parked operation: each approval,
+// then its end (executed into a ticket, rejected, expired, failed), is
+// recorded and told; an executed one is followed as its ticket.
+func (r *result) onOperation(op *api.Operation) tea.Cmd {
+	before := *r.op
+	r.op = op
+	var cmds []tea.Cmd
+	if op.Approvals != before.Approvals {
+		r.step(fmt.Sprintf("approved · %d/%d", op.Approvals, op.MinApprovals))
+		if op.Status == api.OperationPending {
+			cmds = append(cmds, ui.Toast(ui.ToastInfo, fmt.Sprintf("operation approved %d/%d", op.Approvals, op.MinApprovals)))
+		}
+	}
+	if op.Status == before.Status {
+		return tea.Batch(append(cmds, r.schedulePoll())...)
+	}
+	cmds = append(cmds, r.changed(ui.ChangedOperations))
+	switch op.Status {
+	case api.OperationExecuted:
+		id, err := uuid.Parse(op.ExecutedID)
+		if err != nil {
+			r.step("EXECUTED · the service gave no ticket id: look for external id " + r.req.ExternalID + " in Tickets")
+			return tea.Batch(append(cmds, ui.Toast(ui.ToastSuccess, "operation executed"))...)
+		}
+		r.ticketID = id
+		r.step("EXECUTED · ticket " + id.String())
+		return tea.Batch(append(cmds, ui.Toast(ui.ToastSuccess, "approved: ticket created"), r.changed(ui.ChangedTickets|ui.ChangedBalances), r.fetch())...)
+	case api.OperationRejected:
+		what := "REJECTED"
+		if op.RejectedBy != "" {
+			what += " by " + op.RejectedBy
+		}
+		if op.Reason != "" {
+			what += ": " + op.Reason
+		}
+		r.step(what)
+		return tea.Batch(append(cmds, ui.Toast(ui.ToastError, "operation "+strings.ToLower(what)))...)
+	default:
+		r.step(string(op.Status) + ": nothing moved")
+		return tea.Batch(append(cmds, ui.Toast(ui.ToastError, "operation "+string(op.Status)))...)
+	}
 }
 
 func (r *result) onTick(now time.Time) tea.Cmd {
@@ -141,10 +219,25 @@ func (m *Screen) updateResult(msg tea.Msg) tea.Cmd {
 	}
 	switch msg := msg.(type) {
 	case pollMsg:
-		if msg.r != r || r.ticket == nil {
+		switch {
+		case msg.r != r:
+			return nil
+		case r.ticketID != uuid.Nil:
+			return r.fetch()
+		case r.following():
+			return r.fetchOp()
+		}
+		return nil
+	case ui.Result[*api.Operation]:
+		if !r.opPolling.Take(msg) {
 			return nil
 		}
-		return r.fetch()
+		if msg.Err != nil || msg.Value == nil {
+			r.pollErr = "status not refreshed: " + ui.ErrorText(msg.Err) + " (retrying)"
+			return r.schedulePoll()
+		}
+		r.pollErr = ""
+		return r.onOperation(msg.Value)
 	case ui.Result[*api.Ticket]:
 		if !r.polling.Take(msg) {
 			return nil
@@ -154,10 +247,23 @@ func (m *Screen) updateResult(msg tea.Msg) tea.Cmd {
 			return r.schedulePoll()
 		}
 		r.pollErr = ""
-		before := r.ticket.Status
+		var before api.TicketStatus
+		first := r.ticket == nil
+		if !first {
+			before = r.ticket.Status
+		}
 		r.setTicket(msg.Value)
+		if r.ticket == nil {
+			return r.schedulePoll()
+		}
 		var moved tea.Cmd
-		if before != r.ticket.Status {
+		if r.op != nil && before != r.ticket.Status {
+			r.step("ticket " + string(r.ticket.Status))
+		}
+		if first && !r.ticket.Status.Final() && !r.countdown.Expired(r.s.Now()) {
+			moved = r.countdown.Tick(r.s.Now(), r.s.After)
+		}
+		if before != r.ticket.Status && !first {
 			// The ticket moved on (money came in or went out): the other
 			// screens show its status and the balances.
 			moved = r.changed(ui.ChangedTickets | ui.ChangedBalances)
@@ -252,7 +358,7 @@ func (m *Screen) keyResult(msg tea.KeyPressMsg) tea.Cmd {
 		m.offset = 0
 		return nil
 	case "o", "enter":
-		if r.op != nil {
+		if r.op != nil && r.ticket == nil && m.denied(ui.ActApprove) == "" {
 			return ui.Navigate("approvals", r.op.ID.String())
 		}
 		if r.ticket != nil {
@@ -308,10 +414,23 @@ type qrDrawn struct {
 }
 
 // lines renders the result in w×h.
-func (r *result) lines(th theme, now time.Time, w, h int) []string {
+func (r *result) lines(th theme, now time.Time, w, h int, hints string) []string {
 	if r.op != nil && r.ticket == nil {
-		return r.parkedLines(th, w)
+		return r.parkedLines(th, w, hints)
 	}
+	out := r.ticketLines(th, now, w, h)
+	if len(r.steps) > 0 {
+		// How a parked operation got here, after what is to be paid.
+		out = append(out, "", th.title.Render("Progress"))
+		for _, st := range r.steps {
+			out = append(out, wrapAll([]string{th.dim.Render(st)}, w)...)
+		}
+	}
+	return out
+}
+
+// ticketLines are the ticket, its BR Code and QR while it is to be paid.
+func (r *result) ticketLines(th theme, now time.Time, w, h int) []string {
 	// Beside the details when the QR fits there whole; else below them
 	// (scrolled to), at most the full content area.
 	t := r.ticket
@@ -337,10 +456,16 @@ func (r *result) lines(th theme, now time.Time, w, h int) []string {
 		info = append(info, wrapAll([]string{th.label.Render(padRight(label, lw)) + " " + value}, infoW)...)
 	}
 	title := "Ticket created"
-	if r.reconciled {
+	switch {
+	case r.op != nil:
+		title = "Approved: ticket created"
+	case r.reconciled:
 		title = "Ticket created (found by external id after a connection failure)"
 	}
 	info = append(info, wrapAll([]string{th.title.Render(title)}, infoW)...)
+	if r.op != nil {
+		add("Operation", fmt.Sprintf("%s · %d/%d %s", r.op.ID, r.op.Approvals, r.op.MinApprovals, r.op.Status))
+	}
 	add("Ticket", t.ID.String())
 	add("Status", statusText(th, t.Status))
 	if t.FailureReason != "" {
@@ -378,6 +503,7 @@ func (r *result) lines(th theme, now time.Time, w, h int) []string {
 	if !t.Status.Final() {
 		info = append(info, th.dim.Render(fmt.Sprintf("status followed live (every %s)", pollEvery)))
 	}
+
 	if r.brCode == "" {
 		return info
 	}
@@ -406,29 +532,69 @@ func (r *result) lines(th theme, now time.Time, w, h int) []string {
 	return append(info, append([]string{""}, qr...)...)
 }
 
-func (r *result) parkedLines(th theme, w int) []string {
+// parkedLines follow the parked operation live: its approvals, then how it
+// ended when it ended without a ticket.
+func (r *result) parkedLines(th theme, w int, hints string) []string {
 	op := r.op
 	var out []string
 	add := func(label, value string) {
-		out = append(out, th.label.Render(padRight(label, 14))+" "+value)
+		out = append(out, wrapAll([]string{th.label.Render(padRight(label, 14)) + " " + value}, w)...)
 	}
-	out = append(out, th.title.Render("Sent for approval"))
+	title, why := "Sent for approval", "This access needs other approvers: nothing moves until enough of them approve the ticket."
+	switch op.Status {
+	case api.OperationPending:
+	case api.OperationExecuted:
+		title, why = "Approved", "The operation was executed: its ticket is being read."
+	case api.OperationRejected:
+		title, why = "Rejected", "An approver rejected the operation: nothing moved."
+	default:
+		title, why = string(op.Status), "The operation ended without a ticket: nothing moved."
+	}
+	out = append(out, th.title.Render(title))
 	if r.reconciled {
 		out = append(out, th.dim.Render("(found by external id after a connection failure: sent once)"))
 	}
-	out = append(out, wrap("This access needs other approvers: nothing moves until enough of them approve the ticket in Approvals.", max(w, 20))...)
+	out = append(out, wrap(why, max(w, 20))...)
 	out = append(out, "")
 	add("Operation", op.ID.String())
-	add("Approvals", fmt.Sprintf("%d/%d", op.Approvals, op.MinApprovals))
-	add("Status", string(op.Status))
+	approvals := fmt.Sprintf("%d/%d", op.Approvals, op.MinApprovals)
+	if left := op.MinApprovals - op.Approvals; op.Status == api.OperationPending && left > 0 {
+		approvals += th.dim.Render(" · waiting for " + plural(int(left), "more approval"))
+	}
+	add("Approvals", approvals)
+	status := string(op.Status)
+	switch op.Status {
+	case api.OperationPending:
+		status = th.warn.Render("… " + status)
+	case api.OperationExecuted:
+		status = th.ok.Render("✓ " + status)
+	default:
+		status = th.err.Render("✗ " + status)
+	}
+	add("Status", status)
+	if op.RejectedBy != "" {
+		add("Rejected by", op.RejectedBy)
+	}
+	if op.Reason != "" {
+		add("Reason", op.Reason)
+	}
 	add("External id", r.req.ExternalID)
 	add("You send", money.Format(r.quote.InputAmount, r.quote.InputCurrency)+" "+r.quote.InputCurrency+" via "+r.quote.InputPaymentMethod)
 	add("They receive", money.Format(r.quote.OutputAmount, r.quote.OutputCurrency)+" "+r.quote.OutputCurrency+" via "+r.quote.OutputPaymentMethod)
 	if r.beneficiary != nil {
 		add("Beneficiary", r.beneficiary.Title)
 	}
-	out = append(out, "", th.dim.Render("o or enter: open it in Approvals · n: new quote"))
-	return out
+	if r.pollErr != "" {
+		out = append(out, wrapAll([]string{th.warn.Render("! " + r.pollErr)}, w)...)
+	}
+	if r.following() {
+		out = append(out, th.dim.Render(fmt.Sprintf("followed live (every %s): the ticket appears here once approved", pollEvery)))
+	}
+	out = append(out, "", th.title.Render("Progress"))
+	for _, st := range r.steps {
+		out = append(out, wrapAll([]string{th.dim.Render(st)}, w)...)
+	}
+	return append(out, "", th.dim.Render(hints))
 }
 
 // ticketIDs lists the tracking ids that appear as the ticket moves.

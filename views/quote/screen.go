@@ -84,6 +84,9 @@ type Screen struct {
 	previous *api.Quote
 	// requoting is true while a re-quote for an expired confirmation runs.
 	requoting bool
+	// renewedAt is when the quote under the confirmation was last
+	// replaced: y is disarmed for armDelay after it.
+	renewedAt time.Time
 
 	// The intent: one externalId per conversion the user means to make.
 	externalID string
@@ -103,6 +106,18 @@ type Screen struct {
 	// creating awaits the ticket creation: only its answer may show a
 	// ticket or end the intent.
 	creating ui.Slot
+
+	// The PIX payout's holder (pix-info) and the month's limits, read for
+	// the confirmation.
+	holding       ui.Slot
+	holder        *holder
+	holderErr     string
+	holderMissing bool
+	limiting      ui.Slot
+	limits        *api.LimitInfo
+	// minApprovals is how many approvals a parked ticket needed, learnt
+	// from the last one this screen parked (0: not known yet).
+	minApprovals int32
 
 	res  *result
 	info string
@@ -142,9 +157,17 @@ func (m *Screen) Capturing() bool {
 	return false
 }
 
-// Busy implements ui.Screen: a quote is being turned into a ticket.
+// Busy implements ui.Screen: a quote is being turned into a ticket, or
+// the ticket made of it still waits for its payment (quitting would leave
+// an unpaid ticket without anyone watching it).
 func (m *Screen) Busy() bool {
-	return m.stage == stageDetails || m.stage == stageConfirm || m.stage == stageSending
+	switch m.stage {
+	case stageDetails, stageConfirm, stageSending:
+		return true
+	case stageResult:
+		return m.res != nil && m.res.payable(m.s.Now())
+	}
+	return false
 }
 
 // denied is why the session may not take a, or "".
@@ -246,8 +269,20 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return m, nil // not the creation this screen sent
 		}
 		return m, m.onCreated(msg)
-	case pollMsg, ui.Result[*api.Ticket], ui.Result[funded]:
+	case pollMsg, ui.Result[*api.Ticket], ui.Result[*api.Operation], ui.Result[funded]:
 		return m, m.updateResult(msg)
+	case ui.Result[holder]:
+		if m.holding.Take(msg) {
+			m.onHolder(msg)
+		}
+		return m, nil
+	case ui.Result[*api.AccountLimits]:
+		if m.limiting.Take(msg) {
+			m.onLimits(msg)
+		}
+		return m, nil
+	case armMsg:
+		return m, nil // y is armed again: the view says so
 	case tea.KeyPressMsg:
 		cmd := m.onKey(msg)
 		if m.benStale {
@@ -307,12 +342,15 @@ func (m *Screen) onQuote(msg ui.Result[quoted]) tea.Cmd {
 		Deadline: msg.Value.sent.Add(QuoteLife),
 		Total:    QuoteLife,
 	}
+	tick := m.countdown.Tick(m.s.Now(), m.s.After)
 	if m.stage == stageConfirm {
-		// The ticket body was built for the old token: swap it in.
+		// The ticket body was built for the old token: swap it in, and
+		// hold y until the new numbers have been seen.
 		m.ticketReq.QuoteToken = m.quote.QuoteToken
 		m.confirmErr = ""
+		return tea.Batch(tick, m.renewed(m.s.Now()))
 	}
-	return m.countdown.Tick(m.s.Now(), m.s.After)
+	return tick
 }
 
 func (m *Screen) onTick(msg widget.TickMsg) tea.Cmd {
@@ -327,9 +365,10 @@ func (m *Screen) onTick(msg widget.TickMsg) tea.Cmd {
 		return m.countdown.Tick(now, m.s.After)
 	}
 	switch {
-	case m.stage == stageConfirm && !m.requoting:
-		// Expired under the user's eyes: never let it be confirmed; get a
-		// new one and show what changed.
+	case m.stage == stageConfirm && m.auto && !m.requoting && !m.quoting.Waiting():
+		// Expired under the user's eyes: never let it be confirmed. Auto
+		// re-quote gets a new one and shows what changed; without it the
+		// confirmation says it expired and offers r.
 		return m.requoteForConfirm()
 	case m.stage == stageForm && m.auto && !m.quoting.Waiting():
 		return m.requestQuote(m.quoteReq)
@@ -365,15 +404,20 @@ func (m *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *Screen) keyEditing(msg tea.KeyPressMsg) tea.Cmd {
+	m.info = ""
 	switch msg.String() {
 	case "esc":
 		m.editing = false
 		return nil
 	case "tab", "down":
-		m.form.move(1)
+		if !m.moveForm(1) {
+			m.info = "Last field: enter gets the quote, esc leaves the form."
+		}
 		return nil
 	case "shift+tab", "up":
-		m.form.move(-1)
+		if !m.moveForm(-1) {
+			m.info = "First field."
+		}
 		return nil
 	case "enter":
 		return m.quoteFromForm()
@@ -400,14 +444,20 @@ func (m *Screen) formChanged() {
 func (m *Screen) keyForm(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Edit):
+		// The form always opens at its first field, wherever it was left:
+		// keys typed from memory land where the user expects.
 		m.editing = true
-		m.form.focused().Focus()
+		m.info = ""
+		m.form.focusOn(m.form.visibleFields()[0].ID)
 		return nil
 	case key.Matches(msg, m.keys.Requote):
-		if m.quote != nil {
+		switch {
+		case m.quote != nil:
 			return m.requestQuote(m.quoteReq)
+		case m.quoteErr != "":
+			return m.quoteFromForm() // try again
 		}
-		return m.quoteFromForm()
+		return nil
 	case key.Matches(msg, m.keys.Auto):
 		m.auto = !m.auto
 		if m.auto && m.quote != nil && m.countdown.Expired(m.s.Now()) && !m.quoting.Waiting() {
@@ -518,6 +568,10 @@ func (m *Screen) keyDetails(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "ctrl+s" {
 		return m.toConfirm()
 	}
+	if key.Matches(msg, m.keys.Unlock) {
+		m.details.unlockExternal()
+		return nil
+	}
 	done, cmd := m.details.update(msg)
 	if done {
 		return m.toConfirm()
@@ -545,23 +599,43 @@ func (m *Screen) toConfirm() tea.Cmd {
 	m.externalID = req.ExternalID
 	m.ticketReq = req
 	m.previous = nil
+	m.renewedAt = time.Time{}
 	m.confirmErr = ""
 	m.stage = stageConfirm
 	m.offset = 0
-	if CheckLive(m.countdown, m.s.Now()) != nil {
-		return m.requoteForConfirm()
+	cmds := []tea.Cmd{m.lookupHolder(), m.loadLimits()}
+	if m.auto && CheckLive(m.countdown, m.s.Now()) != nil {
+		cmds = append(cmds, m.requoteForConfirm())
 	}
-	return nil
+	return tea.Batch(cmds...)
+}
+
+// canConfirm says why y does nothing now ("" when it creates the ticket):
+// no quote yet, an expired one, numbers that just changed, or a PIX key
+// the directory does not know.
+func (m *Screen) canConfirm(now time.Time) string {
+	switch {
+	case m.requoting || m.quoting.Waiting():
+		return "a new quote is on its way"
+	case CheckLive(m.countdown, now) != nil:
+		return "the quote expired"
+	case !m.armed(now):
+		return "the numbers just changed"
+	case m.holding.Waiting():
+		return "the PIX directory has not answered yet"
+	case m.holderMissing:
+		return "the PIX key has no holder"
+	}
+	return ""
 }
 
 func (m *Screen) keyConfirm(msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "y":
-		if m.requoting || m.quoting.Waiting() {
-			return nil // the new quote is not there yet: nothing to confirm
-		}
-		if CheckLive(m.countdown, m.s.Now()) != nil {
-			return m.requoteForConfirm()
+		// y is never "no": when it cannot confirm it does nothing, and the
+		// y line says why.
+		if m.canConfirm(m.s.Now()) != "" {
+			return nil
 		}
 		return m.submit()
 	case "r":
@@ -580,6 +654,9 @@ func (m *Screen) keyConfirm(msg tea.KeyPressMsg) tea.Cmd {
 	// Anything else is "no": back to the details, nothing sent.
 	m.stage = stageDetails
 	m.previous = nil
+	m.renewedAt = time.Time{}
 	m.confirmErr = ""
+	m.holding.Cancel()
+	m.limiting.Cancel()
 	return nil
 }

@@ -3,6 +3,7 @@ package quote
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +21,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
 // fake is the service as the quote builder sees it.
@@ -35,6 +37,9 @@ type fake struct {
 	wallets    []api.Wallet
 	brl        []api.BRLAccount
 	funded     int
+	// more holds what the confirmation and the parked result read
+	// (confirm_test.go).
+	more moreFake
 }
 
 type createCall struct {
@@ -230,8 +235,18 @@ func (h *harness) fill(amount string) {
 // focusField moves the focus down the form to the field id.
 func (h *harness) focusField(id string) {
 	h.t.Helper()
+	at := func(id string) int {
+		return slices.IndexFunc(h.m.form.visibleFields(), func(x *form.Input) bool { return x.ID == id })
+	}
+	if at(id) < 0 {
+		h.t.Fatalf("field %s is not shown", id)
+	}
 	for h.m.form.focused().ID != id {
-		h.keys("down")
+		key := "down"
+		if at(id) < at(h.m.form.focused().ID) {
+			key = "up" // the form does not wrap
+		}
+		h.keys(key)
 	}
 }
 
@@ -341,8 +356,9 @@ func TestQuoteToTicketJourney(t *testing.T) {
 	if c.req.TicketBrlPixOutput != nil || c.req.TicketBlockchainInput != nil || c.req.TicketMarkupInput != nil {
 		t.Errorf("blocks the quote does not need were sent: %+v", c.req)
 	}
-	if h.m.stage != stageResult || h.m.Busy() {
-		t.Fatalf("stage %v busy %v after creation", h.m.stage, h.m.Busy())
+	// Unpaid, the ticket still needs watching: quitting asks first.
+	if h.m.stage != stageResult || !h.m.Busy() {
+		t.Fatalf("stage %v busy %v after creating an unpaid ticket", h.m.stage, h.m.Busy())
 	}
 	h.want("Ticket created", "UNPAID", "Expires", "4m 57s", "PIX BR Code", h.f.brCode[:30], "▀")
 
@@ -393,22 +409,32 @@ func TestExpiredQuoteIsNeverSent(t *testing.T) {
 	h.toConfirmation("500")
 	ext := h.m.externalID
 
-	// 14.5 s later less than the safety margin is left: y must not send.
+	// 14.5 s later less than the safety margin is left: y must not send,
+	// and without auto re-quote nothing renews it by itself.
 	h.advance(14500 * time.Millisecond)
 	h.keys("y")
 	if h.createCount() != 0 {
 		t.Fatal("a quote with less than the safety margin left was sent")
 	}
-	if len(h.f.quotes) != 2 {
-		t.Fatalf("%d quote requests, want a re-quote", len(h.f.quotes))
+	h.advance(time.Second)
+	h.want("The quote expired: it cannot be confirmed", "r re-quote")
+	if len(h.f.quotes) != 1 || h.m.stage != stageConfirm {
+		t.Fatalf("%d quote requests, stage %v: want none renewed without auto re-quote, still confirming", len(h.f.quotes), h.m.stage)
 	}
-	h.want("The quote expired and was renewed", "Before", "Now", "497.500000 BRLA", "497.002500 BRLA", "0.999")
+	h.keys("r")
+	if len(h.f.quotes) != 2 {
+		t.Fatalf("%d quote requests, want the re-quote r asked for", len(h.f.quotes))
+	}
+	h.want("The quote was renewed", "Before", "Now", "497.500000 BRLA", "497.002500 BRLA", "0.999")
 
-	// Left to expire again while confirming: renewed by the ticker.
+	// Left to expire again while confirming with auto re-quote on: renewed
+	// by the ticker.
+	h.m.auto = true
 	h.advance(16 * time.Second)
 	if len(h.f.quotes) != 3 {
 		t.Fatalf("%d quote requests, want a re-quote on expiry", len(h.f.quotes))
 	}
+	h.advance(armDelay)
 	h.keys("y")
 	if h.createCount() != 1 {
 		t.Fatalf("%d creations after confirming the renewed quote, want 1", h.createCount())
@@ -461,10 +487,16 @@ func TestServiceQuoteExpiredRequotesWithSameExternalID(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.f.createErrs = []error{&api.Error{Status: 400, Code: "QUOTE_EXPIRED", Message: "quote expired"}}
 	h.created()
-	if h.createCount() != 1 || len(h.f.quotes) != 2 {
-		t.Fatalf("creations %d quotes %d: want the refusal to trigger a re-quote", h.createCount(), len(h.f.quotes))
+	if h.createCount() != 1 || len(h.f.quotes) != 1 {
+		t.Fatalf("creations %d quotes %d: without auto re-quote the refusal must not re-quote by itself", h.createCount(), len(h.f.quotes))
 	}
-	h.want("The quote expired and was renewed")
+	h.want("nothing was created", "r for a new quote")
+	h.keys("r")
+	if len(h.f.quotes) != 2 {
+		t.Fatalf("%d quotes after r, want 2", len(h.f.quotes))
+	}
+	h.want("The quote was renewed")
+	h.advance(armDelay)
 	h.keys("y")
 	if h.createCount() != 2 || h.f.creates[1].req.ExternalID != h.f.creates[0].req.ExternalID || h.f.creates[1].req.QuoteToken != "token-2" {
 		t.Fatalf("retry: %+v", h.f.creates)
@@ -487,7 +519,11 @@ func TestFailedCreationRetriesWithSameExternalID(t *testing.T) {
 }
 
 func TestParkedTicketShowsSentForApproval(t *testing.T) {
-	h := newRequester(t)
+	perms := operatorPerms()
+	perms.OperationRequester = true
+	perms.OperationApprover = true // o opens Approvals, where an approver sees it
+	h := newHarness(t, perms)
+	h.f.parked = true
 	h.created()
 	h.want("Sent for approval", "0b6a4e2e-6d5e-4c3f-9a1b-2c3d4e5f6a7b", "0/2")
 	h.d.Out = nil
@@ -734,6 +770,7 @@ func TestEditingTheFormDropsTheQuote(t *testing.T) {
 		t.Fatal("no quote")
 	}
 	h.keys("e")
+	h.focusField(fAmount)
 	h.typeText("0")
 	if h.m.quote != nil {
 		t.Fatal("the quote of 500 stayed on screen after the amount became 5000")

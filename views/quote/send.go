@@ -122,9 +122,14 @@ func (m *Screen) onCreated(msg ui.Result[created]) tea.Cmd {
 	}
 	switch {
 	case msg.Value.notSent || errors.Is(msg.Err, api.ErrQuoteExpired) || errors.Is(msg.Err, errExpired):
-		// Nothing was created: renew the quote and ask again, same intent.
+		// Nothing was created. Auto re-quote renews it (same intent);
+		// otherwise the confirmation says so and offers r.
 		m.stage = stageConfirm
-		cmds = append(cmds, m.requoteForConfirm())
+		if m.auto {
+			cmds = append(cmds, m.requoteForConfirm())
+		} else {
+			m.confirmErr = "The quote expired before the ticket was sent: nothing was created. Press r for a new quote."
+		}
 	case msg.Err != nil:
 		m.stage = stageConfirm
 		m.confirmErr = "The ticket was not created: " + ui.ErrorText(msg.Err) +
@@ -134,6 +139,7 @@ func (m *Screen) onCreated(msg ui.Result[created]) tea.Cmd {
 		m.confirmErr = "The service answered without a ticket or an operation: check Tickets for external id " + m.ticketReq.ExternalID + " before trying again."
 	default:
 		m.stage = stageResult
+		m.learnApprovals(res.Operation)
 		m.res = newResult(m.s, m.svc, *m.quote, m.ticketReq, res, m.confirmedBeneficiary())
 		m.offset = 0
 		// The intent is fulfilled: a new conversion gets a new externalId.

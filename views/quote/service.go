@@ -10,8 +10,10 @@ import (
 
 // Service is what the quote builder asks of the treasury service: the
 // quote, the ticket it becomes and its status, the sandbox's simulated
-// payment, the beneficiaries the ticket may pay, and the account's own
-// service wallets (where a markup is paid).
+// payment, the beneficiaries the ticket may pay, the account's own service
+// wallets (where a markup is paid), who a PIX key pays and the month's
+// limits (read before confirming), and a parked operation (followed until
+// its ticket exists).
 type Service interface {
 	Quote(ctx context.Context, req api.QuoteRequest) (*api.Quote, error)
 	CreateTicket(ctx context.Context, subAccountID uuid.UUID, req api.CreateTicketRequest) (*api.CreateTicketResult, error)
@@ -24,4 +26,8 @@ type Service interface {
 	ListEURAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.EURAccount], error)
 	ListARSAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.ARSAccount], error)
 	AccountDetails(ctx context.Context, subAccountID uuid.UUID) (*api.AccountDetails, error)
+	GetBRLAccount(ctx context.Context, subAccountID, id uuid.UUID) (*api.BRLAccount, error)
+	PixInfo(ctx context.Context, pixKey string) (*api.PixInfo, error)
+	Limits(ctx context.Context, subAccountID uuid.UUID) (*api.AccountLimits, error)
+	GetOperation(ctx context.Context, id uuid.UUID) (*api.Operation, error)
 }

@@ -36,17 +36,9 @@ func (m *Screen) View() string {
 	case stageDetails:
 		lines, focus, focusEnd = m.detailsView()
 	case stageConfirm, stageSending:
-		// What to press and the seconds left stay pinned at the bottom;
-		// the details above scroll.
-		body, foot := m.confirmView()
-		bodyH := m.h - len(foot)
-		if bodyH < 1 {
-			return fit(foot, 0, m.w, m.h)
-		}
-		m.offset = min(m.offset, max(len(body)-bodyH, 0))
-		return fit(body, m.offset, m.w, bodyH) + "\n" + fit(foot, 0, m.w, len(foot))
+		return m.confirmLayout(now)
 	case stageResult:
-		lines = m.res.lines(m.th, now, m.w, m.h)
+		lines = m.res.lines(m.th, now, m.w, m.h, m.hints())
 	}
 	if focus >= 0 {
 		m.offset = scrollTo(m.offset, min(focusEnd, len(lines)-1), m.h)
@@ -85,6 +77,7 @@ func (m *Screen) formView() ([]string, int) {
 	if m.info != "" {
 		head = append(head, wrapAll([]string{m.th.warn.Render("! " + m.info)}, m.w)...)
 	}
+	head = append(head, wrapAll([]string{m.th.dim.Render(m.hints())}, m.w)...)
 	formW := m.w
 	wide := m.w >= 96
 	if wide {
@@ -112,11 +105,6 @@ func (m *Screen) formView() ([]string, int) {
 func (m *Screen) formLines(w int) ([]string, int) {
 	var out []string
 	focus := -1
-	if m.editing {
-		out = append(out, m.th.dim.Render("↑/↓ move · ←/→ choose · enter get quote · esc done"))
-	} else {
-		out = append(out, m.th.dim.Render("e edit · enter get quote"))
-	}
 	for _, f := range m.form.visibleFields() {
 		focused := m.editing && f == m.form.focused()
 		if focused {
@@ -145,14 +133,14 @@ func (m *Screen) panelLines(w int) []string {
 	case q == nil && m.quoting.Waiting():
 		return []string{th.title.Render("Quote"), th.dim.Render("getting a quote…")}
 	case q == nil && m.quoteErr != "":
-		return wrapAll([]string{th.title.Render("Quote"), th.err.Render("✗ " + m.quoteErr), th.dim.Render("fix the form (e) or press r to try again")}, w)
+		return wrapAll([]string{th.title.Render("Quote"), th.err.Render("✗ " + m.quoteErr)}, w)
 	case q == nil:
-		return []string{th.title.Render("Quote"), th.dim.Render("no quote yet: fill the form and press enter")}
+		return []string{th.title.Render("Quote"), th.dim.Render("no quote yet")}
 	}
 	now := m.s.Now()
 	out = append(out, th.title.Render("Quote")+th.dim.Render(" · pair "+q.PairName))
 	if m.countdown.Expired(now) {
-		add("Valid", th.err.Render("✗ expired")+" · r re-quotes")
+		add("Valid", th.err.Render("✗ expired"))
 	} else {
 		add("Valid", m.countdown.View(now, max(w-labelW-1, 6)))
 	}
@@ -167,14 +155,14 @@ func (m *Screen) panelLines(w int) []string {
 	if m.auto {
 		auto = "on: a new quote when this one expires"
 	}
-	add("Auto re-quote", auto+" (a)")
+	add("Auto re-quote", auto)
 	switch why := m.continueDenied(); {
 	case why != "":
 		out = append(out, th.err.Render("✗ Cannot continue: "+why))
 	case m.countdown.Expired(now):
-		out = append(out, th.warn.Render("The quote expired: it cannot become a ticket. r re-quotes."))
+		out = append(out, th.warn.Render("The quote expired: it cannot become a ticket."))
 	default:
-		out = append(out, th.ok.Render("c or enter: continue to the ticket"))
+		out = append(out, th.ok.Render("✓ ready to become a ticket"))
 	}
 	return wrapAll(out, w)
 }
@@ -224,98 +212,18 @@ func (m *Screen) detailsView() (lines []string, first, last int) {
 	out := []string{th.title.Render("Ticket details") + th.dim.Render(" · exactly what this quote needs")}
 	out = append(out, wrapAll([]string{summary(m.quote)}, m.w)...)
 	if m.countdown.Expired(now) {
-		out = append(out, th.warn.Render("Quote expired: it is renewed at the confirmation, where you see what changed."))
+		out = append(out, wrapAll([]string{th.warn.Render(m.renewalNote())}, m.w)...)
 	} else {
 		out = append(out, th.row("Quote valid", m.countdown.View(now, max(m.w-labelW-1, 6))))
 	}
 	for _, n := range m.details.req.Notes {
 		out = append(out, wrapAll([]string{th.warn.Render("! " + n)}, m.w)...)
 	}
-	out = append(out, th.dim.Render("tab/↑/↓ move · enter next · enter on the last (or ctrl+s): review · esc back"))
+	out = append(out, wrapAll([]string{th.dim.Render(m.hints())}, m.w)...)
 	fields, first, last := m.details.render(th, m.w)
 	base := len(out)
 	out = append(out, fields...)
 	return out, base + first, base + last
-}
-
-// confirmView is the last look before the ticket is created: the body, and
-// the lines that must stay in view (seconds left, what to press, errors).
-func (m *Screen) confirmView() (body, foot []string) {
-	th := m.th
-	now := m.s.Now()
-	q := m.quote
-	out := []string{th.title.Render("Confirm the ticket") + "  " + m.badge()}
-	add := func(label, value string) {
-		out = append(out, th.row(label, value))
-	}
-	add("Account", m.accountText())
-	profile := "profile " + nonEmpty(m.s.Profile, "—")
-	switch {
-	case m.s.Embedded:
-		profile = "embedded sandbox"
-	case m.s.Profile == "" && m.s.Label != "":
-		profile = m.s.Label
-	}
-	add("Environment", strings.ToUpper(nonEmpty(string(m.s.Env), "sandbox"))+" · "+profile)
-	if m.previous != nil {
-		out = append(out, "", th.warn.Render("The quote expired and was renewed. Compare before confirming:"))
-		out = append(out, compareLines(th, m.previous, q)...)
-		out = append(out, "")
-	}
-	out = append(out, m.amountLines(q)...)
-	if b := m.details.beneficiary(); b != nil {
-		add("Beneficiary", th.value.Render(b.Title))
-		for _, d := range b.Details {
-			add("", d)
-		}
-	}
-	r := m.ticketReq
-	if in := r.TicketBlockchainInput; in != nil {
-		sig := "none (service wallet or transfer)"
-		switch {
-		case in.Permit != nil:
-			sig = "permit"
-		case in.Personal != nil:
-			sig = "personal signature"
-		}
-		add("From wallet", in.WalletAddress+" · "+sig)
-	}
-	if in := r.TicketBrlPixInput; in != nil && (in.RemitterID != "" || in.AdditionalData != "") {
-		add("PIX input", strings.TrimSpace("remitter "+nonEmpty(in.RemitterID, "—")+" · "+in.AdditionalData))
-	}
-	if o := r.TicketBrlPixOutput; o != nil && o.PixMessage != "" {
-		add("PIX message", o.PixMessage)
-	}
-	if o := r.TicketUsdOutput; o != nil {
-		add("Rail", strings.TrimSpace("ACH "+o.AchReference))
-	}
-	if o := r.TicketUsdWireOutput; o != nil {
-		add("Rail", strings.TrimSpace("WIRE "+o.WireMessage))
-	}
-	if o := r.TicketEurSepaOutput; o != nil && o.SepaReference != "" {
-		add("SEPA ref.", o.SepaReference)
-	}
-	if mk := r.TicketMarkupInput; mk != nil {
-		add("Markup wallet", mk.MarkupWalletAddress)
-	}
-	add("External id", r.ExternalID)
-	body = wrapAll(out, m.w)
-	out = nil
-	switch {
-	case m.stage == stageSending:
-		out = append(out, th.warn.Render("Creating the ticket… (if the connection fails it is looked up by external id, never sent twice)"))
-	case m.requoting || m.quoting.Waiting():
-		out = append(out, th.warn.Render("The quote expired: getting a new one… nothing can be confirmed meanwhile."))
-	case m.countdown.Expired(now):
-		out = append(out, th.err.Render("✗ The quote expired: it cannot be confirmed. r re-quotes."))
-	default:
-		add("Seconds left", m.countdown.View(now, max(m.w-labelW-1, 6)))
-		out = append(out, th.value.Render("y: create the ticket")+th.dim.Render(" · any other key: back (default no)"))
-	}
-	if m.confirmErr != "" {
-		out = append(out, th.err.Render("✗ "+m.confirmErr))
-	}
-	return body, wrapAll(out, m.w)
 }
 
 // compareLines puts an expired quote and its renewal side by side.
@@ -356,26 +264,40 @@ func feeTotals(q *api.Quote) string {
 	return strings.Join(parts, " + ")
 }
 
-// KeyMap implements ui.Screen: the bindings live in the current stage.
+// KeyMap implements ui.Screen: the bindings live in the current stage,
+// and only those (a key that would do nothing now is not offered). The
+// footer and the hint lines inside the screen both come from here.
 func (m *Screen) KeyMap() []key.Binding {
 	k := m.keys
 	switch m.stage {
 	case stageForm:
 		if m.editing {
-			return []key.Binding{k.Next, k.Prev, k.Choose, k.GetQuote, k.Back}
+			return []key.Binding{k.Move, k.Choose, k.GetQuote, k.Done}
 		}
-		cont, get := k.Continue, k.GetQuote
-		cont.SetEnabled(m.quote != nil && m.continueDenied() == "")
+		get, requote := k.GetQuote, k.Requote
 		if m.quote != nil {
-			// With a quote on screen enter continues, like c.
-			get.SetHelp("enter", "continue")
-			get.SetEnabled(cont.Enabled())
+			// With a quote on screen enter continues, as c does: one
+			// binding, one hint.
+			get = k.Continue
+			get.SetEnabled(m.continueDenied() == "")
 		}
-		return []key.Binding{k.Edit, get, k.Requote, k.Auto, cont}
+		switch {
+		case m.quote != nil:
+		case m.quoteErr != "":
+			requote.SetHelp("r", "try again")
+		default:
+			requote.SetEnabled(false)
+		}
+		return []key.Binding{k.Edit, get, requote, k.Auto}
 	case stageDetails:
-		return []key.Binding{k.Next, k.Prev, k.Submit, k.Back}
+		unlock := k.Unlock
+		unlock.SetEnabled(m.details != nil && m.details.externalLocked())
+		return []key.Binding{k.Move, k.Submit, unlock, k.Back}
 	case stageConfirm:
-		return []key.Binding{k.Confirm, k.Requote, k.Cancel, k.Scroll}
+		confirm, cancel := m.confirmBindings()
+		requote := k.Requote
+		requote.SetEnabled(!m.quoting.Waiting())
+		return []key.Binding{confirm, requote, cancel, k.Scroll}
 	case stageResult:
 		copyK, fund, appr, tick := k.Copy, k.Fund, k.Approvals, k.Tickets
 		r := m.res
@@ -393,9 +315,42 @@ func (m *Screen) KeyMap() []key.Binding {
 			copyK.SetEnabled(false)
 		}
 		fund.SetEnabled(m.canFund() == "")
-		appr.SetEnabled(r != nil && r.op != nil)
+		// Approvals is the approvers' screen: a requester has nothing there.
+		appr.SetEnabled(r != nil && r.op != nil && m.denied(ui.ActApprove) == "")
 		tick.SetEnabled(r != nil && r.ticket != nil)
 		return []key.Binding{copyK, fund, appr, tick, k.NewQuote, k.Scroll}
 	}
 	return nil
+}
+
+// confirmBindings are y and "any other key" as the confirmation offers
+// them: a requester's y sends the ticket for approval, and says so.
+func (m *Screen) confirmBindings() (confirm, cancel key.Binding) {
+	confirm, cancel = m.keys.Confirm, m.keys.Cancel
+	if m.requester() {
+		confirm.SetHelp("y", m.approvalsText())
+	}
+	confirm.SetEnabled(m.canConfirm(m.s.Now()) == "")
+	return confirm, cancel
+}
+
+// hint is one binding as the hint lines show it ("r re-quote"), or ""
+// when it is off.
+func (m *Screen) hint(b key.Binding) string {
+	if !b.Enabled() || b.Help().Key == "" {
+		return ""
+	}
+	return b.Help().Key + " " + b.Help().Desc
+}
+
+// hints is the hint line of the stage: its live bindings, as the footer
+// has them.
+func (m *Screen) hints() string {
+	var parts []string
+	for _, b := range m.KeyMap() {
+		if h := m.hint(b); h != "" {
+			parts = append(parts, h)
+		}
+	}
+	return strings.Join(parts, " · ")
 }

@@ -1,0 +1,185 @@
+package e2e
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox"
+)
+
+// clientAs is a client of the sandbox signed as the demo access name.
+func clientAs(t *testing.T, sb *sandbox.Running, name string) *api.Client {
+	t.Helper()
+	acc, ok := sb.Creds.Access(name)
+	if !ok {
+		t.Fatalf("no %s in the sandbox credentials", name)
+	}
+	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := api.New(sb.BaseURL, auth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// lineOf is the index of the first line of screen containing text, or -1.
+func lineOf(screen, text string) int {
+	for i, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, text) {
+			return i
+		}
+	}
+	return -1
+}
+
+// lastLineOf is the index of the last line before line end containing
+// text, or -1.
+func lastLineOf(screen, text string, end int) int {
+	ls := strings.Split(screen, "\n")
+	for i := min(end, len(ls)) - 1; i >= 0; i-- {
+		if strings.Contains(ls[i], text) {
+			return i
+		}
+	}
+	return -1
+}
+
+// pixKeyRe reads the beneficiary's key off the confirmation.
+var pixKeyRe = regexp.MustCompile(`PIX key [^ ]+`)
+
+// TestE2EConfirmationPinsTheBeneficiaryKeyAboveY: a PIX payout to a
+// registered beneficiary, confirmed at 80×24 then at 40×12: the amounts,
+// the key the money goes to and its holder sit right above the y line at
+// both sizes.
+func TestE2EConfirmationPinsTheBeneficiaryKeyAboveY(t *testing.T) {
+	tm := openQuote(t, "operator")
+	tm.Resize(80, 24)
+	tm.Send("e")
+	tm.Send("Right") // input BRL → BRLA (INTERNAL)
+	down(tm, 2)
+	tm.Send("Left") // output BRLA → BRL (PIX)
+	tm.WaitFor("PIX", 2*time.Second)
+	down(tm, 3)
+	tm.Type("300")
+	tm.Send("Enter")
+	tm.WaitFor("They receive", 10*time.Second)
+	tm.Send("c")
+	tm.WaitFor("Ticket details", 5*time.Second)
+	tm.WaitFor("PIX key", 10*time.Second) // the picker, focused, lists them
+	tm.Send("Enter")                      // the first beneficiary
+	tm.Send("C-s")
+	s := tm.WaitFor("y: create the ticket", 10*time.Second)
+	key := pixKeyRe.FindString(s)
+	if key == "" {
+		t.Fatalf("no PIX key on the confirmation:\n%s", s)
+	}
+	s = tm.WaitFor("Holder", 10*time.Second)
+	check := func(size string, s string) {
+		t.Helper()
+		y := lineOf(s, "y: create the ticket")
+		for _, want := range []string{"300.000000 BRLA", " BRL ", key, "Holder", "SANDBOX"} {
+			i := lastLineOf(s, want, y)
+			if i < 0 || y-i > 8 {
+				t.Fatalf("%s: %q is not in the summary right above y (line %d, y at %d):\n%s", size, want, i, y, s)
+			}
+		}
+	}
+	check("80x24", s)
+
+	tm.Resize(40, 12)
+	s = tm.WaitUntil("the confirmation redrawn at 40 columns", 5*time.Second, func(s string) bool {
+		return strings.Contains(s, "Send ") && strings.Contains(s, "y: create the ticket")
+	})
+	check("40x12", s)
+	if !strings.Contains(s, "more ↓") {
+		t.Fatalf("40x12: the details scroll but no marker says so:\n%s", s)
+	}
+}
+
+// extRe reads the external id off the details step.
+var extRe = regexp.MustCompile(`External id\s+([0-9a-f-]{36})`)
+
+// TestE2EQOnTheDetailsLeavesTheExternalIDAlone: q and digits typed on the
+// ticket details, even on the external id itself, neither quit nor change
+// the id the ticket is sent with.
+func TestE2EQOnTheDetailsLeavesTheExternalIDAlone(t *testing.T) {
+	tm := openQuote(t, "operator")
+	tm.Send("e")
+	down(tm, 5)
+	tm.Type("120")
+	tm.Send("Enter")
+	tm.WaitFor("They receive", 10*time.Second)
+	tm.Send("c")
+	s := tm.WaitFor("Ticket details", 5*time.Second)
+	m := extRe.FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("no external id on the details:\n%s", s)
+	}
+	ext := m[1]
+	tm.Type("q7")   // where the focus starts: the remitter id
+	tm.Send("BTab") // up to the external id
+	tm.Type("q9")
+	tm.WaitFor("Remitter id      q7", 5*time.Second)
+	if exited, _ := tm.Exited(); exited {
+		t.Fatal("q on the details quit the dashboard")
+	}
+	tm.Send("C-s")
+	s = tm.WaitFor("Confirm the ticket", 5*time.Second)
+	if !strings.Contains(s, "External id    "+ext) {
+		t.Fatalf("the external id changed from %s:\n%s", ext, s)
+	}
+}
+
+// TestE2ERequesterScreenFollowsToPaid: the requester confirms, is told the
+// ticket goes for approval, and then, without another key, watches two
+// approvers approve it, its ticket appear and get paid.
+func TestE2ERequesterScreenFollowsToPaid(t *testing.T) {
+	sb, creds := startSandbox(t)
+	tm := startTUI(t, "--credentials", creds, "--as", "requester")
+	tm.WaitFor("Overview", 15*time.Second)
+	tm.Send("2")
+	tm.WaitFor("Quote builder", 5*time.Second)
+	tm.Send("e")
+	down(tm, 5)
+	tm.Type("321")
+	tm.Send("Enter")
+	tm.WaitFor("They receive", 10*time.Second)
+	tm.Send("c")
+	tm.WaitFor("Ticket details", 5*time.Second)
+	tm.Send("C-s")
+	tm.WaitFor("y: send for approval", 10*time.Second)
+	tm.Send("y")
+	s := tm.WaitFor("Sent for approval", 15*time.Second)
+	id := opRe.FindString(s[strings.Index(s, "Operation"):])
+	op, err := uuid.Parse(id)
+	if err != nil {
+		t.Fatalf("no operation id on the requester's screen:\n%s", s)
+	}
+	tm.WaitFor("0/2", 5*time.Second)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := clientAs(t, sb, "approver1").ApproveOperation(ctx, op); err != nil {
+		t.Fatalf("approver1: %v", err)
+	}
+	tm.WaitFor("1/2", 10*time.Second)
+	tm.WaitFor("approved · 1/2", 5*time.Second)
+	if _, err := clientAs(t, sb, "approver2").ApproveOperation(ctx, op); err != nil {
+		t.Fatalf("approver2: %v", err)
+	}
+	s = tm.WaitFor("Approved: ticket created", 15*time.Second)
+	if !strings.Contains(s, "EXECUTED") {
+		t.Fatalf("the executed operation is not named:\n%s", s)
+	}
+	// A PIX of 321 BRL funds itself in the sandbox; the status follows.
+	tm.WaitFor("✓ PAID", 90*time.Second)
+}

@@ -1,0 +1,288 @@
+package quote
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
+)
+
+// narrowW is the width under which the pinned summary uses short labels
+// and folds the environment and the seconds left into other lines.
+const narrowW = 60
+
+// footLine is one line of the pinned part of the confirmation; drop is
+// the order in which lines give way when the screen is too short (0: never).
+type footLine struct {
+	text string
+	drop int
+}
+
+// confirmLayout draws the confirmation: the details scroll at the top, and
+// the summary of what moves (amounts, who receives and where, the account,
+// the environment, the seconds left) stays pinned directly above the y
+// line at every size, with a marker when some of the details are out of
+// view.
+func (m *Screen) confirmLayout(now time.Time) string {
+	body := m.confirmBody()
+	foot := m.confirmFoot(now)
+	h := m.h
+	fits := len(body)+len(foot) <= h
+	room := h - 1 // a line for the marker
+	if fits {
+		room = h
+	}
+	// Lines give way, least needed first, until the summary fits.
+	for len(foot) > room {
+		worst := -1
+		for i, l := range foot {
+			if l.drop > 0 && (worst < 0 || l.drop > foot[worst].drop) {
+				worst = i
+			}
+		}
+		if worst < 0 {
+			break
+		}
+		foot = append(foot[:worst], foot[worst+1:]...)
+	}
+	pinned := make([]string, 0, len(foot)+1)
+	for _, l := range foot {
+		pinned = append(pinned, l.text)
+	}
+	if fits {
+		m.offset = 0
+		return fit(append(body, pinned...), 0, m.w, h)
+	}
+	bodyH := max(h-len(pinned)-1, 0)
+	m.offset = min(m.offset, max(len(body)-bodyH, 0))
+	marker := m.th.dim.Render("┄ more ↓ · ↑/↓ scroll")
+	if m.offset+bodyH >= len(body) {
+		marker = m.th.dim.Render("┄ more ↑ · ↑/↓ scroll")
+	}
+	pinned = append([]string{marker}, pinned...)
+	if len(pinned) > h {
+		pinned = pinned[len(pinned)-h:] // the y line is the last to go
+	}
+	if bodyH == 0 {
+		return fit(pinned, 0, m.w, h)
+	}
+	return fit(body, m.offset, m.w, bodyH) + "\n" + fit(pinned, 0, m.w, len(pinned))
+}
+
+// confirmBody is everything the summary does not say: the fees, the
+// comparison after a renewal, the input blocks, the external id.
+func (m *Screen) confirmBody() []string {
+	th := m.th
+	q := m.quote
+	out := []string{th.title.Render("Confirm the ticket") + "  " + m.badge()}
+	add := func(label, value string) {
+		out = append(out, th.row(label, value))
+	}
+	if m.previous != nil {
+		out = append(out, th.warn.Render("The quote was renewed (≠ marks what changed). Compare before confirming:"))
+		out = append(out, compareLines(th, m.previous, q)...)
+	}
+	out = append(out, m.amountLines(q)[2:]...)
+	r := m.ticketReq
+	if b := m.details.beneficiary(); b != nil {
+		// What the pinned summary does not already say about them.
+		name, where := destination(b, r)
+		label := "Beneficiary"
+		for _, d := range b.Details {
+			if d != where && !strings.HasSuffix(name, " · "+d) {
+				add(label, d)
+				label = ""
+			}
+		}
+	}
+	if in := r.TicketBlockchainInput; in != nil {
+		sig := "none (service wallet or transfer)"
+		switch {
+		case in.Permit != nil:
+			sig = "permit"
+		case in.Personal != nil:
+			sig = "personal signature"
+		}
+		add("From wallet", in.WalletAddress+" · "+sig)
+	}
+	if in := r.TicketBrlPixInput; in != nil && (in.RemitterID != "" || in.AdditionalData != "") {
+		add("PIX input", strings.TrimSpace("remitter "+nonEmpty(in.RemitterID, "—")+" · "+in.AdditionalData))
+	}
+	if o := r.TicketBrlPixOutput; o != nil && o.PixMessage != "" {
+		add("PIX message", o.PixMessage)
+	}
+	if o := r.TicketUsdOutput; o != nil {
+		add("Rail", strings.TrimSpace("ACH "+o.AchReference))
+	}
+	if o := r.TicketUsdWireOutput; o != nil {
+		add("Rail", strings.TrimSpace("WIRE "+o.WireMessage))
+	}
+	if o := r.TicketEurSepaOutput; o != nil && o.SepaReference != "" {
+		add("SEPA ref.", o.SepaReference)
+	}
+	if mk := r.TicketMarkupInput; mk != nil {
+		add("Markup wallet", mk.MarkupWalletAddress)
+	}
+	add("External id", r.ExternalID)
+	return wrapAll(out, m.w)
+}
+
+// confirmFoot is the pinned summary and the y line.
+func (m *Screen) confirmFoot(now time.Time) []footLine {
+	th := m.th
+	narrow := m.w < narrowW
+	lw := labelW
+	if narrow {
+		lw = 6
+	}
+	var out []footLine
+	// row wraps a value under itself; cut keeps it to one line.
+	row := func(label, value string, drop int, cut bool) {
+		head := th.label.Render(padRight(label, lw)) + " "
+		valueW := max(m.w-lw-1, 4)
+		if cut {
+			out = append(out, footLine{head + padRight(value, valueW), drop})
+			return
+		}
+		for i, v := range strings.Split(ansi.Wrap(value, valueW, ""), "\n") {
+			if i > 0 {
+				head = strings.Repeat(" ", lw+1)
+			}
+			out = append(out, footLine{head + v, drop})
+		}
+	}
+	label := func(wide, short string) string {
+		if narrow {
+			return short
+		}
+		return wide
+	}
+	q := m.quote
+	changed := func(label string, before, now string) string {
+		if m.previous != nil && before != now {
+			return th.warn.Render("≠") + label
+		}
+		return label
+	}
+	send := money.Format(q.InputAmount, q.InputCurrency) + " " + q.InputCurrency
+	get := money.Format(q.OutputAmount, q.OutputCurrency) + " " + q.OutputCurrency
+	var sendBefore, getBefore string
+	if p := m.previous; p != nil {
+		sendBefore = money.Format(p.InputAmount, p.InputCurrency) + " " + p.InputCurrency
+		getBefore = money.Format(p.OutputAmount, p.OutputCurrency) + " " + p.OutputCurrency
+	}
+	via := " via "
+	if narrow {
+		via = " "
+	}
+	row(changed(label("You send", "Send"), sendBefore, send), th.value.Render(send)+via+q.InputPaymentMethod, 0, false)
+	row(changed(label("They receive", "Get"), getBefore, get), th.value.Render(get)+via+q.OutputPaymentMethod, 0, false)
+	name, where := destination(m.details.beneficiary(), m.ticketReq)
+	switch {
+	case name != "" || where != "":
+		row(label("Beneficiary", "To"), th.value.Render(nonEmpty(name, "—")), 0, true)
+		if where != "" {
+			row("", where, 0, false)
+		}
+	case Required(q).PayOut == PayOutNo:
+		row(label("Beneficiary", "To"), "the operated account's balance", 0, true)
+	}
+	if h, ok := m.holderText(); ok {
+		row("Holder", h, 0, m.holder != nil) // a failure is read whole
+	}
+	env := strings.ToUpper(nonEmpty(string(m.s.Env), "sandbox"))
+	if narrow {
+		acct := nonEmpty(m.s.Account.Name, "sub-account")
+		if m.s.Account.Main() {
+			acct = strings.TrimSuffix(m.accountText(), " (main)")
+		}
+		row("Acct", env+" · "+acct, 3, true)
+	} else {
+		row("Account", m.accountText(), 2, true)
+		profile := "profile " + nonEmpty(m.s.Profile, "—")
+		switch {
+		case m.s.Embedded:
+			profile = "embedded sandbox"
+		case m.s.Profile == "" && m.s.Label != "":
+			profile = m.s.Label
+		}
+		row("Environment", env+" · "+profile, 4, true)
+	}
+	if w := limitWarning(m.limits, q); w != "" {
+		for _, l := range wrap("! "+w, max(m.w, 1)) {
+			out = append(out, footLine{th.warn.Render(l), 1})
+		}
+	}
+	live := !m.countdown.Expired(now)
+	if live && !narrow && m.stage != stageSending {
+		left := m.countdown.View(now, max(m.w-lw-1, 6))
+		if m.auto {
+			left += th.dim.Render(" · renews itself (auto re-quote on)")
+		}
+		row("Seconds left", left, 5, true)
+	}
+	for _, l := range wrap(m.yLine(now, narrow), max(m.w, 1)) {
+		out = append(out, footLine{l, 0})
+	}
+	if m.confirmErr != "" {
+		for _, l := range wrap("✗ "+m.confirmErr, max(m.w, 1)) {
+			out = append(out, footLine{th.err.Render(l), 0})
+		}
+	}
+	return out
+}
+
+// yLine says what y does now, from the same bindings as the footer, or
+// why it does nothing yet.
+func (m *Screen) yLine(now time.Time, narrow bool) string {
+	th := m.th
+	switch {
+	case m.stage == stageSending:
+		return th.warn.Render("Creating the ticket… (if the connection fails it is looked up by external id, never sent twice)")
+	case m.requoting || m.quoting.Waiting():
+		return th.warn.Render("Getting a new quote… nothing can be confirmed meanwhile.")
+	case m.countdown.Expired(now):
+		if m.auto {
+			return th.warn.Render("The quote expired: renewing it (auto re-quote on)…")
+		}
+		return th.err.Render("✗ The quote expired: it cannot be confirmed.") + " " + m.hint(m.keys.Requote) + th.dim.Render(" · any other key: back")
+	case !m.armed(now):
+		return th.warn.Render("≠ The numbers just changed: y is held for a moment, read them first.")
+	case m.holderMissing:
+		return th.err.Render("✗ This PIX key has no holder: the ticket cannot be confirmed.") + th.dim.Render(" · any other key: back")
+	case m.holding.Waiting():
+		return th.dim.Render("y waits for the PIX directory's answer… · any other key: back")
+	}
+	confirm, cancel := m.confirmBindings()
+	line := th.value.Render(confirm.Help().Key + ": " + confirm.Help().Desc)
+	if narrow {
+		// The seconds left share the y line, then "no" when it fits.
+		for _, more := range []string{widget.FormatRemaining(m.countdown.Remaining(now)) + " left", "other key: no"} {
+			if widthOf(line)+3+len(more) <= m.w {
+				line += th.dim.Render(" · " + more)
+			}
+		}
+		return line
+	}
+	return line + th.dim.Render(" · "+cancel.Help().Desc)
+}
+
+// renewalNote is what the details step says about a quote that expired
+// there: whether the confirmation renews it by itself.
+func (m *Screen) renewalNote() string {
+	if m.auto {
+		return "Quote expired: the confirmation renews it (auto re-quote on) and shows what changed."
+	}
+	return "Quote expired: at the confirmation press r for a new one (auto re-quote is off)."
+}
+
+// parkedApprovals is the requester's count once an operation was parked.
+func (m *Screen) learnApprovals(op *api.Operation) {
+	if op != nil && op.MinApprovals > 0 {
+		m.minApprovals = op.MinApprovals
+	}
+}
