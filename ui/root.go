@@ -55,6 +55,9 @@ type Options struct {
 	ReadOnly bool
 	// Email is shown in the header until the access info has loaded.
 	Email string
+	// DemoAccess is the demo access acted as when there is no profile
+	// (--sandbox --as, --credentials): the journal names it.
+	DemoAccess string
 	// SubAccount is the --sub-account flag: an id or a name, resolved once
 	// the accounts have loaded; "" operates the main account.
 	SubAccount string
@@ -393,6 +396,7 @@ func (r *Root) connected(msg connectedMsg) tea.Cmd {
 	if r.opts.Email == "" {
 		r.opts.Email = msg.conn.Email
 	}
+	r.opts.Journal.SetActor(journal.Actor{Profile: r.opts.Profile, DemoAccess: r.opts.DemoAccess, Email: r.opts.Email})
 	s := &Session{
 		Client:         msg.conn.Client,
 		Env:            r.opts.Env,
@@ -460,6 +464,7 @@ func (r *Root) accessLoaded(msg accessMsg) tea.Cmd {
 	r.session.Access = msg.info
 	if msg.info.Email != "" {
 		r.opts.Email = msg.info.Email
+		r.opts.Journal.SetActor(journal.Actor{Email: msg.info.Email})
 	}
 	r.relayout()
 	return r.broadcast(AccessLoadedMsg{Access: msg.info})
