@@ -253,6 +253,14 @@ func (c *Client) do(ctx context.Context, cl call) (*response, error) {
 				continue
 			}
 		}
+		// A read refused as a replay was seen by the service already: Go's
+		// transport re-sends an idempotent request, headers and all, when a
+		// reused connection breaks before the answer. Signed afresh it is
+		// a new request, counted as a retry (at least one even when
+		// retries are off); a write is never re-sent this way.
+		if resp.status == http.StatusUnauthorized && idempotent(cl.method) && attempt < max(c.retry.MaxRetries, 1) && newStatusError(cl.method, cl.path, resp.status, resp.header, resp.body).Code == CodeReplayed {
+			continue
+		}
 		if retryable(resp.status) && idempotent(cl.method) && attempt < c.retry.MaxRetries {
 			wait := c.retry.backoff(attempt)
 			if ra := parseRetryAfter(resp.header.Get("Retry-After"), time.Now()); ra > 0 {

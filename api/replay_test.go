@@ -1,7 +1,10 @@
 package api_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -86,5 +89,71 @@ func TestBurstOfIdenticalReadsIsNotAReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// Go's transport re-sends a read, headers and all, when a reused
+// connection breaks before the answer; the service then says REPLAYED.
+// Here a proxy plays that: it delivers the first attempt twice and returns
+// the second answer. The client signs the read again and gets its answer;
+// a write refused as a replay is never re-sent.
+func TestReadRefusedAsReplayIsSignedAgain(t *testing.T) {
+	r := startSandbox(t, "")
+	var mu sync.Mutex
+	seen := map[string]int{}
+	var writes int
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		serve := func() *httptest.ResponseRecorder {
+			rec := httptest.NewRecorder()
+			cp := req.Clone(req.Context())
+			cp.Body = io.NopCloser(bytes.NewReader(body))
+			r.Handler().ServeHTTP(rec, cp)
+			return rec
+		}
+		mu.Lock()
+		first := seen[req.Method] == 0
+		seen[req.Method]++
+		if req.Method != http.MethodGet {
+			writes++
+		}
+		mu.Unlock()
+		rec := serve()
+		if first {
+			rec = serve() // the same bytes again
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+	}))
+	t.Cleanup(proxy.Close)
+	ac, _ := r.Creds.Access("operator")
+	auth, err := api.NewAPIKeyAuth(ac.APIKey, []byte(ac.PrivateKeyPEM))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := api.New(proxy.URL, auth, api.WithRetryPolicy(api.RetryPolicy{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Balances(context.Background(), [16]byte{}); err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	mu.Lock()
+	if seen[http.MethodGet] != 2 {
+		t.Errorf("%d read attempts, want the replayed one and a fresh one", seen[http.MethodGet])
+	}
+	mu.Unlock()
+	_, err = c.RegisterWebhook(context.Background(), [16]byte{}, api.RegisterWebhookRequest{WebhookURL: "https://hooks.example/x", Subscriptions: []string{"TICKET"}})
+	var ae *api.Error
+	if !errors.As(err, &ae) || ae.Code != api.CodeReplayed {
+		t.Fatalf("write refused as a replay: %v, want the REPLAYED error", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if writes != 1 {
+		t.Errorf("the write was sent %d times by the client, want 1", writes)
 	}
 }
