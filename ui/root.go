@@ -94,6 +94,11 @@ type Root struct {
 	// another account).
 	resolving  string
 	resolveErr error
+	// resolveWhy is the header's word for resolveErr ("not found", ...).
+	resolveWhy string
+	// barred are the sub-accounts the accounts list left out: the
+	// switcher shows them disabled.
+	barred []api.Account
 	// accessFails counts the failed loads of the access info in a row;
 	// while it is not zero, writes stay disabled and the load is retried.
 	accessFails int
@@ -162,6 +167,7 @@ type (
 	accountsMsg struct {
 		session  *Session
 		accounts []api.Account
+		barred   []api.Account // sub-accounts the list left out (barred.go)
 		err      error
 	}
 	pulseMsg struct{}
@@ -442,7 +448,11 @@ func (r *Root) loadAccess(s *Session) tea.Cmd {
 func (r *Root) loadAccounts(s *Session) tea.Cmd {
 	return r.request(s, func(ctx context.Context) (tea.Msg, error) {
 		accs, err := s.Client.ListAccounts(ctx)
-		return accountsMsg{session: s, accounts: accs, err: err}, nil
+		var barred []api.Account
+		if err == nil {
+			barred = barredAccounts(ctx, s.Client, accs)
+		}
+		return accountsMsg{session: s, accounts: accs, barred: barred, err: err}, nil
 	})
 }
 
@@ -479,12 +489,13 @@ func (r *Root) accountsLoaded(msg accountsMsg) tea.Cmd {
 		var cmd tea.Cmd
 		if r.resolving != "" {
 			r.resolveErr = fmt.Errorf("could not list the accounts to find sub-account %q: %s", r.resolving, ErrorText(msg.err))
+			r.resolveWhy = "accounts not listed"
 		} else {
 			cmd = Toast(ToastError, "Could not list your accounts: "+ErrorText(msg.err))
 		}
 		return tea.Batch(cmd, r.broadcast(AccountsLoadedMsg{Err: msg.err}))
 	}
-	r.session.Accounts = msg.accounts
+	r.session.Accounts, r.barred = msg.accounts, msg.barred
 	var cmds []tea.Cmd
 	if acc := r.session.Account; !acc.Main() && r.resolving == "" && !slices.ContainsFunc(msg.accounts, func(a api.Account) bool { return a.ID == acc.ID }) {
 		cmds = append(cmds, Toast(ToastError, fmt.Sprintf("Sub-account %s is not among the accounts this access may operate: press S to choose one", acc.ID)))
@@ -492,7 +503,10 @@ func (r *Root) accountsLoaded(msg accountsMsg) tea.Cmd {
 	if r.resolving != "" {
 		acc, err := findAccount(msg.accounts, r.resolving)
 		if err != nil {
-			r.resolveErr = err
+			r.resolveErr, r.resolveWhy = err, "not found"
+			if _, ok := err.(ambiguousAccountError); ok {
+				r.resolveWhy = "ambiguous"
+			}
 		} else {
 			r.resolving = ""
 			r.session = r.session.WithAccount(acc)
@@ -531,8 +545,13 @@ func findAccount(accounts []api.Account, name string) (Account, error) {
 	case 1:
 		return found[0], nil
 	}
-	return Account{}, fmt.Errorf("%d accounts are named %q: use the id instead", len(found), name)
+	return Account{}, ambiguousAccountError(fmt.Sprintf("%d accounts are named %q: use the id instead", len(found), name))
 }
+
+// ambiguousAccountError is findAccount's answer when a name fits several.
+type ambiguousAccountError string
+
+func (e ambiguousAccountError) Error() string { return string(e) }
 
 // listedAccount converts the i-th listed account. The service lists the
 // main account first, with no main account of its own; it gets the nil id.
