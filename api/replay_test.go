@@ -146,7 +146,7 @@ func TestReadRefusedAsReplayIsSignedAgain(t *testing.T) {
 		t.Errorf("%d read attempts, want the replayed one and a fresh one", seen[http.MethodGet])
 	}
 	mu.Unlock()
-	_, err = c.RegisterWebhook(context.Background(), [16]byte{}, api.RegisterWebhookRequest{WebhookURL: "https://hooks.example/x", Subscriptions: []string{"TICKET"}})
+	_, err = c.RegisterWebhook(context.Background(), api.RegisterWebhookRequest{WebhookURL: "https://hooks.example/x", Subscriptions: []string{"TICKET"}})
 	var ae *api.Error
 	if !errors.As(err, &ae) || ae.Code != api.CodeReplayed {
 		t.Fatalf("write refused as a replay: %v, want the REPLAYED error", err)

@@ -129,7 +129,7 @@ func TestPermissionMatrix(t *testing.T) {
 			if err != nil || len(p.Items) == 0 {
 				return outcome{-1, fmt.Sprint("no attempts to acknowledge: ", err)}
 			}
-			return outcomeOf(c.AcknowledgeWebhookAttempts(ctx(t), uuid.Nil, []string{p.Items[0].ID}))
+			return outcomeOf(c.AcknowledgeWebhookAttempts(ctx(t), []string{p.Items[0].ID}))
 		}},
 	}
 	// Ticket creations need the flags of spec/service.md §7.5: payIn for
