@@ -123,6 +123,7 @@ func dashboardOptions(t *cli.Target, debugAPI bool) ui.Options {
 		Profile:    t.Profile,
 		Email:      t.Email,
 		Label:      t.Label,
+		DemoAccess: t.DemoAccess,
 		Embedded:   t.Embedded,
 		Funding:    t.Funding,
 		Env:        ui.EnvSandbox,

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -38,6 +39,13 @@ type APIKeyAuth struct {
 	ec      *ecdsa.PrivateKey
 	rsa     *rsa.PrivateKey
 	now     func() time.Time
+
+	// lastMS is the last timestamp sent (under mu). The service accepts a
+	// signed message once (401 REPLAYED), so two identical requests, or a
+	// request and its retry, must not share a millisecond: each is stamped
+	// at least one past the one before.
+	mu     sync.Mutex
+	lastMS int64
 }
 
 // NewAPIKeyAuth reads privateKeyPEM (PKCS#8 for any type, PKCS#1 for RSA,
@@ -141,7 +149,7 @@ func (a *APIKeyAuth) PublicKey() crypto.PublicKey {
 
 // Authenticate stamps and signs req.
 func (a *APIKeyAuth) Authenticate(req *Request) error {
-	ts := strconv.AppendInt(make([]byte, 0, 16), a.now().UnixMilli(), 10)
+	ts := strconv.AppendInt(make([]byte, 0, 16), a.stamp(), 10)
 	sig, err := a.Sign(ts, req.Method, req.RequestURI, req.Body)
 	if err != nil {
 		return err
@@ -150,6 +158,21 @@ func (a *APIKeyAuth) Authenticate(req *Request) error {
 	req.Header[headerTimestamp] = []string{string(ts)}
 	req.Header[headerSignature] = []string{sig}
 	return nil
+}
+
+// stamp is the next X-API-Timestamp: the clock's millisecond, or one past
+// the previous stamp when the clock has not moved beyond it. A clock set
+// back by more than a few seconds is followed rather than outrun, which
+// keeps the stamp within the service's skew window.
+func (a *APIKeyAuth) stamp() int64 {
+	ms := a.now().UnixMilli()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if ms <= a.lastMS && a.lastMS-ms < 5000 {
+		ms = a.lastMS + 1
+	}
+	a.lastMS = ms
+	return ms
 }
 
 // Sign returns the base64 signature of timestamp + method + requestURI +

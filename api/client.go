@@ -227,7 +227,7 @@ func (c *Client) do(ctx context.Context, cl call) (*response, error) {
 	}
 
 	ctx, callID := withCallID(ctx)
-	reauthed := false
+	reauthed, replays := false, 0
 	for attempt := 0; ; attempt++ {
 		start := time.Now()
 		resp, err := c.attempt(ctx, cl, target, body)
@@ -252,6 +252,18 @@ func (c *Client) do(ctx context.Context, cl call) (*response, error) {
 				attempt--
 				continue
 			}
+		}
+		// A read refused as a replay was seen by the service already: Go's
+		// transport re-sends an idempotent request, headers and all, when a
+		// reused connection breaks before the answer, and the service
+		// refuses the copy. That re-send is the transport's, not a retry of
+		// ours, so it is made again signed afresh without spending the
+		// retry budget (at most once per attempt the budget allows); a
+		// write is never re-sent this way.
+		if resp.status == http.StatusUnauthorized && idempotent(cl.method) && replays <= c.retry.MaxRetries && newStatusError(cl.method, cl.path, resp.status, resp.header, resp.body).Code == CodeReplayed {
+			replays++
+			attempt--
+			continue
 		}
 		if retryable(resp.status) && idempotent(cl.method) && attempt < c.retry.MaxRetries {
 			wait := c.retry.backoff(attempt)

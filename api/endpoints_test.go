@@ -894,10 +894,11 @@ func endpointCases() []endpointCase {
 		{
 			name: "ListWebhookAttempts",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.ListWebhookAttempts(ctx, AttemptFilter{SubAccountID: sub, CreatedBefore: before, Cursor: "w", WebhookEventID: "ev-1", UnackedOnly: true})
+				return c.ListWebhookAttempts(ctx, AttemptFilter{CreatedBefore: before, Cursor: "w", WebhookEventID: "ev-1", UnackedOnly: true})
 			},
+			// No subAccountId on the webhook calls: the live catalogue has none.
 			method: "GET", path: "/v2/notifications/webhooks/attempts",
-			query:  "createdBefore=1795132800&cursor=w&subAccountId=" + subID + "&unackedOnly=true&webhookEventId=ev-1",
+			query:  "createdBefore=1795132800&cursor=w&unackedOnly=true&webhookEventId=ev-1",
 			status: 200, resp: `{"attempts":[{"id":"at-1","accountId":"acc","acknowledged":false,"responseStatus":500,"webhookEventId":"ev-1","webhookUrl":"https://hook.example.com"}],"cursor":""}`,
 			check: func(t *testing.T, got any) {
 				p := got.(Page[WebhookAttempt])
@@ -908,8 +909,8 @@ func endpointCases() []endpointCase {
 		},
 		{
 			name:   "GetWebhookAttempt",
-			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetWebhookAttempt(ctx, sub, "at-1") },
-			method: "GET", path: "/v2/notifications/webhooks/attempts/at-1", query: "subAccountId=" + subID,
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetWebhookAttempt(ctx, "at-1") },
+			method: "GET", path: "/v2/notifications/webhooks/attempts/at-1",
 			status: 200, resp: `{"eventAttempt":{"id":"at-1","acknowledged":true}}`,
 			check: func(t *testing.T, got any) {
 				if a := got.(*WebhookAttempt); a.ID != "at-1" || !a.Acknowledged {
@@ -920,15 +921,15 @@ func endpointCases() []endpointCase {
 		{
 			name: "AcknowledgeWebhookAttempts",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return nil, c.AcknowledgeWebhookAttempts(ctx, uuid.Nil, []string{"at-1", "at-2"})
+				return nil, c.AcknowledgeWebhookAttempts(ctx, []string{"at-1", "at-2"})
 			},
 			method: "PATCH", path: "/v2/notifications/webhooks/attempts", body: `{"ids":["at-1","at-2"]}`,
 			status: 200, resp: `{}`, check: checkNil,
 		},
 		{
 			name:   "ListWebhooks",
-			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListWebhooks(ctx, sub) },
-			method: "GET", path: "/v2/notifications/webhooks/", query: "subAccountId=" + subID,
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListWebhooks(ctx) },
+			method: "GET", path: "/v2/notifications/webhooks/",
 			status: 200, resp: `{"webhooks":[{"id":"wh-1","url":"https://hook.example.com","subscriptions":["TICKET","*"]}]}`,
 			check: func(t *testing.T, got any) {
 				w := got.([]Webhook)
@@ -940,9 +941,9 @@ func endpointCases() []endpointCase {
 		{
 			name: "RegisterWebhook",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.RegisterWebhook(ctx, sub, RegisterWebhookRequest{WebhookURL: "https://hook.example.com/x?a=1&b=2", Subscriptions: []string{"TICKET"}})
+				return c.RegisterWebhook(ctx, RegisterWebhookRequest{WebhookURL: "https://hook.example.com/x?a=1&b=2", Subscriptions: []string{"TICKET"}})
 			},
-			method: "POST", path: "/v2/notifications/webhooks/", query: "subAccountId=" + subID,
+			method: "POST", path: "/v2/notifications/webhooks/",
 			body:   `{"webhookUrl":"https://hook.example.com/x?a=1\u0026b=2","subscriptions":["TICKET"]}`,
 			status: 201, resp: `{"webhookId":"wh-9"}`,
 			check: func(t *testing.T, got any) {
@@ -953,8 +954,8 @@ func endpointCases() []endpointCase {
 		},
 		{
 			name:   "DeleteWebhook",
-			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteWebhook(ctx, sub, "wh-9") },
-			method: "DELETE", path: "/v2/notifications/webhooks/wh-9", query: "subAccountId=" + subID,
+			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteWebhook(ctx, "wh-9") },
+			method: "DELETE", path: "/v2/notifications/webhooks/wh-9",
 			status: 200, resp: ``, check: checkNil,
 		},
 		{

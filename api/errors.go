@@ -33,6 +33,10 @@ var (
 	ErrOutcomeUnknown = errors.New("outcome unknown")
 )
 
+// CodeReplayed is the service's code for a signed request it has seen
+// already (401): each request must be signed afresh.
+const CodeReplayed = "REPLAYED"
+
 // Error is a failed call: the service answered with a non-success status,
 // or with a body the client cannot read.
 type Error struct {

@@ -295,7 +295,7 @@ func TestSandboxBeneficiariesAndReads(t *testing.T) {
 		{"ListW8BENs", func() error { _, err := c.ListW8BENs(ctx, uuid.Nil); return err }},
 		{"ListProofOfAddressAttempts", func() error { _, err := c.ListProofOfAddressAttempts(ctx, api.TimeRangeFilter{}); return err }},
 		{"ListWebhookAttempts", func() error { _, err := c.ListWebhookAttempts(ctx, api.AttemptFilter{}); return err }},
-		{"ListWebhooks", func() error { _, err := c.ListWebhooks(ctx, uuid.Nil); return err }},
+		{"ListWebhooks", func() error { _, err := c.ListWebhooks(ctx); return err }},
 		{"PublicKey", func() error {
 			k, err := c.PublicKey(ctx)
 			if err == nil && !strings.Contains(k, "PUBLIC KEY") {

@@ -107,7 +107,6 @@ type TimeRangeFilter struct {
 
 // AttemptFilter is the query of GET /v2/notifications/webhooks/attempts.
 type AttemptFilter struct {
-	SubAccountID   uuid.UUID
 	CreatedAfter   time.Time
 	CreatedBefore  time.Time
 	Cursor         string

@@ -4,13 +4,15 @@ import (
 	"context"
 	"errors"
 	"net/http"
-
-	"github.com/google/uuid"
 )
+
+// The webhook calls below take no subAccountId: the live catalogue has none
+// for them (spec/service.md §7.4). Webhooks belong to the caller's main
+// account and hear its sub-accounts too; each event names its sub-account.
 
 // ListWebhookAttempts returns one page of webhook delivery attempts.
 func (c *Client) ListWebhookAttempts(ctx context.Context, f AttemptFilter) (Page[WebhookAttempt], error) {
-	q := newQuery().sub(f.SubAccountID).unix("createdAfter", f.CreatedAfter).unix("createdBefore", f.CreatedBefore).
+	q := newQuery().unix("createdAfter", f.CreatedAfter).unix("createdBefore", f.CreatedBefore).
 		cursor(f.Cursor).str("webhookEventId", f.WebhookEventID)
 	if f.UnackedOnly {
 		q.boolean("unackedOnly", true)
@@ -19,42 +21,42 @@ func (c *Client) ListWebhookAttempts(ctx context.Context, f AttemptFilter) (Page
 }
 
 // GetWebhookAttempt reads one delivery attempt.
-func (c *Client) GetWebhookAttempt(ctx context.Context, subAccountID uuid.UUID, id string) (*WebhookAttempt, error) {
+func (c *Client) GetWebhookAttempt(ctx context.Context, id string) (*WebhookAttempt, error) {
 	if id == "" {
 		return nil, errors.New("webhook attempt: empty id")
 	}
-	cl := call{method: http.MethodGet, path: item(pathWebhookAttempts+"/", id), query: newQuery().sub(subAccountID).values()}
+	cl := call{method: http.MethodGet, path: item(pathWebhookAttempts+"/", id)}
 	return object[WebhookAttempt](ctx, c, cl, keyEventAttempt)
 }
 
 // AcknowledgeWebhookAttempts marks delivery attempts as acknowledged.
-func (c *Client) AcknowledgeWebhookAttempts(ctx context.Context, subAccountID uuid.UUID, ids []string) error {
+func (c *Client) AcknowledgeWebhookAttempts(ctx context.Context, ids []string) error {
 	if len(ids) == 0 {
 		return errors.New("acknowledge: no attempt ids given")
 	}
-	return c.noContent(ctx, call{method: http.MethodPatch, path: pathWebhookAttempts, query: newQuery().sub(subAccountID).values(), body: ackBody{IDs: ids}})
+	return c.noContent(ctx, call{method: http.MethodPatch, path: pathWebhookAttempts, body: ackBody{IDs: ids}})
 }
 
-// ListWebhooks lists the registered webhooks (at most three per account).
-func (c *Client) ListWebhooks(ctx context.Context, subAccountID uuid.UUID) ([]Webhook, error) {
-	return list[Webhook](ctx, c, call{method: http.MethodGet, path: pathWebhooks, query: newQuery().sub(subAccountID).values()}, keyWebhooks)
+// ListWebhooks lists the registered webhooks (at most three).
+func (c *Client) ListWebhooks(ctx context.Context) ([]Webhook, error) {
+	return list[Webhook](ctx, c, call{method: http.MethodGet, path: pathWebhooks}, keyWebhooks)
 }
 
 // RegisterWebhook registers a webhook and returns its id.
-func (c *Client) RegisterWebhook(ctx context.Context, subAccountID uuid.UUID, req RegisterWebhookRequest) (string, error) {
+func (c *Client) RegisterWebhook(ctx context.Context, req RegisterWebhookRequest) (string, error) {
 	var id string
-	if err := c.envelope(ctx, call{method: http.MethodPost, path: pathWebhooks, query: newQuery().sub(subAccountID).values(), body: req}, keyWebhookID, &id); err != nil {
+	if err := c.envelope(ctx, call{method: http.MethodPost, path: pathWebhooks, body: req}, keyWebhookID, &id); err != nil {
 		return "", err
 	}
 	return id, nil
 }
 
 // DeleteWebhook removes a webhook.
-func (c *Client) DeleteWebhook(ctx context.Context, subAccountID uuid.UUID, id string) error {
+func (c *Client) DeleteWebhook(ctx context.Context, id string) error {
 	if id == "" {
 		return errors.New("delete webhook: empty id")
 	}
-	return c.noContent(ctx, call{method: http.MethodDelete, path: item(pathWebhooks, id), query: newQuery().sub(subAccountID).values()})
+	return c.noContent(ctx, call{method: http.MethodDelete, path: item(pathWebhooks, id)})
 }
 
 // PublicKey fetches the PEM public key that verifies webhook deliveries

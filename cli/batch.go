@@ -174,6 +174,7 @@ func (e *Env) runBatch(ctx context.Context, s *session, file *batch.File, f batc
 	if err != nil {
 		return fmt.Errorf("the journal is not available, and every payout must be recorded: %w", err)
 	}
+	jr.SetActor(journal.Actor{Profile: s.target.Profile, DemoAccess: s.target.DemoAccess, Email: s.conn.Email})
 	rf, err := os.OpenFile(f.results, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("results file: %w", err)
@@ -317,10 +318,10 @@ func batchEntry(s *session, file *batch.File, o batch.Outcome) journal.Entry {
 		ids["beneficiary"] = p.Payee.ID.String()
 	}
 	if o.TicketID != "" {
-		ids["ticket"] = o.TicketID
+		ids["ticketId"] = o.TicketID
 	}
 	if o.OperationID != "" {
-		ids["operation"] = o.OperationID
+		ids["operationId"] = o.OperationID
 	}
 	amounts := map[string]string{"output": money.Wire(p.Amount, p.Currency) + " " + p.Currency}
 	if p.Quote != nil {

@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 )
@@ -67,8 +65,9 @@ func (s *statusRecorder) Flush() {
 
 // Forwarder relays every webhook delivery of a sandbox to a local URL, as
 // the sandbox signed it (body and signature header untouched), and prints
-// one line per delivery. It registers a webhook for every event ("*") on
-// the main account and each sub-account, pointing at a relay on loopback.
+// one line per delivery. It registers one webhook for every event ("*"),
+// which hears the main account and every sub-account, pointing at a relay
+// on loopback.
 type Forwarder struct {
 	to  string
 	out io.Writer
@@ -100,17 +99,10 @@ func Forward(ctx context.Context, creds sandbox.Credentials, to string, out io.W
 		return nil, err
 	}
 	relay := "http://" + ln.Addr().String() + "/relay"
-	scopes := []uuid.UUID{uuid.Nil}
-	for _, s := range creds.SubAccounts {
-		if id, err := uuid.Parse(s.ID); err == nil {
-			scopes = append(scopes, id)
-		}
-	}
-	for _, sub := range scopes {
-		if _, err := conn.Client.RegisterWebhook(ctx, sub, api.RegisterWebhookRequest{WebhookURL: relay, Subscriptions: []string{"*"}}); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("--forward-to: register the relay webhook: %w", err)
-		}
+	// One webhook: the main account's hear every sub-account.
+	if _, err := conn.Client.RegisterWebhook(ctx, api.RegisterWebhookRequest{WebhookURL: relay, Subscriptions: []string{"*"}}); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--forward-to: register the relay webhook: %w", err)
 	}
 	return f, nil
 }

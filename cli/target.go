@@ -27,6 +27,7 @@ type Target struct {
 	Profile    string // "" for a sandbox without a profile
 	Email      string
 	Label      string // what the header names when there is no profile
+	DemoAccess string // the demo access acted as when there is no profile
 	Embedded   bool   // a fresh in-process sandbox
 	Funding    bool   // the sandbox's "simulate the payment" is available
 	ReadOnly   bool
@@ -137,7 +138,7 @@ func (e *Env) Resolve() (*Target, error) {
 
 // embedded targets a fresh in-process sandbox acting as demo access as.
 func embedded(t *Target, as string) {
-	t.Embedded, t.Funding = true, true
+	t.Embedded, t.Funding, t.DemoAccess = true, true, as
 	t.connect = func(ctx context.Context, opts []api.Option) (*Conn, error) {
 		r, err := sandbox.Start(sandbox.Config{Seed: 1}, "127.0.0.1:0")
 		if err != nil {
@@ -172,7 +173,7 @@ func credentialsTarget(t *Target, path, as string) error {
 	if !ok {
 		return Usagef("the credentials file %s has no access named %q", path, as)
 	}
-	t.Funding = true
+	t.Funding, t.DemoAccess = true, as
 	t.Label = "sandbox (" + filepath.Base(path) + ")"
 	t.Email = acc.Email
 	t.connect = func(ctx context.Context, opts []api.Option) (*Conn, error) {

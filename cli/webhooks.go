@@ -37,7 +37,7 @@ func (e *Env) webhooksListCommand() *cobra.Command {
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		return e.run(cmd, func(ctx context.Context, s *session) error {
-			hooks, err := s.client().ListWebhooks(ctx, s.sub)
+			hooks, err := s.client().ListWebhooks(ctx)
 			if err != nil {
 				return err
 			}
@@ -64,7 +64,7 @@ func (e *Env) webhooksAttemptsCommand() *cobra.Command {
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		return e.run(cmd, func(ctx context.Context, s *session) error {
 			list, err := collect(ctx, *limit, func(ctx context.Context, cursor string) (api.Page[api.WebhookAttempt], error) {
-				return s.client().ListWebhookAttempts(ctx, api.AttemptFilter{SubAccountID: s.sub, Cursor: cursor, UnackedOnly: unacked, WebhookEventID: event})
+				return s.client().ListWebhookAttempts(ctx, api.AttemptFilter{Cursor: cursor, UnackedOnly: unacked, WebhookEventID: event})
 			})
 			if err != nil {
 				return err
@@ -96,7 +96,7 @@ func (e *Env) webhooksAckCommand() *cobra.Command {
 				if s.target.ReadOnly {
 					return Usagef("read-only: acknowledging is a write")
 				}
-				if err := s.client().AcknowledgeWebhookAttempts(ctx, s.sub, args); err != nil {
+				if err := s.client().AcknowledgeWebhookAttempts(ctx, args); err != nil {
 					return err
 				}
 				fmt.Fprintf(e.Stdout, "%d attempt(s) acknowledged\n", len(args))

@@ -64,7 +64,7 @@ func TestE2EApprovalOnTheLiveState(t *testing.T) {
 	a2.Send("y")
 	a2.WaitFor("executed, ticket", 10*time.Second)
 	es := readJournal(t, a2)
-	if len(es) != 1 || es[0].IDs["operation"] != opID || es[0].Outcome != "approved; executed" {
+	if len(es) != 1 || es[0].IDs["operationId"] != opID || es[0].Outcome != "approved; executed" {
 		t.Fatalf("approver2's journal = %+v", es)
 	}
 }
@@ -112,11 +112,11 @@ func TestE2EBatchApprovalOfThree(t *testing.T) {
 		}
 		seen := map[string]bool{}
 		for _, e := range es {
-			seen[e.IDs["operation"]] = true
+			seen[e.IDs["operationId"]] = true
 			if e.Action != "approve-operation" {
 				t.Errorf("journal line %+v", e)
 			}
-			if c.access == "approver2" && (e.Outcome != "approved; executed" || e.IDs["ticket"] == "") {
+			if c.access == "approver2" && (e.Outcome != "approved; executed" || e.IDs["ticketId"] == "") {
 				t.Errorf("approver2's line does not name the executed ticket: %+v", e)
 			}
 		}

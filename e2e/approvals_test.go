@@ -141,11 +141,11 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 		action string
 	}{{a1, "approve-operation"}, {a2, "approve-operation"}} {
 		es := readJournal(t, c.tm)
-		if len(es) != 1 || es[0].Action != c.action || es[0].IDs["operation"] != opID || es[0].Amounts["input"] != "321.00 BRL" {
+		if len(es) != 1 || es[0].Action != c.action || es[0].IDs["operationId"] != opID || es[0].Amounts["input"] != "321.00 BRL" {
 			t.Fatalf("journal = %+v", es)
 		}
 	}
-	if es := readJournal(t, a2); es[0].IDs["ticket"] != ticket || !strings.Contains(es[0].Outcome, "executed") {
+	if es := readJournal(t, a2); es[0].IDs["ticketId"] != ticket || !strings.Contains(es[0].Outcome, "executed") {
 		t.Fatalf("approver2's journal = %+v", es)
 	}
 
@@ -180,7 +180,7 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	a1.WaitFor("Rejected "+own[:8], 10*time.Second)
 	a1.WaitFor("rejected by approver1@acme-treasury.example: amount above the monthly limit", 10*time.Second)
 	es := readJournal(t, a1)
-	if len(es) != 2 || es[1].Action != "reject-operation" || es[1].IDs["operation"] != own ||
+	if len(es) != 2 || es[1].Action != "reject-operation" || es[1].IDs["operationId"] != own ||
 		es[1].Outcome != "rejected: amount above the monthly limit" {
 		t.Fatalf("approver1's journal = %+v", es)
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
 )
 
 // TestE2EBeneficiariesLive: as operator, a EUR account with a wrong IBAN is
@@ -114,7 +113,7 @@ func TestE2EWebhookEditAndEvents(t *testing.T) {
 	c := ticketsClient(t, sb, "operator")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	hooks, err := c.ListWebhooks(ctx, uuid.Nil)
+	hooks, err := c.ListWebhooks(ctx)
 	if err != nil || len(hooks) != 1 || strings.Join(hooks[0].Subscriptions, ",") != "TICKET,KYC" {
 		t.Fatalf("the service has %+v (%v)", hooks, err)
 	}

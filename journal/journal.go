@@ -1,6 +1,13 @@
 // Package journal keeps the local journal of write actions: one JSON line
-// per action the user took against the service (time, profile, account,
+// per action the user took against the service (time, who acted, account,
 // endpoint, ids, amounts, outcome). It never records a secret.
+//
+// Who acted is set once per journal (SetActor, when the session opens and
+// again when the access info names its e-mail) and stamped on every entry
+// that does not name it itself, so the screens that record writes need not
+// know it. Ids are written under one vocabulary (ticketId, operationId,
+// externalId, ...): the short keys older callers used are renamed on the
+// way in (see idKeys).
 //
 // The file is append-only, readable by its owner only (0600 in a 0700
 // directory), and each entry is written with a single write call so that a
@@ -24,8 +31,12 @@ const FileName = "journal.jsonl"
 
 // Entry is one journal line.
 type Entry struct {
-	Time     time.Time         `json:"time"`
-	Profile  string            `json:"profile"`
+	Time time.Time `json:"time"`
+	// Profile is the profile acted through or, without one, "demo:" and
+	// the demo access's name (the sandbox's operator, approver1, ...).
+	Profile string `json:"profile"`
+	// Email is the access's e-mail: who acted, as the service knows them.
+	Email    string            `json:"email"`
 	Env      string            `json:"env"`
 	Account  string            `json:"account"` // account id, "main" for the main account
 	Action   string            `json:"action"`  // e.g. "create-ticket", "approve-operation"
@@ -35,12 +46,76 @@ type Entry struct {
 	Outcome  string            `json:"outcome"` // "created", "parked", "approved", "error: ..."
 }
 
+// Actor is who acts in a session: the profile (or, without one, the demo
+// access acted as) and the access's e-mail.
+type Actor struct {
+	Profile    string
+	DemoAccess string
+	Email      string
+}
+
+// profile is the Entry.Profile the actor gives.
+func (a Actor) profile() string {
+	if a.Profile == "" && a.DemoAccess != "" {
+		return "demo:" + a.DemoAccess
+	}
+	return a.Profile
+}
+
 // Journal appends entries to a JSON-lines file. A nil *Journal records
 // nothing, so callers without a state directory need no special case.
 type Journal struct {
-	path string
-	mu   sync.Mutex
-	now  func() time.Time
+	path  string
+	mu    sync.Mutex
+	now   func() time.Time
+	actor Actor // under mu
+}
+
+// SetActor names who acts from now on; the fields left empty keep their
+// earlier value (the e-mail often arrives after the profile). Safe for
+// concurrent use; a nil journal ignores it.
+func (j *Journal) SetActor(a Actor) {
+	if j == nil {
+		return
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if a.Profile != "" || a.DemoAccess != "" {
+		j.actor.Profile, j.actor.DemoAccess = a.Profile, a.DemoAccess
+	}
+	if a.Email != "" {
+		j.actor.Email = a.Email
+	}
+}
+
+// idKeys renames the id keys callers have used to the journal's one
+// vocabulary, so that a ticket is "ticketId" on every line whoever wrote it.
+var idKeys = map[string]string{
+	"ticket":      "ticketId",
+	"ticketID":    "ticketId",
+	"operation":   "operationId",
+	"operationID": "operationId",
+	"externalID":  "externalId",
+	"external_id": "externalId",
+}
+
+// canonicalIDs returns ids with idKeys applied (a new map: the caller's is
+// not changed). When both spellings are present the canonical one wins.
+func canonicalIDs(ids map[string]string) map[string]string {
+	if len(ids) == 0 {
+		return ids
+	}
+	out := make(map[string]string, len(ids))
+	for k, v := range ids {
+		if c, ok := idKeys[k]; ok {
+			if _, both := ids[c]; both {
+				continue
+			}
+			k = c
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // Open prepares the journal in dir: the directory is created with mode 0700
@@ -75,8 +150,9 @@ func (j *Journal) Path() string {
 	return j.path
 }
 
-// Record appends e as one JSON line. A zero Time is set to now. It is safe
-// for concurrent use; a nil journal does nothing.
+// Record appends e as one JSON line. A zero Time is set to now, an empty
+// Profile or Email to the actor's, and the id keys to their canonical
+// names. It is safe for concurrent use; a nil journal does nothing.
 func (j *Journal) Record(e Entry) error {
 	if j == nil {
 		return nil
@@ -85,14 +161,21 @@ func (j *Journal) Record(e Entry) error {
 		e.Time = j.now()
 	}
 	e.Time = e.Time.UTC()
+	e.IDs = canonicalIDs(e.IDs)
+
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if e.Profile == "" {
+		e.Profile = j.actor.profile()
+	}
+	if e.Email == "" {
+		e.Email = j.actor.Email
+	}
 	line, err := json.Marshal(e)
 	if err != nil {
 		return fmt.Errorf("journal: encode entry: %w", err)
 	}
 	line = append(line, '\n')
-
-	j.mu.Lock()
-	defer j.mu.Unlock()
 	// Opening per entry keeps no descriptor alive between actions and
 	// survives the file being rotated or removed by the operator.
 	f, err := os.OpenFile(j.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)

@@ -62,7 +62,7 @@ func TestRecordAndRead(t *testing.T) {
 	first := Entry{
 		Time: at, Profile: "prod", Env: "production", Account: "main",
 		Action: "create-ticket", Endpoint: "POST /v2/account/tickets/",
-		IDs:     map[string]string{"ticket": "t-1", "externalId": "e-1"},
+		IDs:     map[string]string{"ticketId": "t-1", "externalId": "e-1"},
 		Amounts: map[string]string{"input": "100.00 BRL", "output": "18.123456 USDC"},
 		Outcome: "created",
 	}
@@ -80,7 +80,7 @@ func TestRecordAndRead(t *testing.T) {
 	if len(got) != 2 {
 		t.Fatalf("read %d entries, want 2", len(got))
 	}
-	if !got[0].Time.Equal(at) || got[0].IDs["ticket"] != "t-1" || got[0].Amounts["output"] != "18.123456 USDC" || got[0].Outcome != "created" {
+	if !got[0].Time.Equal(at) || got[0].IDs["ticketId"] != "t-1" || got[0].Amounts["output"] != "18.123456 USDC" || got[0].Outcome != "created" {
 		t.Errorf("first entry = %+v", got[0])
 	}
 	if got[1].Time.Before(before.Add(-time.Second)) || got[1].Outcome != "error: 409 already approved" {
@@ -170,5 +170,64 @@ func TestReadFile(t *testing.T) {
 	os.WriteFile(p, []byte("\n"+good+"\n\n"), 0o600)
 	if got, err := ReadFile(p); err != nil || len(got) != 1 {
 		t.Fatalf("blank lines: %d entries, %v", len(got), err)
+	}
+}
+
+// Who acted is set once and stamped on every line that does not name it;
+// the e-mail may arrive after the profile; ids are written under one
+// vocabulary whatever key the caller used. Read back from the file.
+func TestLinesNameWhoActedAndUseOneIDVocabulary(t *testing.T) {
+	j, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Record(Entry{Action: "before-actor"}); err != nil {
+		t.Fatal(err)
+	}
+	j.SetActor(Actor{DemoAccess: "approver1"})
+	j.SetActor(Actor{Email: "approver1@acme-treasury.example"})
+	callerIDs := map[string]string{"operation": "op-1", "externalID": "ext-1", "row": "3"}
+	for _, e := range []Entry{
+		{Action: "approve-operation", Account: "main", IDs: callerIDs},
+		{Action: "batch-payout", IDs: map[string]string{"ticket": "tk-1", "ticketId": "tk-2"}},
+		{Action: "own-profile", Profile: "treasury-prod", Email: "someone@else.example"},
+	} {
+		if err := j.Record(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.SetActor(Actor{Profile: "treasury"}) // the e-mail stays
+	if err := j.Record(Entry{Action: "after-profile", IDs: map[string]string{"ticketId": "tk-3"}}); err != nil {
+		t.Fatal(err)
+	}
+
+	got, err := ReadFile(j.Path())
+	if err != nil || len(got) != 5 {
+		t.Fatalf("read %d entries, %v", len(got), err)
+	}
+	want := []struct{ profile, email string }{
+		{"", ""},
+		{"demo:approver1", "approver1@acme-treasury.example"},
+		{"demo:approver1", "approver1@acme-treasury.example"},
+		{"treasury-prod", "someone@else.example"},
+		{"treasury", "approver1@acme-treasury.example"},
+	}
+	for i, w := range want {
+		if got[i].Profile != w.profile || got[i].Email != w.email {
+			t.Errorf("line %d (%s): profile %q email %q, want %q %q", i+1, got[i].Action, got[i].Profile, got[i].Email, w.profile, w.email)
+		}
+	}
+	if ids := got[1].IDs; ids["operationId"] != "op-1" || ids["externalId"] != "ext-1" || ids["row"] != "3" || len(ids) != 3 {
+		t.Errorf("ids written as %v", ids)
+	}
+	if ids := got[2].IDs; ids["ticketId"] != "tk-2" || len(ids) != 1 {
+		t.Errorf("both spellings: %v, want the canonical one kept", ids)
+	}
+	if _, renamed := callerIDs["operationId"]; renamed || len(callerIDs) != 3 {
+		t.Errorf("the caller's map was changed: %v", callerIDs)
+	}
+	raw, _ := os.ReadFile(j.Path())
+	if !strings.Contains(string(raw), `"email":"approver1@acme-treasury.example"`) || !strings.Contains(string(raw), `"operationId":"op-1"`) {
+		t.Errorf("file lacks the keys as written:\n%s", raw)
 	}
 }

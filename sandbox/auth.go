@@ -103,6 +103,11 @@ func (s *Server) verifyAPIKey(c *call, key string) (*access, *apiError) {
 	if !verifySignature(a.pub, msg, sig) {
 		return nil, errf(http.StatusUnauthorized, codeBadSignature, "X-API-Signature does not verify over timestamp+method+requestURI+body with the %s key of this API key", a.KeyType)
 	}
+	// Only a verified message is remembered: anyone may send bad
+	// signatures, and they must not spend a request not yet made.
+	if !s.replays.admit(key, tsRaw, r.Method, uri, c.body, time.UnixMilli(ts), c.now) {
+		return nil, replayed()
+	}
 	return a, nil
 }
 

@@ -102,12 +102,19 @@ func (s *Server) ticketTemplate(p *ticketPlan, now time.Time) (*ticket, error) {
 		return nil, err
 	}
 	// What the request code changes in memory is put back as well.
-	due, balances, hooks := slices.Clone(s.st.due), maps.Clone(p.acct.balances), p.acct.webhooks
-	p.acct.webhooks = nil
+	due, balances := slices.Clone(s.st.due), maps.Clone(p.acct.balances)
+	hearers := s.hearers(p.acct)
+	hooks := make([][]*webhook, len(hearers))
+	for i, a := range hearers {
+		hooks[i], a.webhooks = a.webhooks, nil
+	}
 	t, err := s.makeTicketLocked(p, now)
 	if _, rerr := b.tx.Exec("ROLLBACK TO template; RELEASE template"); rerr != nil && err == nil {
 		err = rerr
 	}
-	s.st.due, p.acct.balances, p.acct.webhooks = due, balances, hooks
+	s.st.due, p.acct.balances = due, balances
+	for i, a := range hearers {
+		a.webhooks = hooks[i]
+	}
 	return t, err
 }

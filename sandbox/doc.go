@@ -7,7 +7,10 @@
 // It is an http.Handler (Server.Handler) that the dashboard embeds
 // in-process, that the tests drive over real HTTP, and that
 // `tesouro sandbox` serves for integrators. Every rule of spec/service.md
-// §4–§6 is enforced: bad input is a 4xx naming the problem, never a 5xx.
+// §4–§6 and §7.5 is enforced (rules.go, replay.go: the permission flag of
+// each kind of ticket, a signature accepted once, the login lockout, a
+// beneficiary kept while a pending operation pays it): bad input is a 4xx
+// naming the problem, never a 5xx.
 // The clock is injectable (Config.Now), so the lifecycle of tickets and
 // operations advances from that clock and tests with a fake clock are
 // deterministic. Demo data is deterministic for a seed.

@@ -61,6 +61,25 @@ type env struct {
 	run   *sandbox.Running
 	clock *clock
 	subs  []uuid.UUID
+
+	// stampMu guards lastStamp: see stamp.
+	stampMu   sync.Mutex
+	lastStamp time.Time
+}
+
+// stamp is the time a test request is signed at: the fake clock, moved a
+// millisecond past the previous stamp when the clock has not moved, so
+// that two identical requests at one frozen instant are two requests and
+// not a replay (the sandbox accepts a signed message once).
+func (e *env) stamp() time.Time {
+	now := e.clock.Now()
+	e.stampMu.Lock()
+	defer e.stampMu.Unlock()
+	if !now.After(e.lastStamp) && e.lastStamp.Sub(now) < 20*time.Second {
+		now = e.lastStamp.Add(time.Millisecond)
+	}
+	e.lastStamp = now
+	return now
 }
 
 func newEnv(t testing.TB, cfg sandbox.Config) *env {
@@ -81,7 +100,8 @@ func newEnv(t testing.TB, cfg sandbox.Config) *env {
 	return e
 }
 
-// as is an api client for a demo access, signing at the sandbox clock.
+// as is an api client for a demo access, signing at the sandbox clock
+// (e.stamp).
 func (e *env) as(name string, opts ...api.Option) *api.Client {
 	e.t.Helper()
 	cred, ok := e.run.Creds.Access(name)
@@ -93,7 +113,7 @@ func (e *env) as(name string, opts ...api.Option) *api.Client {
 		e.t.Fatalf("%s: %v", name, err)
 	}
 	opts = append([]api.Option{api.WithTimeout(10 * time.Second)}, opts...)
-	c, err := api.New(e.run.BaseURL, clockAuth{key: key, now: e.clock.Now}, opts...)
+	c, err := api.New(e.run.BaseURL, clockAuth{key: key, now: e.stamp}, opts...)
 	if err != nil {
 		e.t.Fatal(err)
 	}

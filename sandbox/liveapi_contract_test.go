@@ -159,7 +159,7 @@ func TestEveryTicketTransitionIsAnEvent(t *testing.T) {
 func TestWebhookReadAndEdit(t *testing.T) {
 	e := newEnv(t, sandbox.Config{Seed: 41})
 	op := e.as("operator")
-	id := must[string](t)(op.RegisterWebhook(ctx(t), uuid.Nil, api.RegisterWebhookRequest{WebhookURL: "https://hooks.example.com/a", Subscriptions: []string{"TICKET"}}))
+	id := must[string](t)(op.RegisterWebhook(ctx(t), api.RegisterWebhookRequest{WebhookURL: "https://hooks.example.com/a", Subscriptions: []string{"TICKET"}}))
 	if err := op.UpdateWebhook(ctx(t), api.UpdateWebhookRequest{WebhookID: id, WebhookURL: "https://hooks.example.com/b", Subscriptions: []string{"TICKET", "KYC"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -74,6 +74,9 @@ func startFrozen(b *testing.B, access string) (*Running, *rawClient, time.Time) 
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { r.Close() })
+	// Many presigned requests share a millisecond of the frozen clock; the
+	// replay guard would take them for replays of each other.
+	r.Server.replays.off = true
 	return r, r.client(b, access), frozen
 }
 

@@ -30,11 +30,12 @@ func (e *env) rawAs(t testing.TB, name string) *raw {
 	return &raw{e: e, key: key, name: name}
 }
 
-// send signs at ts (the sandbox clock when zero) and returns status and body.
+// send signs at ts (the sandbox clock, e.stamp, when zero) and returns
+// status and body.
 func (r *raw) send(t testing.TB, method, uri, body string, ts time.Time, mutate func(*http.Request)) (int, []byte) {
 	t.Helper()
 	if ts.IsZero() {
-		ts = r.e.clock.Now()
+		ts = r.e.stamp()
 	}
 	var rd io.Reader
 	if body != "" {

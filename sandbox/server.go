@@ -42,6 +42,8 @@ type Server struct {
 	// lockout holds the recent login failures per e-mail (guarded by mu;
 	// not stored: a restart forgives them).
 	lockout map[string][]time.Time
+	// replays remembers the API-key requests of the skew window (replay.go).
+	replays replayGuard
 
 	cfg   Config
 	clock func() time.Time

@@ -85,6 +85,12 @@ func (s *Server) createPaymentSession(c *call) error {
 	if err := c.writable(); err != nil {
 		return err
 	}
+	// Every ticket of a session is a pay-in to its owner, created with the
+	// opener's permissions: an access that may not take money in may not
+	// open one (§7.5).
+	if !c.who.Perms.PayIn {
+		return forbidden("missing permission payIn: a payment session takes money in to the account")
+	}
 	if len(d.ExternalID) > maxExternalIDLen {
 		return badRequest(codeInvalidField, "externalId: at most %d characters", maxExternalIDLen)
 	}

@@ -15,6 +15,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 )
@@ -28,6 +29,11 @@ type rawClient struct {
 	key  crypto.Signer
 	now  func() time.Time
 	hc   *http.Client
+	// last is the previous timestamp sent: a request is never signed at
+	// the same millisecond as the one before (the sandbox takes the same
+	// signed message twice for a replay), even on a frozen clock.
+	mu   sync.Mutex
+	last int64
 }
 
 func newRawClient(t testing.TB, base string, cred AccessCredential, now func() time.Time) *rawClient {
@@ -98,7 +104,14 @@ func (c *rawClient) do(method, uri string, body any) (int, []byte) {
 	if data == nil {
 		req.Body = nil
 	}
-	ts := strconv.FormatInt(c.now().UnixMilli(), 10)
+	ms := c.now().UnixMilli()
+	c.mu.Lock()
+	if ms <= c.last && c.last-ms < 20_000 {
+		ms = c.last + 1
+	}
+	c.last = ms
+	c.mu.Unlock()
+	ts := strconv.FormatInt(ms, 10)
 	msg := append([]byte(ts+method+uri), data...)
 	req.Header.Set("X-API-Key", c.cred.APIKey)
 	req.Header.Set("X-API-Timestamp", ts)

@@ -36,7 +36,7 @@ func TestSweeperAdvancesWithoutRequests(t *testing.T) {
 	defer hook.Close()
 	sub := uuid.MustParse(run.Creds.SubAccounts[2].ID)
 	time.Sleep(200 * time.Millisecond) // the demo's live tickets settle
-	if _, err := op.RegisterWebhook(ctx(t), sub, api.RegisterWebhookRequest{WebhookURL: hook.URL, Subscriptions: []string{"*"}}); err != nil {
+	if _, err := op.RegisterWebhook(ctx(t), api.RegisterWebhookRequest{WebhookURL: hook.URL, Subscriptions: []string{"*"}}); err != nil {
 		t.Fatal(err)
 	}
 	q, err := op.Quote(ctx(t), api.QuoteRequest{SubAccountID: sub, InputCurrency: "BRL", InputPaymentMethod: "PIX", OutputCurrency: "BRLA", OutputPaymentMethod: "INTERNAL", InputAmount: dec("25")})

@@ -56,25 +56,41 @@ type eventEnvelope struct {
 }
 
 // recordTicketEvent records a ticket transition as an event and queues a
-// signed delivery to every webhook of the account subscribed to tickets.
-// The caller holds s.mu.
+// signed delivery to every webhook subscribed to tickets that hears the
+// account: its own and, for a sub-account, the main account's. The live
+// catalogue registers and lists webhooks without subAccountId (§7.4), so
+// the main account's webhooks hear every sub-account, which the envelope
+// names; an attempt is kept with the webhook's account. The caller holds
+// s.mu.
 func (s *Server) recordTicketEvent(t *ticket, status string, at time.Time) {
 	acct := t.acct
 	ev := &event{ID: s.newID(), Subscription: "TICKET", Status: status, DataID: t.ID, CreatedAt: at}
 	s.insertEvent(acct, ev)
 	var body []byte
-	for _, w := range acct.webhooks {
-		if !slices.Contains(w.Subscriptions, "TICKET") && !slices.Contains(w.Subscriptions, "*") {
-			continue
+	for _, owner := range s.hearers(acct) {
+		for _, w := range owner.webhooks {
+			if !slices.Contains(w.Subscriptions, "TICKET") && !slices.Contains(w.Subscriptions, "*") {
+				continue
+			}
+			if body == nil && s.seedRand == nil {
+				body, _ = json.Marshal(eventEnvelope{
+					ID: ev.ID.String(), AccountID: acct.MainID.String(), SubAccountID: acct.subAccountID(), Subscription: "TICKET",
+					CreatedAt: fmtTime(at), Data: map[string]any{"status": status, "ticket": t.Ticket},
+				})
+			}
+			s.addAttemptLocked(owner, ev, w.URL, at, body)
 		}
-		if body == nil && s.seedRand == nil {
-			body, _ = json.Marshal(eventEnvelope{
-				ID: ev.ID.String(), AccountID: acct.MainID.String(), SubAccountID: acct.subAccountID(), Subscription: "TICKET",
-				CreatedAt: fmtTime(at), Data: map[string]any{"status": status, "ticket": t.Ticket},
-			})
-		}
-		s.addAttemptLocked(acct, ev, w.URL, at, body)
 	}
+}
+
+// hearers are the accounts whose webhooks hear acct's events: acct, then
+// its main account. The demo history (built from the seed) keeps to acct
+// alone, so that the seed gives the same data as before.
+func (s *Server) hearers(acct *account) []*account {
+	if acct.Main || s.seedRand != nil || s.st.main == nil || s.st.main == acct {
+		return []*account{acct}
+	}
+	return []*account{acct, s.st.main}
 }
 
 func (s *Server) addAttemptLocked(acct *account, ev *event, target string, at time.Time, body []byte) *attempt {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"slices"
@@ -183,6 +184,10 @@ func (r *Root) runCommand(line string) (tea.Cmd, error) {
 		}
 		acc, err := findAccount(r.session.Accounts, arg)
 		if err != nil {
+			// A sub-account the list left out: say why it cannot be chosen.
+			if b, berr := findAccount(r.barred, arg); berr == nil {
+				return nil, errors.New(unoperable(b.Name, barredReason(r.session, b.ID)))
+			}
 			return nil, err
 		}
 		return r.requestSwitch(acc), nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"github.com/tesouro-treasury/tesouro/ui/clocktest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -35,11 +36,30 @@ func (f *fakeClient) AccessInfo(ctx context.Context) (*api.AccessInfo, error) {
 	return f.access, nil
 }
 
+// ListAccounts lists, as the service does, only the accounts the access
+// may operate: those it is blacklisted from are left out.
 func (f *fakeClient) ListAccounts(ctx context.Context) ([]api.Account, error) {
 	if f.accountsErr != nil {
 		return nil, f.accountsErr
 	}
-	return f.accounts, nil
+	var out []api.Account
+	for _, a := range f.accounts {
+		if !slices.Contains(f.access.BlacklistedAccountIDs, a.ID) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// ListSubAccounts names every sub-account, blacklisted or not, on one page.
+func (f *fakeClient) ListSubAccounts(ctx context.Context, _ api.SubAccountFilter) (api.Page[api.SubAccount], error) {
+	var p api.Page[api.SubAccount]
+	for _, a := range f.accounts {
+		if a.MainAccountID != "" {
+			p.Items = append(p.Items, api.SubAccount{SubAccountID: a.ID, MainAccountID: uuid.MustParse(a.MainAccountID), AccountInfo: api.AccountInfo{ID: a.ID, Name: a.Name, AccountType: a.AccountType}})
+		}
+	}
+	return p, nil
 }
 
 var (

@@ -55,6 +55,9 @@ type Options struct {
 	ReadOnly bool
 	// Email is shown in the header until the access info has loaded.
 	Email string
+	// DemoAccess is the demo access acted as when there is no profile
+	// (--sandbox --as, --credentials): the journal names it.
+	DemoAccess string
 	// SubAccount is the --sub-account flag: an id or a name, resolved once
 	// the accounts have loaded; "" operates the main account.
 	SubAccount string
@@ -93,6 +96,11 @@ type Root struct {
 	// another account).
 	resolving  string
 	resolveErr error
+	// resolveWhy is the header's word for resolveErr ("not found", ...).
+	resolveWhy string
+	// barred are the sub-accounts the accounts list left out: the
+	// switcher shows them disabled.
+	barred []api.Account
 	// accessFails counts the failed loads of the access info in a row;
 	// while it is not zero, writes stay disabled and the load is retried.
 	accessFails int
@@ -161,6 +169,7 @@ type (
 	accountsMsg struct {
 		session  *Session
 		accounts []api.Account
+		barred   []api.Account // sub-accounts the list left out (barred.go)
 		err      error
 	}
 	pulseMsg struct{}
@@ -397,6 +406,7 @@ func (r *Root) connected(msg connectedMsg) tea.Cmd {
 	if r.opts.Email == "" {
 		r.opts.Email = msg.conn.Email
 	}
+	r.opts.Journal.SetActor(journal.Actor{Profile: r.opts.Profile, DemoAccess: r.opts.DemoAccess, Email: r.opts.Email})
 	s := &Session{
 		Client:         msg.conn.Client,
 		Env:            r.opts.Env,
@@ -442,7 +452,11 @@ func (r *Root) loadAccess(s *Session) tea.Cmd {
 func (r *Root) loadAccounts(s *Session) tea.Cmd {
 	return r.request(s, func(ctx context.Context) (tea.Msg, error) {
 		accs, err := s.Client.ListAccounts(ctx)
-		return accountsMsg{session: s, accounts: accs, err: err}, nil
+		var barred []api.Account
+		if err == nil {
+			barred = barredAccounts(ctx, s.Client, accs)
+		}
+		return accountsMsg{session: s, accounts: accs, barred: barred, err: err}, nil
 	})
 }
 
@@ -464,6 +478,7 @@ func (r *Root) accessLoaded(msg accessMsg) tea.Cmd {
 	r.session.Access = msg.info
 	if msg.info.Email != "" {
 		r.opts.Email = msg.info.Email
+		r.opts.Journal.SetActor(journal.Actor{Email: msg.info.Email})
 	}
 	r.relayout()
 	return r.broadcast(AccessLoadedMsg{Access: msg.info})
@@ -478,12 +493,13 @@ func (r *Root) accountsLoaded(msg accountsMsg) tea.Cmd {
 		var cmd tea.Cmd
 		if r.resolving != "" {
 			r.resolveErr = fmt.Errorf("could not list the accounts to find sub-account %q: %s", r.resolving, ErrorText(msg.err))
+			r.resolveWhy = "accounts not listed"
 		} else {
 			cmd = Toast(ToastError, "Could not list your accounts: "+ErrorText(msg.err))
 		}
 		return tea.Batch(cmd, r.broadcast(AccountsLoadedMsg{Err: msg.err}))
 	}
-	r.session.Accounts = msg.accounts
+	r.session.Accounts, r.barred = msg.accounts, msg.barred
 	var cmds []tea.Cmd
 	if acc := r.session.Account; !acc.Main() && r.resolving == "" && !slices.ContainsFunc(msg.accounts, func(a api.Account) bool { return a.ID == acc.ID }) {
 		cmds = append(cmds, Toast(ToastError, fmt.Sprintf("Sub-account %s is not among the accounts this access may operate: press S to choose one", acc.ID)))
@@ -491,7 +507,10 @@ func (r *Root) accountsLoaded(msg accountsMsg) tea.Cmd {
 	if r.resolving != "" {
 		acc, err := findAccount(msg.accounts, r.resolving)
 		if err != nil {
-			r.resolveErr = err
+			r.resolveErr, r.resolveWhy = err, "not found"
+			if _, ok := err.(ambiguousAccountError); ok {
+				r.resolveWhy = "ambiguous"
+			}
 		} else {
 			r.resolving = ""
 			r.session = r.session.WithAccount(acc)
@@ -530,8 +549,13 @@ func findAccount(accounts []api.Account, name string) (Account, error) {
 	case 1:
 		return found[0], nil
 	}
-	return Account{}, fmt.Errorf("%d accounts are named %q: use the id instead", len(found), name)
+	return Account{}, ambiguousAccountError(fmt.Sprintf("%d accounts are named %q: use the id instead", len(found), name))
 }
+
+// ambiguousAccountError is findAccount's answer when a name fits several.
+type ambiguousAccountError string
+
+func (e ambiguousAccountError) Error() string { return string(e) }
 
 // listedAccount converts the i-th listed account. The service lists the
 // main account first, with no main account of its own; it gets the nil id.

@@ -601,6 +601,10 @@ func TestSubAccountFlagResolvesByNameBeforeBuildingScreens(t *testing.T) {
 	if !strings.Contains(plain(h2.view()), `no account named "nope"`) {
 		t.Errorf("unknown sub-account not explained:\n%s", plain(h2.view()))
 	}
+	// The header says so too, instead of resolving for ever.
+	if head := strings.SplitN(plain(h2.view()), "\n", 2)[0]; !strings.Contains(head, "nope (not found)") || strings.Contains(head, "resolving") {
+		t.Errorf("header after the lookup failed: %q", head)
+	}
 	// Choosing the main account from the switcher recovers.
 	h2.key("S", "enter")
 	if len(h2.root.Screens()) == 0 || !h2.root.Session().Account.Main() {

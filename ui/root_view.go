@@ -110,6 +110,8 @@ func (r *Root) badge(text string) string {
 
 func (r *Root) accountLabel() string {
 	switch {
+	case r.resolving != "" && r.resolveErr != nil:
+		return r.resolving + " (" + r.resolveWhy + ")"
 	case r.resolving != "":
 		return r.resolving + " (resolving…)"
 	case r.session == nil && r.connErr != nil:

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"sort"
 	"strings"
@@ -28,6 +27,7 @@ type switcher struct {
 	loading  bool
 	err      error
 	accounts []api.Account
+	barred   []api.Account
 	session  *Session
 }
 
@@ -40,8 +40,8 @@ type switchItem struct {
 
 // switcherAccountsMsg carries the accounts the switcher lists.
 type switcherAccountsMsg struct {
-	accounts []api.Account
-	err      error
+	accounts, barred []api.Account
+	err              error
 }
 
 func (r *Root) openSwitcher() tea.Cmd {
@@ -51,7 +51,7 @@ func (r *Root) openSwitcher() tea.Cmd {
 	in := widget.NewInput()
 	in.Prompt = "account> "
 	in.Placeholder = "type to filter"
-	sw := &switcher{theme: r.theme, input: in, session: r.session}
+	sw := &switcher{theme: r.theme, input: in, session: r.session, barred: r.barred}
 	r.switcher = sw
 	r.relayout()
 	focus := sw.input.Focus()
@@ -64,7 +64,11 @@ func (r *Root) openSwitcher() tea.Cmd {
 	s := r.session
 	return tea.Batch(focus, r.request(s, func(ctx context.Context) (tea.Msg, error) {
 		accs, err := s.Client.ListAccounts(ctx)
-		return switcherAccountsMsg{accounts: accs, err: err}, nil
+		var barred []api.Account
+		if err == nil {
+			barred = barredAccounts(ctx, s.Client, accs)
+		}
+		return switcherAccountsMsg{accounts: accs, barred: barred, err: err}, nil
 	}))
 }
 
@@ -74,7 +78,7 @@ func (sw *switcher) setAccounts(msg switcherAccountsMsg) {
 		sw.err = msg.err
 		return
 	}
-	sw.accounts = msg.accounts
+	sw.accounts, sw.barred = msg.accounts, msg.barred
 	sw.rebuild()
 }
 
@@ -91,6 +95,9 @@ func (sw *switcher) rebuild() {
 			it.disabled = "blacklisted"
 		}
 		sw.all = append(sw.all, it)
+	}
+	for _, a := range sw.barred {
+		sw.all = append(sw.all, switchItem{account: Account{ID: a.ID, Name: a.Name}, kind: "sub-account", disabled: barredReason(s, a.ID)})
 	}
 	sw.refilter()
 }
@@ -186,7 +193,7 @@ func (r *Root) switcherKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		it := sw.all[sw.shown[sw.cursor]]
 		if it.disabled != "" {
-			return Toast(ToastError, fmt.Sprintf("%s is disabled: this access is %s from it", it.account.Name, it.disabled))
+			return Toast(ToastError, unoperable(it.account.Name, it.disabled))
 		}
 		r.switcher = nil
 		r.relayout()

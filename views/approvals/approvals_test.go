@@ -67,7 +67,7 @@ func TestApproveAsksFirstRepeatingWhatIsApprovedThenJournals(t *testing.T) {
 		t.Fatalf("approved = %v", svc.Approved)
 	}
 	es := h.Journal()
-	if len(es) != 1 || es[0].Action != "approve-operation" || es[0].IDs["operation"] != theirs.ID.String() ||
+	if len(es) != 1 || es[0].Action != "approve-operation" || es[0].IDs["operationId"] != theirs.ID.String() ||
 		es[0].Amounts["input"] != "1,000.00 BRL" || es[0].Outcome != "approved (1/2)" || es[0].Account != "main" {
 		t.Fatalf("journal = %+v", es)
 	}
@@ -105,7 +105,7 @@ func TestSecondApprovalExecutesAndTheTicketOpens(t *testing.T) {
 	if len(h.Navs) != 1 || h.Navs[0] != (ui.NavigateMsg{Screen: "tickets", ID: theirs.ExecutedID}) {
 		t.Fatalf("navigation = %+v", h.Navs)
 	}
-	if es := h.Journal(); es[0].Outcome != "approved; executed" || es[0].IDs["ticket"] != theirs.ExecutedID {
+	if es := h.Journal(); es[0].Outcome != "approved; executed" || es[0].IDs["ticketId"] != theirs.ExecutedID {
 		t.Fatalf("journal = %+v", es)
 	}
 }

@@ -207,7 +207,7 @@ func (m *Screen) send(its []*item, action, reason string) tea.Cmd {
 			outcome = "error: " + err.Error()
 		case res != nil && res.Status == api.OperationExecuted:
 			outcome = "approved; executed"
-			ids["ticket"] = res.ExecutedID
+			ids["ticketId"] = res.ExecutedID
 		case action == "approve":
 			outcome = fmt.Sprintf("approved (%d/%d)", res.Approvals, res.MinApprovals)
 		default:

@@ -228,11 +228,11 @@ func TestBatchApprovalOfThree(t *testing.T) {
 		t.Fatalf("%d journal lines, want one per approval", len(es))
 	}
 	for i, op := range []*api.Operation{theirs, second, third} {
-		if es[i].IDs["operation"] != op.ID.String() || es[i].Action != "approve-operation" {
+		if es[i].IDs["operationId"] != op.ID.String() || es[i].Action != "approve-operation" {
 			t.Errorf("journal line %d = %+v", i, es[i])
 		}
 	}
-	if es[1].Outcome != "approved; executed" || es[1].IDs["ticket"] != second.ExecutedID {
+	if es[1].Outcome != "approved; executed" || es[1].IDs["ticketId"] != second.ExecutedID {
 		t.Errorf("the executing approval's line: %+v", es[1])
 	}
 	last := h.Toasts[len(h.Toasts)-1].Text

@@ -395,10 +395,10 @@ func entry(s *ui.Session, plan *pay.Plan, o pay.Outcome) journal.Entry {
 	p := o.Row
 	e.IDs = map[string]string{"batch": plan.File.Hash[:20], "row": fmt.Sprint(p.N), "externalId": p.ExternalID}
 	if o.TicketID != "" {
-		e.IDs["ticket"] = o.TicketID
+		e.IDs["ticketId"] = o.TicketID
 	}
 	if o.OperationID != "" {
-		e.IDs["operation"] = o.OperationID
+		e.IDs["operationId"] = o.OperationID
 	}
 	e.Amounts = map[string]string{"output": money.Wire(p.Amount, p.Currency) + " " + p.Currency}
 	if p.Quote != nil {

@@ -129,7 +129,7 @@ func TestReviewRefusesInvalidRowsThenPaysOnConfirmation(t *testing.T) {
 		t.Errorf("results: %v\n%s", err, res)
 	}
 	entries, _ := journal.ReadFile(s.Journal.Path())
-	if len(entries) != 3 || entries[0].Action != "batch-payout" || entries[0].IDs["ticket"] == "" {
+	if len(entries) != 3 || entries[0].Action != "batch-payout" || entries[0].IDs["ticketId"] == "" {
 		t.Errorf("journal %+v", entries)
 	}
 

@@ -55,7 +55,7 @@ func (m *Model) confirmCancel() tea.Cmd {
 	_, onYes := ui.Call(s, 0, func(ctx context.Context) (canceled, error) {
 		t, err := svc.CancelTicket(ctx, account, id)
 		e := s.JournalEntry(account, "cancel-ticket", endpoint)
-		e.IDs, e.Outcome = map[string]string{"ticket": id.String()}, "canceled"
+		e.IDs, e.Outcome = map[string]string{"ticketId": id.String()}, "canceled"
 		if err != nil {
 			e.Outcome = "error: " + err.Error()
 		}

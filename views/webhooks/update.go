@@ -242,9 +242,9 @@ func (m *Model) openDetail(id string) tea.Cmd {
 	if a, ok := m.list.Item(id); ok {
 		m.detail.attempt = &a
 	}
-	account, svc := m.s.Account.ID, m.svc
+	svc := m.svc
 	return ui.Fetch(m.s, &m.detailSlot, 0, func(ctx context.Context) (*api.WebhookAttempt, error) {
-		a, err := svc.GetWebhookAttempt(ctx, account, id)
+		a, err := svc.GetWebhookAttempt(ctx, id)
 		if err != nil {
 			err = fmt.Errorf("get webhook attempt %s: %w", id, err)
 		}
@@ -270,7 +270,7 @@ func (m *Model) reset() tea.Cmd {
 // query is the request of the page at cursor under the applied filter,
 // fixed now, by value.
 func (m *Model) query(cursor string) (listing.PageCall[api.WebhookAttempt], error) {
-	q, err := m.filter().query(m.s.Account.ID, cursor, m.loc())
+	q, err := m.filter().query(cursor, m.loc())
 	if err != nil {
 		return nil, err
 	}
@@ -281,9 +281,9 @@ func (m *Model) query(cursor string) (listing.PageCall[api.WebhookAttempt], erro
 }
 
 func (m *Model) fetchHooks() tea.Cmd {
-	account, svc := m.s.Account.ID, m.svc
+	svc := m.svc
 	return ui.Fetch(m.s, &m.hooksSlot, 0, func(ctx context.Context) ([]api.Webhook, error) {
-		hooks, err := svc.ListWebhooks(ctx, account)
+		hooks, err := svc.ListWebhooks(ctx)
 		if err != nil {
 			err = fmt.Errorf("list webhooks: %w", err)
 		}

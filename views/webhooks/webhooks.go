@@ -12,7 +12,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
@@ -23,9 +22,9 @@ import (
 // Service is what the webhooks screen asks of the service.
 type Service interface {
 	ListWebhookAttempts(ctx context.Context, q api.AttemptFilter) (api.Page[api.WebhookAttempt], error)
-	GetWebhookAttempt(ctx context.Context, account uuid.UUID, id string) (*api.WebhookAttempt, error)
-	AcknowledgeWebhookAttempts(ctx context.Context, account uuid.UUID, ids []string) error
-	ListWebhooks(ctx context.Context, account uuid.UUID) ([]api.Webhook, error)
+	GetWebhookAttempt(ctx context.Context, id string) (*api.WebhookAttempt, error)
+	AcknowledgeWebhookAttempts(ctx context.Context, ids []string) error
+	ListWebhooks(ctx context.Context) ([]api.Webhook, error)
 	UpdateWebhook(ctx context.Context, req api.UpdateWebhookRequest) error
 	ListWebhookEvents(ctx context.Context, q api.WebhookEventFilter) (api.Page[api.WebhookEvent], error)
 }
@@ -56,8 +55,8 @@ type filterValues struct {
 
 // query maps the filter to the service's query; dates are calendar days in
 // loc.
-func (f filterValues) query(account uuid.UUID, cursor string, loc *time.Location) (api.AttemptFilter, error) {
-	q := api.AttemptFilter{SubAccountID: account, Cursor: cursor, WebhookEventID: f.Event, UnackedOnly: f.UnackedOnly}
+func (f filterValues) query(cursor string, loc *time.Location) (api.AttemptFilter, error) {
+	q := api.AttemptFilter{Cursor: cursor, WebhookEventID: f.Event, UnackedOnly: f.UnackedOnly}
 	var err error
 	q.CreatedAfter, q.CreatedBefore, err = listing.Created(f.From, f.To, loc)
 	return q, err
@@ -301,7 +300,7 @@ func (m *Model) ackTargets() []api.WebhookAttempt {
 func (m *Model) acknowledge(ids []string) tea.Cmd {
 	s, svc, account := m.s, m.svc, m.s.Account.ID
 	_, cmd := ui.Call(s, 0, func(ctx context.Context) (acked, error) {
-		err := svc.AcknowledgeWebhookAttempts(ctx, account, ids)
+		err := svc.AcknowledgeWebhookAttempts(ctx, ids)
 		outcome := "acknowledged"
 		if err != nil {
 			err = fmt.Errorf("acknowledge webhook attempts: %w", err)

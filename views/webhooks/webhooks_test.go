@@ -55,7 +55,7 @@ func (f *fakeService) ListWebhookAttempts(_ context.Context, q api.AttemptFilter
 	return p, nil
 }
 
-func (f *fakeService) GetWebhookAttempt(_ context.Context, _ uuid.UUID, id string) (*api.WebhookAttempt, error) {
+func (f *fakeService) GetWebhookAttempt(_ context.Context, id string) (*api.WebhookAttempt, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.gets = append(f.gets, id)
@@ -67,7 +67,7 @@ func (f *fakeService) GetWebhookAttempt(_ context.Context, _ uuid.UUID, id strin
 	return nil, fmt.Errorf("%w: attempt %s", api.ErrNotFound, id)
 }
 
-func (f *fakeService) AcknowledgeWebhookAttempts(_ context.Context, _ uuid.UUID, ids []string) error {
+func (f *fakeService) AcknowledgeWebhookAttempts(_ context.Context, ids []string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.ackErr != nil {
@@ -84,7 +84,7 @@ func (f *fakeService) AcknowledgeWebhookAttempts(_ context.Context, _ uuid.UUID,
 	return nil
 }
 
-func (f *fakeService) ListWebhooks(context.Context, uuid.UUID) ([]api.Webhook, error) {
+func (f *fakeService) ListWebhooks(context.Context) ([]api.Webhook, error) {
 	return f.hooks, nil
 }
 
@@ -193,7 +193,7 @@ func TestAttemptsListFiltersAndPaging(t *testing.T) {
 	}
 	press(t, m, "enter")
 	q := svc.queries[len(svc.queries)-1]
-	want := api.AttemptFilter{SubAccountID: m.s.Account.ID, WebhookEventID: "evt-004", UnackedOnly: true, CreatedAfter: time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)}
+	want := api.AttemptFilter{WebhookEventID: "evt-004", UnackedOnly: true, CreatedAfter: time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)}
 	if q != want {
 		t.Fatalf("query\n got %+v\nwant %+v", q, want)
 	}

@@ -1,0 +1,85 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/tesouro-treasury/tesouro/api"
+)
+
+// The permission flags of a ticket creation (spec/service.md §7.5), one
+// flag at a time: an access that lacks only that flag is refused, with
+// 403 naming it, every ticket that needs the flag, and still creates the
+// tickets that do not. The demo accesses hold all flags or none, so the
+// test takes the operator's access and removes one.
+func TestTicketFlagsOneByOne(t *testing.T) {
+	type ticket struct {
+		name, quote, body string
+		needs             []string
+	}
+	const q = "/v2/account/quote/fixed-rate?inputThirdParty=false&outputThirdParty=false&"
+	tickets := []ticket{
+		{"PIX pay-in", q + "inputCurrency=BRL&inputPaymentMethod=PIX&outputCurrency=BRLA&outputPaymentMethod=INTERNAL&inputAmount=50", ``, []string{"payIn", "convert"}},
+		{"conversion in the account", q + "inputCurrency=BRLA&inputPaymentMethod=INTERNAL&outputCurrency=USDC&outputPaymentMethod=INTERNAL&inputAmount=50", ``, []string{"convert"}},
+		{"to the own wallet on chain", q + "inputCurrency=BRLA&inputPaymentMethod=INTERNAL&outputCurrency=BRLA&outputPaymentMethod=POLYGON&inputAmount=5", `,"ticketBlockchainOutput":{"beneficiaryWalletId":"00000000-0000-0000-0000-000000000000"}`, []string{"onChain"}},
+		{"PIX payout", q + "inputCurrency=BRLA&inputPaymentMethod=INTERNAL&outputCurrency=BRL&outputPaymentMethod=PIX&inputAmount=5", `,"ticketBrlPixOutput":{"pixKey":"maria@example.com"}`, []string{"convert", "payOut"}},
+		{"markup", q + "inputCurrency=BRL&inputPaymentMethod=PIX&outputCurrency=BRLA&outputPaymentMethod=INTERNAL&inputAmount=100&markupFloatingFee=0.01", `,"ticketMarkupInput":{"markupWalletAddress":"WALLET"}`, []string{"payIn", "convert", "markup"}},
+	}
+	for _, flag := range []string{"payIn", "convert", "onChain", "payOut", "markup"} {
+		t.Run("without "+flag, func(t *testing.T) {
+			r := startTest(t, Config{Seed: 33})
+			c := r.client(t, "operator")
+			r.Server.mu.Lock()
+			var op *access
+			for _, a := range r.Server.st.accesses {
+				if a.Name == "operator" {
+					op = a
+				}
+			}
+			without(&op.Perms, flag)
+			wallet := r.Server.st.main.Wallet
+			r.Server.mu.Unlock()
+
+			for _, tk := range tickets {
+				var qt struct{ QuoteToken string }
+				c.json(http.MethodGet, tk.quote, nil, 200, &qt)
+				body := `{"quoteToken":"` + qt.QuoteToken + `"` + strings.ReplaceAll(tk.body, "WALLET", wallet) + `}`
+				st, out := c.do(http.MethodPost, "/v2/account/tickets/", body)
+				needs := false
+				for _, n := range tk.needs {
+					needs = needs || n == flag
+				}
+				if !needs {
+					if st != 201 {
+						t.Errorf("%s (needs %v) without %s: %d %s, want 201", tk.name, tk.needs, flag, st, out)
+					}
+					continue
+				}
+				var e struct {
+					Error struct{ Code, Message string }
+				}
+				_ = json.Unmarshal(out, &e)
+				if st != 403 || !strings.Contains(e.Error.Message, "missing permission "+flag) {
+					t.Errorf("%s without %s: %d %s, want 403 naming %s", tk.name, flag, st, out, flag)
+				}
+			}
+		})
+	}
+}
+
+func without(p *api.Permissions, flag string) {
+	switch flag {
+	case "payIn":
+		p.PayIn = false
+	case "convert":
+		p.Convert = false
+	case "onChain":
+		p.OnChain = false
+	case "payOut":
+		p.PayOut = false
+	case "markup":
+		p.Markup = false
+	}
+}
