@@ -21,11 +21,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
-// Service is what the trades screen asks of the service.
-type Service interface {
-	ListTrades(ctx context.Context, q api.TradeFilter) (api.Page[api.Trade], error)
-}
-
 // Filter bar keys, besides the creation dates'.
 const (
 	fStatus     = "status"
