@@ -12,20 +12,34 @@ import (
 
 func (f *Service) note(acct uuid.UUID) { f.Accounts = append(f.Accounts, acct) }
 
-// ListWallets is the fake service's answer.
-func (f *Service) ListWallets(_ context.Context, w api.WalletFilter) (api.Page[api.Wallet], error) {
+// listed is every beneficiary list's answer: it notes the account asked
+// for and gives a copy of what the fake keeps, in one page.
+func listed[T any](f *Service, acct uuid.UUID, kept *[]T) (api.Page[T], error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.note(w.SubAccountID)
-	return api.Page[api.Wallet]{Items: slices.Clone(f.Wallets)}, nil
+	f.note(acct)
+	return api.Page[T]{Items: slices.Clone(*kept)}, nil
+}
+
+// deleted is every beneficiary delete's answer: it notes the account and
+// the id and drops the record from what the fake keeps.
+func deleted[T any](f *Service, acct, id uuid.UUID, kept *[]T, idOf func(T) uuid.UUID) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.note(acct)
+	f.Deleted = append(f.Deleted, id)
+	*kept = slices.DeleteFunc(*kept, func(r T) bool { return idOf(r) == id })
+	return nil
+}
+
+// ListWallets is the fake service's answer.
+func (f *Service) ListWallets(_ context.Context, w api.WalletFilter) (api.Page[api.Wallet], error) {
+	return listed(f, w.SubAccountID, &f.Wallets)
 }
 
 // ListBRLAccounts is the fake service's answer.
 func (f *Service) ListBRLAccounts(_ context.Context, b api.BeneficiaryFilter) (api.Page[api.BRLAccount], error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.note(b.SubAccountID)
-	return api.Page[api.BRLAccount]{Items: slices.Clone(f.BRL)}, nil
+	return listed(f, b.SubAccountID, &f.BRL)
 }
 
 // ListUSDAccounts is the fake service's answer: there are none.
@@ -73,22 +87,12 @@ func (f *Service) CreateWallet(_ context.Context, acct uuid.UUID, req api.Create
 
 // DeleteWallet is the fake service's answer.
 func (f *Service) DeleteWallet(_ context.Context, acct, id uuid.UUID) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.note(acct)
-	f.Deleted = append(f.Deleted, id)
-	f.Wallets = slices.DeleteFunc(f.Wallets, func(w api.Wallet) bool { return w.ID == id })
-	return nil
+	return deleted(f, acct, id, &f.Wallets, func(w api.Wallet) uuid.UUID { return w.ID })
 }
 
 // DeleteBRLAccount is the Beneficiaries screen's delete of a BRL account.
 func (f *Service) DeleteBRLAccount(_ context.Context, acct, id uuid.UUID) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.note(acct)
-	f.Deleted = append(f.Deleted, id)
-	f.BRL = slices.DeleteFunc(f.BRL, func(b api.BRLAccount) bool { return b.ID == id })
-	return nil
+	return deleted(f, acct, id, &f.BRL, func(b api.BRLAccount) uuid.UUID { return b.ID })
 }
 
 // CreateUSDAccount is refused: the fake keeps no USD accounts.

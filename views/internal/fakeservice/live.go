@@ -3,7 +3,6 @@ package fakeservice
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/google/uuid"
 
@@ -25,18 +24,12 @@ type Live struct {
 
 // ListEURAccounts is the fake service's answer.
 func (f *Service) ListEURAccounts(_ context.Context, b api.BeneficiaryFilter) (api.Page[api.EURAccount], error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.note(b.SubAccountID)
-	return api.Page[api.EURAccount]{Items: slices.Clone(f.EUR)}, nil
+	return listed(f, b.SubAccountID, &f.EUR)
 }
 
 // ListARSAccounts is the fake service's answer.
 func (f *Service) ListARSAccounts(_ context.Context, b api.BeneficiaryFilter) (api.Page[api.ARSAccount], error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.note(b.SubAccountID)
-	return api.Page[api.ARSAccount]{Items: slices.Clone(f.ARS)}, nil
+	return listed(f, b.SubAccountID, &f.ARS)
 }
 
 // CreateEURAccount is the fake service's answer.
