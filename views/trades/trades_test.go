@@ -174,15 +174,7 @@ func TestTradesSmallSizes(t *testing.T) {
 		m.SetSize(sz[0], sz[1])
 		for _, keys := range [][]string{nil, {"enter"}, {"esc", "f"}, {"esc"}} {
 			d.Key(keys...)
-			v := m.View()
-			if sz[1] > 0 && strings.Count(v, "\n")+1 != sz[1] {
-				t.Fatalf("%v: %d lines", sz, strings.Count(v, "\n")+1)
-			}
-			for _, l := range strings.Split(v, "\n") {
-				if ansi.StringWidth(l) > sz[0] {
-					t.Fatalf("%v: line too wide %q", sz, l)
-				}
-			}
+			screentest.CheckSize(t, m.View(), sz[0], sz[1])
 		}
 	}
 }
