@@ -2,7 +2,6 @@ package trades
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
+	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
 
 type fakeService struct {
@@ -27,20 +27,7 @@ func (f *fakeService) ListTrades(_ context.Context, q api.TradeFilter) (api.Page
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.queries = append(f.queries, q)
-	var match []api.Trade
-	for _, t := range f.trades {
-		if q.Status != "" && string(t.Status) != q.Status {
-			continue
-		}
-		match = append(match, t)
-	}
-	start, _ := strconv.Atoi(q.Cursor)
-	end := min(start+50, len(match))
-	p := api.Page[api.Trade]{Items: match[start:end]}
-	if end < len(match) {
-		p.Cursor = strconv.Itoa(end)
-	}
-	return p, nil
+	return fakeservice.Page(f.trades, func(t api.Trade) bool { return q.Status == "" || string(t.Status) == q.Status }, q.Cursor, 0), nil
 }
 
 var now = time.Date(2026, 8, 20, 15, 0, 0, 0, time.UTC)

@@ -1,12 +1,9 @@
 package webhooks
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,74 +16,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 )
-
-type fakeService struct {
-	mu       sync.Mutex
-	attempts []api.WebhookAttempt
-	hooks    []api.Webhook
-	queries  []api.AttemptFilter
-	gets     []string
-	acks     [][]string
-	ackErr   error
-
-	events    []api.WebhookEvent
-	eventQs   []api.WebhookEventFilter
-	updates   []api.UpdateWebhookRequest
-	updateErr error
-}
-
-func (f *fakeService) ListWebhookAttempts(_ context.Context, q api.AttemptFilter) (api.Page[api.WebhookAttempt], error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.queries = append(f.queries, q)
-	var match []api.WebhookAttempt
-	for _, a := range f.attempts {
-		if q.UnackedOnly && a.Acknowledged || q.WebhookEventID != "" && a.WebhookEventID != q.WebhookEventID {
-			continue
-		}
-		match = append(match, a)
-	}
-	start, _ := strconv.Atoi(q.Cursor)
-	end := min(start+50, len(match))
-	p := api.Page[api.WebhookAttempt]{Items: append([]api.WebhookAttempt(nil), match[start:end]...)}
-	if end < len(match) {
-		p.Cursor = strconv.Itoa(end)
-	}
-	return p, nil
-}
-
-func (f *fakeService) GetWebhookAttempt(_ context.Context, _ uuid.UUID, id string) (*api.WebhookAttempt, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.gets = append(f.gets, id)
-	for _, a := range f.attempts {
-		if a.ID == id {
-			return &a, nil
-		}
-	}
-	return nil, fmt.Errorf("%w: attempt %s", api.ErrNotFound, id)
-}
-
-func (f *fakeService) AcknowledgeWebhookAttempts(_ context.Context, _ uuid.UUID, ids []string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.ackErr != nil {
-		return f.ackErr
-	}
-	f.acks = append(f.acks, ids)
-	for i := range f.attempts {
-		for _, id := range ids {
-			if f.attempts[i].ID == id {
-				f.attempts[i].Acknowledged = true
-			}
-		}
-	}
-	return nil
-}
-
-func (f *fakeService) ListWebhooks(context.Context, uuid.UUID) ([]api.Webhook, error) {
-	return f.hooks, nil
-}
 
 var now = time.Date(2026, 8, 20, 15, 0, 0, 0, time.UTC)
 
