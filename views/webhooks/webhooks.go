@@ -92,17 +92,10 @@ type Model struct {
 // never squeezed out by the event and attempt ids.
 const narrowWidth = 80
 
+// columnsFor is the list's columns: narrow, the first five with the time
+// without its year.
 func columnsFor(narrow bool) []widget.Column {
-	if narrow {
-		return []widget.Column{
-			{Title: "Sel", Width: 3},
-			{Title: "Acked", Width: 5},
-			{Title: "HTTP", Width: 4, Right: true},
-			{Title: "Created", Width: 11},
-			{Title: "Webhook URL"},
-		}
-	}
-	return []widget.Column{
+	cols := []widget.Column{
 		{Title: "Sel", Width: 3},
 		{Title: "Acked", Width: 5},
 		{Title: "HTTP", Width: 4, Right: true},
@@ -111,6 +104,11 @@ func columnsFor(narrow bool) []widget.Column {
 		{Title: "Event", Width: 13},
 		{Title: "Attempt", Width: 9},
 	}
+	if narrow {
+		cols[3].Width = 11
+		cols = cols[:5]
+	}
+	return cols
 }
 
 type detailPane struct {
