@@ -52,36 +52,34 @@ func (f *Service) ListCOPAccounts(context.Context, api.BeneficiaryFilter) (api.P
 	return api.Page[api.COPAccount]{}, nil
 }
 
-// create notes a create call and, unless CreateErr is set, keeps the record
-// add makes of the new id.
-func (f *Service) create(acct uuid.UUID, add func(id uuid.UUID)) (uuid.UUID, error) {
+// created is every beneficiary create's answer: it keeps the request in
+// sent, notes the account and, unless CreateErr is set, keeps the record
+// made of the request with a new id.
+func created[R, T any](f *Service, acct uuid.UUID, req R, sent *[]R, kept *[]T, record func(id uuid.UUID) T) (uuid.UUID, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	*sent = append(*sent, req)
 	f.note(acct)
 	if f.CreateErr != nil {
 		return uuid.Nil, f.CreateErr
 	}
 	id := uuid.New()
-	add(id)
+	*kept = append(*kept, record(id))
 	return id, nil
 }
 
 // CreateBRLAccount is the fake service's answer.
 func (f *Service) CreateBRLAccount(_ context.Context, acct uuid.UUID, req api.CreateBRLAccountRequest) (uuid.UUID, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.BRLSent = append(f.BRLSent, req)
-	return f.create(acct, func(id uuid.UUID) {
-		f.BRL = append(f.BRL, api.BRLAccount{ID: id, Alias: req.Alias, PixKey: req.PixKey, TaxID: req.TaxID, UserName: req.UserName,
-			BankCode: req.BankCode, BranchCode: req.BranchCode, AccountNumber: req.AccountNumber, AccountType: req.AccountType})
+	return created(f, acct, req, &f.BRLSent, &f.BRL, func(id uuid.UUID) api.BRLAccount {
+		return api.BRLAccount{ID: id, Alias: req.Alias, PixKey: req.PixKey, TaxID: req.TaxID, UserName: req.UserName,
+			BankCode: req.BankCode, BranchCode: req.BranchCode, AccountNumber: req.AccountNumber, AccountType: req.AccountType}
 	})
 }
 
 // CreateWallet is the fake service's answer.
 func (f *Service) CreateWallet(_ context.Context, acct uuid.UUID, req api.CreateWalletRequest) (uuid.UUID, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.WalletsSent = append(f.WalletsSent, req)
-	return f.create(acct, func(id uuid.UUID) {
-		f.Wallets = append(f.Wallets, api.Wallet{ID: id, Alias: req.Alias, WalletAddress: req.WalletAddress, WalletChain: req.WalletChain})
+	return created(f, acct, req, &f.WalletsSent, &f.Wallets, func(id uuid.UUID) api.Wallet {
+		return api.Wallet{ID: id, Alias: req.Alias, WalletAddress: req.WalletAddress, WalletChain: req.WalletChain}
 	})
 }
 

@@ -34,22 +34,16 @@ func (f *Service) ListARSAccounts(_ context.Context, b api.BeneficiaryFilter) (a
 
 // CreateEURAccount is the fake service's answer.
 func (f *Service) CreateEURAccount(_ context.Context, acct uuid.UUID, req api.CreateEURAccountRequest) (uuid.UUID, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.EURSent = append(f.EURSent, req)
-	return f.create(acct, func(id uuid.UUID) {
-		f.EUR = append(f.EUR, api.EURAccount{ID: id, Alias: req.Alias, Description: req.Description, IBAN: req.IBAN, BIC: req.BIC,
-			Country: req.Country, BankBeneficiaryName: req.BankBeneficiaryName, IsBusiness: req.IsBusiness})
+	return created(f, acct, req, &f.EURSent, &f.EUR, func(id uuid.UUID) api.EURAccount {
+		return api.EURAccount{ID: id, Alias: req.Alias, Description: req.Description, IBAN: req.IBAN, BIC: req.BIC,
+			Country: req.Country, BankBeneficiaryName: req.BankBeneficiaryName, IsBusiness: req.IsBusiness}
 	})
 }
 
 // CreateARSAccount is the fake service's answer.
 func (f *Service) CreateARSAccount(_ context.Context, acct uuid.UUID, req api.CreateARSAccountRequest) (uuid.UUID, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.ARSSent = append(f.ARSSent, req)
-	return f.create(acct, func(id uuid.UUID) {
-		f.ARS = append(f.ARS, api.ARSAccount{ID: id, Alias: req.Alias, Description: req.Description, CVU: req.CVU})
+	return created(f, acct, req, &f.ARSSent, &f.ARS, func(id uuid.UUID) api.ARSAccount {
+		return api.ARSAccount{ID: id, Alias: req.Alias, Description: req.Description, CVU: req.CVU}
 	})
 }
 
