@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 // TestE2EBeneficiariesLive: as operator, a EUR account with a wrong IBAN is

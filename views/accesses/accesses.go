@@ -17,11 +17,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
-// Service is what the screen asks of the service.
-type Service interface {
-	ListAccesses(ctx context.Context, f api.AccessFilter) ([]api.Access, error)
-}
-
 // Screen is the Accesses screen.
 type Screen struct {
 	s    *ui.Session

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
@@ -91,7 +90,7 @@ func TestLateAnswerForAnotherAccountIsDropped(t *testing.T) {
 	fa := &fake{list: []api.Access{{ID: "a1", Email: "from-a@demo.test"}}}
 	sa := session()
 	fb := &fake{list: []api.Access{{ID: "b1", Email: "from-b@demo.test"}}}
-	sb := sa.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
+	sb := staletest.OtherAccount(sa)
 	d := screentest.New(t, sb, New(sb, fb))
 	d.Screen.SetSize(110, 20)
 	staletest.AnotherAccount{FromA: []tea.Cmd{New(sa, fa).Init()}, B: d, Own: d.Screen.Init(),
@@ -107,10 +106,5 @@ func TestLateAnswerForAnotherAccountIsDropped(t *testing.T) {
 func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
 	f := &fake{list: []api.Access{{ID: "a1", Email: "stale@demo.test"}}}
 	d := start(t, f)
-	staletest.OlderLoad{D: d, Ask: staletest.Key(d, "r"), Change: func() { f.set(api.Access{ID: "a2", Email: "second@demo.test"}) },
-		Then: func(t *testing.T, d *screentest.Driver) {
-			if v := d.PlainView(); strings.Contains(v, "stale@") || !strings.Contains(v, "second@demo.test") {
-				t.Fatalf("the latest load is not shown:\n%s", v)
-			}
-		}}.Check(t)
+	staletest.Refresh(d, func() { f.set(api.Access{ID: "a2", Email: "second@demo.test"}) }, "second@demo.test", "stale@").Check(t)
 }

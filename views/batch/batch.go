@@ -25,10 +25,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
 
-// Service is what the Batch screen asks of the service: what a batch
-// calls.
-type Service interface{ pay.Service }
-
 // checkTimeout bounds reading, checking and pricing a file.
 const checkTimeout = 2 * time.Minute
 

@@ -15,15 +15,15 @@ import (
 	"github.com/tesouro-treasury/tesouro/sandbox"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
+	"github.com/tesouro-treasury/tesouro/views/internal/livetest"
 )
 
 // shared is one sandbox for the package's tests (its demo data takes a
 // while to build under the race detector); each test pays its own file.
 var shared struct {
-	once sync.Once
-	url  string
-	acc  sandbox.AccessCredential
-	err  error
+	once  sync.Once
+	creds sandbox.Credentials
+	err   error
 }
 
 // operator is the api client of the demo operator of a sandbox served over
@@ -37,21 +37,12 @@ func operator(t *testing.T) *api.Client {
 			return
 		}
 		srv := httptest.NewServer(sb.Handler())
-		shared.url = srv.URL
-		shared.acc, _ = sb.Credentials(srv.URL).Access("operator")
+		shared.creds = sb.Credentials(srv.URL)
 	})
 	if shared.err != nil {
 		t.Fatal(shared.err)
 	}
-	auth, err := api.NewAPIKeyAuth(shared.acc.APIKey, []byte(shared.acc.PrivateKeyPEM))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := api.New(shared.url, auth, api.WithTimeout(10*time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return livetest.Client(t, shared.creds, "operator", 10*time.Second)
 }
 
 // payoutFile writes n valid rows to a demo beneficiary, then extra lines.

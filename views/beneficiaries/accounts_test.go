@@ -53,7 +53,7 @@ func TestBeneficiariesDropAnotherAccountsAnswers(t *testing.T) {
 	createA := sendWallet(t, sa, "A cold")
 
 	svcB := &fakeservice.Service{Wallets: []api.Wallet{wallet("b-wallet")}}
-	b := a.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
+	b := staletest.OtherAccount(a)
 	h := harness{fakeservice.Drive(t, b, func(s *ui.Session) ui.Screen { return New(s, svcB) }, 100, 30)}
 	staletest.AnotherAccount{FromA: []tea.Cmd{loadA, createA}, B: h.Driver, Own: sendWallet(t, h.screen(), "B cold"),
 		Held: func() string {
@@ -73,10 +73,5 @@ func TestBeneficiariesDropAnotherAccountsAnswers(t *testing.T) {
 func TestBeneficiariesDropAnOlderLoad(t *testing.T) {
 	svc := &fakeservice.Service{Wallets: []api.Wallet{wallet("first")}}
 	h := newHarness(t, svc, canWrite)
-	staletest.OlderLoad{D: h.Driver, Ask: staletest.Key(h.Driver, "r"), Change: func() { svc.Wallets = []api.Wallet{wallet("second")} },
-		Then: func(t *testing.T, d *screentest.Driver) {
-			if v := d.PlainView(); !strings.Contains(v, "second") || strings.Contains(v, "first") {
-				t.Fatalf("the latest load is not shown:\n%s", v)
-			}
-		}}.Check(t)
+	staletest.Refresh(h.Driver, func() { svc.Wallets = []api.Wallet{wallet("second")} }, "second", "first").Check(t)
 }

@@ -1,11 +1,8 @@
 package beneficiaries
 
 import (
-	"context"
 	"fmt"
 	"strings"
-
-	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
@@ -61,9 +58,7 @@ func eurKind(svc Service) *kind {
 		key: "eur", noun: "EUR account",
 		List: &tabbed.List{Title: "EUR", Narrow: []int{0, 2},
 			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Beneficiary", Width: 20}, {Title: "IBAN"}, {Title: "BIC", Width: 11}},
-			Load: tabbed.Paged(func(ctx context.Context, acct uuid.UUID, c string) (api.Page[api.EURAccount], error) {
-				return svc.ListEURAccounts(ctx, api.BeneficiaryFilter{SubAccountID: acct, Cursor: c})
-			}, eurEntry)},
+			Load: lists(svc, Service.ListEURAccounts, eurEntry)},
 		newForm: func() *form.Form {
 			return form.New("New EUR bank account (SEPA)",
 				form.Field{Key: "alias", Label: "Alias", Required: true, CharLimit: 100},
@@ -96,9 +91,7 @@ func arsKind(svc Service) *kind {
 		key: "ars", noun: "ARS account",
 		List: &tabbed.List{Title: "ARS", Narrow: []int{0, 1},
 			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "CVU", Width: 23}, {Title: "Description"}, {Title: "Created", Width: 10}},
-			Load: tabbed.Paged(func(ctx context.Context, acct uuid.UUID, c string) (api.Page[api.ARSAccount], error) {
-				return svc.ListARSAccounts(ctx, api.BeneficiaryFilter{SubAccountID: acct, Cursor: c})
-			}, arsEntry)},
+			Load: lists(svc, Service.ListARSAccounts, arsEntry)},
 		newForm: func() *form.Form {
 			return form.New("New ARS account (CVU)",
 				form.Field{Key: "alias", Label: "Alias", Required: true, CharLimit: 100},

@@ -154,13 +154,7 @@ func TestEURListDropsAnOlderLoad(t *testing.T) {
 	svc.EUR = []api.EURAccount{{ID: uuid.New(), Alias: "first", IBAN: "DE89370400440532013000"}}
 	h := newHarness(t, svc, canWrite)
 	toTab(h, tabEUR)
-	staletest.OlderLoad{D: h.Driver, Ask: staletest.Key(h.Driver, "r"),
-		Change: func() { svc.EUR = []api.EURAccount{{ID: uuid.New(), Alias: "second", IBAN: "GB82WEST12345698765432"}} },
-		Then: func(t *testing.T, d *screentest.Driver) {
-			if v := d.PlainView(); !strings.Contains(v, "second") || strings.Contains(v, "first") {
-				t.Fatalf("the latest load is not shown:\n%s", v)
-			}
-		}}.Check(t)
+	staletest.Refresh(h.Driver, func() { svc.EUR = []api.EURAccount{{ID: uuid.New(), Alias: "second", IBAN: "GB82WEST12345698765432"}} }, "second", "first").Check(t)
 }
 
 // openPixForm opens the BRL form on a PIX key, filled, not sent.
@@ -293,7 +287,7 @@ func TestPixHolderOfAnotherAccountIsDropped(t *testing.T) {
 
 	svcB := &fakeservice.Service{}
 	svcB.Holders = map[string]api.PixInfo{"52998224725": {Name: "Beltrano", TaxID: "***.111.222-**", BankName: "Banco B"}}
-	b := a.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
+	b := staletest.OtherAccount(a)
 	h := harness{fakeservice.Drive(t, b, func(s *ui.Session) ui.Screen { return New(s, svcB) }, 100, 30)}
 	openPixForm(h, "B key", "529.982.247-25")
 	_, own := h.Screen.Update(screentest.KeyPress("ctrl+s"))

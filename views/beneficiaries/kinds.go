@@ -40,6 +40,14 @@ func creates[R any](create func(Service, context.Context, uuid.UUID, R) (uuid.UU
 	}
 }
 
+// lists is the Loader of a bank-account kind: its own list method of the
+// service, paged by account and cursor, each record shown by show.
+func lists[T any](svc Service, list func(Service, context.Context, api.BeneficiaryFilter) (api.Page[T], error), show func(T) tabbed.Entry) tabbed.Loader {
+	return tabbed.Paged(func(ctx context.Context, acct uuid.UUID, c string) (api.Page[T], error) {
+		return list(svc, ctx, api.BeneficiaryFilter{SubAccountID: acct, Cursor: c})
+	}, show)
+}
+
 // request reads the kind's form into the call that creates the beneficiary
 // and the journal line that records it.
 func (k *kind) request(f *form.Form) tabbed.Request {
@@ -118,9 +126,7 @@ func brlKind(svc Service) *kind {
 		key: "brl", noun: "BRL account",
 		List: &tabbed.List{Title: "BRL", Narrow: []int{0, 2},
 			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Kind", Width: 10}, {Title: "Key / account"}, {Title: "Name", Width: 18}},
-			Load: tabbed.Paged(func(ctx context.Context, acct uuid.UUID, c string) (api.Page[api.BRLAccount], error) {
-				return svc.ListBRLAccounts(ctx, api.BeneficiaryFilter{SubAccountID: acct, Cursor: c})
-			}, brlEntry)},
+			Load: lists(svc, Service.ListBRLAccounts, brlEntry)},
 		newForm: func() *form.Form {
 			return form.New("New BRL beneficiary",
 				form.Field{Key: "alias", Label: "Alias", Required: true, Placeholder: "supplier", CharLimit: 100},
@@ -174,9 +180,7 @@ func usdKind(svc Service) *kind {
 		key: "usd", noun: "USD account",
 		List: &tabbed.List{Title: "USD", Narrow: []int{0, 3},
 			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Beneficiary", Width: 20}, {Title: "Routing", Width: 9}, {Title: "Account"}},
-			Load: tabbed.Paged(func(ctx context.Context, acct uuid.UUID, c string) (api.Page[api.USDAccount], error) {
-				return svc.ListUSDAccounts(ctx, api.BeneficiaryFilter{SubAccountID: acct, Cursor: c})
-			}, usdEntry)},
+			Load: lists(svc, Service.ListUSDAccounts, usdEntry)},
 		newForm: func() *form.Form {
 			return form.New("New USD bank account",
 				form.Field{Key: "alias", Label: "Alias", Required: true, CharLimit: 100},
@@ -226,9 +230,7 @@ func copKind(svc Service) *kind {
 		key: "cop", noun: "COP account",
 		List: &tabbed.List{Title: "COP", Narrow: []int{0, 2},
 			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Beneficiary", Width: 20}, {Title: "Account / Bre-B"}, {Title: "Bank", Width: 14}},
-			Load: tabbed.Paged(func(ctx context.Context, acct uuid.UUID, c string) (api.Page[api.COPAccount], error) {
-				return svc.ListCOPAccounts(ctx, api.BeneficiaryFilter{SubAccountID: acct, Cursor: c})
-			}, copEntry)},
+			Load: lists(svc, Service.ListCOPAccounts, copEntry)},
 		newForm: func() *form.Form {
 			f := form.New("New COP bank account",
 				form.Field{Key: "alias", Label: "Alias", Required: true, CharLimit: 100},

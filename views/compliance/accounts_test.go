@@ -30,7 +30,7 @@ func TestComplianceDropsAnotherAccountsAnswers(t *testing.T) {
 	_, submitA := sa.Update(fakeservice.KeyPress("ctrl+s"))
 
 	svcB := &fakeservice.Service{UBOs: []api.UBO{{ID: uuid.New(), FullName: "Bia of B"}}}
-	b := a.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
+	b := staletest.OtherAccount(a)
 	h := harness{fakeservice.Drive(t, b, func(s *ui.Session) ui.Screen { return New(s, svcB) }, 100, 30)}
 	h.Key("right", "n")
 	_, submitB := h.Screen.Update(fakeservice.KeyPress("ctrl+s"))
@@ -54,11 +54,5 @@ func TestComplianceDropsAnotherAccountsAnswers(t *testing.T) {
 func TestComplianceDropsAnOlderLoad(t *testing.T) {
 	svc := &fakeservice.Service{UBOs: []api.UBO{{ID: uuid.New(), FullName: "First Owner"}}}
 	h := newHarness(t, svc, api.Permissions{})
-	staletest.OlderLoad{D: h.Driver, Ask: staletest.Key(h.Driver, "r"),
-		Change: func() { svc.UBOs = []api.UBO{{ID: uuid.New(), FullName: "Second Owner"}} },
-		Then: func(t *testing.T, d *screentest.Driver) {
-			if v := d.PlainView(); !strings.Contains(v, "Second Owner") || strings.Contains(v, "First Owner") {
-				t.Fatalf("the latest load is not shown:\n%s", v)
-			}
-		}}.Check(t)
+	staletest.Refresh(h.Driver, func() { svc.UBOs = []api.UBO{{ID: uuid.New(), FullName: "Second Owner"}} }, "Second Owner", "First Owner").Check(t)
 }

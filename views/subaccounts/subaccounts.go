@@ -25,12 +25,6 @@ const (
 	maxNameLen = 100
 )
 
-// Service is what the screen asks of the service.
-type Service interface {
-	ListSubAccounts(ctx context.Context, f api.SubAccountFilter) (api.Page[api.SubAccount], error)
-	CreateSubAccount(ctx context.Context, req api.CreateSubAccountRequest) (uuid.UUID, error)
-}
-
 // Screen is the Sub-accounts screen.
 type Screen struct {
 	s    *ui.Session

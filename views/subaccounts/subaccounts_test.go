@@ -231,10 +231,5 @@ func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
 	f := newFake()
 	f.rename("Stale Name")
 	d := started(t, f, newSession(false, nil))
-	staletest.OlderLoad{D: d, Ask: staletest.Key(d, "r"), Change: func() { f.rename("Renamed Later") },
-		Then: func(t *testing.T, d *screentest.Driver) {
-			if v := d.PlainView(); strings.Contains(v, "Stale Name") || !strings.Contains(v, "Renamed Later") {
-				t.Fatalf("the latest load is not shown:\n%s", v)
-			}
-		}}.Check(t)
+	staletest.Refresh(d, func() { f.rename("Renamed Later") }, "Renamed Later", "Stale Name").Check(t)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
+	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
 
 // fakeService serves tickets from memory, newest first, in pages.
@@ -37,33 +38,15 @@ func (f *fakeService) ListTickets(_ context.Context, q api.TicketFilter) (api.Pa
 	if f.failList != nil {
 		return api.Page[api.Ticket]{}, f.failList
 	}
-	var match []api.Ticket
-	for _, t := range f.tickets {
-		if q.Status != "" && string(t.Status) != q.Status ||
-			q.InputCurrency != "" && t.Quote.InputCurrency != q.InputCurrency ||
-			q.OutputCurrency != "" && t.Quote.OutputCurrency != q.OutputCurrency ||
-			q.OutputPaymentMethod != "" && t.Quote.OutputPaymentMethod != q.OutputPaymentMethod ||
-			q.ExternalID != "" && t.ExternalID != q.ExternalID ||
-			!q.CreatedAfter.IsZero() && t.CreatedAt.Before(q.CreatedAfter) ||
-			!q.CreatedBefore.IsZero() && !t.CreatedAt.Before(q.CreatedBefore) {
-			continue
-		}
-		match = append(match, t)
-	}
-	start := 0
-	if q.Cursor != "" {
-		start, _ = strconv.Atoi(q.Cursor)
-	}
-	size := f.pageSize
-	if size == 0 {
-		size = 50
-	}
-	end := min(start+size, len(match))
-	p := api.Page[api.Ticket]{Items: append([]api.Ticket(nil), match[start:end]...)}
-	if end < len(match) {
-		p.Cursor = strconv.Itoa(end)
-	}
-	return p, nil
+	return fakeservice.Page(f.tickets, func(t api.Ticket) bool {
+		return (q.Status == "" || string(t.Status) == q.Status) &&
+			(q.InputCurrency == "" || t.Quote.InputCurrency == q.InputCurrency) &&
+			(q.OutputCurrency == "" || t.Quote.OutputCurrency == q.OutputCurrency) &&
+			(q.OutputPaymentMethod == "" || t.Quote.OutputPaymentMethod == q.OutputPaymentMethod) &&
+			(q.ExternalID == "" || t.ExternalID == q.ExternalID) &&
+			(q.CreatedAfter.IsZero() || !t.CreatedAt.Before(q.CreatedAfter)) &&
+			(q.CreatedBefore.IsZero() || t.CreatedAt.Before(q.CreatedBefore))
+	}, q.Cursor, f.pageSize), nil
 }
 
 func (f *fakeService) GetTicket(_ context.Context, _ uuid.UUID, id uuid.UUID) (*api.Ticket, error) {

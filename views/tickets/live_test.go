@@ -1,7 +1,6 @@
 package tickets
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/internal/livetest"
 )
 
 // operator is the api client of the demo operator of a sandbox served over
@@ -22,18 +22,7 @@ func operator(t *testing.T) *api.Client {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sb.Close() })
-	srv := httptest.NewServer(sb.Handler())
-	t.Cleanup(srv.Close)
-	acc, _ := sb.Credentials(srv.URL).Access("operator")
-	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := api.New(srv.URL, auth, api.WithTimeout(10*time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return livetest.Client(t, livetest.Serve(t, sb), "operator", 10*time.Second)
 }
 
 // firstWith is the newest ticket of the main account in status st.

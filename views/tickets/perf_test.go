@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"runtime"
@@ -19,6 +18,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/internal/livetest"
 )
 
 // genService hands out freshly built tickets page after page, as decoding
@@ -209,17 +209,7 @@ func TestMeasureGOnLargeSandbox(t *testing.T) {
 	if err := sb.FillTickets(n, 99); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(sb.Handler())
-	defer srv.Close()
-	acc, _ := sb.Credentials(srv.URL).Access("operator")
-	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := api.New(srv.URL, auth, api.WithTimeout(30*time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := livetest.Client(t, livetest.Serve(t, sb), "operator", 30*time.Second)
 	m := New(newSession(t, c), c).(*Model)
 	m.SetSize(120, 40)
 	run(t, m, m.Init())

@@ -8,31 +8,16 @@
 package tickets
 
 import (
-	"context"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
-
-// Service is what the ticket browser asks of the service.
-type Service interface {
-	ListTickets(ctx context.Context, q api.TicketFilter) (api.Page[api.Ticket], error)
-	GetTicket(ctx context.Context, account, id uuid.UUID) (*api.Ticket, error)
-	TicketReceipt(ctx context.Context, account, id uuid.UUID) ([]byte, error)
-	// CancelTicket cancels an UNPAID ticket; any other state is refused
-	// (409 NOT_CANCELABLE).
-	CancelTicket(ctx context.Context, account, id uuid.UUID) (*api.Ticket, error)
-	// ListWebhookEvents lists recorded events; filtered by a ticket's id,
-	// they are its history of transitions.
-	ListWebhookEvents(ctx context.Context, f api.WebhookEventFilter) (api.Page[api.WebhookEvent], error)
-}
 
 // Model is the ticket browser screen.
 type Model struct {
@@ -134,10 +119,7 @@ func (m *Model) Filterable() bool { return true }
 // SetSize implements ui.Screen.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
-	if l := layouts.For(m.width); l != m.layout {
-		m.layout = l
-		m.list.Redraw(layouts.Columns(l)...)
-	}
+	layouts.Fit(&m.layout, m.width, m.list)
 	m.list.SetTableSize(m.width, max(m.height-len(m.header(m.width)), 0))
 	m.bar.SetWidth(m.width)
 }

@@ -21,11 +21,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
-// Service is what the trades screen asks of the service.
-type Service interface {
-	ListTrades(ctx context.Context, q api.TradeFilter) (api.Page[api.Trade], error)
-}
-
 // Filter bar keys, besides the creation dates'.
 const (
 	fStatus     = "status"
@@ -131,10 +126,7 @@ func (m *Model) Filterable() bool { return true }
 // SetSize implements ui.Screen.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
-	if l := layouts.For(m.width); l != m.layout {
-		m.layout = l
-		m.list.Redraw(layouts.Columns(l)...)
-	}
+	layouts.Fit(&m.layout, m.width, m.list)
 	m.list.SetSize(m.width, m.height)
 	m.bar.SetWidth(m.width)
 }

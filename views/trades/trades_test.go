@@ -2,7 +2,6 @@ package trades
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
+	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
 
 type fakeService struct {
@@ -27,20 +27,7 @@ func (f *fakeService) ListTrades(_ context.Context, q api.TradeFilter) (api.Page
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.queries = append(f.queries, q)
-	var match []api.Trade
-	for _, t := range f.trades {
-		if q.Status != "" && string(t.Status) != q.Status {
-			continue
-		}
-		match = append(match, t)
-	}
-	start, _ := strconv.Atoi(q.Cursor)
-	end := min(start+50, len(match))
-	p := api.Page[api.Trade]{Items: match[start:end]}
-	if end < len(match) {
-		p.Cursor = strconv.Itoa(end)
-	}
-	return p, nil
+	return fakeservice.Page(f.trades, func(t api.Trade) bool { return q.Status == "" || string(t.Status) == q.Status }, q.Cursor, 0), nil
 }
 
 var now = time.Date(2026, 8, 20, 15, 0, 0, 0, time.UTC)
@@ -174,15 +161,7 @@ func TestTradesSmallSizes(t *testing.T) {
 		m.SetSize(sz[0], sz[1])
 		for _, keys := range [][]string{nil, {"enter"}, {"esc", "f"}, {"esc"}} {
 			d.Key(keys...)
-			v := m.View()
-			if sz[1] > 0 && strings.Count(v, "\n")+1 != sz[1] {
-				t.Fatalf("%v: %d lines", sz, strings.Count(v, "\n")+1)
-			}
-			for _, l := range strings.Split(v, "\n") {
-				if ansi.StringWidth(l) > sz[0] {
-					t.Fatalf("%v: line too wide %q", sz, l)
-				}
-			}
+			screentest.CheckSize(t, m.View(), sz[0], sz[1])
 		}
 	}
 }

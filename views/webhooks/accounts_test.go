@@ -6,10 +6,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
-	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
@@ -31,7 +29,7 @@ func TestWebhooksDropAnotherAccountsAnswers(t *testing.T) {
 	fromA := []tea.Cmd{ma.Init(), ma.openDetail(svcA.attempts[0].ID), ma.acknowledge([]string{svcA.attempts[1].ID})}
 
 	svcB := &fakeService{attempts: makeAttempts(2), hooks: []api.Webhook{{ID: "wh-b", URL: "https://erp.example/hooks/b"}}}
-	b := a.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
+	b := staletest.OtherAccount(a)
 	mb := start(t, svcB, b, 100, 30)
 	_, detailB := mb.Update(fakeservice.KeyPress("enter"))
 	staletest.AnotherAccount{FromA: fromA, B: driver(t, mb), Own: detailB,

@@ -4,13 +4,73 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
 )
+
+// fakeService is the webhooks service the screen tests drive: attempts,
+// registered webhooks and events, and what the screen asked of each.
+type fakeService struct {
+	mu       sync.Mutex
+	attempts []api.WebhookAttempt
+	hooks    []api.Webhook
+	queries  []api.AttemptFilter
+	gets     []string
+	acks     [][]string
+	ackErr   error
+
+	events    []api.WebhookEvent
+	eventQs   []api.WebhookEventFilter
+	updates   []api.UpdateWebhookRequest
+	updateErr error
+}
+
+func (f *fakeService) ListWebhookAttempts(_ context.Context, q api.AttemptFilter) (api.Page[api.WebhookAttempt], error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.queries = append(f.queries, q)
+	return fakeservice.Page(f.attempts, func(a api.WebhookAttempt) bool {
+		return !(q.UnackedOnly && a.Acknowledged) && (q.WebhookEventID == "" || a.WebhookEventID == q.WebhookEventID)
+	}, q.Cursor, 0), nil
+}
+
+func (f *fakeService) GetWebhookAttempt(_ context.Context, id string) (*api.WebhookAttempt, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.gets = append(f.gets, id)
+	for _, a := range f.attempts {
+		if a.ID == id {
+			return &a, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: attempt %s", api.ErrNotFound, id)
+}
+
+func (f *fakeService) AcknowledgeWebhookAttempts(_ context.Context, ids []string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ackErr != nil {
+		return f.ackErr
+	}
+	f.acks = append(f.acks, ids)
+	for i := range f.attempts {
+		for _, id := range ids {
+			if f.attempts[i].ID == id {
+				f.attempts[i].Acknowledged = true
+			}
+		}
+	}
+	return nil
+}
+
+func (f *fakeService) ListWebhooks(context.Context) ([]api.Webhook, error) {
+	return f.hooks, nil
+}
 
 // ListWebhookEvents pages the fake's events 50 at a time, the cursor being
 // the index of the next one.
@@ -18,19 +78,7 @@ func (f *fakeService) ListWebhookEvents(_ context.Context, q api.WebhookEventFil
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.eventQs = append(f.eventQs, q)
-	var match []api.WebhookEvent
-	for _, e := range f.events {
-		if q.Subscription == "" || e.Subscription == q.Subscription {
-			match = append(match, e)
-		}
-	}
-	start, _ := strconv.Atoi(q.Cursor)
-	end := min(start+50, len(match))
-	p := api.Page[api.WebhookEvent]{Items: slices.Clone(match[start:end])}
-	if end < len(match) {
-		p.Cursor = strconv.Itoa(end)
-	}
-	return p, nil
+	return fakeservice.Page(f.events, func(e api.WebhookEvent) bool { return q.Subscription == "" || e.Subscription == q.Subscription }, q.Cursor, 0), nil
 }
 
 // UpdateWebhook changes the fake's webhook, unless updateErr is set.

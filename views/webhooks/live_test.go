@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/journal"
@@ -66,15 +65,9 @@ func TestEventsDropAnOlderLoad(t *testing.T) {
 	m := start(t, svc, session(t, svc, false), 100, 30)
 	press(t, m, "right")
 	d := driver(t, m)
-	staletest.OlderLoad{D: d, Ask: staletest.Key(d, "r"),
-		Change: func() {
-			svc.events = []api.WebhookEvent{{ID: "ev-new", Subscription: "KYC", CreatedAt: api.NewTime(now)}}
-		},
-		Then: func(t *testing.T, d *screentest.Driver) {
-			if v := d.PlainView(); !strings.Contains(v, "ev-new") || strings.Contains(v, "ev-000") {
-				t.Fatalf("the latest load is not shown:\n%s", v)
-			}
-		}}.Check(t)
+	staletest.Refresh(d, func() {
+		svc.events = []api.WebhookEvent{{ID: "ev-new", Subscription: "KYC", CreatedAt: api.NewTime(now)}}
+	}, "ev-new", "ev-000").Check(t)
 }
 
 var hook = api.Webhook{ID: "0b6d6c1e-1111-4c8e-9a51-0d5e6f7a8b9c", URL: "https://erp.example/hooks/tesouro", Subscriptions: []string{"TICKET"}}
@@ -204,7 +197,7 @@ func TestWebhooksDropAnotherAccountsEventsAndEdit(t *testing.T) {
 
 	svcB := &fakeService{events: []api.WebhookEvent{{ID: "b-event", Subscription: "KYC", CreatedAt: api.NewTime(now)}},
 		hooks: []api.Webhook{{ID: "wh-b", URL: "https://b.example/h", Subscriptions: []string{"KYC"}}}}
-	b := a.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
+	b := staletest.OtherAccount(a)
 	mb := start(t, svcB, b, 100, 30)
 	_, own := mb.Update(fakeservice.KeyPress("right"))
 	staletest.AnotherAccount{FromA: []tea.Cmd{eventsA, yesA}, B: driver(t, mb), Own: own,

@@ -19,16 +19,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
-// Service is what the webhooks screen asks of the service.
-type Service interface {
-	ListWebhookAttempts(ctx context.Context, q api.AttemptFilter) (api.Page[api.WebhookAttempt], error)
-	GetWebhookAttempt(ctx context.Context, id string) (*api.WebhookAttempt, error)
-	AcknowledgeWebhookAttempts(ctx context.Context, ids []string) error
-	ListWebhooks(ctx context.Context) ([]api.Webhook, error)
-	UpdateWebhook(ctx context.Context, req api.UpdateWebhookRequest) error
-	ListWebhookEvents(ctx context.Context, q api.WebhookEventFilter) (api.Page[api.WebhookEvent], error)
-}
-
 type (
 	hooksMsg  = ui.Result[[]api.Webhook]
 	detailMsg = ui.Result[*api.WebhookAttempt]
@@ -101,17 +91,10 @@ type Model struct {
 // never squeezed out by the event and attempt ids.
 const narrowWidth = 80
 
+// columnsFor is the list's columns: narrow, the first five with the time
+// without its year.
 func columnsFor(narrow bool) []widget.Column {
-	if narrow {
-		return []widget.Column{
-			{Title: "Sel", Width: 3},
-			{Title: "Acked", Width: 5},
-			{Title: "HTTP", Width: 4, Right: true},
-			{Title: "Created", Width: 11},
-			{Title: "Webhook URL"},
-		}
-	}
-	return []widget.Column{
+	cols := []widget.Column{
 		{Title: "Sel", Width: 3},
 		{Title: "Acked", Width: 5},
 		{Title: "HTTP", Width: 4, Right: true},
@@ -120,6 +103,11 @@ func columnsFor(narrow bool) []widget.Column {
 		{Title: "Event", Width: 13},
 		{Title: "Attempt", Width: 9},
 	}
+	if narrow {
+		cols[3].Width = 11
+		cols = cols[:5]
+	}
+	return cols
 }
 
 type detailPane struct {

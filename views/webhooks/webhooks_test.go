@@ -1,12 +1,9 @@
 package webhooks
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,74 +16,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 )
-
-type fakeService struct {
-	mu       sync.Mutex
-	attempts []api.WebhookAttempt
-	hooks    []api.Webhook
-	queries  []api.AttemptFilter
-	gets     []string
-	acks     [][]string
-	ackErr   error
-
-	events    []api.WebhookEvent
-	eventQs   []api.WebhookEventFilter
-	updates   []api.UpdateWebhookRequest
-	updateErr error
-}
-
-func (f *fakeService) ListWebhookAttempts(_ context.Context, q api.AttemptFilter) (api.Page[api.WebhookAttempt], error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.queries = append(f.queries, q)
-	var match []api.WebhookAttempt
-	for _, a := range f.attempts {
-		if q.UnackedOnly && a.Acknowledged || q.WebhookEventID != "" && a.WebhookEventID != q.WebhookEventID {
-			continue
-		}
-		match = append(match, a)
-	}
-	start, _ := strconv.Atoi(q.Cursor)
-	end := min(start+50, len(match))
-	p := api.Page[api.WebhookAttempt]{Items: append([]api.WebhookAttempt(nil), match[start:end]...)}
-	if end < len(match) {
-		p.Cursor = strconv.Itoa(end)
-	}
-	return p, nil
-}
-
-func (f *fakeService) GetWebhookAttempt(_ context.Context, id string) (*api.WebhookAttempt, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.gets = append(f.gets, id)
-	for _, a := range f.attempts {
-		if a.ID == id {
-			return &a, nil
-		}
-	}
-	return nil, fmt.Errorf("%w: attempt %s", api.ErrNotFound, id)
-}
-
-func (f *fakeService) AcknowledgeWebhookAttempts(_ context.Context, ids []string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.ackErr != nil {
-		return f.ackErr
-	}
-	f.acks = append(f.acks, ids)
-	for i := range f.attempts {
-		for _, id := range ids {
-			if f.attempts[i].ID == id {
-				f.attempts[i].Acknowledged = true
-			}
-		}
-	}
-	return nil
-}
-
-func (f *fakeService) ListWebhooks(context.Context) ([]api.Webhook, error) {
-	return f.hooks, nil
-}
 
 var now = time.Date(2026, 8, 20, 15, 0, 0, 0, time.UTC)
 
@@ -306,15 +235,7 @@ func TestWebhooksSmallSizes(t *testing.T) {
 		m.SetSize(sz[0], sz[1])
 		for _, keys := range [][]string{nil, {"enter"}, {"esc", "f"}, {"esc"}} {
 			press(t, m, keys...)
-			v := m.View()
-			if sz[1] > 0 && strings.Count(v, "\n")+1 != sz[1] {
-				t.Fatalf("%v: %d lines", sz, strings.Count(v, "\n")+1)
-			}
-			for _, l := range strings.Split(v, "\n") {
-				if ansi.StringWidth(l) > sz[0] {
-					t.Fatalf("%v: line too wide %q", sz, l)
-				}
-			}
+			screentest.CheckSize(t, m.View(), sz[0], sz[1])
 		}
 	}
 }

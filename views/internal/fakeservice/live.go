@@ -3,7 +3,6 @@ package fakeservice
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/google/uuid"
 
@@ -25,38 +24,26 @@ type Live struct {
 
 // ListEURAccounts is the fake service's answer.
 func (f *Service) ListEURAccounts(_ context.Context, b api.BeneficiaryFilter) (api.Page[api.EURAccount], error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.note(b.SubAccountID)
-	return api.Page[api.EURAccount]{Items: slices.Clone(f.EUR)}, nil
+	return listed(f, b.SubAccountID, &f.EUR)
 }
 
 // ListARSAccounts is the fake service's answer.
 func (f *Service) ListARSAccounts(_ context.Context, b api.BeneficiaryFilter) (api.Page[api.ARSAccount], error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.note(b.SubAccountID)
-	return api.Page[api.ARSAccount]{Items: slices.Clone(f.ARS)}, nil
+	return listed(f, b.SubAccountID, &f.ARS)
 }
 
 // CreateEURAccount is the fake service's answer.
 func (f *Service) CreateEURAccount(_ context.Context, acct uuid.UUID, req api.CreateEURAccountRequest) (uuid.UUID, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.EURSent = append(f.EURSent, req)
-	return f.create(acct, func(id uuid.UUID) {
-		f.EUR = append(f.EUR, api.EURAccount{ID: id, Alias: req.Alias, Description: req.Description, IBAN: req.IBAN, BIC: req.BIC,
-			Country: req.Country, BankBeneficiaryName: req.BankBeneficiaryName, IsBusiness: req.IsBusiness})
+	return created(f, acct, req, &f.EURSent, &f.EUR, func(id uuid.UUID) api.EURAccount {
+		return api.EURAccount{ID: id, Alias: req.Alias, Description: req.Description, IBAN: req.IBAN, BIC: req.BIC,
+			Country: req.Country, BankBeneficiaryName: req.BankBeneficiaryName, IsBusiness: req.IsBusiness}
 	})
 }
 
 // CreateARSAccount is the fake service's answer.
 func (f *Service) CreateARSAccount(_ context.Context, acct uuid.UUID, req api.CreateARSAccountRequest) (uuid.UUID, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.ARSSent = append(f.ARSSent, req)
-	return f.create(acct, func(id uuid.UUID) {
-		f.ARS = append(f.ARS, api.ARSAccount{ID: id, Alias: req.Alias, Description: req.Description, CVU: req.CVU})
+	return created(f, acct, req, &f.ARSSent, &f.ARS, func(id uuid.UUID) api.ARSAccount {
+		return api.ARSAccount{ID: id, Alias: req.Alias, Description: req.Description, CVU: req.CVU}
 	})
 }
 

@@ -44,3 +44,12 @@ func (ls Layouts) Columns(l Layout) []widget.Column {
 	}
 	return ls.Full
 }
+
+// Fit is a resize of a list with layouts: it sets *cur to the layout of
+// w cells and, when that changed, redraws t with its columns.
+func (ls Layouts) Fit(cur *Layout, w int, t interface{ Redraw(...widget.Column) }) {
+	if l := ls.For(w); l != *cur {
+		*cur = l
+		t.Redraw(ls.Columns(l)...)
+	}
+}

@@ -10,10 +10,13 @@
 package staletest
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
 
+	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/clocktest"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 )
@@ -37,6 +40,12 @@ func Answers(cmds ...tea.Cmd) []tea.Msg {
 		}
 	}
 	return out
+}
+
+// OtherAccount is the session the root makes when the operator of a
+// switches to another account: the one B's screen is rebuilt for.
+func OtherAccount(a *ui.Session) *ui.Session {
+	return a.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
 }
 
 // AnotherAccount is one screen's case of answers meant for another account.
@@ -132,5 +141,21 @@ func Key(d *screentest.Driver, k string) func() tea.Cmd {
 		var cmd tea.Cmd
 		d.Screen, cmd = d.Screen.Update(screentest.KeyPress(k))
 		return cmd
+	}
+}
+
+// Refresh is the OlderLoad of a screen reloaded with r whose latest answer
+// its view alone tells: after change, it shows want and nothing of gone.
+func Refresh(d *screentest.Driver, change func(), want, gone string) OlderLoad {
+	return OlderLoad{D: d, Ask: Key(d, "r"), Change: change, Then: Shows(want, gone)}
+}
+
+// Shows is a Then that asks the view to show want and nothing of gone.
+func Shows(want, gone string) func(t *testing.T, d *screentest.Driver) {
+	return func(t *testing.T, d *screentest.Driver) {
+		t.Helper()
+		if v := d.PlainView(); !strings.Contains(v, want) || strings.Contains(v, gone) {
+			t.Fatalf("the latest load is not shown (%q, and no %q):\n%s", want, gone, v)
+		}
 	}
 }

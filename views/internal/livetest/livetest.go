@@ -1,0 +1,42 @@
+// Package livetest gives the screens' tests what they need to drive a
+// screen against the sandbox over real HTTP, as the dashboard reaches the
+// service: the sandbox served for the length of a test, and the signed
+// client of one of its demo accesses.
+package livetest
+
+import (
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox"
+)
+
+// Serve serves sb over HTTP until the test ends and returns its demo
+// credentials, their base URL the server's.
+func Serve(t testing.TB, sb *sandbox.Server) sandbox.Credentials {
+	t.Helper()
+	srv := httptest.NewServer(sb.Handler())
+	t.Cleanup(srv.Close)
+	return sb.Credentials(srv.URL)
+}
+
+// Client is the client of the demo access named name (the "operator"),
+// signing with its key, each call bounded by timeout.
+func Client(t testing.TB, creds sandbox.Credentials, name string, timeout time.Duration) *api.Client {
+	t.Helper()
+	acc, ok := creds.Access(name)
+	if !ok {
+		t.Fatalf("no access %q in the sandbox", name)
+	}
+	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := api.New(creds.BaseURL, auth, api.WithTimeout(timeout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
