@@ -58,6 +58,12 @@ type Server struct {
 	// those to prepare after the open transaction (under mu).
 	stmts     map[string]*sql.Stmt
 	toPrepare map[string]bool
+	// inflight counts the write requests (any method but GET and HEAD)
+	// being served: a batch stays open for them (storeLock.Unlock).
+	inflight atomic.Int32
+	// commits and committed count the group commits and the writers they
+	// carried (the benchmarks report writers per commit).
+	commits, committed atomic.Int64
 	// storeErr is set when a commit failed: the sandbox then refuses
 	// every request (what it holds in memory is not what is stored).
 	storeErr atomic.Pointer[error]
@@ -219,6 +225,7 @@ func (s *Server) Close() error {
 	s.once.Do(func() {
 		s.cancel()
 		s.wg.Wait()
+		s.mu.flush()
 		err = s.db.close()
 	})
 	return err
@@ -359,6 +366,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		s.inflight.Add(1)
+		defer s.inflight.Add(-1)
+	}
 	c := &call{s: s, r: r, now: s.now()}
 	s.mu.RLock()
 	seedErr := s.seedErr

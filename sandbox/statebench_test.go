@@ -78,6 +78,7 @@ func benchCreations(b *testing.B, onDisk bool, sizes []int) {
 		c     *rawClient
 		token string
 		sub   string
+		srv   *Server
 	}
 	var fixtures []fixture
 	for _, n := range sizes {
@@ -93,12 +94,13 @@ func benchCreations(b *testing.B, onDisk bool, sizes []int) {
 		sub := "?subAccountId=" + r.Creds.SubAccounts[1].ID
 		var q struct{ QuoteToken string }
 		c.json("GET", benchQuote+"&subAccountId="+r.Creds.SubAccounts[1].ID, nil, 200, &q)
-		fixtures = append(fixtures, fixture{n: n, c: c, token: q.QuoteToken, sub: sub})
+		fixtures = append(fixtures, fixture{n: n, c: c, token: q.QuoteToken, sub: sub, srv: r.Server})
 	}
 	for _, f := range fixtures {
 		b.Run(fmt.Sprintf("stored=%d", f.n), func(b *testing.B) {
 			b.SetParallelism(4) // 8 connections on 2 cores
 			start, cpu0 := time.Now(), processCPU()
+			commits0, writers0 := f.srv.commits.Load(), f.srv.committed.Load()
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
@@ -113,6 +115,9 @@ func benchCreations(b *testing.B, onDisk bool, sizes []int) {
 			// than the rate on a shared machine: 2 cores / cpu-µs is the
 			// rate the machine would give if nothing else ran on it.
 			b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+			if n := f.srv.commits.Load() - commits0; n > 0 {
+				b.ReportMetric(float64(f.srv.committed.Load()-writers0)/float64(n), "writers/commit")
+			}
 		})
 	}
 }
