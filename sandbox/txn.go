@@ -88,9 +88,10 @@ func (l *storeLock) Unlock() {
 		<-b.done
 		return
 	}
-	// The caller is one of the write requests in flight (or the
-	// lifecycle, which is not: it then waits the window at most).
-	if s.inflight.Load() <= 1 {
+	// Write requests in flight that are not in this batch yet: the
+	// batch's writers are requests still in flight (the lifecycle's
+	// writes, not counted there, only make the batch commit sooner).
+	if s.inflight.Load() <= int32(b.writers) {
 		s.commitLocked(b)
 		l.rw.Unlock()
 		return
