@@ -58,6 +58,9 @@ type Server struct {
 	// those to prepare after the open transaction (under mu).
 	stmts     map[string]*sql.Stmt
 	toPrepare map[string]bool
+	// checked is closed once the whole file was checked (at once, or in
+	// the background for a big file).
+	checked chan struct{}
 	// inflight counts the write requests (any method but GET and HEAD)
 	// being served: a batch stays open for them (storeLock.Unlock).
 	inflight atomic.Int32
@@ -144,10 +147,14 @@ func New(cfg Config) (*Server, error) {
 		s.db.close()
 		return nil, describeCheckError(cfg.StatePath, err)
 	}
-	if !whole {
+	s.checked = make(chan struct{})
+	if whole {
+		close(s.checked)
+	} else {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
+			defer close(s.checked)
 			// Seconds of reading the whole file: on a thread of its own at
 			// the lowest priority, so that requests served meanwhile get
 			// the cores and the disk first.
