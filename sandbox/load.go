@@ -190,8 +190,10 @@ func (s *Server) loadStore(ctx context.Context, st *store) error {
 		return err
 	}
 
-	// The lifecycle's work list, from the partial index of live tickets.
-	return eachRow(ctx, db, "SELECT id, status, fund_at, pay_at, expires_at FROM tickets WHERE status IN ('UNPAID', 'PENDING', 'ON-HOLD', 'PROCESSING')", func(r *sql.Rows) error {
+	// The lifecycle's work list: per account (CROSS JOIN keeps accounts
+	// outside), the live statuses' ranges of tickets_by_status.
+	return eachRow(ctx, db, `SELECT t.id, t.status, t.fund_at, t.pay_at, t.expires_at FROM accounts AS a CROSS JOIN tickets AS t
+		WHERE t.account_id = a.id AND t.status IN ('UNPAID', 'PENDING', 'ON-HOLD', 'PROCESSING')`, func(r *sql.Rows) error {
 		var id, status string
 		var fundAt, payAt sql.NullInt64
 		var expires int64

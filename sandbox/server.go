@@ -60,6 +60,15 @@ type Server struct {
 	// those to prepare after the open transaction (under mu).
 	stmts     map[string]*sql.Stmt
 	toPrepare map[string]bool
+	// checked is closed once the whole file was checked (at once, or in
+	// the background for a big file).
+	checked chan struct{}
+	// inflight counts the write requests (any method but GET and HEAD)
+	// being served: a batch stays open for them (storeLock.Unlock).
+	inflight atomic.Int32
+	// commits and committed count the group commits and the writers they
+	// carried (the benchmarks report writers per commit).
+	commits, committed atomic.Int64
 	// storeErr is set when a commit failed: the sandbox then refuses
 	// every request (what it holds in memory is not what is stored).
 	storeErr atomic.Pointer[error]
@@ -140,10 +149,14 @@ func New(cfg Config) (*Server, error) {
 		s.db.close()
 		return nil, describeCheckError(cfg.StatePath, err)
 	}
-	if !whole {
+	s.checked = make(chan struct{})
+	if whole {
+		close(s.checked)
+	} else {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
+			defer close(s.checked)
 			// Seconds of reading the whole file: on a thread of its own at
 			// the lowest priority, so that requests served meanwhile get
 			// the cores and the disk first.
@@ -221,6 +234,7 @@ func (s *Server) Close() error {
 	s.once.Do(func() {
 		s.cancel()
 		s.wg.Wait()
+		s.mu.flush()
 		err = s.db.close()
 	})
 	return err
@@ -361,6 +375,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		s.inflight.Add(1)
+		defer s.inflight.Add(-1)
+	}
 	c := &call{s: s, r: r, now: s.now()}
 	s.mu.RLock()
 	seedErr := s.seedErr

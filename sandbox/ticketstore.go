@@ -67,17 +67,20 @@ func (s *Server) insertTicket(t *ticket) {
 	s.exec(insertTicketSQL, row...)
 }
 
-// saveTicket writes a ticket's transition: one row. The caller holds s.mu
-// for writing.
+// saveTicket writes a ticket's transition: one row, and only the columns
+// a transition changes (the quote, fixed at creation, is not encoded
+// again). The caller holds s.mu for writing.
 func (s *Server) saveTicket(t *ticket) {
-	row, err := ticketRow(t)
+	detail, err := marshalJSON(&t.Ticket)
 	if err != nil {
-		s.tx().fail(err)
+		s.tx().fail(fmt.Errorf("ticket %s: %w", t.ID, err))
 		return
 	}
+	t.stored = detail
 	s.exec(`UPDATE tickets SET status = ?, updated_at = ?, sender_e2e = ?, receiver_e2e = ?, fund_at = ?, pay_at = ?,
 		debited = ?, held = ?, fail_reason = ?, detail = ? WHERE id = ?`,
-		row[4], row[11], row[13], row[14], row[15], row[16], row[17], row[18], row[19], row[23], row[0])
+		string(t.Status), t.UpdatedAt.UnixNano(), nullString(senderE2E(t)), nullString(receiverE2E(t)), nullTime(t.fundAt), nullTime(t.payAt),
+		t.debited.String(), t.held.String(), t.failReason, string(detail), t.ID.String())
 }
 
 // replyTicket answers {"ticket": t} from the ticket's stored JSON: the

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // storeLock is Server.mu: a read-write lock whose write side is also the
@@ -20,6 +21,14 @@ import (
 // lock leaves the transaction open for them and waits; the last of the
 // queue (or the one that makes the batch maxBatch long) commits them all
 // with one fsync, and every one of them returns after that commit.
+//
+// A writer that finds no one queued but other write requests in flight
+// (still reading their body, verifying their signature: see
+// Server.inflight) also leaves the transaction open, for at most
+// commitWindow: they join it rather than each paying a commit of their
+// own (the commit, the WAL frames of the index pages they share, the
+// in-memory page cache's end-of-transaction scan). A lone writer commits at
+// once, so a single client waits for nothing.
 type storeLock struct {
 	rw      sync.RWMutex
 	s       *Server
@@ -29,6 +38,10 @@ type storeLock struct {
 // maxBatch bounds a group commit, so that under a steady stream of writers
 // the first of a batch still gets its answer soon.
 const maxBatch = 64
+
+// commitWindow is how long a batch stays open for write requests in
+// flight: it bounds what a writer's answer waits on others.
+const commitWindow = 500 * time.Microsecond
 
 // batch is one open transaction and the writers waiting on its commit.
 type batch struct {
@@ -65,13 +78,47 @@ func (l *storeLock) Unlock() {
 		return
 	}
 	b.writers++
-	if l.waiting.Load() == 0 || b.writers >= maxBatch {
+	if b.writers >= maxBatch {
+		s.commitLocked(b)
+		l.rw.Unlock()
+		return
+	}
+	if l.waiting.Load() > 0 {
+		l.rw.Unlock() // the next of the queue carries the batch on
+		<-b.done
+		return
+	}
+	// Write requests in flight that are not in this batch yet: the
+	// batch's writers are requests still in flight (the lifecycle's
+	// writes, not counted there, only make the batch commit sooner).
+	if s.inflight.Load() <= int32(b.writers) {
 		s.commitLocked(b)
 		l.rw.Unlock()
 		return
 	}
 	l.rw.Unlock()
+	t := time.NewTimer(commitWindow)
+	select {
+	case <-b.done: // a later writer committed the batch
+		t.Stop()
+		return
+	case <-t.C:
+	}
+	l.rw.Lock()
+	if s.cur == b {
+		s.commitLocked(b)
+	}
+	l.rw.Unlock()
 	<-b.done
+}
+
+// flush commits the open batch, if any, now (the sandbox's stop).
+func (l *storeLock) flush() {
+	l.rw.Lock()
+	if b := l.s.cur; b != nil {
+		l.s.commitLocked(b)
+	}
+	l.rw.Unlock()
 }
 
 // commitLocked ends the batch: its accounts' records are written, then it
@@ -98,6 +145,8 @@ func (s *Server) commitLocked(b *batch) {
 		}
 	}
 	s.prepareSeen()
+	s.commits.Add(1)
+	s.committed.Add(int64(b.writers))
 	b.cerr = err
 	close(b.done)
 }
