@@ -11,7 +11,7 @@ import (
 // target is at least 10,000 rows per second.
 func BenchmarkValidateRows(b *testing.B) {
 	svc := newFake(newClock())
-	dir := NewDirectory(svc.brl, svc.wallets)
+	dir := NewDirectory(svc.registered())
 	var sb strings.Builder
 	sb.WriteString("beneficiary,chain,amount,currency,source,reference\n")
 	const n = 10000

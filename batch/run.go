@@ -221,19 +221,29 @@ func runRow(ctx context.Context, svc Service, p *Planned, o Options, ledger Ledg
 	}
 }
 
-// body is the creation request of a row.
+// body is the creation request of a row: the output block its rail asks
+// for (service.md §7.1), the row's reference in that rail's own field.
 func body(p *Planned) api.CreateTicketRequest {
 	req := api.CreateTicketRequest{QuoteToken: p.Quote.QuoteToken, ExternalID: p.ExternalID}
 	id := p.Payee.ID
 	switch {
-	case p.Payee.Inline && p.Payee.Kind == "brl":
+	case p.Payee.Inline && p.Payee.Kind == KindBRL:
 		req.TicketBrlPixOutput = &api.TicketBrlPixOutput{PixKey: p.Payee.Key, PixMessage: p.Reference}
 	case p.Payee.Inline:
 		req.TicketBlockchainOutput = &api.TicketBlockchainOutput{WalletChain: p.Payee.Chain, WalletAddress: p.Payee.Key}
-	case p.Payee.Kind == "brl":
+	case p.Payee.Kind == KindBRL:
 		req.TicketBrlPixOutput = &api.TicketBrlPixOutput{BeneficiaryBrlBankAccountID: &id, PixMessage: p.Reference}
-	case p.Payee.Kind == "wallet":
+	case p.Payee.Kind == KindWallet:
 		req.TicketBlockchainOutput = &api.TicketBlockchainOutput{BeneficiaryWalletID: &id}
+	case p.Payee.Kind == KindUSD:
+		// ACH carries achReference, WIRE a block of its own with wireMessage.
+		req.SetUSDOutput(p.Method, id, p.Reference)
+	case p.Payee.Kind == KindEUR:
+		req.TicketEurSepaOutput = &api.TicketEurSepaOutput{BeneficiaryEurBankAccountID: id, SepaReference: p.Reference}
+	case p.Payee.Kind == KindARS:
+		req.TicketArsOutput = &api.TicketArsOutput{BeneficiaryArsBankAccountID: id}
+	case p.Payee.Kind == KindCOP:
+		req.TicketCopOutput = &api.TicketCopOutput{BeneficiaryCopBankAccountID: id}
 	}
 	return req
 }
