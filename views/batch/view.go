@@ -92,7 +92,7 @@ func (m *Screen) review(used int) []string {
 		foot = append(foot, "c confirms and pays every row.")
 	}
 	room := max(1, m.h-used-len(foot)-1)
-	rows := []string{fmt.Sprintf("%-4s %-28s %-24s %14s %18s  %s", "Row", "Beneficiary", "Key / address", "Receives", "Pays", "Status")}
+	rows := []string{fmt.Sprintf("%-4s %-26s %-26s %14s %18s  %s", "Row", "Beneficiary", "Destination", "Receives", "Pays", "Status")}
 	for i := m.offset; i < len(p.Rows) && len(rows) < room; i++ {
 		r := p.Rows[i]
 		status, pays := "ok", ""
@@ -109,9 +109,25 @@ func (m *Screen) review(used int) []string {
 		if who == "" {
 			who = r.Beneficiary
 		}
-		rows = append(rows, fmt.Sprintf("%-4d %-28s %-24s %14s %18s  %s", r.N, clip(who, 28), clip(r.Payee.Key, 24), money.Format(r.Amount, r.Currency)+" "+r.Currency, pays, status))
+		if r.Problem != "" {
+			// The reason takes the room of the row's other columns: it is
+			// what the operator must read to fix the file.
+			rows = append(rows, fmt.Sprintf("%-4d %-26s %s", r.N, clip(who, 26), status))
+			continue
+		}
+		rows = append(rows, fmt.Sprintf("%-4d %-26s %-26s %14s %18s  %s", r.N, clip(who, 26), clip(destination(r), 26), money.Format(r.Amount, r.Currency)+" "+r.Currency, pays, status))
 	}
 	return append(rows, foot...)
+}
+
+// destination is where a row's money goes: the PIX key or address, or the
+// bank account, IBAN or CVU as the batch masked it, after the rail when
+// the currency could travel by another (ACH or WIRE, a token's chain).
+func destination(r *pay.Planned) string {
+	if r.Method != "" && (len(money.Methods(r.Currency)) > 1 || money.IsToken(r.Currency)) {
+		return r.Method + " " + r.Payee.Key
+	}
+	return r.Payee.Key
 }
 
 func clip(s string, n int) string { return ansi.Truncate(s, n, "…") }
