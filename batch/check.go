@@ -200,66 +200,80 @@ func listAll[T any](ctx context.Context, list func(context.Context, string) (api
 	return out, nil
 }
 
-// LoadDirectory reads every registered beneficiary of the account. The BRL
-// accounts and wallets, and the kinds a row of f pays (f nil: every kind),
-// must load; another kind that cannot be listed is left out, since it only
-// serves to say why a row names the wrong currency for its beneficiary.
+// LoadDirectory reads every registered beneficiary of the account, the
+// kinds side by side (one list each, so six requests cost about one). The
+// BRL accounts and wallets, and the kinds a row of f pays (f nil: every
+// kind), must load; another kind that cannot be listed is left out, since
+// it only serves to say why a row names the wrong currency for its
+// beneficiary.
 func LoadDirectory(ctx context.Context, svc Service, sub uuid.UUID, f *File) (*Directory, error) {
 	var r Registered
-	var err error
 	by := func(cursor string) api.BeneficiaryFilter {
 		return api.BeneficiaryFilter{SubAccountID: sub, Cursor: cursor}
 	}
-	if r.BRL, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.BRLAccount], error) {
-		return svc.ListBRLAccounts(ctx, by(c))
-	}); err != nil {
-		return nil, fmt.Errorf("list BRL beneficiaries: %w", err)
+	needs := map[string]bool{KindBRL: true, KindWallet: true}
+	for _, row := range fileRows(f) {
+		needs[kindOf(row.Currency)] = true
 	}
-	if r.Wallets, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.Wallet], error) {
-		return svc.ListWallets(ctx, api.WalletFilter{SubAccountID: sub, Cursor: c})
-	}); err != nil {
-		return nil, fmt.Errorf("list wallets: %w", err)
-	}
-	needs := map[string]bool{}
-	if f != nil {
-		for _, row := range f.Rows {
-			needs[kindOf(row.Currency)] = true
-		}
-	}
-	for _, k := range []struct {
+	kinds := []struct {
 		kind, what string
 		load       func() error
 	}{
-		{KindUSD, "USD", func() (err error) {
+		{KindBRL, "BRL beneficiaries", func() (err error) {
+			r.BRL, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.BRLAccount], error) {
+				return svc.ListBRLAccounts(ctx, by(c))
+			})
+			return err
+		}},
+		{KindWallet, "wallets", func() (err error) {
+			r.Wallets, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.Wallet], error) {
+				return svc.ListWallets(ctx, api.WalletFilter{SubAccountID: sub, Cursor: c})
+			})
+			return err
+		}},
+		{KindUSD, "USD beneficiaries", func() (err error) {
 			r.USD, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.USDAccount], error) {
 				return svc.ListUSDAccounts(ctx, by(c))
 			})
 			return err
 		}},
-		{KindEUR, "EUR", func() (err error) {
+		{KindEUR, "EUR beneficiaries", func() (err error) {
 			r.EUR, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.EURAccount], error) {
 				return svc.ListEURAccounts(ctx, by(c))
 			})
 			return err
 		}},
-		{KindARS, "ARS", func() (err error) {
+		{KindARS, "ARS beneficiaries", func() (err error) {
 			r.ARS, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.ARSAccount], error) {
 				return svc.ListARSAccounts(ctx, by(c))
 			})
 			return err
 		}},
-		{KindCOP, "COP", func() (err error) {
+		{KindCOP, "COP beneficiaries", func() (err error) {
 			r.COP, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.COPAccount], error) {
 				return svc.ListCOPAccounts(ctx, by(c))
 			})
 			return err
 		}},
-	} {
-		if err := k.load(); err != nil && (f == nil || needs[k.kind] || ctx.Err() != nil) {
-			return nil, fmt.Errorf("list %s beneficiaries: %w", k.what, err)
+	}
+	errs := make([]error, len(kinds))
+	each(ctx, len(kinds), len(kinds), func(i int) { errs[i] = kinds[i].load() })
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	for i, k := range kinds {
+		if errs[i] != nil && (f == nil || needs[k.kind]) {
+			return nil, fmt.Errorf("list %s: %w", k.what, errs[i])
 		}
 	}
 	return NewDirectory(r), nil
+}
+
+func fileRows(f *File) []Row {
+	if f == nil {
+		return nil
+	}
+	return f.Rows
 }
 
 // NewDirectory indexes registered beneficiaries.
@@ -360,12 +374,19 @@ var kindNames = map[string]struct{ what, currency string }{
 // DefaultRail is the rail of a row that names none: the currency's first
 // method in the catalogue (ACH for USD, the cheaper and the usual one for
 // supplier payments; WIRE must be asked for).
-func DefaultRail(currency string) string {
-	if ms := money.Methods(currency); len(ms) > 0 && !money.IsToken(currency) {
-		return ms[0]
+func DefaultRail(currency string) string { return defaultRails[currency] }
+
+// defaultRails is DefaultRail read once from the catalogue: money.Methods
+// copies its list, and checking a row must not allocate for it.
+var defaultRails = func() map[string]string {
+	out := map[string]string{}
+	for _, c := range money.Currencies() {
+		if ms := money.Methods(c); len(ms) > 0 && !money.IsToken(c) {
+			out[c] = ms[0]
+		}
 	}
-	return ""
-}
+	return out
+}()
 
 // ReferenceField is the field of the output block that carries a row's
 // reference to the beneficiary on that rail, "" when the rail has none
