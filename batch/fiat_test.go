@@ -61,12 +61,17 @@ func TestEveryKindOfBeneficiaryGetsItsOwnBlock(t *testing.T) {
 	}
 	wantMethod := map[string]string{"pix-1": "PIX", "ach-1": "ACH", "wire-1": "WIRE", "sepa-1": "SEPA", "cvu-1": "CVU", "cop-1": "BANK-TRANSFER", "chain-1": "POLYGON", "ach-2": "ACH"}
 	wantKey := map[string]string{"ach-1": "Chase ••••6789", "wire-1": "Chase ••••6789", "sepa-1": "IBAN DE89 ••••3000", "cvu-1": "CVU ••••0009", "cop-1": "Bancolombia ••••7890", "ach-2": "account ••••4321"}
+	wantDest := map[string]string{"pix-1": "PIX 52998224725", "ach-1": "ACH Chase ••••6789", "wire-1": "WIRE Chase ••••6789", "sepa-1": "IBAN DE89 ••••3000",
+		"cvu-1": "CVU ••••0009", "cop-1": "Bancolombia ••••7890", "chain-1": "POLYGON 0x52908400098527886E0F7030069857D2E4169EE7", "ach-2": "ACH account ••••4321"}
 	for _, r := range plan.Rows {
 		if r.Method != wantMethod[r.ExternalID] || r.Quote.OutputPaymentMethod != r.Method {
 			t.Errorf("%s: method %s, quoted %s, want %s", r.ExternalID, r.Method, r.Quote.OutputPaymentMethod, wantMethod[r.ExternalID])
 		}
 		if w, ok := wantKey[r.ExternalID]; ok && r.Payee.Key != w {
 			t.Errorf("%s: review shows %q, want %q", r.ExternalID, r.Payee.Key, w)
+		}
+		if w := wantDest[r.ExternalID]; r.Destination() != w {
+			t.Errorf("%s: destination %q, want %q", r.ExternalID, r.Destination(), w)
 		}
 	}
 	if r := plan.Rows[3]; r.Payee.Name != "Zeta GmbH" || r.Payee.BankName != "COBADEFFXXX" {

@@ -248,6 +248,19 @@ func body(p *Planned) api.CreateTicketRequest {
 	return req
 }
 
+// Destination is where a row's money goes, for reviews: the rail and the
+// PIX key, address or masked USD account, or the masked IBAN, CVU or COP
+// account alone, whose label already says how it is paid.
+func (p *Planned) Destination() string {
+	switch {
+	case p.Method == "":
+		return p.Payee.Key
+	case p.Payee.Kind == KindEUR, p.Payee.Kind == KindARS, p.Payee.Kind == KindCOP:
+		return p.Payee.Key
+	}
+	return p.Method + " " + p.Payee.Key
+}
+
 // Describe is a one-line account of a row for logs and reviews.
 func (p *Planned) Describe() string {
 	who := p.Payee.Alias

@@ -115,19 +115,9 @@ func (m *Screen) review(used int) []string {
 			rows = append(rows, fmt.Sprintf("%-4d %-26s %s", r.N, clip(who, 26), status))
 			continue
 		}
-		rows = append(rows, fmt.Sprintf("%-4d %-26s %-26s %14s %18s  %s", r.N, clip(who, 26), clip(destination(r), 26), money.Format(r.Amount, r.Currency)+" "+r.Currency, pays, status))
+		rows = append(rows, fmt.Sprintf("%-4d %-26s %-26s %14s %18s  %s", r.N, clip(who, 26), clip(r.Destination(), 26), money.Format(r.Amount, r.Currency)+" "+r.Currency, pays, status))
 	}
 	return append(rows, foot...)
-}
-
-// destination is where a row's money goes: the PIX key or address, or the
-// bank account, IBAN or CVU as the batch masked it, after the rail when
-// the currency could travel by another (ACH or WIRE, a token's chain).
-func destination(r *pay.Planned) string {
-	if r.Method != "" && (len(money.Methods(r.Currency)) > 1 || money.IsToken(r.Currency)) {
-		return r.Method + " " + r.Payee.Key
-	}
-	return r.Payee.Key
 }
 
 func clip(s string, n int) string { return ansi.Truncate(s, n, "…") }
