@@ -272,7 +272,7 @@ func tail(s string, n int) string {
 
 func TestBatchTemplateDryRunAndRefusals(t *testing.T) {
 	creds := scriptSandbox(t, sandbox.Config{Seed: 1})
-	if out := mustTesouro(t, "batch", "template"); !strings.HasPrefix(out, "beneficiary,chain,amount,currency,source,reference,external_id\n") {
+	if out := mustTesouro(t, "batch", "template"); !strings.HasPrefix(out, "beneficiary,chain,amount,currency,rail,source,reference,external_id\n") {
 		t.Errorf("template: %q", out)
 	}
 	c := demoClient(t, creds, "operator")

@@ -25,6 +25,10 @@ type Service interface {
 	PixInfo(ctx context.Context, pixKey string) (*api.PixInfo, error)
 	ListBRLAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.BRLAccount], error)
 	ListWallets(ctx context.Context, f api.WalletFilter) (api.Page[api.Wallet], error)
+	ListUSDAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.USDAccount], error)
+	ListEURAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.EURAccount], error)
+	ListARSAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.ARSAccount], error)
+	ListCOPAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.COPAccount], error)
 	Quote(ctx context.Context, req api.QuoteRequest) (*api.Quote, error)
 	CreateTicket(ctx context.Context, subAccountID uuid.UUID, req api.CreateTicketRequest) (*api.CreateTicketResult, error)
 	FindTicketByExternalID(ctx context.Context, subAccountID uuid.UUID, externalID string) (*api.Ticket, bool, error)
@@ -74,16 +78,30 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// The kinds of payee, one per kind of registered beneficiary.
+const (
+	KindBRL    = "brl"    // BRL over PIX: registered, or a PIX key inline
+	KindWallet = "wallet" // tokens on a chain: registered, or an address inline
+	KindUSD    = "usd"    // USD by ACH or WIRE, registered only
+	KindEUR    = "eur"    // EUR by SEPA, registered only
+	KindARS    = "ars"    // ARS to a CVU, registered only
+	KindCOP    = "cop"    // COP by bank transfer, registered only
+)
+
 // Payee is who a row pays, as resolved against the account.
 type Payee struct {
-	Kind string // "brl" or "wallet"
+	Kind string // one of the Kind constants
 	ID   uuid.UUID
 	// Inline is a PIX key or a wallet address that is no registered
 	// beneficiary: the ticket names it in its output block (§7.1), which
 	// an access with enforceAllowedBeneficiaries may not do.
-	Inline   bool
-	Alias    string
-	Key      string // PIX key or wallet address
+	Inline bool
+	Alias  string
+	// Key is what the row pays to: the PIX key (or BRL bank account) or
+	// the wallet address in full, since an inline one is sent as is; for
+	// the other kinds, which are only ever named by id, the account number,
+	// IBAN or CVU masked to its last digits, for the review to show.
+	Key      string
 	Chain    string // the wallet's chain
 	Name     string // holder's name (pix-info or the registered name)
 	TaxID    string // masked, from pix-info
@@ -155,42 +173,114 @@ func Currencies(m map[string]decimal.Decimal) []string {
 
 // Directory is the account's registered beneficiaries, indexed for rows.
 type Directory struct {
-	brl     []api.BRLAccount
-	wallets []api.Wallet
 	byID    map[uuid.UUID]Payee
 	byAlias map[string][]Payee // lower-case alias
 	byKey   map[string]Payee   // normalised PIX key, lower-case address + chain
 }
 
-// LoadDirectory reads every registered BRL and wallet beneficiary of the
-// account.
-func LoadDirectory(ctx context.Context, svc Service, sub uuid.UUID) (*Directory, error) {
-	var brl []api.BRLAccount
-	for b, err := range api.All(ctx, func(ctx context.Context, cursor string) (api.Page[api.BRLAccount], error) {
-		return svc.ListBRLAccounts(ctx, api.BeneficiaryFilter{SubAccountID: sub, Cursor: cursor})
-	}) {
+// Registered is every registered beneficiary of an account, by kind.
+type Registered struct {
+	BRL     []api.BRLAccount
+	Wallets []api.Wallet
+	USD     []api.USDAccount
+	EUR     []api.EURAccount
+	ARS     []api.ARSAccount
+	COP     []api.COPAccount
+}
+
+// listAll reads every page of one kind of beneficiary.
+func listAll[T any](ctx context.Context, list func(context.Context, string) (api.Page[T], error)) ([]T, error) {
+	var out []T
+	for it, err := range api.All(ctx, list) {
 		if err != nil {
-			return nil, fmt.Errorf("list BRL beneficiaries: %w", err)
+			return nil, err
 		}
-		brl = append(brl, b)
+		out = append(out, it)
 	}
-	var ws []api.Wallet
-	for w, err := range api.All(ctx, func(ctx context.Context, cursor string) (api.Page[api.Wallet], error) {
-		return svc.ListWallets(ctx, api.WalletFilter{SubAccountID: sub, Cursor: cursor})
-	}) {
-		if err != nil {
-			return nil, fmt.Errorf("list wallets: %w", err)
+	return out, nil
+}
+
+// LoadDirectory reads every registered beneficiary of the account, the
+// kinds side by side (one list each, so six requests cost about one). The
+// BRL accounts and wallets, and the kinds a row of f pays (f nil: every
+// kind), must load; another kind that cannot be listed is left out, since
+// it only serves to say why a row names the wrong currency for its
+// beneficiary.
+func LoadDirectory(ctx context.Context, svc Service, sub uuid.UUID, f *File) (*Directory, error) {
+	var r Registered
+	by := func(cursor string) api.BeneficiaryFilter {
+		return api.BeneficiaryFilter{SubAccountID: sub, Cursor: cursor}
+	}
+	needs := map[string]bool{KindBRL: true, KindWallet: true}
+	for _, row := range fileRows(f) {
+		needs[kindOf(row.Currency)] = true
+	}
+	kinds := []struct {
+		kind, what string
+		load       func() error
+	}{
+		{KindBRL, "BRL beneficiaries", func() (err error) {
+			r.BRL, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.BRLAccount], error) {
+				return svc.ListBRLAccounts(ctx, by(c))
+			})
+			return err
+		}},
+		{KindWallet, "wallets", func() (err error) {
+			r.Wallets, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.Wallet], error) {
+				return svc.ListWallets(ctx, api.WalletFilter{SubAccountID: sub, Cursor: c})
+			})
+			return err
+		}},
+		{KindUSD, "USD beneficiaries", func() (err error) {
+			r.USD, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.USDAccount], error) {
+				return svc.ListUSDAccounts(ctx, by(c))
+			})
+			return err
+		}},
+		{KindEUR, "EUR beneficiaries", func() (err error) {
+			r.EUR, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.EURAccount], error) {
+				return svc.ListEURAccounts(ctx, by(c))
+			})
+			return err
+		}},
+		{KindARS, "ARS beneficiaries", func() (err error) {
+			r.ARS, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.ARSAccount], error) {
+				return svc.ListARSAccounts(ctx, by(c))
+			})
+			return err
+		}},
+		{KindCOP, "COP beneficiaries", func() (err error) {
+			r.COP, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.COPAccount], error) {
+				return svc.ListCOPAccounts(ctx, by(c))
+			})
+			return err
+		}},
+	}
+	errs := make([]error, len(kinds))
+	each(ctx, len(kinds), len(kinds), func(i int) { errs[i] = kinds[i].load() })
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	for i, k := range kinds {
+		if errs[i] != nil && (f == nil || needs[k.kind]) {
+			return nil, fmt.Errorf("list %s: %w", k.what, errs[i])
 		}
-		ws = append(ws, w)
 	}
-	return NewDirectory(brl, ws), nil
+	return NewDirectory(r), nil
+}
+
+func fileRows(f *File) []Row {
+	if f == nil {
+		return nil
+	}
+	return f.Rows
 }
 
 // NewDirectory indexes registered beneficiaries.
-func NewDirectory(brl []api.BRLAccount, wallets []api.Wallet) *Directory {
-	d := &Directory{brl: brl, wallets: wallets, byID: map[uuid.UUID]Payee{}, byAlias: map[string][]Payee{}, byKey: map[string]Payee{}}
-	for _, b := range brl {
-		p := Payee{Kind: "brl", ID: b.ID, Alias: b.Alias, Key: b.PixKey, Name: b.UserName}
+func NewDirectory(r Registered) *Directory {
+	d := &Directory{byID: map[uuid.UUID]Payee{}, byAlias: map[string][]Payee{}, byKey: map[string]Payee{}}
+	for _, b := range r.BRL {
+		p := Payee{Kind: KindBRL, ID: b.ID, Alias: b.Alias, Key: b.PixKey, Name: b.UserName}
 		if p.Key == "" {
 			p.Key = strings.TrimSpace(b.BankCode + " " + b.BranchCode + " " + b.AccountNumber)
 		}
@@ -199,13 +289,124 @@ func NewDirectory(brl []api.BRLAccount, wallets []api.Wallet) *Directory {
 			d.byKey["pix:"+b.PixKey] = p
 		}
 	}
-	for _, w := range wallets {
-		p := Payee{Kind: "wallet", ID: w.ID, Alias: w.Alias, Key: w.WalletAddress, Chain: strings.ToUpper(w.WalletChain), Name: w.Alias}
+	for _, w := range r.Wallets {
+		p := Payee{Kind: KindWallet, ID: w.ID, Alias: w.Alias, Key: w.WalletAddress, Chain: strings.ToUpper(w.WalletChain), Name: w.Alias}
 		d.add(p)
 		d.byKey["wallet:"+strings.ToLower(w.WalletAddress)+":"+p.Chain] = p
 	}
+	for _, b := range r.USD {
+		d.add(Payee{Kind: KindUSD, ID: b.ID, Alias: b.Alias, Key: masked(nonEmpty(b.BankName, "account"), b.BankAccountNumber),
+			Name: nonEmpty(b.BankBeneficiaryName, strings.TrimSpace(b.FirstName+" "+b.LastName)), BankName: b.BankName})
+	}
+	for _, b := range r.EUR {
+		d.add(Payee{Kind: KindEUR, ID: b.ID, Alias: b.Alias, Key: maskedIBAN(b.IBAN), Name: b.BankBeneficiaryName, BankName: b.BIC})
+	}
+	for _, b := range r.ARS {
+		d.add(Payee{Kind: KindARS, ID: b.ID, Alias: b.Alias, Key: masked("CVU", b.CVU)})
+	}
+	for _, b := range r.COP {
+		key := masked(nonEmpty(b.BankName, b.BankID, "account"), b.BankAccountNumber)
+		if b.BankAccountNumber == "" && b.BreBKey != "" {
+			key = masked("Bre-B key", b.BreBKey)
+		}
+		d.add(Payee{Kind: KindCOP, ID: b.ID, Alias: b.Alias, Key: key, Name: b.BeneficiaryName, BankName: b.BankName})
+	}
 	return d
 }
+
+// masked is label and the last four characters of number, the rest
+// hidden: enough to tell two accounts apart at the review without
+// printing a whole bank account on the screen (or in a scrollback).
+func masked(label, number string) string {
+	n := strings.ReplaceAll(number, " ", "")
+	if len(n) <= 4 {
+		return label + " ••••"
+	}
+	return label + " ••••" + n[len(n)-4:]
+}
+
+// maskedIBAN keeps an IBAN's country and check digits, which say where it
+// is, and its last four characters.
+func maskedIBAN(iban string) string {
+	n := strings.ReplaceAll(iban, " ", "")
+	if len(n) <= 8 {
+		return "IBAN ••••"
+	}
+	return "IBAN " + n[:4] + " ••••" + n[len(n)-4:]
+}
+
+func nonEmpty(s ...string) string {
+	for _, x := range s {
+		if strings.TrimSpace(x) != "" {
+			return strings.TrimSpace(x)
+		}
+	}
+	return ""
+}
+
+// kindOf is the kind of payee that receives currency.
+func kindOf(currency string) string {
+	switch {
+	case money.IsToken(currency):
+		return KindWallet
+	case currency == "USD":
+		return KindUSD
+	case currency == "EUR":
+		return KindEUR
+	case currency == "ARS":
+		return KindARS
+	case currency == "COP":
+		return KindCOP
+	}
+	return KindBRL
+}
+
+// kindNames say, for a refusal, what a payee of each fiat kind is and the
+// currency it receives.
+var kindNames = map[string]struct{ what, currency string }{
+	KindBRL: {"a BRL bank account (PIX)", "BRL"},
+	KindUSD: {"a USD bank account (ACH or WIRE)", "USD"},
+	KindEUR: {"a EUR bank account (SEPA)", "EUR"},
+	KindARS: {"an ARS account (CVU)", "ARS"},
+	KindCOP: {"a COP bank account", "COP"},
+}
+
+// DefaultRail is the rail of a row that names none: the currency's first
+// method in the catalogue (ACH for USD, the cheaper and the usual one for
+// supplier payments; WIRE must be asked for).
+func DefaultRail(currency string) string { return defaultRails[currency] }
+
+// defaultRails is DefaultRail read once from the catalogue: money.Methods
+// copies its list, and checking a row must not allocate for it.
+var defaultRails = func() map[string]string {
+	out := map[string]string{}
+	for _, c := range money.Currencies() {
+		if ms := money.Methods(c); len(ms) > 0 && !money.IsToken(c) {
+			out[c] = ms[0]
+		}
+	}
+	return out
+}()
+
+// ReferenceField is the field of the output block that carries a row's
+// reference to the beneficiary on that rail, "" when the rail has none
+// (chains, CVU, COP bank transfers: the reference then stays in the file).
+func ReferenceField(method string) string {
+	switch method {
+	case "PIX":
+		return "pixMessage"
+	case "ACH":
+		return "achReference"
+	case "WIRE":
+		return "wireMessage"
+	case "SEPA":
+		return "sepaReference"
+	}
+	return ""
+}
+
+// maxReference is the longest reference every rail's field accepts.
+const maxReference = 140
 
 func (d *Directory) add(p Payee) {
 	d.byID[p.ID] = p
@@ -216,10 +417,7 @@ func (d *Directory) add(p Payee) {
 // resolve finds who a row pays; problem says why it cannot.
 func (d *Directory) resolve(r *Row) (p Payee, method, problem string) {
 	b := r.Beneficiary
-	wantKind := "brl"
-	if money.IsToken(r.Currency) {
-		wantKind = "wallet"
-	}
+	wantKind := kindOf(r.Currency)
 	switch {
 	case r.Chain != "":
 		addr, _, err := validate.EVMAddress(b)
@@ -228,7 +426,7 @@ func (d *Directory) resolve(r *Row) (p Payee, method, problem string) {
 		}
 		found, ok := d.byKey["wallet:"+strings.ToLower(addr)+":"+r.Chain]
 		if !ok {
-			found = Payee{Kind: "wallet", Inline: true, Alias: addr, Key: addr, Chain: r.Chain}
+			found = Payee{Kind: KindWallet, Inline: true, Alias: addr, Key: addr, Chain: r.Chain}
 		}
 		p = found
 	default:
@@ -257,6 +455,9 @@ func (d *Directory) resolve(r *Row) (p Payee, method, problem string) {
 			p = ms[0] // the kind check below says what is wrong
 			break
 		}
+		if k, ok := kindNames[wantKind]; ok && wantKind != KindBRL {
+			return p, "", fmt.Sprintf("no beneficiary is called %q in this account: a %s payout goes to %s registered first (Beneficiaries, or tesouro beneficiaries), named here by its alias or id", b, k.currency, k.what)
+		}
 		if strings.HasPrefix(b, "0x") || strings.HasPrefix(b, "0X") {
 			return p, "", fmt.Sprintf("%s looks like a wallet address: give its chain in the chain column", b)
 		}
@@ -266,21 +467,30 @@ func (d *Directory) resolve(r *Row) (p Payee, method, problem string) {
 		}
 		found, ok := d.byKey["pix:"+key]
 		if !ok {
-			found = Payee{Kind: "brl", Inline: true, Alias: key, Key: key}
+			found = Payee{Kind: KindBRL, Inline: true, Alias: key, Key: key}
 		}
 		p = found
 	}
-	switch {
-	case p.Kind == "brl" && r.Currency != "BRL":
-		return p, "", fmt.Sprintf("%s is a BRL bank account (PIX): the currency must be BRL, not %s", p.Alias, r.Currency)
-	case p.Kind == "wallet" && !money.IsToken(r.Currency):
+	switch k, fiat := kindNames[p.Kind]; {
+	case fiat && r.Currency != k.currency:
+		return p, "", fmt.Sprintf("%s is %s: the currency must be %s, not %s", p.Alias, k.what, k.currency, r.Currency)
+	case p.Kind == KindWallet && !money.IsToken(r.Currency):
 		return p, "", fmt.Sprintf("%s is a wallet on %s: the currency must be a token (%s), not %s", p.Alias, p.Chain, strings.Join(tokenList(), ", "), r.Currency)
-	case p.Kind == "wallet" && !money.SupportsMethod(r.Currency, p.Chain):
+	case p.Kind == KindWallet && !money.SupportsMethod(r.Currency, p.Chain):
 		return p, "", fmt.Sprintf("%s is on %s, where %s cannot be sent (%s: %s)", p.Alias, p.Chain, r.Currency, r.Currency, strings.Join(money.Methods(r.Currency), ", "))
-	case p.Kind == "brl":
-		return p, "PIX", ""
+	case p.Kind == KindWallet:
+		return p, p.Chain, ""
 	}
-	return p, p.Chain, ""
+	// A bank payout: the rail the row names (checked against the currency
+	// when the file was read), else the currency's own.
+	method = r.Rail
+	if method == "" {
+		method = DefaultRail(r.Currency)
+	}
+	if f := ReferenceField(method); f != "" && len(r.Reference) > maxReference {
+		return p, "", fmt.Sprintf("reference is %d bytes long: the %s's %s takes at most %d", len(r.Reference), method, f, maxReference)
+	}
+	return p, method, ""
 }
 
 func tokenList() []string {
@@ -314,7 +524,7 @@ func Check(ctx context.Context, svc Service, f *File, opts Options) (*Plan, erro
 	if err != nil {
 		return nil, fmt.Errorf("read the access: %w", err)
 	}
-	dir, err := LoadDirectory(ctx, svc, o.SubAccountID)
+	dir, err := LoadDirectory(ctx, svc, o.SubAccountID, f)
 	if err != nil {
 		return nil, err
 	}
@@ -413,7 +623,7 @@ func limitProblems(li api.LimitInfo, rows []*Planned) []string {
 func holders(ctx context.Context, svc Service, rows []*Planned, conc int) error {
 	keys := map[string][]*Planned{}
 	for _, r := range rows {
-		if r.Problem == "" && r.Payee.Kind == "brl" && isPixKey(r.Payee.Key) {
+		if r.Problem == "" && r.Payee.Kind == KindBRL && isPixKey(r.Payee.Key) {
 			keys[r.Payee.Key] = append(keys[r.Payee.Key], r)
 		}
 	}

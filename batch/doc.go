@@ -34,9 +34,33 @@
 // Ledger that the next run reads: the first are reported, the second are
 // never sent again blindly.
 //
-// Payouts supported [decided]: BRL over PIX to a registered BRL beneficiary
-// (named by id, alias or its PIX key) and tokens to a registered wallet
-// (named by id, alias, or its address with the chain column). The source
-// is always a balance of the account (method INTERNAL): a batch pays out of
-// the account, it does not collect 200 separate pay-ins.
+// Payouts supported [decided]: what the currency column names decides
+// the kind of beneficiary a row pays, and the beneficiary column names one
+// of that kind:
+//
+//   - BRL over PIX to a registered BRL beneficiary (by id, alias or its PIX
+//     key), or to any PIX key inline (its holder read through pix-info);
+//   - tokens to a registered wallet (by id or alias, or its address with
+//     the chain column), or to any address inline with the chain column;
+//   - USD by ACH or WIRE, EUR by SEPA, ARS to a CVU and COP by bank transfer,
+//     each to a beneficiary of that currency registered first, by id or
+//     alias: the service has no inline variant for them (service.md §7.1).
+//
+// A name shared by beneficiaries of several kinds is the one of the row's
+// currency; a beneficiary of another currency than the row's, a rail its
+// currency does not travel by, or an unknown name is refused with the
+// reason. The rail column says how a USD payout travels, ACH (the default:
+// the USD beneficiary record does not say, and ACH is the catalogue's first
+// and the cheaper one) or WIRE; every other currency has one rail, which
+// the column may repeat. Each row's ticket carries the block its rail asks
+// for (ticketBrlPixOutput, ticketBlockchainOutput, ticketUsdOutput,
+// ticketUsdWireOutput, ticketEurSepaOutput, ticketArsOutput,
+// ticketCopOutput), and the reference column goes in that rail's own field
+// (pixMessage, achReference, wireMessage, sepaReference; at most 140
+// bytes); chains, CVU and COP transfers carry none, so there it stays in
+// the file. The review shows the bank account, IBAN or CVU masked to its
+// last four characters (see Payee.Key).
+//
+// The source is always a balance of the account (method INTERNAL): a batch
+// pays out of the account, it does not collect 200 separate pay-ins.
 package batch

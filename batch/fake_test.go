@@ -2,6 +2,7 @@ package batch
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -37,6 +38,12 @@ type fake struct {
 	limits  api.LimitInfo
 	brl     []api.BRLAccount
 	wallets []api.Wallet
+	usd     []api.USDAccount
+	eur     []api.EURAccount
+	ars     []api.ARSAccount
+	cop     []api.COPAccount
+	// listErr fails the list of a kind ("usd", "eur", "ars", "cop").
+	listErr map[string]error
 	holders map[string]api.PixInfo
 	// rate is what one unit of output costs in input, before a 1.00 fee.
 	rate decimal.Decimal
@@ -44,6 +51,8 @@ type fake struct {
 	quotes  map[string]time.Time // token -> expiry
 	nquotes int
 	tickets map[string]api.Ticket // by external id
+	// bodies are the creation requests as sent on the wire, by external id.
+	bodies  map[string][]byte
 	ops     map[string]uuid.UUID
 	creates int
 	// onCreate runs before each creation is decided (under no lock); an
@@ -70,6 +79,14 @@ func newFake(clock *fakeClock) *fake {
 			{ID: uuid.New(), Alias: "Bank Co", TaxID: "11222333000181", UserName: "Bank Co Ltda", BankCode: "341", BranchCode: "1", AccountNumber: "123"},
 		},
 		wallets: []api.Wallet{{ID: uuid.New(), Alias: "Cold", WalletAddress: "0x52908400098527886E0F7030069857D2E4169EE7", WalletChain: "POLYGON"}},
+		usd: []api.USDAccount{
+			{ID: uuid.New(), Alias: "Acme Inc", BankAccountNumber: "000123456789", BankRoutingNumber: "021000021", BankBeneficiaryName: "Acme Incorporated", BankName: "Chase"},
+			// The same alias as a BRL beneficiary: the currency tells them apart.
+			{ID: uuid.New(), Alias: "Pedro Lima", BankAccountNumber: "987654321", BankRoutingNumber: "026009593", BankBeneficiaryName: "Pedro Lima"},
+		},
+		eur: []api.EURAccount{{ID: uuid.New(), Alias: "Zeta GmbH", IBAN: "DE89370400440532013000", BIC: "COBADEFFXXX", Country: "DEU", BankBeneficiaryName: "Zeta GmbH"}},
+		ars: []api.ARSAccount{{ID: uuid.New(), Alias: "Zeta SA", CVU: "0000003100010000000009"}},
+		cop: []api.COPAccount{{ID: uuid.New(), Alias: "Andes SAS", BeneficiaryName: "Andes S.A.S.", BankAccountNumber: "1234567890", BankName: "Bancolombia"}},
 		holders: map[string]api.PixInfo{
 			"52998224725":       {Name: "Maria S. Silva", TaxID: "***.982.247-**", BankName: "Banco Um"},
 			"pedro@example.com": {Name: "Pedro Lima", TaxID: "***.111.222-**", BankName: "Banco Dois"},
@@ -79,8 +96,14 @@ func newFake(clock *fakeClock) *fake {
 		rate:    decimal.RequireFromString("1.01"),
 		quotes:  map[string]time.Time{},
 		tickets: map[string]api.Ticket{},
+		bodies:  map[string][]byte{},
 		ops:     map[string]uuid.UUID{},
 	}
+}
+
+// registered is every beneficiary of the fake, for NewDirectory.
+func (f *fake) registered() Registered {
+	return Registered{BRL: f.brl, Wallets: f.wallets, USD: f.usd, EUR: f.eur, ARS: f.ars, COP: f.cop}
 }
 
 func (f *fake) AccessInfo(context.Context) (*api.AccessInfo, error) { i := f.info; return &i, nil }
@@ -102,6 +125,19 @@ func (f *fake) ListBRLAccounts(context.Context, api.BeneficiaryFilter) (api.Page
 }
 func (f *fake) ListWallets(context.Context, api.WalletFilter) (api.Page[api.Wallet], error) {
 	return api.Page[api.Wallet]{Items: f.wallets}, nil
+}
+
+func (f *fake) ListUSDAccounts(context.Context, api.BeneficiaryFilter) (api.Page[api.USDAccount], error) {
+	return api.Page[api.USDAccount]{Items: f.usd}, f.listErr["usd"]
+}
+func (f *fake) ListEURAccounts(context.Context, api.BeneficiaryFilter) (api.Page[api.EURAccount], error) {
+	return api.Page[api.EURAccount]{Items: f.eur}, f.listErr["eur"]
+}
+func (f *fake) ListARSAccounts(context.Context, api.BeneficiaryFilter) (api.Page[api.ARSAccount], error) {
+	return api.Page[api.ARSAccount]{Items: f.ars}, f.listErr["ars"]
+}
+func (f *fake) ListCOPAccounts(context.Context, api.BeneficiaryFilter) (api.Page[api.COPAccount], error) {
+	return api.Page[api.COPAccount]{Items: f.cop}, f.listErr["cop"]
 }
 
 func (f *fake) Quote(_ context.Context, req api.QuoteRequest) (*api.Quote, error) {
@@ -145,6 +181,9 @@ func (f *fake) CreateTicket(_ context.Context, _ uuid.UUID, req api.CreateTicket
 	}
 	t := api.Ticket{ID: uuid.New(), ExternalID: req.ExternalID, Status: "PROCESSING"}
 	f.tickets[req.ExternalID] = t
+	if b, err := json.Marshal(req); err == nil {
+		f.bodies[req.ExternalID] = b
+	}
 	return &api.CreateTicketResult{Ticket: &t}, nil
 }
 

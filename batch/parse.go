@@ -18,7 +18,7 @@ import (
 )
 
 // Columns are the columns a batch file may have, in template order.
-var Columns = []string{"beneficiary", "chain", "amount", "currency", "source", "reference", "external_id"}
+var Columns = []string{"beneficiary", "chain", "amount", "currency", "rail", "source", "reference", "external_id"}
 
 // required are the columns every file must have.
 var required = []string{"beneficiary", "amount", "currency"}
@@ -39,9 +39,12 @@ type Row struct {
 	AmountText  string
 	Amount      decimal.Decimal // what the beneficiary receives, in Currency
 	Currency    string
-	Source      string // input currency; its method is INTERNAL
-	Reference   string
-	ExternalID  string
+	// Rail is the payout rail the file names ("" : the currency's default,
+	// see DefaultRail).
+	Rail       string
+	Source     string // input currency; its method is INTERNAL
+	Reference  string
+	ExternalID string
 	// Derived is true when ExternalID was derived from the file, not given.
 	Derived bool
 	Problem string
@@ -71,10 +74,15 @@ func (f *File) Invalid() int {
 // template".
 func Template() string {
 	return strings.Join(Columns, ",") + "\n" +
-		"Maria Silva,,150.00,BRL,,invoice 2041,\n" +
-		"fornecedor@example.com,,89.90,BRL,BRLA,invoice 2042,erp-2042\n" +
-		"Treasury cold wallet,,25.5,USDC,USDC,,\n" +
-		"0x52908400098527886E0F7030069857D2E4169EE7,POLYGON,10,USDC,USDC,top-up,\n"
+		"Maria Silva,,150.00,BRL,,,invoice 2041,\n" +
+		"fornecedor@example.com,,89.90,BRL,,BRLA,invoice 2042,erp-2042\n" +
+		"Acme Inc,,1200.00,USD,ACH,USDC,invoice 2043,\n" +
+		"Acme Inc,,25000.00,USD,WIRE,USDC,invoice 2044,\n" +
+		"Zeta GmbH,,980.00,EUR,,EURC,Rechnung 2045,\n" +
+		"Zeta SA,,150000.00,ARS,,,,\n" +
+		"Andes SAS,,2500000.00,COP,,,,\n" +
+		"Treasury cold wallet,,25.5,USDC,,USDC,,\n" +
+		"0x52908400098527886E0F7030069857D2E4169EE7,POLYGON,10,USDC,,USDC,top-up,\n"
 }
 
 // DefaultSource is the input currency of a row with no source: the
@@ -162,6 +170,7 @@ func Parse(data []byte) (*File, error) {
 		}
 		row.Beneficiary, row.Chain = get("beneficiary"), strings.ToUpper(get("chain"))
 		row.AmountText, row.Currency = get("amount"), strings.ToUpper(get("currency"))
+		row.Rail = strings.ToUpper(get("rail"))
 		row.Source, row.Reference, row.ExternalID = strings.ToUpper(get("source")), get("reference"), get("external_id")
 		if row.Source == "" {
 			row.Source = DefaultSource
@@ -200,6 +209,10 @@ func checkRow(r *Row) string {
 		return fmt.Sprintf("source %s is not a balance a batch can pay from (BRLA, USDC, USDT or EURC)", r.Source)
 	case r.Chain != "" && !money.IsChain(r.Chain):
 		return fmt.Sprintf("chain %s is not a chain (%s)", r.Chain, strings.Join(money.Chains(), ", "))
+	case r.Rail != "" && money.IsToken(r.Currency):
+		return fmt.Sprintf("rail %s: a rail names how a bank payout travels (USD: ACH or WIRE); %s goes to a wallet on its chain, leave rail empty", r.Rail, r.Currency)
+	case r.Rail != "" && !money.SupportsMethod(r.Currency, r.Rail):
+		return fmt.Sprintf("rail %s does not pay %s: %s travels by %s", r.Rail, r.Currency, r.Currency, strings.Join(money.Methods(r.Currency), " or "))
 	case len(r.ExternalID) > maxExternalID:
 		return fmt.Sprintf("external_id is %d characters long: at most %d", len(r.ExternalID), maxExternalID)
 	}

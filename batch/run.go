@@ -221,21 +221,44 @@ func runRow(ctx context.Context, svc Service, p *Planned, o Options, ledger Ledg
 	}
 }
 
-// body is the creation request of a row.
+// body is the creation request of a row: the output block its rail asks
+// for (service.md §7.1), the row's reference in that rail's own field.
 func body(p *Planned) api.CreateTicketRequest {
 	req := api.CreateTicketRequest{QuoteToken: p.Quote.QuoteToken, ExternalID: p.ExternalID}
 	id := p.Payee.ID
 	switch {
-	case p.Payee.Inline && p.Payee.Kind == "brl":
+	case p.Payee.Inline && p.Payee.Kind == KindBRL:
 		req.TicketBrlPixOutput = &api.TicketBrlPixOutput{PixKey: p.Payee.Key, PixMessage: p.Reference}
 	case p.Payee.Inline:
 		req.TicketBlockchainOutput = &api.TicketBlockchainOutput{WalletChain: p.Payee.Chain, WalletAddress: p.Payee.Key}
-	case p.Payee.Kind == "brl":
+	case p.Payee.Kind == KindBRL:
 		req.TicketBrlPixOutput = &api.TicketBrlPixOutput{BeneficiaryBrlBankAccountID: &id, PixMessage: p.Reference}
-	case p.Payee.Kind == "wallet":
+	case p.Payee.Kind == KindWallet:
 		req.TicketBlockchainOutput = &api.TicketBlockchainOutput{BeneficiaryWalletID: &id}
+	case p.Payee.Kind == KindUSD:
+		// ACH carries achReference, WIRE a block of its own with wireMessage.
+		req.SetUSDOutput(p.Method, id, p.Reference)
+	case p.Payee.Kind == KindEUR:
+		req.TicketEurSepaOutput = &api.TicketEurSepaOutput{BeneficiaryEurBankAccountID: id, SepaReference: p.Reference}
+	case p.Payee.Kind == KindARS:
+		req.TicketArsOutput = &api.TicketArsOutput{BeneficiaryArsBankAccountID: id}
+	case p.Payee.Kind == KindCOP:
+		req.TicketCopOutput = &api.TicketCopOutput{BeneficiaryCopBankAccountID: id}
 	}
 	return req
+}
+
+// Destination is where a row's money goes, for reviews: the rail and the
+// PIX key, address or masked USD account, or the masked IBAN, CVU or COP
+// account alone, whose label already says how it is paid.
+func (p *Planned) Destination() string {
+	switch {
+	case p.Method == "":
+		return p.Payee.Key
+	case p.Payee.Kind == KindEUR, p.Payee.Kind == KindARS, p.Payee.Kind == KindCOP:
+		return p.Payee.Key
+	}
+	return p.Method + " " + p.Payee.Key
 }
 
 // Describe is a one-line account of a row for logs and reviews.

@@ -236,7 +236,7 @@ func (e *Env) printReview(s *session, plan *batch.Plan) {
 			}
 			price = fmt.Sprintf(" for %s %s (fees %s)", money.Format(r.Quote.InputAmount, r.Source), r.Source, strings.Join(fees, ", "))
 		}
-		fmt.Fprintf(w, "row %d: %s %s to %s [%s %s]%s\n", r.N, money.Format(r.Amount, r.Currency), r.Currency, who, r.Method, r.Payee.Key, price)
+		fmt.Fprintf(w, "row %d: %s %s to %s [%s]%s\n", r.N, money.Format(r.Amount, r.Currency), r.Currency, who, r.Destination(), price)
 	}
 	for _, p := range plan.Problems {
 		fmt.Fprintf(w, "BATCH: %s\n", p)

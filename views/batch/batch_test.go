@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/sandbox"
@@ -205,4 +207,42 @@ func TestAReadOnlySessionReviewsButCannotPay(t *testing.T) {
 			t.Error("the confirm key is offered in read-only mode")
 		}
 	}
+}
+
+// A file paying several currencies shows each row's destination (the bank
+// account, IBAN or CVU masked, USD's rail) and the totals per currency.
+func TestReviewShowsFiatDestinationsAndTotalsPerCurrency(t *testing.T) {
+	c := operator(t)
+	ctx := t.Context()
+	if _, err := c.CreateUSDAccount(ctx, uuid.Nil, api.CreateUSDAccountRequest{Alias: "Review Acme", BankAccountNumber: "000123456789", BankRoutingNumber: "021000021", BankBeneficiaryName: "Acme Inc", BankName: "Chase",
+		BeneficiaryAddress: &api.Address{StreetLine1: "1 Main St", City: "New York", State: "NY", PostalCode: "10001", Country: "USA"},
+		BankAddress:        &api.Address{StreetLine1: "383 Madison Ave", City: "New York", State: "NY", PostalCode: "10017", Country: "USA"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateEURAccount(ctx, uuid.Nil, api.CreateEURAccountRequest{Alias: "Review Zeta", IBAN: "DE89370400440532013000", Country: "DEU", BankBeneficiaryName: "Zeta GmbH"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateARSAccount(ctx, uuid.Nil, api.CreateARSAccountRequest{Alias: "Review Sur", CVU: "0000003100010000000009"}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "mixed.csv")
+	os.WriteFile(path, []byte("beneficiary,amount,currency,rail,source,reference\n"+
+		"Review Acme,100.00,USD,WIRE,USDC,inv 1\n"+
+		"Review Zeta,50.00,EUR,,EURC,Rechnung 2\n"+
+		"Review Sur,1000.00,ARS,,USDC,\n"+
+		"Review Acme,10.00,BRL,,,\n"), 0o600)
+	d := screentest.Drive(t, session(t, ui.EnvSandbox), func(s *ui.Session) ui.Screen { return New(s, c) }, 120, 24)
+	open(d, path)
+	v := d.PlainView()
+	for _, want := range []string{"Destination", "WIRE Chase ••••6789", "IBAN DE89 ••••3000", "CVU ••••0009",
+		"Review Acme (Acme Inc)", "INVALID: Review Acme is a USD bank account (ACH or WIRE): the currency must be USD", "Rows: 3 valid of 4",
+		"They receive: 1,000.00 ARS, 50.00 EUR, 100.00 USD"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("review lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "000123456789") || strings.Contains(v, "370400440532") {
+		t.Errorf("a whole account number is on the screen:\n%s", v)
+	}
+	screentest.CheckSize(t, d.Screen.View(), 120, 24)
 }

@@ -92,7 +92,7 @@ func (m *Screen) review(used int) []string {
 		foot = append(foot, "c confirms and pays every row.")
 	}
 	room := max(1, m.h-used-len(foot)-1)
-	rows := []string{fmt.Sprintf("%-4s %-28s %-24s %14s %18s  %s", "Row", "Beneficiary", "Key / address", "Receives", "Pays", "Status")}
+	rows := []string{fmt.Sprintf("%-4s %-26s %-26s %14s %18s  %s", "Row", "Beneficiary", "Destination", "Receives", "Pays", "Status")}
 	for i := m.offset; i < len(p.Rows) && len(rows) < room; i++ {
 		r := p.Rows[i]
 		status, pays := "ok", ""
@@ -109,7 +109,13 @@ func (m *Screen) review(used int) []string {
 		if who == "" {
 			who = r.Beneficiary
 		}
-		rows = append(rows, fmt.Sprintf("%-4d %-28s %-24s %14s %18s  %s", r.N, clip(who, 28), clip(r.Payee.Key, 24), money.Format(r.Amount, r.Currency)+" "+r.Currency, pays, status))
+		if r.Problem != "" {
+			// The reason takes the room of the row's other columns: it is
+			// what the operator must read to fix the file.
+			rows = append(rows, fmt.Sprintf("%-4d %-26s %s", r.N, clip(who, 26), status))
+			continue
+		}
+		rows = append(rows, fmt.Sprintf("%-4d %-26s %-26s %14s %18s  %s", r.N, clip(who, 26), clip(r.Destination(), 26), money.Format(r.Amount, r.Currency)+" "+r.Currency, pays, status))
 	}
 	return append(rows, foot...)
 }
