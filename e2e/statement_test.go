@@ -15,6 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/keystore"
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
@@ -81,7 +82,12 @@ func TestE2EStatementPagedToTheEndMatchesTheBalances(t *testing.T) {
 	const token = "BRLA"
 	now := money.Format(bal[token], token)
 
-	tm := startTUI(t, "--credentials", creds, "--as", "operator")
+	exports := filepath.Join(t.TempDir(), "exports")
+	tm := startTUIWith(t, nil, func(tm *Term) {
+		if err := (&keystore.Config{ExportDir: exports}).Save(tm.Config); err != nil {
+			t.Fatalf("write config: %v", err)
+		}
+	}, "--credentials", creds, "--as", "operator")
 	tm.Resize(140, 40)
 	tm.WaitFor("Overview", 15*time.Second)
 	balRe := regexp.MustCompile(`BRLA\s+` + regexp.QuoteMeta(now))
@@ -120,10 +126,7 @@ func TestE2EStatementPagedToTheEndMatchesTheBalances(t *testing.T) {
 	// The CSV holds the same entries.
 	tm.Send("e")
 	tm.WaitFor(fmt.Sprintf("exported %d to ", want.n), 30*time.Second)
-	files, _ := filepath.Glob(filepath.Join(tm.Home, "state", "*", "exports", "tesouro-statement-"+token+"-*.csv"))
-	if len(files) != 1 {
-		files, _ = filepath.Glob(filepath.Join(tm.Home, "*", "*", "*", "tesouro-statement-"+token+"-*.csv"))
-	}
+	files, _ := filepath.Glob(filepath.Join(exports, "tesouro-statement-"+token+"-*.csv"))
 	if len(files) != 1 {
 		t.Fatalf("export files: %v", files)
 	}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -117,53 +118,97 @@ func (s *Server) seedActivity(seed int64, st *store, now time.Time) error {
 	return s.orderLedgerByTime()
 }
 
-// orderLedgerByTime renumbers the demo ledger in time order and works out
-// each balance_after again. The history is made ticket by ticket at random
-// past times, so the moves were written out of time order; a statement
-// read over a date range (ordered by id, as the service's is) must add up
-// from the balance before the range to the balance after it, as a real
-// ledger does. The balances themselves do not change: they are the sum of
-// the same moves.
+// orderLedgerByTime rewrites the demo ledger in time order, with the
+// opening balances a real account would show. The history is made ticket
+// by ticket at random past times on a float of a billion per currency that
+// is brought back to today's balances at the end, so the moves were written
+// out of time order and two of them per currency are enormous. Here each
+// account and currency gets one opening move, at the account's creation,
+// of just what keeps its balance from ever going below zero (today's
+// balance less the history's net, or more when the history dipped deeper),
+// and, only where more was needed, one withdrawal of the difference at the
+// end. A statement read over any date range (ordered by id, as the
+// service's is) then adds up from the balance before the range to the
+// balance after it, and no line is larger than the business it records.
+// The balances do not change: they are still the sum of their moves.
 func (s *Server) orderLedgerByTime() error {
 	b := s.tx()
 	if b.err != nil {
 		return b.err
 	}
 	type row struct {
-		account, currency, amount, reason string
-		ticket                            sql.NullString
-		at                                int64
+		account, currency, reason string
+		amount                    decimal.Decimal
+		ticket                    sql.NullString
+		at                        int64
 	}
-	var moves []row
+	type book struct {
+		first, last int64           // the float's two moves: the account's creation, now
+		final       decimal.Decimal // today's balance
+		net, low    decimal.Decimal // the history's net, and its lowest running sum
+		running     decimal.Decimal
+	}
+	var history []row
+	books := map[[2]string]*book{}
+	var keys [][2]string
 	rows, err := b.tx.Query("SELECT account_id, currency, amount, ticket_id, reason, at FROM ledger ORDER BY at, id")
 	if err != nil {
 		return err
 	}
 	for rows.Next() {
 		var m row
-		if err := rows.Scan(&m.account, &m.currency, &m.amount, &m.ticket, &m.reason, &m.at); err != nil {
+		var amount string
+		if err := rows.Scan(&m.account, &m.currency, &amount, &m.ticket, &m.reason, &m.at); err != nil {
 			rows.Close()
 			return err
 		}
-		moves = append(moves, m)
+		if m.amount, err = decimal.NewFromString(amount); err != nil {
+			rows.Close()
+			return fmt.Errorf("ledger amount %q: %w", amount, err)
+		}
+		k := [2]string{m.account, m.currency}
+		bk := books[k]
+		if bk == nil {
+			bk = &book{first: m.at, last: m.at}
+			books[k] = bk
+			keys = append(keys, k)
+		}
+		bk.final = bk.final.Add(m.amount)
+		if m.reason == moveOpening && !m.ticket.Valid {
+			bk.first, bk.last = min(bk.first, m.at), max(bk.last, m.at)
+			continue
+		}
+		bk.net = bk.net.Add(m.amount)
+		bk.running = bk.running.Add(m.amount)
+		bk.low = decimal.Min(bk.low, bk.running)
+		history = append(history, m)
 	}
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return err
 	}
+	var out []row
+	for _, k := range keys {
+		bk := books[k]
+		opening := decimal.Max(bk.final.Sub(bk.net), bk.low.Neg())
+		if !opening.IsZero() {
+			out = append(out, row{account: k[0], currency: k[1], reason: moveOpening, amount: opening, at: bk.first})
+		}
+		if w := bk.final.Sub(opening).Sub(bk.net); !w.IsZero() {
+			out = append(out, row{account: k[0], currency: k[1], reason: moveOpening, amount: w, at: bk.last})
+		}
+	}
+	out = append(out, history...)
+	slices.SortStableFunc(out, func(a, b row) int { return cmp.Compare(a.at, b.at) })
 	s.exec("DELETE FROM ledger")
 	balance := map[[2]string]decimal.Decimal{}
-	for i, m := range moves {
+	for i, m := range out {
 		k := [2]string{m.account, m.currency}
-		amount, err := decimal.NewFromString(m.amount)
-		if err != nil {
-			return fmt.Errorf("ledger move %d: %w", i+1, err)
-		}
-		balance[k] = balance[k].Add(amount)
+		balance[k] = balance[k].Add(m.amount)
 		if balance[k].IsNegative() {
 			return fmt.Errorf("demo ledger in time order goes below zero: %s %s at move %d", m.account, m.currency, i+1)
 		}
 		s.exec("INSERT INTO ledger (id, account_id, currency, amount, balance_after, ticket_id, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-			i+1, m.account, m.currency, m.amount, balance[k].String(), m.ticket, m.reason, m.at)
+			i+1, m.account, m.currency, m.amount.String(), balance[k].String(), m.ticket, m.reason, m.at)
 	}
 	return b.err
 }

@@ -23,7 +23,7 @@ type Screen interface {
 	// ID is the stable name used by navigation and the command line
 	// ("overview", "quote", "tickets", ...).
 	ID() string
-	// Title is the tab label; it may carry a count ("Approvals 3").
+	// Title is the tab label; it may carry a count ("Approvals (3)").
 	Title() string
 	Init() tea.Cmd
 	Update(msg tea.Msg) (Screen, tea.Cmd)

@@ -194,7 +194,7 @@ func (m *Screen) ID() string { return "approvals" }
 // Title carries the number of operations still pending.
 func (m *Screen) Title() string {
 	if n := m.Pending(); n > 0 {
-		return fmt.Sprintf("Approvals %d", n)
+		return fmt.Sprintf("Approvals (%d)", n)
 	}
 	return "Approvals"
 }

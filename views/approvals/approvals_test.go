@@ -26,7 +26,7 @@ func inbox() (*fakeservice.Service, *api.Operation, *api.Operation, *api.Operati
 func TestInboxListsEveryPageWithPendingCountAmountsAndOwnDisabled(t *testing.T) {
 	svc, theirs, mine, _ := inbox()
 	h := newHarness(t, svc, "approver3@example.com", approver)
-	if got := h.Screen.Title(); got != "Approvals 2" {
+	if got := h.Screen.Title(); got != "Approvals (2)" {
 		t.Fatalf("title = %q, want the pending count 2", got)
 	}
 	v := h.PlainView()
@@ -165,7 +165,7 @@ func TestRejectNeedsAReason(t *testing.T) {
 	if v := h.PlainView(); !strings.Contains(v, "rejected: too expensive") {
 		t.Fatalf("the outcome is not shown:\n%s", v)
 	}
-	if h.Screen.Title() != "Approvals 1" {
+	if h.Screen.Title() != "Approvals (1)" {
 		t.Fatalf("title = %q after the rejection", h.Screen.Title())
 	}
 }

@@ -89,7 +89,7 @@ func TestOperationParkedElsewhereShowsKeepingTheCursor(t *testing.T) {
 	if cur, _ := m.table.Selected(); cur == nil || cur.op.ID != theirs.ID {
 		t.Fatalf("the cursor moved to %v", cur)
 	}
-	if h.Screen.Title() != "Approvals 3" {
+	if h.Screen.Title() != "Approvals (3)" {
 		t.Fatalf("title %q, want the new pending count", h.Screen.Title())
 	}
 }

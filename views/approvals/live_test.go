@@ -119,7 +119,7 @@ func TestInboxFollowsWhileShownAndBehindOtherScreens(t *testing.T) {
 	parked := newOp("requester@example.com", "42", 0)
 	svc.AddOp(parked)
 	h.Advance(visibleEvery)
-	if h.Screen.Title() != "Approvals 3" {
+	if h.Screen.Title() != "Approvals (3)" {
 		t.Fatalf("shown, the inbox did not reload within 5 s: %q", h.Screen.Title())
 	}
 	if len(h.Notes) != 1 || !strings.Contains(h.Notes[0].Text, "requester@example.com") {
@@ -136,11 +136,11 @@ func TestInboxFollowsWhileShownAndBehindOtherScreens(t *testing.T) {
 	svc.AddOp(mine)
 	svc.AddOp(newOp("requester2@example.com", "13", 0))
 	h.Advance(25 * time.Second)
-	if svc.Lists != lists || h.Screen.Title() != "Approvals 3" {
+	if svc.Lists != lists || h.Screen.Title() != "Approvals (3)" {
 		t.Fatalf("behind another screen the inbox reloaded within 25 s (%d lists)", svc.Lists-lists)
 	}
 	h.Advance(5 * time.Second)
-	if h.Screen.Title() != "Approvals 5" {
+	if h.Screen.Title() != "Approvals (5)" {
 		t.Fatalf("behind another screen the inbox did not reload within 30 s: %q", h.Screen.Title())
 	}
 	if len(h.Notes) != 2 || !strings.Contains(h.Notes[1].Text, "requester2@example.com") {

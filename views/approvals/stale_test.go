@@ -60,7 +60,7 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 	for _, msg := range late {
 		hb.Send(msg)
 	}
-	if b.item(parked.ID.String()) != nil || len(b.table.Items()) != 3 || hb.Screen.Title() != "Approvals 2" {
+	if b.item(parked.ID.String()) != nil || len(b.table.Items()) != 3 || hb.Screen.Title() != "Approvals (2)" {
 		t.Fatalf("B holds A's operations: %d items, title %q", len(b.table.Items()), hb.Screen.Title())
 	}
 	if after := hb.PlainView(); after != before || len(hb.Toasts)+len(hb.Changes)+len(hb.Asks) != 0 {
@@ -76,7 +76,7 @@ func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
 	staletest.OlderLoad{D: h.Driver, Ask: staletest.Key(h.Driver, "r"),
 		Change: func() { svc.AddOp(newOp("requester@example.com", "7", time.Second)) },
 		Then: func(t *testing.T, d *screentest.Driver) {
-			if d.Screen.Title() != "Approvals 3" || len(h.screen().table.Items()) != 4 || h.screen().listing.Waiting() {
+			if d.Screen.Title() != "Approvals (3)" || len(h.screen().table.Items()) != 4 || h.screen().listing.Waiting() {
 				t.Fatalf("the latest load is not shown: %q, loading %v", d.Screen.Title(), h.screen().listing.Waiting())
 			}
 		}}.Check(t)
@@ -104,11 +104,11 @@ func TestPollReloadsOnlyItsOwnLoop(t *testing.T) {
 	h.Send(pollMsg{s: h.Session.WithAccount(ui.Account{ID: uuid.New()})})
 	h.Send(pollMsg{s: h.Session, gen: -1}) // a loop stopped by a change of visibility
 	h.Advance(visibleEvery - time.Second)
-	if h.Screen.Title() != "Approvals 2" {
+	if h.Screen.Title() != "Approvals (2)" {
 		t.Fatalf("another screen's tick, or an early one, reloaded this one: %q", h.Screen.Title())
 	}
 	h.Advance(time.Second)
-	if h.Screen.Title() != "Approvals 3" {
+	if h.Screen.Title() != "Approvals (3)" {
 		t.Fatalf("the poll did not pick up the new operation: %q", h.Screen.Title())
 	}
 	if h.Pending() != 1 {

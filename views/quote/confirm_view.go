@@ -251,7 +251,7 @@ func (m *Screen) yLine(now time.Time, narrow bool) string {
 		}
 		return th.err.Render("✗ The quote expired: it cannot be confirmed.") + " " + m.hint(m.keys.Requote) + th.dim.Render(" · any other key: back")
 	case !m.armed(now):
-		return th.warn.Render("≠ The numbers just changed: y is held for a moment, read them first.")
+		return th.warn.Render("The quote was just renewed: y is held for a moment, read the numbers first.")
 	case m.holderMissing:
 		return th.err.Render("✗ This PIX key has no holder: the ticket cannot be confirmed.") + th.dim.Render(" · any other key: back")
 	case m.holding.Waiting():

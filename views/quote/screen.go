@@ -620,7 +620,7 @@ func (m *Screen) canConfirm(now time.Time) string {
 	case CheckLive(m.countdown, now) != nil:
 		return "the quote expired"
 	case !m.armed(now):
-		return "the numbers just changed"
+		return "the quote was just renewed"
 	case m.holding.Waiting():
 		return "the PIX directory has not answered yet"
 	case m.holderMissing:
