@@ -12,7 +12,6 @@
 package approvals
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -21,7 +20,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
@@ -85,14 +83,6 @@ func pick[T any](all []T, idx []int) []T {
 		}
 	}
 	return out
-}
-
-// Service is what the screen asks of the service.
-type Service interface {
-	ListApproverOperations(ctx context.Context, cursor string) (api.Page[api.Operation], error)
-	GetOperation(ctx context.Context, id uuid.UUID) (*api.Operation, error)
-	ApproveOperation(ctx context.Context, id uuid.UUID) (*api.Operation, error)
-	RejectOperation(ctx context.Context, id uuid.UUID, reason string) (*api.Operation, error)
 }
 
 // item is one operation of the inbox with what is known of it.

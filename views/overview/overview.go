@@ -14,8 +14,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/google/uuid"
-
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/ui"
@@ -33,16 +31,6 @@ const latestTickets = 50
 
 // approvalPages bounds how many pages of the approver inbox are counted.
 const approvalPages = 5
-
-// Service is what the Overview asks of the service.
-type Service interface {
-	Balances(ctx context.Context, subAccount uuid.UUID) (api.Balances, error)
-	ListTickets(ctx context.Context, f api.TicketFilter) (api.Page[api.Ticket], error)
-	ListApproverOperations(ctx context.Context, cursor string) (api.Page[api.Operation], error)
-	AccountDetails(ctx context.Context, subAccount uuid.UUID) (*api.AccountDetails, error)
-	Limits(ctx context.Context, subAccount uuid.UUID) (*api.AccountLimits, error)
-	StaticBrCode(ctx context.Context, subAccount uuid.UUID, amount, referenceLabel, additionalData string) (string, error)
-}
 
 // Screen is the Overview.
 type Screen struct {

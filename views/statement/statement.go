@@ -15,7 +15,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
@@ -23,12 +22,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
-
-// Service is what the Statement asks of the service.
-type Service interface {
-	Statement(ctx context.Context, f api.StatementFilter) (api.Page[api.StatementLog], error)
-	Balances(ctx context.Context, subAccount uuid.UUID) (api.Balances, error)
-}
 
 // requestTimeout bounds the balances request.
 const requestTimeout = 15 * time.Second
