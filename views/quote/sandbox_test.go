@@ -49,6 +49,18 @@ func sandboxWithSubs(t *testing.T) (*api.Client, []sandbox.SubAccountCredential)
 	return c, sb.Credentials(srv.URL).SubAccounts
 }
 
+// pays picks the beneficiary option found by typing who, then types then
+// into the entry that follows (none when then is empty).
+func pays(who, then string) func(h *harness) {
+	return func(h *harness) {
+		h.typeText(who)
+		h.keys("enter")
+		if then != "" {
+			h.typeText(then)
+		}
+	}
+}
+
 // Every kind of output the screen builds is a ticket the sandbox creates:
 // the blocks are the live shapes the service takes, not only the fake's.
 func TestEveryOutputKindIsCreatedBySandbox(t *testing.T) {
@@ -78,20 +90,12 @@ func TestEveryOutputKindIsCreatedBySandbox(t *testing.T) {
 		block                     func(r api.CreateTicketRequest) bool
 	}{
 		{name: "inline wallet", inCur: "BRL", inM: "PIX", outCur: "BRLA", outM: "POLYGON", amount: "100",
-			details: func(h *harness) {
-				h.typeText("another")
-				h.keys("enter")
-				h.typeText("0x52908400098527886e0f7030069857d2e4169ee7")
-			},
+			details: pays("another", "0x52908400098527886e0f7030069857d2e4169ee7"),
 			block: func(r api.CreateTicketRequest) bool {
 				return r.TicketBlockchainOutput != nil && r.TicketBlockchainOutput.WalletAddress == "0x52908400098527886E0F7030069857D2E4169EE7"
 			}},
 		{name: "PIX key", inCur: "BRLA", inM: "INTERNAL", outCur: "BRL", outM: "PIX", amount: "50",
-			details: func(h *harness) {
-				h.typeText("another")
-				h.keys("enter")
-				h.typeText("+5511912345678")
-			},
+			details: pays("another", "+5511912345678"),
 			block: func(r api.CreateTicketRequest) bool {
 				return r.TicketBrlPixOutput != nil && r.TicketBrlPixOutput.PixKey == "+5511912345678"
 			}},
@@ -100,22 +104,22 @@ func TestEveryOutputKindIsCreatedBySandbox(t *testing.T) {
 				return r.TicketBrlPixOutput != nil && r.TicketBrlPixOutput.BrCode == code
 			}},
 		{name: "USD ACH", inCur: "USDC", inM: "INTERNAL", outCur: "USD", outM: "ACH", amount: "100",
-			details: func(h *harness) { h.typeText("zeta"); h.keys("enter"); h.typeText("INV-1") },
+			details: pays("zeta", "INV-1"),
 			block: func(r api.CreateTicketRequest) bool {
 				return r.TicketUsdOutput != nil && r.TicketUsdOutput.AchReference == "INV-1"
 			}},
 		{name: "USD WIRE", inCur: "USDC", inM: "INTERNAL", outCur: "USD", outM: "WIRE", amount: "100",
-			details: func(h *harness) { h.typeText("zeta"); h.keys("enter"); h.typeText("INV-2") },
+			details: pays("zeta", "INV-2"),
 			block: func(r api.CreateTicketRequest) bool {
 				return r.TicketUsdWireOutput != nil && r.TicketUsdWireOutput.WireMessage == "INV-2"
 			}},
 		{name: "EUR SEPA", inCur: "EURC", inM: "INTERNAL", outCur: "EUR", outM: "SEPA", amount: "100",
-			details: func(h *harness) { h.typeText("zeta"); h.keys("enter"); h.typeText("RE-3") },
+			details: pays("zeta", "RE-3"),
 			block: func(r api.CreateTicketRequest) bool {
 				return r.TicketEurSepaOutput != nil && r.TicketEurSepaOutput.SepaReference == "RE-3"
 			}},
 		{name: "ARS CVU", inCur: "USDC", inM: "INTERNAL", outCur: "ARS", outM: "CVU", amount: "100",
-			details: func(h *harness) { h.typeText("zeta"); h.keys("enter") },
+			details: pays("zeta", ""),
 			block:   func(r api.CreateTicketRequest) bool { return r.TicketArsOutput != nil }},
 		{name: "markup", inCur: "BRL", inM: "PIX", outCur: "BRLA", outM: "INTERNAL", amount: "200", markupPct: "1",
 			details: func(h *harness) {
