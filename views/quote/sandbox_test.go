@@ -1,7 +1,6 @@
 package quote
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/sandbox"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
+	"github.com/tesouro-treasury/tesouro/views/internal/livetest"
 )
 
 // sandboxClient is the demo operator's client of a fresh sandbox served
@@ -32,21 +32,8 @@ func sandboxWithSubs(t *testing.T) (*api.Client, []sandbox.SubAccountCredential)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(sb.Handler())
-	t.Cleanup(srv.Close)
-	acc, ok := sb.Credentials(srv.URL).Access("operator")
-	if !ok {
-		t.Fatal("no operator in the sandbox")
-	}
-	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := api.New(srv.URL, auth, api.WithTimeout(10*time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, sb.Credentials(srv.URL).SubAccounts
+	creds := livetest.Serve(t, sb)
+	return livetest.Client(t, creds, "operator", 10*time.Second), creds.SubAccounts
 }
 
 // pays picks the beneficiary option found by typing who, then types then
