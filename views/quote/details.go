@@ -116,6 +116,12 @@ func (d *details) addOutput(req Requirements) {
 		d.outKind = kind
 		d.entries = append(d.entries, &entry{p: form.NewPicker(dBeneficiary, label)})
 	}
+	// referenced is an output paying a registered beneficiary of kind with
+	// the block's optional free-text reference, named as the rail names it.
+	referenced := func(kind beneficiaryKind, label, reference string) {
+		pick(kind, label)
+		add(form.NewText(dReference, reference, "optional", 140))
+	}
 	switch {
 	case req.Needs(BlockPixOutput) && req.BrCode != "":
 		// The quote was asked for this code: it is what the ticket pays.
@@ -132,14 +138,11 @@ func (d *details) addOutput(req Requirements) {
 		add(form.NewText(dAddress, "Wallet address", addressHint(req.Chain), 64))
 		add(form.NewText(dMemo, "Wallet memo", "optional", 100))
 	case req.Needs(BlockUSDOutput):
-		pick(kindUSD, "USD beneficiary")
-		add(form.NewText(dReference, "ACH reference", "optional", 140))
+		referenced(kindUSD, "USD beneficiary", "ACH reference")
 	case req.Needs(BlockUSDWireOutput):
-		pick(kindUSD, "USD beneficiary")
-		add(form.NewText(dReference, "Wire message", "optional", 140))
+		referenced(kindUSD, "USD beneficiary", "Wire message")
 	case req.Needs(BlockEURSepaOutput):
-		pick(kindEUR, "EUR beneficiary")
-		add(form.NewText(dReference, "SEPA reference", "optional", 140))
+		referenced(kindEUR, "EUR beneficiary", "SEPA reference")
 	case req.Needs(BlockARSOutput):
 		pick(kindARS, "ARS beneficiary")
 	case req.Needs(BlockCOPOutput):
