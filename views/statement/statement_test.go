@@ -324,6 +324,15 @@ func TestEntryDetailOpensItsTicket(t *testing.T) {
 	if len(d.Navs) != 1 || d.Navs[0].Screen != "tickets" || d.Navs[0].ID != "7d1f0000-0000-4000-8000-000000000040" {
 		t.Errorf("t navigated to %+v", d.Navs)
 	}
+	// Scrolling keys stay in the entry; esc goes back to the list.
+	d.Key("down")
+	if v := d.PlainView(); !strings.Contains(v, "Entry ") {
+		t.Fatalf("down left the entry:\n%s", v)
+	}
+	d.Key("esc")
+	if v := d.PlainView(); !strings.Contains(v, "loaded") || strings.Contains(v, "Balance before") {
+		t.Fatalf("esc did not go back to the list:\n%s", v)
+	}
 }
 
 // TestLateAnswersForAnotherAccountAreDropped: the ledger and balances the

@@ -117,10 +117,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return ui.Copy("entry id", l.ID)
 	}
 	if m.detail != nil {
-		if key.Matches(msg, k.Back) {
+		if m.scroll.Closes(msg, k.Back, k.Scroll, m.height) {
 			m.detail = nil
-		} else {
-			m.scroll.Key(msg, k.Scroll, m.height)
 		}
 		return nil
 	}

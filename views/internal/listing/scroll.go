@@ -58,6 +58,17 @@ func (s *Scroll) Key(msg tea.KeyPressMsg, k ScrollKeys, h int) bool {
 	return true
 }
 
+// Closes takes msg on an open detail pane h lines high: it reports true for
+// back, the caller then closing the pane, and scrolls for any other key as
+// Key does.
+func (s *Scroll) Closes(msg tea.KeyPressMsg, back key.Binding, k ScrollKeys, h int) bool {
+	if key.Matches(msg, back) {
+		return true
+	}
+	s.Key(msg, k, h)
+	return false
+}
+
 // Window clamps the offset to body and returns the lines of body that fit
 // in room lines from there.
 func (s *Scroll) Window(body []string, room int) []string {
