@@ -362,6 +362,23 @@ func TestDetailsFocusSkipsTheExternalID(t *testing.T) {
 	}
 }
 
+// In the details, ↓ and tab move to the next entry, ↑ and shift+tab back.
+func TestDetailsArrowsAndTabMoveBetweenEntries(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.keys("e")
+	h.m.form.get(fAmount).Set("500")
+	h.m.form.refresh()
+	h.keys("enter", "c") // BRL PIX → BRLA INTERNAL: remitter id, then PIX add. data
+	for _, step := range []struct{ key, want string }{
+		{"down", dAdditional}, {"up", dRemitter}, {"tab", dAdditional}, {"shift+tab", dRemitter},
+	} {
+		h.keys(step.key)
+		if id := h.m.details.current().id(); id != step.want {
+			t.Fatalf("%s: focus on %q, want %q", step.key, id, step.want)
+		}
+	}
+}
+
 // e opens the form at its first field; ↓ stops at the last one.
 func TestFormOpensAtTheTopAndDoesNotWrap(t *testing.T) {
 	h := newHarness(t, operatorPerms())

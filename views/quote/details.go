@@ -298,30 +298,30 @@ func (d *details) move(step int) bool {
 	return false
 }
 
+// tabSteps move the focus between entries from any entry; arrowSteps do
+// too, except on a picker, which keeps up and down for its options.
+var (
+	tabSteps   = map[string]int{"tab": 1, "shift+tab": -1}
+	arrowSteps = map[string]int{"down": 1, "up": -1}
+)
+
 // update feeds a key to the focused entry. done reports that enter was
 // pressed on the last entry.
 func (d *details) update(msg tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 	c := d.current()
-	switch msg.String() {
-	case "tab":
-		d.move(1)
-		return false, nil
-	case "shift+tab":
-		d.move(-1)
+	if step, ok := tabSteps[msg.String()]; ok {
+		d.move(step)
 		return false, nil
 	}
 	if c.p != nil {
 		chose, cmd := c.p.Update(msg)
 		return chose && !d.move(1), cmd
 	}
-	switch msg.String() {
-	case "down":
-		d.move(1)
+	if step, ok := arrowSteps[msg.String()]; ok {
+		d.move(step)
 		return false, nil
-	case "up":
-		d.move(-1)
-		return false, nil
-	case "enter":
+	}
+	if msg.String() == "enter" {
 		return !d.move(1), nil
 	}
 	changed, cmd := c.f.Update(msg)
