@@ -14,7 +14,6 @@ package approvals
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -26,54 +25,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
-
-// columns of the inbox. Where the fixed columns would leave the amount less
-// than amountRoom cells, mediumPick drops the beneficiary and the account
-// (the detail and the confirmation repeat them), and narrowPick keeps only
-// the amount and the status.
-var (
-	columns = []widget.Column{
-		{Title: "Requester", Width: 12},
-		{Title: "Amount"},
-		{Title: "Destination", Width: 16},
-		{Title: "Appr", Width: 4, Right: true},
-		{Title: "Age", Width: 4, Right: true},
-		{Title: "Account", Width: 12},
-		{Title: "Status", Width: 8},
-	}
-	mediumPick = []int{0, 1, 3, 4, 6}
-	narrowPick = []int{1, 6}
-)
-
-// amountRoom fits "10,325.980000 USDC → 10,313.65 USD" and most amounts
-// with room to spare.
-const amountRoom = 36
-
-// widthFor is the narrowest inbox that shows the picked columns (all when
-// idx is nil) with amountRoom cells for the amount: the selection marker,
-// the fixed widths and one space between columns.
-func widthFor(idx []int) int {
-	cols := columns
-	if idx != nil {
-		cols = pick(columns, idx)
-	}
-	w := 2 + amountRoom + len(cols) - 1
-	for _, c := range cols {
-		w += c.Width
-	}
-	return w
-}
-
-// shownFor is which columns the inbox shows at width w (nil: all).
-func shownFor(w int) []int {
-	switch {
-	case w >= widthFor(nil):
-		return nil
-	case w >= widthFor(mediumPick):
-		return mediumPick
-	}
-	return narrowPick
-}
 
 func pick[T any](all []T, idx []int) []T {
 	out := make([]T, 0, len(idx))
@@ -148,8 +99,9 @@ type Screen struct {
 	marked map[string]bool
 	batch  ui.Slot
 
-	email  string // the caller's e-mail the rows were built for
-	shown  []int  // columns shown at this width; nil: all
+	email  string          // the caller's e-mail the rows were built for
+	shown  []int           // cells shown at this width, as indexes into allColumns
+	cols   []widget.Column // their columns, sized to the rows
 	width  int
 	height int
 	keys   keyMap
@@ -159,7 +111,7 @@ type Screen struct {
 func New(s *ui.Session, svc Service) ui.Screen {
 	m := &Screen{s: s, svc: svc, details: map[string]*ui.Slot{}, width: 80, height: 24, visible: true,
 		seen: map[string]bool{}, marked: map[string]bool{}}
-	m.table = listing.NewTable(func(it *item) string { return it.op.ID.String() }, m.row, columns...)
+	m.table = listing.NewTable(func(it *item) string { return it.op.ID.String() }, m.row)
 	m.table.SetEmpty("no operation waits for you")
 	m.table.SetStyles(s.Styles().TableStyles())
 	m.keys = keyMap{
@@ -224,14 +176,7 @@ func (m *Screen) Busy() bool {
 func (m *Screen) SetSize(w, h int) {
 	m.width, m.height = max(w, 1), max(h, 1)
 	m.table.SetSize(m.width, max(m.height-2, 1))
-	if shown := shownFor(m.width); !slices.Equal(shown, m.shown) {
-		m.shown = shown
-		if shown != nil {
-			m.table.Redraw(pick(columns, shown)...)
-		} else {
-			m.table.Redraw(columns...)
-		}
-	}
+	m.fit()
 }
 
 // KeyMap implements ui.Screen.

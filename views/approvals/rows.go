@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
@@ -24,7 +25,113 @@ func (m *Screen) show(items []*item) {
 		}
 		return a.pos - b.pos
 	})
+	if shown, cols := layout(m.width, items, m.s.Now()); !slices.Equal(shown, m.shown) || !slices.Equal(cols, m.cols) {
+		m.shown, m.cols = shown, cols
+		m.table.SetColumns(cols...)
+	}
 	m.table.SetItems(items)
+}
+
+// fit lays the inbox out again for its width.
+func (m *Screen) fit() {
+	if shown, cols := layout(m.width, m.table.Items(), m.s.Now()); !slices.Equal(shown, m.shown) || !slices.Equal(cols, m.cols) {
+		m.shown, m.cols = shown, cols
+		m.table.Redraw(cols...)
+	}
+}
+
+// allColumns are the inbox's columns, in the order of cells' cells; the
+// widths given are the least each needs (its title), layout sizes them.
+var allColumns = []widget.Column{
+	colRequester:   {Title: "Requester"},
+	colAmount:      {Title: "Amount"},
+	colDestination: {Title: "Destination"},
+	colApprovals:   {Title: "Appr", Width: 4, Right: true},
+	colAge:         {Title: "Age", Right: true},
+	colAccount:     {Title: "Account"},
+	colStatus:      {Title: "Status", Width: 8},
+}
+
+const (
+	colRequester = iota
+	colAmount
+	colDestination
+	colApprovals
+	colAge
+	colAccount
+	colStatus
+)
+
+var (
+	fullPick   = []int{colRequester, colAmount, colDestination, colApprovals, colAge, colAccount, colStatus}
+	mediumPick = []int{colRequester, colAmount, colDestination, colApprovals, colAge, colStatus}
+	smallPick  = []int{colAmount, colDestination, colStatus}
+	narrowPick = []int{colAmount, colStatus}
+)
+
+const (
+	// destinationMin is the least room the destination is shown in: the
+	// issue asks for it in the list, and fewer cells would not tell one
+	// beneficiary from another.
+	destinationMin = 10
+	// destinationWant is the room a destination gets before the account
+	// is shown: a PIX key or a beneficiary's name with its bank.
+	destinationWant = 32
+	// requesterMax bounds the requester (the detail shows the whole
+	// e-mail); accountMin is the account's title.
+	requesterMax = 12
+	accountMin   = 7
+	gutter       = 2 // the table's cursor marker
+)
+
+// layout is which cells the inbox shows at width w and their columns. The
+// amount is as wide as its longest text and never cut while it fits; the
+// requester, the age and the account are as wide as theirs, within bounds;
+// the destination takes what is left. As the width shrinks the account
+// shrinks first, then goes; then the requester, the approvals and the age
+// go (the detail shows them); below destinationMin the destination goes
+// too and the amount and the status stay.
+func layout(w int, items []*item, now time.Time) ([]int, []widget.Column) {
+	need := make([]int, len(allColumns))
+	for i, c := range allColumns {
+		need[i] = max(c.Width, ansi.StringWidth(c.Title))
+	}
+	for _, it := range items {
+		for i, c := range cellsOf(it, now) {
+			need[i] = max(need[i], ansi.StringWidth(c))
+		}
+	}
+	need[colRequester] = min(need[colRequester], requesterMax)
+	cols := slices.Clone(allColumns)
+	for _, i := range []int{colRequester, colAmount, colAge} {
+		cols[i].Width = need[i]
+	}
+	room := func(pick []int) int { // cells left for the destination and the account
+		r := w - gutter - (len(pick) - 1)
+		for _, i := range pick {
+			if i != colDestination && i != colAccount {
+				r -= cols[i].Width
+			}
+		}
+		return r
+	}
+	// The destination gets its longest text (up to destinationWant)
+	// before the account is shown; the account then gets what is left,
+	// down to its title, and the destination the rest.
+	want := max(min(need[colDestination], destinationWant), destinationMin)
+	if r := room(fullPick); r >= want+accountMin {
+		cols[colAccount].Width = max(min(r-want, need[colAccount]), accountMin)
+		return fullPick, pick(cols, fullPick)
+	}
+	if room(mediumPick) >= destinationMin {
+		return mediumPick, pick(cols, mediumPick)
+	}
+	if room(smallPick) >= destinationMin {
+		return smallPick, pick(cols, smallPick)
+	}
+	// The amount takes the room the status leaves.
+	cols[colAmount].Width = 0
+	return narrowPick, pick(cols, narrowPick)
 }
 
 // rebuild lists the operations again, after one changed.
@@ -32,28 +139,37 @@ func (m *Screen) rebuild() { m.show(slices.Clone(m.table.Items())) }
 
 // row draws an operation in the columns shown at this width.
 func (m *Screen) row(it *item) widget.Row {
-	amt := strings.ToLower(it.op.OperationType)
+	who, amt := requesterName(it.op.RequesterEmail), strings.ToLower(it.op.OperationType)
 	if it.quote != nil {
 		amt = it.quote.Short()
 	}
-	who := requesterName(it.op.RequesterEmail)
 	if m.marked[it.op.ID.String()] {
 		// The selection for a batch approval shows in the first column
 		// shown at every width.
 		who, amt = "● "+who, "● "+amt
-		if m.shown == nil || m.shown[0] == 0 {
+		if m.shown == nil || m.shown[0] == colRequester {
 			amt = amt[len("● "):]
 		} else {
 			who = who[len("● "):]
 		}
 	}
-	cells := []string{who, amt, destinationOf(it.op, it.quote).Short(),
-		fmt.Sprintf("%d/%d", it.op.Approvals, it.op.MinApprovals), age(m.s.Now(), it.op.CreatedAt.Time),
-		accountName(it.op), string(it.op.Status)}
+	cells := cellsOf(it, m.s.Now())
+	cells[colRequester], cells[colAmount] = who, amt
 	if m.shown != nil {
 		cells = pick(cells, m.shown)
 	}
 	return widget.Row{Cells: cells, Disabled: m.own(it)}
+}
+
+// cellsOf are the cells of an operation in allColumns' order, unmarked.
+func cellsOf(it *item, now time.Time) []string {
+	amt := strings.ToLower(it.op.OperationType)
+	if it.quote != nil {
+		amt = it.quote.Short()
+	}
+	return []string{requesterName(it.op.RequesterEmail), amt, destinationOf(it.op, it.quote).Short(),
+		fmt.Sprintf("%d/%d", it.op.Approvals, it.op.MinApprovals), age(now, it.op.CreatedAt.Time),
+		accountName(it.op), string(it.op.Status)}
 }
 
 // requesterName is the part of the e-mail before "@": requesters of one

@@ -181,35 +181,53 @@ func endToEndID(t *api.Ticket) string {
 // status cut short reads as another.
 const statusWidth = 14
 
-// layouts of the list by width: below 82 cells the list keeps what an
-// operator reads first (status, what is received, when), and below 56 the
-// creation time shrinks so that amounts are never cut.
+// amountWidth fits an amount of up to a million with six decimals and a
+// four-letter code ("1,000,000.000000 BRLA") whole.
+const amountWidth = 21
+
+// layouts of the list by width. From 87 cells the ID, status, created,
+// input and output show whole; from 77 (a terminal of 80) the ID and the
+// rightmost columns make way for what is sent and what is received; below
+// that the list keeps what an operator reads first (status, what is
+// received, when), and below 56 the creation time shrinks so that amounts
+// are not cut.
 var layouts = listing.Layouts{
-	FullWidth: 86, NarrowWidth: 56, // from 86 the ID, status, created, input and output show whole
-	Full:   columns(),
+	FullWidth: 87, MediumWidth: 77, NarrowWidth: 56,
+	Full: columns(),
+	Medium: []widget.Column{
+		{Title: "Status", Width: statusWidth},
+		{Title: "Created", Width: 16},
+		{Title: "Input", Width: amountWidth, Right: true},
+		{Title: "Output", Width: amountWidth, Right: true},
+	},
 	Narrow: []widget.Column{{Title: "Status", Width: statusWidth}, {Title: "Output", Right: true}, {Title: "Created", Width: 11}},
 	Tiny:   []widget.Column{{Title: "Status", Width: statusWidth}, {Title: "Output", Right: true}, {Title: "When", Width: 5}},
 }
 
-// rowFor lays a record out for a layout. Narrow rows carry the full cells
-// after the shown ones, so that the / filter still matches the ID and the
-// external ID.
+// rowFor lays a record out for a layout. Rows of the smaller layouts carry
+// the full cells after the shown ones, so that the / filter still matches
+// the ID and the external ID.
 func (r *record) rowFor(l listing.Layout, loc *time.Location, now time.Time) widget.Row {
 	full := r.row(loc)
-	if l == listing.LayoutFull {
+	var cells []string
+	switch l {
+	case listing.LayoutFull:
 		return full
-	}
-	created := r.CreatedAt().In(loc)
-	var when string
-	switch {
-	case created.IsZero() || r.created == 0:
-	case l == listing.LayoutNarrow:
-		when = created.Format("01-02 15:04")
+	case listing.LayoutMedium:
+		cells = []string{full.Cells[1], full.Cells[2], full.Cells[3], full.Cells[4]}
 	default:
-		when = shortWhen(created, now.In(loc))
+		created := r.CreatedAt().In(loc)
+		var when string
+		switch {
+		case created.IsZero() || r.created == 0:
+		case l == listing.LayoutNarrow:
+			when = created.Format("01-02 15:04")
+		default:
+			when = shortWhen(created, now.In(loc))
+		}
+		cells = []string{r.status.String(), amount(r.OutAmount.Decimal(), r.OutCur()), when}
 	}
-	cells := append([]string{r.status.String(), amount(r.OutAmount.Decimal(), r.OutCur()), when}, full.Cells...)
-	return widget.Row{ID: full.ID, Cells: cells}
+	return widget.Row{ID: full.ID, Cells: append(cells, full.Cells...)}
 }
 
 // shortWhen is t in five cells: the time when it is today, else the month
@@ -231,8 +249,8 @@ func columns() []widget.Column {
 		{Title: "ID", Width: 9},
 		{Title: "Status", Width: statusWidth},
 		{Title: "Created", Width: 16},
-		{Title: "Input", Width: 19, Right: true},
-		{Title: "Output", Width: 21, Right: true},
+		{Title: "Input", Width: amountWidth, Right: true},
+		{Title: "Output", Width: amountWidth, Right: true},
 		{Title: "Out method", Width: 10},
 		{Title: "External ID"},
 	}

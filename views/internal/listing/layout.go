@@ -14,13 +14,17 @@ const (
 	// LayoutTiny is LayoutNarrow with a shorter date, so that amounts are
 	// never cut.
 	LayoutTiny
+	// LayoutMedium sits between Full and Narrow, for lists whose full
+	// layout needs a little more than a common terminal: it drops the
+	// columns the detail repeats and keeps the rest whole.
+	LayoutMedium
 )
 
-// Layouts are a list's columns by width: Full from FullWidth cells, Narrow
-// from NarrowWidth, Tiny below.
+// Layouts are a list's columns by width: Full from FullWidth cells, Medium
+// (when it has columns) from MediumWidth, Narrow from NarrowWidth, Tiny below.
 type Layouts struct {
-	FullWidth, NarrowWidth int
-	Full, Narrow, Tiny     []widget.Column
+	FullWidth, MediumWidth, NarrowWidth int
+	Full, Medium, Narrow, Tiny          []widget.Column
 }
 
 // For is the layout of a list w cells wide.
@@ -28,6 +32,8 @@ func (ls Layouts) For(w int) Layout {
 	switch {
 	case w >= ls.FullWidth:
 		return LayoutFull
+	case ls.Medium != nil && w >= ls.MediumWidth:
+		return LayoutMedium
 	case w >= ls.NarrowWidth:
 		return LayoutNarrow
 	}
@@ -37,6 +43,8 @@ func (ls Layouts) For(w int) Layout {
 // Columns are the columns of layout l.
 func (ls Layouts) Columns(l Layout) []widget.Column {
 	switch l {
+	case LayoutMedium:
+		return ls.Medium
 	case LayoutNarrow:
 		return ls.Narrow
 	case LayoutTiny:
