@@ -13,7 +13,6 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/export"
-	"github.com/tesouro-treasury/tesouro/keystore"
 )
 
 func (e *Env) ticketsExportCommand() *cobra.Command {
@@ -54,7 +53,7 @@ tesouro-tickets-ACCOUNT-YYYYMMDD-HHMMSS.csv.`,
 			}
 			path := output
 			if path == "" {
-				dir, err := e.exportDir()
+				dir, err := export.Dir(e.Getenv)
 				if err != nil {
 					return err
 				}
@@ -105,29 +104,6 @@ func exportAccount(ctx context.Context, s *session) (export.Account, error) {
 		a.SubAccountID, a.SubAccountName = s.sub.String(), s.subName
 	}
 	return a, nil
-}
-
-// exportDir is export_dir from config.toml, else the current directory.
-func (e *Env) exportDir() (string, error) {
-	dir, err := keystore.ConfigDir(e.Getenv)
-	if err != nil {
-		return ".", nil
-	}
-	cfg, err := keystore.Load(dir)
-	if err != nil {
-		return "", err
-	}
-	if cfg.ExportDir == "" {
-		return ".", nil
-	}
-	d := cfg.ExportDir
-	if home := e.Getenv("HOME"); home != "" && len(d) > 1 && d[:2] == "~/" {
-		d = filepath.Join(home, d[2:])
-	}
-	if err := os.MkdirAll(d, 0o700); err != nil {
-		return "", fmt.Errorf("export_dir: %w", err)
-	}
-	return d, nil
 }
 
 // writeTickets writes every matching ticket, page by page, showing
