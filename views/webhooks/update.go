@@ -55,7 +55,7 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		if d := m.detail; d != nil && m.detailSlot.Take(msg) {
 			d.loading, d.attempt, d.err = false, msg.Value, msg.Err
 			if msg.Err != nil && errors.Is(msg.Err, api.ErrNotFound) {
-				d.err = fmt.Errorf("attempt %s was not found in %s: it may belong to another account (S switches)", d.id, m.s.AccountName())
+				d.err = fmt.Errorf("attempt %s was not found among the webhook attempts of the main account, which every sub-account's deliveries go to", d.id)
 			}
 			if msg.Value != nil {
 				m.replace(*msg.Value)
@@ -262,7 +262,7 @@ func (m *Model) reset() tea.Cmd {
 	case !m.bar.Empty() || m.unacked:
 		m.list.SetEmpty("no attempts match these filters (x clears them)")
 	default:
-		m.list.SetEmpty("no delivery attempts in " + m.s.AccountName())
+		m.list.SetEmpty("no delivery attempts yet (webhooks, and their deliveries, belong to the main account)")
 	}
 	return m.list.Reload()
 }
