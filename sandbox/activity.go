@@ -126,8 +126,8 @@ func (s *Server) seedActivity(seed int64, st *store, now time.Time) error {
 // account and currency gets one opening move, at the account's creation,
 // of just what keeps its balance from ever going below zero (today's
 // balance less the history's net, or more when the history dipped deeper),
-// and, only where more was needed, one withdrawal of the difference at the
-// end. A statement read over any date range (ordered by id, as the
+// and, only where more was needed, one transfer out of the difference at
+// the end. A statement read over any date range (ordered by id, as the
 // service's is) then adds up from the balance before the range to the
 // balance after it, and no line is larger than the business it records.
 // The balances do not change: they are still the sum of their moves.
@@ -194,7 +194,7 @@ func (s *Server) orderLedgerByTime() error {
 			out = append(out, row{account: k[0], currency: k[1], reason: moveOpening, amount: opening, at: bk.first})
 		}
 		if w := bk.final.Sub(opening).Sub(bk.net); !w.IsZero() {
-			out = append(out, row{account: k[0], currency: k[1], reason: moveOpening, amount: w, at: bk.last})
+			out = append(out, row{account: k[0], currency: k[1], reason: moveTransfer, amount: w, at: bk.last})
 		}
 	}
 	out = append(out, history...)

@@ -15,6 +15,7 @@ import (
 // Why a balance moved.
 const (
 	moveOpening  = "opening balance"
+	moveTransfer = "transferred out of the account" // demo history: what the business took out
 	moveDebit    = "ticket input debited"
 	moveRefund   = "ticket input refunded"
 	moveFunded   = "ticket input received"
