@@ -27,21 +27,7 @@ func BenchmarkValidateRows(b *testing.B) {
 			fmt.Fprintf(&sb, "pedro@example.com,,%d,BRL,,\n", i+1)
 		}
 	}
-	data := []byte(sb.String())
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		f, err := Parse(data)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, p := range Resolve(f, dir) {
-			if p.Problem != "" {
-				b.Fatalf("row %d: %s", p.N, p.Problem)
-			}
-		}
-	}
-	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "rows/s")
+	validateRows(b, dir, sb.String(), n)
 }
 
 // BenchmarkValidateMixedRows is BenchmarkValidateRows over a file that
@@ -73,7 +59,14 @@ func BenchmarkValidateMixedRows(b *testing.B) {
 			fmt.Fprintf(&sb, "Pedro Lima,,%d,USD,ACH,USDC,\n", i+1)
 		}
 	}
-	data := []byte(sb.String())
+	validateRows(b, dir, sb.String(), n)
+}
+
+// validateRows parses and resolves the n-row file csv b.N times, failing
+// on any row with a problem, and reports the rate in rows per second.
+func validateRows(b *testing.B, dir *Directory, csv string, n int) {
+	b.Helper()
+	data := []byte(csv)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {

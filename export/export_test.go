@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"encoding/csv"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,23 +46,11 @@ func TestTicketRowsKeepTheirColumnsWhateverTheFees(t *testing.T) {
 	conv := api.Fee{Type: "Conversion Fee", Amount: decimal.RequireFromString("0.50"), Currency: "BRL"}
 	gas := api.Fee{Type: "Gas Fee", Amount: decimal.RequireFromString("0.010000"), Currency: "USDC"}
 	odd := api.Fee{Type: "Stamp Duty", Amount: decimal.RequireFromString("1.00"), Currency: "BRL"}
-	var buf bytes.Buffer
-	w, err := NewWriter(&buf, TicketColumns)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var rows [][]string
 	for _, tk := range []api.Ticket{ticket(conv), ticket(gas, odd), ticket()} {
-		if err := w.Row(TicketRow(a, tk)); err != nil {
-			t.Fatal(err)
-		}
+		rows = append(rows, TicketRow(a, tk))
 	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(&buf).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := writeAndRead(t, TicketColumns, rows)
 	if !slices.Equal(recs[0], TicketColumns) {
 		t.Fatalf("header %v", recs[0])
 	}
@@ -74,6 +63,10 @@ func TestTicketRowsKeepTheirColumnsWhateverTheFees(t *testing.T) {
 	}
 	if recs[1][col("external_id")][0] != '\'' {
 		t.Errorf("a formula-leading external id was not guarded: %q", recs[1][col("external_id")])
+	}
+	w, err := NewWriter(io.Discard, TicketColumns)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if w.Row([]string{"short"}) == nil {
 		t.Error("a row narrower than the header was accepted")
@@ -118,23 +111,11 @@ func TestStatementRowsKeepTheirColumnsAndGuardDescriptions(t *testing.T) {
 		{ID: "11", Token: "USDC", BalanceChange: decimal.RequireFromString("3.1"), FinalBalance: decimal.RequireFromString("3.1"),
 			Description: "=HYPERLINK(\"http://x\")", CreatedAt: at},
 	}
-	var buf bytes.Buffer
-	w, err := NewWriter(&buf, StatementColumns)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var rows [][]string
 	for _, l := range logs {
-		if err := w.Row(StatementRow(a, l)); err != nil {
-			t.Fatal(err)
-		}
+		rows = append(rows, StatementRow(a, l))
 	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(&buf).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := writeAndRead(t, StatementColumns, rows)
 	if !slices.Equal(recs[0], StatementColumns) || len(recs) != 3 {
 		t.Fatalf("header %v, %d records", recs[0], len(recs))
 	}
@@ -146,4 +127,28 @@ func TestStatementRowsKeepTheirColumnsAndGuardDescriptions(t *testing.T) {
 	if r := recs[2]; r[col("balance_change")] != "3.100000" || r[col("description")] != "'=HYPERLINK(\"http://x\")" {
 		t.Errorf("row 2: %v", r)
 	}
+}
+
+// writeAndRead writes rows under columns through the Writer and reads the
+// file back as a spreadsheet would, header first.
+func writeAndRead(t *testing.T, columns []string, rows [][]string) [][]string {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, columns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if err := w.Row(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }
