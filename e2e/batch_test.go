@@ -14,15 +14,7 @@ import (
 
 func TestE2EBatchScreenPaysAFileOnce(t *testing.T) {
 	sb, creds := startSandbox(t)
-	acc, _ := sb.Creds.Access("operator")
-	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := api.New(sb.BaseURL, auth)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := clientAs(t, sb, "operator")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	p, err := c.ListBRLAccounts(ctx, api.BeneficiaryFilter{})

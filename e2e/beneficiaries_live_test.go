@@ -109,7 +109,7 @@ func TestE2EWebhookEditAndEvents(t *testing.T) {
 	tm.WaitFor("now sends TICKET, KYC", 10*time.Second)
 	tm.WaitFor("[TICKET, KYC]", 10*time.Second)
 
-	c := ticketsClient(t, sb, "operator")
+	c := clientAs(t, sb, "operator")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	hooks, err := c.ListWebhooks(ctx)

@@ -8,28 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/tesouro-treasury/tesouro/api"
-	"github.com/tesouro-treasury/tesouro/sandbox"
 )
-
-// clientAs is a client of the sandbox signed as the demo access name.
-func clientAs(t *testing.T, sb *sandbox.Running, name string) *api.Client {
-	t.Helper()
-	acc, ok := sb.Creds.Access(name)
-	if !ok {
-		t.Fatalf("no %s in the sandbox credentials", name)
-	}
-	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := api.New(sb.BaseURL, auth)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
 
 // lineOf is the index of the first line of screen containing text, or -1.
 func lineOf(screen, text string) int {

@@ -7,6 +7,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
@@ -89,6 +91,40 @@ func startSandbox(t *testing.T) (*sandbox.Running, string) {
 		t.Fatalf("write sandbox credentials: %v", err)
 	}
 	return r, path
+}
+
+// clientAs is an API client of the sandbox signed as its demo access name,
+// for a journey to arrange state or learn what the screens should show.
+func clientAs(t *testing.T, sb *sandbox.Running, name string) *api.Client {
+	t.Helper()
+	acc, ok := sb.Creds.Access(name)
+	if !ok {
+		t.Fatalf("no %s in the sandbox credentials", name)
+	}
+	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := api.New(sb.BaseURL, auth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// readCSV reads an exported file whole, as a spreadsheet would.
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s is not valid CSV: %v", path, err)
+	}
+	return recs
 }
 
 // Term is one tesouro process running in its own tmux server.

@@ -12,29 +12,11 @@ import (
 	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
-// operatorClient is the demo operator's API client of a running sandbox.
-func operatorClient(t *testing.T, sb *sandbox.Running) *api.Client {
-	t.Helper()
-	acc, ok := sb.Creds.Access("operator")
-	if !ok {
-		t.Fatal("no operator in the sandbox credentials")
-	}
-	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := api.New(sb.BaseURL, auth)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 // A PIX payout to a key nobody registered: typed in the quote's details,
 // it reaches a ticket that pays that key.
 func TestE2EPixPayoutToATypedKey(t *testing.T) {
 	var c *api.Client
-	tm := openQuote(t, "operator", func(sb *sandbox.Running) { c = operatorClient(t, sb) })
+	tm := openQuote(t, "operator", func(sb *sandbox.Running) { c = clientAs(t, sb, "operator") })
 	// BRLA from the balance → BRL via PIX, 80 sent.
 	tm.Send("e")
 	tm.Send("Right") // input BRL → BRLA (INTERNAL)
@@ -97,7 +79,7 @@ func TestE2EMarkupWalletPickedReachesPaid(t *testing.T) {
 	tm := openQuote(t, "operator", func(sb *sandbox.Running) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		client = operatorClient(t, sb)
+		client = clientAs(t, sb, "operator")
 		d, err := client.AccountDetails(ctx, uuid.Nil)
 		if err != nil || len(d.Wallets) == 0 {
 			t.Fatalf("account-info: %v %+v", err, d)

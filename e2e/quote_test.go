@@ -54,18 +54,7 @@ func down(tm *Term, n int) {
 func registerWallet(t *testing.T, alias string) func(*sandbox.Running) {
 	return func(sb *sandbox.Running) {
 		t.Helper()
-		acc, ok := sb.Creds.Access("operator")
-		if !ok {
-			t.Fatal("no operator in the sandbox credentials")
-		}
-		auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := api.New(sb.BaseURL, auth)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := clientAs(t, sb, "operator")
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if _, err := c.CreateWallet(ctx, uuid.Nil, api.CreateWalletRequest{Alias: alias, WalletAddress: "0x52908400098527886E0F7030069857D2E4169EE7", WalletChain: "POLYGON"}); err != nil {

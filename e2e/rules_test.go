@@ -44,14 +44,7 @@ func TestE2ESubAccountNotFoundAndBlacklistedInTheSwitcher(t *testing.T) {
 // is journalled with the demo access's name, the access's e-mail and the
 // account, under the journal's id keys.
 func TestE2EJournalNamesTheActor(t *testing.T) {
-	_, creds := startSandbox(t)
-	tm := startTUI(t, "--credentials", creds, "--as", "operator")
-	tm.WaitFor("Overview", 15*time.Second)
-	tm.Send("9")
-	tm.WaitFor("loaded", 10*time.Second)
-	tm.Send("u")
-	tm.WaitFor("filters: unacknowledged only", 5*time.Second)
-	tm.WaitFor("loaded", 10*time.Second)
+	_, tm := unacknowledgedAttempts(t, "operator")
 	tm.Send("a")
 	tm.WaitFor("Acknowledge 1 attempt?", 5*time.Second)
 	tm.Send("y")

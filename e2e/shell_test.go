@@ -81,18 +81,7 @@ func TestE2EFirstRunWithNoProfileShowsTheSandboxDashboard(t *testing.T) {
 // operator, to know what the dashboard must show.
 func balancesOf(t *testing.T, r *sandbox.Running, sub uuid.UUID) api.Balances {
 	t.Helper()
-	acc, ok := r.Creds.Access("operator")
-	if !ok {
-		t.Fatal("sandbox has no operator access")
-	}
-	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl, err := api.New(r.BaseURL, auth)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cl := clientAs(t, r, "operator")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	b, err := cl.Balances(ctx, sub)

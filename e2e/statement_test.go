@@ -2,9 +2,7 @@ package e2e
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -72,7 +70,7 @@ var summaryRe = regexp.MustCompile(`(\S+) all · opening (\S+) · changes (\S+) 
 // holds the same entries. A date range adds up the same way.
 func TestE2EStatementPagedToTheEndMatchesTheBalances(t *testing.T) {
 	sb, creds := startSandbox(t)
-	c := ticketsClient(t, sb, "operator")
+	c := clientAs(t, sb, "operator")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	bal, err := c.Balances(ctx, uuid.Nil)
@@ -173,15 +171,7 @@ var rangeRe = regexp.MustCompile(`BRLA all · opening (\S+) · changes (\S+) · 
 // changes add up to the span.
 func checkExport(t *testing.T, path string, want ledgerSpan) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readCSV(t, path)
 	if len(recs) != want.n+1 || recs[0][7] != "balance_change" {
 		t.Fatalf("%s: %d records, header %v; want %d entries", path, len(recs), recs[0], want.n)
 	}

@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"encoding/csv"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -22,7 +20,7 @@ import (
 // TICKET-CANCELED event in its timeline; the service agrees.
 func TestE2ETicketsCancelUnpaid(t *testing.T) {
 	sb, creds := startSandbox(t)
-	c := ticketsClient(t, sb, "operator")
+	c := clientAs(t, sb, "operator")
 	p, err := c.ListTickets(t.Context(), api.TicketFilter{Status: "UNPAID"})
 	if err != nil || len(p.Items) == 0 {
 		t.Fatalf("no UNPAID ticket in the demo data: %v", err)
@@ -75,7 +73,7 @@ func TestE2ETicketsCancelUnpaid(t *testing.T) {
 // with one key.
 func TestE2ETicketsExportEverythingAndG(t *testing.T) {
 	sb, creds := startSandbox(t)
-	c := ticketsClient(t, sb, "operator")
+	c := clientAs(t, sb, "operator")
 	before := paidTickets(t, c)
 	if len(before) <= 100 {
 		t.Fatalf("the demo data has %d PAID tickets; the export needs several pages", len(before))
@@ -90,11 +88,7 @@ func TestE2ETicketsExportEverythingAndG(t *testing.T) {
 	tm.WaitFor("Overview", 15*time.Second)
 	tm.Send("3")
 	tm.WaitFor("50 loaded · more available", 10*time.Second)
-	tm.Send("f")
-	tm.WaitFor("Filter tickets", 5*time.Second)
-	tm.Type("PAID")
-	tm.Send("Enter")
-	tm.WaitFor("status=PAID", 5*time.Second)
+	filterStatus(tm, "tickets", "PAID")
 	tm.WaitFor("50 loaded · more available", 10*time.Second)
 
 	tm.Send("e")
@@ -105,15 +99,7 @@ func TestE2ETicketsExportEverythingAndG(t *testing.T) {
 	if len(files) != 1 || len(hidden) != 0 || !strings.HasPrefix(filepath.Base(files[0]), "tesouro-tickets-") {
 		t.Fatalf("export directory holds %v and %v:\n%s", files, hidden, screen)
 	}
-	f, err := os.Open(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatalf("the export is not valid CSV: %v", err)
-	}
+	rows := readCSV(t, files[0])
 	if !slices.Equal(rows[0], export.TicketColumns) {
 		t.Fatalf("header %v", rows[0])
 	}

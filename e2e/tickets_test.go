@@ -14,27 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
-	"github.com/tesouro-treasury/tesouro/sandbox"
 )
-
-// ticketsClient is an API client of the sandbox as access name, used to
-// learn what the screens should show.
-func ticketsClient(t *testing.T, sb *sandbox.Running, name string) *api.Client {
-	t.Helper()
-	acc, ok := sb.Creds.Access(name)
-	if !ok {
-		t.Fatalf("no %s access in the sandbox credentials", name)
-	}
-	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := api.New(sb.BaseURL, auth)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
 
 // paidTickets lists the main account's PAID tickets straight from the
 // sandbox.
@@ -64,7 +44,7 @@ var moreRe = regexp.MustCompile(`(\d+) loaded · more available`)
 // TestE2ETicketsExportEverythingAndG's).
 func TestE2ETicketsFilterPageDetail(t *testing.T) {
 	sb, creds := startSandbox(t)
-	want := paidTickets(t, ticketsClient(t, sb, "operator"))
+	want := paidTickets(t, clientAs(t, sb, "operator"))
 	if len(want) <= 50 {
 		t.Fatalf("the demo data has %d PAID tickets; paging needs more than one page", len(want))
 	}
@@ -74,11 +54,7 @@ func TestE2ETicketsFilterPageDetail(t *testing.T) {
 	tm.WaitFor("50 loaded · more available", 10*time.Second)
 
 	// Filter on PAID in the filter form (typing q here is text, not quit).
-	tm.Send("f")
-	tm.WaitFor("Filter tickets", 5*time.Second)
-	tm.Type("PAID")
-	tm.Send("Enter")
-	tm.WaitFor("status=PAID", 5*time.Second)
+	filterStatus(tm, "tickets", "PAID")
 	tm.WaitFor("loaded", 10*time.Second)
 
 	// Page to the end: each G goes to the last loaded row, which fetches
@@ -106,7 +82,7 @@ func TestE2ETicketsFilterPageDetail(t *testing.T) {
 	m := allLoadedRe.FindStringSubmatch(screen)
 	// Live tickets of the demo data may get paid meanwhile: the count must
 	// lie between what the service listed before and after.
-	after := paidTickets(t, ticketsClient(t, sb, "operator"))
+	after := paidTickets(t, clientAs(t, sb, "operator"))
 	n, _ := strconv.Atoi(m[1])
 	if n < min(len(want), len(after)) || n > max(len(want), len(after)) {
 		t.Fatalf("the screen says all %d loaded; the sandbox had %d then %d PAID tickets:\n%s", n, len(want), len(after), screen)
@@ -144,7 +120,7 @@ func TestE2ETicketsFilterPageDetail(t *testing.T) {
 // TestE2ETicketCommandOpensOne: ":ticket ID" opens that ticket's detail.
 func TestE2ETicketCommandOpensOne(t *testing.T) {
 	sb, creds := startSandbox(t)
-	paid := paidTickets(t, ticketsClient(t, sb, "operator"))
+	paid := paidTickets(t, clientAs(t, sb, "operator"))
 	target := paid[len(paid)-1] // the oldest: not on the first page
 	tm := startTUI(t, "--credentials", creds, "--as", "operator")
 	tm.WaitFor("Overview", 15*time.Second)
@@ -174,11 +150,7 @@ func TestE2ETradeJumpsToItsSettlementTicket(t *testing.T) {
 	tm.WaitFor("Overview", 15*time.Second)
 	tm.Send("7")
 	tm.WaitFor("loaded", 10*time.Second)
-	tm.Send("f")
-	tm.WaitFor("Filter trades", 5*time.Second)
-	tm.Type("SETTLED")
-	tm.Send("Enter")
-	tm.WaitFor("status=SETTLED", 5*time.Second)
+	filterStatus(tm, "trades", "SETTLED")
 	tm.WaitFor("all ", 10*time.Second)
 	tm.Send("Enter")
 	screen := tm.WaitFor("(t opens it)", 5*time.Second)
@@ -189,4 +161,14 @@ func TestE2ETradeJumpsToItsSettlementTicket(t *testing.T) {
 	tm.Send("t")
 	tm.WaitFor("Ticket "+m[1], 10*time.Second)
 	tm.WaitFor("Quote", 5*time.Second)
+}
+
+// filterStatus filters the list on screen (tickets, trades) to one status
+// through its filter form, and waits until the list says it is filtered.
+func filterStatus(tm *Term, list, status string) {
+	tm.Send("f")
+	tm.WaitFor("Filter "+list, 5*time.Second)
+	tm.Type(status)
+	tm.Send("Enter")
+	tm.WaitFor("status="+status, 5*time.Second)
 }

@@ -5,7 +5,25 @@ import (
 	"regexp"
 	"testing"
 	"time"
+
+	"github.com/tesouro-treasury/tesouro/sandbox"
 )
+
+// unacknowledgedAttempts starts a fresh sandbox and the dashboard as the
+// demo access name, on the Webhooks screen filtered to the delivery
+// attempts nobody acknowledged yet.
+func unacknowledgedAttempts(t *testing.T, name string) (*sandbox.Running, *Term) {
+	t.Helper()
+	sb, creds := startSandbox(t)
+	tm := startTUI(t, "--credentials", creds, "--as", name)
+	tm.WaitFor("Overview", 15*time.Second)
+	tm.Send("9")
+	tm.WaitFor("loaded", 10*time.Second)
+	tm.Send("u")
+	tm.WaitFor("filters: unacknowledged only", 5*time.Second)
+	tm.WaitFor("loaded", 10*time.Second)
+	return sb, tm
+}
 
 var attemptRe = regexp.MustCompile(`Delivery attempt ([0-9a-f-]{36})`)
 
@@ -13,14 +31,7 @@ var attemptRe = regexp.MustCompile(`Delivery attempt ([0-9a-f-]{36})`)
 // attempts, opens one, acknowledges it after the confirmation, and the
 // service records it acknowledged.
 func TestE2EWebhookAcknowledge(t *testing.T) {
-	sb, creds := startSandbox(t)
-	tm := startTUI(t, "--credentials", creds, "--as", "operator")
-	tm.WaitFor("Overview", 15*time.Second)
-	tm.Send("9")
-	tm.WaitFor("loaded", 10*time.Second)
-	tm.Send("u")
-	tm.WaitFor("filters: unacknowledged only", 5*time.Second)
-	tm.WaitFor("loaded", 10*time.Second)
+	sb, tm := unacknowledgedAttempts(t, "operator")
 
 	tm.Send("Enter")
 	screen := tm.WaitFor("Delivery attempt ", 10*time.Second)
@@ -36,7 +47,7 @@ func TestE2EWebhookAcknowledge(t *testing.T) {
 	tm.Send("y")
 	tm.WaitFor("Acknowledged 1 webhook attempt", 10*time.Second)
 
-	c := ticketsClient(t, sb, "operator")
+	c := clientAs(t, sb, "operator")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	a, err := c.GetWebhookAttempt(ctx, id)
@@ -56,13 +67,7 @@ func TestE2EWebhookAcknowledge(t *testing.T) {
 // TestE2EViewerCannotAcknowledge: a view-only access sees the attempts but
 // is never offered to acknowledge them.
 func TestE2EViewerCannotAcknowledge(t *testing.T) {
-	_, creds := startSandbox(t)
-	tm := startTUI(t, "--credentials", creds, "--as", "viewer")
-	tm.WaitFor("Overview", 15*time.Second)
-	tm.Send("9")
-	tm.WaitFor("loaded", 10*time.Second)
-	tm.Send("u")
-	tm.WaitFor("filters: unacknowledged only", 5*time.Second)
+	_, tm := unacknowledgedAttempts(t, "viewer")
 	tm.Send("a")
 	if s := tm.Synced(); regexp.MustCompile(`Acknowledge \d+ attempt`).MatchString(s) {
 		t.Fatalf("a view-only access was asked to acknowledge:\n%s", s)
