@@ -17,14 +17,7 @@ import (
 func TestE2EPixPayoutToATypedKey(t *testing.T) {
 	var c *api.Client
 	tm := openQuote(t, "operator", func(sb *sandbox.Running) { c = clientAs(t, sb, "operator") })
-	// BRLA from the balance → BRL via PIX, 80 sent.
-	tm.Send("e")
-	tm.Send("Right") // input BRL → BRLA (INTERNAL)
-	down(tm, 2)
-	tm.Send("Left") // output BRLA → BRL (PIX)
-	tm.WaitFor("PIX", 2*time.Second)
-	down(tm, 3)
-	tm.Type("80")
+	pixFromBalance(tm, "80")
 	tm.WaitFor("understood: 80.000000 BRLA you send", 2*time.Second)
 	tm.Send("Enter")
 	tm.WaitFor("They receive", 10*time.Second)

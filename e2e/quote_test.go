@@ -42,6 +42,18 @@ func openQuote(t *testing.T, access string, prepare ...func(*sandbox.Running)) *
 	return tm
 }
 
+// pixFromBalance fills the quote form for a PIX payout in BRL from the
+// BRLA balance, amount sent, leaving it to the caller to submit.
+func pixFromBalance(tm *Term, amount string) {
+	tm.Send("e")
+	tm.Send("Right") // input BRL → BRLA (INTERNAL)
+	down(tm, 2)
+	tm.Send("Left") // output BRLA → BRL (PIX)
+	tm.WaitFor("PIX", 2*time.Second)
+	down(tm, 3)
+	tm.Type(amount)
+}
+
 // down moves the form focus n fields down.
 func down(tm *Term, n int) {
 	for range n {
@@ -172,13 +184,7 @@ func TestE2EExpiredQuoteCannotBeConfirmed(t *testing.T) {
 
 func TestE2ERestrictedCannotReachPIXPayout(t *testing.T) {
 	tm := openQuote(t, "restricted")
-	tm.Send("e")
-	tm.Send("Right") // input BRL → BRLA (INTERNAL)
-	down(tm, 2)
-	tm.Send("Left") // output BRLA → BRL (PIX)
-	tm.WaitFor("PIX", 2*time.Second)
-	down(tm, 3)
-	tm.Type("100")
+	pixFromBalance(tm, "100")
 	tm.Send("Enter")
 	s := tm.WaitFor("Cannot continue", 10*time.Second)
 	if !strings.Contains(s, "payOut") {
