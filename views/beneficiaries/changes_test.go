@@ -14,11 +14,7 @@ import (
 
 func (h harness) createWallet() {
 	h.T.Helper()
-	h.Key("n")
-	f := h.screen().Form()
-	if f == nil {
-		h.T.Fatal("n did not open the wallet form")
-	}
+	f := h.newForm("wallet")
 	f.SetValue("alias", "Cold")
 	f.SetValue("walletChain", "POLYGON")
 	f.SetValue("walletAddress", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")

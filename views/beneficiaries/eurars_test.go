@@ -35,11 +35,7 @@ func TestEURBadIBANOnItsFieldThenTheGoodOneIsSentAndListed(t *testing.T) {
 	if v := h.PlainView(); !strings.Contains(v, "[EUR 0]") || !strings.Contains(v, "no EUR account registered") {
 		t.Fatalf("the EUR tab is not on screen:\n%s", v)
 	}
-	h.Key("n")
-	f := h.screen().Form()
-	if f == nil {
-		t.Fatal("n did not open the EUR form")
-	}
+	f := h.newForm("EUR")
 	h.Type("Fournisseur")
 	h.Key("tab")
 	h.Type("Dupont SARL")
@@ -118,11 +114,7 @@ func TestARSBadCVUOnItsFieldThenTheGoodOneIsSentAndListed(t *testing.T) {
 	svc := &fakeservice.Service{}
 	h := newHarness(t, svc, canWrite)
 	toTab(h, tabARS)
-	h.Key("n")
-	f := h.screen().Form()
-	if f == nil {
-		t.Fatal("n did not open the ARS form")
-	}
+	f := h.newForm("ARS")
 	h.Type("Proveedor")
 	h.Key("tab")
 	h.Type("2850590840090418135201") // first block's check digit wrong

@@ -8,6 +8,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
 type harness struct{ *fakeservice.Harness }
@@ -23,3 +24,15 @@ func newHarness(t *testing.T, svc Service, perms api.Permissions) harness {
 }
 
 func (h harness) screen() *Screen { return h.Screen.(*Screen) }
+
+// newForm presses n on the tab shown and returns the form it opens, the
+// one for a new what.
+func (h harness) newForm(what string) *form.Form {
+	h.T.Helper()
+	h.Key("n")
+	f := h.screen().Form()
+	if f == nil {
+		h.T.Fatalf("n did not open the %s form", what)
+	}
+	return f
+}
