@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -67,15 +66,7 @@ func TestSandboxPaysEveryKindOfBeneficiaryOnce(t *testing.T) {
 	seen := &creations{bodies: map[string][]map[string]json.RawMessage{}}
 	srv := httptest.NewServer(seen.record(sb.Handler()))
 	t.Cleanup(srv.Close)
-	acc, _ := sb.Credentials(srv.URL).Access("operator")
-	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := api.New(srv.URL, auth, api.WithTimeout(10*time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := operatorClient(t, sb.Credentials(srv.URL))
 	ctx := t.Context()
 	usd, err := c.CreateUSDAccount(ctx, uuid.Nil, api.CreateUSDAccountRequest{Alias: "Batch Acme Inc", BankAccountNumber: "000123456789", BankRoutingNumber: "021000021", BankBeneficiaryName: "Acme Inc", BankName: "Chase",
 		BeneficiaryAddress: &api.Address{StreetLine1: "1 Main St", City: "New York", State: "NY", PostalCode: "10001", Country: "USA"},

@@ -21,15 +21,7 @@ func BenchmarkBatchThroughput(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer run.Close()
-	acc, _ := run.Creds.Access("operator")
-	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
-	if err != nil {
-		b.Fatal(err)
-	}
-	c, err := api.New(run.BaseURL, auth, api.WithTimeout(10*time.Second))
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := operatorClient(b, run.Creds)
 	ctx := context.Background()
 	p, err := c.ListBRLAccounts(ctx, api.BeneficiaryFilter{})
 	if err != nil || len(p.Items) == 0 {
@@ -57,4 +49,23 @@ func BenchmarkBatchThroughput(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// operatorClient is the demo operator's client of the sandbox whose
+// credentials are creds, at the address they name.
+func operatorClient(tb testing.TB, creds sandbox.Credentials) *api.Client {
+	tb.Helper()
+	acc, ok := creds.Access("operator")
+	if !ok {
+		tb.Fatal("no operator in the sandbox credentials")
+	}
+	auth, err := api.NewAPIKeyAuth(acc.APIKey, []byte(acc.PrivateKeyPEM))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, err := api.New(creds.BaseURL, auth, api.WithTimeout(10*time.Second))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
 }
