@@ -28,10 +28,7 @@ func parkForApproval(t *testing.T, creds, access, amount string) string {
 		tm.Send("Down")
 	}
 	tm.Type(amount)
-	tm.Send("Enter")
-	tm.WaitFor("They receive", 10*time.Second)
-	tm.Send("c")
-	tm.WaitFor("Ticket details", 5*time.Second)
+	quoteToDetails(tm)
 	tm.Send("C-s") // nothing on the details must be filled: review at once
 	tm.WaitFor("Confirm the ticket", 5*time.Second)
 	tm.Send("y")

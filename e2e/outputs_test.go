@@ -19,10 +19,7 @@ func TestE2EPixPayoutToATypedKey(t *testing.T) {
 	tm := openQuote(t, "operator", func(sb *sandbox.Running) { c = clientAs(t, sb, "operator") })
 	pixFromBalance(tm, "80")
 	tm.WaitFor("understood: 80.000000 BRLA you send", 2*time.Second)
-	tm.Send("Enter")
-	tm.WaitFor("They receive", 10*time.Second)
-	tm.Send("c")
-	tm.WaitFor("Ticket details", 5*time.Second)
+	quoteToDetails(tm)
 	// Focus starts on the first field to fill: the PIX beneficiary
 	// picker (the external id is locked).
 	tm.WaitFor("Another PIX key", 10*time.Second)

@@ -54,6 +54,15 @@ func pixFromBalance(tm *Term, amount string) {
 	tm.Type(amount)
 }
 
+// quoteToDetails submits the quote form, waits for the quote and carries
+// it on to the ticket details, whose screen it returns.
+func quoteToDetails(tm *Term) string {
+	tm.Send("Enter")
+	tm.WaitFor("They receive", 10*time.Second)
+	tm.Send("c")
+	return tm.WaitFor("Ticket details", 5*time.Second)
+}
+
 // down moves the form focus n fields down.
 func down(tm *Term, n int) {
 	for range n {
@@ -135,10 +144,7 @@ func TestE2ERequesterGetsSentForApproval(t *testing.T) {
 	tm.Send("e")
 	down(tm, 5)
 	tm.Type("250")
-	tm.Send("Enter")
-	tm.WaitFor("They receive", 10*time.Second)
-	tm.Send("c")
-	tm.WaitFor("Ticket details", 5*time.Second)
+	quoteToDetails(tm)
 	tm.Send("C-s") // remitter and PIX data are optional: review at once
 	tm.WaitFor("Confirm the ticket", 5*time.Second)
 	tm.Send("y")
