@@ -21,14 +21,20 @@ import (
 // since the inbox loaded, and whether this approval executes the ticket
 // depends on it.
 func (m *Screen) approve(it *item) tea.Cmd {
+	return m.fetchToDecide(it, "approve", m.approveBlock, "Cannot approve")
+}
+
+// fetchToDecide fetches it again before the action (approve, reject) goes
+// on, or says with cannot why block refuses it.
+func (m *Screen) fetchToDecide(it *item, action string, block func(*item) error, cannot string) tea.Cmd {
 	if it == nil {
 		return nil
 	}
-	if err := m.approveBlock(it); err != nil {
-		return ui.Toast(ui.ToastError, "Cannot approve: "+ui.ErrorText(err))
+	if err := block(it); err != nil {
+		return ui.Toast(ui.ToastError, cannot+": "+ui.ErrorText(err))
 	}
 	id := it.op.ID.String()
-	m.after.id, m.after.action = id, "approve"
+	m.after.id, m.after.action = id, action
 	return m.fetchDetail(id)
 }
 
@@ -106,15 +112,7 @@ const maxReason = 500
 // reject fetches the operation again, then asks for the reason (see
 // promptReject).
 func (m *Screen) reject(it *item) tea.Cmd {
-	if it == nil {
-		return nil
-	}
-	if err := m.rejectBlock(it); err != nil {
-		return ui.Toast(ui.ToastError, "Cannot reject: "+ui.ErrorText(err))
-	}
-	id := it.op.ID.String()
-	m.after.id, m.after.action = id, "reject"
-	return m.fetchDetail(id)
+	return m.fetchToDecide(it, "reject", m.rejectBlock, "Cannot reject")
 }
 
 // promptReject asks for the reason of rejecting it, whose detail has just
