@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
 // lineOf is the index of the first line of screen containing text, or -1.
@@ -110,11 +112,8 @@ func TestE2EQOnTheDetailsLeavesTheExternalIDAlone(t *testing.T) {
 // ticket goes for approval, and then, without another key, watches two
 // approvers approve it, its ticket appear and get paid.
 func TestE2ERequesterScreenFollowsToPaid(t *testing.T) {
-	sb, creds := startSandbox(t)
-	tm := startTUI(t, "--credentials", creds, "--as", "requester")
-	tm.WaitFor("Overview", 15*time.Second)
-	tm.Send("2")
-	tm.WaitFor("Quote builder", 5*time.Second)
+	var sb *sandbox.Running
+	tm := openQuote(t, "requester", func(r *sandbox.Running) { sb = r })
 	tm.Send("e")
 	down(tm, 5)
 	tm.Type("321")
