@@ -13,11 +13,7 @@ import (
 // and a known key shows its holder (name, masked tax id, bank) under the
 // field as typed and in the confirmation before it is saved.
 func TestE2EBeneficiariesLive(t *testing.T) {
-	_, creds := startSandbox(t)
-	tm := startTUI(t, "--credentials", creds, "--as", "operator")
-	tm.WaitFor("Overview", 15*time.Second)
-	tm.Send("5")
-	tm.WaitFor("[Wallets", 10*time.Second)
+	_, tm := openBeneficiaries(t)
 
 	// EUR is the fifth tab: two to the left from the first.
 	tm.Send("Left")

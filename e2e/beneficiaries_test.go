@@ -11,11 +11,7 @@ import (
 // registered and listed; a wallet whose EIP-55 checksum does not match is
 // refused, then accepted once fixed. A viewer sees no write action.
 func TestE2EBeneficiaryForms(t *testing.T) {
-	_, creds := startSandbox(t)
-	tm := startTUI(t, "--credentials", creds, "--as", "operator")
-	tm.WaitFor("Overview", 15*time.Second)
-	tm.Send("5")
-	tm.WaitFor("[Wallets", 10*time.Second)
+	creds, tm := openBeneficiaries(t)
 
 	// BRL, bank account.
 	tm.Send("Right")
@@ -108,4 +104,17 @@ func TestE2EBeneficiaryForms(t *testing.T) {
 	viewer.WaitFor("read only: this access is view-only", 10*time.Second)
 	viewer.Send("n")
 	viewer.WaitFor("Cannot add a beneficiary", 5*time.Second)
+}
+
+// openBeneficiaries starts a fresh sandbox and the dashboard as the demo
+// operator, on the Beneficiaries screen's first tab (Wallets); creds is the
+// sandbox's credentials file, for a second access.
+func openBeneficiaries(t *testing.T) (creds string, tm *Term) {
+	t.Helper()
+	_, creds = startSandbox(t)
+	tm = startTUI(t, "--credentials", creds, "--as", "operator")
+	tm.WaitFor("Overview", 15*time.Second)
+	tm.Send("5")
+	tm.WaitFor("[Wallets", 10*time.Second)
+	return creds, tm
 }
