@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -321,7 +320,7 @@ func (s *Server) getWebhook(c *call) error {
 	}
 	for _, w := range acct.webhooks {
 		if w.ID == id {
-			return c.reply(http.StatusOK, map[string]any{"webhook": api.Webhook{ID: w.ID.String(), URL: w.URL, Subscriptions: slices.Clone(w.Subscriptions)}})
+			return c.reply(http.StatusOK, map[string]any{"webhook": w.view()})
 		}
 	}
 	return notFound("webhook", id)
@@ -340,21 +339,9 @@ func (s *Server) updateWebhook(c *call) error {
 	if err != nil {
 		return err
 	}
-	u, err := url.Parse(strings.TrimSpace(req.WebhookURL))
-	switch {
-	case req.WebhookURL == "":
-		return badRequest(codeMissingField, "webhookUrl: required")
-	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
-		return badRequest(codeInvalidField, "webhookUrl: %q is not an absolute http(s) URL", truncate(req.WebhookURL, 60))
-	case u.Scheme == "http" && !isLoopbackHost(u.Hostname()):
-		return badRequest(codeInvalidField, "webhookUrl: plain http is only accepted for loopback addresses; use https")
-	case len(req.Subscriptions) == 0:
-		return badRequest(codeMissingField, "subscriptions: at least one of TICKET, KYC, LIMIT-UPDATE, *")
-	}
-	for _, sub := range req.Subscriptions {
-		if !slices.Contains(subscriptionKinds, sub) {
-			return badRequest(codeInvalidField, "subscriptions: unknown kind %q (kinds: TICKET, KYC, LIMIT-UPDATE, *)", truncate(sub, 20))
-		}
+	u, err := checkWebhook(req.WebhookURL, req.Subscriptions)
+	if err != nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -366,7 +353,7 @@ func (s *Server) updateWebhook(c *call) error {
 		if w.ID == id {
 			w.URL, w.Subscriptions = u.String(), slices.Clone(req.Subscriptions)
 			s.changed(acct)
-			return c.reply(http.StatusOK, map[string]any{"webhook": api.Webhook{ID: w.ID.String(), URL: w.URL, Subscriptions: slices.Clone(w.Subscriptions)}})
+			return c.reply(http.StatusOK, map[string]any{"webhook": w.view()})
 		}
 	}
 	return notFound("webhook", id)

@@ -291,6 +291,34 @@ func (s *Server) publicKey(c *call) error {
 	return c.reply(http.StatusOK, map[string]string{"publicKey": string(p)})
 }
 
+// checkWebhook checks what a webhook registration or update asks for: an
+// absolute http(s) URL (plain http only on loopback) and known
+// subscriptions.
+func checkWebhook(rawURL string, subscriptions []string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	switch {
+	case rawURL == "":
+		return nil, badRequest(codeMissingField, "webhookUrl: required")
+	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
+		return nil, badRequest(codeInvalidField, "webhookUrl: %q is not an absolute http(s) URL", truncate(rawURL, 60))
+	case u.Scheme == "http" && !isLoopbackHost(u.Hostname()):
+		return nil, badRequest(codeInvalidField, "webhookUrl: plain http is only accepted for loopback addresses; use https")
+	case len(subscriptions) == 0:
+		return nil, badRequest(codeMissingField, "subscriptions: at least one of TICKET, KYC, LIMIT-UPDATE, *")
+	}
+	for _, sub := range subscriptions {
+		if !slices.Contains(subscriptionKinds, sub) {
+			return nil, badRequest(codeInvalidField, "subscriptions: unknown kind %q (kinds: TICKET, KYC, LIMIT-UPDATE, *)", truncate(sub, 20))
+		}
+	}
+	return u, nil
+}
+
+// view is the webhook as the service shows it.
+func (w *webhook) view() api.Webhook {
+	return api.Webhook{ID: w.ID.String(), URL: w.URL, Subscriptions: slices.Clone(w.Subscriptions)}
+}
+
 // POST /v2/notifications/webhooks/ {webhookUrl, subscriptions}
 func (s *Server) registerWebhook(c *call) error {
 	var req api.RegisterWebhookRequest
@@ -300,23 +328,9 @@ func (s *Server) registerWebhook(c *call) error {
 	if err := c.writable(); err != nil {
 		return err
 	}
-	u, err := url.Parse(strings.TrimSpace(req.WebhookURL))
-	if req.WebhookURL == "" {
-		return badRequest(codeMissingField, "webhookUrl: required")
-	}
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return badRequest(codeInvalidField, "webhookUrl: %q is not an absolute http(s) URL", truncate(req.WebhookURL, 60))
-	}
-	if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
-		return badRequest(codeInvalidField, "webhookUrl: plain http is only accepted for loopback addresses; use https")
-	}
-	if len(req.Subscriptions) == 0 {
-		return badRequest(codeMissingField, "subscriptions: at least one of TICKET, KYC, LIMIT-UPDATE, *")
-	}
-	for _, sub := range req.Subscriptions {
-		if !slices.Contains(subscriptionKinds, sub) {
-			return badRequest(codeInvalidField, "subscriptions: unknown kind %q (kinds: TICKET, KYC, LIMIT-UPDATE, *)", truncate(sub, 20))
-		}
+	u, err := checkWebhook(req.WebhookURL, req.Subscriptions)
+	if err != nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -343,7 +357,7 @@ func (s *Server) listWebhooks(c *call) error {
 	}
 	out := []api.Webhook{}
 	for _, w := range acct.webhooks {
-		out = append(out, api.Webhook{ID: w.ID.String(), URL: w.URL, Subscriptions: slices.Clone(w.Subscriptions)})
+		out = append(out, w.view())
 	}
 	return c.reply(http.StatusOK, map[string]any{"webhooks": out})
 }
