@@ -18,15 +18,15 @@ import (
 // exportPageMsg is a page of the export under way.
 type exportPageMsg = ui.Result[exportPage]
 
-// exportPage is a page of tickets laid out as export rows, made in the
-// command so that Update only writes them.
+// exportPage is what the command did with a page of tickets: it laid them
+// out and wrote them to the temporary file (rows), and after the last page
+// flushed and closed it (last), so that Update does no file I/O but the
+// final rename.
 type exportPage struct {
-	rows   [][]string
+	rows   int
 	cursor string
+	last   bool
 }
-
-// more reports whether a page follows (see api.Page.More).
-func (p exportPage) more() bool { return p.cursor != "" }
 
 // exportRun is the CSV export under way: every ticket the server filters
 // match, page after page, written as each page comes into a hidden
@@ -39,6 +39,7 @@ type exportRun struct {
 	tmp   *os.File
 	w     *export.Writer
 	path  string // the final name
+	rows  int    // written so far
 	pages int
 	seen  map[string]bool // cursors already followed: a repeat would loop
 }
@@ -85,17 +86,28 @@ func (m *Model) startExport() tea.Cmd {
 
 // exportNext asks for the export's next page.
 func (m *Model) exportNext() tea.Cmd {
-	svc, q, acct := m.svc, m.exp.q, m.exp.acct
+	svc, q, acct, w, tmp := m.svc, m.exp.q, m.exp.acct, m.exp.w, m.exp.tmp
+	// One page is in flight at a time, so the writer is only ever used by
+	// one command; a stop closes and removes the file under it, and the
+	// slot drops what that command answers.
 	return ui.Fetch(m.s, &m.expSlot, 0, func(ctx context.Context) (exportPage, error) {
 		p, err := svc.ListTickets(ctx, q)
 		if err != nil {
 			return exportPage{}, fmt.Errorf("list tickets: %w", err)
 		}
-		out := exportPage{rows: make([][]string, len(p.Items)), cursor: p.Cursor}
-		for i, t := range p.Items {
-			out.rows[i] = export.TicketRow(acct, t)
+		for _, t := range p.Items {
+			if err := w.Row(export.TicketRow(acct, t)); err != nil {
+				return exportPage{}, err
+			}
 		}
-		return out, nil
+		out := exportPage{rows: len(p.Items), cursor: p.Cursor, last: !p.More() || len(p.Items) == 0}
+		if out.last {
+			err = w.Flush()
+			if cerr := tmp.Close(); err == nil {
+				err = cerr
+			}
+		}
+		return out, err
 	})
 }
 
@@ -105,17 +117,12 @@ func (m *Model) onExportPage(msg exportPageMsg) tea.Cmd {
 	e := m.exp
 	if msg.Err != nil {
 		m.abortExport()
-		return ui.Toast(ui.ToastError, fmt.Sprintf("Export stopped after %d tickets, nothing saved: %s", e.w.Rows(), ui.ErrorText(msg.Err)))
+		return ui.Toast(ui.ToastError, fmt.Sprintf("Export stopped after %d tickets, nothing saved: %s", e.rows, ui.ErrorText(msg.Err)))
 	}
-	for _, row := range msg.Value.rows {
-		if err := e.w.Row(row); err != nil {
-			m.abortExport()
-			return ui.Toast(ui.ToastError, "Export failed, nothing saved: "+ui.ErrorText(err))
-		}
-	}
-	e.pages++
 	p := msg.Value
-	if p.more() && len(p.rows) > 0 {
+	e.rows += p.rows
+	e.pages++
+	if !p.last {
 		if e.seen[p.cursor] {
 			m.abortExport()
 			return ui.Toast(ui.ToastError, fmt.Sprintf("Export stopped, nothing saved: the service sent cursor %q twice", p.cursor))
@@ -126,19 +133,12 @@ func (m *Model) onExportPage(msg exportPageMsg) tea.Cmd {
 		return m.exportNext()
 	}
 	m.exp = nil
-	err := e.w.Flush()
-	if cerr := e.tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(e.tmp.Name(), e.path)
-	}
-	if err != nil {
+	if err := os.Rename(e.tmp.Name(), e.path); err != nil {
 		os.Remove(e.tmp.Name())
 		m.relayout()
 		return ui.Toast(ui.ToastError, "Export failed, nothing saved: "+ui.ErrorText(err))
 	}
-	n := e.w.Rows()
+	n := e.rows
 	m.note, m.notePath = fmt.Sprintf("exported %d tickets to ", n), e.path
 	m.relayout()
 	return ui.Toast(ui.ToastSuccess, fmt.Sprintf("Exported %d tickets to %s", n, e.path))
@@ -146,7 +146,7 @@ func (m *Model) onExportPage(msg exportPageMsg) tea.Cmd {
 
 // stopExport stops the export under way at the user's word (esc).
 func (m *Model) stopExport() tea.Cmd {
-	n := m.exp.w.Rows()
+	n := m.exp.rows
 	m.abortExport()
 	return ui.Toast(ui.ToastInfo, fmt.Sprintf("Export stopped after %d tickets; nothing was saved", n))
 }
@@ -165,7 +165,7 @@ func (m *Model) abortExport() {
 // exportProgress is the progress line of the export under way.
 func (m *Model) exportProgress() string {
 	e := m.exp
-	return fmt.Sprintf("exporting: %d tickets, %d pages so far · esc stops", e.w.Rows(), e.pages)
+	return fmt.Sprintf("exporting: %d tickets, %d pages so far · esc stops", e.rows, e.pages)
 }
 
 // exportAccount names the account the rows come from: the main account,
