@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -212,33 +211,9 @@ func (m *Model) export() tea.Cmd {
 		if err := w.Flush(); err != nil {
 			return exported{}, err
 		}
-		path, err := writePrivate(dir, file, buf.Bytes())
+		path, err := export.WriteFile(dir, file, buf.Bytes())
 		return exported{path: path, rows: w.Rows()}, err
 	})
-}
-
-// writePrivate writes data to dir/name, owner-only, through a temporary
-// file renamed at the end, so that a file under the final name is always a
-// whole export.
-func writePrivate(dir, name string, data []byte) (string, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("create %s: %w", dir, err)
-	}
-	f, err := os.CreateTemp(dir, "."+name+".*")
-	if err != nil {
-		return "", fmt.Errorf("create a file in %s: %w", dir, err)
-	}
-	_, werr := f.Write(data)
-	if err := errors.Join(werr, f.Close()); err != nil {
-		os.Remove(f.Name())
-		return "", fmt.Errorf("write %s: %w", f.Name(), err)
-	}
-	path := filepath.Join(dir, name)
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return "", fmt.Errorf("save %s: %w", path, err)
-	}
-	return path, nil
 }
 
 // stamp is an entry's time in the session's zone.

@@ -9,39 +9,13 @@ import (
 	"strconv"
 
 	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/export"
 )
 
 // errNoStateDir is returned when the session has no state directory to
 // write into.
 var errNoStateDir = errors.New("no state directory is known: set XDG_STATE_HOME (or HOME) and restart")
-
-// writePrivate writes data to dir/name with owner-only permissions, through
-// a temporary file so that a reader never sees half a file.
-func writePrivate(dir, name string, data []byte) (string, error) {
-	if dir == "" {
-		return "", errNoStateDir
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("create %s: %w", dir, err)
-	}
-	f, err := os.CreateTemp(dir, "."+name+".*")
-	if err != nil {
-		return "", fmt.Errorf("create a file in %s: %w", dir, err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp)
-		return "", fmt.Errorf("write %s: %w", tmp, err)
-	}
-	path := filepath.Join(dir, name)
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return "", fmt.Errorf("save %s: %w", path, err)
-	}
-	return path, nil
-}
 
 // saveReceipt downloads the PDF receipt of a PAID ticket into
 // <state>/receipts/ticket-<id>.pdf.
@@ -54,7 +28,7 @@ func saveReceipt(svc Service, stateDir string, account, id uuid.UUID) func(conte
 		if stateDir == "" {
 			return receipt{id: id}, errNoStateDir
 		}
-		path, err := writePrivate(filepath.Join(stateDir, "receipts"), "ticket-"+id.String()+".pdf", pdf)
+		path, err := export.WriteFile(filepath.Join(stateDir, "receipts"), "ticket-"+id.String()+".pdf", pdf)
 		return receipt{id: id, path: path}, err
 	}
 }
