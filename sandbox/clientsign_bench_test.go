@@ -95,6 +95,7 @@ func BenchmarkServerSignedReadsClientSign(b *testing.B) {
 // creations/s on 2 cores).
 func BenchmarkServerTicketCreationsClientSign(b *testing.B) {
 	r, c := startClientSign(b, "operator")
+	dropMainWebhooks(b, c)
 	sub := uuid.MustParse(r.Creds.SubAccounts[1].ID)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

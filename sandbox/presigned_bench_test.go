@@ -99,7 +99,8 @@ func BenchmarkServerSignedReads(b *testing.B) {
 // loopback, signed ahead of time (target: ≥ 3,000 creations/s on 2 cores).
 func BenchmarkServerTicketCreations(b *testing.B) {
 	r, c, frozen := startFrozen(b, "operator")
-	sub := r.Creds.SubAccounts[1].ID // an account without webhooks
+	sub := r.Creds.SubAccounts[1].ID
+	dropWebhooks(c, "", "?subAccountId="+sub) // see benchCreations
 	var q struct{ QuoteToken string }
 	c.json("GET", "/v2/account/quote/fixed-rate?subAccountId="+sub+"&inputCurrency=BRL&inputPaymentMethod=PIX&outputCurrency=BRLA&outputPaymentMethod=INTERNAL&inputAmount=100&inputThirdParty=false&outputThirdParty=false", nil, 200, &q)
 	body := []byte(`{"quoteToken":"` + q.QuoteToken + `"}`)
