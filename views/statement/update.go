@@ -92,13 +92,8 @@ func (m *Model) syncKeys() {
 func (m *Model) KeyMap() []key.Binding {
 	m.syncKeys()
 	k := m.keys
-	switch {
-	case m.bar.Active():
-		return m.bar.KeyMap()
-	case m.detail != nil:
-		return append([]key.Binding{k.Back, k.Ticket, k.Copy}, k.Scroll.Bindings()...)
-	}
-	return append([]key.Binding{k.Prev, k.Next, k.All, k.Open, k.Filters, k.Clear, k.Reload, k.Export, k.Ticket, k.Copy}, m.list.KeyMap()...)
+	return m.list.Bindings(m.detail != nil, []key.Binding{k.Back, k.Ticket, k.Copy}, k.Scroll,
+		k.Prev, k.Next, k.All, k.Open, k.Filters, k.Clear, k.Reload, k.Export, k.Ticket, k.Copy)
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {

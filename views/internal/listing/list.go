@@ -271,6 +271,20 @@ func (l *List[T]) StopLoading() {
 	l.relayout()
 }
 
+// Bindings is the KeyMap of a list screen whose records open in a detail
+// pane: the filter bar's form keys while it is open, else, while a record
+// is open, pane's keys and the scroll keys, else keys and the table's
+// navigation.
+func (l *List[T]) Bindings(open bool, pane []key.Binding, scroll ScrollKeys, keys ...key.Binding) []key.Binding {
+	switch {
+	case l.bar != nil && l.bar.Active():
+		return l.bar.KeyMap()
+	case open:
+		return slices.Concat(pane, scroll.Bindings())
+	}
+	return slices.Concat(keys, l.KeyMap())
+}
+
 // KeyMap is the table's navigation, with esc while G loads to the end.
 func (l *List[T]) KeyMap() []key.Binding {
 	ks := l.Table.KeyMap()
