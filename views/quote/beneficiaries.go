@@ -89,22 +89,29 @@ func (m *Screen) loadMarkupWallets() tea.Cmd {
 // onMarkupWallets fills the markup picker; a single wallet is chosen at
 // once, since there is nothing to choose between.
 func (m *Screen) onMarkupWallets(msg ui.Result[markupWallets]) {
-	if m.details == nil {
-		return
-	}
 	p := m.details.markupPicker()
-	if p == nil {
+	if !fillPicker(p, "your service wallets", msg.Err, msg.Value.options) {
 		return
-	}
-	p.LoadErr = ""
-	if msg.Err != nil {
-		p.LoadErr = "could not load your service wallets: " + ui.ErrorText(msg.Err) + " (esc and continue again to retry)"
 	}
 	m.details.markupAddresses = msg.Value.addresses
-	p.SetOptions(msg.Value.options)
 	if p.Chosen == nil && len(p.All) == 1 {
 		p.Chosen = &p.All[0]
 	}
+}
+
+// fillPicker gives p the options loaded, or says why they did not load
+// (what: "the beneficiaries") and how to ask again; it reports false for a
+// nil p, a picker the form no longer shows.
+func fillPicker(p *form.Picker, what string, err error, options []form.Option) bool {
+	if p == nil {
+		return false
+	}
+	p.LoadErr = ""
+	if err != nil {
+		p.LoadErr = "could not load " + what + ": " + ui.ErrorText(err) + " (esc and continue again to retry)"
+	}
+	p.SetOptions(options)
+	return true
 }
 
 // listBeneficiaries is the load of the beneficiaries of kind in account as

@@ -859,3 +859,27 @@ func TestLongFieldTextContinuesUnderItself(t *testing.T) {
 		}
 	}
 }
+
+// A picker whose list did not load says why and how to ask again; the next
+// list clears that. A list answering after the details closed is dropped.
+func TestPickerSaysWhyItsListDidNotLoad(t *testing.T) {
+	if fillPicker(nil, "the beneficiaries", nil, nil) {
+		t.Fatal("a list for no picker was taken")
+	}
+	var closed *details
+	if closed.picker() != nil || closed.markupPicker() != nil {
+		t.Fatal("closed details offer a picker")
+	}
+	p := form.NewPicker(dBeneficiary, "Beneficiary")
+	if !fillPicker(p, "the beneficiaries", fmt.Errorf("list beneficiaries: %w", api.ErrForbidden), nil) {
+		t.Fatal("the picker did not take its answer")
+	}
+	if !strings.HasPrefix(p.LoadErr, "could not load the beneficiaries: ") || !strings.HasSuffix(p.LoadErr, " (esc and continue again to retry)") || p.Loading {
+		t.Fatalf("LoadErr %q, loading %v", p.LoadErr, p.Loading)
+	}
+	opts := []form.Option{{ID: uuid.New(), Title: "Treasury cold"}}
+	fillPicker(p, "the beneficiaries", nil, opts)
+	if p.LoadErr != "" || len(p.All) != 1 || p.All[0].Title != "Treasury cold" {
+		t.Fatalf("after a list came: LoadErr %q, options %+v", p.LoadErr, p.All)
+	}
+}
