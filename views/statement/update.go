@@ -70,15 +70,15 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 
 // current is the entry the keys act on: the open one, else the selected.
 func (m *Model) current() (api.StatementLog, bool) {
-	if m.detail != nil {
-		return *m.detail, true
+	if m.detail.Open != nil {
+		return *m.detail.Open, true
 	}
 	return m.list.Selected()
 }
 
 func (m *Model) syncKeys() {
 	l, ok := m.current()
-	m.keys.Open.SetEnabled(ok && m.detail == nil)
+	m.keys.Open.SetEnabled(ok && m.detail.Open == nil)
 	m.keys.Copy.SetEnabled(ok)
 	m.keys.Ticket.SetEnabled(ok && l.TicketID != "")
 	m.keys.Clear.SetEnabled(!m.bar.Empty())
@@ -92,7 +92,7 @@ func (m *Model) syncKeys() {
 func (m *Model) KeyMap() []key.Binding {
 	m.syncKeys()
 	k := m.keys
-	return m.list.Bindings(m.detail != nil, []key.Binding{k.Back, k.Ticket, k.Copy}, k.Scroll,
+	return m.list.Bindings(m.detail.Open != nil, []key.Binding{k.Back, k.Ticket, k.Copy}, k.Scroll,
 		k.Prev, k.Next, k.All, k.Open, k.Filters, k.Clear, k.Reload, k.Export, k.Ticket, k.Copy)
 }
 
@@ -110,10 +110,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return ui.Copy("entry id", l.ID)
 	}
-	if m.detail != nil {
-		if m.scroll.Closes(msg, k.Back, k.Scroll, m.height) {
-			m.detail = nil
-		}
+	if m.detail.Key(msg, k.Back, k.Scroll, m.height) {
 		return nil
 	}
 	switch {
@@ -125,7 +122,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.loadToEnd()
 	case key.Matches(msg, k.Open):
 		if l, ok := m.list.Selected(); ok {
-			m.detail, m.scroll = &l, listing.Scroll{}
+			m.detail.Show(l)
 		}
 		return nil
 	case key.Matches(msg, k.Filters):
