@@ -113,6 +113,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.detail.Key(msg, k.Back, k.Scroll, m.height) {
 		return nil
 	}
+	if cmd, ok := m.list.FilterKey(msg, k.Filters, k.Clear); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.Prev):
 		return m.switchToken(-1)
@@ -125,11 +128,6 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.detail.Show(l)
 		}
 		return nil
-	case key.Matches(msg, k.Filters):
-		return m.bar.Open()
-	case key.Matches(msg, k.Clear):
-		m.bar.Clear()
-		return m.reset()
 	case key.Matches(msg, k.Reload):
 		return tea.Batch(m.loadBalances(), m.reset())
 	case key.Matches(msg, k.Export):

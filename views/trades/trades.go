@@ -197,15 +197,13 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.detail.Key(msg, k.Back, k.Scroll, m.height) {
 		return nil
 	}
+	if cmd, ok := m.list.FilterKey(msg, k.Filters, k.Clear); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.Open):
 		m.open()
 		return nil
-	case key.Matches(msg, k.Filters):
-		return m.bar.Open()
-	case key.Matches(msg, k.Clear):
-		m.bar.Clear()
-		return m.reset()
 	case key.Matches(msg, k.Reload):
 		return m.reset()
 	}

@@ -203,6 +203,22 @@ func (l *List[T]) Handle(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// FilterKey takes the keys of the server filter bar: open shows its form,
+// clear empties it and applies that (the list is fetched again). It
+// reports whether msg was one of them.
+func (l *List[T]) FilterKey(msg tea.KeyPressMsg, open, clear key.Binding) (tea.Cmd, bool) {
+	switch {
+	case l.bar == nil:
+		return nil, false
+	case key.Matches(msg, open):
+		return l.bar.Open(), true
+	case key.Matches(msg, clear):
+		l.bar.Clear()
+		return l.apply(), true
+	}
+	return nil, false
+}
+
 // Rest gives the filter bar's open form what else it needs (its inputs'
 // blinks); nil when no form is open.
 func (l *List[T]) Rest(msg tea.Msg) tea.Cmd {
