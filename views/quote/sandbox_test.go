@@ -53,9 +53,7 @@ func pays(who, then string) func(h *harness) {
 func TestEveryOutputKindIsCreatedBySandbox(t *testing.T) {
 	c := sandboxClient(t)
 	ctx := t.Context()
-	if _, err := c.CreateUSDAccount(ctx, uuid.Nil, api.CreateUSDAccountRequest{Alias: "Zeta Corp", BankAccountNumber: "000123456789", BankRoutingNumber: "021000021", BankBeneficiaryName: "Zeta Corp", BankName: "Chase",
-		BeneficiaryAddress: &api.Address{StreetLine1: "1 Main St", City: "New York", State: "NY", PostalCode: "10001", Country: "USA"},
-		BankAddress:        &api.Address{StreetLine1: "383 Madison Ave", City: "New York", State: "NY", PostalCode: "10017", Country: "USA"}}); err != nil {
+	if _, err := c.CreateUSDAccount(ctx, uuid.Nil, livetest.USDAccount("Zeta Corp", "Zeta Corp")); err != nil {
 		t.Fatalf("register USD: %v", err)
 	}
 	if _, err := c.CreateEURAccount(ctx, uuid.Nil, api.CreateEURAccountRequest{Alias: "Zeta GmbH", IBAN: "DE89370400440532013000", BIC: "COBADEFFXXX", Country: "DEU", BankBeneficiaryName: "Zeta GmbH"}); err != nil {

@@ -40,3 +40,12 @@ func Client(t testing.TB, creds sandbox.Credentials, name string, timeout time.D
 	}
 	return c
 }
+
+// USDAccount is a USD bank account the service accepts: a valid ABA routing
+// number, the bank and the holder's US addresses, registered as alias in
+// the name of holder.
+func USDAccount(alias, holder string) api.CreateUSDAccountRequest {
+	return api.CreateUSDAccountRequest{Alias: alias, BankAccountNumber: "000123456789", BankRoutingNumber: "021000021", BankBeneficiaryName: holder, BankName: "Chase",
+		BeneficiaryAddress: &api.Address{StreetLine1: "1 Main St", City: "New York", State: "NY", PostalCode: "10001", Country: "USA"},
+		BankAddress:        &api.Address{StreetLine1: "383 Madison Ave", City: "New York", State: "NY", PostalCode: "10017", Country: "USA"}}
+}
