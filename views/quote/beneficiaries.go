@@ -124,12 +124,9 @@ func listBeneficiaries(client Service, kind beneficiaryKind, account uuid.UUID, 
 	return func(ctx context.Context) (beneficiaries, error) {
 		var got beneficiaries
 		var err error
-		byAccount := func(c string) api.BeneficiaryFilter { return api.BeneficiaryFilter{SubAccountID: account, Cursor: c} }
 		switch kind {
 		case kindBRL:
-			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.BRLAccount], error) {
-				return client.ListBRLAccounts(ctx, byAccount(c))
-			}, brlOption, nil)
+			got.options, got.more, err = bankOptions(ctx, account, client.ListBRLAccounts, brlOption)
 		case kindWallet:
 			// The account's own service wallet first: it is always there and
 			// needs no payOut.
@@ -139,21 +136,13 @@ func listBeneficiaries(client Service, kind beneficiaryKind, account uuid.UUID, 
 			}, walletOption, func(w api.Wallet) bool { return chain == "" || strings.EqualFold(w.WalletChain, chain) })
 			got.options = append([]form.Option{own}, got.options...)
 		case kindUSD:
-			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.USDAccount], error) {
-				return client.ListUSDAccounts(ctx, byAccount(c))
-			}, usdOption, nil)
+			got.options, got.more, err = bankOptions(ctx, account, client.ListUSDAccounts, usdOption)
 		case kindCOP:
-			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.COPAccount], error) {
-				return client.ListCOPAccounts(ctx, byAccount(c))
-			}, copOption, nil)
+			got.options, got.more, err = bankOptions(ctx, account, client.ListCOPAccounts, copOption)
 		case kindEUR:
-			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.EURAccount], error) {
-				return client.ListEURAccounts(ctx, byAccount(c))
-			}, eurOption, nil)
+			got.options, got.more, err = bankOptions(ctx, account, client.ListEURAccounts, eurOption)
 		case kindARS:
-			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.ARSAccount], error) {
-				return client.ListARSAccounts(ctx, byAccount(c))
-			}, arsOption, nil)
+			got.options, got.more, err = bankOptions(ctx, account, client.ListARSAccounts, arsOption)
 		}
 		if in := inlineOption(kind, chain); in != nil {
 			if restricted {
@@ -183,6 +172,14 @@ func optionsOf[T any](ctx context.Context, fetch func(ctx context.Context, curso
 		}
 	}
 	return out, more, err
+}
+
+// bankOptions is optionsOf for a kind of bank account: every one of
+// account, listed with list.
+func bankOptions[T any](ctx context.Context, account uuid.UUID, list func(context.Context, api.BeneficiaryFilter) (api.Page[T], error), option func(T) form.Option) ([]form.Option, bool, error) {
+	return optionsOf(ctx, func(ctx context.Context, c string) (api.Page[T], error) {
+		return list(ctx, api.BeneficiaryFilter{SubAccountID: account, Cursor: c})
+	}, option, nil)
 }
 
 func brlOption(b api.BRLAccount) form.Option {
