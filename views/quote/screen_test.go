@@ -161,12 +161,14 @@ func newHarness(t *testing.T, perms api.Permissions) *harness {
 		Env: ui.EnvSandbox, Profile: "demo", SandboxFunding: true, Account: sub,
 		Access: &api.AccessInfo{Email: "op@example.com", AccountPermissions: perms}, Journal: j, Time: clk,
 	}
-	return drive(t, s, f)
+	return drive(t, s, f, f)
 }
 
-// drive builds the screen for s asking f.
-func drive(t *testing.T, s *ui.Session, f *fake) *harness {
-	m := New(s, f).(*Screen)
+// drive builds the screen for s asking svc; f is the fake behind svc, if
+// one is (nil against the sandbox).
+func drive(t *testing.T, s *ui.Session, svc Service, f *fake) *harness {
+	t.Helper()
+	m := New(s, svc).(*Screen)
 	m.SetSize(100, 40)
 	d := screentest.New(t, s, m)
 	d.Run(m.Init())
@@ -177,7 +179,7 @@ func drive(t *testing.T, s *ui.Session, f *fake) *harness {
 // switch builds it, on a service of its own.
 func (h *harness) switchTo(a ui.Account) *harness {
 	f := &fake{brCode: h.f.brCode, wallets: h.f.wallets, brl: h.f.brl}
-	return drive(h.t, h.s.WithAccount(a), f)
+	return drive(h.t, h.s.WithAccount(a), f, f)
 }
 
 // send gives the screen msg as it is, past the root's check of whose
