@@ -1,7 +1,7 @@
 // Package livetest gives the screens' tests what they need to drive a
 // screen against the sandbox over real HTTP, as the dashboard reaches the
-// service: the sandbox served for the length of a test, and the signed
-// client of one of its demo accesses.
+// service: the sandbox served for the length of a test, the signed client
+// of one of its demo accesses, and records it accepts (USDAccount).
 package livetest
 
 import (
