@@ -26,16 +26,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
-func pick[T any](all []T, idx []int) []T {
-	out := make([]T, 0, len(idx))
-	for _, i := range idx {
-		if i < len(all) {
-			out = append(out, all[i])
-		}
-	}
-	return out
-}
-
 // item is one operation of the inbox with what is known of it.
 type item struct {
 	op     api.Operation  // from the list, or the latest detail

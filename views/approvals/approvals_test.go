@@ -45,9 +45,7 @@ func TestInboxListsEveryPageWithPendingCountAmountsAndOwnDisabled(t *testing.T) 
 }
 
 func TestApproveAsksFirstRepeatingWhatIsApprovedThenJournals(t *testing.T) {
-	svc, theirs, _, _ := inbox()
-	h := newHarness(t, svc, "approver1@example.com", approver)
-	h.selectOp(theirs.ID)
+	h, svc, theirs := deciding(t, "approver1@example.com", nil)
 	h.Key("a")
 	if len(h.Asks) != 1 {
 		t.Fatalf("want one confirmation, got %d (toasts %+v)", len(h.Asks), h.Toasts)
@@ -83,11 +81,7 @@ func TestApproveAsksFirstRepeatingWhatIsApprovedThenJournals(t *testing.T) {
 }
 
 func TestSecondApprovalExecutesAndTheTicketOpens(t *testing.T) {
-	svc, theirs, _, _ := inbox()
-	theirs.Approvals = 1
-	theirs.Approvers[0].HasApproved = true
-	h := newHarness(t, svc, "approver2@example.com", approver)
-	h.selectOp(theirs.ID)
+	h, _, theirs := deciding(t, "approver2@example.com", approveBehindTheBack)
 	h.Key("a")
 	if !strings.Contains(h.Asks[0].Body, "EXECUTES NOW: yours is approval 2 of 2") || !strings.Contains(h.Asks[0].Title, "executes now") {
 		t.Fatalf("the confirmation should say this approval executes:\n%s", h.Asks[0].Body)
@@ -136,9 +130,7 @@ func TestOwnRequestIsShownButCannotBeApproved(t *testing.T) {
 }
 
 func TestRejectNeedsAReason(t *testing.T) {
-	svc, theirs, _, _ := inbox()
-	h := newHarness(t, svc, "approver1@example.com", approver)
-	h.selectOp(theirs.ID)
+	h, svc, theirs := deciding(t, "approver1@example.com", nil)
 	h.Key("x")
 	if len(h.Prompts) != 1 {
 		t.Fatalf("want a prompt for the reason, got %d", len(h.Prompts))
@@ -171,10 +163,7 @@ func TestRejectNeedsAReason(t *testing.T) {
 }
 
 func TestDetailShowsApproversQuoteBeneficiaryAndPayload(t *testing.T) {
-	svc, theirs, _, _ := inbox()
-	theirs.Approvers[1].HasApproved = true
-	h := newHarness(t, svc, "approver1@example.com", approver)
-	h.selectOp(theirs.ID)
+	h, _, _ := deciding(t, "approver1@example.com", func(op *api.Operation) { op.Approvers[1].HasApproved = true })
 	h.Key("enter")
 	h.Screen.SetSize(120, 60)
 	v := h.PlainView()

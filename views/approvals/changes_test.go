@@ -12,9 +12,7 @@ import (
 
 func (h harness) approve(id uuid.UUID) {
 	h.T.Helper()
-	if !h.screen().table.Select(id.String()) {
-		h.T.Fatalf("operation %s is not listed", id)
-	}
+	h.selectOp(id)
 	h.Asks = nil
 	h.Key("a")
 	if len(h.Asks) != 1 {
@@ -24,10 +22,7 @@ func (h harness) approve(id uuid.UUID) {
 }
 
 func TestExecutingApprovalTellsTicketsAndBalances(t *testing.T) {
-	svc, theirs, _, _ := inbox()
-	theirs.Approvals = 1
-	theirs.Approvers[0].HasApproved = true
-	h := newHarness(t, svc, "approver2@example.com", approver)
+	h, _, theirs := deciding(t, "approver2@example.com", approveBehindTheBack)
 	h.approve(theirs.ID)
 	ch := h.Changes
 	if len(ch) != 1 {

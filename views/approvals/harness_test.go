@@ -50,6 +50,20 @@ func newHarness(t *testing.T, svc *fakeservice.Service, email string, perms api.
 
 func (h harness) screen() *Screen { return h.Screen.(*Screen) }
 
+// deciding opens the inbox of approver email with the requester's pending
+// operation (theirs, see inbox) selected; before, when not nil, changes
+// theirs as the service has it before the inbox loads.
+func deciding(t *testing.T, email string, before func(theirs *api.Operation)) (harness, *fakeservice.Service, *api.Operation) {
+	t.Helper()
+	svc, theirs, _, _ := inbox()
+	if before != nil {
+		before(theirs)
+	}
+	h := newHarness(t, svc, email, approver)
+	h.selectOp(theirs.ID)
+	return h, svc, theirs
+}
+
 func (h harness) selectOp(id uuid.UUID) {
 	h.T.Helper()
 	if !h.screen().table.Select(id.String()) {

@@ -14,7 +14,8 @@ import (
 )
 
 // approveBehindTheBack is approver1's approval made on another dashboard:
-// the service has it, this screen's inbox does not.
+// made after the inbox loaded, the service has it and this screen's inbox
+// does not; made before, the inbox opens on it (deciding).
 func approveBehindTheBack(op *api.Operation) {
 	op.Approvals++
 	op.Approvers[0].HasApproved = true
@@ -25,9 +26,7 @@ func approveBehindTheBack(op *api.Operation) {
 // operation is fetched again and the confirmation says that this approval
 // executes it.
 func TestApprovalIsConfirmedOnTheFreshState(t *testing.T) {
-	svc, theirs, _, _ := inbox()
-	h := newHarness(t, svc, "approver2@example.com", approver)
-	h.selectOp(theirs.ID)
+	h, svc, theirs := deciding(t, "approver2@example.com", nil)
 	if v := h.PlainView(); !strings.Contains(v, "0/2") {
 		t.Fatalf("the inbox should show 0/2 before:\n%s", v)
 	}
@@ -57,9 +56,7 @@ func TestApprovalIsConfirmedOnTheFreshState(t *testing.T) {
 // TestDecisionOnAnOperationDecidedElsewhereIsRefused: rejected by another
 // approver since the inbox loaded, it is neither approved nor rejected.
 func TestDecisionOnAnOperationDecidedElsewhereIsRefused(t *testing.T) {
-	svc, theirs, _, _ := inbox()
-	h := newHarness(t, svc, "approver2@example.com", approver)
-	h.selectOp(theirs.ID)
+	h, _, theirs := deciding(t, "approver2@example.com", nil)
 	theirs.Status, theirs.Reason, theirs.RejectedBy = api.OperationRejected, "wrong wallet", "approver1@example.com"
 	h.Key("a")
 	h.Key("x")
@@ -85,9 +82,7 @@ func TestDecisionOnAnOperationDecidedElsewhereIsRefused(t *testing.T) {
 // TestRejectionAsksTheReasonOnTheFreshState fetches again before the
 // prompt, which states the approvals so far.
 func TestRejectionAsksTheReasonOnTheFreshState(t *testing.T) {
-	svc, theirs, _, _ := inbox()
-	h := newHarness(t, svc, "approver2@example.com", approver)
-	h.selectOp(theirs.ID)
+	h, _, theirs := deciding(t, "approver2@example.com", nil)
 	approveBehindTheBack(theirs)
 	h.Key("x")
 	if len(h.Prompts) != 1 || !strings.Contains(h.Prompts[0].Title, "1 of 2 approved") {
@@ -404,9 +399,7 @@ func TestSelectAllShownTakesOnlyWhatCanBeApproved(t *testing.T) {
 // TestTheFreshFetchIsShownWhileItRuns: between a and the confirmation the
 // screen says it is fetching the operation, and nothing is asked yet.
 func TestTheFreshFetchIsShownWhileItRuns(t *testing.T) {
-	svc, theirs, _, _ := inbox()
-	h := newHarness(t, svc, "approver1@example.com", approver)
-	h.selectOp(theirs.ID)
+	h, _, theirs := deciding(t, "approver1@example.com", nil)
 	m := h.screen()
 	fetch := m.approve(m.item(theirs.ID.String()))
 	if v := h.PlainView(); !strings.Contains(v, "fetching the latest state before asking you to confirm") || len(h.Asks) != 0 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 // show lists items: pending first, each group in the service's order.
@@ -121,17 +122,17 @@ func layout(w int, items []*item, now time.Time) ([]int, []widget.Column) {
 	want := max(min(need[colDestination], destinationWant), destinationMin)
 	if r := room(fullPick); r >= want+accountMin {
 		cols[colAccount].Width = max(min(r-want, need[colAccount]), accountMin)
-		return fullPick, pick(cols, fullPick)
+		return fullPick, listing.Pick(cols, fullPick)
 	}
 	if room(mediumPick) >= destinationMin {
-		return mediumPick, pick(cols, mediumPick)
+		return mediumPick, listing.Pick(cols, mediumPick)
 	}
 	if room(smallPick) >= destinationMin {
-		return smallPick, pick(cols, smallPick)
+		return smallPick, listing.Pick(cols, smallPick)
 	}
 	// The amount takes the room the status leaves.
 	cols[colAmount].Width = 0
-	return narrowPick, pick(cols, narrowPick)
+	return narrowPick, listing.Pick(cols, narrowPick)
 }
 
 // rebuild lists the operations again, after one changed.
@@ -156,7 +157,7 @@ func (m *Screen) row(it *item) widget.Row {
 	cells := cellsOf(it, m.s.Now())
 	cells[colRequester], cells[colAmount] = who, amt
 	if m.shown != nil {
-		cells = pick(cells, m.shown)
+		cells = listing.Pick(cells, m.shown)
 	}
 	return widget.Row{Cells: cells, Disabled: m.own(it)}
 }

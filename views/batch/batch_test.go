@@ -214,9 +214,7 @@ func TestAReadOnlySessionReviewsButCannotPay(t *testing.T) {
 func TestReviewShowsFiatDestinationsAndTotalsPerCurrency(t *testing.T) {
 	c := operator(t)
 	ctx := t.Context()
-	if _, err := c.CreateUSDAccount(ctx, uuid.Nil, api.CreateUSDAccountRequest{Alias: "Review Acme", BankAccountNumber: "000123456789", BankRoutingNumber: "021000021", BankBeneficiaryName: "Acme Inc", BankName: "Chase",
-		BeneficiaryAddress: &api.Address{StreetLine1: "1 Main St", City: "New York", State: "NY", PostalCode: "10001", Country: "USA"},
-		BankAddress:        &api.Address{StreetLine1: "383 Madison Ave", City: "New York", State: "NY", PostalCode: "10017", Country: "USA"}}); err != nil {
+	if _, err := c.CreateUSDAccount(ctx, uuid.Nil, livetest.USDAccount("Review Acme", "Acme Inc")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.CreateEURAccount(ctx, uuid.Nil, api.CreateEURAccountRequest{Alias: "Review Zeta", IBAN: "DE89370400440532013000", Country: "DEU", BankBeneficiaryName: "Zeta GmbH"}); err != nil {

@@ -16,11 +16,8 @@ var canWrite = api.Permissions{Beneficiary: true, PayOut: true}
 // openBRLBankForm opens the BRL form in bank-account mode with everything
 // but the tax id filled, focus on the tax id.
 func openBRLBankForm(h harness) {
-	h.Key("right", "n") // BRL, new
-	if h.screen().Form() == nil {
-		h.T.Fatal("n did not open the create form")
-	}
-	f := h.screen().Form()
+	h.Key("right")
+	f := h.newForm("BRL")
 	f.SetValue("alias", "Fornecedor")
 	f.SetValue("mode", modeBank)
 	f.SetValue("userName", "Fulano de Tal")

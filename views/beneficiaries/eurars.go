@@ -60,14 +60,12 @@ func eurKind(svc Service) *kind {
 			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Beneficiary", Width: 20}, {Title: "IBAN"}, {Title: "BIC", Width: 11}},
 			Load: lists(svc, Service.ListEURAccounts, eurEntry)},
 		newForm: func() *form.Form {
-			return form.New("New EUR bank account (SEPA)",
-				form.Field{Key: "alias", Label: "Alias", Required: true, CharLimit: 100},
+			return beneficiaryForm("New EUR bank account (SEPA)", "",
 				form.Field{Key: "bankBeneficiaryName", Label: "Beneficiary", Required: true},
 				form.Field{Key: "iban", Label: "IBAN", Required: true, Check: checkIBAN, Placeholder: "DE89 3704 0044 0532 0130 00"},
 				form.Field{Key: "bic", Label: "BIC", Check: checkBIC, Placeholder: "optional: DEUTDEFF"},
 				form.Field{Key: "country", Label: "Country", Check: checkAlpha3, Placeholder: "blank: the IBAN's (ISO alpha-3)"},
 				form.Field{Key: "isBusiness", Label: "Business", Choices: []string{"no", "yes"}},
-				form.Field{Key: "description", Label: "Description", CharLimit: 255},
 			)
 		},
 		prepare: func(f *form.Form) sender {
@@ -93,10 +91,8 @@ func arsKind(svc Service) *kind {
 			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "CVU", Width: 23}, {Title: "Description"}, {Title: "Created", Width: 10}},
 			Load: lists(svc, Service.ListARSAccounts, arsEntry)},
 		newForm: func() *form.Form {
-			return form.New("New ARS account (CVU)",
-				form.Field{Key: "alias", Label: "Alias", Required: true, CharLimit: 100},
+			return beneficiaryForm("New ARS account (CVU)", "",
 				form.Field{Key: "cvu", Label: "CVU", Required: true, Check: checkCVU, Placeholder: "22 digits"},
-				form.Field{Key: "description", Label: "Description", CharLimit: 255},
 			)
 		},
 		prepare: func(f *form.Form) sender {

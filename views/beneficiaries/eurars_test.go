@@ -151,11 +151,8 @@ func TestEURListDropsAnOlderLoad(t *testing.T) {
 
 // openPixForm opens the BRL form on a PIX key, filled, not sent.
 func openPixForm(h harness, alias, key string) {
-	h.Key("right", "n")
-	f := h.screen().Form()
-	if f == nil {
-		h.T.Fatal("n did not open the BRL form")
-	}
+	h.Key("right")
+	f := h.newForm("BRL")
 	f.SetValue("alias", alias)
 	f.SetValue("pixKey", key)
 }

@@ -48,6 +48,14 @@ func lists[T any](svc Service, list func(Service, context.Context, api.Beneficia
 	}, show)
 }
 
+// beneficiaryForm is the create form of a kind: its own fields between
+// the alias every beneficiary is listed and picked by (required;
+// aliasExample its placeholder) and the description every one may carry.
+func beneficiaryForm(title, aliasExample string, fields ...form.Field) *form.Form {
+	all := append([]form.Field{{Key: "alias", Label: "Alias", Required: true, Placeholder: aliasExample, CharLimit: 100}}, fields...)
+	return form.New(title, append(all, form.Field{Key: "description", Label: "Description", CharLimit: 255})...)
+}
+
 // request reads the kind's form into the call that creates the beneficiary
 // and the journal line that records it.
 func (k *kind) request(f *form.Form) tabbed.Request {
@@ -89,12 +97,10 @@ func walletKind(svc Service) *kind {
 				return svc.ListWallets(ctx, api.WalletFilter{SubAccountID: acct, Cursor: c})
 			}, walletEntry)},
 		newForm: func() *form.Form {
-			return form.New("New beneficiary wallet",
-				form.Field{Key: "alias", Label: "Alias", Required: true, Placeholder: "treasury cold wallet", CharLimit: 100},
+			return beneficiaryForm("New beneficiary wallet", "treasury cold wallet",
 				form.Field{Key: "walletChain", Label: "Chain", Required: true, Choices: money.Chains()},
 				form.Field{Key: "walletAddress", Label: "Address", Required: true, Placeholder: "0x…", Check: checkWalletAddress},
 				form.Field{Key: "walletMemo", Label: "Memo"},
-				form.Field{Key: "description", Label: "Description", CharLimit: 255},
 			)
 		},
 		prepare: func(f *form.Form) sender {
@@ -128,8 +134,7 @@ func brlKind(svc Service) *kind {
 			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Kind", Width: 10}, {Title: "Key / account"}, {Title: "Name", Width: 18}},
 			Load: lists(svc, Service.ListBRLAccounts, brlEntry)},
 		newForm: func() *form.Form {
-			return form.New("New BRL beneficiary",
-				form.Field{Key: "alias", Label: "Alias", Required: true, Placeholder: "supplier", CharLimit: 100},
+			return beneficiaryForm("New BRL beneficiary", "supplier",
 				form.Field{Key: "mode", Label: "Pay to", Required: true, Choices: []string{modePix, modeBank}},
 				form.Field{Key: "pixKey", Label: "PIX key", Required: true, Check: checkPixKey, Visible: isPix,
 					Placeholder: "CPF, CNPJ, +55 phone, e-mail or random key"},
@@ -140,7 +145,6 @@ func brlKind(svc Service) *kind {
 				form.Field{Key: "accountNumber", Label: "Account no.", Required: true, Check: checkDigits(1, 20), Visible: isBank},
 				form.Field{Key: "accountType", Label: "Account type", Required: true, Visible: isBank,
 					Choices: []string{"checking", "payment", "savings", "salary"}},
-				form.Field{Key: "description", Label: "Description", CharLimit: 255},
 			)
 		},
 		prepare: func(f *form.Form) sender {
@@ -182,8 +186,7 @@ func usdKind(svc Service) *kind {
 			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Beneficiary", Width: 20}, {Title: "Routing", Width: 9}, {Title: "Account"}},
 			Load: lists(svc, Service.ListUSDAccounts, usdEntry)},
 		newForm: func() *form.Form {
-			return form.New("New USD bank account",
-				form.Field{Key: "alias", Label: "Alias", Required: true, CharLimit: 100},
+			return beneficiaryForm("New USD bank account", "",
 				form.Field{Key: "bankBeneficiaryName", Label: "Beneficiary", Required: true},
 				form.Field{Key: "bankRoutingNumber", Label: "ABA routing", Required: true, Check: checkABA, Placeholder: "9 digits"},
 				form.Field{Key: "bankAccountNumber", Label: "Account no.", Required: true, Check: checkDigits(4, 17)},
@@ -195,7 +198,6 @@ func usdKind(svc Service) *kind {
 				form.Field{Key: "beneficiaryAddress.state", Label: "State"},
 				form.Field{Key: "beneficiaryAddress.postalCode", Label: "Postal code"},
 				form.Field{Key: "beneficiaryAddress.country", Label: "Country", Check: checkAlpha3, Placeholder: "USA (ISO alpha-3)"},
-				form.Field{Key: "description", Label: "Description", CharLimit: 255},
 			)
 		},
 		prepare: func(f *form.Form) sender {
@@ -232,8 +234,7 @@ func copKind(svc Service) *kind {
 			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Beneficiary", Width: 20}, {Title: "Account / Bre-B"}, {Title: "Bank", Width: 14}},
 			Load: lists(svc, Service.ListCOPAccounts, copEntry)},
 		newForm: func() *form.Form {
-			f := form.New("New COP bank account",
-				form.Field{Key: "alias", Label: "Alias", Required: true, CharLimit: 100},
+			f := beneficiaryForm("New COP bank account", "",
 				form.Field{Key: "beneficiaryName", Label: "Beneficiary", Required: true},
 				form.Field{Key: "breBKey", Label: "Bre-B key"},
 				form.Field{Key: "bankAccountNumber", Label: "Account no.", Check: checkDigits(6, 20)},
@@ -244,7 +245,6 @@ func copKind(svc Service) *kind {
 				form.Field{Key: "documentNumber", Label: "Document no.", Check: checkDigits(5, 15)},
 				form.Field{Key: "beneficiaryEmail", Label: "E-mail", Check: checkEmail},
 				form.Field{Key: "phoneNumber", Label: "Phone"},
-				form.Field{Key: "description", Label: "Description", CharLimit: 255},
 			)
 			// A COP payment goes to a Bre-B key or to a bank account; bank
 			// details name the bank by id or name.

@@ -89,22 +89,29 @@ func (m *Screen) loadMarkupWallets() tea.Cmd {
 // onMarkupWallets fills the markup picker; a single wallet is chosen at
 // once, since there is nothing to choose between.
 func (m *Screen) onMarkupWallets(msg ui.Result[markupWallets]) {
-	if m.details == nil {
-		return
-	}
 	p := m.details.markupPicker()
-	if p == nil {
+	if !fillPicker(p, "your service wallets", msg.Err, msg.Value.options) {
 		return
-	}
-	p.LoadErr = ""
-	if msg.Err != nil {
-		p.LoadErr = "could not load your service wallets: " + ui.ErrorText(msg.Err) + " (esc and continue again to retry)"
 	}
 	m.details.markupAddresses = msg.Value.addresses
-	p.SetOptions(msg.Value.options)
 	if p.Chosen == nil && len(p.All) == 1 {
 		p.Chosen = &p.All[0]
 	}
+}
+
+// fillPicker gives p the options loaded, or says why they did not load
+// (what: "the beneficiaries") and how to ask again; it reports false for a
+// nil p, a picker the form no longer shows.
+func fillPicker(p *form.Picker, what string, err error, options []form.Option) bool {
+	if p == nil {
+		return false
+	}
+	p.LoadErr = ""
+	if err != nil {
+		p.LoadErr = "could not load " + what + ": " + ui.ErrorText(err) + " (esc and continue again to retry)"
+	}
+	p.SetOptions(options)
+	return true
 }
 
 // listBeneficiaries is the load of the beneficiaries of kind in account as
@@ -117,12 +124,9 @@ func listBeneficiaries(client Service, kind beneficiaryKind, account uuid.UUID, 
 	return func(ctx context.Context) (beneficiaries, error) {
 		var got beneficiaries
 		var err error
-		byAccount := func(c string) api.BeneficiaryFilter { return api.BeneficiaryFilter{SubAccountID: account, Cursor: c} }
 		switch kind {
 		case kindBRL:
-			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.BRLAccount], error) {
-				return client.ListBRLAccounts(ctx, byAccount(c))
-			}, brlOption, nil)
+			got.options, got.more, err = bankOptions(ctx, account, client.ListBRLAccounts, brlOption)
 		case kindWallet:
 			// The account's own service wallet first: it is always there and
 			// needs no payOut.
@@ -132,21 +136,13 @@ func listBeneficiaries(client Service, kind beneficiaryKind, account uuid.UUID, 
 			}, walletOption, func(w api.Wallet) bool { return chain == "" || strings.EqualFold(w.WalletChain, chain) })
 			got.options = append([]form.Option{own}, got.options...)
 		case kindUSD:
-			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.USDAccount], error) {
-				return client.ListUSDAccounts(ctx, byAccount(c))
-			}, usdOption, nil)
+			got.options, got.more, err = bankOptions(ctx, account, client.ListUSDAccounts, usdOption)
 		case kindCOP:
-			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.COPAccount], error) {
-				return client.ListCOPAccounts(ctx, byAccount(c))
-			}, copOption, nil)
+			got.options, got.more, err = bankOptions(ctx, account, client.ListCOPAccounts, copOption)
 		case kindEUR:
-			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.EURAccount], error) {
-				return client.ListEURAccounts(ctx, byAccount(c))
-			}, eurOption, nil)
+			got.options, got.more, err = bankOptions(ctx, account, client.ListEURAccounts, eurOption)
 		case kindARS:
-			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.ARSAccount], error) {
-				return client.ListARSAccounts(ctx, byAccount(c))
-			}, arsOption, nil)
+			got.options, got.more, err = bankOptions(ctx, account, client.ListARSAccounts, arsOption)
 		}
 		if in := inlineOption(kind, chain); in != nil {
 			if restricted {
@@ -176,6 +172,14 @@ func optionsOf[T any](ctx context.Context, fetch func(ctx context.Context, curso
 		}
 	}
 	return out, more, err
+}
+
+// bankOptions is optionsOf for a kind of bank account: every one of
+// account, listed with list.
+func bankOptions[T any](ctx context.Context, account uuid.UUID, list func(context.Context, api.BeneficiaryFilter) (api.Page[T], error), option func(T) form.Option) ([]form.Option, bool, error) {
+	return optionsOf(ctx, func(ctx context.Context, c string) (api.Page[T], error) {
+		return list(ctx, api.BeneficiaryFilter{SubAccountID: account, Cursor: c})
+	}, option, nil)
 }
 
 func brlOption(b api.BRLAccount) form.Option {

@@ -240,7 +240,12 @@ func (d *details) picker() *form.Picker { return d.pickerOf(dBeneficiary) }
 // markupPicker is the markup wallet picker, if the quote has a markup.
 func (d *details) markupPicker() *form.Picker { return d.pickerOf(dMarkupWallet) }
 
+// pickerOf is the picker id; nil when there is none, or no details are
+// open (d is nil: a list that answers after the user left the details).
 func (d *details) pickerOf(id string) *form.Picker {
+	if d == nil {
+		return nil
+	}
 	for _, e := range d.entries {
 		if e.p != nil && e.p.ID == id {
 			return e.p

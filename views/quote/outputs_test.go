@@ -14,7 +14,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/ui"
-	"github.com/tesouro-treasury/tesouro/ui/screentest"
 )
 
 // The plain fake of screen_test.go holds none of these: its screens never
@@ -108,11 +107,7 @@ func outHarness(t *testing.T, perms api.Permissions) (*harness, *outFake) {
 	}
 	o := &outFake{fake: base.f, usd: []api.USDAccount{usdBen}, eur: []api.EURAccount{eurBen}, ars: []api.ARSAccount{arsBen},
 		own: map[uuid.UUID][]api.AccountWallet{sub.ID: {subWallet}, uuid.Nil: {mainWallet}}}
-	m := New(base.s, o).(*Screen)
-	m.SetSize(100, 40)
-	d := screentest.New(t, base.s, m)
-	d.Run(m.Init())
-	return &harness{t: t, m: m, f: base.f, d: d, s: base.s}, o
+	return drive(t, base.s, o, base.f), o
 }
 
 // pair sets the form's currencies and methods and the amount, as typed.
@@ -128,6 +123,14 @@ func (h *harness) pair(inCur, inMethod, outCur, outMethod, amount string) {
 		f.get(fAmount).Set(amount)
 		f.refresh()
 	}
+}
+
+// markup adds a markup of pct percent to the quote form.
+func (h *harness) markup(pct string) {
+	f := h.m.form
+	f.get(fMarkup).Set("add")
+	f.get(fMarkupPct).Set(pct)
+	f.refresh()
 }
 
 // toDetails gets the quote and continues to the ticket details, on the
@@ -387,10 +390,7 @@ func TestEURAndARSBeneficiariesArePaid(t *testing.T) {
 func TestMarkupWalletIsPickedFromTheAccountsOwn(t *testing.T) {
 	h, o := outHarness(t, operatorPerms())
 	h.pair("BRL", "PIX", "BRLA", "INTERNAL", "500")
-	f := h.m.form
-	f.get(fMarkup).Set("add")
-	f.get(fMarkupPct).Set("1")
-	f.refresh()
+	h.markup("1")
 	h.toDetailsOf()
 	if got := h.m.details.markupPicker(); got == nil {
 		t.Fatalf("no markup picker:\n%s", h.screen())
@@ -434,9 +434,7 @@ func TestRestrictedAccessCannotPayInline(t *testing.T) {
 func TestMarkupWalletsOfAnotherAccountAreDropped(t *testing.T) {
 	h, _ := outHarness(t, operatorPerms())
 	h.pair("BRL", "PIX", "BRLA", "INTERNAL", "500")
-	h.m.form.get(fMarkup).Set("add")
-	h.m.form.get(fMarkupPct).Set("1")
-	h.m.form.refresh()
+	h.markup("1")
 	h.toDetailsOf()
 	before := len(h.m.details.markupPicker().All)
 	h.send(ui.Result[markupWallets]{Value: markupWallets{options: nil}})

@@ -25,6 +25,20 @@ func sandboxClient(t *testing.T) *api.Client {
 	return c
 }
 
+// sandboxHarness drives the screen of the demo operator against the
+// sandbox client c, operating account (the main one when zero), on the
+// wall clock: quotes are priced and expire as the sandbox says.
+func sandboxHarness(t *testing.T, c Service, account ui.Account) *harness {
+	t.Helper()
+	j, err := journal.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &ui.Session{Env: ui.EnvSandbox, Profile: "demo", Journal: j, Time: screentest.NewClock(time.Now()), Account: account,
+		Access: &api.AccessInfo{Email: "operator@demo.test", AccountPermissions: operatorPerms()}}
+	return drive(t, s, c, nil)
+}
+
 // sandboxWithSubs is sandboxClient with the demo sub-accounts.
 func sandboxWithSubs(t *testing.T) (*api.Client, []sandbox.SubAccountCredential) {
 	t.Helper()
@@ -53,9 +67,7 @@ func pays(who, then string) func(h *harness) {
 func TestEveryOutputKindIsCreatedBySandbox(t *testing.T) {
 	c := sandboxClient(t)
 	ctx := t.Context()
-	if _, err := c.CreateUSDAccount(ctx, uuid.Nil, api.CreateUSDAccountRequest{Alias: "Zeta Corp", BankAccountNumber: "000123456789", BankRoutingNumber: "021000021", BankBeneficiaryName: "Zeta Corp", BankName: "Chase",
-		BeneficiaryAddress: &api.Address{StreetLine1: "1 Main St", City: "New York", State: "NY", PostalCode: "10001", Country: "USA"},
-		BankAddress:        &api.Address{StreetLine1: "383 Madison Ave", City: "New York", State: "NY", PostalCode: "10017", Country: "USA"}}); err != nil {
+	if _, err := c.CreateUSDAccount(ctx, uuid.Nil, livetest.USDAccount("Zeta Corp", "Zeta Corp")); err != nil {
 		t.Fatalf("register USD: %v", err)
 	}
 	if _, err := c.CreateEURAccount(ctx, uuid.Nil, api.CreateEURAccountRequest{Alias: "Zeta GmbH", IBAN: "DE89370400440532013000", BIC: "COBADEFFXXX", Country: "DEU", BankBeneficiaryName: "Zeta GmbH"}); err != nil {
@@ -118,38 +130,17 @@ func TestEveryOutputKindIsCreatedBySandbox(t *testing.T) {
 			block: func(r api.CreateTicketRequest) bool { return r.TicketMarkupInput != nil }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			j, err := journal.Open(t.TempDir())
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := &ui.Session{Env: ui.EnvSandbox, Profile: "demo", Journal: j, Time: screentest.NewClock(time.Now()),
-				Access: &api.AccessInfo{Email: "operator@demo.test", AccountPermissions: operatorPerms()}}
-			m := New(s, c).(*Screen)
-			m.SetSize(100, 40)
-			d := screentest.New(t, s, m)
-			d.Run(m.Init())
-			h := &harness{t: t, m: m, d: d, s: s}
+			h := sandboxHarness(t, c, ui.Account{})
+			m := h.m
 			h.pair(tc.inCur, tc.inM, tc.outCur, tc.outM, tc.amount)
 			if tc.brCode != "" {
 				m.form.get(fBrCode).Set(tc.brCode)
 				m.form.refresh()
 			}
 			if tc.markupPct != "" {
-				m.form.get(fMarkup).Set("add")
-				m.form.get(fMarkupPct).Set(tc.markupPct)
-				m.form.refresh()
+				h.markup(tc.markupPct)
 			}
-			h.keys("enter")
-			if m.quote == nil {
-				t.Fatalf("no quote:\n%s", h.screen())
-			}
-			h.keys("c")
-			if m.stage != stageDetails {
-				t.Fatalf("stage %v, want the details:\n%s", m.stage, h.screen())
-			}
-			if m.details.picker() != nil {
-				h.toPicker()
-			}
+			h.toDetailsOf()
 			if tc.details != nil {
 				tc.details(h)
 			}
@@ -185,22 +176,10 @@ func TestSubAccountMarkupToTheMainWalletIsCreatedBySandbox(t *testing.T) {
 	if err != nil || len(main.Wallets) == 0 {
 		t.Fatalf("main account-info: %v", err)
 	}
-	j, err := journal.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &ui.Session{Env: ui.EnvSandbox, Profile: "demo", Journal: j, Time: screentest.NewClock(time.Now()),
-		Account: ui.Account{ID: subID, Name: subs[0].Name},
-		Access:  &api.AccessInfo{Email: "operator@demo.test", AccountPermissions: operatorPerms()}}
-	m := New(s, c).(*Screen)
-	m.SetSize(100, 40)
-	d := screentest.New(t, s, m)
-	d.Run(m.Init())
-	h := &harness{t: t, m: m, d: d, s: s}
+	h := sandboxHarness(t, c, ui.Account{ID: subID, Name: subs[0].Name})
+	m := h.m
 	h.pair("BRL", "PIX", "BRLA", "INTERNAL", "200")
-	m.form.get(fMarkup).Set("add")
-	m.form.get(fMarkupPct).Set("0.5")
-	m.form.refresh()
+	h.markup("0.5")
 	h.keys("enter")
 	h.keys("c")
 	if m.stage != stageDetails {

@@ -542,18 +542,10 @@ func (m *Screen) reloadBeneficiaries() tea.Cmd {
 }
 
 func (m *Screen) onBeneficiaries(msg ui.Result[beneficiaries]) {
-	if m.details == nil {
-		return
-	}
 	p := m.details.picker()
-	if p == nil {
+	if !fillPicker(p, "the beneficiaries", msg.Err, msg.Value.options) {
 		return
 	}
-	p.LoadErr = ""
-	if msg.Err != nil {
-		p.LoadErr = "could not load the beneficiaries: " + ui.ErrorText(msg.Err) + " (esc and continue again to retry)"
-	}
-	p.SetOptions(msg.Value.options)
 	if msg.Value.more {
 		p.LoadErr = fmt.Sprintf("only the first %d beneficiaries were loaded: type to filter them", maxBeneficiaries)
 	}

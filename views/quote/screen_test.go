@@ -161,12 +161,14 @@ func newHarness(t *testing.T, perms api.Permissions) *harness {
 		Env: ui.EnvSandbox, Profile: "demo", SandboxFunding: true, Account: sub,
 		Access: &api.AccessInfo{Email: "op@example.com", AccountPermissions: perms}, Journal: j, Time: clk,
 	}
-	return drive(t, s, f)
+	return drive(t, s, f, f)
 }
 
-// drive builds the screen for s asking f.
-func drive(t *testing.T, s *ui.Session, f *fake) *harness {
-	m := New(s, f).(*Screen)
+// drive builds the screen for s asking svc; f is the fake behind svc, if
+// one is (nil against the sandbox).
+func drive(t *testing.T, s *ui.Session, svc Service, f *fake) *harness {
+	t.Helper()
+	m := New(s, svc).(*Screen)
 	m.SetSize(100, 40)
 	d := screentest.New(t, s, m)
 	d.Run(m.Init())
@@ -177,7 +179,7 @@ func drive(t *testing.T, s *ui.Session, f *fake) *harness {
 // switch builds it, on a service of its own.
 func (h *harness) switchTo(a ui.Account) *harness {
 	f := &fake{brCode: h.f.brCode, wallets: h.f.wallets, brl: h.f.brl}
-	return drive(h.t, h.s.WithAccount(a), f)
+	return drive(h.t, h.s.WithAccount(a), f, f)
 }
 
 // send gives the screen msg as it is, past the root's check of whose
@@ -857,5 +859,29 @@ func TestLongFieldTextContinuesUnderItself(t *testing.T) {
 		if !strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "›") && !strings.HasPrefix(l, "↑") && !strings.HasPrefix(l, "Quote builder") {
 			t.Errorf("line %d wrapped to the left edge: %q\\n%s", i, l, strings.Join(lines, "\\n"))
 		}
+	}
+}
+
+// A picker whose list did not load says why and how to ask again; the next
+// list clears that. A list answering after the details closed is dropped.
+func TestPickerSaysWhyItsListDidNotLoad(t *testing.T) {
+	if fillPicker(nil, "the beneficiaries", nil, nil) {
+		t.Fatal("a list for no picker was taken")
+	}
+	var closed *details
+	if closed.picker() != nil || closed.markupPicker() != nil {
+		t.Fatal("closed details offer a picker")
+	}
+	p := form.NewPicker(dBeneficiary, "Beneficiary")
+	if !fillPicker(p, "the beneficiaries", fmt.Errorf("list beneficiaries: %w", api.ErrForbidden), nil) {
+		t.Fatal("the picker did not take its answer")
+	}
+	if !strings.HasPrefix(p.LoadErr, "could not load the beneficiaries: ") || !strings.HasSuffix(p.LoadErr, " (esc and continue again to retry)") || p.Loading {
+		t.Fatalf("LoadErr %q, loading %v", p.LoadErr, p.Loading)
+	}
+	opts := []form.Option{{ID: uuid.New(), Title: "Treasury cold"}}
+	fillPicker(p, "the beneficiaries", nil, opts)
+	if p.LoadErr != "" || len(p.All) != 1 || p.All[0].Title != "Treasury cold" {
+		t.Fatalf("after a list came: LoadErr %q, options %+v", p.LoadErr, p.All)
 	}
 }

@@ -59,8 +59,7 @@ type Model struct {
 	exportReq ui.Slot
 	note      string // the last export, on the count line
 
-	detail *api.StatementLog
-	scroll listing.Scroll
+	detail listing.Detail[api.StatementLog]
 
 	width, height int
 	layout        listing.Layout
@@ -240,7 +239,7 @@ func (m *Model) switchToken(d int) tea.Cmd {
 		return nil
 	}
 	m.tok = (m.tok + d + len(m.tokens)) % len(m.tokens)
-	m.detail = nil
+	m.detail.Close()
 	cmd := m.reset()
 	m.relayout()
 	return cmd

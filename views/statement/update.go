@@ -70,15 +70,15 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 
 // current is the entry the keys act on: the open one, else the selected.
 func (m *Model) current() (api.StatementLog, bool) {
-	if m.detail != nil {
-		return *m.detail, true
+	if m.detail.Open != nil {
+		return *m.detail.Open, true
 	}
 	return m.list.Selected()
 }
 
 func (m *Model) syncKeys() {
 	l, ok := m.current()
-	m.keys.Open.SetEnabled(ok && m.detail == nil)
+	m.keys.Open.SetEnabled(ok && m.detail.Open == nil)
 	m.keys.Copy.SetEnabled(ok)
 	m.keys.Ticket.SetEnabled(ok && l.TicketID != "")
 	m.keys.Clear.SetEnabled(!m.bar.Empty())
@@ -92,13 +92,8 @@ func (m *Model) syncKeys() {
 func (m *Model) KeyMap() []key.Binding {
 	m.syncKeys()
 	k := m.keys
-	switch {
-	case m.bar.Active():
-		return m.bar.KeyMap()
-	case m.detail != nil:
-		return append([]key.Binding{k.Back, k.Ticket, k.Copy}, k.Scroll.Bindings()...)
-	}
-	return append([]key.Binding{k.Prev, k.Next, k.All, k.Open, k.Filters, k.Clear, k.Reload, k.Export, k.Ticket, k.Copy}, m.list.KeyMap()...)
+	return m.list.Bindings(m.detail.Open != nil, []key.Binding{k.Back, k.Ticket, k.Copy}, k.Scroll,
+		k.Prev, k.Next, k.All, k.Open, k.Filters, k.Clear, k.Reload, k.Export, k.Ticket, k.Copy)
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -115,11 +110,11 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return ui.Copy("entry id", l.ID)
 	}
-	if m.detail != nil {
-		if m.scroll.Closes(msg, k.Back, k.Scroll, m.height) {
-			m.detail = nil
-		}
+	if m.detail.Key(msg, k.Back, k.Scroll, m.height) {
 		return nil
+	}
+	if cmd, ok := m.list.FilterKey(msg, k.Filters, k.Clear); ok {
+		return cmd
 	}
 	switch {
 	case key.Matches(msg, k.Prev):
@@ -130,14 +125,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.loadToEnd()
 	case key.Matches(msg, k.Open):
 		if l, ok := m.list.Selected(); ok {
-			m.detail, m.scroll = &l, listing.Scroll{}
+			m.detail.Show(l)
 		}
 		return nil
-	case key.Matches(msg, k.Filters):
-		return m.bar.Open()
-	case key.Matches(msg, k.Clear):
-		m.bar.Clear()
-		return m.reset()
 	case key.Matches(msg, k.Reload):
 		return tea.Batch(m.loadBalances(), m.reset())
 	case key.Matches(msg, k.Export):

@@ -65,8 +65,8 @@ func (m *Model) View() string {
 		return ""
 	}
 	return m.list.Frame(m.width, m.height, "Filter the statement (dates sent to the service)", m.list.Count(), func() string {
-		if m.detail != nil {
-			return m.scroll.Pane(m.s.Styles(), "Entry "+m.detail.ID, m.detailLines(), m.width, m.height)
+		if e := m.detail.Open; e != nil {
+			return m.detail.Pane(m.s.Styles(), "Entry "+e.ID, m.detailLines(), m.width, m.height)
 		}
 		var notes []string
 		if m.toEnd {
@@ -168,7 +168,7 @@ func (m *Model) summaryLines(w, _ int) []string {
 
 // detailLines are every field of the open entry.
 func (m *Model) detailLines() []string {
-	l := m.detail
+	l := m.detail.Open
 	th := m.s.Styles()
 	s := listing.NewSheet(th, m.width)
 	s.Title("Ledger entry")

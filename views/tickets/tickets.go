@@ -136,13 +136,8 @@ func (m *Model) selected() (*record, bool) { return m.list.Selected() }
 func (m *Model) KeyMap() []key.Binding {
 	m.syncKeys()
 	k := m.keys
-	switch {
-	case m.bar.Active():
-		return m.bar.KeyMap()
-	case m.detail != nil:
-		return append([]key.Binding{k.Back, k.Cancel, k.Receipt, k.Copy, k.Reload}, k.Scroll.Bindings()...)
-	}
-	return append([]key.Binding{k.Open, k.Filters, k.ClearFilters, k.Reload, k.Export, k.StopExport, k.Cancel, k.Receipt, k.Copy}, m.list.KeyMap()...)
+	return m.list.Bindings(m.detail != nil, []key.Binding{k.Back, k.Cancel, k.Receipt, k.Copy, k.Reload}, k.Scroll,
+		k.Open, k.Filters, k.ClearFilters, k.Reload, k.Export, k.StopExport, k.Cancel, k.Receipt, k.Copy)
 }
 
 // syncKeys enables the bindings whose action makes sense now.

@@ -84,15 +84,13 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.detailKey(msg)
 	}
 	k := m.keys
+	if cmd, ok := m.list.FilterKey(msg, k.Filters, k.ClearFilters); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.Open):
 		rec, _ := m.selected()
 		return m.openDetail(rec.ID)
-	case key.Matches(msg, k.Filters):
-		return m.bar.Open()
-	case key.Matches(msg, k.ClearFilters):
-		m.bar.Clear()
-		return m.reset()
 	case key.Matches(msg, k.Reload):
 		return m.reset()
 	case key.Matches(msg, k.StopExport):

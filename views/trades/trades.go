@@ -62,8 +62,7 @@ type Model struct {
 	list *listing.List[api.Trade]
 	bar  *widget.FilterBar
 
-	detail *api.Trade
-	scroll listing.Scroll
+	detail listing.Detail[api.Trade]
 
 	width, height int
 	layout        listing.Layout
@@ -136,10 +135,17 @@ func (m *Model) selected() (*api.Trade, bool) {
 	return &t, ok
 }
 
+// open shows the selected trade in the detail pane.
+func (m *Model) open() {
+	if t, ok := m.list.Selected(); ok {
+		m.detail.Show(t)
+	}
+}
+
 // current is the trade the keys act on: the open one, else the selected one.
 func (m *Model) current() (*api.Trade, bool) {
-	if m.detail != nil {
-		return m.detail, true
+	if m.detail.Open != nil {
+		return m.detail.Open, true
 	}
 	return m.selected()
 }
@@ -148,18 +154,13 @@ func (m *Model) current() (*api.Trade, bool) {
 func (m *Model) KeyMap() []key.Binding {
 	m.syncKeys()
 	k := m.keys
-	switch {
-	case m.bar.Active():
-		return m.bar.KeyMap()
-	case m.detail != nil:
-		return append([]key.Binding{k.Back, k.Ticket, k.Copy}, k.Scroll.Bindings()...)
-	}
-	return append([]key.Binding{k.Open, k.Filters, k.Clear, k.Reload, k.Ticket, k.Copy}, m.list.KeyMap()...)
+	return m.list.Bindings(m.detail.Open != nil, []key.Binding{k.Back, k.Ticket, k.Copy}, k.Scroll,
+		k.Open, k.Filters, k.Clear, k.Reload, k.Ticket, k.Copy)
 }
 
 func (m *Model) syncKeys() {
 	t, ok := m.current()
-	m.keys.Open.SetEnabled(ok && m.detail == nil)
+	m.keys.Open.SetEnabled(ok && m.detail.Open == nil)
 	m.keys.Copy.SetEnabled(ok)
 	m.keys.Ticket.SetEnabled(ok && t.SettlementTicketID != nil && *t.SettlementTicketID != uuid.Nil)
 	m.keys.Clear.SetEnabled(!m.bar.Empty())
@@ -173,8 +174,7 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ui.NavigateMsg:
 		if msg.Screen == m.ID() && msg.ID != "" && m.list.Table.Table.Select(msg.ID) {
-			m.detail, _ = m.selected()
-			m.scroll = listing.Scroll{}
+			m.open()
 		}
 		return m, nil
 	case tea.KeyPressMsg:
@@ -194,22 +194,16 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		t, _ := m.current()
 		return ui.Copy("trade id", t.ID.String())
 	}
-	if m.detail != nil {
-		if m.scroll.Closes(msg, k.Back, k.Scroll, m.height) {
-			m.detail = nil
-		}
+	if m.detail.Key(msg, k.Back, k.Scroll, m.height) {
 		return nil
+	}
+	if cmd, ok := m.list.FilterKey(msg, k.Filters, k.Clear); ok {
+		return cmd
 	}
 	switch {
 	case key.Matches(msg, k.Open):
-		m.detail, _ = m.selected()
-		m.scroll = listing.Scroll{}
+		m.open()
 		return nil
-	case key.Matches(msg, k.Filters):
-		return m.bar.Open()
-	case key.Matches(msg, k.Clear):
-		m.bar.Clear()
-		return m.reset()
 	case key.Matches(msg, k.Reload):
 		return m.reset()
 	}

@@ -28,8 +28,8 @@ func (m *Model) countText() string { return m.list.Count() }
 // View implements ui.Screen.
 func (m *Model) View() string {
 	return m.list.Frame(m.width, m.height, "Filter trades (sent to the service)", m.countText(), func() string {
-		if m.detail != nil {
-			return m.scroll.Pane(m.s.Styles(), "Trade "+m.detail.ID.String(), tradeLines(m.detail, m.s.Styles(), m.width, m.loc()), m.width, m.height)
+		if t := m.detail.Open; t != nil {
+			return m.detail.Pane(m.s.Styles(), "Trade "+t.ID.String(), tradeLines(t, m.s.Styles(), m.width, m.loc()), m.width, m.height)
 		}
 		return m.list.View(listing.Filters(m.bar))
 	})

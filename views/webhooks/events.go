@@ -75,7 +75,7 @@ func (m *Model) reloadEvents() tea.Cmd {
 	} else {
 		m.events.SetEmpty("no webhook events recorded in " + m.s.AccountName())
 	}
-	m.eventDetail = nil
+	m.eventDetail.Close()
 	return m.events.Reload()
 }
 
@@ -117,10 +117,10 @@ func (m *Model) eventLines(e *api.WebhookEvent) []string {
 }
 
 func (m *Model) eventsView() string {
-	if e := m.eventDetail; e != nil {
+	if e := m.eventDetail.Open; e != nil {
 		th := m.s.Styles()
 		lines := []string{th.Title.Render("Webhook event " + e.ID)}
-		lines = append(lines, m.eventScroll.Window(m.eventLines(e), m.bodyHeight()-1)...)
+		lines = append(lines, m.eventDetail.Window(m.eventLines(e), m.bodyHeight()-1)...)
 		return strings.Join(lines, "\n")
 	}
 	return m.events.View(m.eventsFilterText())

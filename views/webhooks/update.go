@@ -87,14 +87,14 @@ func (m *Model) switchTab() tea.Cmd {
 
 func (m *Model) eventsKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
-	if m.eventDetail != nil {
+	if m.eventDetail.Open != nil {
 		switch {
 		case key.Matches(msg, k.Back):
-			m.eventDetail = nil
+			m.eventDetail.Close()
 		case key.Matches(msg, k.Up):
-			m.eventScroll.Offset--
+			m.eventDetail.Offset--
 		case key.Matches(msg, k.Down):
-			m.eventScroll.Offset++
+			m.eventDetail.Offset++
 		}
 		return nil
 	}
@@ -103,7 +103,7 @@ func (m *Model) eventsKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.switchTab()
 	case key.Matches(msg, k.Open):
 		if e, ok := m.events.Selected(); ok {
-			m.eventDetail, m.eventScroll = &e, listing.Scroll{}
+			m.eventDetail.Show(e)
 		}
 		return nil
 	case key.Matches(msg, k.Kind):

@@ -75,8 +75,7 @@ type Model struct {
 	tab         int
 	events      *listing.List[api.WebhookEvent]
 	eventSub    string // the one subscription the events are narrowed to
-	eventDetail *api.WebhookEvent
-	eventScroll listing.Scroll
+	eventDetail listing.Detail[api.WebhookEvent]
 
 	// edit is the open edit form of a webhook (nil when none).
 	edit *editor
@@ -225,7 +224,7 @@ func (m *Model) KeyMap() []key.Binding {
 		return m.edit.form.KeyMap()
 	case m.bar.Active():
 		return m.bar.KeyMap()
-	case m.tab == 1 && m.eventDetail != nil:
+	case m.tab == 1 && m.eventDetail.Open != nil:
 		return []key.Binding{k.Back, k.Edit, k.Up, k.Down}
 	case m.tab == 1:
 		return append([]key.Binding{k.Prev, k.Open, k.Kind, k.Edit, k.Reload, k.Copy}, m.events.KeyMap()...)

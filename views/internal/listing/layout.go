@@ -61,3 +61,16 @@ func (ls Layouts) Fit(cur *Layout, w int, t interface{ Redraw(...widget.Column) 
 		t.Redraw(ls.Columns(l)...)
 	}
 }
+
+// Pick is the values of all at the indexes idx, in idx's order: the columns,
+// or a row's cells, that a narrower layout keeps. An index past the end is
+// skipped.
+func Pick[T any](all []T, idx []int) []T {
+	out := make([]T, 0, len(idx))
+	for _, i := range idx {
+		if i < len(all) {
+			out = append(out, all[i])
+		}
+	}
+	return out
+}

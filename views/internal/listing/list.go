@@ -203,6 +203,22 @@ func (l *List[T]) Handle(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// FilterKey takes the keys of the server filter bar: open shows its form,
+// clear empties it and applies that (the list is fetched again). It
+// reports whether msg was one of them.
+func (l *List[T]) FilterKey(msg tea.KeyPressMsg, open, clear key.Binding) (tea.Cmd, bool) {
+	switch {
+	case l.bar == nil:
+		return nil, false
+	case key.Matches(msg, open):
+		return l.bar.Open(), true
+	case key.Matches(msg, clear):
+		l.bar.Clear()
+		return l.apply(), true
+	}
+	return nil, false
+}
+
 // Rest gives the filter bar's open form what else it needs (its inputs'
 // blinks); nil when no form is open.
 func (l *List[T]) Rest(msg tea.Msg) tea.Cmd {
@@ -269,6 +285,20 @@ func (l *List[T]) StopLoading() {
 	l.toEnd = false
 	l.slot.Cancel()
 	l.relayout()
+}
+
+// Bindings is the KeyMap of a list screen whose records open in a detail
+// pane: the filter bar's form keys while it is open, else, while a record
+// is open, pane's keys and the scroll keys, else keys and the table's
+// navigation.
+func (l *List[T]) Bindings(open bool, pane []key.Binding, scroll ScrollKeys, keys ...key.Binding) []key.Binding {
+	switch {
+	case l.bar != nil && l.bar.Active():
+		return l.bar.KeyMap()
+	case open:
+		return slices.Concat(pane, scroll.Bindings())
+	}
+	return slices.Concat(keys, l.KeyMap())
 }
 
 // KeyMap is the table's navigation, with esc while G loads to the end.

@@ -5,10 +5,13 @@
 // (an answer to a request made before a reload, or for another account, is
 // dropped), asks for the next page before the cursor reaches the end (G
 // loads every page left, its progress in the count, esc stopping it),
-// takes the / filter and draws the count line, error line and table. Beside it:
-// the filter bar's creation-date range, the filter form's frame, and the
-// scrolled key/value sheet of a detail pane. Each screen keeps its own
-// columns, server filters, keys and details.
+// takes the / filter and draws the count line, error line and table; it
+// gives the keys of the filter bar (FilterKey) and says which keys a screen
+// offers (Bindings). Beside it: the filter bar's creation-date range, the
+// filter form's frame, the open record of a detail pane (Detail) and the
+// scrolled key/value sheet it shows, and the columns a narrower layout
+// keeps (Pick). Each screen keeps its own columns, server filters, keys and
+// details.
 //
 // Two lists are shown only whole, and load with FetchWhole (every page in
 // one request, the table's values swapped at once) onto a Table instead of

@@ -88,3 +88,29 @@ func (s *Scroll) Pane(th *ui.Theme, title string, body []string, w, h int) strin
 	}
 	return strings.Join(append([]string{ui.Spread(th.Title.Render(title), th.Muted.Render(pos), w)}, shown...), "\n")
 }
+
+// Detail is the record a list screen shows in its detail pane, if one is
+// open, and how far the pane is scrolled.
+type Detail[T any] struct {
+	Open *T // nil while the list shows
+	Scroll
+}
+
+// Show opens v in the pane, scrolled to the top.
+func (d *Detail[T]) Show(v T) { d.Open, d.Scroll = &v, Scroll{} }
+
+// Close goes back to the list.
+func (d *Detail[T]) Close() { d.Open = nil }
+
+// Key takes msg while a record is open, in a pane h lines high: back
+// closes it, the scroll keys scroll it, and any other key is ignored. It
+// reports whether a record was open, so that msg was the pane's.
+func (d *Detail[T]) Key(msg tea.KeyPressMsg, back key.Binding, k ScrollKeys, h int) bool {
+	if d.Open == nil {
+		return false
+	}
+	if d.Closes(msg, back, k, h) {
+		d.Close()
+	}
+	return true
+}

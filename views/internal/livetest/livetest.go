@@ -1,7 +1,7 @@
 // Package livetest gives the screens' tests what they need to drive a
 // screen against the sandbox over real HTTP, as the dashboard reaches the
-// service: the sandbox served for the length of a test, and the signed
-// client of one of its demo accesses.
+// service: the sandbox served for the length of a test, the signed client
+// of one of its demo accesses, and records it accepts (USDAccount).
 package livetest
 
 import (
@@ -39,4 +39,13 @@ func Client(t testing.TB, creds sandbox.Credentials, name string, timeout time.D
 		t.Fatal(err)
 	}
 	return c
+}
+
+// USDAccount is a USD bank account the service accepts: a valid ABA routing
+// number, the bank and the holder's US addresses, registered as alias in
+// the name of holder.
+func USDAccount(alias, holder string) api.CreateUSDAccountRequest {
+	return api.CreateUSDAccountRequest{Alias: alias, BankAccountNumber: "000123456789", BankRoutingNumber: "021000021", BankBeneficiaryName: holder, BankName: "Chase",
+		BeneficiaryAddress: &api.Address{StreetLine1: "1 Main St", City: "New York", State: "NY", PostalCode: "10001", Country: "USA"},
+		BankAddress:        &api.Address{StreetLine1: "383 Madison Ave", City: "New York", State: "NY", PostalCode: "10017", Country: "USA"}}
 }

@@ -97,7 +97,7 @@ func (l *List) build(s *ui.Session) {
 
 func (l *List) row(e Entry) widget.Row {
 	if l.narrow {
-		return widget.Row{Cells: pick(e.Cells, l.Narrow)}
+		return widget.Row{Cells: listing.Pick(e.Cells, l.Narrow)}
 	}
 	return widget.Row{Cells: e.Cells}
 }
@@ -106,18 +106,8 @@ func (l *List) row(e Entry) widget.Row {
 func (l *List) setNarrow(narrow bool) {
 	l.narrow = narrow
 	if narrow {
-		l.list.Redraw(pick(l.Cols, l.Narrow)...)
+		l.list.Redraw(listing.Pick(l.Cols, l.Narrow)...)
 	} else {
 		l.list.Redraw(l.Cols...)
 	}
-}
-
-func pick[T any](all []T, idx []int) []T {
-	out := make([]T, 0, len(idx))
-	for _, i := range idx {
-		if i < len(all) {
-			out = append(out, all[i])
-		}
-	}
-	return out
 }
