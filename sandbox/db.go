@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -13,7 +14,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"modernc.org/libc"
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // The sandbox keeps its state in SQLite (modernc.org/sqlite, no cgo), the
@@ -28,11 +31,17 @@ import (
 //     WAL back to its last complete commit). FULL fsyncs every group commit
 //     inside the write lock, which every other writer waits on, for a
 //     power-loss guarantee a test sandbox does not need.
-//   - default: a private in-memory database (shared cache between the
-//     sandbox's own connections, under a random name), gone with the
-//     process; no file is ever created. Readers read uncommitted pages
-//     (read_uncommitted): with a shared cache a reader would otherwise wait
-//     on the open group-commit transaction's table locks.
+//   - default: a private in-memory database, gone with the process; no
+//     file is ever created. It is SQLite's memdb VFS (a file kept in
+//     memory, under a random name shared by the sandbox's own connections)
+//     rather than a ":memory:"-style database: that one's pager keeps every
+//     page in its cache, and a transaction that splits an index page (most
+//     creations: the indexes are keyed on random ids) makes the commit scan
+//     the whole cache, so each commit cost more the more the sandbox held.
+//     memdb has no WAL: a reader cannot start while a write transaction is
+//     open, so in memory a transaction never outlives the store lock (see
+//     storeLock), and readers, who take that lock for reading, never meet
+//     one.
 //
 // One connection writes (SQLite has one writer); a small pool reads.
 
@@ -55,12 +64,37 @@ const readConns = 4
 func dsnFor(path string) string {
 	pragmas := "_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)"
 	if path == "" {
-		return "file:sandbox-" + randomName() + "?mode=memory&cache=shared&" + pragmas + "&_pragma=read_uncommitted(1)"
+		return "file:/sandbox-" + randomName() + "?vfs=memdb&" + pragmas
 	}
 	u := url.URL{Scheme: "file", Opaque: url.PathEscape(path)}
 	// wal_autocheckpoint(0): the writer never copies the WAL back into the
 	// file itself; checkpointLoop does, off the write lock.
 	return u.String() + "?" + pragmas + "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=wal_autocheckpoint(0)"
+}
+
+// memdbLimit is how large the in-memory database may grow. memdb stops at
+// 1 GiB by default, about 200,000 tickets, where a refused write would stop
+// the sandbox; the limit is the machine's memory instead, as it is for
+// everything else the sandbox keeps.
+const memdbLimit = 1 << 40
+
+// memdbLimitErr is why memdbLimit could not be set (nil when it was).
+var memdbLimitErr = raiseMemdbLimit()
+
+// raiseMemdbLimit sets memdbLimit for the process. SQLite takes it only
+// before its first connection, so it runs when the package is loaded.
+func raiseMemdbLimit() error {
+	tls := libc.NewTLS()
+	defer tls.Close()
+	va := libc.NewVaList(int64(memdbLimit))
+	if va == 0 {
+		return errors.New("no memory for the argument")
+	}
+	defer libc.Xfree(tls, va)
+	if rc := sqlite3.Xsqlite3_config(tls, sqlite3.SQLITE_CONFIG_MEMDB_MAXSIZE, va); rc != sqlite3.SQLITE_OK {
+		return fmt.Errorf("sqlite3_config: code %d", rc)
+	}
+	return nil
 }
 
 func randomName() string {

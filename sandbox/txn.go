@@ -26,9 +26,12 @@ import (
 // (still reading their body, verifying their signature: see
 // Server.inflight) also leaves the transaction open, for at most
 // commitWindow: they join it rather than each paying a commit of their
-// own (the commit, the WAL frames of the index pages they share, the
-// in-memory page cache's end-of-transaction scan). A lone writer commits at
-// once, so a single client waits for nothing.
+// own (the commit, the WAL frames of the index pages they share). A lone
+// writer commits at once, so a single client waits for nothing.
+//
+// In memory there is no group commit: a commit costs no write to disk, and
+// the memdb database refuses readers while a write transaction is open, so
+// each writer commits before it lets the lock go.
 type storeLock struct {
 	rw      sync.RWMutex
 	s       *Server
@@ -78,7 +81,7 @@ func (l *storeLock) Unlock() {
 		return
 	}
 	b.writers++
-	if b.writers >= maxBatch {
+	if b.writers >= maxBatch || s.db.path == "" {
 		s.commitLocked(b)
 		l.rw.Unlock()
 		return
