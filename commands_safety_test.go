@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -338,4 +339,37 @@ func TestLogRequestsOverTLS(t *testing.T) {
 	waitFor(t, 10*time.Second, "the unsigned request in the log", func() bool {
 		return strings.Contains(out.String(), "GET    /v2/account/balances 401")
 	})
+}
+
+// Webhooks belong to the main account (spec/service.md §7.4), so
+// --sub-account means nothing to the webhook commands. They used to accept
+// it and act on the main account all the same; now each refuses it as a
+// usage mistake that says why, before anything is sent, wherever the flag
+// is placed.
+func TestWebhookCommandsRefuseASubAccount(t *testing.T) {
+	creds := scriptSandbox(t, sandbox.Config{Seed: 5})
+	unacked := mustTesouro(t, "--credentials", creds, "webhooks", "attempts", "--unacked", "--jq", ".[].id")
+	ids := strings.Fields(unacked)
+	if len(ids) == 0 {
+		t.Fatal("the demo has no unacknowledged attempt to try acknowledging")
+	}
+	hooks := mustTesouro(t, "--credentials", creds, "webhooks", "list", "--json")
+	for _, args := range [][]string{
+		{"--sub-account", "Acme Sul", "webhooks", "list"},
+		{"webhooks", "list", "--sub-account", "Acme Sul"},
+		{"webhooks", "attempts", "--unacked", "--sub-account", "Acme Sul"},
+		{"webhooks", "ack", ids[0], "--sub-account", "Acme Sul"},
+		{"--sub-account", "Acme Sul", "webhooks", "verify", "--signature", "eA==", "--public-key", "key.pem"},
+	} {
+		code, out, errOut := tesouro(t, nil, append([]string{"--credentials", creds}, args...)...)
+		if code != exitUsage || out != "" || !strings.Contains(errOut, "--sub-account does not apply: webhooks belong to the main account") {
+			t.Errorf("tesouro %s: exit %d, %d bytes on stdout, stderr %q; want exit 2 and nothing done, saying webhooks belong to the main account", strings.Join(args, " "), code, len(out), errOut)
+		}
+	}
+	if got := strings.Fields(mustTesouro(t, "--credentials", creds, "webhooks", "attempts", "--unacked", "--jq", ".[].id")); len(got) != len(ids) || !slices.Contains(got, ids[0]) {
+		t.Errorf("a refused ack acknowledged attempts: %d unacknowledged, were %d (%s among them: %v)", len(got), len(ids), ids[0], slices.Contains(got, ids[0]))
+	}
+	if got := mustTesouro(t, "--credentials", creds, "webhooks", "list", "--json"); got != hooks {
+		t.Errorf("the webhooks changed: %s, were %s", got, hooks)
+	}
 }

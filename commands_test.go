@@ -275,3 +275,27 @@ func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// A token the service spells in mixed case (USDCe) can be typed in any
+// case: the quote, the ticket and the list filter send the service's
+// spelling. They used to send USDCE, which the service does not know.
+func TestMixedCaseTokenIsSentInTheServiceSpelling(t *testing.T) {
+	creds := scriptSandbox(t, sandbox.Config{Seed: 8})
+	for _, to := range []string{"USDCe", "usdce", "USDCE"} {
+		var q struct{ OutputCurrency string }
+		out := mustTesouro(t, "--credentials", creds, "quote", "--from", "brla", "--to", to, "--amount", "10", "--json")
+		if err := json.Unmarshal([]byte(out), &q); err != nil || q.OutputCurrency != "USDCe" {
+			t.Errorf("quote --to %s: %s (%v), want outputCurrency USDCe", to, out, err)
+		}
+	}
+	var tk struct{ ID string }
+	created := mustTesouro(t, "--credentials", creds, "ticket", "create", "--from", "BRLA", "--to", "usdce", "--amount", "10", "--external-id", "usdce-1", "--yes", "--json")
+	if err := json.Unmarshal([]byte(created), &tk); err != nil || tk.ID == "" {
+		t.Fatalf("ticket create --to usdce: %s (%v)", created, err)
+	}
+	var listed []struct{ ID string }
+	out := mustTesouro(t, "--credentials", creds, "tickets", "list", "--output-currency", "usdce", "--json")
+	if err := json.Unmarshal([]byte(out), &listed); err != nil || len(listed) != 1 || listed[0].ID != tk.ID {
+		t.Errorf("tickets list --output-currency usdce: %s (%v), want the one ticket %s", out, err, tk.ID)
+	}
+}

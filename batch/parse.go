@@ -168,10 +168,14 @@ func Parse(data []byte) (*File, error) {
 			}
 			return strings.TrimSpace(rec[i])
 		}
+		// Currencies are read whatever their case but kept in the
+		// service's spelling, which is not always capitals (USDCe): that
+		// spelling is what the review shows and the quote sends, and the
+		// service refuses any other.
 		row.Beneficiary, row.Chain = get("beneficiary"), strings.ToUpper(get("chain"))
-		row.AmountText, row.Currency = get("amount"), strings.ToUpper(get("currency"))
+		row.AmountText, row.Currency = get("amount"), money.Canonical(get("currency"))
 		row.Rail = strings.ToUpper(get("rail"))
-		row.Source, row.Reference, row.ExternalID = strings.ToUpper(get("source")), get("reference"), get("external_id")
+		row.Source, row.Reference, row.ExternalID = money.Canonical(get("source")), get("reference"), get("external_id")
 		if row.Source == "" {
 			row.Source = DefaultSource
 		}
@@ -206,7 +210,7 @@ func checkRow(r *Row) string {
 	case len(money.Methods(r.Currency)) == 0:
 		return fmt.Sprintf("currency %s is not one the service handles (%s)", r.Currency, strings.Join(money.Currencies(), ", "))
 	case !money.SupportsMethod(r.Source, "INTERNAL"):
-		return fmt.Sprintf("source %s is not a balance a batch can pay from (BRLA, USDC, USDT or EURC)", r.Source)
+		return fmt.Sprintf("source %s is not a balance a batch can pay from (%s)", r.Source, strings.Join(tokenList(), ", "))
 	case r.Chain != "" && !money.IsChain(r.Chain):
 		return fmt.Sprintf("chain %s is not a chain (%s)", r.Chain, strings.Join(money.Chains(), ", "))
 	case r.Rail != "" && money.IsToken(r.Currency):

@@ -38,7 +38,9 @@ func (f *quoteFlags) add(cmd *cobra.Command) {
 // request for the session's account.
 func (f *quoteFlags) request(sub api.QuoteRequest) (api.QuoteRequest, error) {
 	q := sub
-	q.InputCurrency, q.OutputCurrency = strings.ToUpper(f.from), strings.ToUpper(f.to)
+	// Typed in any case, sent as the service spells it: not always in
+	// capitals (USDCe), and the service refuses any other spelling.
+	q.InputCurrency, q.OutputCurrency = money.Canonical(f.from), money.Canonical(f.to)
 	if q.InputCurrency == "" || q.OutputCurrency == "" {
 		return q, Usagef("give --from CURRENCY and --to CURRENCY")
 	}

@@ -44,8 +44,8 @@ func (f *ticketFilterFlags) add(cmd *cobra.Command) {
 
 func (f *ticketFilterFlags) filter(s *session) (api.TicketFilter, error) {
 	tf := api.TicketFilter{SubAccountID: s.sub, Status: strings.ToUpper(f.status),
-		InputCurrency: strings.ToUpper(f.inCur), InputPaymentMethod: strings.ToUpper(f.inMethod),
-		OutputCurrency: strings.ToUpper(f.outCur), OutputPaymentMethod: strings.ToUpper(f.outMethod),
+		InputCurrency: money.Canonical(f.inCur), InputPaymentMethod: strings.ToUpper(f.inMethod),
+		OutputCurrency: money.Canonical(f.outCur), OutputPaymentMethod: strings.ToUpper(f.outMethod),
 		ExternalID: f.externalID, EndToEndID: f.endToEnd}
 	var err error
 	if tf.CreatedAfter, err = parseTime("--since", f.since); err != nil {

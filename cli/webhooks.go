@@ -27,6 +27,18 @@ func (e *Env) webhooksCommand() *cobra.Command {
 		Short: "Webhooks: list, delivery attempts, acknowledge, verify a signature",
 		Args:  cobra.ArbitraryArgs,
 		RunE:  GroupRunE("list, attempts, ack or verify"),
+		// Webhooks belong to the main account (§7.4): it hears every
+		// sub-account's events, and the service takes no subAccountId on
+		// these routes. A --sub-account that was accepted and then ignored
+		// would let a user believe the list or the acknowledgement was the
+		// sub-account's own, so it is refused. A profile's default
+		// sub-account is not a flag the user typed here, and stays silent.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if f := cmd.Flags().Lookup("sub-account"); f != nil && f.Changed {
+				return Usagef("%s: --sub-account does not apply: webhooks belong to the main account, which receives every sub-account's events (each names its sub-account)", cmd.CommandPath())
+			}
+			return nil
+		},
 	}
 	cmd.AddCommand(e.webhooksListCommand(), e.webhooksAttemptsCommand(), e.webhooksAckCommand(), e.webhooksVerifyCommand())
 	return cmd

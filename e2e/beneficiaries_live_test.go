@@ -2,6 +2,9 @@ package e2e
 
 import (
 	"context"
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +22,16 @@ func TestE2EBeneficiariesLive(t *testing.T) {
 	tm.Send("Left")
 	tm.WaitFor("[ARS", 5*time.Second)
 	tm.Send("Left")
-	tm.WaitFor("[EUR 0]", 5*time.Second)
+	// The demo has a few SEPA payees of its own; the new one is one more.
+	s := tm.WaitFor("[EUR ", 5*time.Second)
+	m := regexp.MustCompile(`\[EUR (\d+)\]`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("no EUR count on the tab:\n%s", s)
+	}
+	demo, _ := strconv.Atoi(m[1])
+	if demo < 2 {
+		t.Fatalf("the demo lists %d EUR accounts, want its SEPA payees:\n%s", demo, s)
+	}
 	tm.Send("n")
 	tm.WaitFor("New EUR bank account", 5*time.Second)
 	tm.Type("E2E Lieferant")
@@ -28,7 +40,7 @@ func TestE2EBeneficiariesLive(t *testing.T) {
 	tm.Send("Tab")
 	tm.Type("DE89 3704 0044 0532 0130 01") // last digit wrong
 	tm.Send("C-s")
-	s := tm.WaitFor("check digits do not match", 5*time.Second)
+	s = tm.WaitFor("check digits do not match", 5*time.Second)
 	if !strings.Contains(s, "› IBAN") || strings.Contains(s, "[EUR") {
 		t.Fatalf("the wrong IBAN is not refused on its field:\n%s", s)
 	}
@@ -36,7 +48,7 @@ func TestE2EBeneficiariesLive(t *testing.T) {
 	tm.Type("0")
 	tm.WaitFor("check digits verified (DEU)", 5*time.Second)
 	tm.Send("C-s")
-	s = tm.WaitFor("[EUR 1]", 10*time.Second)
+	s = tm.WaitFor(fmt.Sprintf("[EUR %d]", demo+1), 10*time.Second)
 	if !strings.Contains(s, "E2E Lieferant") || !strings.Contains(s, "DE89 3704 0044 0532 0130 00") || !strings.Contains(s, "DEU") {
 		t.Fatalf("the corrected EUR account is not listed:\n%s", s)
 	}

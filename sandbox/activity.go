@@ -68,8 +68,10 @@ func (s *Server) seedActivity(seed int64, st *store, now time.Time) error {
 	}
 
 	accts := append([]*account{st.main}, st.subs...)
+	fiat := newDemoRand(seed, "beneficiaries/eur-ars")
 	for i, a := range accts {
 		seedBeneficiaries(r, a, now)
+		seedEURAndARSBeneficiaries(fiat, a, now)
 		if i <= 1 {
 			a.webhooks = append(a.webhooks, &webhook{ID: r.uuid(), URL: defaultDemoBase + receiverPath, Subscriptions: []string{"TICKET"}, CreatedAt: now.Add(-120 * 24 * time.Hour)})
 		}

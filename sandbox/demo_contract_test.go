@@ -12,6 +12,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/validate"
 )
 
 func allTickets(t *testing.T, c *api.Client, f api.TicketFilter) []api.Ticket {
@@ -94,9 +95,26 @@ func TestDemoDataAndPagination(t *testing.T) {
 		b := must[api.Page[api.BRLAccount]](t)(op.ListBRLAccounts(ctx(t), api.BeneficiaryFilter{SubAccountID: sub}))
 		u := must[api.Page[api.USDAccount]](t)(op.ListUSDAccounts(ctx(t), api.BeneficiaryFilter{SubAccountID: sub}))
 		c := must[api.Page[api.COPAccount]](t)(op.ListCOPAccounts(ctx(t), api.BeneficiaryFilter{SubAccountID: sub}))
-		for kind, n := range map[string]int{"wallets": len(w.Items), "brl": len(b.Items), "usd": len(u.Items), "cop": len(c.Items)} {
+		eur := must[api.Page[api.EURAccount]](t)(op.ListEURAccounts(ctx(t), api.BeneficiaryFilter{SubAccountID: sub}))
+		ars := must[api.Page[api.ARSAccount]](t)(op.ListARSAccounts(ctx(t), api.BeneficiaryFilter{SubAccountID: sub}))
+		for kind, n := range map[string]int{"wallets": len(w.Items), "brl": len(b.Items), "usd": len(u.Items), "cop": len(c.Items), "eur": len(eur.Items), "ars": len(ars.Items)} {
 			if n < 2 || n > 4 {
 				t.Errorf("account %s has %d %s beneficiaries, want 2–4", sub, n, kind)
+			}
+		}
+		// The EUR and ARS payees are ones a user could have registered:
+		// every number passes the checks the forms and the service apply.
+		for _, x := range eur.Items {
+			iban, err := validate.IBAN(x.IBAN)
+			bic, bicErr := validate.BIC(x.BIC)
+			a2, _ := validate.Alpha3To2(x.Country)
+			if err != nil || iban != x.IBAN || bicErr != nil || bic != x.BIC || a2 != x.IBAN[:2] || x.BIC[4:6] != x.IBAN[:2] || x.Alias == "" || x.BankBeneficiaryName == "" {
+				t.Errorf("demo EUR payee %+v: IBAN %v, BIC %v, country %s", x, err, bicErr, a2)
+			}
+		}
+		for _, x := range ars.Items {
+			if cvu, err := validate.CVU(x.CVU); err != nil || cvu != x.CVU || x.Alias == "" {
+				t.Errorf("demo ARS payee %+v: %v", x, err)
 			}
 		}
 	}
@@ -130,6 +148,22 @@ func TestDemoDeterminism(t *testing.T) {
 	ob := must[api.Page[api.Operation]](t)(b.as("approver1").ListApproverOperations(ctx(t), ""))
 	if !reflect.DeepEqual(oa.Items, ob.Items) {
 		t.Error("the same seed gave different operations")
+	}
+	payees := func(e *env) (eur []api.EURAccount, ars []api.ARSAccount) {
+		for _, sub := range append([]uuid.UUID{uuid.Nil}, e.subs...) {
+			eur = append(eur, must[api.Page[api.EURAccount]](t)(e.as("operator").ListEURAccounts(ctx(t), api.BeneficiaryFilter{SubAccountID: sub})).Items...)
+			ars = append(ars, must[api.Page[api.ARSAccount]](t)(e.as("operator").ListARSAccounts(ctx(t), api.BeneficiaryFilter{SubAccountID: sub})).Items...)
+		}
+		return eur, ars
+	}
+	ea, aa := payees(a)
+	eb, ab := payees(b)
+	ec, ac := payees(c)
+	if !reflect.DeepEqual(ea, eb) || !reflect.DeepEqual(aa, ab) {
+		t.Error("the same seed gave different EUR or ARS beneficiaries")
+	}
+	if reflect.DeepEqual(ea, ec) || reflect.DeepEqual(aa, ac) {
+		t.Error("different seeds gave the same EUR or ARS beneficiaries")
 	}
 }
 

@@ -26,7 +26,7 @@ import (
 // never drift from them.
 var monthlyCeilings = map[string]int64{
 	"BRL": 1_000_000, "BRLA": 1_000_000,
-	"USD": 200_000, "USDC": 200_000, "USDT": 200_000,
+	"USD": 200_000, "USDC": 200_000, "USDT": 200_000, "USDM": 200_000, "USDCe": 200_000,
 	"EUR": 200_000, "EURC": 200_000,
 	"COP": 800_000_000, "ARS": 200_000_000,
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
@@ -82,6 +83,17 @@ func TestLimitsCountThisMonthsTickets(t *testing.T) {
 	main := must[*api.AccountLimits](t)(op.Limits(ctx(t), uuid.Nil))
 	if m, _ := main.LimitInfo.Limit("BRL"); !m.MaxFiatOut.Equal(brl.MaxFiatOut.Mul(dec("10").Decimal)) {
 		t.Errorf("main BRL ceiling %s, sub %s: want ten times", m.MaxFiatOut, brl.MaxFiatOut)
+	}
+	// Every currency of the catalogue has a ceiling in every direction, the
+	// mixed-case USDCe and USDM too: a zero would make any payout of them
+	// look over the limit (a batch in USDCe was refused for it).
+	for _, cur := range money.Currencies() {
+		for name, li := range map[string]*api.AccountLimits{"main": main, "sub": before} {
+			l, ok := li.LimitInfo.Limit(cur)
+			if !ok || !l.MaxFiatIn.IsPositive() || !l.MaxFiatOut.IsPositive() || !l.MaxChainIn.IsPositive() || !l.MaxChainOut.IsPositive() {
+				t.Errorf("%s account: %s limit %+v (listed %v), want a positive ceiling in every direction", name, cur, l, ok)
+			}
+		}
 	}
 
 	// A PIX payout of 250.00 BRL out of the BRLA balance: fiat out in BRL,

@@ -2,9 +2,14 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
 )
@@ -81,5 +86,85 @@ func without(p *api.Permissions, flag string) {
 		p.PayOut = false
 	case "markup":
 		p.Markup = false
+	}
+}
+
+// A payment session's ticket is created with the access that opened the
+// session as that access is when the payer creates it: frozen, made
+// view-only, stripped of payIn or blacklisted from the account after the
+// session was opened, it creates nothing, with the refusal the access gets
+// when it writes itself. Once the change is undone the same session and
+// quote make the ticket, so each refusal is the change's doing.
+func TestSessionTicketChecksTheOpenerAtCreation(t *testing.T) {
+	r := startTest(t, Config{Seed: 34})
+	sub := r.Server.st.subs[0]
+	changes := map[string]func(a *access) (undo func()){
+		"frozen": func(a *access) func() {
+			a.FrozenUntil = r.Server.now().Add(time.Hour)
+			return func() { a.FrozenUntil = time.Time{} }
+		},
+		"viewOnly": func(a *access) func() {
+			a.Perms.ViewOnly = true
+			return func() { a.Perms.ViewOnly = false }
+		},
+		"without payIn": func(a *access) func() {
+			a.Perms.PayIn = false
+			return func() { a.Perms.PayIn = true }
+		},
+		"blacklisted": func(a *access) func() {
+			a.Blacklisted[sub.ID] = true
+			return func() { delete(a.Blacklisted, sub.ID) }
+		},
+	}
+	op := recordsClient(t, r, "operator")
+	payer, err := api.New(r.BaseURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var operator *access
+	for _, a := range r.Server.st.accesses {
+		if a.Name == "operator" {
+			operator = a
+		}
+	}
+	for name, change := range changes {
+		t.Run(name, func(t *testing.T) {
+			sid, err := op.CreatePaymentSession(testCtx(t), sub.ID, api.CreatePaymentSessionRequest{PaymentOptions: []string{"PIX"}, OutputCurrency: "BRLA"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, err := payer.PaymentSessionQuote(testCtx(t), sid, "BRL", "PIX", decimal.RequireFromString("80"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Server.mu.Lock()
+			undo := sync.OnceFunc(change(operator))
+			r.Server.mu.Unlock()
+			t.Cleanup(func() {
+				r.Server.mu.Lock()
+				undo()
+				r.Server.mu.Unlock()
+			})
+
+			// The refusal the access gets elsewhere: opening another session.
+			_, own := op.CreatePaymentSession(testCtx(t), sub.ID, api.CreatePaymentSessionRequest{PaymentOptions: []string{"PIX"}, OutputCurrency: "BRLA"})
+			var want *api.Error
+			if !errors.As(own, &want) || want.Status != http.StatusForbidden {
+				t.Fatalf("the operator %s opened a session: %v", name, own)
+			}
+			_, err = payer.CreatePaymentSessionTicket(testCtx(t), sid, api.CreateTicketRequest{QuoteToken: q.QuoteToken})
+			wantAPIError(t, err, want.Status, want.Code, want.Message)
+			if ps, err := payer.GetPaymentSession(testCtx(t), sid); err != nil || ps.Status != "OPEN" {
+				t.Errorf("after the refusal the session is %+v (%v), want still OPEN", ps, err)
+			}
+
+			r.Server.mu.Lock()
+			undo()
+			r.Server.mu.Unlock()
+			tk, err := payer.CreatePaymentSessionTicket(testCtx(t), sid, api.CreateTicketRequest{QuoteToken: q.QuoteToken})
+			if err != nil || tk.Quote.OutputCurrency != "BRLA" {
+				t.Fatalf("once undone: %+v %v", tk, err)
+			}
+		})
 	}
 }

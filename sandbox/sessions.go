@@ -264,6 +264,24 @@ func (s *Server) createSessionTicket(c *call) error {
 	if err := ps.open(c.now); err != nil {
 		return err
 	}
+	// The ticket is created with the opener's access as it is now, not as
+	// it was when the session was opened: an access frozen, made view-only,
+	// stripped of payIn or barred from the account since then creates
+	// nothing through a session it opened (§7.5). The refusal is the one
+	// the access itself would get.
+	who := s.st.accessByID[ps.who.ID]
+	if who == nil {
+		return forbidden("the access that opened payment session %s no longer exists", ps.ID)
+	}
+	if err := who.mayWrite(c.now); err != nil {
+		return err
+	}
+	if err := who.reaches(ps.acct); err != nil {
+		return err
+	}
+	if !who.Perms.PayIn {
+		return forbidden("missing permission payIn: a payment session takes money in to the account")
+	}
 	for name, sent := range map[string]bool{
 		"ticketBrlPixOutput": req.TicketBrlPixOutput != nil, "ticketUsdOutput": req.TicketUsdOutput != nil,
 		"ticketUsdWireOutput": req.TicketUsdWireOutput != nil, "ticketEurSepaOutput": req.TicketEurSepaOutput != nil,
@@ -281,10 +299,10 @@ func (s *Server) createSessionTicket(c *call) error {
 		return badRequest(codeQuoteInvalid, "quoteToken: the quote pays %s via %s from %s; this session takes %s into %s (ask GET /v2/payment-session/%s/fixed-quote)",
 			q.OutputCurrency, q.OutputPaymentMethod, q.InputPaymentMethod, strings.Join(ps.PaymentOptions, " or "), ps.OutputCurrency, ps.ID)
 	}
-	if q.AccessID != ps.who.ID {
+	if q.AccessID != who.ID {
 		return badRequest(codeQuoteInvalid, "quoteToken: the quote was not made for this session")
 	}
-	p, err := s.planTicket(ps.acct, ps.who, &req, c.now, true, q)
+	p, err := s.planTicket(ps.acct, who, &req, c.now, true, q)
 	if err != nil {
 		return err
 	}

@@ -86,14 +86,22 @@ func (c *call) scope() (*account, error) {
 		acct = a
 	}
 	if c.who != nil {
-		if acct.Main && c.who.MainBlacklisted {
-			return nil, errf(http.StatusForbidden, codeBlacklisted, "this access is blacklisted from the main account")
-		}
-		if c.who.Blacklisted[acct.ID] {
-			return nil, errf(http.StatusForbidden, codeBlacklisted, "this access is blacklisted from sub-account %s (%s)", acct.ID, acct.Name)
+		if err := c.who.reaches(acct); err != nil {
+			return nil, err
 		}
 	}
 	return acct, nil
+}
+
+// reaches refuses an account the access is blacklisted from.
+func (a *access) reaches(acct *account) error {
+	if acct.Main && a.MainBlacklisted {
+		return errf(http.StatusForbidden, codeBlacklisted, "this access is blacklisted from the main account")
+	}
+	if a.Blacklisted[acct.ID] {
+		return errf(http.StatusForbidden, codeBlacklisted, "this access is blacklisted from sub-account %s (%s)", acct.ID, acct.Name)
+	}
+	return nil
 }
 
 // writable refuses writes by view-only and frozen accesses.
@@ -101,11 +109,18 @@ func (c *call) writable() error {
 	if c.who == nil {
 		return nil
 	}
-	if c.who.Perms.ViewOnly {
+	return c.who.mayWrite(c.now)
+}
+
+// mayWrite refuses a write by the access at now if it is view-only or
+// frozen: the refusal of every write route, and of a payment session's
+// ticket, which is created with its opener's access.
+func (a *access) mayWrite(now time.Time) error {
+	if a.Perms.ViewOnly {
 		return forbidden("missing permission: this access is viewOnly and may not write")
 	}
-	if c.who.frozen(c.now) {
-		return errf(http.StatusForbidden, codeFrozen, "this access is frozen until %s; no write is allowed", c.who.FrozenUntil.UTC().Format(time.RFC3339))
+	if a.frozen(now) {
+		return errf(http.StatusForbidden, codeFrozen, "this access is frozen until %s; no write is allowed", a.FrozenUntil.UTC().Format(time.RFC3339))
 	}
 	return nil
 }
