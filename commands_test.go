@@ -17,6 +17,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/export"
 	"github.com/tesouro-treasury/tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/validate"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -297,5 +298,34 @@ func TestMixedCaseTokenIsSentInTheServiceSpelling(t *testing.T) {
 	out := mustTesouro(t, "--credentials", creds, "tickets", "list", "--output-currency", "usdce", "--json")
 	if err := json.Unmarshal([]byte(out), &listed); err != nil || len(listed) != 1 || listed[0].ID != tk.ID {
 		t.Errorf("tickets list --output-currency usdce: %s (%v), want the one ticket %s", out, err, tk.ID)
+	}
+}
+
+// beneficiaries list covers every kind the service registers, EUR (SEPA)
+// and ARS (CVU) included, with the IBAN or CVU as the target.
+func TestBeneficiariesListCoversEURAndARS(t *testing.T) {
+	creds := scriptSandbox(t, sandbox.Config{Seed: 1})
+	var rows []struct{ Kind, Target, Detail string }
+	for _, kind := range []string{"eur", "ars"} {
+		out := mustTesouro(t, "--credentials", creds, "beneficiaries", "list", "--kind", kind, "--json")
+		if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) == 0 {
+			t.Fatalf("beneficiaries list --kind %s: %s (%v), want the demo's %s beneficiaries", kind, out, err, kind)
+		}
+		for _, r := range rows {
+			if r.Kind != kind || r.Target == "" {
+				t.Errorf("--kind %s listed %+v", kind, r)
+			}
+			check := validate.IBAN
+			if kind == "ars" {
+				check = validate.CVU
+			}
+			if _, err := check(r.Target); err != nil {
+				t.Errorf("--kind %s target %q: %v", kind, r.Target, err)
+			}
+		}
+	}
+	all := mustTesouro(t, "--credentials", creds, "beneficiaries", "list", "--jq", "[.[].kind] | unique | join(\",\")")
+	if got := strings.TrimSpace(all); got != "ars,brl,cop,eur,usd,wallet" {
+		t.Errorf("every kind listed: %s", got)
 	}
 }

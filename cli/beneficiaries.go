@@ -14,15 +14,15 @@ import (
 
 // beneficiaryRow is one beneficiary of any kind, as listed.
 type beneficiaryRow struct {
-	Kind      string `json:"kind"` // wallet, brl, usd, cop
+	Kind      string `json:"kind"` // wallet, brl, usd, cop, eur, ars
 	ID        string `json:"id"`
 	Alias     string `json:"alias"`
-	Target    string `json:"target"` // address, PIX key or account number
+	Target    string `json:"target"` // address, PIX key, account number, IBAN or CVU
 	Detail    string `json:"detail"` // chain, key type or bank
 	CreatedAt string `json:"createdAt"`
 }
 
-var beneficiaryKinds = []string{"wallet", "brl", "usd", "cop"}
+var beneficiaryKinds = []string{"wallet", "brl", "usd", "cop", "eur", "ars"}
 
 func (e *Env) beneficiariesCommand() *cobra.Command {
 	cmd := &cobra.Command{
@@ -42,7 +42,7 @@ func (e *Env) beneficiariesListCommand() *cobra.Command {
 		Short: "List beneficiaries (every kind unless --kind)",
 		Args:  noArgs,
 	}
-	cmd.Flags().StringVar(&kind, "kind", "", "only this KIND: wallet, brl, usd or cop")
+	cmd.Flags().StringVar(&kind, "kind", "", "only this KIND: wallet, brl, usd, cop, eur or ars")
 	cmd.Flags().StringVar(&alias, "alias", "", "only beneficiaries with this ALIAS")
 	out := addOutputFlags(cmd)
 	limit := limitFlag(cmd)
@@ -51,7 +51,7 @@ func (e *Env) beneficiariesListCommand() *cobra.Command {
 		if kind != "" {
 			k := strings.ToLower(kind)
 			if !contains(beneficiaryKinds, k) {
-				return Usagef("--kind %q: use wallet, brl, usd or cop", kind)
+				return Usagef("--kind %q: use wallet, brl, usd, cop, eur or ars", kind)
 			}
 			kinds = []string{k}
 		}
@@ -99,6 +99,22 @@ func (e *Env) beneficiariesListCommand() *cobra.Command {
 					})
 					for _, b := range cs {
 						rows = append(rows, beneficiaryRow{"cop", b.ID.String(), b.Alias, b.BankAccountNumber, b.BankName, ts(b.CreatedAt)})
+					}
+				case "eur":
+					var es []api.EURAccount
+					es, err = collect(ctx, *limit, func(ctx context.Context, cur string) (api.Page[api.EURAccount], error) {
+						return c.ListEURAccounts(ctx, bf(cur))
+					})
+					for _, b := range es {
+						rows = append(rows, beneficiaryRow{"eur", b.ID.String(), b.Alias, b.IBAN, "BIC " + b.BIC + " · " + b.BankBeneficiaryName, ts(b.CreatedAt)})
+					}
+				case "ars":
+					var as []api.ARSAccount
+					as, err = collect(ctx, *limit, func(ctx context.Context, cur string) (api.Page[api.ARSAccount], error) {
+						return c.ListARSAccounts(ctx, bf(cur))
+					})
+					for _, b := range as {
+						rows = append(rows, beneficiaryRow{"ars", b.ID.String(), b.Alias, b.CVU, "CVU", ts(b.CreatedAt)})
 					}
 				}
 				if err != nil {
