@@ -2,6 +2,7 @@ package batch_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -112,16 +113,7 @@ func TestSandboxPaysEveryKindOfBeneficiaryOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plan, err := batch.Check(ctx, c, f, batch.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !plan.Ready() {
-			for _, r := range plan.Rows {
-				t.Logf("row %d: %s", r.N, r.Problem)
-			}
-			t.Fatalf("not ready: %v", plan.Problems)
-		}
+		plan := checkReady(t, ctx, c, f)
 		for _, cur := range []string{"BRL", "USD", "EUR", "ARS", "COP"} {
 			if !plan.Out[cur].IsPositive() {
 				t.Errorf("no %s total: %v", cur, plan.Out)
@@ -197,4 +189,21 @@ func TestSandboxPaysEveryKindOfBeneficiaryOnce(t *testing.T) {
 		t.Fatal("a batch of invalid rows ran")
 	}
 	check()
+}
+
+// checkReady checks a parsed file against the service and fails the test,
+// naming each row's problem, unless the plan is ready to run.
+func checkReady(t *testing.T, ctx context.Context, c batch.Service, f *batch.File) *batch.Plan {
+	t.Helper()
+	plan, err := batch.Check(ctx, c, f, batch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.Ready() {
+		for _, r := range plan.Rows {
+			t.Logf("row %d: %s", r.N, r.Problem)
+		}
+		t.Fatalf("not ready: %v", plan.Problems)
+	}
+	return plan
 }

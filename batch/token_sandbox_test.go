@@ -37,16 +37,7 @@ func TestMixedCaseTokenIsPaidInTheServiceSpelling(t *testing.T) {
 			t.Errorf("row %d read as %s from %s (%q), want USDCe from BRLA", r.N, r.Currency, r.Source, r.Problem)
 		}
 	}
-	plan, err := batch.Check(ctx, c, f, batch.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !plan.Ready() {
-		for _, r := range plan.Rows {
-			t.Logf("row %d: %s", r.N, r.Problem)
-		}
-		t.Fatalf("not ready: %v", plan.Problems)
-	}
+	plan := checkReady(t, ctx, c, f)
 	if got := plan.Out["USDCe"]; got.String() != "13.75" || len(plan.Out) != 1 {
 		t.Errorf("totals %v, want 13.75 USDCe", plan.Out)
 	}
