@@ -214,8 +214,15 @@ func TestYIsHeldAfterARenewal(t *testing.T) {
 func TestPIXPayoutShowsTheHolderBeforeConfirming(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.f.more.holders = map[string]api.PixInfo{mariaKey: mariaHolder}
+	h.f.brl[0].TaxID, h.f.brl[0].Description = "52998224725", "main supplier"
 	h.pixPayout("300")
 	h.want("Holder", "Maria Silva · ***.982.247-** · Banco Exemplo S.A.")
+	// The beneficiary is named once, in the summary; the rest of its
+	// record (its tax id) stands apart, under another label.
+	h.want("On record", "tax id 52998224725", "main supplier")
+	if n := strings.Count(h.screen(), "Beneficiary"); n != 1 {
+		t.Fatalf("the confirmation has %d lines labelled Beneficiary, want 1:\n%s", n, h.screen())
+	}
 	if len(h.f.more.pixAsked) != 1 || h.f.more.pixAsked[0] != mariaKey {
 		t.Fatalf("pix-info asked %v, want the beneficiary's key", h.f.more.pixAsked)
 	}

@@ -91,7 +91,7 @@ func (m *Screen) confirmBody() []string {
 	if b := m.details.beneficiary(); b != nil {
 		// What the pinned summary does not already say about them.
 		name, where := destination(b, r)
-		label := "Beneficiary"
+		label := "On record" // the summary below names the beneficiary; these are the rest of its record
 		for _, d := range b.Details {
 			if d != where && !strings.HasSuffix(name, " · "+d) {
 				add(label, d)
