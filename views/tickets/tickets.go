@@ -8,6 +8,7 @@
 package tickets
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -117,8 +118,21 @@ func (m *Model) Init() tea.Cmd {
 // Capturing is true while the filter form is open.
 func (m *Model) Capturing() bool { return m.bar.Active() }
 
-// Busy implements ui.Screen: browsing abandons nothing.
-func (m *Model) Busy() bool { return false }
+// Busy implements ui.Screen: an export under way is stopped by quitting
+// or switching account, so the root asks first.
+func (m *Model) Busy() bool { return m.exp != nil }
+
+// End implements ui.Ender: an export under way when the session ends (an
+// account switch, the program's end) is stopped and its partial file
+// removed, and the user told.
+func (m *Model) End() string {
+	if m.exp == nil {
+		return ""
+	}
+	n := m.exp.rows
+	m.abortExport()
+	return fmt.Sprintf("Tickets export stopped after %d tickets; nothing was saved", n)
+}
 
 // Filterable says the list takes the / filter.
 func (m *Model) Filterable() bool { return true }
