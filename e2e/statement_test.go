@@ -103,7 +103,7 @@ func TestE2EStatementPagedToTheEndMatchesTheBalances(t *testing.T) {
 	}
 	tm.WaitFor("["+token+"]", 5*time.Second)
 	tm.WaitFor(token+" loaded so far", 10*time.Second)
-	tm.Send("a")
+	tm.Send("G")
 	want := span(t, c, token, time.Time{}, time.Time{})
 	screen := tm.WaitFor(fmt.Sprintf("all %d loaded", want.n), 30*time.Second)
 	m := summaryRe.FindStringSubmatch(screen)
@@ -145,7 +145,7 @@ func TestE2EStatementPagedToTheEndMatchesTheBalances(t *testing.T) {
 	tm.Send("Enter")
 	tm.WaitFor("to="+to, 10*time.Second)
 	tm.WaitFor("loaded", 10*time.Second)
-	tm.Send("a")
+	tm.Send("G")
 	y, mo, d := today.Date()
 	midnight := time.Date(y, mo, d, 0, 0, 0, 0, time.Local)
 	ranged := span(t, c, token, midnight.AddDate(0, 0, -2), midnight)

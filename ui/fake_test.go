@@ -99,6 +99,10 @@ type stubScreen struct {
 	bindings  []key.Binding
 	w, h      int
 	inits     int
+	// holding is what End stops and says (an export under way); ends
+	// counts the calls.
+	holding string
+	ends    int
 }
 
 func (s *stubScreen) ID() string    { return s.id }
@@ -121,6 +125,12 @@ func (s *stubScreen) KeyMap() []key.Binding { return s.bindings }
 func (s *stubScreen) Capturing() bool       { return s.capturing }
 func (s *stubScreen) Busy() bool            { return s.busy }
 func (s *stubScreen) Filterable() bool      { return true }
+func (s *stubScreen) End() string {
+	s.ends++
+	said := s.holding
+	s.holding, s.busy = "", false
+	return said
+}
 func (s *stubScreen) sawMsg(want tea.Msg) bool {
 	for _, m := range s.msgs {
 		if m == want {

@@ -197,8 +197,12 @@ func (r *Root) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Close releases the connection (stops the embedded sandbox).
+// Close ends the screens (see Ender) and releases the connection (stops
+// the embedded sandbox).
 func (r *Root) Close() error {
+	for _, said := range r.endScreens() {
+		log.Printf("at exit: %s", said)
+	}
 	if r.conn != nil && r.conn.Close != nil {
 		return r.conn.Close()
 	}
@@ -589,6 +593,22 @@ func (r *Root) buildScreens() tea.Cmd {
 	return tea.Batch(r.withPulse(tea.Batch(cmds...)), r.tellShown())
 }
 
+// endScreens ends every built screen that holds something (see Ender)
+// and returns what they stopped, to be told. Only an account switch drops
+// built screens (the first build waits for the account to be resolved),
+// and the program's end.
+func (r *Root) endScreens() []string {
+	var said []string
+	for _, s := range r.screens {
+		if e, ok := s.(Ender); ok {
+			if t := e.End(); t != "" {
+				said = append(said, t)
+			}
+		}
+	}
+	return said
+}
+
 // ensure builds screen i for the current session if it is not built yet,
 // and returns its Init.
 func (r *Root) ensure(i int) tea.Cmd {
@@ -748,10 +768,14 @@ func displayName(a Account) string {
 // switchAccount rebuilds the session and every screen for account a.
 func (r *Root) switchAccount(a Account) tea.Cmd {
 	log.Printf("switch account: %s (%s)", displayName(a), a.ID)
-	r.session = r.session.WithAccount(a)
+	// What the old account's screens stop is said with the switch: one
+	// toast, so that neither hides the other.
+	next := r.session.WithAccount(a)
+	said := append([]string{"Now operating " + next.AccountName()}, r.endScreens()...)
+	r.session = next
 	r.resolving, r.resolveErr = "", nil
 	cmd := r.buildScreens()
-	return tea.Batch(cmd, Toast(ToastSuccess, "Now operating "+r.session.AccountName()))
+	return tea.Batch(cmd, Toast(ToastSuccess, strings.Join(said, " · ")))
 }
 
 // errNotConnected is shown when a command needs the service.

@@ -407,6 +407,42 @@ func TestSwitchRebuildsEveryScreenAndDropsTheFlow(t *testing.T) {
 	}
 }
 
+// TestSwitchAndCloseEndWhatAScreenHolds: a screen holding something (a
+// Tickets export writing its file) is ended before an account switch
+// drops it, with the switch's toast saying what was stopped, and again
+// when the program ends.
+func TestSwitchAndCloseEndWhatAScreenHolds(t *testing.T) {
+	h := newHarness(t, nil)
+	h.key("3")
+	tickets := h.screen("tickets")
+	tickets.busy, tickets.holding = true, "Tickets export stopped after 50 tickets; nothing was saved"
+	h.send(SwitchAccountMsg{Account: Account{ID: betaID, Name: "Beta Individual"}})
+	if v := plain(h.view()); !strings.Contains(v, "Switch to Beta Individual?") || !strings.Contains(v, "Tickets") {
+		t.Fatalf("switching during an export must ask first, naming the screen:\n%s", v)
+	}
+	if tickets.ends != 0 {
+		t.Fatal("the export was ended before the switch was confirmed")
+	}
+	h.key("y")
+	if tickets.ends != 1 {
+		t.Fatalf("the old screen was ended %d times by the switch, want once", tickets.ends)
+	}
+	if v := plain(h.view()); !strings.Contains(v, "Now operating Beta Individual · Tickets export stopped after 50 tickets; nothing was saved") {
+		t.Fatalf("the switch does not say what it stopped:\n%s", v)
+	}
+	now := h.screen("tickets")
+	if now == tickets {
+		t.Fatal("the screen was not built anew")
+	}
+	now.holding = "Tickets export stopped after 3 tickets; nothing was saved"
+	if err := h.root.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if now.ends != 1 || now.holding != "" {
+		t.Fatalf("the program's end did not end the screen (%d ends)", now.ends)
+	}
+}
+
 func TestBlacklistedAccountsCannotBeOperated(t *testing.T) {
 	h := newHarness(t, nil)
 	old := h.root.Session()

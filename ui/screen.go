@@ -43,6 +43,16 @@ type Screen interface {
 	Busy() bool
 }
 
+// Ender is a screen that holds something the end of its session must
+// release, such as a file being written. The root calls End on each built
+// screen before it drops them: before an account switch builds the
+// screens anew, and when the program ends (Root.Close). What End returns,
+// when not empty, says to the user what was stopped (a toast after a
+// switch; the log at the end, the quit having asked first through Busy).
+type Ender interface {
+	End() string
+}
+
 // Factory is one screen of the dashboard before it is built: its id and tab
 // title, and how to build it for a session. The root builds a screen the
 // first time it is shown, and builds it anew for the new session after an

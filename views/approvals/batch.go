@@ -12,6 +12,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/internal/pixholder"
 )
 
 // A batch approval clears several operations with one confirmation, for
@@ -77,8 +78,8 @@ func (m *Screen) markedItems() []*item {
 	return out
 }
 
-// approveMarked fetches every selected operation again; the confirmation
-// follows from those answers.
+// approveMarked fetches every selected operation again, with who each
+// PIX payout reaches; the confirmation follows from those answers.
 func (m *Screen) approveMarked() tea.Cmd {
 	its := m.markedItems()
 	if len(its) == 0 {
@@ -89,28 +90,42 @@ func (m *Screen) approveMarked() tea.Cmd {
 		ids[i] = it.op.ID
 	}
 	svc := m.svc
-	return ui.Fetch(m.s, &m.batch, requestTimeout, func(ctx context.Context) ([]*api.Operation, error) {
+	return ui.Fetch(m.s, &m.batch, requestTimeout, func(ctx context.Context) (fresh, error) {
 		out, errs := getAll(ctx, svc, ids)
 		for _, err := range errs {
 			if err != nil {
-				return nil, err
+				return fresh{}, err
 			}
 		}
-		return out, nil
+		holders := map[string]*pixholder.Lookup{}
+		for _, op := range out {
+			if h := holderOf(ctx, svc, op); h != nil {
+				holders[op.ID.String()] = h
+			}
+		}
+		return fresh{ops: out, holders: holders}, nil
 	})
 }
 
+// fresh is the batch's operations fetched again, and who their PIX
+// payouts reach by operation id.
+type fresh struct {
+	ops     []*api.Operation
+	holders map[string]*pixholder.Lookup
+}
+
 // confirmBatch asks for one confirmation of the selected operations, from
-// their fresh details: each with its amount, pair, destination, account and
-// whether this approval executes it, then the totals per currency. The
-// ones that can no longer be approved are named and left out.
-func (m *Screen) confirmBatch(res ui.Result[[]*api.Operation]) tea.Cmd {
+// their fresh details: each with its amount, pair, destination (and the
+// holder of a PIX payout), account and whether this approval executes it,
+// then the totals per currency. The ones that can no longer be approved
+// are named and left out.
+func (m *Screen) confirmBatch(res ui.Result[fresh]) tea.Cmd {
 	if res.Err != nil {
 		return ui.Toast(ui.ToastError, "The selected operations could not be loaded again: "+ui.ErrorText(res.Err)+" (nothing was approved)")
 	}
 	var ok []*item
 	var skipped []string
-	for _, op := range res.Value {
+	for _, op := range res.Value.ops {
 		it := m.setDetail(op)
 		if err := m.approveBlock(it); err != nil {
 			delete(m.marked, op.ID.String())
@@ -143,6 +158,9 @@ func (m *Screen) confirmBatch(res ui.Result[[]*api.Operation]) tea.Cmd {
 			l += fmt.Sprintf("%d of %d after yours", op.Approvals+1, op.MinApprovals)
 		}
 		lines = append(lines, l)
+		if h, ok := m.holderLine(res.Value.holders[op.ID.String()]); ok {
+			lines = append(lines, "   Holder: "+h)
+		}
 	}
 	head := fmt.Sprintf("%d approvals · %d execute a ticket now", len(ok), executing)
 	if executing > 0 {

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // rowOf is the line of the inbox that shows want, "" when none does.
@@ -65,4 +68,47 @@ func TestInboxColumnsShowTheDestination(t *testing.T) {
 	if row := rowOf(v, "250.50 BRL"); !strings.Contains(row, "250.50 BRL → 181.234500 USDC") || !strings.Contains(row, "PENDING") {
 		t.Errorf("40 columns: the amount or the status is cut in %q\n%s", row, v)
 	}
+}
+
+// An amount is never cut, however long, at any width: the account, the
+// requester, the approvals, the age and the destination give way first;
+// where a row's two amounts do not fit the room left beside the status, it
+// shows the amount sent alone (the detail shows the other), and the status
+// goes only when even that does not fit. Selected for a batch or not.
+func TestLongAmountsAreNeverCut(t *testing.T) {
+	svc, theirs, _, _ := inbox()
+	theirs.DecodedQuote = quoteJSON("1234567.89", "1232000.12", "BRL", "BRL")
+	big := newOp("requester@example.com", "1", time.Minute)
+	big.DecodedQuote = quoteJSON("1234567.890000", "226543.123456", "BRLA", "USDC")
+	svc.AddOp(big)
+	rows := []struct{ sends, both string }{
+		{"1,234,567.89 BRL", "1,234,567.89 BRL → 1,232,000.12 BRL"},
+		{"1,234,567.890000 BRLA", "1,234,567.890000 BRLA → 226,543.123456 USDC"},
+	}
+	h := newHarness(t, svc, "approver1@example.com", approver)
+	check := func(label string, mark int) {
+		for _, w := range []int{120, 100, 80, 60, 56, 55, 50, 46, 40, 34, 30} {
+			h.Screen.SetSize(w, 20)
+			v := h.PlainView()
+			for _, r := range rows {
+				row := rowOf(v, r.sends)
+				switch n := len([]rune(r.both)); {
+				case row == "":
+					t.Errorf("%s, %d columns: %q is cut:\n%s", label, w, r.sends, v)
+				case strings.Contains(row, "→") && !strings.Contains(row, r.both):
+					t.Errorf("%s, %d columns: the amount received is cut in %q", label, w, row)
+				case w >= 2+mark+n+1+8 && !strings.Contains(row, r.both):
+					t.Errorf("%s, %d columns: both amounts had room in %q", label, w, row)
+				case w >= 2+mark+21+1+8 && !strings.Contains(row, "PENDING"):
+					t.Errorf("%s, %d columns: the status went with room for it in %q", label, w, row)
+				}
+			}
+		}
+	}
+	check("unselected", 0)
+	for _, op := range []*api.Operation{theirs, big} {
+		h.selectOp(op.ID)
+		h.Key("space")
+	}
+	check("selected", 2)
 }

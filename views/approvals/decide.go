@@ -13,6 +13,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/views/internal/pixholder"
 )
 
 // approve fetches the operation again and then asks for the confirmation,
@@ -35,12 +36,13 @@ func (m *Screen) fetchToDecide(it *item, action string, block func(*item) error,
 	}
 	id := it.op.ID.String()
 	m.after.id, m.after.action = id, action
-	return m.fetchDetail(id)
+	return m.fetchDetailFor(id, action == "approve")
 }
 
 // confirmApprove asks for the confirmation of it, whose detail has just
-// been fetched.
-func (m *Screen) confirmApprove(it *item) tea.Cmd {
+// been fetched with who its PIX payout reaches (holder, nil for another
+// output).
+func (m *Screen) confirmApprove(it *item, holder *pixholder.Lookup) tea.Cmd {
 	if it == nil {
 		return nil
 	}
@@ -53,6 +55,11 @@ func (m *Screen) confirmApprove(it *item) tea.Cmd {
 	executes := op.Approvals+1 >= op.MinApprovals
 	// The most important lines first: a small terminal cuts the end.
 	var b strings.Builder
+	if holder != nil && holder.Missing {
+		// Nobody holds the key: said before anything else, where even a
+		// 40x12 terminal shows it.
+		b.WriteString(th.Error.Render("✗ NO HOLDER: the PIX directory does not know this key") + "\n")
+	}
 	if executes {
 		b.WriteString(th.Warn.Render(fmt.Sprintf("▶ EXECUTES NOW: yours is approval %d of %d; the ticket is created at once and the money moves", op.Approvals+1, op.MinApprovals)) + "\n")
 	} else {
@@ -60,11 +67,17 @@ func (m *Screen) confirmApprove(it *item) tea.Cmd {
 	}
 	if q != nil {
 		fmt.Fprintf(&b, "Amount:      %s → %s\n", q.Sends(), q.Receives())
-		fmt.Fprintf(&b, "Pair:        %s at %s (%s → %s)\n", q.PairName, q.BasePrice.String(), q.InputMethod, q.OutputMethod)
 	} else {
 		b.WriteString("Amount:      unknown (the service sent no decoded quote)\n")
 	}
+	// Who receives the money, before anything else about it.
 	fmt.Fprintf(&b, "Destination: %s\n", destinationOf(op, q).Line(op))
+	if h, ok := m.holderLine(holder); ok {
+		fmt.Fprintf(&b, "Holder:      %s\n", h)
+	}
+	if q != nil {
+		fmt.Fprintf(&b, "Pair:        %s at %s (%s → %s)\n", q.PairName, q.BasePrice.String(), q.InputMethod, q.OutputMethod)
+	}
 	fmt.Fprintf(&b, "Account:     %s\n", accountLine(op))
 	if q != nil {
 		if fees := q.feeLines(); len(fees) > 0 {

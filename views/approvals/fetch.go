@@ -12,6 +12,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
+	"github.com/tesouro-treasury/tesouro/views/internal/pixholder"
 )
 
 // The inbox reloads by itself, faster while it is shown, so that the
@@ -34,6 +35,9 @@ type pollMsg struct {
 type detail struct {
 	id string
 	op *api.Operation
+	// holder is who its PIX payout reaches, looked up when the detail was
+	// fetched to approve it (nil otherwise, or for another output).
+	holder *pixholder.Lookup
 }
 
 // poll arms the next reload of the live loop; each pollMsg of that loop
@@ -97,7 +101,11 @@ func getAll(ctx context.Context, svc Service, ids []uuid.UUID) (out []*api.Opera
 	return out, errs
 }
 
-func (m *Screen) fetchDetail(id string) tea.Cmd {
+func (m *Screen) fetchDetail(id string) tea.Cmd { return m.fetchDetailFor(id, false) }
+
+// fetchDetailFor fetches the detail of operation id and, withHolder, who
+// its PIX payout reaches (for the approval's confirmation).
+func (m *Screen) fetchDetailFor(id string, withHolder bool) tea.Cmd {
 	uid, err := uuid.Parse(id)
 	if err != nil {
 		return ui.Toast(ui.ToastError, "Not an operation id: "+id)
@@ -110,7 +118,11 @@ func (m *Screen) fetchDetail(id string) tea.Cmd {
 	svc := m.svc
 	return ui.Fetch(m.s, sl, requestTimeout, func(ctx context.Context) (detail, error) {
 		op, err := svc.GetOperation(ctx, uid)
-		return detail{id: id, op: op}, err
+		d := detail{id: id, op: op}
+		if err == nil && withHolder {
+			d.holder = holderOf(ctx, svc, op)
+		}
+		return d, err
 	})
 }
 
@@ -268,7 +280,7 @@ func (m *Screen) detailArrived(msg ui.Result[detail]) tea.Cmd {
 		m.after.id = ""
 		switch action {
 		case "approve":
-			return m.confirmApprove(m.item(id))
+			return m.confirmApprove(m.item(id), msg.Value.holder)
 		case "reject":
 			return m.promptReject(m.item(id))
 		}

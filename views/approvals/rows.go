@@ -26,7 +26,7 @@ func (m *Screen) show(items []*item) {
 		}
 		return a.pos - b.pos
 	})
-	if shown, cols := layout(m.width, items, m.s.Now()); !slices.Equal(shown, m.shown) || !slices.Equal(cols, m.cols) {
+	if shown, cols := layout(m.width, items, m.s.Now(), len(m.marked)); !slices.Equal(shown, m.shown) || !slices.Equal(cols, m.cols) {
 		m.shown, m.cols = shown, cols
 		m.table.SetColumns(cols...)
 	}
@@ -35,7 +35,7 @@ func (m *Screen) show(items []*item) {
 
 // fit lays the inbox out again for its width.
 func (m *Screen) fit() {
-	if shown, cols := layout(m.width, m.table.Items(), m.s.Now()); !slices.Equal(shown, m.shown) || !slices.Equal(cols, m.cols) {
+	if shown, cols := layout(m.width, m.table.Items(), m.s.Now(), len(m.marked)); !slices.Equal(shown, m.shown) || !slices.Equal(cols, m.cols) {
 		m.shown, m.cols = shown, cols
 		m.table.Redraw(cols...)
 	}
@@ -68,7 +68,12 @@ var (
 	mediumPick = []int{colRequester, colAmount, colDestination, colApprovals, colAge, colStatus}
 	smallPick  = []int{colAmount, colDestination, colStatus}
 	narrowPick = []int{colAmount, colStatus}
+	amountPick = []int{colAmount}
 )
+
+// markWidth is the room the batch selection's "● " takes in the first
+// column shown.
+const markWidth = 2
 
 const (
 	// destinationMin is the least room the destination is shown in: the
@@ -85,22 +90,31 @@ const (
 	gutter       = 2 // the table's cursor marker
 )
 
-// layout is which cells the inbox shows at width w and their columns. The
-// amount is as wide as its longest text and never cut while it fits; the
-// requester, the age and the account are as wide as theirs, within bounds;
-// the destination takes what is left. As the width shrinks the account
-// shrinks first, then goes; then the requester, the approvals and the age
-// go (the detail shows them); below destinationMin the destination goes
-// too and the amount and the status stay.
-func layout(w int, items []*item, now time.Time) ([]int, []widget.Column) {
+// layout is which cells the inbox shows at width w and their columns, with
+// marked the number of operations selected for a batch. The amount is as
+// wide as its longest text and never cut; the requester, the age and the
+// account are as wide as theirs, within bounds; the destination takes what
+// is left. As the width shrinks the account shrinks first, then goes; then
+// the requester, the approvals and the age go (the detail shows them);
+// below destinationMin the destination goes too and the amount and the
+// status stay. Where an operation's two amounts do not fit the amount's
+// room there, its row shows the amount sent alone (see row), whole; the
+// status goes when even that does not fit beside it.
+func layout(w int, items []*item, now time.Time, marked int) ([]int, []widget.Column) {
 	need := make([]int, len(allColumns))
 	for i, c := range allColumns {
 		need[i] = max(c.Width, ansi.StringWidth(c.Title))
 	}
+	sends := 0
 	for _, it := range items {
 		for i, c := range cellsOf(it, now) {
 			need[i] = max(need[i], ansi.StringWidth(c))
 		}
+		sends = max(sends, ansi.StringWidth(sentOf(it)))
+	}
+	if marked > 0 {
+		need[colAmount] += markWidth
+		sends += markWidth
 	}
 	need[colRequester] = min(need[colRequester], requesterMax)
 	cols := slices.Clone(allColumns)
@@ -130,32 +144,52 @@ func layout(w int, items []*item, now time.Time) ([]int, []widget.Column) {
 	if room(smallPick) >= destinationMin {
 		return smallPick, listing.Pick(cols, smallPick)
 	}
-	// The amount takes the room the status leaves.
-	cols[colAmount].Width = 0
-	return narrowPick, listing.Pick(cols, narrowPick)
+	// The amount takes the room the status leaves, if the amounts sent
+	// fit there; else the status goes.
+	avail, status := w-gutter, cols[colStatus].Width+1
+	if need[colAmount]+status <= avail || sends+status <= avail {
+		cols[colAmount].Width = max(avail-status, 1)
+		return narrowPick, listing.Pick(cols, narrowPick)
+	}
+	cols[colAmount].Width = max(avail, 1)
+	return amountPick, listing.Pick(cols, amountPick)
+}
+
+// sentOf is the amount an operation sends, what its row shows where its
+// two amounts do not fit: its operation type when it has no quote.
+func sentOf(it *item) string {
+	if it.quote == nil {
+		return strings.ToLower(it.op.OperationType)
+	}
+	return it.quote.Sends()
 }
 
 // rebuild lists the operations again, after one changed.
 func (m *Screen) rebuild() { m.show(slices.Clone(m.table.Items())) }
 
-// row draws an operation in the columns shown at this width.
+// row draws an operation in the columns shown at this width. The batch
+// selection shows in the first column shown, at every width.
 func (m *Screen) row(it *item) widget.Row {
-	who, amt := requesterName(it.op.RequesterEmail), strings.ToLower(it.op.OperationType)
-	if it.quote != nil {
-		amt = it.quote.Short()
+	cells := cellsOf(it, m.s.Now())
+	first, mark := colRequester, ""
+	if len(m.shown) > 0 {
+		first = m.shown[0]
 	}
 	if m.marked[it.op.ID.String()] {
-		// The selection for a batch approval shows in the first column
-		// shown at every width.
-		who, amt = "● "+who, "● "+amt
-		if m.shown == nil || m.shown[0] == colRequester {
-			amt = amt[len("● "):]
-		} else {
-			who = who[len("● "):]
+		mark = "● "
+	}
+	// Both amounts where they fit whole, else the amount sent alone: an
+	// amount is never cut (the detail shows the other).
+	if i := slices.Index(m.shown, colAmount); i >= 0 {
+		room := m.cols[i].Width
+		if first == colAmount {
+			room -= ansi.StringWidth(mark)
+		}
+		if ansi.StringWidth(cells[colAmount]) > room {
+			cells[colAmount] = sentOf(it)
 		}
 	}
-	cells := cellsOf(it, m.s.Now())
-	cells[colRequester], cells[colAmount] = who, amt
+	cells[first] = mark + cells[first]
 	if m.shown != nil {
 		cells = listing.Pick(cells, m.shown)
 	}

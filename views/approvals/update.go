@@ -90,10 +90,12 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return m, nil
 	case ui.Result[decision]:
 		return m, m.decided(msg)
-	case ui.Result[[]*api.Operation]:
+	case ui.Result[fresh]:
 		if m.batch.Take(msg) {
 			return m, m.confirmBatch(msg)
 		}
+		return m, nil
+	case ui.Result[[]*api.Operation]:
 		m.filled(msg)
 		return m, nil
 	case ui.Result[[]decision]:

@@ -323,11 +323,16 @@ func plural(n int) string {
 }
 
 func (m *Screen) paysLine() string {
+	return "You pay (at today's quotes): " + strings.Join(m.payParts(), ", ")
+}
+
+// payParts are what the account pays, per source currency.
+func (m *Screen) payParts() []string {
 	var parts []string
 	for _, c := range pay.Currencies(m.plan.In) {
 		parts = append(parts, money.Format(m.plan.In[c], c)+" "+c)
 	}
-	return "You pay (at today's quotes): " + strings.Join(parts, ", ")
+	return parts
 }
 
 // start runs the confirmed plan. Outcomes go to the results CSV next to

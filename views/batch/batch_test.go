@@ -244,3 +244,47 @@ func TestReviewShowsFiatDestinationsAndTotalsPerCurrency(t *testing.T) {
 	}
 	screentest.CheckSize(t, d.Screen.View(), 120, 24)
 }
+
+// The review fits 80x24 and 40x12 as it fits 120: one line per row, no
+// amount cut, at 80 the destination and what each row pays too; narrow,
+// the account and environment on the title line, the count on the file's
+// line, and the totals and what c does (or why nothing is paid) in view.
+func TestReviewFitsMediumAndNarrowTerminals(t *testing.T) {
+	c := operator(t)
+	path := payoutFile(t, c, 3, "Nobody,5.00,BRL\n")
+	d := screentest.Drive(t, session(t, ui.EnvSandbox), func(s *ui.Session) ui.Screen { return New(s, c) }, 120, 24)
+	open(d, path)
+	amounts := []string{" 10.25 BRL ", " 11.25 BRL ", " 12.25 BRL "}
+	for _, sz := range []struct {
+		w, h int
+		want []string
+	}{
+		{80, 24, []string{"Destination", "Pays", "Rows: 3 valid of 4", "They receive: 33.75 BRL", "You pay (at today's quotes): ",
+			"Environment: SANDBOX", "1 rows are invalid: nothing is paid"}},
+		{40, 12, []string{"SANDBOX · ", "File: friday.csv · 3 valid of 4", "Receive: 33.75 BRL", "Pay: ",
+			"1 invalid: o opens a file, v drops them"}},
+	} {
+		d.Screen.SetSize(sz.w, sz.h)
+		screentest.CheckSize(t, d.Screen.View(), sz.w, sz.h)
+		v := d.PlainView()
+		for _, want := range sz.want {
+			if !strings.Contains(v, want) {
+				t.Errorf("%dx%d: the review lacks %q:\n%s", sz.w, sz.h, want, v)
+			}
+		}
+		rows := 0
+		for _, l := range strings.Split(v, "\n") {
+			for _, a := range amounts {
+				if strings.Contains(l+" ", a) {
+					rows++
+				}
+			}
+			if strings.HasPrefix(l, "4 ") && !strings.Contains(l, "INVALID: ") {
+				t.Errorf("%dx%d: the invalid row does not say so: %q", sz.w, sz.h, l)
+			}
+		}
+		if rows != len(amounts) {
+			t.Errorf("%dx%d: %d of the %d amounts are whole on one row each:\n%s", sz.w, sz.h, rows, len(amounts), v)
+		}
+	}
+}

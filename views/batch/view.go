@@ -2,6 +2,8 @@ package batch
 
 import (
 	"fmt"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -20,27 +22,51 @@ func (m *Screen) View() string {
 	var lines []string
 	add := func(s ...string) { lines = append(lines, s...) }
 	env := strings.ToUpper(string(m.s.Env))
-	add(st.Title.Render("Batch payouts")+"  "+env+" · "+m.s.AccountName(), "")
+	narrow := m.w < narrowWidth
+	if narrow {
+		// Where the money comes from stays whole: the foot does not repeat it.
+		for i, l := range strings.Split(ansi.Wrap(env+" · "+m.s.AccountName(), max(m.w, 1), ""), "\n") {
+			if i == 0 {
+				l = st.Title.Render(l)
+			}
+			add(l)
+		}
+	} else {
+		add(st.Title.Render("Batch payouts")+"  "+env+" · "+m.s.AccountName(), "")
+	}
 	if m.typing {
 		add(m.input.View(), "enter reads and checks the file · esc cancels")
 	} else if m.path != "" {
-		add("File: " + m.path)
+		line := "File: " + m.path
+		if narrow {
+			line = "File: " + filepath.Base(m.path)
+			if m.phase == reviewing && m.plan != nil {
+				line += fmt.Sprintf(" · %d valid of %d", m.plan.Valid(), len(m.plan.Rows))
+			}
+		}
+		add(line)
+	}
+	// Sentences wrap to the width; only the review's rows are cut.
+	say := func(s ...string) {
+		for _, l := range s {
+			add(strings.Split(ansi.Wrap(l, max(m.w, 1), ""), "\n")...)
+		}
 	}
 	switch m.phase {
 	case picking:
 		if m.err != nil {
-			add("", st.ToastErr.Render(ui.ErrorText(m.err)))
+			say("", st.ToastErr.Render(ui.ErrorText(m.err)))
 		}
 		if !m.typing {
-			add("", "Press o to open a CSV of payouts (tesouro batch template prints one).",
+			say("", "Press o to open a CSV of payouts (tesouro batch template prints one).",
 				"Every row is checked and priced before anything is paid; you confirm once.")
 		}
 	case checking:
-		add("", "Checking and pricing every row…")
+		say("", "Checking and pricing every row…")
 	case reviewing:
 		lines = append(lines, m.review(len(lines))...)
 	case running, finished:
-		lines = append(lines, m.progress()...)
+		say(m.progress()...)
 	}
 	for i, l := range lines {
 		lines[i] = ansi.Truncate(l, m.w, "…")
@@ -59,14 +85,42 @@ func (m *Screen) View() string {
 	return strings.Join(lines, "\n")
 }
 
+// narrowWidth is the width below which the review is compacted: its foot
+// says the totals in short lines without repeating the account (the title
+// line names it), and the path shows only the file's name.
+const narrowWidth = 60
+
 // review lists the rows (scrolled to fit) above the totals, account and
-// environment, which always stay visible.
+// environment, which always stay visible. The rows' columns fit the width
+// (see reviewColumns): amounts are never cut.
 func (m *Screen) review(used int) []string {
+	narrow := m.w < narrowWidth
+	foot := m.reviewFoot(narrow)
+	room := max(2, m.h-used-len(foot))
+	if !narrow {
+		room = max(2, room-1) // a spare line, as the wide view has always had
+	}
+	return append(m.reviewRows(room), foot...)
+}
+
+// reviewFoot is what the review says under the rows, wrapped to the
+// width: the problems, the counts and totals, the account and environment
+// (wide only: narrow, the title line names them), and what c does.
+func (m *Screen) reviewFoot(narrow bool) []string {
 	p := m.plan
 	st := m.s.Styles()
-	foot := []string{""}
+	var foot []string
+	if !narrow {
+		foot = append(foot, "")
+	}
+	add := func(style func(...string) string, s string) {
+		for _, l := range strings.Split(ansi.Wrap(s, max(m.w, 1), ""), "\n") {
+			foot = append(foot, style(l))
+		}
+	}
+	plain := func(s ...string) string { return strings.Join(s, "") }
 	for _, pr := range p.Problems {
-		foot = append(foot, st.ToastErr.Render("Batch: "+pr))
+		add(st.ToastErr.Render, "Batch: "+pr)
 	}
 	var recv, fees []string
 	for _, c := range pay.Currencies(p.Out) {
@@ -75,52 +129,152 @@ func (m *Screen) review(used int) []string {
 	for _, c := range pay.Currencies(p.Fees) {
 		fees = append(fees, money.Format(p.Fees[c], c)+" "+c)
 	}
-	foot = append(foot,
-		fmt.Sprintf("Rows: %d valid of %d", p.Valid(), len(p.Rows)),
-		"They receive: "+strings.Join(recv, ", "),
-		m.paysLine()+"   Fees: "+strings.Join(fees, ", "),
-		"Account: "+m.s.AccountName()+" · Environment: "+strings.ToUpper(string(m.s.Env)))
+	if narrow {
+		// The count is on the file's line; the fees are in what is paid
+		// (the confirmation names them).
+		add(plain, "Receive: "+strings.Join(recv, ", "))
+		add(plain, "Pay: "+strings.Join(m.payParts(), ", "))
+	} else {
+		add(plain, fmt.Sprintf("Rows: %d valid of %d", p.Valid(), len(p.Rows)))
+		add(plain, "They receive: "+strings.Join(recv, ", "))
+		add(plain, m.paysLine()+"   Fees: "+strings.Join(fees, ", "))
+		add(plain, "Account: "+m.s.AccountName()+" · Environment: "+strings.ToUpper(string(m.s.Env)))
+	}
 	if p.Parks {
-		foot = append(foot, "Your creations wait for approvers: one operation per row.")
+		add(plain, "Your creations wait for approvers: one operation per row.")
 	}
 	switch {
 	case len(p.Problems) > 0:
-		foot = append(foot, "Nothing can be paid: see the batch problems above.")
+		add(plain, "Nothing can be paid: see the batch problems above.")
+	case !p.Ready() && narrow:
+		add(plain, fmt.Sprintf("%d invalid: o opens a file, v drops them", len(p.Rows)-p.Valid()))
 	case !p.Ready():
-		foot = append(foot, fmt.Sprintf("%d rows are invalid: nothing is paid. Fix the file (o), or drop them (v).", len(p.Rows)-p.Valid()))
+		add(plain, fmt.Sprintf("%d rows are invalid: nothing is paid. Fix the file (o), or drop them (v).", len(p.Rows)-p.Valid()))
 	default:
-		foot = append(foot, "c confirms and pays every row.")
+		add(plain, "c confirms and pays every row.")
 	}
-	room := max(1, m.h-used-len(foot)-1)
-	rows := []string{fmt.Sprintf("%-4s %-26s %-26s %14s %18s  %s", "Row", "Beneficiary", "Destination", "Receives", "Pays", "Status")}
-	for i := m.offset; i < len(p.Rows) && len(rows) < room; i++ {
-		r := p.Rows[i]
-		status, pays := "ok", ""
-		if r.Problem != "" {
-			status = "INVALID: " + r.Problem
-		}
-		if r.Quote != nil {
-			pays = money.Format(r.Quote.InputAmount, r.Source) + " " + r.Source
-		}
-		who := r.Payee.Alias
-		if r.Payee.Name != "" && r.Payee.Name != who {
-			who += " (" + r.Payee.Name + ")"
-		}
-		if who == "" {
-			who = r.Beneficiary
-		}
-		if r.Problem != "" {
-			// The reason takes the room of the row's other columns: it is
-			// what the operator must read to fix the file.
-			rows = append(rows, fmt.Sprintf("%-4d %-26s %s", r.N, clip(who, 26), status))
-			continue
-		}
-		rows = append(rows, fmt.Sprintf("%-4d %-26s %-26s %14s %18s  %s", r.N, clip(who, 26), clip(r.Destination(), 26), money.Format(r.Amount, r.Currency)+" "+r.Currency, pays, status))
-	}
-	return append(rows, foot...)
+	return foot
 }
 
-func clip(s string, n int) string { return ansi.Truncate(s, n, "…") }
+// rowCells are one row's texts: its number, who and where it pays, what
+// they receive and what the account pays, or why it cannot be paid.
+type rowCells struct {
+	n, who, dest, recv, pays, problem string
+}
+
+func cellsOf(r *pay.Planned) rowCells {
+	c := rowCells{n: strconv.Itoa(r.N), who: r.Payee.Alias, problem: r.Problem}
+	if r.Payee.Name != "" && r.Payee.Name != c.who {
+		c.who += " (" + r.Payee.Name + ")"
+	}
+	if c.who == "" {
+		c.who = r.Beneficiary
+	}
+	if c.problem != "" {
+		return c
+	}
+	c.dest = r.Destination()
+	c.recv = money.Format(r.Amount, r.Currency) + " " + r.Currency
+	if r.Quote != nil {
+		c.pays = money.Format(r.Quote.InputAmount, r.Source) + " " + r.Source
+	}
+	return c
+}
+
+// reviewCols are the widths of the review's columns at one width; 0 is a
+// column not shown.
+type reviewCols struct {
+	n, who, dest, recv, pays, status int
+}
+
+// nameMin is the least room the beneficiary and the destination are
+// shown in: fewer cells would not tell one payee from another.
+const nameMin = 8
+
+// reviewColumns lays the rows out at width w: every column when the
+// beneficiary and the destination get nameMin each; then without the
+// destination; then without what the account pays and the status (the
+// foot totals them, and an invalid row says so in place of its amounts);
+// last the number and what is received alone. The amounts are as wide as
+// the widest and never cut.
+func reviewColumns(w int, cells []rowCells) reviewCols {
+	c := reviewCols{n: len("Row"), recv: len("Receives"), pays: len("Pays"), status: len("Status")}
+	var who, dest int
+	for _, r := range cells {
+		c.n = max(c.n, len(r.n))
+		who = max(who, ansi.StringWidth(r.who))
+		if r.problem == "" {
+			dest = max(dest, ansi.StringWidth(r.dest))
+			c.recv = max(c.recv, ansi.StringWidth(r.recv))
+			c.pays = max(c.pays, ansi.StringWidth(r.pays))
+		}
+	}
+	who, dest = max(who, len("Beneficiary")), max(dest, len("Destination"))
+	if room := w - (c.n + c.recv + c.pays + c.status + 5); room >= 2*nameMin {
+		// The destination (a key, an address) whole first, the name
+		// with what is left, at least a third of the room.
+		c.dest = min(dest, room-min(who, room/3))
+		c.who = min(who, room-c.dest)
+		return c
+	}
+	if room := w - (c.n + c.recv + c.pays + c.status + 4); room >= nameMin {
+		c.who = min(who, room)
+		return c
+	}
+	c.pays, c.status = 0, 0
+	if room := w - (c.n + c.recv + 2); room >= nameMin {
+		c.who = min(who, room)
+		return c
+	}
+	return c
+}
+
+// reviewRows are the header and the rows from the offset, in room lines,
+// one line each. An invalid row's reason takes the room of its other
+// columns: it is what the operator must read to fix the file.
+func (m *Screen) reviewRows(room int) []string {
+	cells := make([]rowCells, len(m.plan.Rows))
+	for i, r := range m.plan.Rows {
+		cells[i] = cellsOf(r)
+	}
+	c := reviewColumns(m.w, cells)
+	line := func(r rowCells, recv, pays, status string) string {
+		parts := []string{fmt.Sprintf("%-*s", c.n, r.n)}
+		if c.who > 0 {
+			parts = append(parts, pad(r.who, c.who))
+		}
+		if c.dest > 0 {
+			parts = append(parts, pad(r.dest, c.dest))
+		}
+		parts = append(parts, fmt.Sprintf("%*s", c.recv, recv))
+		if c.pays > 0 {
+			parts = append(parts, fmt.Sprintf("%*s", c.pays, pays), status)
+		}
+		return strings.TrimRight(strings.Join(parts, " "), " ")
+	}
+	rows := []string{line(rowCells{n: "Row", who: "Beneficiary", dest: "Destination"}, "Receives", "Pays", "Status")}
+	for i := m.offset; i < len(cells) && len(rows) < room; i++ {
+		r := cells[i]
+		if r.problem == "" {
+			rows = append(rows, line(r, r.recv, r.pays, "ok"))
+			continue
+		}
+		head := fmt.Sprintf("%-*s", c.n, r.n)
+		if c.who > 0 && c.pays > 0 {
+			// Narrow, the reason (which names the beneficiary) takes
+			// the beneficiary's room too.
+			head += " " + pad(r.who, c.who)
+		}
+		rows = append(rows, head+" INVALID: "+r.problem)
+	}
+	return rows
+}
+
+// pad clips s to n cells, with "…" when it is longer, and pads it to n.
+func pad(s string, n int) string {
+	s = ansi.Truncate(s, n, "…")
+	return s + strings.Repeat(" ", max(n-ansi.StringWidth(s), 0))
+}
 
 // progress is the bar and the counts of a run, then its outcome.
 func (m *Screen) progress() []string {

@@ -2,8 +2,6 @@ package quote
 
 import (
 	"context"
-	"errors"
-	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,10 +12,10 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
-	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
+	"github.com/tesouro-treasury/tesouro/views/internal/pixholder"
 )
 
 // armDelay is how long y stays disarmed after the numbers on the
@@ -45,22 +43,10 @@ func (m *Screen) renewed(now time.Time) tea.Cmd {
 	return m.s.After(armDelay, func(time.Time) tea.Msg { return armMsg{} })
 }
 
-// holder is who a PIX payout reaches, as the PIX directory (pix-info) or
-// the beneficiary record names them.
-type holder struct {
-	// key is the PIX key looked up ("" for a bank account beneficiary).
-	key  string
-	info api.PixInfo
-	// record is true when the names come from the beneficiary record (a
-	// bank account: the directory has no key to answer for).
-	record bool
-}
-
-// lookupHolder asks who the PIX output of the confirmed body pays: the
-// key typed or carried by a BR Code, else the registered beneficiary's
-// key. Nothing is asked for other outputs.
+// lookupHolder asks who the PIX output of the confirmed body pays (see
+// pixholder.Of). Nothing is asked for other outputs.
 func (m *Screen) lookupHolder() tea.Cmd {
-	m.holder, m.holderErr, m.holderMissing = nil, "", false
+	m.holder = pixholder.Lookup{}
 	m.holding.Cancel()
 	o := m.ticketReq.TicketBrlPixOutput
 	if o == nil {
@@ -68,88 +54,24 @@ func (m *Screen) lookupHolder() tea.Cmd {
 	}
 	svc, account := m.svc, m.s.Account.ID
 	out := *o
-	return ui.Fetch(m.s, &m.holding, lookupTimeout, func(ctx context.Context) (holder, error) {
-		key := out.PixKey
-		if key == "" && out.BrCode != "" {
-			if p, err := brcode.Parse(out.BrCode); err == nil {
-				key = p.Key
-			}
-		}
-		if key == "" && out.BeneficiaryBrlBankAccountID != nil {
-			b, err := svc.GetBRLAccount(ctx, account, *out.BeneficiaryBrlBankAccountID)
-			if err != nil {
-				return holder{}, err
-			}
-			if b.PixKey == "" {
-				return holder{record: true, info: api.PixInfo{Name: b.UserName, TaxID: maskTaxID(b.TaxID), BankName: "bank " + b.BankCode}}, nil
-			}
-			key = b.PixKey
-		}
-		if key == "" {
-			return holder{record: true, info: api.PixInfo{Name: out.UserName, TaxID: maskTaxID(out.TaxID), BankName: labelled("bank ", out.BankCode)}}, nil
-		}
-		info, err := svc.PixInfo(ctx, key)
-		if err != nil {
-			return holder{key: key}, err
-		}
-		return holder{key: key, info: *info}, nil
+	records := func(ctx context.Context, id uuid.UUID) (*api.BRLAccount, error) {
+		return svc.GetBRLAccount(ctx, account, id)
+	}
+	return ui.Fetch(m.s, &m.holding, lookupTimeout, func(ctx context.Context) (pixholder.Holder, error) {
+		return pixholder.Of(ctx, svc, records, out)
 	})
 }
 
-// onHolder takes the directory's answer. A key the directory does not
-// know cannot be paid: y stays off. Any other failure is shown and leaves
-// the decision to the user.
-func (m *Screen) onHolder(msg ui.Result[holder]) {
-	if msg.Err != nil {
-		var e *api.Error
-		m.holderMissing = errors.As(msg.Err, &e) && e.Status == http.StatusNotFound
-		m.holderErr = ui.ErrorText(msg.Err)
-		return
-	}
-	h := msg.Value
-	m.holder = &h
-}
-
-// maskTaxID hides a tax id's middle the way the directory does for a CPF
-// (***.982.247-**), keeping only digits that identify it to a person.
-func maskTaxID(tax string) string {
-	d := strings.Map(func(r rune) rune {
-		if r >= '0' && r <= '9' {
-			return r
-		}
-		return -1
-	}, tax)
-	switch len(d) {
-	case 11:
-		return "***." + d[3:6] + "." + d[6:9] + "-**"
-	case 14:
-		return "**." + d[2:5] + "." + d[5:8] + "/" + d[8:12] + "-**"
-	}
-	return tax
-}
-
-// holderText is the one line naming the holder, or what is known of it.
+// holderText is the one line naming the holder, or what is known of it. A
+// key the directory does not know cannot be paid: y stays off (see
+// canConfirm). Any other failure is shown and leaves the decision to the
+// user.
 func (m *Screen) holderText() (string, bool) {
+	if m.ticketReq.TicketBrlPixOutput == nil {
+		return "", false
+	}
 	th := m.th
-	switch {
-	case m.ticketReq.TicketBrlPixOutput == nil:
-		return "", false
-	case m.holding.Waiting():
-		return th.dim.Render("looking up the PIX directory…"), true
-	case m.holderErr != "" && m.holderMissing:
-		return th.err.Render("✗ no holder for this key: " + m.holderErr), true
-	case m.holderErr != "":
-		return th.warn.Render("! not confirmed: " + m.holderErr), true
-	case m.holder == nil:
-		return "", false
-	}
-	i := m.holder.info
-	parts := nonEmptyLines(th.value.Render(i.Name), i.TaxID, i.BankName)
-	text := strings.Join(parts, " · ")
-	if m.holder.record {
-		text += th.dim.Render(" (beneficiary record)")
-	}
-	return text, true
+	return m.holder.Line(pixholder.Styles{Value: th.value, Dim: th.dim, Warn: th.warn, Err: th.err}, m.holding.Waiting())
 }
 
 // loadLimits reads the month's limits of the operated account, to warn

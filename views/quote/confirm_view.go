@@ -192,7 +192,7 @@ func (m *Screen) confirmFoot(now time.Time) []footLine {
 		row(label("Beneficiary", "To"), "the operated account's balance", 0, true)
 	}
 	if h, ok := m.holderText(); ok {
-		row("Holder", h, 0, m.holder != nil) // a failure is read whole
+		row("Holder", h, 0, m.holder.Holder != nil) // a failure is read whole
 	}
 	env := strings.ToUpper(nonEmpty(string(m.s.Env), "sandbox"))
 	if narrow {
@@ -252,7 +252,7 @@ func (m *Screen) yLine(now time.Time, narrow bool) string {
 		return th.err.Render("✗ The quote expired: it cannot be confirmed.") + " " + m.hint(m.keys.Requote) + th.dim.Render(" · any other key: back")
 	case !m.armed(now):
 		return th.warn.Render("The quote was just renewed: y is held for a moment, read the numbers first.")
-	case m.holderMissing:
+	case m.holder.Missing:
 		return th.err.Render("✗ This PIX key has no holder: the ticket cannot be confirmed.") + th.dim.Render(" · any other key: back")
 	case m.holding.Waiting():
 		return th.dim.Render("y waits for the PIX directory's answer… · any other key: back")

@@ -14,6 +14,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/pixholder"
 )
 
 // QuoteLife is how long a quote can be turned into a ticket (service.md §6).
@@ -109,12 +110,10 @@ type Screen struct {
 
 	// The PIX payout's holder (pix-info) and the month's limits, read for
 	// the confirmation.
-	holding       ui.Slot
-	holder        *holder
-	holderErr     string
-	holderMissing bool
-	limiting      ui.Slot
-	limits        *api.LimitInfo
+	holding  ui.Slot
+	holder   pixholder.Lookup
+	limiting ui.Slot
+	limits   *api.LimitInfo
 	// minApprovals is how many approvals a parked ticket needed, learnt
 	// from the last one this screen parked (0: not known yet).
 	minApprovals int32
@@ -271,9 +270,9 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return m, m.onCreated(msg)
 	case pollMsg, ui.Result[*api.Ticket], ui.Result[*api.Operation], ui.Result[funded]:
 		return m, m.updateResult(msg)
-	case ui.Result[holder]:
+	case ui.Result[pixholder.Holder]:
 		if m.holding.Take(msg) {
-			m.onHolder(msg)
+			m.holder.Take(msg.Value, msg.Err)
 		}
 		return m, nil
 	case ui.Result[*api.AccountLimits]:
@@ -615,7 +614,7 @@ func (m *Screen) canConfirm(now time.Time) string {
 		return "the quote was just renewed"
 	case m.holding.Waiting():
 		return "the PIX directory has not answered yet"
-	case m.holderMissing:
+	case m.holder.Missing:
 		return "the PIX key has no holder"
 	}
 	return ""

@@ -1,7 +1,7 @@
 // Package statement is the ledger of the operated account: every balance
 // change the service recorded (GET /v2/account/statement) with the balance
 // it left, one token at a time or all together, between two dates. It
-// pages as the cursor moves or to the end on request, checks that the
+// pages as the cursor moves or to the end with G, as every list does, checks that the
 // loaded entries add up (the changes equal the difference between the
 // closing and the opening balance, and the latest balance equals the
 // account's balance now), and exports what the filters match as CSV.
@@ -9,7 +9,6 @@ package statement
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"time"
 
@@ -50,12 +49,6 @@ type Model struct {
 	balances api.Balances
 	balErr   error
 
-	// toEnd: every page is asked for until the service says it sent the
-	// last (a); seen are the cursors met meanwhile, so that a service
-	// repeating one cannot loop.
-	toEnd bool
-	seen  map[string]bool
-
 	exportReq ui.Slot
 	note      string // the last export, on the count line
 
@@ -67,8 +60,8 @@ type Model struct {
 }
 
 type keyMap struct {
-	Prev, Next, All, Open, Back, Filters, Clear, Reload, Export, Ticket, Copy key.Binding
-	Scroll                                                                    listing.ScrollKeys
+	Prev, Next, Open, Back, Filters, Clear, Reload, Export, Ticket, Copy key.Binding
+	Scroll                                                               listing.ScrollKeys
 }
 
 // New builds the Statement for a session.
@@ -81,7 +74,6 @@ func New(s *ui.Session, svc Service) ui.Screen {
 		keys: keyMap{
 			Prev:    ui.Binding("←", "previous token", "left"),
 			Next:    ui.Binding("→", "next token", "right"),
-			All:     ui.Binding("a", "load to the end", "a"),
 			Open:    ui.Binding("enter", "details", "enter"),
 			Back:    ui.Binding("esc", "back to the list", "esc", "backspace"),
 			Filters: ui.Binding("f", "date filters", "f"),
@@ -95,7 +87,6 @@ func New(s *ui.Session, svc Service) ui.Screen {
 	}
 	m.list = listing.New(s, "entries", func(l api.StatementLog) string { return l.ID }, m.row, m.query, layouts.Full...)
 	m.list.SetBar(m.bar, m.reset)
-	m.list.OnPage = m.onPage
 	m.list.Extra = m.summaryLines
 	m.bar.SetCheck(listing.CheckCreated(m.loc))
 	return m
@@ -142,7 +133,6 @@ func (m *Model) relayout() { m.list.SetSize(m.width, max(m.height-1, 0)) }
 // reset drops the list and asks for its first page under the token and
 // dates applied now; answers to earlier requests are dropped.
 func (m *Model) reset() tea.Cmd {
-	m.toEnd, m.seen = false, nil
 	m.note = "" // it told of an export of other entries
 	switch {
 	case !m.bar.Empty():
@@ -199,38 +189,6 @@ func tokenPage(ctx context.Context, svc Service, f api.StatementFilter, token st
 		f.Cursor = p.Cursor
 	}
 	return api.Page[api.StatementLog]{Cursor: f.Cursor}, nil
-}
-
-// onPage asks for the next page at once while the list is loaded to the
-// end.
-func (m *Model) onPage([]api.StatementLog) tea.Cmd {
-	if !m.toEnd {
-		return nil
-	}
-	if !m.list.More {
-		m.toEnd = false
-		return nil
-	}
-	if m.seen[m.list.Cursor] {
-		m.toEnd = false
-		m.list.Fail(errors.New("the service sent the same cursor twice; stopped loading to avoid a loop"))
-		return nil
-	}
-	m.seen[m.list.Cursor] = true
-	return m.list.Fetch()
-}
-
-// loadToEnd asks for every page left (again after a page failed).
-func (m *Model) loadToEnd() tea.Cmd {
-	if !m.list.More {
-		return nil
-	}
-	m.toEnd, m.seen = true, map[string]bool{}
-	if m.list.Loading() {
-		return nil // onPage goes on from the page on its way
-	}
-	m.list.Err = nil
-	return m.list.Fetch()
 }
 
 // switchToken shows the tab d steps away and loads its entries.

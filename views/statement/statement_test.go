@@ -178,7 +178,7 @@ func TestTokenTabAddsUpAndMatchesTheBalance(t *testing.T) {
 	if !strings.Contains(v, "BRL loaded so far") {
 		t.Fatalf("a partly loaded range is not said to be partial:\n%s", v)
 	}
-	d.Key("a")
+	d.Key("G")
 	v = d.PlainView()
 	for _, want := range []string{"all 20 loaded", "BRL all · opening 0.00 · changes +1,120.00 · closing 1,120.00 ✓ adds up",
 		"balance now 1,120.00 BRL ✓ equals the closing balance"} {
@@ -187,7 +187,7 @@ func TestTokenTabAddsUpAndMatchesTheBalance(t *testing.T) {
 		}
 	}
 	// → again: USDC, whose pages hold no BRL.
-	d.Key("right", "a")
+	d.Key("right", "G")
 	if v := d.PlainView(); !strings.Contains(v, "USDC all · opening 0.000000 · changes +71.734567 · closing 71.734567 ✓ adds up") {
 		t.Errorf("USDC does not add up:\n%s", v)
 	}
@@ -205,7 +205,7 @@ func TestALedgerThatDoesNotAddUpIsSaid(t *testing.T) {
 	l := f.ledger[uuid.Nil]
 	f.ledger[uuid.Nil] = slices.DeleteFunc(l, func(x api.StatementLog) bool { return x.ID == "132" }) // BRL -120.25
 	d := start(t, f, session(ui.Account{}, t.TempDir()))
-	d.Key("right", "a")
+	d.Key("right", "G")
 	if v := d.PlainView(); !strings.Contains(v, "✗ does not add up: the balances moved +1,120.00") || !strings.Contains(v, "changes +1,240.25") {
 		t.Fatalf("a gap in the ledger is not reported:\n%s", v)
 	}
@@ -215,9 +215,9 @@ func TestPagingToTheEndAsksEveryPageOnce(t *testing.T) {
 	f := newFake()
 	d := start(t, f, session(ui.Account{}, t.TempDir()))
 	if v := d.PlainView(); strings.Contains(v, "2026-11-01 09:00") {
-		t.Fatalf("loaded to the end before a was pressed:\n%s", v)
+		t.Fatalf("loaded to the end before G was pressed:\n%s", v)
 	}
-	d.Key("a")
+	d.Key("G")
 	v := d.PlainView()
 	if !strings.Contains(v, "all 42 loaded") {
 		t.Fatalf("not loaded to the end:\n%s", v)
@@ -253,7 +253,7 @@ func TestDateFiltersAreSentAsTheServiceBounds(t *testing.T) {
 		t.Fatalf("the filtered list is not shown:\n%s", v)
 	}
 	// Until a past day, the closing balance is not compared with today's.
-	d.Key("right", "a")
+	d.Key("right", "G")
 	if v := d.PlainView(); strings.Contains(v, "balance now") || !strings.Contains(v, "✓ adds up") {
 		t.Errorf("a closed range compared with the balance now:\n%s", v)
 	}
@@ -408,20 +408,20 @@ func TestFitsEverySize(t *testing.T) {
 	}
 }
 
-// TestLoadingToTheEndStopsOnAFailedPageAndARetries: a page that fails
-// stops the loading with the error shown; a again goes on from it.
-func TestLoadingToTheEndStopsOnAFailedPageAndARetries(t *testing.T) {
+// TestLoadingToTheEndStopsOnAFailedPageAndGRetries: a page that fails
+// stops the loading with the error shown; G again goes on from it.
+func TestLoadingToTheEndStopsOnAFailedPageAndGRetries(t *testing.T) {
 	f := newFake()
 	f.failAt = "20"
 	d := start(t, f, session(ui.Account{}, t.TempDir()))
-	d.Key("a")
+	d.Key("G")
 	v := d.PlainView()
 	if !strings.Contains(v, "503 Service Unavailable") || !strings.Contains(v, "20 loaded · more available") {
 		t.Fatalf("the failed page is not shown where the loading stopped:\n%s", v)
 	}
-	d.Key("a")
+	d.Key("G")
 	if v := d.PlainView(); !strings.Contains(v, "all 42 loaded") || strings.Contains(v, "503") {
-		t.Fatalf("a did not go on from the failed page:\n%s", v)
+		t.Fatalf("G did not go on from the failed page:\n%s", v)
 	}
 }
 
@@ -433,5 +433,31 @@ func exportsTo(t *testing.T, dir string) {
 	t.Setenv("TESOURO_CONFIG_DIR", cfg)
 	if err := os.WriteFile(filepath.Join(cfg, "config.toml"), []byte("export_dir = \""+dir+"\"\n"), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestGLoadsToTheEndAsOnEveryList: the Statement loads to the end with G
+// (or end), offered as on every list, and a does nothing there.
+func TestGLoadsToTheEndAsOnEveryList(t *testing.T) {
+	f := newFake()
+	d := start(t, f, session(ui.Account{}, t.TempDir()))
+	offered := false
+	for _, b := range d.Screen.KeyMap() {
+		if slices.Contains(b.Keys(), "a") {
+			t.Errorf("a is bound on the Statement: %q %q", b.Keys(), b.Help().Desc)
+		}
+		offered = offered || b.Enabled() && slices.Contains(b.Keys(), "G") && strings.Contains(b.Help().Desc, "loads to the end")
+	}
+	if !offered {
+		t.Error("G is not offered to load to the end")
+	}
+	n := len(f.asked)
+	d.Key("a")
+	if len(f.asked) != n {
+		t.Fatalf("a asked for %d pages", len(f.asked)-n)
+	}
+	d.Key("end")
+	if v := d.PlainView(); !strings.Contains(v, "all 42 loaded") {
+		t.Fatalf("end did not load to the end:\n%s", v)
 	}
 }

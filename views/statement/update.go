@@ -14,7 +14,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/export"
 	"github.com/tesouro-treasury/tesouro/ui"
-	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 // exported is what an export wrote.
@@ -26,9 +25,6 @@ type exported struct {
 // Update implements ui.Screen.
 func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	if cmd, ok := m.list.Handle(msg); ok {
-		if _, page := msg.(listing.PageMsg[api.StatementLog]); page && m.list.Err != nil {
-			m.toEnd = false // a failed page stops the loading; a goes on from it
-		}
 		return m, cmd
 	}
 	switch msg := msg.(type) {
@@ -53,7 +49,6 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return m, ui.Toast(ui.ToastSuccess, fmt.Sprintf("Exported %d entries to %s", msg.Value.rows, msg.Value.path))
 	case ui.ChangedMsg:
 		if msg.For(m.s, ui.ChangedBalances) {
-			m.toEnd = false
 			return m, tea.Batch(m.loadBalances(), m.list.Refresh())
 		}
 		return m, nil
@@ -82,7 +77,6 @@ func (m *Model) syncKeys() {
 	m.keys.Copy.SetEnabled(ok)
 	m.keys.Ticket.SetEnabled(ok && l.TicketID != "")
 	m.keys.Clear.SetEnabled(!m.bar.Empty())
-	m.keys.All.SetEnabled(m.list.More && !m.toEnd)
 	m.keys.Export.SetEnabled(!m.exportReq.Waiting())
 	m.keys.Prev.SetEnabled(len(m.tokens) > 1)
 	m.keys.Next.SetEnabled(len(m.tokens) > 1)
@@ -93,7 +87,7 @@ func (m *Model) KeyMap() []key.Binding {
 	m.syncKeys()
 	k := m.keys
 	return m.list.Bindings(m.detail.Open != nil, []key.Binding{k.Back, k.Ticket, k.Copy}, k.Scroll,
-		k.Prev, k.Next, k.All, k.Open, k.Filters, k.Clear, k.Reload, k.Export, k.Ticket, k.Copy)
+		k.Prev, k.Next, k.Open, k.Filters, k.Clear, k.Reload, k.Export, k.Ticket, k.Copy)
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -121,8 +115,6 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.switchToken(-1)
 	case key.Matches(msg, k.Next):
 		return m.switchToken(1)
-	case key.Matches(msg, k.All):
-		return m.loadToEnd()
 	case key.Matches(msg, k.Open):
 		if l, ok := m.list.Selected(); ok {
 			m.detail.Show(l)

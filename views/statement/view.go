@@ -69,9 +69,6 @@ func (m *Model) View() string {
 			return m.detail.Pane(m.s.Styles(), "Entry "+e.ID, m.detailLines(), m.width, m.height)
 		}
 		var notes []string
-		if m.toEnd {
-			notes = append(notes, "loading to the end")
-		}
 		if m.note != "" {
 			notes = append(notes, m.note)
 		}

@@ -114,6 +114,38 @@ func TestExportWritesEveryMatchingTicketPageByPage(t *testing.T) {
 	}
 }
 
+// An export under way when the session ends (an account switch, the
+// program's end: the root ends the screen, see ui.Ender) is stopped like
+// esc stops it: its hidden partial file is removed, a late page writes
+// nothing, and what was stopped is said. While it runs the screen is busy,
+// so that the root asks before switching or quitting.
+func TestExportEndsWithTheSession(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(130)}
+	m, dir := startIn(t, svc)
+	if m.Busy() || m.End() != "" {
+		t.Fatal("busy, or something to end, before any export")
+	}
+	_, cmd := m.Update(screentest.KeyPress("e"))
+	cmd = step(t, m, cmd)
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 || !strings.HasSuffix(entries[0].Name(), ".part") {
+		t.Fatalf("while exporting the directory holds %v, want one partial file", entries)
+	}
+	if !m.Busy() {
+		t.Fatal("an export under way does not make the screen busy: the root would switch or quit without asking")
+	}
+	var end ui.Ender = m
+	if said := end.End(); said != "Tickets export stopped after 50 tickets; nothing was saved" {
+		t.Fatalf("End said %q", said)
+	}
+	run(t, m, cmd) // the page asked for before the end comes late
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("after the session's end the directory holds %v", entries)
+	}
+	if m.Busy() || m.End() != "" || strings.Contains(screen(m), "exporting") {
+		t.Fatalf("still exporting after the end:\n%s", screen(m))
+	}
+}
+
 // esc stops the export: nothing is left in the directory, under the final
 // name or any other, and a page that comes after esc is not written.
 func TestExportEscStopsAndLeavesNothing(t *testing.T) {

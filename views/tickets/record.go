@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
@@ -182,26 +183,76 @@ func endToEndID(t *api.Ticket) string {
 const statusWidth = 14
 
 // amountWidth fits an amount of up to a million with six decimals and a
-// four-letter code ("1,000,000.000000 BRLA") whole.
+// four-letter code ("1,000,000.000000 BRLA") whole: the least room an
+// amount column takes, so that columns do not move as pages come.
 const amountWidth = 21
 
-// layouts of the list by width. From 87 cells the ID, status, created,
-// input and output show whole; from 77 (a terminal of 80) the ID and the
-// rightmost columns make way for what is sent and what is received; below
-// that the list keeps what an operator reads first (status, what is
-// received, when), and below 56 the creation time shrinks so that amounts
-// are not cut.
-var layouts = listing.Layouts{
-	FullWidth: 87, MediumWidth: 77, NarrowWidth: 56,
-	Full: columns(),
-	Medium: []widget.Column{
-		{Title: "Status", Width: statusWidth},
-		{Title: "Created", Width: 16},
-		{Title: "Input", Width: amountWidth, Right: true},
-		{Title: "Output", Width: amountWidth, Right: true},
-	},
-	Narrow: []widget.Column{{Title: "Status", Width: statusWidth}, {Title: "Output", Right: true}, {Title: "Created", Width: 11}},
-	Tiny:   []widget.Column{{Title: "Status", Width: statusWidth}, {Title: "Output", Right: true}, {Title: "When", Width: 5}},
+// The list's fixed columns, and the table's marker and separator.
+const (
+	idWidth      = 9
+	createdWidth = 16
+	shortCreated = 11 // "01-02 15:04"
+	whenWidth    = 5
+	tableGutter  = 2
+)
+
+// layoutsFor are the list's layouts by width when the widest amounts
+// listed are in and out cells: an amount column is as wide as its widest
+// amount, never cut. With amounts of up to amountWidth, from 87 cells the
+// ID, status, created, input and output show whole; from 77 (a terminal of
+// 80) the ID and the rightmost columns make way for what is sent and what
+// is received; below that the list keeps what an operator reads first
+// (status, what is received, when), and below 56 the creation time
+// shrinks (see tinyColumns). Longer amounts move each threshold up by what
+// they need.
+func layoutsFor(in, out int) listing.Layouts {
+	in, out = max(in, amountWidth), max(out, amountWidth)
+	return listing.Layouts{
+		FullWidth:   tableGutter + idWidth + statusWidth + createdWidth + in + out + 4,
+		MediumWidth: tableGutter + statusWidth + createdWidth + in + out + 3,
+		NarrowWidth: max(56, tableGutter+statusWidth+out+shortCreated+2),
+		Full:        columns(in, out),
+		Medium: []widget.Column{
+			{Title: "Status", Width: statusWidth},
+			{Title: "Created", Width: createdWidth},
+			{Title: "Input", Width: in, Right: true},
+			{Title: "Output", Width: out, Right: true},
+		},
+		Narrow: []widget.Column{{Title: "Status", Width: statusWidth}, {Title: "Output", Right: true}, {Title: "Created", Width: shortCreated}},
+	}
+}
+
+// tinyColumns are the columns below the narrow layout, w cells wide, when
+// the widest status listed is status cells and the widest amount received
+// out cells: the status, the amount and a five-cell time; without the time
+// when the amount needs its room; and when even that is not enough, the
+// status gives way (cut, with its "…") rather than the amount.
+func tinyColumns(w, status, out int) []widget.Column {
+	status = min(max(status, len("Status")), statusWidth)
+	switch {
+	case w >= tableGutter+status+out+whenWidth+2:
+		return []widget.Column{{Title: "Status", Width: status}, {Title: "Output", Right: true}, {Title: "When", Width: whenWidth}}
+	case w >= tableGutter+status+out+1:
+		return []widget.Column{{Title: "Status", Width: status}, {Title: "Output", Right: true}}
+	}
+	return []widget.Column{{Title: "Status"}, {Title: "Output", Width: out, Right: true}}
+}
+
+// listColumns are the layout and the columns of the list w cells wide
+// whose widest status and amounts are status, in and out cells.
+func listColumns(w, status, in, out int) (listing.Layout, []widget.Column) {
+	ls := layoutsFor(in, out)
+	l := ls.For(w)
+	if l == listing.LayoutTiny {
+		return l, tinyColumns(w, status, out)
+	}
+	return l, ls.Columns(l)
+}
+
+// widths are the cells of the status and of the input and the output
+// amounts of r.
+func (r *record) widths() (status, in, out int) {
+	return len(r.status.String()), ansi.StringWidth(amount(r.InAmount.Decimal(), r.InCur())), ansi.StringWidth(amount(r.OutAmount.Decimal(), r.OutCur()))
 }
 
 // rowFor lays a record out for a layout. Rows of the smaller layouts carry
@@ -244,13 +295,13 @@ func shortWhen(t, now time.Time) string {
 
 // Columns of the full list, most telling first: on a terminal a little too
 // narrow for all of them the rightmost ones are cut.
-func columns() []widget.Column {
+func columns(in, out int) []widget.Column {
 	return []widget.Column{
-		{Title: "ID", Width: 9},
+		{Title: "ID", Width: idWidth},
 		{Title: "Status", Width: statusWidth},
-		{Title: "Created", Width: 16},
-		{Title: "Input", Width: amountWidth, Right: true},
-		{Title: "Output", Width: amountWidth, Right: true},
+		{Title: "Created", Width: createdWidth},
+		{Title: "Input", Width: in, Right: true},
+		{Title: "Output", Width: out, Right: true},
 		{Title: "Out method", Width: 10},
 		{Title: "External ID"},
 	}

@@ -8,6 +8,8 @@
 package tickets
 
 import (
+	"fmt"
+	"slices"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -33,6 +35,11 @@ type Model struct {
 	// fresh first page replaces them (after a write).
 	reload ui.Slot
 	layout listing.Layout
+	// cols are the columns shown; statusNeed, inNeed and outNeed the
+	// widest status and input and output amounts loaded, in cells: the
+	// columns are sized so that no amount is cut.
+	cols                        []widget.Column
+	statusNeed, inNeed, outNeed int
 
 	detail     *detailPane
 	detailSlot ui.Slot
@@ -84,7 +91,8 @@ func New(s *ui.Session, svc Service) ui.Screen {
 
 		exportDir: defaultExportDir,
 	}
-	m.list = listing.New(s, "tickets", func(r *record) string { return r.ID.String() }, m.row, m.query, columns()...)
+	m.list = listing.New(s, "tickets", func(r *record) string { return r.ID.String() }, m.row, m.query, columns(amountWidth, amountWidth)...)
+	m.list.OnPage = m.measure
 	m.list.SetEmpty("no tickets")
 	m.list.SetBar(m.bar, m.reset)
 	m.bar.SetCheck(listing.CheckCreated(m.loc))
@@ -110,8 +118,21 @@ func (m *Model) Init() tea.Cmd {
 // Capturing is true while the filter form is open.
 func (m *Model) Capturing() bool { return m.bar.Active() }
 
-// Busy implements ui.Screen: browsing abandons nothing.
-func (m *Model) Busy() bool { return false }
+// Busy implements ui.Screen: an export under way is stopped by quitting
+// or switching account, so the root asks first.
+func (m *Model) Busy() bool { return m.exp != nil }
+
+// End implements ui.Ender: an export under way when the session ends (an
+// account switch, the program's end) is stopped and its partial file
+// removed, and the user told.
+func (m *Model) End() string {
+	if m.exp == nil {
+		return ""
+	}
+	n := m.exp.rows
+	m.abortExport()
+	return fmt.Sprintf("Tickets export stopped after %d tickets; nothing was saved", n)
+}
 
 // Filterable says the list takes the / filter.
 func (m *Model) Filterable() bool { return true }
@@ -119,9 +140,34 @@ func (m *Model) Filterable() bool { return true }
 // SetSize implements ui.Screen.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = max(w, 0), max(h, 0)
-	layouts.Fit(&m.layout, m.width, m.list)
+	m.fit()
 	m.list.SetTableSize(m.width, max(m.height-len(m.header(m.width)), 0))
 	m.bar.SetWidth(m.width)
+}
+
+// fit lays the list out for its width and the widest amounts loaded.
+func (m *Model) fit() {
+	l, cols := listColumns(m.width, m.statusNeed, m.inNeed, m.outNeed)
+	if l == m.layout && slices.Equal(cols, m.cols) {
+		return
+	}
+	m.layout, m.cols = l, cols
+	m.list.Redraw(cols...)
+}
+
+// measure widens the columns for records (a page, a refreshed ticket)
+// whose status or amounts need more room than the ones loaded before.
+func (m *Model) measure(recs []*record) tea.Cmd {
+	st, in, out := m.statusNeed, m.inNeed, m.outNeed
+	for _, r := range recs {
+		s, i, o := r.widths()
+		st, in, out = max(st, s), max(in, i), max(out, o)
+	}
+	if st != m.statusNeed || in != m.inNeed || out != m.outNeed {
+		m.statusNeed, m.inNeed, m.outNeed = st, in, out
+		m.fit()
+	}
+	return nil
 }
 
 // row lays a record out in the list's current columns.

@@ -266,7 +266,9 @@ func (m *Model) update(t *api.Ticket) {
 		return
 	}
 	if _, ok := m.list.Item(t.ID.String()); ok {
-		m.list.Put(newRecord(t))
+		r := newRecord(t)
+		m.list.Put(r)
+		m.measure([]*record{r}) // a status may have grown (PARTIAL-FAILED)
 	}
 }
 

@@ -2,6 +2,7 @@ package listing
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -57,9 +58,13 @@ type List[T any] struct {
 	// toEnd is set while G loads every page to the end: each page asks for
 	// the next at once, with no MaxPages bound (a history of 100k tickets
 	// is 2,000 pages), until the last one, an error, or esc. endPages and
-	// endRows count what it brought, for the progress line.
+	// endRows count what it brought, for the progress line; endSeen are
+	// the cursors met meanwhile: a page may come empty (a screen that
+	// leaves out what it does not list) and the loading goes on, but a
+	// cursor met twice would loop, and stops it.
 	toEnd             bool
 	endPages, endRows int
+	endSeen           map[string]bool
 	endKey, stopKey   key.Binding
 
 	// selectID is selected when a page brings it (a record just created).
@@ -251,25 +256,28 @@ func (l *List[T]) Key(msg tea.KeyPressMsg) tea.Cmd {
 	case l.toEnd && key.Matches(msg, l.stopKey):
 		l.StopLoading()
 		return nil
-	case key.Matches(msg, l.endKey) && l.More && l.Err == nil && l.Filter() == "":
+	case key.Matches(msg, l.endKey) && l.More && l.Filter() == "":
 		return l.LoadToEnd()
 	}
 	return tea.Batch(l.Table.Update(msg), l.Ahead())
 }
 
 // LoadToEnd asks for every page left, one after the other, and puts the
-// cursor on the last row when the last page came (see Key). Under the /
-// filter it is not offered: the filter's few rows always sit near the end.
+// cursor on the last row when the last page came (see Key); after a page
+// failed it goes on from that page. Under the / filter it is not offered:
+// the filter's few rows always sit near the end.
 func (l *List[T]) LoadToEnd() tea.Cmd {
 	l.Table.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
 	if !l.More {
 		return nil
 	}
 	l.toEnd, l.endPages, l.endRows = true, 0, 0
+	l.endSeen = map[string]bool{l.Cursor: true}
 	l.relayout()
 	if l.Loading() {
 		return nil // the page on its way goes on to the next
 	}
+	l.Err = nil
 	return l.Fetch()
 }
 
@@ -341,18 +349,24 @@ func (l *List[T]) page(msg PageMsg[T]) tea.Cmd {
 	if l.OnPage != nil {
 		own = l.OnPage(msg.Value.Items)
 	}
-	// The page after is asked for at once when every page is wanted, or
-	// while the cursor still sits near the end (the user pressed G); never
-	// after an empty page, which would loop, nor under the / filter, whose
-	// few rows always sit near the end.
+	// The page after is asked for at once while G loads to the end, when
+	// every page is wanted, or while the cursor still sits near the end;
+	// never after an empty page, which would loop (G's loading knows the
+	// cursors it met instead), nor under the / filter, whose few rows
+	// always sit near the end.
 	var next tea.Cmd
 	switch {
 	case l.toEnd:
 		l.endPages++
 		l.endRows += len(msg.Value.Items)
-		if l.More && len(msg.Value.Items) > 0 {
+		switch {
+		case l.More && l.endSeen[l.Cursor]:
+			l.toEnd = false
+			l.Err = errors.New("the service sent the same cursor twice; stopped loading to the end to avoid a loop")
+		case l.More:
+			l.endSeen[l.Cursor] = true
 			next = l.Fetch()
-		} else {
+		default:
 			l.toEnd = false
 			l.Table.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
 		}

@@ -256,3 +256,73 @@ func TestTableKeepsTypedValues(t *testing.T) {
 		t.Fatal(ansi.Strip(tb.View()))
 	}
 }
+
+// pagesOf serves the pages of a script, by cursor: each cursor's items and
+// the cursor after it; a cursor in fail answers that error once.
+type pagesOf struct {
+	pages map[string]api.Page[rec]
+	fail  map[string]error
+	asked []string
+}
+
+func (p *pagesOf) query(cursor string) (PageCall[rec], error) {
+	p.asked = append(p.asked, cursor)
+	page, err := p.pages[cursor], p.fail[cursor]
+	delete(p.fail, cursor)
+	return func(context.Context) (api.Page[rec], error) { return page, err }, nil
+}
+
+func scripted(p *pagesOf) *List[rec] {
+	l := New(session("A"), "records", func(r rec) string { return r.ID }, func(r rec) widget.Row {
+		return widget.Row{Cells: []string{r.Name}}
+	}, p.query, widget.Column{Title: "Name"})
+	l.SetSize(60, 12)
+	return l
+}
+
+func page(cursor string, names ...string) api.Page[rec] {
+	p := api.Page[rec]{Cursor: cursor}
+	for _, n := range names {
+		p.Items = append(p.Items, rec{ID: n, Name: n})
+	}
+	return p
+}
+
+// G goes on past an empty page (a screen may leave out what it does not
+// list), stops with the error when the service sends a cursor it already
+// sent, and after a failed page goes on from that page.
+func TestListGGoesOnPastEmptyPagesButNotRoundACursor(t *testing.T) {
+	first := make([]string, 40) // enough rows that the first page does not prefetch
+	for i := range first {
+		first[i] = fmt.Sprintf("r%02d", i)
+	}
+	p := &pagesOf{pages: map[string]api.Page[rec]{
+		"": page("1", first...), "1": page("2"), "2": page("3", "b"), "3": page("4", "c"), "4": page("", "d"),
+	}, fail: map[string]error{"3": errors.New("503 Service Unavailable")}}
+	l := scripted(p)
+	answer(t, l, l.Reload())
+	answer(t, l, l.Key(screentest.KeyPress("G")))
+	if got := l.Count(); got != "41 loaded · more available" || !strings.Contains(plain(l), "503") {
+		t.Fatalf("G did not go past the empty page to the failed one: %q\n%s", got, plain(l))
+	}
+	answer(t, l, l.Key(screentest.KeyPress("G")))
+	if got := l.Count(); got != "all 43 loaded" || strings.Contains(plain(l), "503") {
+		t.Fatalf("G again did not go on from the failed page: %q\n%s", got, plain(l))
+	}
+	if !slices.Equal(p.asked, []string{"", "1", "2", "3", "3", "4"}) {
+		t.Fatalf("pages asked %q", p.asked)
+	}
+
+	loop := &pagesOf{pages: map[string]api.Page[rec]{"": page("1", "a"), "1": page("2", "b"), "2": page("1")}}
+	l = scripted(loop)
+	answer(t, l, l.Reload())
+	answer(t, l, l.Key(screentest.KeyPress("G")))
+	if l.LoadingToEnd() || !strings.Contains(plain(l), "same cursor twice") {
+		t.Fatalf("a cursor sent twice is not stopped:\n%s", plain(l))
+	}
+	// The first page prefetches the next ones (up to the empty one); G
+	// then asks each page once more before it meets "1" again.
+	if !slices.Equal(loop.asked, []string{"", "1", "2", "1", "2"}) {
+		t.Fatalf("pages asked %q", loop.asked)
+	}
+}
