@@ -745,7 +745,7 @@ func (r *Root) requestSwitch(a Account) tea.Cmd {
 	if s := r.busyScreen(); s != nil {
 		r.confirm = &ConfirmMsg{
 			Title: "Switch to " + displayName(a) + "?",
-			Body:  fmt.Sprintf("A flow is under way on %s; switching account drops it (a quote is bound to its account).", s.Title()),
+			Body:  fmt.Sprintf("A flow is under way on %s; switching account stops it: what it holds belongs to this account.", s.Title()),
 			OnYes: func() tea.Msg { return switchNowMsg{a} },
 		}
 		return nil

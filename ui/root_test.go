@@ -420,6 +420,9 @@ func TestSwitchAndCloseEndWhatAScreenHolds(t *testing.T) {
 	if v := plain(h.view()); !strings.Contains(v, "Switch to Beta Individual?") || !strings.Contains(v, "Tickets") {
 		t.Fatalf("switching during an export must ask first, naming the screen:\n%s", v)
 	}
+	if v := plain(h.view()); strings.Contains(v, "quote") {
+		t.Fatalf("the question about an export speaks of a quote:\n%s", v)
+	}
 	if tickets.ends != 0 {
 		t.Fatal("the export was ended before the switch was confirmed")
 	}
