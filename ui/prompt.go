@@ -1,12 +1,15 @@
 package ui
 
 import (
-	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
 
 // promptState is an open one-line prompt (a rejection reason, a name).
@@ -87,7 +90,14 @@ func (r *Root) confirmView(w, h int) string {
 		body = lipgloss.NewStyle().Width(max(w-1, 1)).Render(c.Body)
 		lines := strings.Split(body, "\n")
 		if room := h - 2; len(lines) > room {
-			lines = lines[:max(room, 0)]
+			// What y would confirm is not all on screen: say so, in the
+			// place of the last line that fits, rather than cut silently.
+			hidden := len(lines) - max(room-1, 0)
+			more := t.Warn.Render(ansi.Truncate(fmt.Sprintf("… %d more lines: enlarge the window to read them", hidden), max(w-1, 1), "…"))
+			lines = append(lines[:max(room-1, 0)], more)
+			if room <= 0 {
+				lines = nil
+			}
 		}
 		return strings.Join(append(append([]string{t.BoxTitle.Render(c.Title)}, lines...), hint), "\n")
 	}

@@ -262,6 +262,25 @@ func TestConfirmDefaultsToNo(t *testing.T) {
 	}
 }
 
+// A confirmation taller than the window says how much of it is hidden,
+// above the y hint, instead of cutting its end silently.
+func TestConfirmSaysWhatATinyWindowHides(t *testing.T) {
+	h := newHarness(t, nil)
+	h.send(tea.WindowSizeMsg{Width: 40, Height: 12})
+	body := "Amount: 100.00 BRL\nDestination: PIX to Ana\nHolder: Ana Lima\nAccount: main\nFees: none\nRequested by ana\nState as of now\nApproved by: bea\nPair: BRLABRL\nNote: last"
+	h.send(ConfirmMsg{Title: "Approve?", Body: body, OnYes: func() tea.Msg { return nil }})
+	v := plain(h.view())
+	if !strings.Contains(v, "Amount: 100.00 BRL") || !strings.Contains(v, "y confirm") {
+		t.Fatalf("a tiny window must keep the start of the body and the y hint:\n%s", v)
+	}
+	if strings.Contains(v, "Note: last") {
+		t.Fatalf("the whole body fits: the test proves nothing:\n%s", v)
+	}
+	if !strings.Contains(v, "more lines: enlarge the window") {
+		t.Fatalf("the confirmation hides lines without saying so:\n%s", v)
+	}
+}
+
 func TestPromptValidatesBeforeSubmitting(t *testing.T) {
 	h := newHarness(t, nil)
 	var got string
