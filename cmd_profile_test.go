@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -374,5 +375,28 @@ func TestProfileAddReadsSecretsFromStdin(t *testing.T) {
 	code, _, errOut = e.run("", "profile", "add", "d", "--base-url", "http://127.0.0.1:9", "--api-key-file", writeSecretFile(t, "k2", "two words"), "--private-key-file", pemFile, "--no-verify")
 	if code != 1 || !strings.Contains(errOut, "only the key") {
 		t.Fatalf("malformed API key file: exit %d, %s", code, errOut)
+	}
+}
+
+// The webhook commands act on the main account whatever sub-account the
+// profile opens on, so a default sub-account that is gone (deleted,
+// renamed) does not stop them; the commands that act on it still say so.
+func TestWebhookCommandsIgnoreAProfilesMissingSubAccount(t *testing.T) {
+	e := newProfileEnv(t)
+	sb := startTestSandbox(t)
+	op := demoAccess(t, sb, "operator")
+	keyFile := writeSecretFile(t, "api-key", op.APIKey+"\n")
+	pemFile := writeSecretFile(t, "key.pem", op.PrivateKeyPEM)
+	e.mustRun("", "profile", "add", "demo", "--base-url", sb.BaseURL, "--api-key-file", keyFile, "--private-key-file", pemFile, "--sub-account", "Gone Ltda", "--no-verify")
+	if p, err := e.config().Lookup("demo"); err != nil || p.SubAccount != "Gone Ltda" {
+		t.Fatalf("profile = %+v, %v: the test needs a default sub-account", p, err)
+	}
+	out := e.mustRun("", "webhooks", "list", "--json")
+	var hooks []struct{ ID, URL string }
+	if err := json.Unmarshal([]byte(out), &hooks); err != nil || len(hooks) == 0 {
+		t.Fatalf("webhooks list: %s (%v), want the main account's webhooks", out, err)
+	}
+	if code, _, errOut := e.run("", "balances"); code == 0 || !strings.Contains(errOut, "Gone Ltda") {
+		t.Fatalf("balances on a profile whose sub-account is gone: exit %d, %s", code, errOut)
 	}
 }

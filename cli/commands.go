@@ -27,9 +27,9 @@ type session struct {
 	subName string
 }
 
-// open resolves the target, connects and resolves --sub-account. The
-// caller must call close.
-func (e *Env) open(ctx context.Context) (*session, error) {
+// open resolves the target, connects and, unless mainOnly, resolves
+// --sub-account (or the profile's default). The caller must call close.
+func (e *Env) open(ctx context.Context, mainOnly bool) (*session, error) {
 	t, err := e.Resolve()
 	if err != nil {
 		return nil, err
@@ -39,6 +39,9 @@ func (e *Env) open(ctx context.Context) (*session, error) {
 		return nil, err
 	}
 	s := &session{target: t, conn: conn}
+	if mainOnly {
+		return s, nil
+	}
 	if s.sub, s.subName, err = SubAccount(ctx, conn.Client, t.SubAccount); err != nil {
 		conn.Close()
 		return nil, err
@@ -53,8 +56,19 @@ func (s *session) client() *api.Client { return s.conn.Client }
 // run opens a session for the command, runs f and closes the session
 // whatever happens.
 func (e *Env) run(cmd *cobra.Command, f func(ctx context.Context, s *session) error) error {
+	return e.runOn(cmd, false, f)
+}
+
+// runMain is run for commands that act on the main account whatever
+// sub-account the profile opens on (webhooks): that sub-account is not
+// looked up, so one that is gone or renamed does not stop them.
+func (e *Env) runMain(cmd *cobra.Command, f func(ctx context.Context, s *session) error) error {
+	return e.runOn(cmd, true, f)
+}
+
+func (e *Env) runOn(cmd *cobra.Command, mainOnly bool, f func(ctx context.Context, s *session) error) error {
 	ctx := cmd.Context()
-	s, err := e.open(ctx)
+	s, err := e.open(ctx, mainOnly)
 	if err != nil {
 		return err
 	}

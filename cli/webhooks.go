@@ -48,7 +48,7 @@ func (e *Env) webhooksListCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "list", Short: "List the account's webhooks", Args: noArgs}
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		return e.run(cmd, func(ctx context.Context, s *session) error {
+		return e.runMain(cmd, func(ctx context.Context, s *session) error {
 			hooks, err := s.client().ListWebhooks(ctx)
 			if err != nil {
 				return err
@@ -74,7 +74,7 @@ func (e *Env) webhooksAttemptsCommand() *cobra.Command {
 	out := addOutputFlags(cmd)
 	limit := limitFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		return e.run(cmd, func(ctx context.Context, s *session) error {
+		return e.runMain(cmd, func(ctx context.Context, s *session) error {
 			list, err := collect(ctx, *limit, func(ctx context.Context, cursor string) (api.Page[api.WebhookAttempt], error) {
 				return s.client().ListWebhookAttempts(ctx, api.AttemptFilter{Cursor: cursor, UnackedOnly: unacked, WebhookEventID: event})
 			})
@@ -104,7 +104,7 @@ func (e *Env) webhooksAckCommand() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return e.run(cmd, func(ctx context.Context, s *session) error {
+			return e.runMain(cmd, func(ctx context.Context, s *session) error {
 				if s.target.ReadOnly {
 					return Usagef("read-only: acknowledging is a write")
 				}
@@ -159,7 +159,7 @@ profile (or --credentials / --sandbox). Exit 0 when it verifies, 1 otherwise.`,
 					return err
 				}
 			} else {
-				err := e.run(cmd, func(ctx context.Context, s *session) error {
+				err := e.runMain(cmd, func(ctx context.Context, s *session) error {
 					k, err := s.client().PublicKey(ctx)
 					keyPEM = []byte(k)
 					return err
