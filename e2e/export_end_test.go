@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tesouro-treasury/tesouro/keystore"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
@@ -69,13 +68,8 @@ func TestE2EExportStoppedBySwitchOrQuitLeavesNothing(t *testing.T) {
 		}
 	}
 
-	tm := startTUIWith(t, nil, func(tm *Term) {
-		if err := (&keystore.Config{ExportDir: exports}).Save(tm.Config); err != nil {
-			t.Fatalf("write config: %v", err)
-		}
-	}, "--credentials", creds, "--as", "operator")
+	tm := startTUIExporting(t, exports, creds, "operator")
 	tm.Resize(140, 40)
-	tm.WaitFor("Overview", 15*time.Second)
 	tm.Send("3")
 	tm.WaitFor("loaded", 10*time.Second)
 	exporting(tm)

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/keystore"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
@@ -160,6 +161,20 @@ func startTUIEnv(t *testing.T, env []string, args ...string) *Term {
 func startTUIWith(t *testing.T, env []string, prepare func(tm *Term), args ...string) *Term {
 	t.Helper()
 	return startTerm(t, env, prepare, false, args...)
+}
+
+// startTUIExporting is startTUI as the named demo access of the sandbox
+// whose credentials file is creds, with config.toml's export_dir set to
+// dir, on the Overview.
+func startTUIExporting(t *testing.T, dir, creds, as string) *Term {
+	t.Helper()
+	tm := startTUIWith(t, nil, func(tm *Term) {
+		if err := (&keystore.Config{ExportDir: dir}).Save(tm.Config); err != nil {
+			t.Fatalf("write config: %v", err)
+		}
+	}, "--credentials", creds, "--as", as)
+	tm.WaitFor("Overview", 15*time.Second)
+	return tm
 }
 
 // startTUIGated is startTUI with the program held back until Launch: the

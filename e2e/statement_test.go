@@ -13,7 +13,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
-	"github.com/tesouro-treasury/tesouro/keystore"
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
@@ -81,13 +80,8 @@ func TestE2EStatementPagedToTheEndMatchesTheBalances(t *testing.T) {
 	now := money.Format(bal[token], token)
 
 	exports := filepath.Join(t.TempDir(), "exports")
-	tm := startTUIWith(t, nil, func(tm *Term) {
-		if err := (&keystore.Config{ExportDir: exports}).Save(tm.Config); err != nil {
-			t.Fatalf("write config: %v", err)
-		}
-	}, "--credentials", creds, "--as", "operator")
+	tm := startTUIExporting(t, exports, creds, "operator")
 	tm.Resize(140, 40)
-	tm.WaitFor("Overview", 15*time.Second)
 	balRe := regexp.MustCompile(`BRLA\s+` + regexp.QuoteMeta(now))
 	tm.WaitUntil("the service's "+token+" balance "+now+" on the Overview", 10*time.Second, func(s string) bool { return balRe.MatchString(s) })
 

@@ -12,7 +12,6 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/export"
-	"github.com/tesouro-treasury/tesouro/keystore"
 )
 
 // TestE2ETicketsCancelUnpaid: an operator opens an UNPAID ticket, cancels
@@ -78,14 +77,8 @@ func TestE2ETicketsExportEverythingAndG(t *testing.T) {
 	if len(before) <= 100 {
 		t.Fatalf("the demo data has %d PAID tickets; the export needs several pages", len(before))
 	}
-	var dir string
-	tm := startTUIWith(t, nil, func(tm *Term) {
-		dir = filepath.Join(tm.Home, "exports")
-		if err := (&keystore.Config{ExportDir: dir}).Save(tm.Config); err != nil {
-			t.Fatalf("write config: %v", err)
-		}
-	}, "--credentials", creds, "--as", "operator")
-	tm.WaitFor("Overview", 15*time.Second)
+	dir := filepath.Join(t.TempDir(), "exports")
+	tm := startTUIExporting(t, dir, creds, "operator")
 	tm.Send("3")
 	tm.WaitFor("50 loaded · more available", 10*time.Second)
 	filterStatus(tm, "tickets", "PAID")
