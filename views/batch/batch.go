@@ -234,8 +234,10 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 		if m.stop != nil {
 			m.stop()
 		}
-	case key.Matches(msg, k[4]):
-		m.offset = min(m.offset+1, max(0, len(m.plan.Rows)-1))
+	case key.Matches(msg, k[4]) && m.plan != nil:
+		// By line: a reason wrapped on several lines is read to its end.
+		_, body, _ := m.reviewBody()
+		m.offset = min(m.offset+1, max(0, len(body)-1))
 	case key.Matches(msg, k[5]):
 		m.offset = max(0, m.offset-1)
 	}

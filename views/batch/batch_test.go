@@ -288,3 +288,102 @@ func TestReviewFitsMediumAndNarrowTerminals(t *testing.T) {
 		}
 	}
 }
+
+// An invalid row's reason is read whole at every width: it wraps under the
+// row instead of being cut, and the row after it keeps its own line. At
+// 40x12 the reason is taller than the room the rows have: its last line
+// shown ends in "…↓", and ↓ scrolls line by line to the rest.
+func TestInvalidRowReasonIsReadWholeAtEveryWidth(t *testing.T) {
+	c := operator(t)
+	path := payoutFile(t, c, 1, "Nobody at all not even the cousin of our main supplier Ltda,5.00,BRL\n"+fmt.Sprintf("%s,9.25,BRL\n", firstBRL(t, c)))
+	d := screentest.Drive(t, session(t, ui.EnvSandbox), func(s *ui.Session) ui.Screen { return New(s, c) }, 120, 40)
+	open(d, path)
+	reason := "INVALID: " + d.Screen.(*Screen).plan.Rows[1].Problem
+	if len(reason) < 200 {
+		t.Fatalf("the reason is too short to test wrapping: %q", reason)
+	}
+	for _, sz := range []struct{ w, h int }{{120, 40}, {80, 24}, {40, 12}} {
+		d.Screen.SetSize(sz.w, sz.h)
+		screentest.CheckSize(t, d.Screen.View(), sz.w, sz.h)
+		if v := d.PlainView(); strings.Contains(v, "…↓") != (sz.w == 40) {
+			t.Errorf("%dx%d: a reason cut at the bottom must be marked, and only then:\n%s", sz.w, sz.h, v)
+		}
+		seen := readRows(d, 12)
+		if got := rowText(seen, "2 "); !strings.Contains(got, reason) {
+			t.Errorf("%dx%d: the reason is not whole:\n%q\nwant %q\n%s", sz.w, sz.h, got, reason, strings.Join(seen, "\n"))
+		}
+		if rowText(seen, "3 ") == "" || !strings.Contains(rowText(seen, "3 "), "9.25 BRL") {
+			t.Errorf("%dx%d: the row after the invalid one is not on its own line:\n%s", sz.w, sz.h, strings.Join(seen, "\n"))
+		}
+	}
+}
+
+// firstBRL is the id of the first demo BRL beneficiary.
+func firstBRL(t *testing.T, c *api.Client) uuid.UUID {
+	t.Helper()
+	p, err := c.ListBRLAccounts(t.Context(), api.BeneficiaryFilter{})
+	if err != nil || len(p.Items) == 0 {
+		t.Fatal("no beneficiary", err)
+	}
+	return p.Items[0].ID
+}
+
+// readRows reads the review's rows as a user does: from the top, pressing
+// ↓ n times, then ↑ back. It returns each row line seen once, in order,
+// leaving out lines shown cut ("…↓") until they are seen whole.
+func readRows(d *screentest.Driver, n int) []string {
+	seen := map[string]bool{}
+	var out []string
+	for i := 0; i <= n; i++ {
+		in := false
+		for _, l := range strings.Split(d.PlainView(), "\n") {
+			l = strings.TrimRight(l, " ")
+			switch {
+			case strings.HasPrefix(l, "Row "):
+				in = true
+				continue
+			case !in:
+				continue
+			case l == "" || strings.HasPrefix(l, "Receive:"):
+				in = false
+				continue
+			}
+			if !strings.HasSuffix(l, "…↓") && !seen[l] {
+				seen[l] = true
+				out = append(out, l)
+			}
+		}
+		if i < n {
+			d.Key("down")
+		}
+	}
+	for range n {
+		d.Key("up")
+	}
+	return out
+}
+
+// rowText is the row line starting with prefix and its continuation lines
+// (indented) as one text: words joined by a space, or by nothing after a
+// line that ends in a hyphen (where the line broke a word).
+func rowText(lines []string, prefix string) string {
+	var b strings.Builder
+	in := false
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, prefix):
+			in = true
+		case in && !strings.HasPrefix(l, " "):
+			return b.String()
+		}
+		if !in {
+			continue
+		}
+		l = strings.Join(strings.Fields(l), " ")
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "-") {
+			b.WriteString(" ")
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}

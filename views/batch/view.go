@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -229,10 +230,27 @@ func reviewColumns(w int, cells []rowCells) reviewCols {
 	return c
 }
 
-// reviewRows are the header and the rows from the offset, in room lines,
-// one line each. An invalid row's reason takes the room of its other
-// columns: it is what the operator must read to fix the file.
+// reviewRows are the header and, under it, room-1 lines of the rows from
+// the scroll offset. A valid row is one line. An invalid row's reason takes
+// the room of its other columns and wraps under itself: it is what the
+// operator must read to fix the file, so it is never cut at the width. The
+// review scrolls by line, so a reason taller than the room reads whole too;
+// one cut at the bottom ends in "…↓".
 func (m *Screen) reviewRows(room int) []string {
+	head, body, cont := m.reviewBody()
+	off := min(m.offset, max(0, len(body)-1))
+	end := min(len(body), off+room-1)
+	rows := append([]string{head}, body[off:end]...)
+	if end < len(body) && cont[end] {
+		// The rest of this reason is below: say so on its last line shown.
+		rows[len(rows)-1] = ansi.Truncate(rows[len(rows)-1], m.w-2, "") + "…↓"
+	}
+	return rows
+}
+
+// reviewBody is the header line and the rows' lines at the screen's width;
+// cont[i] is true when line i continues the row of the line above.
+func (m *Screen) reviewBody() (head string, body []string, cont []bool) {
 	cells := make([]rowCells, len(m.plan.Rows))
 	for i, r := range m.plan.Rows {
 		cells[i] = cellsOf(r)
@@ -252,22 +270,61 @@ func (m *Screen) reviewRows(room int) []string {
 		}
 		return strings.TrimRight(strings.Join(parts, " "), " ")
 	}
-	rows := []string{line(rowCells{n: "Row", who: "Beneficiary", dest: "Destination"}, "Receives", "Pays", "Status")}
-	for i := m.offset; i < len(cells) && len(rows) < room; i++ {
-		r := cells[i]
+	head = line(rowCells{n: "Row", who: "Beneficiary", dest: "Destination"}, "Receives", "Pays", "Status")
+	for _, r := range cells {
 		if r.problem == "" {
-			rows = append(rows, line(r, r.recv, r.pays, "ok"))
+			body, cont = append(body, line(r, r.recv, r.pays, "ok")), append(cont, false)
 			continue
 		}
-		head := fmt.Sprintf("%-*s", c.n, r.n)
+		first := fmt.Sprintf("%-*s", c.n, r.n)
 		if c.who > 0 && c.pays > 0 {
 			// Narrow, the reason (which names the beneficiary) takes
 			// the beneficiary's room too.
-			head += " " + pad(r.who, c.who)
+			first += " " + pad(r.who, c.who)
 		}
-		rows = append(rows, head+" INVALID: "+r.problem)
+		// Continued under the reason, or under the row's number when
+		// that leaves too little room to read.
+		indent := ansi.StringWidth(first) + 1
+		if m.w-indent < reasonMin {
+			indent = c.n + 1
+		}
+		for j, l := range wrapReason("INVALID: "+r.problem, m.w-ansi.StringWidth(first)-1, m.w-indent) {
+			if j == 0 {
+				body, cont = append(body, first+" "+l), append(cont, false)
+			} else {
+				body, cont = append(body, strings.Repeat(" ", indent)+l), append(cont, true)
+			}
+		}
 	}
-	return rows
+	return head, body, cont
+}
+
+// reasonMin is the least width an invalid row's reason continues in under
+// itself; narrower, it continues under the row's number.
+const reasonMin = 20
+
+// wrapReason breaks text into lines at spaces: the first line in first
+// cells, the others in rest; a word longer than its line is cut across
+// lines.
+func wrapReason(text string, first, rest int) []string {
+	first, rest = max(first, 1), max(rest, 1)
+	var lines []string
+	w := first
+	for text != "" {
+		l := strings.TrimRight(strings.Split(ansi.Wrap(text, w, ""), "\n")[0], " ")
+		if l == "" || !strings.HasPrefix(text, l) {
+			l = ansi.Truncate(text, w, "")
+		}
+		if l == "" {
+			// A character wider than the line: it goes alone.
+			_, n := utf8.DecodeRuneInString(text)
+			l = text[:n]
+		}
+		lines = append(lines, l)
+		text = strings.TrimLeft(strings.TrimPrefix(text, l), " ")
+		w = rest
+	}
+	return lines
 }
 
 // pad clips s to n cells, with "…" when it is longer, and pads it to n.

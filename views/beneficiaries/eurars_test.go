@@ -157,6 +157,13 @@ func openPixForm(h harness, alias, key string) {
 	f.SetValue("pixKey", key)
 }
 
+// unknownKey is the PIX key field's error for a key the fake directory
+// does not know: the words of the Quote and Approvals screens, then what
+// it means here.
+func unknownKey(key string) string {
+	return "no holder for this key: pix key " + key + " not found (NOT_FOUND, HTTP 404): check it with the payee"
+}
+
 var fulano = api.PixInfo{Name: "Fulano de Tal", TaxID: "***.982.247-**", BankName: "Banco Exemplo S.A."}
 
 func TestPixKeyHolderIsShownBeforeSaving(t *testing.T) {
@@ -213,10 +220,10 @@ func TestUnknownPixKeyIsSaidOnItsField(t *testing.T) {
 	if len(h.Asks) != 0 || len(svc.BRLSent) != 0 {
 		t.Fatalf("an unknown key went on: asks %d sent %+v", len(h.Asks), svc.BRLSent)
 	}
-	if f == nil || f.Sending() || f.FocusedKey() != "pixKey" || f.Error("pixKey") != unknownPixKey {
+	if f == nil || f.Sending() || f.FocusedKey() != "pixKey" || f.Error("pixKey") != unknownKey("ninguem@example.com") {
 		t.Fatalf("focus %q error %q", f.FocusedKey(), f.Error("pixKey"))
 	}
-	if v := h.PlainView(); !strings.Contains(v, "no account holds this PIX key") {
+	if v := h.PlainView(); !strings.Contains(v, "✗ no holder for this key") {
 		t.Fatalf("not said on screen:\n%s", v)
 	}
 	// A bank account is not looked up: it goes at once.
@@ -325,7 +332,7 @@ func TestPixHolderShowsUnderTheKeyAsTyped(t *testing.T) {
 		t.Fatalf("asked %v, want the final key once", svc.PixAsked)
 	}
 	v := h.PlainView()
-	for _, want := range []string{"pays Fulano de Tal", "***.982.247-**", "Banco Exemplo S.A."} {
+	for _, want := range []string{"Holder: Fulano de Tal · ***.982.247-** · Banco Exemplo S.A."} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("the holder is not under the key (%q):\n%s", want, v)
 		}
@@ -350,7 +357,7 @@ func TestUnknownPixKeyIsSaidAsTyped(t *testing.T) {
 	h.Type("ninguem@example.com")
 	h.Advance(lookupDelay)
 	f := h.screen().Form()
-	if f.Error("pixKey") != unknownPixKey || !strings.Contains(h.PlainView(), "no account holds this PIX key") {
+	if f.Error("pixKey") != unknownKey("ninguem@example.com") || !strings.Contains(h.PlainView(), "✗ no holder for this key") {
 		t.Fatalf("error %q:\n%s", f.Error("pixKey"), h.PlainView())
 	}
 	h.Key("ctrl+s")

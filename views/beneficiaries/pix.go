@@ -2,34 +2,35 @@ package beneficiaries
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
+	"github.com/tesouro-treasury/tesouro/views/internal/pixholder"
 )
 
 // A PIX key is saved only once the operator has seen who it pays. While
 // the key is typed, once it is a valid key and typing paused, the PIX
-// directory (pix-info) is asked who holds it: the holder's name, masked tax
-// id and bank show under the field, and a key nobody holds is refused on
-// it. The checked form then repeats the holder in a confirmation and is
-// sent on yes, so a mistyped key is never saved for a later payout.
+// directory (pix-info) is asked who holds it: the holder shows under the
+// field, and a key nobody holds is refused on it. The checked form then
+// repeats the holder in a confirmation and is sent on yes, so a mistyped
+// key is never saved for a later payout. The holder, an unknown key and a
+// failed look-up are said in the words of pixholder, as the Quote and
+// Approvals screens say them before money moves to that key.
 
 // lookupDelay is the pause in typing after which a valid key is looked up.
 const lookupDelay = 400 * time.Millisecond
 
 // holder is the PIX directory's answer about one key.
 type holder struct {
-	key  string
-	info *api.PixInfo
-	// live: asked while typing (shown under the field), not by ctrl+s
-	// (shown in the confirmation).
+	key string
+	pixholder.Holder
+	// live: asked while typing, not by ctrl+s (which goes on to the
+	// confirmation).
 	live bool
 }
 
@@ -45,8 +46,16 @@ type lookupMsg struct {
 	key string
 }
 
-// unknownPixKey is what the PIX key field says when no account holds it.
-const unknownPixKey = "no account holds this PIX key (the PIX directory does not know it): check the key with the payee"
+// checkWithPayee is what the PIX key field adds to the shared refusal of a
+// key nobody holds: what to do about it.
+const checkWithPayee = ": check it with the payee"
+
+// againHint follows a failed look-up: the way to try again.
+const againHint = " · ctrl+s asks again"
+
+// holderLabel introduces the holder under the field and in the
+// confirmation, as on the Quote and Approvals confirmations.
+const holderLabel = "Holder: "
 
 // watchPix runs after every message the screen took: when the open form's
 // PIX key became a new valid key, it is looked up once typing pauses.
@@ -73,15 +82,23 @@ func (m *Screen) lookup(msg lookupMsg) tea.Cmd {
 	return m.ask(msg.key, true)
 }
 
+// ask looks key up, saying so under the field until the answer comes.
 func (m *Screen) ask(key string, live bool) tea.Cmd {
 	svc := m.svc
+	if f := m.pixForm(key); f != nil {
+		f.SetNote("pixKey", m.plainLine(pixholder.Lookup{}, true))
+	}
 	return ui.Fetch(m.s, &m.holderSlot, 0, func(ctx context.Context) (holder, error) {
-		info, err := svc.PixInfo(ctx, key)
-		if err != nil {
-			err = fmt.Errorf("who holds PIX key %s: %w", key, err)
-		}
-		return holder{key: key, info: info, live: live}, err
+		h, err := pixholder.Key(ctx, svc, key)
+		return holder{key: key, Holder: h, live: live}, err
 	})
+}
+
+// plainLine is pixholder's line without styles, for the form, which styles
+// what it shows under a field itself.
+func (m *Screen) plainLine(l pixholder.Lookup, waiting bool) string {
+	line, _ := l.Line(pixholder.Styles{}, waiting)
+	return holderLabel + line
 }
 
 // vetPix runs on a checked BRL form: a bank account goes at once; a PIX
@@ -92,7 +109,7 @@ func (m *Screen) vetPix(f *form.Form) tea.Cmd {
 	}
 	key := f.Normalized("pixKey")
 	f.SetFormError("")
-	if m.known.key == key && m.known.info != nil {
+	if m.known.key == key {
 		return m.confirmHolder(f, m.known)
 	}
 	f.SetSending(true)
@@ -109,8 +126,10 @@ func (m *Screen) pixForm(key string) *form.Form {
 	return f
 }
 
-// gotHolder shows the holder of the key the form still holds: under the
-// field, and in a confirmation when ctrl+s asked.
+// gotHolder shows what the directory said of the key the form still holds
+// under the field: the holder, a refusal on the field when nobody holds
+// it, or why it is not known (ctrl+s asks again). The holder goes on to a
+// confirmation when ctrl+s asked.
 func (m *Screen) gotHolder(msg holderMsg) tea.Cmd {
 	h := msg.Value
 	f := m.pixForm(h.key)
@@ -120,22 +139,22 @@ func (m *Screen) gotHolder(msg holderMsg) tea.Cmd {
 	if !h.live {
 		f.SetSending(false)
 	}
+	var l pixholder.Lookup
+	l.Take(h.Holder, msg.Err)
 	switch {
-	case errors.Is(msg.Err, api.ErrNotFound):
-		f.SetFieldError("pixKey", unknownPixKey)
+	case l.Missing:
+		f.SetNote("pixKey", "")
+		f.SetFieldError("pixKey", l.Refusal()+checkWithPayee)
 		return nil
-	case msg.Err != nil && h.live:
-		f.SetNote("pixKey", "could not ask who holds this key: "+ui.ErrorText(msg.Err)+" (ctrl+s asks again)")
-		return nil
-	case msg.Err != nil:
-		f.SetFormError("Could not ask who holds this PIX key: " + ui.ErrorText(msg.Err) + " — ctrl+s asks again")
-		return nil
-	case h.info == nil:
-		f.SetFormError("The PIX directory sent no holder for this key — ctrl+s asks again")
+	case l.Holder == nil:
+		f.SetNote("pixKey", m.plainLine(l, false)+againHint)
+		if !h.live {
+			f.FocusField("pixKey") // what went wrong is said under it
+		}
 		return nil
 	}
 	m.known = h
-	f.SetNote("pixKey", "pays "+orUnknown(h.info.Name)+" · tax id "+orUnknown(h.info.TaxID)+" · "+orUnknown(h.info.BankName))
+	f.SetNote("pixKey", m.plainLine(l, false))
 	if h.live {
 		return nil
 	}
@@ -146,26 +165,23 @@ func (m *Screen) gotHolder(msg holderMsg) tea.Cmd {
 func (m *Screen) confirmHolder(f *form.Form, h holder) tea.Cmd {
 	key, alias := h.key, f.Normalized("alias")
 	_, onYes := ui.Call(m.s, 0, func(context.Context) (string, error) { return key, nil })
-	return ui.Confirm(fmt.Sprintf("Save the PIX key of %s?", orUnknown(h.info.Name)), holderBody(h.info, key, alias, m.accountName()), onYes)
+	title := "Save this PIX key?"
+	if name := h.Info.Name; strings.TrimSpace(name) != "" {
+		title = fmt.Sprintf("Save the PIX key of %s?", name)
+	}
+	th := m.s.Styles()
+	line, _ := pixholder.Lookup{Holder: &h.Holder}.Line(pixholder.Styles{Value: th.Value, Dim: th.Muted, Warn: th.Warn, Err: th.Error}, false)
+	return ui.Confirm(title, holderBody(line, key, alias, m.accountName()), onYes)
 }
 
-// holderBody is what the confirmation repeats: who the key pays, and where
-// it is saved.
-func holderBody(info *api.PixInfo, key, alias, account string) string {
+// holderBody is what the confirmation repeats: who the key pays (line, as
+// pixholder says it), and where it is saved.
+func holderBody(line, key, alias, account string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "PIX key %s pays:\n", key)
-	fmt.Fprintf(&b, "  Name:    %s\n", orUnknown(info.Name))
-	fmt.Fprintf(&b, "  Tax id:  %s\n", orUnknown(info.TaxID))
-	fmt.Fprintf(&b, "  Bank:    %s\n", orUnknown(info.BankName))
+	fmt.Fprintf(&b, "PIX key %s\n", key)
+	fmt.Fprintf(&b, "%s%s\n", holderLabel, line)
 	fmt.Fprintf(&b, "Saved as %q in %s. If this is not who you mean to pay, answer no and check the key.", alias, account)
 	return b.String()
-}
-
-func orUnknown(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "(not given by the directory)"
-	}
-	return s
 }
 
 // holderOK sends the form the operator confirmed, if it still holds the

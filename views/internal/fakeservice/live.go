@@ -20,6 +20,9 @@ type Live struct {
 	Holders map[string]api.PixInfo
 	// PixAsked are the keys asked about, in order.
 	PixAsked []string
+	// PixErr, when set, is the directory's answer to every key: a look-up
+	// that failed for another reason than an unknown key.
+	PixErr error
 }
 
 // ListEURAccounts is the fake service's answer.
@@ -52,6 +55,9 @@ func (f *Service) PixInfo(_ context.Context, key string) (*api.PixInfo, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.PixAsked = append(f.PixAsked, key)
+	if f.PixErr != nil {
+		return nil, f.PixErr
+	}
 	if info, ok := f.Holders[key]; ok {
 		return &info, nil
 	}

@@ -356,6 +356,18 @@ func (f *Form) SetFieldError(k, msg string) bool {
 	return false
 }
 
+// FocusField moves the focus to the visible field k, so that what is said
+// under it is in view; false when k is not shown.
+func (f *Form) FocusField(k string) bool {
+	for i, fl := range f.fields {
+		if fl.Key == k && f.visible(fl) {
+			f.focusIndex(i)
+			return true
+		}
+	}
+	return false
+}
+
 // SetFormError shows an error that names no field, above the fields.
 func (f *Form) SetFormError(msg string) { f.formErr = msg }
 

@@ -78,8 +78,15 @@ func (f *Form) View() string {
 		body = append(body, f.fieldLine(fl, i == f.focus, lw))
 		indent := strings.Repeat(" ", lw+3)
 		avail := max(f.width-lw-3, 4)
+		// The focused field's message is read whole (why a value is
+		// refused, who a key pays), however narrow the form; the others
+		// keep three lines each.
+		most := 3
+		if i == f.focus {
+			most = f.height
+		}
 		if e := f.shownError(fl); e != "" {
-			for _, l := range wrapped(f.styles.Error, "✗ "+e, avail, 3) {
+			for _, l := range wrapped(f.styles.Error, "✗ "+e, avail, most) {
 				body = append(body, indent+l)
 			}
 		} else {
@@ -89,7 +96,7 @@ func (f *Form) View() string {
 				}
 			}
 			if n := f.noteOf(fl); n != "" {
-				for _, l := range wrapped(f.styles.Hint, n, avail, 3) {
+				for _, l := range wrapped(f.styles.Hint, n, avail, most) {
 					body = append(body, indent+l)
 				}
 			}

@@ -62,9 +62,18 @@ func Of(ctx context.Context, dir Directory, records Records, out api.TicketBrlPi
 	if key == "" {
 		return record(out.UserName, out.TaxID, out.BankCode), nil
 	}
+	return Key(ctx, dir, key)
+}
+
+// Key asks dir who holds key: the holder, or the directory's error (a
+// *api.Error with status 404 for a key it does not know).
+func Key(ctx context.Context, dir Directory, key string) (Holder, error) {
 	info, err := dir.PixInfo(ctx, key)
 	if err != nil {
 		return Holder{Key: key}, err
+	}
+	if info == nil {
+		return Holder{Key: key}, errors.New("the PIX directory answered without a holder")
 	}
 	return Holder{Key: key, Info: *info}, nil
 }
@@ -121,6 +130,16 @@ func (l *Lookup) Take(h Holder, err error) {
 	l.Holder = &h
 }
 
+// Refusal is why nobody can be paid by the key looked up, without a mark
+// ("" unless the directory does not know the key): a screen that marks
+// errors itself (a form's ✗) shows it as Line would.
+func (l Lookup) Refusal() string {
+	if !l.Missing || l.Err == "" {
+		return ""
+	}
+	return "no holder for this key: " + l.Err
+}
+
 // Styles are the looks of the holder line: the name, a remark, a doubt
 // and a refusal.
 type Styles struct {
@@ -135,7 +154,7 @@ func (l Lookup) Line(st Styles, waiting bool) (line string, ok bool) {
 	case waiting:
 		return st.Dim.Render("looking up the PIX directory…"), true
 	case l.Err != "" && l.Missing:
-		return st.Err.Render("✗ no holder for this key: " + l.Err), true
+		return st.Err.Render("✗ " + l.Refusal()), true
 	case l.Err != "":
 		return st.Warn.Render("! not confirmed: " + l.Err), true
 	case l.Holder == nil:
@@ -145,6 +164,9 @@ func (l Lookup) Line(st Styles, waiting bool) (line string, ok bool) {
 	var parts []string
 	if i.Name != "" {
 		parts = append(parts, st.Value.Render(i.Name))
+	} else {
+		// Nobody named: the reader must not take the tax id for a name.
+		parts = append(parts, st.Warn.Render("no name given"))
 	}
 	for _, p := range []string{i.TaxID, i.BankName} {
 		if p != "" {
