@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -163,12 +164,7 @@ func (p *Plan) Ready() bool { return len(p.Problems) == 0 && p.Valid() == len(p.
 
 // Currencies lists the currencies of Out in order.
 func Currencies(m map[string]decimal.Decimal) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return slices.Sorted(maps.Keys(m))
 }
 
 // Directory is the account's registered beneficiaries, indexed for rows.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -117,12 +118,7 @@ func (e *Env) rawRequest(ctx context.Context, s *session, method, path string, q
 		}
 		if include && page == 0 {
 			fmt.Fprintf(e.Stdout, "HTTP %d %s\n", resp.Status, http.StatusText(resp.Status))
-			keys := make([]string, 0, len(resp.Header))
-			for k := range resp.Header {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
+			for _, k := range slices.Sorted(maps.Keys(resp.Header)) {
 				fmt.Fprintf(e.Stdout, "%s: %s\n", k, strings.Join(resp.Header[k], ", "))
 			}
 			fmt.Fprintln(e.Stdout)

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -167,12 +168,7 @@ func (s *Server) balances(c *call) error {
 		return err
 	}
 	out := make(map[string]string, len(acct.balances))
-	keys := make([]string, 0, len(acct.balances))
-	for k := range acct.balances {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(acct.balances)) {
 		out[k] = acct.balances[k].StringFixed(6)
 	}
 	s.mu.RUnlock()

@@ -3,8 +3,10 @@ package ui
 import (
 	"fmt"
 	"image/color"
+	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -105,7 +107,7 @@ func validKey(k string) bool {
 // screens: refresh and reload never meet).
 func ParseOverrides(keys map[string][]string, theme map[string]string, where func(table, name string) string) (*Overrides, error) {
 	o := &Overrides{keys: map[string][]string{}, colors: map[string]color.Color{}, where: where}
-	for _, name := range sortedKeys(keys) {
+	for _, name := range slices.Sorted(maps.Keys(keys)) {
 		ks := keys[name]
 		if why, ok := fixedActions[name]; ok {
 			return nil, fmt.Errorf("%s: %s cannot be rebound (%s)", where("keys", name), name, why)
@@ -124,34 +126,18 @@ func ParseOverrides(keys map[string][]string, theme map[string]string, where fun
 		}
 		o.keys[name] = slices.Clone(ks)
 	}
-	for _, role := range sortedKeys(theme) {
+	for _, role := range slices.Sorted(maps.Keys(theme)) {
 		v := strings.TrimSpace(theme[role])
 		if !slices.Contains(ThemeRoles, role) {
 			return nil, fmt.Errorf("%s: no colour role is called %q; the roles are %s", where("theme", role), role, strings.Join(ThemeRoles, ", "))
 		}
-		if !colorRe.MatchString(v) || len(v) <= 3 && v[0] != '#' && atoi(v) > 255 {
+		n, _ := strconv.Atoi(v) // an ANSI colour number, when v is one
+		if !colorRe.MatchString(v) || len(v) <= 3 && v[0] != '#' && n > 255 {
 			return nil, fmt.Errorf("%s: %q is not a colour: write \"#rrggbb\", \"#rgb\" or an ANSI number 0-255", where("theme", role), v)
 		}
 		o.colors[role] = lipgloss.Color(v)
 	}
 	return o, nil
-}
-
-func atoi(s string) int {
-	n := 0
-	for _, r := range s {
-		n = n*10 + int(r-'0')
-	}
-	return n
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // made is one binding recorded while the screens are built for Check.
@@ -252,7 +238,7 @@ func (o *Overrides) Check(factories []Factory) error {
 		}
 		scopes[i] = sc
 	}
-	for _, name := range sortedKeys(o.keys) {
+	for _, name := range slices.Sorted(maps.Keys(o.keys)) {
 		if !known[name] {
 			near := nearest(name, known)
 			return fmt.Errorf("%s: no action is called %q%s (actions are named after their help: \"export CSV\" is export-csv)", o.where("keys", name), name, near)
@@ -283,7 +269,7 @@ func (o *Overrides) Check(factories []Factory) error {
 
 // nearest suggests a known action close to name.
 func nearest(name string, known map[string]bool) string {
-	for _, k := range sortedKeys(known) {
+	for _, k := range slices.Sorted(maps.Keys(known)) {
 		if strings.Contains(k, name) || strings.Contains(name, k) {
 			return fmt.Sprintf("; did you mean %q?", k)
 		}

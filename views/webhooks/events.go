@@ -3,6 +3,7 @@ package webhooks
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -105,12 +106,7 @@ func (m *Model) eventLines(e *api.WebhookEvent) []string {
 	kv("Subscription", e.Subscription)
 	kv("Created", e.CreatedAt.In(m.loc()).Format("2006-01-02 15:04:05"))
 	kv("Account", e.SubAccountID)
-	keys := make([]string, 0, len(e.Data))
-	for k := range e.Data {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(e.Data)) {
 		kv("data."+k, fmt.Sprint(e.Data[k]))
 	}
 	return s.Lines
