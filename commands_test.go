@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tesouro-treasury/tesouro/export"
+	"github.com/tesouro-treasury/tesouro/export/exporttest"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
@@ -185,16 +186,7 @@ func TestExportColumnsStayPutAcrossExportsWithDifferentFees(t *testing.T) {
 		t.Helper()
 		path := filepath.Join(dir, strings.Join(args, "_")+".csv")
 		mustTesouro(t, append([]string{"--credentials", creds, "tickets", "export", "-o", path}, args...)...)
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		recs, err := csv.NewReader(f).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return recs
+		return exporttest.Read(t, path)
 	}
 	// Pegged PIX tickets carry no conversion fee; tickets to a chain carry gas.
 	a := read("--input-currency", "BRL", "--output-currency", "BRLA")

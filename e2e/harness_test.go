@@ -7,7 +7,6 @@ package e2e
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"os"
 	"os/exec"
@@ -111,21 +110,6 @@ func clientAs(t *testing.T, sb *sandbox.Running, name string) *api.Client {
 		t.Fatal(err)
 	}
 	return c
-}
-
-// readCSV reads an exported file whole, as a spreadsheet would.
-func readCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatalf("%s is not valid CSV: %v", path, err)
-	}
-	return recs
 }
 
 // Term is one tesouro process running in its own tmux server.

@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/export/exporttest"
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
@@ -165,7 +166,7 @@ var rangeRe = regexp.MustCompile(`BRLA all · opening (\S+) · changes (\S+) · 
 // changes add up to the span.
 func checkExport(t *testing.T, path string, want ledgerSpan) {
 	t.Helper()
-	recs := readCSV(t, path)
+	recs := exporttest.Read(t, path)
 	if len(recs) != want.n+1 || recs[0][7] != "balance_change" {
 		t.Fatalf("%s: %d records, header %v; want %d entries", path, len(recs), recs[0], want.n)
 	}

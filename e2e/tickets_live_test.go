@@ -12,6 +12,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/export"
+	"github.com/tesouro-treasury/tesouro/export/exporttest"
 )
 
 // TestE2ETicketsCancelUnpaid: an operator opens an UNPAID ticket, cancels
@@ -92,7 +93,7 @@ func TestE2ETicketsExportEverythingAndG(t *testing.T) {
 	if len(files) != 1 || len(hidden) != 0 || !strings.HasPrefix(filepath.Base(files[0]), "tesouro-tickets-") {
 		t.Fatalf("export directory holds %v and %v:\n%s", files, hidden, screen)
 	}
-	rows := readCSV(t, files[0])
+	rows := exporttest.Read(t, files[0])
 	if !slices.Equal(rows[0], export.TicketColumns) {
 		t.Fatalf("header %v", rows[0])
 	}

@@ -1,7 +1,6 @@
 package tickets
 
 import (
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/export"
+	"github.com/tesouro-treasury/tesouro/export/exporttest"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 )
@@ -44,20 +44,6 @@ func step(t *testing.T, m *Model, cmd tea.Cmd) tea.Cmd {
 	}
 	_, next := m.Update(cmd())
 	return next
-}
-
-func readCSV(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
 }
 
 // e exports every ticket the filter matches, not the one page loaded:
@@ -94,7 +80,7 @@ func TestExportWritesEveryMatchingTicketPageByPage(t *testing.T) {
 	if q := svc.queries[len(svc.queries)-1]; q.Cursor != "100" || q.SubAccountID != subID {
 		t.Fatalf("last export query %+v", q)
 	}
-	recs := readCSV(t, filepath.Join(dir, name))
+	recs := exporttest.Read(t, filepath.Join(dir, name))
 	if !slices.Equal(recs[0], export.TicketColumns) || len(recs) != 131 {
 		t.Fatalf("header %v, %d lines", recs[0], len(recs))
 	}
