@@ -15,8 +15,7 @@ import (
 func TestE2EApprovalOnTheLiveState(t *testing.T) {
 	_, creds := startSandbox(t)
 
-	a2 := startTUI(t, "--credentials", creds, "--as", "approver2")
-	a2.WaitFor("Overview", 15*time.Second)
+	a2 := openAs(t, creds, "approver2")
 	a2.WaitFor("Approvals (4)", 15*time.Second) // the inbox is watched from the start
 	a2.WaitFor("4 pending", 15*time.Second)
 

@@ -19,8 +19,7 @@ var opRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[
 // parked (the access is an operationRequester). The TUI quits afterwards.
 func parkForApproval(t *testing.T, creds, access, amount string) string {
 	t.Helper()
-	tm := startTUI(t, "--credentials", creds, "--as", access)
-	tm.WaitFor("Overview", 15*time.Second)
+	tm := openAs(t, creds, access)
 	tm.Send("2")
 	tm.WaitFor("Quote builder", 5*time.Second)
 	tm.Send("e")
@@ -46,8 +45,7 @@ func parkForApproval(t *testing.T, creds, access, amount string) string {
 // inbox filtered down to the operations of amount.
 func openInbox(t *testing.T, creds, access, amount string) *Term {
 	t.Helper()
-	tm := startTUI(t, "--credentials", creds, "--as", access)
-	tm.WaitFor("Overview", 15*time.Second)
+	tm := openAs(t, creds, access)
 	tm.Send("4")
 	tm.WaitFor("pending ·", 10*time.Second)
 	tm.Send("/")

@@ -31,8 +31,7 @@ func TestE2EBatchScreenPaysAFileOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	tm := startTUI(t, "--credentials", creds, "--as", "operator")
-	tm.WaitFor("Overview", 15*time.Second)
+	tm := openAs(t, creds, "operator")
 	tm.Send("0")
 	tm.Send("Tab")
 	tm.WaitFor("Batch payouts", 5*time.Second)

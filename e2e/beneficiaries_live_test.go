@@ -99,8 +99,7 @@ func TestE2EBeneficiariesLive(t *testing.T) {
 // the events tab lists the account's ticket events.
 func TestE2EWebhookEditAndEvents(t *testing.T) {
 	sb, creds := startSandbox(t)
-	tm := startTUI(t, "--credentials", creds, "--as", "operator")
-	tm.WaitFor("Overview", 15*time.Second)
+	tm := openAs(t, creds, "operator")
 	tm.Send("9")
 	tm.WaitFor("Registered webhooks (1", 10*time.Second)
 	tm.Send("e")

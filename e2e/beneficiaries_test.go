@@ -98,8 +98,7 @@ func TestE2EBeneficiaryForms(t *testing.T) {
 	tm.WaitFor("[Wallets 5]", 10*time.Second)
 
 	// A view-only access gets no write action and is told why.
-	viewer := startTUI(t, "--credentials", creds, "--as", "viewer")
-	viewer.WaitFor("Overview", 15*time.Second)
+	viewer := openAs(t, creds, "viewer")
 	viewer.Send("5")
 	viewer.WaitFor("read only: this access is view-only", 10*time.Second)
 	viewer.Send("n")
@@ -112,8 +111,7 @@ func TestE2EBeneficiaryForms(t *testing.T) {
 func openBeneficiaries(t *testing.T) (creds string, tm *Term) {
 	t.Helper()
 	_, creds = startSandbox(t)
-	tm = startTUI(t, "--credentials", creds, "--as", "operator")
-	tm.WaitFor("Overview", 15*time.Second)
+	tm = openAs(t, creds, "operator")
 	tm.Send("5")
 	tm.WaitFor("[Wallets", 10*time.Second)
 	return creds, tm

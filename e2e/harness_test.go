@@ -133,6 +133,15 @@ func startTUI(t *testing.T, args ...string) *Term {
 	return startTUIEnv(t, nil, args...)
 }
 
+// openAs is the dashboard as the named demo access of the sandbox whose
+// credentials file is creds, on its first screen.
+func openAs(t *testing.T, creds, as string) *Term {
+	t.Helper()
+	tm := startTUI(t, "--credentials", creds, "--as", as)
+	tm.WaitFor("Overview", 15*time.Second)
+	return tm
+}
+
 // startTUIEnv is startTUI with extra environment variables ("NO_COLOR=1").
 func startTUIEnv(t *testing.T, env []string, args ...string) *Term {
 	t.Helper()

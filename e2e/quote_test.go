@@ -35,8 +35,7 @@ func openQuote(t *testing.T, access string, prepare ...func(*sandbox.Running)) *
 	for _, p := range prepare {
 		p(sb)
 	}
-	tm := startTUI(t, "--credentials", creds, "--as", access)
-	tm.WaitFor("Overview", 15*time.Second)
+	tm := openAs(t, creds, access)
 	tm.Send("2")
 	tm.WaitFor("Quote builder", 5*time.Second)
 	return tm

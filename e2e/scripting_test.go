@@ -15,6 +15,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/cli"
 	"github.com/tesouro-treasury/tesouro/export"
 )
@@ -216,15 +217,6 @@ func TestE2EScriptingTicketsCancelYes(t *testing.T) {
 	}
 }
 
-// logLine is a statement line as --json prints it.
-type logLine struct {
-	ID            string          `json:"id"`
-	Token         string          `json:"token"`
-	BalanceChange decimal.Decimal `json:"balanceChange"`
-	FinalBalance  decimal.Decimal `json:"finalBalance"`
-	TicketID      string          `json:"ticketId"`
-}
-
 func TestE2EScriptingStatementSumsToTheBalance(t *testing.T) {
 	s := newScripts(t)
 	balances := func() map[string]decimal.Decimal {
@@ -234,8 +226,8 @@ func TestE2EScriptingStatementSumsToTheBalance(t *testing.T) {
 		}
 		return b
 	}
-	statement := func(args ...string) []logLine {
-		var l []logLine
+	statement := func(args ...string) []api.StatementLog {
+		var l []api.StatementLog
 		if err := json.Unmarshal([]byte(s.must(append([]string{"statement", "--json"}, args...)...)), &l); err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +235,7 @@ func TestE2EScriptingStatementSumsToTheBalance(t *testing.T) {
 	}
 	// The seeded tickets move on in the background: read the ledger
 	// between two equal readings of the balances.
-	var logs []logLine
+	var logs []api.StatementLog
 	var bal map[string]decimal.Decimal
 	for try := 0; ; try++ {
 		before := balances()
@@ -277,7 +269,7 @@ func TestE2EScriptingStatementSumsToTheBalance(t *testing.T) {
 
 	// Line by line, each balance is the one before it plus the change: no
 	// line is missing between two pages.
-	older := map[string]logLine{}
+	older := map[string]api.StatementLog{}
 	for i := len(logs) - 1; i >= 0; i-- {
 		l := logs[i]
 		if prev, ok := older[l.Token]; ok && !prev.FinalBalance.Add(l.BalanceChange).Equal(l.FinalBalance) {
@@ -294,7 +286,7 @@ func TestE2EScriptingStatementSumsToTheBalance(t *testing.T) {
 	id := strings.TrimSpace(s.must("ticket", "create", "--from", "BRLA", "--to", "USDC", "--amount", "100.00", "--external-id", "e2e-statement", "--yes", "--jq", ".id"))
 	window := statement("--since", since.Format(time.RFC3339))
 	var change decimal.Decimal
-	var newestLine, oldestLine *logLine
+	var newestLine, oldestLine *api.StatementLog
 	found := false
 	for i, l := range window {
 		if l.Token != "BRLA" {

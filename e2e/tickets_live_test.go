@@ -26,8 +26,7 @@ func TestE2ETicketsCancelUnpaid(t *testing.T) {
 		t.Fatalf("no UNPAID ticket in the demo data: %v", err)
 	}
 	target := p.Items[0]
-	tm := startTUI(t, "--credentials", creds, "--as", "operator")
-	tm.WaitFor("Overview", 15*time.Second)
+	tm := openAs(t, creds, "operator")
 	tm.Send(":")
 	tm.Type("ticket " + target.ID.String())
 	tm.Send("Enter")

@@ -48,8 +48,7 @@ func TestE2ETicketsFilterPageDetail(t *testing.T) {
 	if len(want) <= 50 {
 		t.Fatalf("the demo data has %d PAID tickets; paging needs more than one page", len(want))
 	}
-	tm := startTUI(t, "--credentials", creds, "--as", "operator")
-	tm.WaitFor("Overview", 15*time.Second)
+	tm := openAs(t, creds, "operator")
 	tm.Send("3")
 	tm.WaitFor("50 loaded · more available", 10*time.Second)
 
@@ -122,8 +121,7 @@ func TestE2ETicketCommandOpensOne(t *testing.T) {
 	sb, creds := startSandbox(t)
 	paid := paidTickets(t, clientAs(t, sb, "operator"))
 	target := paid[len(paid)-1] // the oldest: not on the first page
-	tm := startTUI(t, "--credentials", creds, "--as", "operator")
-	tm.WaitFor("Overview", 15*time.Second)
+	tm := openAs(t, creds, "operator")
 	tm.Send(":")
 	tm.Type("ticket " + target.ID.String())
 	tm.Send("Enter")
@@ -146,8 +144,7 @@ var settlementRe = regexp.MustCompile(`Ticket\s+([0-9a-f-]{36})\s+\(t opens it\)
 // to the ticket that settled it.
 func TestE2ETradeJumpsToItsSettlementTicket(t *testing.T) {
 	_, creds := startSandbox(t)
-	tm := startTUI(t, "--credentials", creds, "--as", "operator")
-	tm.WaitFor("Overview", 15*time.Second)
+	tm := openAs(t, creds, "operator")
 	tm.Send("7")
 	tm.WaitFor("loaded", 10*time.Second)
 	filterStatus(tm, "trades", "SETTLED")

@@ -15,8 +15,7 @@ import (
 func unacknowledgedAttempts(t *testing.T, name string) (*sandbox.Running, *Term) {
 	t.Helper()
 	sb, creds := startSandbox(t)
-	tm := startTUI(t, "--credentials", creds, "--as", name)
-	tm.WaitFor("Overview", 15*time.Second)
+	tm := openAs(t, creds, name)
 	tm.Send("9")
 	tm.WaitFor("loaded", 10*time.Second)
 	tm.Send("u")
