@@ -196,6 +196,22 @@ func listAll[T any](ctx context.Context, list func(context.Context, string) (api
 	return out, nil
 }
 
+// into is a loader of every page of one kind into *dst.
+func into[T any](ctx context.Context, dst *[]T, list func(context.Context, string) (api.Page[T], error)) func() error {
+	return func() (err error) {
+		*dst, err = listAll(ctx, list)
+		return err
+	}
+}
+
+// bySub pages a beneficiary list of the sub account (uuid.Nil: the main
+// account) by cursor.
+func bySub[T any](sub uuid.UUID, list func(context.Context, api.BeneficiaryFilter) (api.Page[T], error)) func(context.Context, string) (api.Page[T], error) {
+	return func(ctx context.Context, c string) (api.Page[T], error) {
+		return list(ctx, api.BeneficiaryFilter{SubAccountID: sub, Cursor: c})
+	}
+}
+
 // LoadDirectory reads every registered beneficiary of the account, the
 // kinds side by side (one list each, so six requests cost about one). The
 // BRL accounts and wallets, and the kinds a row of f pays (f nil: every
@@ -204,53 +220,23 @@ func listAll[T any](ctx context.Context, list func(context.Context, string) (api
 // beneficiary.
 func LoadDirectory(ctx context.Context, svc Service, sub uuid.UUID, f *File) (*Directory, error) {
 	var r Registered
-	by := func(cursor string) api.BeneficiaryFilter {
-		return api.BeneficiaryFilter{SubAccountID: sub, Cursor: cursor}
-	}
 	needs := map[string]bool{KindBRL: true, KindWallet: true}
 	for _, row := range fileRows(f) {
 		needs[kindOf(row.Currency)] = true
+	}
+	wallets := func(ctx context.Context, c string) (api.Page[api.Wallet], error) {
+		return svc.ListWallets(ctx, api.WalletFilter{SubAccountID: sub, Cursor: c})
 	}
 	kinds := []struct {
 		kind, what string
 		load       func() error
 	}{
-		{KindBRL, "BRL beneficiaries", func() (err error) {
-			r.BRL, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.BRLAccount], error) {
-				return svc.ListBRLAccounts(ctx, by(c))
-			})
-			return err
-		}},
-		{KindWallet, "wallets", func() (err error) {
-			r.Wallets, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.Wallet], error) {
-				return svc.ListWallets(ctx, api.WalletFilter{SubAccountID: sub, Cursor: c})
-			})
-			return err
-		}},
-		{KindUSD, "USD beneficiaries", func() (err error) {
-			r.USD, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.USDAccount], error) {
-				return svc.ListUSDAccounts(ctx, by(c))
-			})
-			return err
-		}},
-		{KindEUR, "EUR beneficiaries", func() (err error) {
-			r.EUR, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.EURAccount], error) {
-				return svc.ListEURAccounts(ctx, by(c))
-			})
-			return err
-		}},
-		{KindARS, "ARS beneficiaries", func() (err error) {
-			r.ARS, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.ARSAccount], error) {
-				return svc.ListARSAccounts(ctx, by(c))
-			})
-			return err
-		}},
-		{KindCOP, "COP beneficiaries", func() (err error) {
-			r.COP, err = listAll(ctx, func(ctx context.Context, c string) (api.Page[api.COPAccount], error) {
-				return svc.ListCOPAccounts(ctx, by(c))
-			})
-			return err
-		}},
+		{KindBRL, "BRL beneficiaries", into(ctx, &r.BRL, bySub(sub, svc.ListBRLAccounts))},
+		{KindWallet, "wallets", into(ctx, &r.Wallets, wallets)},
+		{KindUSD, "USD beneficiaries", into(ctx, &r.USD, bySub(sub, svc.ListUSDAccounts))},
+		{KindEUR, "EUR beneficiaries", into(ctx, &r.EUR, bySub(sub, svc.ListEURAccounts))},
+		{KindARS, "ARS beneficiaries", into(ctx, &r.ARS, bySub(sub, svc.ListARSAccounts))},
+		{KindCOP, "COP beneficiaries", into(ctx, &r.COP, bySub(sub, svc.ListCOPAccounts))},
 	}
 	errs := make([]error, len(kinds))
 	each(ctx, len(kinds), len(kinds), func(i int) { errs[i] = kinds[i].load() })
