@@ -100,8 +100,9 @@ scripted writes.`,
 				return Usagef("read-only: a batch run is a write (use --dry-run to check it, or drop --readonly)")
 			case !interactive && !f.yes:
 				return Usagef("no terminal to confirm at: pass --yes to pay without asking, or --dry-run to check")
-			case t.Production && !interactive && !t.ScriptedWrites:
-				return fmt.Errorf("profile %s is a PRODUCTION profile that does not allow scripted writes: confirm at a terminal (without --yes), or allow it with \"tesouro profile add %s ... --allow-scripted-writes --replace\"", t.Profile, t.Profile)
+			}
+			if err := scriptedWrite(t, "a batch run", interactive); err != nil {
+				return err
 			}
 		}
 		if f.results == "" {

@@ -198,11 +198,8 @@ func (e *Env) beneficiariesAddCommand() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		if t.ReadOnly {
-			return Usagef("read-only: adding a beneficiary is a write")
-		}
-		if t.Production && !interactive && !t.ScriptedWrites {
-			return fmt.Errorf("profile %s is a PRODUCTION profile that does not allow scripted writes: confirm at a terminal, or allow it with --allow-scripted-writes", t.Profile)
+		if err := scriptedWrite(t, "adding a beneficiary", interactive); err != nil {
+			return err
 		}
 		return e.run(cmd, func(ctx context.Context, s *session) error {
 			fmt.Fprintf(e.Stderr, "Add %s beneficiary %q to %s\n", kind, alias, s.accountLabel())

@@ -12,8 +12,9 @@ import (
 )
 
 // scriptedWrite says whether a write may go ahead without a person at a
-// terminal, by the rules ticket create set: never under --readonly, and on
-// a production profile only when the profile allows scripted writes.
+// terminal (ticket create, tickets cancel, beneficiaries add, batch run):
+// never under --readonly, and on a production profile only when the
+// profile allows scripted writes.
 func scriptedWrite(t *Target, what string, interactive bool) error {
 	switch {
 	case t.ReadOnly:
