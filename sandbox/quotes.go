@@ -98,6 +98,23 @@ func sealQuoteWith(key []byte, q *quoteClaims) string {
 	return p + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
+// quoteOf is the quote a ticket creation carries, issued to who. It reads
+// only the token and the sandbox's fixed quote key, so a creation checks it
+// before it waits on the store lock.
+func (s *Server) quoteOf(who *access, tok string) (*quoteClaims, error) {
+	if strings.TrimSpace(tok) == "" {
+		return nil, badRequest(codeMissingField, "quoteToken: required (from GET /v2/account/quote/fixed-rate)")
+	}
+	q, err := s.openQuote(tok)
+	if err != nil {
+		return nil, err
+	}
+	if q.AccessID != who.ID {
+		return nil, badRequest(codeQuoteInvalid, "quoteToken: the quote was issued to another access; request your own quote")
+	}
+	return q, nil
+}
+
 // openQuote checks a token's HMAC and decodes it; it does not check expiry.
 func (s *Server) openQuote(tok string) (*quoteClaims, error) {
 	bad := badRequest(codeQuoteInvalid, "quoteToken: not a quote token this service issued (or it was altered); request a new quote")

@@ -163,13 +163,19 @@ func (s *Server) createTicket(c *call) error {
 	if err := c.writable(); err != nil {
 		return err
 	}
+	// The token is read before the store lock, which every writer waits
+	// on; its error still comes after the scope's, as it always has.
+	q, qerr := s.quoteOf(c.who, req.QuoteToken)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	acct, err := c.scope()
 	if err != nil {
 		return err
 	}
-	p, err := s.planTicket(acct, c.who, &req, c.now, true, nil)
+	if qerr != nil {
+		return qerr
+	}
+	p, err := s.planTicket(acct, c.who, &req, c.now, true, q)
 	if err != nil {
 		return err
 	}

@@ -164,22 +164,10 @@ func (st *store) isServiceWallet(addr string) bool {
 }
 
 // planTicket validates a create-ticket request (seed rules 1–6 and §6)
-// against the operated account. The caller holds s.mu. checkExpiry is false
-// when an approved operation executes (its quote is honoured while the
-// operation is pending).
+// against the operated account, q being the request's quote (quoteOf).
+// The caller holds s.mu. checkExpiry is false when an approved operation
+// executes (its quote is honoured while the operation is pending).
 func (s *Server) planTicket(acct *account, who *access, req *ticketRequest, now time.Time, checkExpiry bool, q *quoteClaims) (*ticketPlan, error) {
-	if q == nil {
-		if strings.TrimSpace(req.QuoteToken) == "" {
-			return nil, badRequest(codeMissingField, "quoteToken: required (from GET /v2/account/quote/fixed-rate)")
-		}
-		var err error
-		if q, err = s.openQuote(req.QuoteToken); err != nil {
-			return nil, err
-		}
-		if q.AccessID != who.ID {
-			return nil, badRequest(codeQuoteInvalid, "quoteToken: the quote was issued to another access; request your own quote")
-		}
-	}
 	if q.AccountID != acct.ID {
 		want := q.SubAccountID
 		if want == "" {
