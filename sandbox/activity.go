@@ -153,7 +153,7 @@ func (s *Server) orderLedgerByTime() error {
 	var history []row
 	books := map[[2]string]*book{}
 	var keys [][2]string
-	rows, err := b.tx.Query("SELECT account_id, currency, amount, ticket_id, reason, at FROM ledger ORDER BY at, id")
+	rows, err := b.tx.QueryContext(s.ctx, "SELECT account_id, currency, amount, ticket_id, reason, at FROM ledger ORDER BY at, id")
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -54,11 +53,10 @@ func (s *Server) bulkTickets(n int, seed int64) error {
 		return err
 	}
 	defer b.tx.Exec("PRAGMA cache_size = -2000")
-	stmt, err := b.tx.PrepareContext(context.Background(), insertTicketSQL)
+	stmt, err := b.tx.stmt(insertTicketSQL)
 	if err != nil {
 		return err
 	}
-	defer stmt.Close()
 	for i := 0; i < n; i++ {
 		t := *tmpl
 		at := now.Add(-time.Duration(r.Int64N(int64(90 * 24 * time.Hour))))

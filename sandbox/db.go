@@ -47,7 +47,8 @@ import (
 
 // database is the sandbox's handles on one SQLite database.
 type database struct {
-	w    *sql.DB  // one connection: every write goes through it
+	w    *sql.DB  // the writer's pool: its one connection is held by wr
+	wr   *writer  // every write goes through it
 	r    *sql.DB  // readers
 	ckpt *sql.DB  // the checkpointer's connection (files only), see checkpointLoop
 	path string   // "" in memory
@@ -136,8 +137,15 @@ func openDatabase(ctx context.Context, path string) (*database, error) {
 		w.Close()
 		return nil, describeOpenError(path, err)
 	}
+	wc, err := w.Conn(ctx)
+	if err != nil {
+		w.Close()
+		return nil, describeOpenError(path, err)
+	}
+	db.wr = &writer{conn: wc, stmts: map[string]*sql.Stmt{}}
 	r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
 	if err != nil {
+		db.wr.close()
 		w.Close()
 		return nil, err
 	}
@@ -222,6 +230,9 @@ func (db *database) close() error {
 		err = db.ckpt.Close()
 	}
 	if e := db.r.Close(); e != nil {
+		err = e
+	}
+	if e := db.wr.close(); e != nil {
 		err = e
 	}
 	if e := db.w.Close(); e != nil {

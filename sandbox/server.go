@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -56,10 +55,6 @@ type Server struct {
 	db    *database
 	cur   *batch            // the open write transaction, under mu
 	dirty map[*account]bool // accounts whose small collections changed in cur
-	// stmts are the writer's prepared statements, by text, and toPrepare
-	// those to prepare after the open transaction (under mu).
-	stmts     map[string]*sql.Stmt
-	toPrepare map[string]bool
 	// checked is closed once the whole file was checked (at once, or in
 	// the background for a big file).
 	checked chan struct{}

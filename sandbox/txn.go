@@ -48,18 +48,14 @@ const commitWindow = 500 * time.Microsecond
 
 // batch is one open transaction and the writers waiting on its commit.
 type batch struct {
-	tx      *sql.Tx
-	err     error // the first failed statement; the batch is then rolled back
+	tx      *writer // nil when the transaction could not begin
+	err     error   // the first failed statement; the batch is then rolled back
 	writers int
 	// deliveries are the webhook posts the batch's events cause, queued
 	// only after the commit.
 	deliveries []delivery
 	done       chan struct{}
 	cerr       error // the commit's outcome, set before done is closed
-	// stmts are the batch's statements by text, prepared in tx once per
-	// batch rather than once per statement run (the demo history is one
-	// batch of thousands of statements).
-	stmts map[string]*sql.Stmt
 }
 
 func (l *storeLock) RLock()   { l.rw.RLock() }
@@ -135,9 +131,10 @@ func (s *Server) commitLocked(b *batch) {
 	}
 	if b.tx != nil {
 		if err == nil {
-			err = b.tx.Commit()
-		} else {
-			_ = b.tx.Rollback()
+			err = b.tx.commit()
+		}
+		if err != nil {
+			_ = b.tx.rollback()
 		}
 	}
 	if err != nil {
@@ -147,7 +144,6 @@ func (s *Server) commitLocked(b *batch) {
 			s.outbox.push(d)
 		}
 	}
-	s.prepareSeen()
 	s.commits.Add(1)
 	s.committed.Add(int64(b.writers))
 	b.cerr = err
@@ -160,15 +156,13 @@ func (s *Server) tx() *batch {
 	if s.cur != nil {
 		return s.cur
 	}
-	b := &batch{done: make(chan struct{})}
-	tx, err := s.db.w.BeginTx(context.Background(), nil)
-	if err != nil {
+	b := &batch{done: make(chan struct{}), tx: s.db.wr}
+	if err := b.tx.begin(); err != nil {
 		b.err = err
 		// A batch with no transaction: every statement records err and
 		// commit fails the store.
-		tx = nil
+		b.tx = nil
 	}
-	b.tx = tx
 	s.cur = b
 	return b
 }
@@ -181,60 +175,9 @@ func (s *Server) exec(query string, args ...any) {
 	if b.err != nil {
 		return
 	}
-	st, err := s.txStmt(b, query)
-	if err == nil {
-		_, err = st.Exec(args...)
-	}
-	if err != nil {
+	if _, err := b.tx.Exec(query, args...); err != nil {
 		b.err = fmt.Errorf("%s: %w", firstWords(query), err)
 	}
-}
-
-// txStmt is query prepared for the open batch b: the writer's prepared
-// statement bound to b's transaction, or, for a text not prepared yet, one
-// prepared in the transaction (and on the connection after the commit).
-// The caller holds s.mu for writing.
-func (s *Server) txStmt(b *batch, query string) (*sql.Stmt, error) {
-	if ts, ok := b.stmts[query]; ok {
-		return ts, nil
-	}
-	var ts *sql.Stmt
-	if st, ok := s.stmts[query]; ok {
-		ts = b.tx.Stmt(st)
-	} else {
-		var err error
-		if ts, err = b.tx.Prepare(query); err != nil {
-			return nil, err
-		}
-		if s.toPrepare == nil {
-			s.toPrepare = map[string]bool{}
-		}
-		s.toPrepare[query] = true
-	}
-	if b.stmts == nil {
-		b.stmts = map[string]*sql.Stmt{}
-	}
-	b.stmts[query] = ts
-	return ts, nil
-}
-
-// prepareSeen prepares the statements the last batch ran unprepared:
-// parsing SQL is a good part of a small write's cost, so each text is
-// prepared once on the one writer connection, and later transactions reuse
-// it. It runs between transactions (a statement is prepared on a free
-// connection), under s.mu.
-func (s *Server) prepareSeen() {
-	for q := range s.toPrepare {
-		st, err := s.db.w.Prepare(q)
-		if err != nil {
-			continue // it runs unprepared, and says why then
-		}
-		if s.stmts == nil {
-			s.stmts = map[string]*sql.Stmt{}
-		}
-		s.stmts[q] = st
-	}
-	s.toPrepare = nil
 }
 
 func firstWords(q string) string {
@@ -276,35 +219,71 @@ type querier interface {
 // each query text once.
 func (s *Server) reader(writing bool) querier {
 	if writing {
-		b := s.tx()
-		if b.tx != nil {
-			return batchReader{s: s, b: b}
+		if b := s.tx(); b.tx != nil {
+			return b.tx
 		}
 	}
 	return &s.db.pool
 }
 
-// batchReader reads in the open batch's transaction with its prepared
-// statements. Used under s.mu held for writing only.
-type batchReader struct {
-	s *Server
-	b *batch
+// writer is the one connection that writes, held for the database's life,
+// with each statement text it runs prepared once and kept. It begins and
+// ends its transactions with statements prepared the same way: a
+// database/sql Tx would prepare its BEGIN again for each transaction and
+// start a goroutine to watch it, all inside the store lock every writer
+// waits on. Used under s.mu held for writing only.
+type writer struct {
+	conn  *sql.Conn
+	stmts map[string]*sql.Stmt // by text
 }
 
-func (r batchReader) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	st, err := r.s.txStmt(r.b, query)
+func (w *writer) stmt(query string) (*sql.Stmt, error) {
+	if st, ok := w.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := w.conn.PrepareContext(context.Background(), query)
+	if err != nil {
+		return nil, err
+	}
+	w.stmts[query] = st
+	return st, nil
+}
+
+func (w *writer) begin() error    { _, err := w.Exec("BEGIN IMMEDIATE"); return err }
+func (w *writer) commit() error   { _, err := w.Exec("COMMIT"); return err }
+func (w *writer) rollback() error { _, err := w.Exec("ROLLBACK"); return err }
+
+func (w *writer) Exec(query string, args ...any) (sql.Result, error) {
+	st, err := w.stmt(query)
+	if err != nil {
+		return nil, err
+	}
+	return st.Exec(args...)
+}
+
+func (w *writer) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := w.stmt(query)
 	if err != nil {
 		return nil, err
 	}
 	return st.QueryContext(ctx, args...)
 }
 
-func (r batchReader) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	st, err := r.s.txStmt(r.b, query)
+func (w *writer) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	st, err := w.stmt(query)
 	if err != nil {
-		return r.b.tx.QueryRowContext(ctx, query, args...) // reports the error
+		return w.conn.QueryRowContext(ctx, query, args...) // reports the error
 	}
 	return st.QueryRowContext(ctx, args...)
+}
+
+// close finalizes the statements and gives the connection back to its
+// pool, which closing the pool then closes.
+func (w *writer) close() error {
+	for _, st := range w.stmts {
+		st.Close()
+	}
+	return w.conn.Close()
 }
 
 // readPool reads on the read connections with statements prepared once
