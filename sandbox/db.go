@@ -39,9 +39,8 @@ import (
 //     creations: the indexes are keyed on random ids) makes the commit scan
 //     the whole cache, so each commit cost more the more the sandbox held.
 //     memdb has no WAL: a reader cannot start while a write transaction is
-//     open, so in memory a transaction never outlives the store lock (see
-//     storeLock), and readers, who take that lock for reading, never meet
-//     one.
+//     open, so a reader that takes the store lock while a batch of writers
+//     is open waits for its commit (see storeLock) and never meets one.
 //
 // One connection writes (SQLite has one writer); a small pool reads.
 

@@ -29,13 +29,21 @@ import (
 // own (the commit, the WAL frames of the index pages they share). A lone
 // writer commits at once, so a single client waits for nothing.
 //
-// In memory there is no group commit: a commit costs no write to disk, and
-// the memdb database refuses readers while a write transaction is open, so
-// each writer commits before it lets the lock go.
+// In memory the queue is batched the same way, but a batch never waits
+// for requests still in flight: a commit there writes nothing to disk and
+// costs little more than its BEGIN. The memdb database refuses a reader
+// while a write transaction is open, so a reader that takes the lock
+// between two writers of a batch lets it go, waits for the commit and
+// takes it again (RLock); while one waits, the next writer commits
+// instead of passing the batch on.
 type storeLock struct {
 	rw      sync.RWMutex
 	s       *Server
 	waiting atomic.Int32 // writers queued in Lock
+	// open is the batch left open between two writers, in memory only.
+	open atomic.Pointer[batch]
+	// readersWaiting counts the readers waiting for open to commit.
+	readersWaiting atomic.Int32
 }
 
 // maxBatch bounds a group commit, so that under a steady stream of writers
@@ -58,7 +66,27 @@ type batch struct {
 	cerr       error // the commit's outcome, set before done is closed
 }
 
-func (l *storeLock) RLock()   { l.rw.RLock() }
+// RLock takes the lock for reading, once no batch is open (in memory).
+func (l *storeLock) RLock() {
+	waited := false
+	for {
+		l.rw.RLock()
+		b := l.open.Load()
+		if b == nil {
+			if waited {
+				l.readersWaiting.Add(-1)
+			}
+			return
+		}
+		l.rw.RUnlock()
+		if !waited {
+			l.readersWaiting.Add(1)
+			waited = true
+		}
+		<-b.done
+	}
+}
+
 func (l *storeLock) RUnlock() { l.rw.RUnlock() }
 
 func (l *storeLock) Lock() {
@@ -77,12 +105,16 @@ func (l *storeLock) Unlock() {
 		return
 	}
 	b.writers++
-	if b.writers >= maxBatch || s.db.path == "" {
+	memory := s.db.path == ""
+	if b.writers >= maxBatch || memory && (l.waiting.Load() == 0 || l.readersWaiting.Load() > 0) {
 		s.commitLocked(b)
 		l.rw.Unlock()
 		return
 	}
 	if l.waiting.Load() > 0 {
+		if memory {
+			l.open.Store(b)
+		}
 		l.rw.Unlock() // the next of the queue carries the batch on
 		<-b.done
 		return
@@ -147,6 +179,7 @@ func (s *Server) commitLocked(b *batch) {
 	s.commits.Add(1)
 	s.committed.Add(int64(b.writers))
 	b.cerr = err
+	s.mu.open.Store(nil)
 	close(b.done)
 }
 
