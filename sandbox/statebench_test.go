@@ -104,8 +104,13 @@ func benchCreations(b *testing.B, onDisk bool, sizes []int) {
 		dropWebhooks(c, "", sub)
 		var q struct{ QuoteToken string }
 		c.json("GET", benchQuote+"&subAccountId="+r.Creds.SubAccounts[1].ID, nil, 200, &q)
+		// The externalIds go on across the runs of one sandbox: a run
+		// that started over at 1 would send, once the client's
+		// timestamps come round again under the slow clock, a request
+		// the sandbox already saw (REPLAYED).
+		var seq atomic.Int64
 		b.Run(fmt.Sprintf("stored=%d", n), func(b *testing.B) {
-			benchCreationsOn(b, r.Server, c, sub, q.QuoteToken, onDisk)
+			benchCreationsOn(b, r.Server, c, sub, q.QuoteToken, &seq, onDisk)
 		})
 		r.Close()
 	}
@@ -123,12 +128,11 @@ func dropWebhooks(c *rawClient, scopes ...string) {
 	}
 }
 
-func benchCreationsOn(b *testing.B, srv *Server, c *rawClient, sub, token string, onDisk bool) {
+func benchCreationsOn(b *testing.B, srv *Server, c *rawClient, sub, token string, seq *atomic.Int64, onDisk bool) {
 	b.SetParallelism(4) // 8 connections on 2 cores
 	start, cpu0 := time.Now(), processCPU()
 	commits0, writers0, frames0 := srv.commits.Load(), srv.committed.Load(), srv.db.walFrames.Load()
 	b.ResetTimer()
-	var seq atomic.Int64
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			// Each creation carries its own externalId, as the dashboard's
