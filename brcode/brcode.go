@@ -69,7 +69,14 @@ type field struct {
 }
 
 func writeField(b *strings.Builder, id, value string) {
-	fmt.Fprintf(b, "%s%02d%s", id, len(value), value)
+	b.WriteString(id)
+	if n := len(value); n < 100 {
+		b.WriteByte(byte('0' + n/10))
+		b.WriteByte(byte('0' + n%10))
+	} else {
+		b.WriteString(strconv.Itoa(n)) // refused before: no field is that long
+	}
+	b.WriteString(value)
 }
 
 // Encode writes p as a BR Code, CRC included. The key must be a valid PIX
@@ -160,7 +167,11 @@ func Encode(p Payload) (string, error) {
 	writeField(&b, idCity, city)
 	writeField(&b, idAdditional, add.String())
 	b.WriteString(idCRC + "04")
-	fmt.Fprintf(&b, "%04X", CRC16([]byte(b.String())))
+	crc := CRC16([]byte(b.String()))
+	const hexDigits = "0123456789ABCDEF"
+	for shift := 12; shift >= 0; shift -= 4 {
+		b.WriteByte(hexDigits[crc>>shift&0xF])
+	}
 	return b.String(), nil
 }
 

@@ -292,3 +292,14 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEncode is what every PIX-in ticket the sandbox creates pays for
+// its code.
+func BenchmarkEncode(b *testing.B) {
+	p := Payload{Key: "+5511912345678", Amount: decimal.RequireFromString("1234.56"), MerchantName: "Fulano de Tal", MerchantCity: "São Paulo", TxID: "ABC123DEF456"}
+	for b.Loop() {
+		if _, err := Encode(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
