@@ -76,6 +76,11 @@ type quoteClaims struct {
 	OutputBrCode string `json:"obc,omitempty"`
 	// TicketRefundID is the ticket the quote refunds (§7.3).
 	TicketRefundID string `json:"trf,omitempty"`
+
+	// raw is the JSON openQuote read the claims from, which a ticket
+	// stores as is (nil for claims made here). Claims are not changed
+	// once read.
+	raw []byte
 }
 
 func (q *quoteClaims) pairName() string { return q.InputCurrency + q.OutputCurrency }
@@ -139,6 +144,7 @@ func (s *Server) openQuote(tok string) (*quoteClaims, error) {
 	if err := json.Unmarshal(body, &q); err != nil {
 		return nil, bad
 	}
+	q.raw = body
 	return &q, nil
 }
 

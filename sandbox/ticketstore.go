@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // Tickets live in the database only (there can be millions): a request
@@ -28,9 +30,11 @@ func ticketRow(t *ticket) ([]any, error) {
 		return nil, fmt.Errorf("ticket %s: %w", t.ID, err)
 	}
 	t.stored = detail
-	quote, err := json.Marshal(&t.q)
-	if err != nil {
-		return nil, fmt.Errorf("ticket %s quote: %w", t.ID, err)
+	quote := t.q.raw
+	if quote == nil {
+		if quote, err = json.Marshal(&t.q); err != nil {
+			return nil, fmt.Errorf("ticket %s quote: %w", t.ID, err)
+		}
 	}
 	return []any{
 		t.ID.String(), t.acct.ID.String(), t.accessID.String(), nullString(t.ExternalID), string(t.Status),
@@ -103,9 +107,16 @@ func (c *call) replyCreated(t *ticket) error {
 	if t.stored == nil {
 		return c.reply(http.StatusCreated, createdAnswer(&t.Ticket))
 	}
-	flat := createdAnswer(&t.Ticket)
-	delete(flat, "ticket")
-	head, err := json.Marshal(flat)
+	// The fields of createdAnswer but the ticket, in its (sorted) order.
+	h := struct {
+		BrCode     string    `json:"brCode,omitempty"`
+		Expiration api.Time  `json:"expiration"`
+		ID         uuid.UUID `json:"id"`
+	}{Expiration: t.ExpiresAt, ID: t.ID}
+	if t.BrlPixInputInfo != nil {
+		h.BrCode = t.BrCode()
+	}
+	head, err := json.Marshal(h)
 	if err != nil {
 		return err
 	}
