@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -89,9 +90,29 @@ func (s *Server) bulkTickets(n int, seed int64) error {
 }
 
 // ticketTemplate builds the ticket a plan describes without storing it or
-// scheduling anything: the writes it makes go to a transaction rolled back
-// here.
-func (s *Server) ticketTemplate(p *ticketPlan, now time.Time) (*ticket, error) {
+// scheduling anything: the writes it makes go to a savepoint rolled back
+// here. The caller holds s.mu for writing.
+func (s *Server) ticketTemplate(p *ticketPlan, now time.Time) (_ *ticket, err error) {
+	if s.db.path == "" {
+		// Rolling back needs the rollback journal, which the in-memory
+		// database goes without (dsnFor): it is on for this transaction
+		// alone, the journal mode changing only between transactions.
+		if b := s.cur; b != nil {
+			if s.commitLocked(b); b.cerr != nil {
+				return nil, b.cerr
+			}
+		}
+		if err := s.db.wr.journal("memory"); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if b := s.cur; b != nil {
+				s.commitLocked(b)
+				err = errors.Join(err, b.cerr)
+			}
+			err = errors.Join(err, s.db.wr.journal("off"))
+		}()
+	}
 	b := s.tx()
 	if b.err != nil {
 		return nil, b.err

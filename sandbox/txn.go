@@ -282,6 +282,18 @@ func (w *writer) stmt(query string) (*sql.Stmt, error) {
 	return st, nil
 }
 
+// journal sets the rollback journal's mode, between transactions.
+func (w *writer) journal(mode string) error {
+	var got string
+	if err := w.QueryRowContext(context.Background(), "PRAGMA journal_mode = "+mode).Scan(&got); err != nil {
+		return err
+	}
+	if got != mode {
+		return fmt.Errorf("journal mode stayed %s instead of %s", got, mode)
+	}
+	return nil
+}
+
 func (w *writer) begin() error    { _, err := w.Exec("BEGIN IMMEDIATE"); return err }
 func (w *writer) commit() error   { _, err := w.Exec("COMMIT"); return err }
 func (w *writer) rollback() error { _, err := w.Exec("ROLLBACK"); return err }

@@ -106,3 +106,44 @@ func TestCreationNamesTheSubAccountBeforeTheQuote(t *testing.T) {
 		t.Errorf("bad token: %d %s, want 400 %s", code, out, codeQuoteInvalid)
 	}
 }
+
+// The in-memory database keeps no rollback journal, yet a bulk fill's
+// template, made in a savepoint rolled back, still leaves nothing behind:
+// the journal is on for that one transaction, and off again after it.
+func TestInMemoryBulkTemplateRollsBackWithoutAJournal(t *testing.T) {
+	r, err := Start(Config{Seed: 1}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	s := r.Server
+	mode := func() string {
+		var m string
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if err := s.db.wr.QueryRowContext(t.Context(), "PRAGMA journal_mode").Scan(&m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	if m := mode(); m != "off" {
+		t.Fatalf("in-memory journal mode %q, want off", m)
+	}
+	have, err := s.countTickets(s.st.main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.bulkTickets(100, 5); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.countTickets(s.st.main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != have+100 {
+		t.Errorf("%d tickets after adding 100 to %d: the template was kept", got, have)
+	}
+	if m := mode(); m != "off" {
+		t.Errorf("journal mode %q after the fill, want off again", m)
+	}
+}
