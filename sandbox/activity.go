@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"cmp"
+	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -153,7 +154,7 @@ func (s *Server) orderLedgerByTime() error {
 	var history []row
 	books := map[[2]string]*book{}
 	var keys [][2]string
-	rows, err := b.tx.QueryContext(s.ctx, "SELECT account_id, currency, amount, ticket_id, reason, at FROM ledger ORDER BY at, id")
+	rows, err := b.tx.QueryContext(context.Background(), "SELECT account_id, currency, amount, ticket_id, reason, at FROM ledger ORDER BY at, id")
 	if err != nil {
 		return err
 	}

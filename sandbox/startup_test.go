@@ -225,3 +225,21 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(data)
 }
+
+// The demo history is built in the background from New; a sandbox whose
+// background work is stopped at once (as the scale test stops it, so that
+// no lifecycle work runs while it fills a file) still gets its history:
+// building it does not depend on the serving context.
+func TestDemoHistoryDoesNotDependOnTheServingContext(t *testing.T) {
+	s, err := New(Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.cancel()
+	if err := s.seeded(); err != nil {
+		t.Fatalf("demo history after the background work stopped: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
