@@ -68,8 +68,7 @@ func TestE2EExportStoppedBySwitchOrQuitLeavesNothing(t *testing.T) {
 		}
 	}
 
-	tm := startTUIExporting(t, exports, creds, "operator")
-	tm.Resize(140, 40)
+	tm := startTUIExporting(t, exports, creds, "operator", 140, 40)
 	tm.Send("3")
 	tm.WaitFor("loaded", 10*time.Second)
 	exporting(tm)

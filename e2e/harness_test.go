@@ -123,6 +123,9 @@ type Term struct {
 	started             time.Time
 	status              string // file the exit status is written to
 	gated               bool   // the program waits for Launch
+	// width and height are the pane's size at start (defaultWidth and
+	// defaultHeight when zero).
+	width, height int
 }
 
 // startTUI runs the built binary with args in a fresh tmux server (100x32),
@@ -158,10 +161,14 @@ func startTUIWith(t *testing.T, env []string, prepare func(tm *Term), args ...st
 
 // startTUIExporting is startTUI as the named demo access of the sandbox
 // whose credentials file is creds, with config.toml's export_dir set to
-// dir, on the Overview.
-func startTUIExporting(t *testing.T, dir, creds, as string) *Term {
+// dir, on the Overview, in a pane of width×height from the start. A resize
+// right after start can reach the program before tmux has resized its own
+// screen: the program's first frame at the new height then scrolls the
+// pane, and its header is lost above it.
+func startTUIExporting(t *testing.T, dir, creds, as string, width, height int) *Term {
 	t.Helper()
 	tm := startTUIWith(t, nil, func(tm *Term) {
+		tm.width, tm.height = width, height
 		if err := (&keystore.Config{ExportDir: dir}).Save(tm.Config); err != nil {
 			t.Fatalf("write config: %v", err)
 		}
@@ -237,8 +244,11 @@ func startTerm(t *testing.T, env []string, prepare func(tm *Term), gated bool, a
 	cmdline = append(cmdline, vars...)
 	cmdline = append(cmdline, binary)
 	cmdline = append(cmdline, args...)
+	if tm.width == 0 {
+		tm.width, tm.height = defaultWidth, defaultHeight
+	}
 	newSession := append([]string{"-f", conf, "new-session", "-d", "-s", "main",
-		"-x", strconv.Itoa(defaultWidth), "-y", strconv.Itoa(defaultHeight), "--"}, cmdline...)
+		"-x", strconv.Itoa(tm.width), "-y", strconv.Itoa(tm.height), "--"}, cmdline...)
 	tm.started = time.Now()
 	if out, err := tm.run(newSession...); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)

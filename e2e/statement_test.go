@@ -81,8 +81,7 @@ func TestE2EStatementPagedToTheEndMatchesTheBalances(t *testing.T) {
 	now := money.Format(bal[token], token)
 
 	exports := filepath.Join(t.TempDir(), "exports")
-	tm := startTUIExporting(t, exports, creds, "operator")
-	tm.Resize(140, 40)
+	tm := startTUIExporting(t, exports, creds, "operator", 140, 40)
 	balRe := regexp.MustCompile(`BRLA\s+` + regexp.QuoteMeta(now))
 	tm.WaitUntil("the service's "+token+" balance "+now+" on the Overview", 10*time.Second, func(s string) bool { return balRe.MatchString(s) })
 

@@ -78,7 +78,7 @@ func TestE2ETicketsExportEverythingAndG(t *testing.T) {
 		t.Fatalf("the demo data has %d PAID tickets; the export needs several pages", len(before))
 	}
 	dir := filepath.Join(t.TempDir(), "exports")
-	tm := startTUIExporting(t, dir, creds, "operator")
+	tm := startTUIExporting(t, dir, creds, "operator", defaultWidth, defaultHeight)
 	tm.Send("3")
 	tm.WaitFor("50 loaded · more available", 10*time.Second)
 	filterStatus(tm, "tickets", "PAID")
