@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
@@ -154,14 +155,29 @@ func (s *Server) releaseTicket(c *call) error {
 	return c.reply(http.StatusOK, map[string]any{"ticket": t.Ticket})
 }
 
-// createdAnswer is the creation answer (§7.1): the live service's flat
-// fields beside the seed's {ticket}, so that both kinds of client read it.
-func createdAnswer(t *api.Ticket) map[string]any {
-	out := map[string]any{"id": t.ID, "expiration": t.ExpiresAt, "ticket": t}
-	if code := t.BrCode(); code != "" && t.BrlPixInputInfo != nil {
-		out["brCode"] = code
+// createdHead is the creation answer's flat part (§7.1): the live
+// service's fields, beside the seed's {ticket} so that both kinds of client
+// read it.
+type createdHead struct {
+	BrCode     string    `json:"brCode,omitempty"`
+	Expiration api.Time  `json:"expiration"`
+	ID         uuid.UUID `json:"id"`
+}
+
+func headOf(t *api.Ticket) createdHead {
+	h := createdHead{Expiration: t.ExpiresAt, ID: t.ID}
+	if t.BrlPixInputInfo != nil {
+		h.BrCode = t.BrCode()
 	}
-	return out
+	return h
+}
+
+// createdAnswer is the whole creation answer: its head, then {ticket}.
+func createdAnswer(t *api.Ticket) any {
+	return struct {
+		createdHead
+		Ticket *api.Ticket `json:"ticket"`
+	}{headOf(t), t}
 }
 
 // Demo scenarios that only seedLiveStates uses (after scenarioCount, so

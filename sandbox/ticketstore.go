@@ -11,8 +11,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
-
-	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // Tickets live in the database only (there can be millions): a request
@@ -107,16 +105,7 @@ func (c *call) replyCreated(t *ticket) error {
 	if t.stored == nil {
 		return c.reply(http.StatusCreated, createdAnswer(&t.Ticket))
 	}
-	// The fields of createdAnswer but the ticket, in its (sorted) order.
-	h := struct {
-		BrCode     string    `json:"brCode,omitempty"`
-		Expiration api.Time  `json:"expiration"`
-		ID         uuid.UUID `json:"id"`
-	}{Expiration: t.ExpiresAt, ID: t.ID}
-	if t.BrlPixInputInfo != nil {
-		h.BrCode = t.BrCode()
-	}
-	head, err := json.Marshal(h)
+	head, err := json.Marshal(headOf(&t.Ticket))
 	if err != nil {
 		return err
 	}
