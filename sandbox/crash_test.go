@@ -48,18 +48,7 @@ func TestCrashKeepsAcknowledgedTickets(t *testing.T) {
 		rounds, budget = n, 0
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "tesouro")
-	// Built as the test binary is (with -race under the race detector), so
-	// that the build reuses what `go test` already compiled.
-	args := []string{"build", "-o", bin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	build := exec.Command("go", append(args, ".")...)
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildTesouro(t, dir)
 	stateDir := filepath.Join(dir, "state")
 	if err := os.Mkdir(stateDir, 0o700); err != nil {
 		t.Fatal(err)
@@ -79,7 +68,7 @@ func TestCrashKeepsAcknowledgedTickets(t *testing.T) {
 			break
 		}
 		played = round
-		proc, base := startSandboxProcess(t, bin, statePath, credsPath)
+		proc, base := startSandboxProcess(t, bin, credsPath, "--state", statePath, "--speed", "20")
 		creds, err := ReadCredentials(credsPath)
 		if err != nil {
 			t.Fatal(err)
@@ -143,7 +132,7 @@ func TestCrashKeepsAcknowledgedTickets(t *testing.T) {
 	// A last start: recovery needs no repair step, and it serves the last
 	// round's tickets; then every ticket acknowledged in any round is looked
 	// up in the file it leaves.
-	proc, base := startSandboxProcess(t, bin, statePath, credsPath)
+	proc, base := startSandboxProcess(t, bin, credsPath, "--state", statePath, "--speed", "20")
 	creds, err := ReadCredentials(credsPath)
 	if err != nil {
 		t.Fatal(err)
@@ -210,20 +199,41 @@ const crashBudget = 35 * time.Second
 
 // startSandboxProcess starts `tesouro sandbox` on a free port and returns
 // once it serves.
-func startSandboxProcess(t *testing.T, bin, statePath, credsPath string) (*exec.Cmd, string) {
-	t.Helper()
-	cmd := exec.Command(bin, "sandbox", "--addr", "127.0.0.1:0", "--state", statePath, "--credentials-out", credsPath, "--speed", "20")
+// buildTesouro builds the tesouro binary into dir as the test binary is
+// built (with -race under the race detector), so that the build reuses
+// what `go test` already compiled.
+func buildTesouro(tb testing.TB, dir string) string {
+	tb.Helper()
+	bin := filepath.Join(dir, "tesouro")
+	args := []string{"build", "-o", bin}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, ".")...)
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		tb.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startSandboxProcess runs `bin sandbox` with args on a free loopback port,
+// its credentials written to credsPath and its home beside them, and
+// returns it with its base URL once it listens. It is killed at cleanup.
+func startSandboxProcess(tb testing.TB, bin, credsPath string, args ...string) (*exec.Cmd, string) {
+	tb.Helper()
+	cmd := exec.Command(bin, append([]string{"sandbox", "--addr", "127.0.0.1:0", "--credentials-out", credsPath}, args...)...)
 	cmd.Env = append(os.Environ(), "HOME="+filepath.Dir(credsPath), "XDG_STATE_HOME="+filepath.Dir(credsPath))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	tb.Cleanup(func() { _ = cmd.Process.Kill() })
 	lines := bufio.NewScanner(out)
 	deadline := time.AfterFunc(20*time.Second, func() { _ = cmd.Process.Kill() })
 	defer deadline.Stop()
@@ -237,22 +247,24 @@ func startSandboxProcess(t *testing.T, bin, statePath, credsPath string) (*exec.
 		}
 	}
 	_ = cmd.Wait()
-	t.Fatalf("the sandbox did not start: %s", stderr.String())
+	tb.Fatalf("the sandbox did not start: %s", stderr.String())
 	return nil, ""
 }
 
-func operatorClient(t *testing.T, base string, creds Credentials) *api.Client {
+// operatorClient is the api client of the demo operator of the sandbox at
+// base, with a 5 s timeout unless opts say otherwise.
+func operatorClient(tb testing.TB, base string, creds Credentials, opts ...api.Option) *api.Client {
 	cred, ok := creds.Access("operator")
 	if !ok {
-		t.Fatal("no operator access")
+		tb.Fatal("no operator access")
 	}
 	key, err := api.NewAPIKeyAuth(cred.APIKey, []byte(cred.PrivateKeyPEM))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	c, err := api.New(base, key, api.WithTimeout(5*time.Second))
+	c, err := api.New(base, key, append([]api.Option{api.WithTimeout(5 * time.Second)}, opts...)...)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return c
 }

@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,12 +30,7 @@ func TestScaleOfTheStateFile(t *testing.T) {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	bin := filepath.Join(dir, "tesouro")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildTesouro(t, dir)
 	for _, n := range []int{1_000, big} {
 		path := filepath.Join(dir, fmt.Sprintf("state-%d.db", n))
 		start := time.Now()
@@ -64,7 +57,7 @@ func TestScaleOfTheStateFile(t *testing.T) {
 
 		credsPath := filepath.Join(dir, "creds.json")
 		t0 := time.Now()
-		proc, base := startSandboxProcess(t, bin, path, credsPath)
+		proc, base := startSandboxProcess(t, bin, credsPath, "--state", path, "--speed", "20")
 		creds, err := ReadCredentials(credsPath)
 		if err != nil {
 			t.Fatal(err)
@@ -134,22 +127,12 @@ func listLatencies(t *testing.T, n int, when, base string, creds Credentials) {
 // waitIdle waits until the process has used no CPU for a second (at most
 // five minutes).
 func waitIdle(t *testing.T, pid int) {
-	ticks := func() int64 {
-		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			return -1
-		}
-		f := strings.Fields(string(data))
-		u, _ := strconv.ParseInt(f[13], 10, 64)
-		s, _ := strconv.ParseInt(f[14], 10, 64)
-		return u + s
-	}
 	start := time.Now()
-	last := ticks()
+	last := processCPUOf(pid)
 	for time.Since(start) < 5*time.Minute {
 		time.Sleep(time.Second)
-		now := ticks()
-		if now-last <= 2 {
+		now := processCPUOf(pid)
+		if now-last <= 20*time.Millisecond {
 			t.Logf("idle after %v", time.Since(start).Round(time.Second))
 			return
 		}
