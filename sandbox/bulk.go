@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -54,7 +55,7 @@ func (s *Server) bulkTickets(n int, seed int64) error {
 		return err
 	}
 	defer b.tx.Exec("PRAGMA cache_size = -2000")
-	stmt, err := b.tx.stmt(insertTicketSQL)
+	stmt, err := b.tx.stmt(context.Background(), insertTicketSQL)
 	if err != nil {
 		return err
 	}

@@ -52,12 +52,12 @@ import (
 
 // database is the sandbox's handles on one SQLite database.
 type database struct {
-	w    *sql.DB  // the writer's pool: its one connection is held by wr
-	wr   *writer  // every write goes through it
-	r    *sql.DB  // readers
-	ckpt *sql.DB  // the checkpointer's connection (files only), see checkpointLoop
-	path string   // "" in memory
-	pool readPool // r, with prepared statements
+	w    *sql.DB   // the writer's pool: its one connection is held by wr
+	wr   *writer   // every write goes through it
+	r    *sql.DB   // readers
+	ckpt *sql.DB   // the checkpointer's connection (files only), see checkpointLoop
+	path string    // "" in memory
+	pool stmtCache // r, with prepared statements
 	// walFrames counts the frames (pages) commits appended to the WAL, as
 	// the checkpoints saw them (files only; the benchmarks report it): a
 	// measure, not an account (a WAL started over just before a tick is
@@ -147,7 +147,7 @@ func openDatabase(ctx context.Context, path string) (*database, error) {
 		w.Close()
 		return nil, describeOpenError(path, err)
 	}
-	db.wr = &writer{conn: wc, stmts: map[string]*sql.Stmt{}}
+	db.wr = newWriter(wc)
 	r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
 	if err != nil {
 		db.wr.close()

@@ -260,26 +260,18 @@ func (s *Server) reader(writing bool) querier {
 }
 
 // writer is the one connection that writes, held for the database's life,
-// with each statement text it runs prepared once and kept. It begins and
-// ends its transactions with statements prepared the same way: a
-// database/sql Tx would prepare its BEGIN again for each transaction and
+// with each statement text it runs prepared once and kept (stmtCache). It
+// begins and ends its transactions with statements prepared the same way:
+// a database/sql Tx would prepare its BEGIN again for each transaction and
 // start a goroutine to watch it, all inside the store lock every writer
 // waits on. Used under s.mu held for writing only.
 type writer struct {
-	conn  *sql.Conn
-	stmts map[string]*sql.Stmt // by text
+	stmtCache
+	conn *sql.Conn
 }
 
-func (w *writer) stmt(query string) (*sql.Stmt, error) {
-	if st, ok := w.stmts[query]; ok {
-		return st, nil
-	}
-	st, err := w.conn.PrepareContext(context.Background(), query)
-	if err != nil {
-		return nil, err
-	}
-	w.stmts[query] = st
-	return st, nil
+func newWriter(conn *sql.Conn) *writer {
+	return &writer{stmtCache: stmtCache{db: conn}, conn: conn}
 }
 
 // journal sets the rollback journal's mode, between transactions.
@@ -299,47 +291,33 @@ func (w *writer) commit() error   { _, err := w.Exec("COMMIT"); return err }
 func (w *writer) rollback() error { _, err := w.Exec("ROLLBACK"); return err }
 
 func (w *writer) Exec(query string, args ...any) (sql.Result, error) {
-	st, err := w.stmt(query)
+	st, err := w.stmt(context.Background(), query)
 	if err != nil {
 		return nil, err
 	}
 	return st.Exec(args...)
 }
 
-func (w *writer) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	st, err := w.stmt(query)
-	if err != nil {
-		return nil, err
-	}
-	return st.QueryContext(ctx, args...)
-}
-
-func (w *writer) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	st, err := w.stmt(query)
-	if err != nil {
-		return w.conn.QueryRowContext(ctx, query, args...) // reports the error
-	}
-	return st.QueryRowContext(ctx, args...)
-}
-
 // close finalizes the statements and gives the connection back to its
 // pool, which closing the pool then closes.
 func (w *writer) close() error {
-	for _, st := range w.stmts {
-		st.Close()
-	}
+	w.stmtCache.close()
 	return w.conn.Close()
 }
 
-// readPool reads on the read connections with statements prepared once
-// per text (database/sql prepares them again on each connection as
-// needed). Safe for concurrent readers.
-type readPool struct {
-	db    *sql.DB
+// stmtCache runs queries on db (the read pool, or the writer's one
+// connection) with statements prepared once per text (database/sql
+// prepares a pool's again on each connection as needed). Safe for
+// concurrent readers.
+type stmtCache struct {
+	db interface {
+		PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
+		QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	}
 	stmts sync.Map // query text → *sql.Stmt
 }
 
-func (p *readPool) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+func (p *stmtCache) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	if st, ok := p.stmts.Load(query); ok {
 		return st.(*sql.Stmt), nil
 	}
@@ -354,7 +332,7 @@ func (p *readPool) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return st, nil
 }
 
-func (p *readPool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+func (p *stmtCache) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	st, err := p.stmt(ctx, query)
 	if err != nil {
 		return nil, err
@@ -362,10 +340,17 @@ func (p *readPool) QueryContext(ctx context.Context, query string, args ...any) 
 	return st.QueryContext(ctx, args...)
 }
 
-func (p *readPool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+func (p *stmtCache) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	st, err := p.stmt(ctx, query)
 	if err != nil {
 		return p.db.QueryRowContext(ctx, query, args...) // reports the error
 	}
 	return st.QueryRowContext(ctx, args...)
+}
+
+func (p *stmtCache) close() {
+	p.stmts.Range(func(_, st any) bool {
+		st.(*sql.Stmt).Close()
+		return true
+	})
 }
