@@ -58,7 +58,7 @@ func TestParseRefusesWithAClearReason(t *testing.T) {
 
 func TestParseReportsEveryBadRow(t *testing.T) {
 	data := "beneficiary,chain,amount,currency,source,external_id\n" +
-		"Maria,,\"1.234,56\",BRL,,\n" + // thousands separator
+		"Maria,,\"12.34,56\",BRL,,\n" + // uneven digit groups
 		"Maria,,1.234,BRL,,\n" + // three decimals
 		"Maria,,-5,BRL,,\n" +
 		"Maria,,1e3,BRL,,\n" +
@@ -75,7 +75,7 @@ func TestParseReportsEveryBadRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"thousands separators are not accepted",
+		"groups its digits unevenly",
 		"if 1.234 means thousands, type 1234",
 		"must not carry a sign",
 		"exponent notation",

@@ -12,12 +12,20 @@ import (
 // needs more, and it keeps a pasted megabyte of digits from being parsed.
 const maxIntegerDigits = 18
 
-// ParseAmount reads an amount typed by an operator for a currency. It
-// accepts digits with at most one decimal separator, "." or ",", and at most
-// Precision(currency) decimals. It refuses anything that could be read two
-// ways or that the service would not accept: signs, exponents, thousands
-// separators, spaces inside, NaN/Inf, zero. Surrounding spaces are ignored.
-// Errors say what to type instead.
+// ParseAmount reads an amount typed by an operator for a currency: in a form,
+// a batch file or a command-line flag, the one reader for all of them.
+//
+// It accepts digits with an optional decimal separator, "." or ",", and at
+// most Precision(currency) decimals. Digit groups are accepted only where
+// the reading is certain: "1,234.56" and "1.234,56" (two different
+// separators, the last one decimal), or "1,234,567" (one separator used
+// more than once can only group). A single separator followed by exactly
+// three digits after a short whole part, "1,234" or "1.234", is refused
+// whatever the currency: a Brazilian writes one thousand two hundred and
+// thirty-four that way, an American one point two three four, and a
+// payment must not guess which. It refuses signs, exponents, spaces inside,
+// NaN/Inf and zero too. Surrounding spaces are ignored. Errors say what to
+// type instead.
 func ParseAmount(input, currency string) (decimal.Decimal, error) {
 	s := strings.TrimSpace(input)
 	prec := Precision(currency)
@@ -25,15 +33,12 @@ func ParseAmount(input, currency string) (decimal.Decimal, error) {
 	if s == "" {
 		return decimal.Decimal{}, fmt.Errorf("amount is empty: type a positive number such as %s", example)
 	}
-	intPart, fracPart, sepCount := s, "", 0
+	var seps []int // byte offsets of every "." and ","
 	for i, r := range s {
 		switch {
 		case r >= '0' && r <= '9':
 		case r == '.' || r == ',':
-			sepCount++
-			if sepCount == 1 {
-				intPart, fracPart = s[:i], s[i+1:]
-			}
+			seps = append(seps, i)
 		case r == '+' || r == '-':
 			return decimal.Decimal{}, fmt.Errorf("amount must not carry a sign: type a positive number such as %s", example)
 		case r == 'e' || r == 'E':
@@ -42,16 +47,19 @@ func ParseAmount(input, currency string) (decimal.Decimal, error) {
 			}
 			return decimal.Decimal{}, fmt.Errorf("exponent notation is not accepted: type all the digits, e.g. 1000 instead of 1e3")
 		case r == ' ' || r == '\t' || r == '_' || r == '\'' || r == '\u00a0' || r == '\u202f':
-			return decimal.Decimal{}, fmt.Errorf("amount must not contain spaces or digit group separators: type the digits only, e.g. 1234.50")
+			return decimal.Decimal{}, fmt.Errorf("amount must not contain spaces or digit group separators other than \",\" and \".\": type the digits only, e.g. 1234.50")
 		default:
 			return decimal.Decimal{}, fmt.Errorf("%q is not a number: type digits with an optional decimal separator, e.g. %s", s, example)
 		}
 	}
-	if sepCount > 1 {
-		return decimal.Decimal{}, fmt.Errorf("amount has %d separators: thousands separators are not accepted, type one decimal separator at most, e.g. 1234.50", sepCount)
-	}
-	if sepCount == 1 && fracPart == "" {
-		return decimal.Decimal{}, fmt.Errorf("amount ends with a separator: type the decimals after it or remove it, e.g. %s", example)
+	intPart, fracPart, err := splitAmount(s, seps, example)
+	switch {
+	case err == errAmbiguous && prec < 3:
+		return decimal.Decimal{}, fmt.Errorf("%s takes at most %d decimals, got 3: if %s means thousands, type %s%s without a separator", norm(currency), prec, s, intPart, fracPart)
+	case err == errAmbiguous:
+		return decimal.Decimal{}, fmt.Errorf("%s can be read two ways: if %s means thousands, type %s%s without a separator; if it means %s and a fraction, type %s.%s0", s, s, intPart, fracPart, intPart, intPart, fracPart)
+	case err != nil:
+		return decimal.Decimal{}, err
 	}
 	if intPart == "" {
 		intPart = "0"
@@ -62,10 +70,6 @@ func ParseAmount(input, currency string) (decimal.Decimal, error) {
 	if int32(len(fracPart)) > prec {
 		if prec == 0 {
 			return decimal.Decimal{}, fmt.Errorf("%s takes no decimals: type a whole number", norm(currency))
-		}
-		if len(fracPart) == 3 && strings.TrimLeft(intPart, "0") != "" {
-			// "1,234" or "1.234" is most likely a thousands group.
-			return decimal.Decimal{}, fmt.Errorf("%s takes at most %d decimals, got 3: if %s means thousands, type %s%s without a separator", norm(currency), prec, s, strings.TrimLeft(intPart, "0"), fracPart)
 		}
 		return decimal.Decimal{}, fmt.Errorf("%s takes at most %d decimals, got %d: round to e.g. %s", norm(currency), prec, len(fracPart), example)
 	}
@@ -82,6 +86,72 @@ func ParseAmount(input, currency string) (decimal.Decimal, error) {
 		return decimal.Decimal{}, errors.New("amount must be greater than zero: type a positive number")
 	}
 	return d, nil
+}
+
+// errAmbiguous is splitAmount's word for "1,234": a thousands group or three
+// decimals, which ParseAmount refuses in the currency's own terms.
+var errAmbiguous = errors.New("ambiguous amount")
+
+// splitAmount reads the separators of s (digits, "." and "," only, at the
+// byte offsets seps) into the whole part's digits and the decimals;
+// example is a well-typed amount for the error messages.
+func splitAmount(s string, seps []int, example string) (intPart, fracPart string, err error) {
+	switch {
+	case len(seps) == 0:
+		return s, "", nil
+	case seps[len(seps)-1] == len(s)-1:
+		return "", "", fmt.Errorf("amount ends with a separator: type the decimals after it or remove it, e.g. %s", example)
+	}
+	last := s[seps[len(seps)-1]]
+	distinct := 1
+	for _, i := range seps {
+		if s[i] != last {
+			distinct = 2
+		}
+	}
+	switch {
+	case len(seps) == 1:
+		intPart, fracPart = s[:seps[0]], s[seps[0]+1:]
+		if len(fracPart) == 3 && len(intPart) <= 3 && strings.TrimLeft(intPart, "0") == intPart && intPart != "" {
+			// "1,234": a thousands group or three decimals.
+			return intPart, fracPart, errAmbiguous
+		}
+		return intPart, fracPart, nil
+	case distinct == 1:
+		// The same separator twice or more: it can only group digits.
+		digits, err := ungroup(s, s)
+		return digits, "", err
+	}
+	// Two kinds: the last separator is the decimal one; it may appear once,
+	// after every group separator.
+	dec := seps[len(seps)-1]
+	for _, i := range seps[:len(seps)-1] {
+		if s[i] == last {
+			return "", "", fmt.Errorf("amount %s has %q both as a digit group and as the decimal separator: type e.g. 1,234.50 or 1234.50", s, string(last))
+		}
+	}
+	digits, err := ungroup(s[:dec], s)
+	return digits, s[dec+1:], err
+}
+
+// ungroup checks that whole (the part before the decimals of amount s) is
+// grouped by thousands, one to three digits then groups of exactly three,
+// and returns its digits.
+func ungroup(whole, s string) (string, error) {
+	groups := strings.FieldsFunc(whole, func(r rune) bool { return r == '.' || r == ',' })
+	bad := fmt.Errorf("amount %s groups its digits unevenly: digit groups hold three digits, as in 1,234,567.50; or type the digits only, e.g. 1234567.50", s)
+	if len(groups) != strings.Count(whole, ".")+strings.Count(whole, ",")+1 {
+		return "", bad // an empty group: "1,,234" or ",234"
+	}
+	for i, g := range groups {
+		switch {
+		case i == 0 && (len(g) > 3 || g[0] == '0'):
+			return "", bad
+		case i > 0 && len(g) != 3:
+			return "", bad
+		}
+	}
+	return strings.Join(groups, ""), nil
 }
 
 func isNonFinite(s string) bool {

@@ -21,6 +21,21 @@ func TestParseAmountAccepts(t *testing.T) {
 		{"1,000001", "BRLA", "1.000001"},
 		{"123456789012345678.99", "BRL", "123456789012345678.99"},
 		{"12.5", "brla", "12.5"},
+		// Digit groups, where the reading is certain.
+		{"1,234.56", "BRL", "1234.56"},
+		{"1.234,56", "BRL", "1234.56"},
+		{"1,234,567.5", "USD", "1234567.5"},
+		{"1.234.567,891011", "USDC", "1234567.891011"},
+		{"1,234,567", "USDC", "1234567"},
+		{"1.234.567", "BRL", "1234567"},
+		{"12,345.678901", "USDT", "12345.678901"},
+		// One separator: decimals unless it could group thousands.
+		{"0,123", "USDC", "0.123"},
+		{".123", "USDC", "0.123"},
+		{"1234,567", "USDC", "1234.567"},
+		{"1,2345", "USDC", "1.2345"},
+		{"1.23", "USDC", "1.23"},
+		{"1,2340", "USDC", "1.234"},
 	}
 	for _, tc := range tests {
 		got, err := ParseAmount(tc.in, tc.cur)
@@ -47,10 +62,21 @@ func TestParseAmountRefuses(t *testing.T) {
 		{"NaN", "BRL", "not a number"},
 		{"Inf", "BRL", "not a number"},
 		{"infinity", "BRL", "not a number"},
-		{"1,234.50", "BRL", "thousands separators are not accepted"},
-		{"1.234,50", "BRL", "thousands separators"},
-		{"1.234.567", "BRL", "2 separators"},
+		// "1,234" is one thousand and more in Brazil, one and a fraction
+		// in the United States: refused in every currency, never 1.234.
 		{"1,234", "BRL", "if 1,234 means thousands, type 1234"},
+		{"1,234", "USDC", "if 1,234 means thousands, type 1234"},
+		{"1.234", "USDC", "if 1.234 means thousands, type 1234"},
+		{"999,999", "BRLA", "if 999,999 means thousands"},
+		{"1,234", "EURC", "if it means 1 and a fraction, type 1.2340"},
+		// Groups that do not read one way only.
+		{"1,23.45", "BRL", "groups its digits unevenly"},
+		{"1234,567.50", "BRL", "groups its digits unevenly"},
+		{"01,234.50", "BRL", "groups its digits unevenly"},
+		{",234.50", "BRL", "groups its digits unevenly"},
+		{"1,,234.50", "BRL", "groups its digits unevenly"},
+		{"1.234,567.89", "BRL", "both as a digit group and as the decimal separator"},
+		{"1,234.567", "BRL", "at most 2 decimals, got 3"},
 		{"1 234", "BRL", "spaces"},
 		{"1_000", "BRL", "spaces or digit group separators"},
 		{"1.005", "BRL", "at most 2 decimals, got 3"},
@@ -210,6 +236,10 @@ func FuzzParseAmount(f *testing.F) {
 		display := Format(d, cur)
 		if ungrouped := strings.ReplaceAll(display, ",", ""); !decimal.RequireFromString(ungrouped).Equal(d) {
 			t.Fatalf("Format(%s) = %q loses the value", d, display)
+		}
+		// What the screens show, grouped, is typed back as the same amount.
+		if back, err := ParseAmount(display, cur); err != nil || !back.Equal(d) {
+			t.Fatalf("display form %q of %s reads back as %s, %v", display, d, back, err)
 		}
 	})
 }
