@@ -2,10 +2,10 @@
 // per action the user took against the service (time, who acted, account,
 // endpoint, ids, amounts, outcome). It never records a secret.
 //
-// Who acted is set once per journal (SetActor, when the session opens and
-// again when the access info names its e-mail) and stamped on every entry
-// that does not name it itself, so the screens that record writes need not
-// know it. Ids are written under one vocabulary (ticketId, operationId,
+// Who acted, and in which environment, is set once per journal (SetActor,
+// when the session opens and again when the access info names its e-mail)
+// and stamped on every entry that does not name it itself, so the screens,
+// commands and the payment core that record writes need not know it. Ids are written under one vocabulary (ticketId, operationId,
 // externalId, ...): the short keys older callers used are renamed on the
 // way in (see idKeys).
 //
@@ -47,11 +47,13 @@ type Entry struct {
 }
 
 // Actor is who acts in a session: the profile (or, without one, the demo
-// access acted as) and the access's e-mail.
+// access acted as), the access's e-mail and the environment acted in
+// ("sandbox" or "production").
 type Actor struct {
 	Profile    string
 	DemoAccess string
 	Email      string
+	Env        string
 }
 
 // profile is the Entry.Profile the actor gives.
@@ -85,6 +87,9 @@ func (j *Journal) SetActor(a Actor) {
 	}
 	if a.Email != "" {
 		j.actor.Email = a.Email
+	}
+	if a.Env != "" {
+		j.actor.Env = a.Env
 	}
 }
 
@@ -151,7 +156,7 @@ func (j *Journal) Path() string {
 }
 
 // Record appends e as one JSON line. A zero Time is set to now, an empty
-// Profile or Email to the actor's, and the id keys to their canonical
+// Profile, Email or Env to the actor's, and the id keys to their canonical
 // names. It is safe for concurrent use; a nil journal does nothing.
 func (j *Journal) Record(e Entry) error {
 	if j == nil {
@@ -170,6 +175,9 @@ func (j *Journal) Record(e Entry) error {
 	}
 	if e.Email == "" {
 		e.Email = j.actor.Email
+	}
+	if e.Env == "" {
+		e.Env = j.actor.Env
 	}
 	line, err := json.Marshal(e)
 	if err != nil {

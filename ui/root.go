@@ -410,7 +410,7 @@ func (r *Root) connected(msg connectedMsg) tea.Cmd {
 	if r.opts.Email == "" {
 		r.opts.Email = msg.conn.Email
 	}
-	r.opts.Journal.SetActor(journal.Actor{Profile: r.opts.Profile, DemoAccess: r.opts.DemoAccess, Email: r.opts.Email})
+	r.opts.Journal.SetActor(journal.Actor{Profile: r.opts.Profile, DemoAccess: r.opts.DemoAccess, Email: r.opts.Email, Env: string(r.opts.Env)})
 	s := &Session{
 		Client:         msg.conn.Client,
 		Env:            r.opts.Env,

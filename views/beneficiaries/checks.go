@@ -1,12 +1,7 @@
 package beneficiaries
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"errors"
 	"fmt"
-	"math/big"
-	"strings"
 
 	"github.com/tesouro-treasury/tesouro/validate"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
@@ -50,7 +45,7 @@ func pixKindName(k validate.PixKeyKind) string {
 // sent), base58check on TRON.
 var checkWalletAddress form.Check = func(v string, value func(string) string) (string, string, error) {
 	if value("walletChain") == "TRON" {
-		if err := tronAddress(v); err != nil {
+		if err := validate.TronAddress(v); err != nil {
 			return "", "", err
 		}
 		return v, "TRON address, checksum verified", nil
@@ -82,34 +77,4 @@ var checkBankCode = form.Plain(func(s string) (string, error) {
 // checkDigits checks a bank, branch or account number.
 func checkDigits(min, max int) form.Check {
 	return form.Plain(func(s string) (string, error) { return validate.Digits(s, min, max) })
-}
-
-const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-
-// tronAddress checks a TRON address: base58check of 25 bytes, version byte
-// 0x41 (so it starts with "T"), and the first 4 bytes of a double SHA-256 as
-// checksum.
-func tronAddress(s string) error {
-	if !strings.HasPrefix(s, "T") || len(s) != 34 {
-		return errors.New(`a TRON address starts with "T" and has 34 characters: paste it again`)
-	}
-	n := new(big.Int)
-	for _, r := range s {
-		i := strings.IndexRune(base58Alphabet, r)
-		if i < 0 {
-			return fmt.Errorf("%q is not a base58 character: paste the address again", r)
-		}
-		n.Mul(n, big.NewInt(58))
-		n.Add(n, big.NewInt(int64(i)))
-	}
-	b := n.Bytes()
-	if len(b) != 25 || b[0] != 0x41 {
-		return errors.New("is not a TRON address (wrong length or version): paste it again")
-	}
-	h1 := sha256.Sum256(b[:21])
-	h2 := sha256.Sum256(h1[:])
-	if !bytes.Equal(h2[:4], b[21:]) {
-		return errors.New("checksum does not match (a character is wrong): copy the address again from its source")
-	}
-	return nil
 }
