@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -41,25 +42,112 @@ func (r Result[T]) Request() Req { return r.Req }
 var ids atomic.Uint64
 
 // Call runs fn as a command of session s, under a context that ends after
-// timeout (RequestTimeout when zero), with the footer counting it while it
-// runs. It returns the request's name, which the screen keeps in the Slot
-// that awaits it, and the command whose message is a Result[T].
+// timeout (RequestTimeout when zero) or when the session ends (an account
+// switch, the program's end), with the footer counting it while it runs.
+// It returns the request's name, which the screen keeps in the Slot that
+// awaits it, and the command whose message is a Result[T].
 //
 // fn must capture by value everything it needs (the account id, the
 // cursor, the filter): it runs on another goroutine.
 func Call[T any](s *Session, timeout time.Duration, fn func(ctx context.Context) (T, error)) (Req, tea.Cmd) {
+	return call(s, timeout, false, fn)
+}
+
+// Settle is Fetch for a write whose outcome must be known (a ticket
+// creation, a batch run): fn runs to its end even when the session ends
+// first, bounded by timeout alone, so that an answer in transit is
+// reconciled rather than abandoned. Its result then reaches no screen: the
+// root reports it against the account it belongs to, through the value's
+// Report method when it has one (see Late). A batch that must stop between
+// rows when the session ends watches Session.Context itself.
+//
+// The program's end waits for settling writes (WaitWrites).
+func Settle[T any](s *Session, sl *Slot, timeout time.Duration, fn func(ctx context.Context) (T, error)) tea.Cmd {
+	req, cmd := call(s, timeout, true, fn)
+	sl.Await(req)
+	return cmd
+}
+
+// writes counts the settling writes of every session of the process.
+var writes sync.WaitGroup
+
+// WaitWrites waits, at most timeout, for every settling write to end, and
+// reports whether they all did.
+func WaitWrites(timeout time.Duration) bool {
+	done := make(chan struct{})
+	go func() { writes.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(timeout):
+		return false
+	}
+}
+
+func call[T any](s *Session, timeout time.Duration, detached bool, fn func(ctx context.Context) (T, error)) (Req, tea.Cmd) {
 	if timeout <= 0 {
 		timeout = RequestTimeout
 	}
 	req := Req{ID: ids.Add(1), Account: s.Account.ID, session: s.id()}
+	parent := s.Context()
 	return req, func() tea.Msg {
 		s.inFlight.Add(1)
 		defer s.inFlight.Add(-1)
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		if detached {
+			writes.Add(1)
+			defer writes.Done()
+			parent = context.WithoutCancel(parent)
+		}
+		ctx, cancel := context.WithTimeout(parent, timeout)
 		defer cancel()
 		v, err := fn(ctx)
 		return Result[T]{Req: req, Value: v, Err: err}
 	}
+}
+
+// Context is the session's context: it ends when the session does (an
+// account switch makes a new one; the program's end ends the last), so
+// that work started for this account stops with it.
+func (s *Session) Context() context.Context {
+	s.life.once.Do(func() { s.life.ctx, s.life.cancel = context.WithCancel(context.Background()) })
+	return s.life.ctx
+}
+
+// End ends the session's context: reads under way stop, a batch stops
+// between rows, settling writes go on to their end.
+func (s *Session) End() {
+	s.Context()
+	s.life.cancel()
+}
+
+// lifetime is a session's context, made on first use (sessions are built
+// field by field, in tests too).
+type lifetime struct {
+	once   sync.Once
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// Reporter is a value of a write's Result that can say what became of the
+// write when the result arrives after its session ended (Late).
+type Reporter interface {
+	Report(err error) string
+}
+
+// Late is what a result that arrives after its session ended tells the
+// user: its value's Report, for a write; ok is false for anything else,
+// which is dropped unseen.
+func (r Result[T]) Late() (text string, ok bool) {
+	if v, isReporter := any(r.Value).(Reporter); isReporter {
+		return v.Report(r.Err), true
+	}
+	return "", false
+}
+
+// lateReply is a Reply that may be reported after its session ended.
+type lateReply interface {
+	Reply
+	Late() (string, bool)
 }
 
 // Owns reports whether msg answers a request of this session: a reply of

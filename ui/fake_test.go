@@ -103,7 +103,12 @@ type stubScreen struct {
 	// counts the calls.
 	holding string
 	ends    int
+	// stopping is what the screen says a switch does to its flow ("":
+	// nothing said, the root's default).
+	stopping string
 }
+
+func (s *stubScreen) Stopping() string { return s.stopping }
 
 func (s *stubScreen) ID() string    { return s.id }
 func (s *stubScreen) Title() string { return s.title }

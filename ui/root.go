@@ -203,11 +203,22 @@ func (r *Root) Close() error {
 	for _, said := range r.endScreens() {
 		log.Printf("at exit: %s", said)
 	}
+	if r.session != nil {
+		r.session.End()
+	}
+	// A ticket creation or a batch row under way is finished, so that what
+	// it did is journaled, not guessed.
+	if !WaitWrites(closeWait) {
+		log.Printf("at exit: a write was still under way after %s: look its ticket up by external id", closeWait)
+	}
 	if r.conn != nil && r.conn.Close != nil {
 		return r.conn.Close()
 	}
 	return nil
 }
+
+// closeWait bounds how long the program's end waits for writes under way.
+const closeWait = 45 * time.Second
 
 // Session is the current session; nil until connected.
 func (r *Root) Session() *Session { return r.session }
@@ -334,8 +345,9 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 	}
 	if rp, ok := msg.(Reply); ok && !r.session.Owns(rp) {
 		// An answer to a session since replaced (another account): no
-		// screen of this session asked for it.
-		return nil
+		// screen of this session asked for it. A write's outcome is still
+		// told, against the account it was made on.
+		return r.late(msg)
 	}
 	return r.broadcast(msg)
 }
@@ -517,6 +529,7 @@ func (r *Root) accountsLoaded(msg accountsMsg) tea.Cmd {
 			}
 		} else {
 			r.resolving = ""
+			r.session.End()
 			r.session = r.session.WithAccount(acc)
 			cmds = append(cmds, r.buildScreens())
 		}
@@ -703,22 +716,74 @@ func (r *Root) back() tea.Cmd {
 	return tea.Batch(r.withPulse(r.ensure(r.active)), r.tellShown())
 }
 
-// busyScreen returns the first screen with a flow under way, if any.
-func (r *Root) busyScreen() Screen {
-	for _, s := range r.screens {
-		if s != nil && s.Busy() {
-			return s
+// late tells what became of a write whose answer arrived after its
+// session ended (an account switch), naming the account it was made on.
+func (r *Root) late(msg tea.Msg) tea.Cmd {
+	lr, ok := msg.(lateReply)
+	if !ok {
+		return nil
+	}
+	text, ok := lr.Late()
+	if !ok || text == "" {
+		return nil
+	}
+	log.Printf("after the switch: %s: %s", r.accountName(lr.Request().Account), text)
+	return Toast(ToastInfo, r.accountName(lr.Request().Account)+" (before the switch): "+text)
+}
+
+// accountName names an account the access may operate, by its id.
+func (r *Root) accountName(id uuid.UUID) string {
+	if r.session != nil {
+		for i, a := range r.session.Accounts {
+			if a.ID == id || (id == uuid.Nil && a.MainAccountID == "") {
+				if acc, ok := listedAccount(r.session.Accounts, i); ok {
+					return displayName(acc)
+				}
+			}
 		}
 	}
-	return nil
+	return displayName(Account{ID: id})
+}
+
+// busyScreens are the screens with a flow under way.
+func (r *Root) busyScreens() []Screen {
+	var out []Screen
+	for _, s := range r.screens {
+		if s != nil && s.Busy() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Stopper is a busy screen that says what ending its session does to its
+// flow, for the question asked before an account switch or quit: "the
+// batch stops after the rows in flight...". A busy screen without it, or
+// that says nothing, is said to lose its flow.
+type Stopper interface {
+	Stopping() string
+}
+
+// stopping says, screen by screen, what ending the session does to the
+// flows under way, or "" when there is none.
+func (r *Root) stopping() string {
+	var lines []string
+	for _, s := range r.busyScreens() {
+		what := "the flow under way is dropped: it belongs to this account"
+		if st, ok := s.(Stopper); ok && st.Stopping() != "" {
+			what = st.Stopping()
+		}
+		lines = append(lines, s.Title()+": "+what)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // quit ends the program, asking first when a flow is under way.
 func (r *Root) quit() tea.Cmd {
-	if s := r.busyScreen(); s != nil {
+	if body := r.stopping(); body != "" {
 		r.confirm = &ConfirmMsg{
 			Title: "Quit Tesouro?",
-			Body:  fmt.Sprintf("A flow is under way on %s and will be abandoned.", s.Title()),
+			Body:  body,
 			OnYes: func() tea.Msg { return quitMsg{} },
 		}
 		return nil
@@ -742,10 +807,10 @@ func (r *Root) requestSwitch(a Account) tea.Cmd {
 			return Toast(ToastError, fmt.Sprintf("This access is blacklisted from %s: pick another account", displayName(a)))
 		}
 	}
-	if s := r.busyScreen(); s != nil {
+	if body := r.stopping(); body != "" {
 		r.confirm = &ConfirmMsg{
 			Title: "Switch to " + displayName(a) + "?",
-			Body:  fmt.Sprintf("A flow is under way on %s; switching account stops it: what it holds belongs to this account.", s.Title()),
+			Body:  "Switching ends the work of " + r.session.AccountName() + ":\n" + body,
 			OnYes: func() tea.Msg { return switchNowMsg{a} },
 		}
 		return nil
@@ -772,6 +837,7 @@ func (r *Root) switchAccount(a Account) tea.Cmd {
 	// toast, so that neither hides the other.
 	next := r.session.WithAccount(a)
 	said := append([]string{"Now operating " + next.AccountName()}, r.endScreens()...)
+	r.session.End()
 	r.session = next
 	r.resolving, r.resolveErr = "", nil
 	cmd := r.buildScreens()

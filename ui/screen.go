@@ -127,6 +127,7 @@ type Session struct {
 
 	inFlight atomic.Int64
 	sid      atomic.Uint64
+	life     lifetime
 }
 
 // id is the session's process-wide number, drawn on first use from the
