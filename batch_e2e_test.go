@@ -17,6 +17,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/batch"
+	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
@@ -60,7 +61,8 @@ func demoClient(t *testing.T, creds, name string) *api.Client {
 }
 
 // payoutFile writes a batch of n small PIX payouts to a registered
-// beneficiary of the main account and returns its path and hash.
+// beneficiary of the main account and returns its path and the batch's
+// name.
 func payoutFile(t *testing.T, c *api.Client, n int) (string, string) {
 	t.Helper()
 	var bene api.BRLAccount
@@ -87,19 +89,18 @@ func payoutFile(t *testing.T, c *api.Client, n int) (string, string) {
 	if err := os.WriteFile(path, []byte(sb.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f, err := batch.Parse([]byte(sb.String()))
+	f, err := batch.Parse([]byte(sb.String()), batch.NameOf(path))
 	if err != nil || f.Invalid() > 0 {
 		t.Fatalf("the test file: %v %+v", err, f)
 	}
-	return path, f.Hash
+	return path, f.Name
 }
 
-// ticketsOfBatch counts the tickets whose external id is of the batch, and
-// the distinct external ids among them.
-func ticketsOfBatch(t *testing.T, c *api.Client, hash string) (tickets, distinct int) {
+// ticketsOfBatch counts the tickets whose external id is of the batch
+// called name, and the distinct external ids among them.
+func ticketsOfBatch(t *testing.T, c *api.Client, name string) (tickets, distinct int) {
 	t.Helper()
-	prefix := batch.DeriveExternalID(hash, 1)
-	prefix = prefix[:strings.LastIndex(prefix, "-")+1]
+	prefix := batch.IDPrefix(name)
 	for try := 0; ; try++ {
 		seen := map[string]bool{}
 		n := 0
@@ -238,8 +239,7 @@ func TestBatchAsRequesterParksOneOperationPerRow(t *testing.T) {
 	}
 	// The approvers' inbox holds one operation per row, none twice.
 	approver := demoClient(t, creds, "approver1")
-	prefix := batch.DeriveExternalID(hash, 1)
-	prefix = prefix[:strings.LastIndex(prefix, "-")+1]
+	prefix := batch.IDPrefix(hash)
 	seen := map[string]int{}
 	for o, err := range api.All(context.Background(), approver.ListApproverOperations) {
 		if err != nil {
@@ -294,17 +294,113 @@ func TestBatchTemplateDryRunAndRefusals(t *testing.T) {
 	// One bad row: nothing is sent, the row is named with its reason.
 	bad := filepath.Join(t.TempDir(), "bad.csv")
 	data, _ := os.ReadFile(file)
-	os.WriteFile(bad, append(data, []byte("Nobody Known;1.234,56;BRL;x\n")...), 0o600)
+	os.WriteFile(bad, append(data, []byte("Nobody Known;1,234;BRL;x\n")...), 0o600)
 	code, _, errOut = tesouro(t, nil, "--credentials", creds, "batch", "run", bad, "--yes")
-	if code != exitRuntime || !strings.Contains(errOut, "row 4 (line 5): INVALID: amount \"1.234,56\"") || !strings.Contains(errOut, "nothing was sent") {
+	if code != exitRuntime || !strings.Contains(errOut, "row 4 (line 5): INVALID: amount \"1,234\"") || !strings.Contains(errOut, "nothing was sent") {
 		t.Fatalf("a bad row: exit %d\n%s", code, errOut)
 	}
-	f, _ := batch.Parse(append(data, []byte("Nobody Known;1.234,56;BRL;x\n")...))
-	if n, _ := ticketsOfBatch(t, c, f.Hash); n != 0 {
+	if n, _ := ticketsOfBatch(t, c, "bad"); n != 0 {
 		t.Fatalf("%d tickets created while a row was invalid", n)
 	}
 	// By choice, only the valid rows.
 	if code, out, errOut := tesouro(t, nil, "--credentials", creds, "batch", "run", bad, "--yes", "--only-valid", "--json"); code != 0 || !strings.Contains(out, `"created": 3`) {
 		t.Fatalf("--only-valid: exit %d\n%s\n%s", code, out, errOut)
 	}
+}
+
+// TestAnEditedBatchPaysEachRowOnce: a batch run, then the same batch with a
+// row appended, with its rows reordered, and with one row edited. Each run
+// pays only what no earlier run paid and says so; the results file keeps
+// every run's lines, invalid rows included; the journal has one creation
+// per ticket.
+func TestAnEditedBatchPaysEachRowOnce(t *testing.T) {
+	creds := scriptSandbox(t, sandbox.Config{Seed: 1})
+	c := demoClient(t, creds, "operator")
+	root := t.TempDir()
+	env := map[string]string{"TESOURO_CONFIG_DIR": filepath.Join(root, "config"), "XDG_STATE_HOME": filepath.Join(root, "state"), "HOME": root}
+	bene := firstPixBeneficiary(t, c)
+	file := filepath.Join(t.TempDir(), "suppliers.csv")
+	row := func(amount, ref string) string { return fmt.Sprintf("%s;%s;BRL;%s\n", bene, amount, ref) }
+	run := func(rows ...string) (sum struct{ Created, Existing, Invalid int }, errOut string) {
+		t.Helper()
+		body := "beneficiary;amount;currency;reference\n" + strings.Join(rows, "")
+		if err := os.WriteFile(file, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := tesouroEnv(t, env, nil, "--credentials", creds, "batch", "run", file, "--yes", "--only-valid", "--json")
+		if code != 0 {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+		if err := json.Unmarshal([]byte(out), &sum); err != nil {
+			t.Fatalf("summary %q: %v", out, err)
+		}
+		return sum, errOut
+	}
+	a, b, cc, d := row("1,10", "inv 1"), row("2,20", "inv 2"), row("3,30", "inv 3"), row("4,40", "inv 4")
+
+	if sum, _ := run(a, b, cc); sum.Created != 3 || sum.Existing != 0 {
+		t.Fatalf("first run: %+v", sum)
+	}
+	if sum, errOut := run(a, b, cc, d); sum.Created != 1 || sum.Existing != 3 || !strings.Contains(errOut, "row 1: already created by an earlier run: ticket ") {
+		t.Fatalf("a row appended: %+v\n%s", sum, errOut)
+	}
+	if sum, errOut := run(d, cc, b, a); sum.Created != 0 || sum.Existing != 4 || !strings.Contains(errOut, "nothing to pay") {
+		t.Fatalf("reordered: %+v\n%s", sum, errOut)
+	}
+	// Row b edited (2,20 → 2,25): a new payout; the others stay paid. A bad
+	// row beside it is left out, and said so in the results.
+	if sum, _ := run(a, row("2,25", "inv 2"), cc, d, "Nobody Known;5;BRL;x\n"); sum.Created != 1 || sum.Existing != 3 || sum.Invalid != 1 {
+		t.Fatalf("one row edited: %+v", sum)
+	}
+	if tickets, distinct := ticketsOfBatch(t, c, "suppliers"); tickets != 5 || distinct != 5 {
+		t.Fatalf("%d tickets (%d distinct ids), want 5: the four rows of the file and the edited row's first version", tickets, distinct)
+	}
+
+	res, err := os.ReadFile(strings.TrimSuffix(file, ".csv") + ".results.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(res)), "\n")
+	if lines[0] != strings.Join(batch.ResultColumns, ",") || len(lines) != 1+3+4+4+5 {
+		t.Fatalf("results: every run's lines under one header, want %d lines:\n%s", 1+3+4+4+5, res)
+	}
+	if n := strings.Count(string(res), ",existing,"); n != 3+4+3 {
+		t.Errorf("%d lines say existing, want 10:\n%s", n, res)
+	}
+	if !strings.Contains(string(res), ",invalid,,,") || !strings.Contains(string(res), "Nobody Known") {
+		t.Errorf("the invalid row is not in the results:\n%s", res)
+	}
+	entries, err := journal.ReadFile(filepath.Join(root, "state", "tesouro", journal.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := map[string]int{}
+	for _, e := range entries {
+		if e.Action == "batch-payout" && e.Outcome == "created" {
+			created[e.IDs["ticketId"]]++
+			if e.IDs["batch"] != "suppliers" || e.Env != "sandbox" || e.Email == "" {
+				t.Errorf("journal entry %+v", e)
+			}
+		}
+	}
+	if len(created) != 5 {
+		t.Errorf("the journal has %d created tickets, want 5: %v", len(created), created)
+	}
+}
+
+// firstPixBeneficiary is the id of a registered BRL beneficiary with a PIX key.
+func firstPixBeneficiary(t *testing.T, c *api.Client) uuid.UUID {
+	t.Helper()
+	for b, err := range api.All(context.Background(), func(ctx context.Context, cursor string) (api.Page[api.BRLAccount], error) {
+		return c.ListBRLAccounts(ctx, api.BeneficiaryFilter{Cursor: cursor})
+	}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.PixKey != "" {
+			return b.ID
+		}
+	}
+	t.Fatal("no demo PIX beneficiary")
+	return uuid.Nil
 }

@@ -67,7 +67,7 @@ func validateRows(b *testing.B, header string, row func(sb *strings.Builder, i i
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		f, err := Parse(data)
+		f, err := Parse(data, "payouts")
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -9,12 +9,14 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -61,6 +63,10 @@ type Options struct {
 	// input amount, as a fraction (default 0.01).
 	MaxDrift decimal.Decimal
 	Clock    Clock
+	// Ledger holds what earlier runs of the batch parked (nil: none kept).
+	Ledger Ledger
+	// Journal records every creation sent (nil: none).
+	Journal payment.Recorder
 }
 
 func (o Options) withDefaults() Options {
@@ -79,19 +85,20 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// The kinds of payee, one per kind of registered beneficiary.
+// The kinds of payee, one per kind of registered beneficiary (the payment
+// core's).
 const (
-	KindBRL    = "brl"    // BRL over PIX: registered, or a PIX key inline
-	KindWallet = "wallet" // tokens on a chain: registered, or an address inline
-	KindUSD    = "usd"    // USD by ACH or WIRE, registered only
-	KindEUR    = "eur"    // EUR by SEPA, registered only
-	KindARS    = "ars"    // ARS to a CVU, registered only
-	KindCOP    = "cop"    // COP by bank transfer, registered only
+	KindBRL    = payment.KindBRL    // BRL over PIX: registered, or a PIX key inline
+	KindWallet = payment.KindWallet // tokens on a chain: registered, or an address inline
+	KindUSD    = payment.KindUSD    // USD by ACH or WIRE, registered only
+	KindEUR    = payment.KindEUR    // EUR by SEPA, registered only
+	KindARS    = payment.KindARS    // ARS to a CVU, registered only
+	KindCOP    = payment.KindCOP    // COP by bank transfer, registered only
 )
 
 // Payee is who a row pays, as resolved against the account.
 type Payee struct {
-	Kind string // one of the Kind constants
+	Kind payment.Kind
 	ID   uuid.UUID
 	// Inline is a PIX key or a wallet address that is no registered
 	// beneficiary: the ticket names it in its output block (§7.1), which
@@ -109,6 +116,18 @@ type Payee struct {
 	BankName string
 }
 
+// State is what the review says of a row before anything is sent.
+type State string
+
+// Row states at review.
+const (
+	StateNew     State = "new"     // to be paid by this run
+	StateDone    State = "created" // an earlier run created its ticket (TicketID)
+	StateParked  State = "parked"  // an earlier run parked it for approval (OperationID)
+	StateUnknown State = "unknown" // an earlier run lost the answer to its parked creation
+	StateInvalid State = "invalid" // cannot be paid as written (Problem)
+)
+
 // Planned is a row with what checking and pricing found.
 type Planned struct {
 	Row
@@ -119,6 +138,50 @@ type Planned struct {
 	// Reviewed is the input amount shown at review: a later re-quote may
 	// cost at most MaxDrift more.
 	Reviewed decimal.Decimal
+	// TicketID and OperationID are what an earlier run left of the row
+	// (StateDone, StateParked).
+	TicketID, OperationID string
+	earlier               State // set by the check: done, parked, unknown
+}
+
+// State is what the review says of the row.
+func (p *Planned) State() State {
+	switch {
+	case p.Problem != "":
+		return StateInvalid
+	case p.earlier != "":
+		return p.earlier
+	}
+	return StateNew
+}
+
+// Intent is the payment the row means, for the payment core: out of the
+// account's Source balance, the row's amount is what the beneficiary
+// receives, on the rail resolved for it.
+func (p *Planned) Intent(account uuid.UUID, batch string) payment.Intent {
+	in := payment.Intent{
+		Account:    account,
+		InCurrency: p.Source, InMethod: "INTERNAL",
+		OutCurrency: p.Currency, OutMethod: p.Method,
+		Amount: p.Amount, Fixed: payment.FixOutput,
+		OutThirdParty: true,
+		Reference:     p.Reference,
+		ExternalID:    p.ExternalID,
+		Origin:        payment.Origin{Batch: batch, Row: p.N},
+	}
+	switch {
+	case p.Payee.Inline && p.Payee.Kind == KindBRL:
+		in.Pay = payment.Destination{Kind: payment.ToPixKey, PixKey: p.Payee.Key}
+	case p.Payee.Inline:
+		in.Pay = payment.Destination{Kind: payment.ToAddress, Address: p.Payee.Key}
+	default:
+		in.Pay = payment.Destination{Kind: payment.ToBeneficiary, ID: p.Payee.ID}
+	}
+	if rail, ok := payment.RailOf(p.Currency, p.Method); ok && rail.Reference == "" {
+		// The rail carries no reference: it stays in the file.
+		in.Reference = ""
+	}
+	return in
 }
 
 // Fees is the sum of the quote's fees, by currency.
@@ -141,7 +204,8 @@ type Plan struct {
 	// limits), beyond the rows' own problems.
 	Problems []string
 	// Out is the total the beneficiaries receive, by currency; In what the
-	// account pays, by source currency; Fees by currency (valid rows only).
+	// account pays, by source currency; Fees by currency (the rows this run
+	// pays: valid, and not settled by an earlier run).
 	Out, In, Fees map[string]decimal.Decimal
 	// Parks is true when the access's creations wait for approval.
 	Parks bool
@@ -152,6 +216,17 @@ func (p *Plan) Valid() int {
 	n := 0
 	for _, r := range p.Rows {
 		if r.Problem == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Count is how many rows are in state st.
+func (p *Plan) Count(st State) int {
+	n := 0
+	for _, r := range p.Rows {
+		if r.State() == st {
 			n++
 		}
 	}
@@ -220,16 +295,17 @@ func bySub[T any](sub uuid.UUID, list func(context.Context, api.BeneficiaryFilte
 // beneficiary.
 func LoadDirectory(ctx context.Context, svc Service, sub uuid.UUID, f *File) (*Directory, error) {
 	var r Registered
-	needs := map[string]bool{KindBRL: true, KindWallet: true}
+	needs := map[payment.Kind]bool{KindBRL: true, KindWallet: true}
 	for _, row := range fileRows(f) {
-		needs[kindOf(row.Currency)] = true
+		needs[payment.KindOf(row.Currency)] = true
 	}
 	wallets := func(ctx context.Context, c string) (api.Page[api.Wallet], error) {
 		return svc.ListWallets(ctx, api.WalletFilter{SubAccountID: sub, Cursor: c})
 	}
 	kinds := []struct {
-		kind, what string
-		load       func() error
+		kind payment.Kind
+		what string
+		load func() error
 	}{
 		{KindBRL, "BRL beneficiaries", into(ctx, &r.BRL, bySub(sub, svc.ListBRLAccounts))},
 		{KindWallet, "wallets", into(ctx, &r.Wallets, wallets)},
@@ -326,26 +402,9 @@ func nonEmpty(s ...string) string {
 	return ""
 }
 
-// kindOf is the kind of payee that receives currency.
-func kindOf(currency string) string {
-	switch {
-	case money.IsToken(currency):
-		return KindWallet
-	case currency == "USD":
-		return KindUSD
-	case currency == "EUR":
-		return KindEUR
-	case currency == "ARS":
-		return KindARS
-	case currency == "COP":
-		return KindCOP
-	}
-	return KindBRL
-}
-
 // kindNames say, for a refusal, what a payee of each fiat kind is and the
 // currency it receives.
-var kindNames = map[string]struct{ what, currency string }{
+var kindNames = map[payment.Kind]struct{ what, currency string }{
 	KindBRL: {"a BRL bank account (PIX)", "BRL"},
 	KindUSD: {"a USD bank account (ACH or WIRE)", "USD"},
 	KindEUR: {"a EUR bank account (SEPA)", "EUR"},
@@ -370,26 +429,6 @@ var defaultRails = func() map[string]string {
 	return out
 }()
 
-// ReferenceField is the field of the output block that carries a row's
-// reference to the beneficiary on that rail, "" when the rail has none
-// (chains, CVU, COP bank transfers: the reference then stays in the file).
-func ReferenceField(method string) string {
-	switch method {
-	case "PIX":
-		return "pixMessage"
-	case "ACH":
-		return "achReference"
-	case "WIRE":
-		return "wireMessage"
-	case "SEPA":
-		return "sepaReference"
-	}
-	return ""
-}
-
-// maxReference is the longest reference every rail's field accepts.
-const maxReference = 140
-
 func (d *Directory) add(p Payee) {
 	d.byID[p.ID] = p
 	a := strings.ToLower(strings.TrimSpace(p.Alias))
@@ -399,7 +438,7 @@ func (d *Directory) add(p Payee) {
 // resolve finds who a row pays; problem says why it cannot.
 func (d *Directory) resolve(r *Row) (p Payee, method, problem string) {
 	b := r.Beneficiary
-	wantKind := kindOf(r.Currency)
+	wantKind := payment.KindOf(r.Currency)
 	switch {
 	case r.Chain != "":
 		addr, _, err := validate.EVMAddress(b)
@@ -469,8 +508,8 @@ func (d *Directory) resolve(r *Row) (p Payee, method, problem string) {
 	if method == "" {
 		method = DefaultRail(r.Currency)
 	}
-	if f := ReferenceField(method); f != "" && len(r.Reference) > maxReference {
-		return p, "", fmt.Sprintf("reference is %d bytes long: the %s's %s takes at most %d", len(r.Reference), method, f, maxReference)
+	if rail, _ := payment.RailOf(r.Currency, method); rail.Reference != "" && utf8.RuneCountInString(r.Reference) > payment.MaxReference {
+		return p, "", fmt.Sprintf("reference is %d characters long: the %s's %s takes at most %d", utf8.RuneCountInString(r.Reference), method, rail.Reference, payment.MaxReference)
 	}
 	return p, method, ""
 }
@@ -500,6 +539,11 @@ func Resolve(f *File, d *Directory) []*Planned {
 }
 
 // Check resolves, prices and checks a parsed file against the account.
+// Each row is looked up by its external id first: a row an earlier run
+// created (its ticket matching the row) or parked is marked so and not
+// priced again; a ticket of another payment under the row's id makes the
+// row invalid. The balance, the permissions and the month's limits are
+// checked for the rows this run would pay.
 func Check(ctx context.Context, svc Service, f *File, opts Options) (*Plan, error) {
 	o := opts.withDefaults()
 	info, err := svc.AccessInfo(ctx)
@@ -511,14 +555,10 @@ func Check(ctx context.Context, svc Service, f *File, opts Options) (*Plan, erro
 		return nil, err
 	}
 	plan := &Plan{File: f, Rows: Resolve(f, dir), Parks: info.AccountPermissions.OperationRequester}
-	plan.Problems = append(plan.Problems, permissionProblems(info, plan.Rows, o.Clock.Now())...)
-	if info.AccountPermissions.EnforceAllowedBeneficiaries {
-		for _, r := range plan.Rows {
-			if r.Problem == "" && r.Payee.Inline {
-				r.Problem = fmt.Sprintf("%s is not a registered beneficiary, and this access may only pay registered ones: register it first (Beneficiaries, or tesouro beneficiaries)", r.Payee.Key)
-			}
-		}
+	if err := earlier(ctx, svc, plan, o); err != nil {
+		return nil, err
 	}
+	plan.Problems = append(plan.Problems, permissionProblems(info, plan, o)...)
 	if err := holders(ctx, svc, plan.Rows, o.Concurrency); err != nil {
 		return nil, err
 	}
@@ -537,65 +577,80 @@ func Check(ctx context.Context, svc Service, f *File, opts Options) (*Plan, erro
 	if err != nil {
 		return nil, fmt.Errorf("read the limits: %w", err)
 	}
-	plan.Problems = append(plan.Problems, limitProblems(lim.LimitInfo, plan.Rows)...)
+	var use payment.Usage
+	for _, r := range plan.Rows {
+		if r.State() == StateNew {
+			use.Add(r.Quote)
+		}
+	}
+	for _, over := range use.Over(&lim.LimitInfo) {
+		plan.Problems = append(plan.Problems, "over the month's limit: "+over)
+	}
 	return plan, nil
 }
 
-// permissionProblems says why the access may not run the batch at all.
-func permissionProblems(info *api.AccessInfo, rows []*Planned, now time.Time) []string {
-	p := info.AccountPermissions
-	var out []string
-	if p.ViewOnly {
-		out = append(out, "this access is view-only: it cannot create tickets")
-	}
-	if info.Frozen(now) {
-		out = append(out, fmt.Sprintf("this access is frozen until %s", info.FrozenUntil.UTC().Format(time.RFC3339)))
-	}
-	if !p.PayOut {
-		out = append(out, "this access lacks the payOut permission: payouts leave the account")
-	}
-	convert := false
-	for _, r := range rows {
-		convert = convert || (r.Problem == "" && r.Source != r.Currency)
-	}
-	if convert && !p.Convert {
-		out = append(out, "this access lacks the convert permission, and rows pay another currency than their source")
-	}
-	return out
-}
-
-// limitProblems compares what the batch sends out with what the month has
-// left, by currency and rail.
-func limitProblems(li api.LimitInfo, rows []*Planned) []string {
-	if li.Blocked {
-		return []string{"the account is blocked: no money may move (see the service's limits)"}
-	}
-	fiat, chain := map[string]decimal.Decimal{}, map[string]decimal.Decimal{}
-	for _, r := range rows {
+// earlier marks the rows an earlier run of the batch already settled: by
+// the ledger (parked rows, and parked creations whose answer was lost,
+// which no lookup can find), then by looking each row's external id up,
+// at most o.Concurrency at a time. A ticket found is compared with the
+// row's payment.
+func earlier(ctx context.Context, svc Service, plan *Plan, o Options) error {
+	var todo []*Planned
+	for _, r := range plan.Rows {
 		if r.Problem != "" {
 			continue
 		}
-		if money.IsChain(r.Method) {
-			chain[r.Currency] = chain[r.Currency].Add(r.Amount)
-		} else {
-			fiat[r.Currency] = fiat[r.Currency].Add(r.Amount)
-		}
-	}
-	var out []string
-	for _, side := range []struct {
-		sums map[string]decimal.Decimal
-		left func(api.Limit) decimal.Decimal
-		what string
-	}{{fiat, api.Limit.FiatOutLeft, "fiat payouts"}, {chain, api.Limit.ChainOutLeft, "chain payouts"}} {
-		for _, cur := range Currencies(side.sums) {
-			l, ok := li.Limit(cur)
-			if !ok {
+		if o.Ledger != nil {
+			if st, op, ok := o.Ledger.Earlier(r.ExternalID); ok && st == Parked {
+				r.earlier, r.OperationID = StateParked, op
+				continue
+			} else if ok && st == Unknown && plan.Parks {
+				r.earlier = StateUnknown
 				continue
 			}
-			if left := side.left(l); left.LessThan(side.sums[cur]) {
-				out = append(out, fmt.Sprintf("the month has %s %s left for %s, the batch sends %s", money.Format(left, cur), cur, side.what, money.Format(side.sums[cur], cur)))
-			}
 		}
+		todo = append(todo, r)
+	}
+	errs := make([]error, len(todo))
+	each(ctx, len(todo), o.Concurrency, func(i int) {
+		r := todo[i]
+		t, found, err := svc.FindTicketByExternalID(ctx, o.SubAccountID, r.ExternalID)
+		switch {
+		case err != nil:
+			errs[i] = fmt.Errorf("row %d: look up external id %s: %w", r.N, r.ExternalID, err)
+		case !found:
+		case payment.Match(t, r.Intent(o.SubAccountID, plan.File.Name)) != nil:
+			r.Problem = payment.Match(t, r.Intent(o.SubAccountID, plan.File.Name)).Error()
+		default:
+			r.earlier, r.TicketID = StateDone, t.ID.String()
+		}
+	})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return errors.Join(errs...)
+}
+
+// permissionProblems says why the access may not pay the rows this run
+// pays, by the payment core's rules; a row that names its payee inline is
+// refused alone to an access held to registered beneficiaries.
+func permissionProblems(info *api.AccessInfo, plan *Plan, o Options) []string {
+	var need payment.Needs
+	for _, r := range plan.Rows {
+		if r.State() != StateNew {
+			continue
+		}
+		n := r.Intent(o.SubAccountID, plan.File.Name).Needs()
+		if n.Inline && info.AccountPermissions.EnforceAllowedBeneficiaries {
+			r.Problem = fmt.Sprintf("%s is not a registered beneficiary, and this access may only pay registered ones: register it first (Beneficiaries, or tesouro beneficiaries)", r.Payee.Key)
+			continue
+		}
+		need.PayIn, need.Convert, need.OnChain = need.PayIn || n.PayIn, need.Convert || n.Convert, need.OnChain || n.OnChain
+		need.PayOut, need.Markup = need.PayOut || n.PayOut, need.Markup || n.Markup
+	}
+	var out []string
+	for _, err := range payment.Refusals(info, o.SubAccountID, need, o.Clock.Now()) {
+		out = append(out, err.Error())
 	}
 	return out
 }
@@ -650,11 +705,11 @@ func isPixKey(k string) bool {
 	return err == nil
 }
 
-// totals adds up the valid rows.
+// totals adds up the rows this run pays.
 func (p *Plan) totals() {
 	p.Out, p.In, p.Fees = map[string]decimal.Decimal{}, map[string]decimal.Decimal{}, map[string]decimal.Decimal{}
 	for _, r := range p.Rows {
-		if r.Problem != "" {
+		if r.State() != StateNew {
 			continue
 		}
 		p.Out[r.Currency] = p.Out[r.Currency].Add(r.Amount)

@@ -60,7 +60,7 @@ func TestCheckReportsEveryRowAndSendsNothingWhileOneIsInvalid(t *testing.T) {
 		t.Fatalf("ready %v, problems %v", plan.Ready(), plan.Problems)
 	}
 	_, _, creates := svc.count()
-	if _, err := Run(context.Background(), svc, plan, Options{Clock: clk}, nil, nil); err == nil || !strings.Contains(err.Error(), "6 row(s) are invalid") {
+	if _, err := Run(context.Background(), svc, plan, Options{Clock: clk}, nil); err == nil || !strings.Contains(err.Error(), "6 row(s) are invalid") {
 		t.Fatalf("run of a plan with invalid rows: %v", err)
 	}
 	if _, _, c := svc.count(); c != creates {
@@ -68,7 +68,7 @@ func TestCheckReportsEveryRowAndSendsNothingWhileOneIsInvalid(t *testing.T) {
 	}
 	// Only the valid rows, by choice.
 	plan.OnlyValid()
-	prog, err := Run(context.Background(), svc, plan, Options{Clock: clk}, nil, nil)
+	prog, err := Run(context.Background(), svc, plan, Options{Clock: clk}, nil)
 	if err != nil || prog.Created != 5 || prog.Remaining != 0 {
 		t.Fatalf("only valid: %+v %v", prog, err)
 	}
@@ -86,12 +86,12 @@ func TestCheckRefusesTheBatchForTheAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := strings.Join(plan.Problems, "\n")
-	for _, w := range []string{"lacks the payOut permission", "frozen until", "BRLA balance is 50", "the month has 50.00 BRL left for fiat payouts, the batch sends 62.50"} {
+	for _, w := range []string{"lacks the payOut permission", "frozen until", "BRLA balance is 50", "over the month's limit: 62.50 BRL out by fiat rails, 50.00 BRL left this month"} {
 		if !strings.Contains(all, w) {
 			t.Errorf("problems lack %q:\n%s", w, all)
 		}
 	}
-	if _, err := Run(context.Background(), svc, plan, Options{Clock: clk}, nil, nil); err == nil {
+	if _, err := Run(context.Background(), svc, plan, Options{Clock: clk}, nil); err == nil {
 		t.Fatal("a refused batch ran")
 	}
 	if _, _, c := svc.count(); c != 0 {
@@ -114,7 +114,7 @@ func TestWavesRequoteRowsWhoseQuoteWouldExpireBeforeTheirTurn(t *testing.T) {
 		t.Fatalf("%d quotes at review, want 30", priced)
 	}
 	var requoted []int
-	prog, err := Run(context.Background(), svc, plan, Options{Clock: clk, Concurrency: 1}, nil, func(o Outcome, _ Progress) {
+	prog, err := Run(context.Background(), svc, plan, Options{Clock: clk, Concurrency: 1}, func(o Outcome, _ Progress) {
 		if o.Requoted {
 			requoted = append(requoted, o.Row.N)
 		}
@@ -138,7 +138,7 @@ func TestWavesRequoteRowsWhoseQuoteWouldExpireBeforeTheirTurn(t *testing.T) {
 	svc2 := newFake(clk)
 	plan2, _ := Check(context.Background(), svc2, mustParse(t, rows(8)), Options{Clock: clk})
 	clk.Advance(time.Minute)
-	if prog, err := Run(context.Background(), svc2, plan2, Options{Clock: clk}, nil, nil); err != nil || prog.Created != 8 {
+	if prog, err := Run(context.Background(), svc2, plan2, Options{Clock: clk}, nil); err != nil || prog.Created != 8 {
 		t.Fatalf("%+v %v", prog, err)
 	}
 	if _, q, c := svc2.count(); q != 16 || c != 8 {
@@ -153,7 +153,7 @@ func TestARequoteThatCostsMoreThanReviewedIsRefused(t *testing.T) {
 	clk.Advance(time.Minute)
 	svc.rate = decimal.RequireFromString("1.05")
 	var errs []string
-	prog, err := Run(context.Background(), svc, plan, Options{Clock: clk}, nil, func(o Outcome, _ Progress) { errs = append(errs, o.Err) })
+	prog, err := Run(context.Background(), svc, plan, Options{Clock: clk}, func(o Outcome, _ Progress) { errs = append(errs, o.Err) })
 	if err != nil || prog.Failed != 2 || prog.Created != 0 {
 		t.Fatalf("%+v %v", prog, err)
 	}
@@ -168,7 +168,7 @@ func TestInterruptedRunResumesWithoutPayingTwice(t *testing.T) {
 	f := mustParse(t, rows(20))
 	plan, _ := Check(context.Background(), svc, f, Options{Clock: clk})
 	ctx, cancel := context.WithCancel(context.Background())
-	prog, err := Run(ctx, svc, plan, Options{Clock: clk, Concurrency: 2}, nil, func(o Outcome, p Progress) {
+	prog, err := Run(ctx, svc, plan, Options{Clock: clk, Concurrency: 2}, func(o Outcome, p Progress) {
 		if p.Created == 6 {
 			cancel()
 		}
@@ -180,12 +180,12 @@ func TestInterruptedRunResumesWithoutPayingTwice(t *testing.T) {
 	// The same file again: a new plan, the same external ids.
 	plan2, _ := Check(context.Background(), svc, mustParse(t, rows(20)), Options{Clock: clk})
 	var existing int
-	prog, err = Run(context.Background(), svc, plan2, Options{Clock: clk}, nil, func(o Outcome, _ Progress) {
+	prog, err = Run(context.Background(), svc, plan2, Options{Clock: clk}, func(o Outcome, _ Progress) {
 		if o.Status == Existing {
 			existing++
 		}
 	})
-	if err != nil || prog.Created != 20 || existing != first {
+	if err != nil || prog.Created != 20-first || prog.Existing != first || existing != first {
 		t.Fatalf("resumed run: %+v %v (existing %d, first run %d)", prog, err, existing, first)
 	}
 	if tickets, _, creates := svc.count(); tickets != 20 || creates != 20 {
@@ -204,7 +204,7 @@ func TestARefusalForTheWholeBatchStopsIt(t *testing.T) {
 	}
 	plan, _ := Check(context.Background(), svc, mustParse(t, rows(40)), Options{Clock: clk})
 	var notSent int
-	prog, err := Run(context.Background(), svc, plan, Options{Clock: clk, Concurrency: 2}, nil, func(o Outcome, _ Progress) {
+	prog, err := Run(context.Background(), svc, plan, Options{Clock: clk, Concurrency: 2}, func(o Outcome, _ Progress) {
 		if o.Status == NotSent {
 			notSent++
 		}
@@ -225,12 +225,12 @@ func TestParkedRowsAreNotParkedAgain(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "batches")
 	f := mustParse(t, rows(5))
 	for run := range 2 {
-		l, err := OpenLedger(dir, f.Hash)
+		l, err := OpenLedger(dir, f.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		plan, _ := Check(context.Background(), svc, f, Options{Clock: clk})
-		prog, err := Run(context.Background(), svc, plan, Options{Clock: clk}, l, nil)
+		plan, _ := Check(context.Background(), svc, f, Options{Clock: clk, Ledger: l})
+		prog, err := Run(context.Background(), svc, plan, Options{Clock: clk, Ledger: l}, nil)
 		l.Close()
 		if err != nil || prog.Parked != 5 {
 			t.Fatalf("run %d: %+v %v", run, prog, err)
@@ -246,6 +246,7 @@ func TestALostParkedCreationIsNeverSentAgain(t *testing.T) {
 		clk := newClock()
 		svc := newFake(clk)
 		svc.parks = parks
+		svc.info.AccountPermissions.OperationRequester = parks
 		svc.onCreate = func(n int, req api.CreateTicketRequest) error {
 			if n == 1 {
 				return &api.OutcomeUnknownError{ExternalID: req.ExternalID, Cause: errors.New("connection reset")}
@@ -256,13 +257,12 @@ func TestALostParkedCreationIsNeverSentAgain(t *testing.T) {
 		f := mustParse(t, rows(3))
 		var statuses [2][]Status
 		for run := range 2 {
-			l, err := OpenLedger(dir, f.Hash)
+			l, err := OpenLedger(dir, f.Name)
 			if err != nil {
 				t.Fatal(err)
 			}
-			plan, _ := Check(context.Background(), svc, f, Options{Clock: clk, Concurrency: 1})
-			plan.Parks = parks
-			_, _ = Run(context.Background(), svc, plan, Options{Clock: clk, Concurrency: 1}, l, func(o Outcome, _ Progress) {
+			plan, _ := Check(context.Background(), svc, f, Options{Clock: clk, Concurrency: 1, Ledger: l})
+			_, _ = Run(context.Background(), svc, plan, Options{Clock: clk, Concurrency: 1, Ledger: l}, func(o Outcome, _ Progress) {
 				statuses[run] = append(statuses[run], o.Status)
 			})
 			l.Close()
@@ -302,7 +302,7 @@ func TestUnregisteredKeysAndAddressesArePaidInline(t *testing.T) {
 		sent = append(sent, req)
 		return nil
 	}
-	if prog, err := Run(context.Background(), svc, plan, Options{Clock: clk, Concurrency: 1}, nil, nil); err != nil || prog.Created != 2 {
+	if prog, err := Run(context.Background(), svc, plan, Options{Clock: clk, Concurrency: 1}, nil); err != nil || prog.Created != 2 {
 		t.Fatalf("run: %+v %v", prog, err)
 	}
 	if len(sent) != 2 || sent[0].TicketBrlPixOutput == nil || sent[0].TicketBrlPixOutput.PixKey != "fornecedor@example.com" || sent[0].TicketBrlPixOutput.BeneficiaryBrlBankAccountID != nil {
@@ -315,6 +315,10 @@ func TestUnregisteredKeysAndAddressesArePaidInline(t *testing.T) {
 	// An access that may pay registered beneficiaries only: refused row by
 	// row, before anything is sent.
 	svc.info.AccountPermissions.EnforceAllowedBeneficiaries = true
+	f.Name = "another batch" // the same payouts, not yet paid
+	for i := range f.Rows {
+		f.Rows[i].ExternalID = RowExternalID(f.Name, f.Rows[i].content(), 1)
+	}
 	plan, err = Check(context.Background(), svc, f, Options{Clock: clk})
 	if err != nil {
 		t.Fatal(err)
@@ -323,5 +327,32 @@ func TestUnregisteredKeysAndAddressesArePaidInline(t *testing.T) {
 		if !strings.Contains(r.Problem, "may only pay registered ones") {
 			t.Errorf("row %d under enforceAllowedBeneficiaries: %q", i+1, r.Problem)
 		}
+	}
+}
+
+// TestAStopFinishesTheRowsInFlight: a run stopped while a creation is on
+// its way (Ctrl-C, x, an account switch) lets that creation finish, so its
+// outcome is known and recorded; no later row starts.
+func TestAStopFinishesTheRowsInFlight(t *testing.T) {
+	clk := newClock()
+	svc := newFake(clk)
+	ctx, cancel := context.WithCancel(context.Background())
+	svc.onCreate = func(n int, _ api.CreateTicketRequest) error {
+		if n == 2 {
+			cancel() // the stop arrives while row 2's creation is in flight
+		}
+		return nil
+	}
+	plan, _ := Check(context.Background(), svc, mustParse(t, rows(6)), Options{Clock: clk})
+	var got []Status
+	prog, err := Run(ctx, svc, plan, Options{Clock: clk, Concurrency: 1}, func(o Outcome, _ Progress) { got = append(got, o.Status) })
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
+	}
+	if prog.Created != 2 || prog.NotSent != 4 || prog.Failed != 0 || got[1] != Created {
+		t.Fatalf("%+v %v: the row in flight was not finished, or later rows started", prog, got)
+	}
+	if tickets, _, creates := svc.count(); tickets != 2 || creates != 2 {
+		t.Errorf("%d tickets from %d creations", tickets, creates)
 	}
 }

@@ -1,34 +1,42 @@
 // Package batch pays many beneficiaries from one CSV file: it parses the
-// file, checks every row before any money moves, prices the rows, and
-// creates one ticket per row through api.Client.CreateTicket, so that a
-// lost answer is looked up by external id and never blindly sent again.
+// file, checks every row before any money moves, prices the rows, and pays
+// each row through the payment core (payment.Send), so that a row is looked
+// up by its external id before it is sent, a lost answer is reconciled and
+// never blindly sent again, and every creation is journaled as the
+// dashboard's are.
 //
 // The steps, each its own function so that the command line and the
 // dashboard drive the same code:
 //
-//   - Parse reads the file (UTF-8, "," or ";", a header row) into rows.
-//     Each row gets an external id: the one given in the file, or one
-//     derived from the file's content hash and the row number, so the same
-//     file run twice names the same tickets and can never pay twice.
+//   - Parse reads the file of a named batch (UTF-8, "," or ";", a header
+//     row) into rows. Each row gets an external id: the one given in the
+//     file, or one made of the batch's name, the row's own content and its
+//     ordinal among identical rows (RowExternalID). Appending, removing,
+//     reordering or editing rows changes no other row's id.
 //   - Check resolves every row against the account (beneficiary, PIX key
 //     holder through pix-info, EIP-55 addresses, currency and source),
-//     prices every valid row (quotes in waves of bounded concurrency),
-//     then checks the batch against the account: permissions, balance for
-//     the total, the month's limits. The Plan it returns says, row by row,
-//     what is wrong; nothing may run while a row is invalid unless the
-//     caller chooses to run only the valid rows.
+//     looks each row up by its external id (a row an earlier run created
+//     or parked is marked so, and a ticket of another payment under the
+//     row's id makes it invalid), prices the rows this run pays (quotes in
+//     waves of bounded concurrency), then checks them against the account:
+//     permissions, balance, the month's limits. The Plan it returns says,
+//     row by row, whether it is new, already created, parked, or invalid
+//     and why; nothing may run while a row is invalid unless the caller
+//     chooses to run only the valid rows.
 //   - Run executes a plan, at most Concurrency rows at a time; right
 //     before its creation, a row whose quote would not outlive the
 //     creation is quoted again, so every ticket is created on a live quote
 //     (a re-quote that costs more than MaxDrift over what was reviewed is
 //     refused for that row). A rule the service reports for the whole
-//     batch (a frozen access, a missing permission, no balance) stops it.
-//     Every row's outcome goes to the caller (results CSV, journal) as it
-//     happens.
+//     batch (a frozen access, a missing permission, no balance) stops it;
+//     so does the caller's context (Ctrl-C, an account switch), between
+//     rows: the rows in flight are finished, never abandoned. Every row's
+//     outcome goes to the caller as it happens, and the Results file keeps
+//     every run's lines, appended with their time, invalid rows included.
 //
-// Resuming: running the same file again looks every row up by its external
-// id first, so tickets created by an interrupted run are reported, not
-// created again. A creation parked for multi-signature approval leaves no
+// Resuming: running the batch again finds every row an earlier run
+// created, so an interrupted run is completed and an edited file pays only
+// what is new. A creation parked for multi-signature approval leaves no
 // ticket to find (and requesters cannot list operations), so parked rows,
 // and rows whose parked creation lost its answer, are also written to a
 // Ledger that the next run reads: the first are reported, the second are

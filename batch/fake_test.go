@@ -49,6 +49,7 @@ type fake struct {
 	rate decimal.Decimal
 
 	quotes  map[string]time.Time // token -> expiry
+	priced  map[string]api.Quote // token -> the quote, which its ticket carries
 	nquotes int
 	tickets map[string]api.Ticket // by external id
 	// bodies are the creation requests as sent on the wire, by external id.
@@ -66,7 +67,7 @@ type fake struct {
 func newFake(clock *fakeClock) *fake {
 	return &fake{
 		clock: clock,
-		info:  api.AccessInfo{AccountPermissions: api.Permissions{PayOut: true, Convert: true, PayIn: true}},
+		info:  api.AccessInfo{AccountPermissions: api.Permissions{PayOut: true, Convert: true, PayIn: true, OnChain: true}},
 		bal:   api.Balances{"BRLA": decimal.RequireFromString("100000"), "USDC": decimal.RequireFromString("1000")},
 		limits: api.LimitInfo{Limits: []api.Limit{{Currency: "BRL", MaxFiatOut: decimal.RequireFromString("50000"),
 			UsedLimit: api.UsedLimit{UsedFiatOut: decimal.RequireFromString("1000")}}}},
@@ -95,6 +96,7 @@ func newFake(clock *fakeClock) *fake {
 		},
 		rate:    decimal.RequireFromString("1.01"),
 		quotes:  map[string]time.Time{},
+		priced:  map[string]api.Quote{},
 		tickets: map[string]api.Ticket{},
 		bodies:  map[string][]byte{},
 		ops:     map[string]uuid.UUID{},
@@ -148,12 +150,14 @@ func (f *fake) Quote(_ context.Context, req api.QuoteRequest) (*api.Quote, error
 	f.quotes[tok] = f.clock.Now().Add(QuoteLife)
 	out := req.OutputAmount.Decimal
 	in := out.Mul(f.rate).Add(decimal.NewFromInt(1)).RoundUp(2)
-	return &api.Quote{QuoteToken: tok, InputCurrency: req.InputCurrency, InputPaymentMethod: req.InputPaymentMethod, InputAmount: in,
+	q := &api.Quote{QuoteToken: tok, InputCurrency: req.InputCurrency, InputPaymentMethod: req.InputPaymentMethod, InputAmount: in,
 		OutputCurrency: req.OutputCurrency, OutputPaymentMethod: req.OutputPaymentMethod, OutputAmount: out,
-		AppliedFees: []api.Fee{{Type: "Fee", Amount: decimal.NewFromInt(1), Currency: req.InputCurrency}}}, nil
+		AppliedFees: []api.Fee{{Type: "Fee", Amount: decimal.NewFromInt(1), Currency: req.InputCurrency}}}
+	f.priced[tok] = *q
+	return q, nil
 }
 
-func (f *fake) CreateTicket(_ context.Context, _ uuid.UUID, req api.CreateTicketRequest) (*api.CreateTicketResult, error) {
+func (f *fake) CreateTicket(ctx context.Context, _ uuid.UUID, req api.CreateTicketRequest) (*api.CreateTicketResult, error) {
 	f.mu.Lock()
 	f.creates++
 	n := f.creates
@@ -163,6 +167,10 @@ func (f *fake) CreateTicket(_ context.Context, _ uuid.UUID, req api.CreateTicket
 		if err := hook(n, req); err != nil {
 			return nil, err
 		}
+	}
+	// A request whose context ended is cut off on its way, as over HTTP.
+	if err := ctx.Err(); err != nil {
+		return nil, &api.OutcomeUnknownError{ExternalID: req.ExternalID, Cause: err}
 	}
 	f.clock.Advance(f.createTakes)
 	f.mu.Lock()
@@ -179,7 +187,10 @@ func (f *fake) CreateTicket(_ context.Context, _ uuid.UUID, req api.CreateTicket
 	if _, dup := f.tickets[req.ExternalID]; dup {
 		return nil, fmt.Errorf("duplicate creation for %s", req.ExternalID)
 	}
-	t := api.Ticket{ID: uuid.New(), ExternalID: req.ExternalID, Status: "PROCESSING"}
+	q := f.priced[req.QuoteToken]
+	t := api.Ticket{ID: uuid.New(), ExternalID: req.ExternalID, Status: "PROCESSING", Quote: api.TicketQuote{
+		InputCurrency: q.InputCurrency, InputPaymentMethod: q.InputPaymentMethod, InputAmount: q.InputAmount,
+		OutputCurrency: q.OutputCurrency, OutputPaymentMethod: q.OutputPaymentMethod, OutputAmount: q.OutputAmount}}
 	f.tickets[req.ExternalID] = t
 	if b, err := json.Marshal(req); err == nil {
 		f.bodies[req.ExternalID] = b
@@ -216,7 +227,7 @@ func rows(n int) string {
 
 func mustParse(t testing.TB, s string) *File {
 	t.Helper()
-	f, err := Parse([]byte(s))
+	f, err := Parse([]byte(s), "payouts")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -45,14 +46,18 @@ type Row struct {
 	Source     string // input currency; its method is INTERNAL
 	Reference  string
 	ExternalID string
-	// Derived is true when ExternalID was derived from the file, not given.
+	// Derived is true when ExternalID was derived from the row, not given.
 	Derived bool
 	Problem string
 }
 
 // File is a parsed batch file.
 type File struct {
-	// Hash is the SHA-256 of the file's bytes (hex): the batch's identity.
+	// Name is the batch's name (--batch, or the file's name without its
+	// extension): with each row's content it makes the row's external id,
+	// so the same payout in the same batch is never paid twice.
+	Name string
+	// Hash is the SHA-256 of the file's bytes (hex).
 	Hash string
 	// Separator is the field separator found in the header.
 	Separator rune
@@ -68,6 +73,13 @@ func (f *File) Invalid() int {
 		}
 	}
 	return n
+}
+
+// NameOf is the batch name a file path gives when none is chosen: the
+// file's name without its directory and extension.
+func NameOf(path string) string {
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
 // Template is an example file with every column, printed by "tesouro batch
@@ -89,12 +101,21 @@ func Template() string {
 // account's BRLA balance.
 const DefaultSource = "BRLA"
 
-// Parse reads a batch file. A problem with the whole file (encoding,
-// header) is an error; a problem with a row is set on the row, so that the
-// report can list every one of them at once.
-func Parse(data []byte) (*File, error) {
+// Parse reads the file of the batch called name. A problem with the whole
+// file (encoding, header) is an error; a problem with a row is set on the
+// row, so that the report can list every one of them at once.
+//
+// A row without an external id gets one made of the batch's name, the
+// row's own content and its ordinal among identical rows (RowExternalID):
+// appending, removing, reordering or editing rows changes no other row's
+// id, so a run of the edited file pays exactly what the earlier runs did
+// not.
+func Parse(data []byte, name string) (*File, error) {
+	if strings.TrimSpace(name) == "" {
+		return nil, errors.New("the batch has no name: give one with --batch, or name the file")
+	}
 	sum := sha256.Sum256(data)
-	f := &File{Hash: hex.EncodeToString(sum[:])}
+	f := &File{Name: strings.TrimSpace(name), Hash: hex.EncodeToString(sum[:])}
 	switch {
 	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
 		return nil, errors.New("the file is UTF-16: save it as UTF-8 (CSV UTF-8 in a spreadsheet's Save As)")
@@ -141,6 +162,7 @@ func Parse(data []byte) (*File, error) {
 		return nil, fmt.Errorf("header: missing column(s) %s (the header has %s)", strings.Join(missing, ", "), strings.Join(head, string(sep)))
 	}
 	seen := map[string]int{}
+	ordinals := map[string]int{}
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -179,13 +201,15 @@ func Parse(data []byte) (*File, error) {
 		if row.Source == "" {
 			row.Source = DefaultSource
 		}
-		if row.ExternalID == "" {
-			row.ExternalID, row.Derived = DeriveExternalID(f.Hash, row.N), true
-		}
 		if len(rec) != len(head) {
 			row.Problem = fmt.Sprintf("has %d fields, the header has %d (a %q inside a value needs quotes)", len(rec), len(head), string(sep))
 		} else {
 			row.Problem = checkRow(&row)
+		}
+		if row.ExternalID == "" {
+			c := row.content()
+			ordinals[c]++
+			row.ExternalID, row.Derived = RowExternalID(f.Name, c, ordinals[c]), true
 		}
 		if first, dup := seen[row.ExternalID]; dup && row.Problem == "" {
 			row.Problem = fmt.Sprintf("external_id %q is also on row %d: each payout needs its own", row.ExternalID, first)
@@ -228,10 +252,48 @@ func checkRow(r *Row) string {
 	return ""
 }
 
-// DeriveExternalID is the external id of row n of the file with that
-// content hash: the same file always names the same tickets.
-func DeriveExternalID(hash string, n int) string {
-	return fmt.Sprintf("batch-%s-%d", hash[:20], n)
+// content is what a row pays, in one string: two rows with the same
+// content are the same payout (the amount as a number, "10" and "10.00"
+// alike; currencies and rails in the catalogue's spelling).
+func (r *Row) content() string {
+	amount := r.AmountText
+	if r.Problem == "" {
+		amount = r.Amount.String()
+	}
+	return strings.Join([]string{r.Beneficiary, r.Chain, amount, r.Currency, r.Rail, r.Source, r.Reference}, "\x1f")
+}
+
+// RowExternalID is the external id of the ordinal-th row (1 for the first)
+// with that content in the batch called name: readable by its prefix (the
+// name, letters, digits, "-" and "_" only), unique by a hash of the name
+// and the content.
+func RowExternalID(name, content string, ordinal int) string {
+	sum := sha256.Sum256([]byte(name + "\x00" + content))
+	return fmt.Sprintf("%s%s-%d", IDPrefix(name), hex.EncodeToString(sum[:])[:20], ordinal)
+}
+
+// IDPrefix is how every derived external id of the batch called name
+// begins: its readable name and a dash.
+func IDPrefix(name string) string { return idPrefix(name) + "-" }
+
+// idPrefix is the readable part of a batch's external ids.
+func idPrefix(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if b.Len() >= 32 {
+			break
+		}
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		case r == ' ' || r == '.':
+			b.WriteRune('-')
+		}
+	}
+	if b.Len() == 0 {
+		return "batch"
+	}
+	return b.String()
 }
 
 // separator finds the field separator from the header: the one of "," and

@@ -7,7 +7,7 @@ import (
 
 func TestParseReadsBothSeparatorsAndDerivesStableIDs(t *testing.T) {
 	comma := "beneficiary,amount,currency,reference\nMaria Silva,150.00,BRL,inv 1\n\"Souza, João\",2,BRL,\n"
-	f, err := Parse([]byte(comma))
+	f, err := Parse([]byte(comma), "payouts")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -17,21 +17,64 @@ func TestParseReadsBothSeparatorsAndDerivesStableIDs(t *testing.T) {
 	if f.Rows[0].Problem != "" || f.Rows[0].Amount.String() != "150" {
 		t.Errorf("row 1: %+v", f.Rows[0])
 	}
-	again, _ := Parse([]byte(comma))
+	again, _ := Parse([]byte(comma), "payouts")
 	if f.Rows[1].ExternalID != again.Rows[1].ExternalID || !f.Rows[1].Derived || f.Rows[0].ExternalID == f.Rows[1].ExternalID {
 		t.Errorf("derived ids not stable and distinct: %q %q %q", f.Rows[0].ExternalID, f.Rows[1].ExternalID, again.Rows[1].ExternalID)
 	}
-	other, _ := Parse([]byte(comma + "Ana,1,BRL,\n"))
-	if other.Rows[0].ExternalID == f.Rows[0].ExternalID {
-		t.Error("another file derives the same external id for row 1")
+	if other, _ := Parse([]byte(comma), "payouts-december"); other.Rows[0].ExternalID == f.Rows[0].ExternalID {
+		t.Error("another batch derives the same external id for row 1")
 	}
 
-	semi, err := Parse([]byte("\ufeffBeneficiary;Amount;Currency\nMaria Silva;1234,56;brl\n"))
+	semi, err := Parse([]byte("\ufeffBeneficiary;Amount;Currency\nMaria Silva;1234,56;brl\n"), "payouts")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if semi.Separator != ';' || semi.Rows[0].Problem != "" || semi.Rows[0].Amount.String() != "1234.56" || semi.Rows[0].Currency != "BRL" {
 		t.Errorf("semicolon file with a BOM and decimal comma: %+v", semi.Rows[0])
+	}
+}
+
+// TestRowsKeepTheirIdentity: a derived external id belongs to the row's own
+// content (and its ordinal among identical rows), so appending, removing,
+// reordering or editing rows changes no other row's id.
+func TestRowsKeepTheirIdentity(t *testing.T) {
+	const head = "beneficiary,amount,currency,reference\n"
+	ids := func(body string) map[string]string {
+		t.Helper()
+		f, err := Parse([]byte(head+body), "payouts")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, r := range f.Rows {
+			key := r.Beneficiary + "/" + r.AmountText + "/" + r.Reference
+			for out[key] != "" {
+				key += "'"
+			}
+			out[key] = r.ExternalID
+		}
+		return out
+	}
+	first := ids("Maria,10,BRL,a\nAna,20,BRL,b\n")
+	appended := ids("Maria,10,BRL,a\nAna,20,BRL,b\nJoão,30,BRL,c\n")
+	reordered := ids("Ana,20,BRL,b\nMaria,10,BRL,a\n")
+	edited := ids("Maria,10,BRL,a\nAna,25,BRL,b\n")
+	removed := ids("Ana,20,BRL,b\n")
+	for _, k := range []string{"Maria/10/a", "Ana/20/b"} {
+		if appended[k] != first[k] || reordered[k] != first[k] {
+			t.Errorf("%s: id %q, then %q appended, %q reordered", k, first[k], appended[k], reordered[k])
+		}
+	}
+	if edited["Maria/10/a"] != first["Maria/10/a"] || edited["Ana/25/b"] == first["Ana/20/b"] || removed["Ana/20/b"] != first["Ana/20/b"] {
+		t.Errorf("an edit or a removal moved another row's id: %v %v %v", first, edited, removed)
+	}
+	// "10" and "10.00" are the same payout; two identical rows are two.
+	twice := ids("Maria,10,BRL,a\nMaria,10.00,BRL,a\n")
+	if twice["Maria/10/a"] != first["Maria/10/a"] || twice["Maria/10.00/a"] == twice["Maria/10/a"] || !strings.HasPrefix(twice["Maria/10.00/a"], "payouts-") || !strings.HasSuffix(twice["Maria/10.00/a"], "-2") {
+		t.Errorf("identical rows: %v", twice)
+	}
+	if len(first["Maria/10/a"]) > 100 {
+		t.Errorf("id %q is longer than an external id may be", first["Maria/10/a"])
 	}
 }
 
@@ -49,7 +92,7 @@ func TestParseRefusesWithAClearReason(t *testing.T) {
 		{"no rows", "beneficiary,amount,currency\n\n", "no payout rows"},
 		{"column twice", "beneficiary,amount,currency,Amount\n", `"amount" appears twice`},
 	} {
-		_, err := Parse([]byte(tc.data))
+		_, err := Parse([]byte(tc.data), "payouts")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
@@ -70,7 +113,7 @@ func TestParseReportsEveryBadRow(t *testing.T) {
 		"Ana,,6,BRL,,erp-1\n" + // duplicate external id
 		"Ana,,7,BRL\n" + // short row
 		"Ana,,8,BRL,,erp-2\n"
-	f, err := Parse([]byte(data))
+	f, err := Parse([]byte(data), "payouts")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +149,7 @@ func TestParseReportsEveryBadRow(t *testing.T) {
 }
 
 func TestTemplateParses(t *testing.T) {
-	f, err := Parse([]byte(Template()))
+	f, err := Parse([]byte(Template()), "payouts")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,44 +6,33 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
-// quoteRequest is the quote a row needs: the amount the beneficiary
-// receives (outputAmount), out of a balance of the account.
-func quoteRequest(p *Planned, o Options) api.QuoteRequest {
-	return api.QuoteRequest{
-		SubAccountID:  o.SubAccountID,
-		InputCurrency: p.Source, InputPaymentMethod: "INTERNAL",
-		OutputCurrency: p.Currency, OutputPaymentMethod: p.Method,
-		OutputThirdParty: true,
-		OutputAmount:     decimal.NewNullDecimal(p.Amount),
-	}
-}
-
-// quote prices one row and records when its quote stops being accepted.
+// quote prices one row (the quote its payment asks for) and records when
+// the quote stops being accepted.
 func quote(ctx context.Context, svc Service, p *Planned, o Options) error {
+	in := p.Intent(o.SubAccountID, "")
 	sent := o.Clock.Now()
-	q, err := svc.Quote(ctx, quoteRequest(p, o))
+	q, err := svc.Quote(ctx, in.QuoteRequest())
 	if err != nil {
 		return err
 	}
-	if !q.OutputAmount.Equal(p.Amount) || q.OutputCurrency != p.Currency {
-		return fmt.Errorf("the quote pays %s %s, the row %s %s", money.Wire(q.OutputAmount, q.OutputCurrency), q.OutputCurrency, money.Wire(p.Amount, p.Currency), p.Currency)
+	if err := in.Prices(q); err != nil {
+		return err
 	}
 	p.Quote, p.Deadline = q, sent.Add(QuoteLife)
 	return nil
 }
 
-// Price quotes every valid row, at most o.Concurrency at a time, and
+// Price quotes every row to pay, at most o.Concurrency at a time, and
 // records each one's input amount as the reviewed one. A row that cannot
 // be priced gets the reason as its problem.
 func Price(ctx context.Context, svc Service, rows []*Planned, o Options) {
 	o = o.withDefaults()
 	var todo []*Planned
 	for _, r := range rows {
-		if r.Problem == "" {
+		if r.State() == StateNew {
 			todo = append(todo, r)
 		}
 	}

@@ -2,6 +2,8 @@ package batch
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,29 +11,58 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/tesouro-treasury/tesouro/export"
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
-// ResultColumns are the columns of the results CSV; they never move.
-var ResultColumns = []string{"row", "external_id", "beneficiary", "amount", "currency", "status", "ticket_id", "operation_id", "error"}
+// ResultColumns are the columns of the results CSV; they never move (run_at,
+// the time of the run a line belongs to, came last).
+var ResultColumns = []string{"row", "external_id", "beneficiary", "amount", "currency", "status", "ticket_id", "operation_id", "error", "run_at"}
 
 // Results writes one CSV line per row outcome (cells a spreadsheet would
-// run as formulas are guarded). It is safe for concurrent use.
+// run as formulas are guarded), each line stamped with the time of its run.
+// Runs are appended: a results file holds the history of its batch. It is
+// safe for concurrent use.
 type Results struct {
-	mu sync.Mutex
-	w  *export.Writer
+	mu    sync.Mutex
+	w     *export.Writer
+	f     *os.File
+	runAt string
 }
 
-// NewResults writes the header to w.
-func NewResults(w io.Writer) (*Results, error) {
-	cw, err := export.NewWriter(w, ResultColumns)
+// OpenResults opens the results file at path for a run started at runAt,
+// appending to what earlier runs wrote; a new (or empty) file gets the
+// header first. A file whose header is not ResultColumns is refused rather
+// than mixed with lines of another shape.
+func OpenResults(path string, runAt time.Time) (*Results, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
+		return nil, fmt.Errorf("results file: %w", err)
+	}
+	head, err := bufio.NewReader(f).ReadString('\n')
+	if err != nil && err != io.EOF {
+		f.Close()
+		return nil, fmt.Errorf("results file %s: %w", path, err)
+	}
+	want := strings.Join(ResultColumns, ",")
+	var cw *export.Writer
+	switch strings.TrimRight(head, "\r\n") {
+	case "":
+		cw, err = export.NewWriter(f, ResultColumns)
+	case want:
+		cw = export.Continue(f, ResultColumns)
+	default:
+		err = fmt.Errorf("results file %s has other columns than this version writes (%s): move it away, or give another file with --results", path, want)
+	}
+	if err != nil {
+		f.Close()
 		return nil, err
 	}
-	return &Results{w: cw}, nil
+	return &Results{w: cw, f: f, runAt: runAt.UTC().Format(time.RFC3339)}, nil
 }
 
 // Add writes one outcome and flushes it, so that an interrupted run leaves
@@ -40,15 +71,36 @@ func (r *Results) Add(o Outcome) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := o.Row
-	if err := r.w.Row([]string{strconv.Itoa(p.N), p.ExternalID, p.Beneficiary, money.Wire(p.Amount, p.Currency), p.Currency, string(o.Status), o.TicketID, o.OperationID, o.Err}); err != nil {
+	amount := p.AmountText
+	if p.Problem == "" {
+		amount = money.Wire(p.Amount, p.Currency)
+	}
+	if err := r.w.Row([]string{strconv.Itoa(p.N), p.ExternalID, p.Beneficiary, amount, p.Currency, string(o.Status), o.TicketID, o.OperationID, o.Err, r.runAt}); err != nil {
 		return err
 	}
 	return r.w.Flush()
 }
 
+// AddInvalid writes the rows that were not paid as written, with their
+// reason, so that the results say what became of every row of the file.
+func (r *Results) AddInvalid(rows []*Planned) error {
+	for _, p := range rows {
+		if p.Problem == "" {
+			continue
+		}
+		if err := r.Add(Outcome{Row: p, Status: Invalid, Err: p.Problem}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close closes the results file.
+func (r *Results) Close() error { return r.f.Close() }
+
 // FileLedger is a Ledger kept as JSON lines in a file per batch (named by
-// the file's content hash), so that a run of the same file finds the rows
-// an earlier run parked.
+// the batch's name), so that a run of the batch finds the rows an earlier
+// run parked, whatever was edited in the file since.
 type FileLedger struct {
 	mu      sync.Mutex
 	f       *os.File
@@ -63,13 +115,14 @@ type ledgerLine struct {
 	OperationID string `json:"operationId,omitempty"`
 }
 
-// OpenLedger opens (or creates) the ledger of the batch with that hash in
+// OpenLedger opens (or creates) the ledger of the batch called name in
 // dir, which is created 0700.
-func OpenLedger(dir, hash string) (*FileLedger, error) {
+func OpenLedger(dir, name string) (*FileLedger, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("batch ledger: %w", err)
 	}
-	path := filepath.Join(dir, hash+".jsonl")
+	sum := sha256.Sum256([]byte(name))
+	path := filepath.Join(dir, idPrefix(name)+"-"+hex.EncodeToString(sum[:])[:16]+".jsonl")
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("batch ledger: %w", err)

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 )
 
 // Status is what became of a row.
@@ -17,12 +19,13 @@ type Status string
 // Row outcomes.
 const (
 	Created       Status = "created"        // a ticket was created now
-	Existing      Status = "existing"       // an earlier run created it: found by external id
+	Existing      Status = "existing"       // an earlier run created it: found by external id, nothing sent
 	Parked        Status = "parked"         // waits for multi-signature approval
 	ParkedEarlier Status = "parked-earlier" // an earlier run parked it (ledger)
 	Failed        Status = "failed"         // certainly not created
 	Unknown       Status = "unknown"        // may have been created: run again to find out
 	NotSent       Status = "not-sent"       // the batch stopped before this row
+	Invalid       Status = "invalid"        // not paid as written (results file only)
 )
 
 // Outcome is what became of one row.
@@ -36,20 +39,28 @@ type Outcome struct {
 	Reconciled bool
 	Requoted   bool
 	Err        string
+	// JournalErr: the journal could not record the row's creation.
+	JournalErr error
 }
 
-// Progress counts the rows of a run.
+// Progress counts the rows of a run: what this run created, what earlier
+// runs had (existing, parked earlier), what failed, and what the run never
+// reached.
 type Progress struct {
-	Total, Created, Parked, Failed, Remaining int
+	Total, Created, Existing, Parked, Failed, NotSent, Remaining int
 }
 
 func (p *Progress) add(s Status) {
 	p.Remaining--
 	switch s {
-	case Created, Existing:
+	case Created:
 		p.Created++
+	case Existing:
+		p.Existing++
 	case Parked, ParkedEarlier:
 		p.Parked++
+	case NotSent:
+		p.NotSent++
 	default:
 		p.Failed++
 	}
@@ -100,13 +111,25 @@ func stopsBatch(err error) bool {
 	return false
 }
 
+// RowTimeout bounds one row's requests (its quote, the lookup and the
+// creation with its reconciliation). A row in flight when the run is
+// stopped goes on to its end under this bound: a creation cut short could
+// not say whether money moved.
+const RowTimeout = 2 * time.Minute
+
 // Run executes the plan's rows. It refuses a plan that is not ready unless
-// the invalid rows were dropped (Plan.OnlyValid). Each row is first looked
-// up by external id (resume), then quoted again if its quote would not
-// outlive the creation, then created through the client's reconciliation.
-// sink gets every outcome, one at a time, as it happens. The error is a
-// *StopError, the context's error, or nil; the progress counts every row.
-func Run(ctx context.Context, svc Service, plan *Plan, opts Options, ledger Ledger, sink func(Outcome, Progress)) (Progress, error) {
+// the invalid rows were dropped (Plan.OnlyValid). A row an earlier run
+// settled is reported as it stands; any other is quoted again if its quote
+// would not outlive the creation, then sent through the payment core
+// (payment.Send: looked up by external id first, compared with the row,
+// created once, journaled to opts.Journal). sink gets every outcome, one at
+// a time, as it happens.
+//
+// When ctx ends (Ctrl-C, "x", an account switch) no new row starts; the
+// rows in flight go on to their end, and every row not reached is reported
+// NotSent. The error is a *StopError, the context's error, or nil; the
+// progress counts every row.
+func Run(ctx context.Context, svc Service, plan *Plan, opts Options, sink func(Outcome, Progress)) (Progress, error) {
 	o := opts.withDefaults()
 	prog := Progress{Total: len(plan.Rows), Remaining: len(plan.Rows)}
 	if len(plan.Problems) > 0 {
@@ -121,8 +144,8 @@ func Run(ctx context.Context, svc Service, plan *Plan, opts Options, ledger Ledg
 	var stopErr error
 	done := make([]bool, len(plan.Rows))
 	report := func(i int, out Outcome) {
-		if ledger != nil {
-			if err := ledger.Record(out); err != nil && out.Err == "" {
+		if o.Ledger != nil {
+			if err := o.Ledger.Record(out); err != nil && out.Err == "" {
 				out.Err = "not recorded in the batch ledger: " + err.Error()
 			}
 		}
@@ -138,7 +161,11 @@ func Run(ctx context.Context, svc Service, plan *Plan, opts Options, ledger Ledg
 		if runCtx.Err() != nil {
 			return
 		}
-		out, err := runRow(ctx, svc, plan.Rows[i], o, ledger, plan.Parks)
+		// The row's own requests outlive a stop: it is finished, not
+		// abandoned.
+		rowCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), RowTimeout)
+		defer cancel()
+		out, err := runRow(rowCtx, svc, plan, plan.Rows[i], o)
 		if err != nil && stopsBatch(err) {
 			mu.Lock()
 			if stopErr == nil {
@@ -151,7 +178,7 @@ func Run(ctx context.Context, svc Service, plan *Plan, opts Options, ledger Ledg
 	})
 	for i, p := range plan.Rows {
 		if !done[i] {
-			why := "the batch was interrupted before this row"
+			why := "the batch was stopped before this row: it was not sent"
 			if stopErr != nil {
 				why = "the batch stopped before this row: " + stopErr.Error()
 			}
@@ -166,31 +193,27 @@ func Run(ctx context.Context, svc Service, plan *Plan, opts Options, ledger Ledg
 
 // runRow pays one row. The error is returned besides the outcome so that
 // Run can tell a refusal of the whole batch.
-func runRow(ctx context.Context, svc Service, p *Planned, o Options, ledger Ledger, parks bool) (Outcome, error) {
+func runRow(ctx context.Context, svc Service, plan *Plan, p *Planned, o Options) (Outcome, error) {
 	out := Outcome{Row: p}
 	fail := func(st Status, err error) (Outcome, error) {
 		out.Status, out.Err = st, err.Error()
 		return out, err
 	}
-	if ledger != nil {
-		switch st, op, ok := ledger.Earlier(p.ExternalID); {
-		case ok && st == Parked:
-			out.Status, out.OperationID = ParkedEarlier, op
-			return out, nil
-		case ok && st == Unknown && parks:
-			// Sending it again could park a second operation, and a
-			// requester cannot list operations to find the first.
-			out.Status = Unknown
-			out.Err = "an earlier run lost the answer to this row's creation, which waits for approval if it arrived: nothing sent again. Check the approvers' inbox; if the operation is not there, pay this row in a new file"
-			return out, nil
-		}
-	}
-	if t, found, err := svc.FindTicketByExternalID(ctx, o.SubAccountID, p.ExternalID); err != nil {
-		return fail(Failed, fmt.Errorf("could not check for a ticket of an earlier run, nothing sent: %w", err))
-	} else if found {
-		out.Status, out.TicketID = Existing, t.ID.String()
+	switch p.State() {
+	case StateDone:
+		out.Status, out.TicketID = Existing, p.TicketID
+		return out, nil
+	case StateParked:
+		out.Status, out.OperationID = ParkedEarlier, p.OperationID
+		return out, nil
+	case StateUnknown:
+		// Sending it again could park a second operation, and a requester
+		// cannot list operations to find the first.
+		out.Status = Unknown
+		out.Err = "an earlier run lost the answer to this row's creation, which waits for approval if it arrived: nothing sent again. Check the approvers' inbox; if the operation is not there, pay this row in a new batch"
 		return out, nil
 	}
+	in := p.Intent(o.SubAccountID, plan.File.Name)
 	// A quote that expires while the creation is on its way is refused
 	// before anything is created: quote again then, once.
 	for attempt := 0; ; attempt++ {
@@ -199,14 +222,18 @@ func runRow(ctx context.Context, svc Service, p *Planned, o Options, ledger Ledg
 		if err != nil {
 			return fail(Failed, err)
 		}
-		res, err := svc.CreateTicket(ctx, o.SubAccountID, body(p))
+		res, err := payment.Send(ctx, svc, o.Journal, in, p.Quote)
+		out.JournalErr = res.JournalErr
 		var ae *api.Error
 		switch {
-		case err == nil && res.Parked:
+		case err == nil && res.Status == payment.Parked:
 			out.Status = Parked
 			if res.Operation != nil {
 				out.OperationID = res.Operation.ID.String()
 			}
+			return out, nil
+		case err == nil && res.Status == payment.Existing:
+			out.Status, out.TicketID = Existing, res.Ticket.ID.String()
 			return out, nil
 		case err == nil:
 			out.Status, out.TicketID, out.Reconciled = Created, res.Ticket.ID.String(), res.Reconciled
@@ -219,33 +246,6 @@ func runRow(ctx context.Context, svc Service, p *Planned, o Options, ledger Ledg
 		}
 		return fail(Failed, err)
 	}
-}
-
-// body is the creation request of a row: the output block its rail asks
-// for (service.md §7.1), the row's reference in that rail's own field.
-func body(p *Planned) api.CreateTicketRequest {
-	req := api.CreateTicketRequest{QuoteToken: p.Quote.QuoteToken, ExternalID: p.ExternalID}
-	id := p.Payee.ID
-	switch {
-	case p.Payee.Inline && p.Payee.Kind == KindBRL:
-		req.TicketBrlPixOutput = &api.TicketBrlPixOutput{PixKey: p.Payee.Key, PixMessage: p.Reference}
-	case p.Payee.Inline:
-		req.TicketBlockchainOutput = &api.TicketBlockchainOutput{WalletChain: p.Payee.Chain, WalletAddress: p.Payee.Key}
-	case p.Payee.Kind == KindBRL:
-		req.TicketBrlPixOutput = &api.TicketBrlPixOutput{BeneficiaryBrlBankAccountID: &id, PixMessage: p.Reference}
-	case p.Payee.Kind == KindWallet:
-		req.TicketBlockchainOutput = &api.TicketBlockchainOutput{BeneficiaryWalletID: &id}
-	case p.Payee.Kind == KindUSD:
-		// ACH carries achReference, WIRE a block of its own with wireMessage.
-		req.SetUSDOutput(p.Method, id, p.Reference)
-	case p.Payee.Kind == KindEUR:
-		req.TicketEurSepaOutput = &api.TicketEurSepaOutput{BeneficiaryEurBankAccountID: id, SepaReference: p.Reference}
-	case p.Payee.Kind == KindARS:
-		req.TicketArsOutput = &api.TicketArsOutput{BeneficiaryArsBankAccountID: id}
-	case p.Payee.Kind == KindCOP:
-		req.TicketCopOutput = &api.TicketCopOutput{BeneficiaryCopBankAccountID: id}
-	}
-	return req
 }
 
 // Destination is where a row's money goes, for reviews: the rail and the

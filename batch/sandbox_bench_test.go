@@ -35,7 +35,7 @@ func BenchmarkBatchThroughput(b *testing.B) {
 		for r := range rows {
 			fmt.Fprintf(&sb, "%s,1.00,BRL,bench %d-%d\n", p.Items[0].ID, i, r)
 		}
-		f, err := batch.Parse([]byte(sb.String()))
+		f, err := batch.Parse([]byte(sb.String()), "bench")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func BenchmarkBatchThroughput(b *testing.B) {
 		if err != nil || !plan.Ready() {
 			b.Fatalf("check: %v %v", err, plan.Problems)
 		}
-		prog, err := batch.Run(ctx, c, plan, batch.Options{Concurrency: 8}, nil, nil)
+		prog, err := batch.Run(ctx, c, plan, batch.Options{Concurrency: 8}, nil)
 		if err != nil || prog.Created != rows {
 			b.Fatalf("run: %+v %v", prog, err)
 		}

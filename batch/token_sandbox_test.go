@@ -28,7 +28,7 @@ func TestMixedCaseTokenIsPaidInTheServiceSpelling(t *testing.T) {
 		addr + ",POLYGON,10,USDCe,,usdce-as-written\n" +
 		addr + ",polygon,2.5,usdce,BRLA,usdce-lower\n" +
 		addr + ",POLYGON,1.25,USDCE,brla,usdce-upper\n"
-	f, err := batch.Parse([]byte(file))
+	f, err := batch.Parse([]byte(file), "payouts")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestMixedCaseTokenIsPaidInTheServiceSpelling(t *testing.T) {
 			t.Errorf("row %d priced as %+v", r.N, r.Quote)
 		}
 	}
-	prog, err := batch.Run(ctx, c, plan, batch.Options{}, nil, nil)
+	prog, err := batch.Run(ctx, c, plan, batch.Options{}, nil)
 	if err != nil || prog.Created != 3 {
 		t.Fatalf("run: %+v %v", prog, err)
 	}

@@ -8,10 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/batch"
@@ -41,7 +41,7 @@ func (e *Env) batchCommand() *cobra.Command {
 
 type batchFlags struct {
 	dryRun, yes, onlyValid bool
-	results                string
+	results, name          string
 	concurrency            int
 }
 
@@ -56,11 +56,14 @@ monthly limits, permissions) and prints the review: each row with who it pays
 and its price, and the totals per currency. Nothing is sent while a row is
 invalid, unless --only-valid says to pay the valid rows alone.
 
-Each row's ticket carries an external id (the file's, or one derived from the
-file's content and the row number), so running the same file again finds what
-an interrupted run created and creates exactly the rest. A lost answer is
-looked up, never blindly sent again. Results go to FILE.results.csv (one line
-per row), and each row is recorded in the local journal.
+Each row's ticket carries an external id: the file's, or one made of the
+batch's name (--batch, default the file's name) and the row's own content.
+Running the batch again, after an interruption or with rows appended,
+removed, reordered or edited, finds what earlier runs created and pays
+exactly the rest; the review marks each row new, already created, parked or
+invalid. A lost answer is looked up, never blindly sent again. Every run is
+appended to FILE.results.csv with its time (one line per row, invalid rows
+with their reason), and each creation is recorded in the local journal.
 
 At a terminal the batch is confirmed (on production by typing the total);
 scripts pass --yes, which production profiles refuse unless they allow
@@ -74,7 +77,8 @@ scripted writes.`,
 	fs.BoolVar(&f.dryRun, "dry-run", false, "check and price, print the review, send nothing")
 	fs.BoolVar(&f.yes, "yes", false, "pay without asking (scripts)")
 	fs.BoolVar(&f.onlyValid, "only-valid", false, "pay the valid rows even if others are invalid")
-	fs.StringVar(&f.results, "results", "", "where to write the results CSV (default: FILE.results.csv)")
+	fs.StringVar(&f.results, "results", "", "where to append the results CSV (default: FILE.results.csv)")
+	fs.StringVar(&f.name, "batch", "", "the batch's NAME, part of every row's external id (default: the file's name without extension)")
 	fs.IntVar(&f.concurrency, "concurrency", 4, "rows in flight at once (1-16)")
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -85,7 +89,10 @@ scripted writes.`,
 		if err != nil {
 			return fmt.Errorf("read the batch file: %w", err)
 		}
-		file, err := batch.Parse(data)
+		if f.name == "" {
+			f.name = batch.NameOf(args[0])
+		}
+		file, err := batch.Parse(data, f.name)
 		if err != nil {
 			return fmt.Errorf("%s: %w", args[0], err)
 		}
@@ -120,27 +127,41 @@ type batchSummary struct {
 	Batch     string `json:"batch"`
 	Rows      int    `json:"rows"`
 	Created   int    `json:"created"`
+	Existing  int    `json:"existing"`
 	Parked    int    `json:"parked"`
 	Failed    int    `json:"failed"`
+	NotSent   int    `json:"notSent"`
+	Invalid   int    `json:"invalid"`
 	Remaining int    `json:"remaining"`
 	Results   string `json:"results,omitempty"`
 	DryRun    bool   `json:"dryRun,omitempty"`
 }
 
 func (b batchSummary) table() Table {
-	return Table{Columns: []string{"rows", "created", "parked", "failed", "remaining", "results"},
-		Rows: [][]string{{fmt.Sprint(b.Rows), fmt.Sprint(b.Created), fmt.Sprint(b.Parked), fmt.Sprint(b.Failed), fmt.Sprint(b.Remaining), b.Results}}}
+	return Table{Columns: []string{"rows", "created", "existing", "parked", "failed", "not_sent", "invalid", "remaining", "results"},
+		Rows: [][]string{{fmt.Sprint(b.Rows), fmt.Sprint(b.Created), fmt.Sprint(b.Existing), fmt.Sprint(b.Parked), fmt.Sprint(b.Failed),
+			fmt.Sprint(b.NotSent), fmt.Sprint(b.Invalid), fmt.Sprint(b.Remaining), b.Results}}}
 }
 
 func (e *Env) runBatch(ctx context.Context, s *session, file *batch.File, f batchFlags, interactive bool, out *Output) error {
-	opts := batch.Options{SubAccountID: s.sub, Concurrency: f.concurrency}
-	fmt.Fprintf(e.Stderr, "checking %d rows against %s...\n", len(file.Rows), s.accountLabel())
+	stateDir, err := keystore.StateDir(e.Getenv)
+	if err != nil {
+		return fmt.Errorf("state directory: %w", err)
+	}
+	ledger, err := batch.OpenLedger(filepath.Join(stateDir, "batches"), file.Name)
+	if err != nil {
+		return err
+	}
+	defer ledger.Close()
+	opts := batch.Options{SubAccountID: s.sub, Concurrency: f.concurrency, Ledger: ledger}
+	fmt.Fprintf(e.Stderr, "checking %d rows of batch %q against %s...\n", len(file.Rows), file.Name, s.accountLabel())
 	plan, err := batch.Check(ctx, s.client(), file, opts)
 	if err != nil {
 		return err
 	}
 	e.printReview(s, plan)
 	invalid := len(plan.Rows) - plan.Valid()
+	sum := batchSummary{Batch: file.Name, Rows: len(plan.Rows), Invalid: invalid}
 	switch {
 	case len(plan.Problems) > 0:
 		return fmt.Errorf("the batch cannot run: %s; nothing was sent", strings.Join(plan.Problems, "; "))
@@ -149,76 +170,86 @@ func (e *Env) runBatch(ctx context.Context, s *session, file *batch.File, f batc
 	case invalid == len(plan.Rows):
 		return errors.New("no row is valid; nothing was sent")
 	}
+	invalidRows := slices.Clone(plan.Rows)
 	if invalid > 0 {
 		plan.OnlyValid()
 		fmt.Fprintf(e.Stderr, "--only-valid: paying the %d valid rows, leaving %d\n", len(plan.Rows), invalid)
 	}
-	sum := batchSummary{Batch: file.Hash[:20], Rows: len(plan.Rows)}
+	toPay := plan.Count(batch.StateNew)
 	if f.dryRun {
 		sum.DryRun, sum.Remaining = true, len(plan.Rows)
 		fmt.Fprintln(e.Stderr, "--dry-run: nothing was sent")
 		return out.Write(e.Stdout, sum, sum.table)
 	}
-	if interactive && !e.confirmBatch(ctx, s, plan) {
+	if toPay > 0 && interactive && !e.confirmBatch(ctx, s, plan) {
 		return errors.New("not confirmed: nothing was sent")
 	}
-	stateDir, err := keystore.StateDir(e.Getenv)
-	if err != nil {
-		return fmt.Errorf("state directory: %w", err)
+	if toPay == 0 {
+		fmt.Fprintf(e.Stderr, "nothing to pay: earlier runs of batch %q settled every row\n", file.Name)
 	}
-	ledger, err := batch.OpenLedger(filepath.Join(stateDir, "batches"), file.Hash)
-	if err != nil {
-		return err
-	}
-	defer ledger.Close()
 	jr, err := journal.Open(stateDir)
 	if err != nil {
 		return fmt.Errorf("the journal is not available, and every payout must be recorded: %w", err)
 	}
-	jr.SetActor(journal.Actor{Profile: s.target.Profile, DemoAccess: s.target.DemoAccess, Email: s.conn.Email})
-	rf, err := os.OpenFile(f.results, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return fmt.Errorf("results file: %w", err)
+	env := "sandbox"
+	if s.target.Production {
+		env = "production"
 	}
-	defer rf.Close()
-	results, err := batch.NewResults(rf)
+	jr.SetActor(journal.Actor{Profile: s.target.Profile, DemoAccess: s.target.DemoAccess, Email: s.conn.Email, Env: env})
+	opts.Journal = jr
+	results, err := batch.OpenResults(f.results, time.Now())
 	if err != nil {
 		return err
 	}
+	defer results.Close()
+	if err := results.AddInvalid(invalidRows); err != nil {
+		fmt.Fprintf(e.Stderr, "warning: results file: %v\n", err)
+	}
 	sum.Results = f.results
 	progress := e.progressLine(len(plan.Rows))
-	prog, runErr := batch.Run(ctx, s.client(), plan, opts, ledger, func(o batch.Outcome, p batch.Progress) {
+	prog, runErr := batch.Run(ctx, s.client(), plan, opts, func(o batch.Outcome, p batch.Progress) {
 		if err := results.Add(o); err != nil {
 			fmt.Fprintf(e.Stderr, "warning: results file: %v\n", err)
 		}
-		if err := jr.Record(batchEntry(s, file, o)); err != nil {
-			fmt.Fprintf(e.Stderr, "warning: journal: %v\n", err)
+		if o.JournalErr != nil {
+			fmt.Fprintf(e.Stderr, "warning: journal: %v\n", o.JournalErr)
 		}
 		if o.Err != "" && o.Status != batch.NotSent {
 			fmt.Fprintf(e.Stderr, "row %d: %s: %s\n", o.Row.N, o.Status, o.Err)
 		}
 		progress(p)
 	})
-	sum.Created, sum.Parked, sum.Failed, sum.Remaining = prog.Created, prog.Parked, prog.Failed, prog.Remaining
+	sum.Created, sum.Existing, sum.Parked, sum.Failed, sum.NotSent, sum.Remaining = prog.Created, prog.Existing, prog.Parked, prog.Failed, prog.NotSent, prog.Remaining
 	if err := out.Write(e.Stdout, sum, sum.table); err != nil {
 		return err
 	}
 	switch {
 	case runErr != nil:
-		return fmt.Errorf("%w\nRun the same file again: what was created is found by its external id and not paid twice", runErr)
+		return fmt.Errorf("%w\nRun the same batch again: what was created is found by its external id and not paid twice", runErr)
 	case prog.Failed > 0:
-		return fmt.Errorf("%d of %d rows were not paid (see %s); run the same file again to retry them, nothing is paid twice", prog.Failed, prog.Total, f.results)
+		return fmt.Errorf("%d of %d rows were not paid (see %s); run the same batch again to retry them, nothing is paid twice", prog.Failed, prog.Total, f.results)
 	}
 	return nil
 }
 
-// printReview prints, on stderr, every row with who it pays and its price,
-// the problems, and the totals, account and environment.
+// printReview prints, on stderr, every row with what the review found of
+// it (new with who it pays and its price, already created, parked,
+// invalid), the problems, and the totals, account and environment.
 func (e *Env) printReview(s *session, plan *batch.Plan) {
 	w := e.Stderr
 	for _, r := range plan.Rows {
-		if r.Problem != "" {
+		switch r.State() {
+		case batch.StateInvalid:
 			fmt.Fprintf(w, "row %d (line %d): INVALID: %s\n", r.N, r.Line, r.Problem)
+			continue
+		case batch.StateDone:
+			fmt.Fprintf(w, "row %d: already created by an earlier run: ticket %s (not paid again)\n", r.N, r.TicketID)
+			continue
+		case batch.StateParked:
+			fmt.Fprintf(w, "row %d: parked for approval by an earlier run: operation %s (not sent again)\n", r.N, nonEmptyOr(r.OperationID, "id not read"))
+			continue
+		case batch.StateUnknown:
+			fmt.Fprintf(w, "row %d: an earlier run lost the answer to its parked creation: not sent again\n", r.N)
 			continue
 		}
 		who := r.Payee.Alias
@@ -237,7 +268,7 @@ func (e *Env) printReview(s *session, plan *batch.Plan) {
 			}
 			price = fmt.Sprintf(" for %s %s (fees %s)", money.Format(r.Quote.InputAmount, r.Source), r.Source, strings.Join(fees, ", "))
 		}
-		fmt.Fprintf(w, "row %d: %s %s to %s [%s]%s\n", r.N, money.Format(r.Amount, r.Currency), r.Currency, who, r.Destination(), price)
+		fmt.Fprintf(w, "row %d: NEW: %s %s to %s [%s]%s\n", r.N, money.Format(r.Amount, r.Currency), r.Currency, who, r.Destination(), price)
 	}
 	for _, p := range plan.Problems {
 		fmt.Fprintf(w, "BATCH: %s\n", p)
@@ -247,7 +278,8 @@ func (e *Env) printReview(s *session, plan *batch.Plan) {
 		env = "PRODUCTION (real money)"
 	}
 	fmt.Fprintf(w, "Environment:  %s\nAccount:      %s\n", env, s.accountLabel())
-	fmt.Fprintf(w, "Rows:         %d valid of %d\n", plan.Valid(), len(plan.Rows))
+	fmt.Fprintf(w, "Rows:         %d to pay, %d already created, %d parked earlier, %d invalid, of %d\n",
+		plan.Count(batch.StateNew), plan.Count(batch.StateDone), plan.Count(batch.StateParked)+plan.Count(batch.StateUnknown), plan.Count(batch.StateInvalid), len(plan.Rows))
 	for _, cur := range batch.Currencies(plan.Out) {
 		fmt.Fprintf(w, "They receive: %s %s\n", money.Format(plan.Out[cur], cur), cur)
 	}
@@ -262,11 +294,18 @@ func (e *Env) printReview(s *session, plan *batch.Plan) {
 	}
 }
 
+func nonEmptyOr(s, or string) string {
+	if s == "" {
+		return or
+	}
+	return s
+}
+
 // confirmBatch asks at the terminal. On production the operator types the
 // total of each currency the beneficiaries receive; elsewhere y confirms.
 func (e *Env) confirmBatch(ctx context.Context, s *session, plan *batch.Plan) bool {
 	if !s.target.Production {
-		return e.confirm(ctx, fmt.Sprintf("Pay %d rows?", len(plan.Rows)))
+		return e.confirm(ctx, fmt.Sprintf("Pay %d rows?", plan.Count(batch.StateNew)))
 	}
 	in := bufio.NewReader(e.Stdin)
 	for _, cur := range batch.Currencies(plan.Out) {
@@ -289,7 +328,7 @@ func (e *Env) progressLine(total int) func(batch.Progress) {
 	last := time.Time{}
 	return func(p batch.Progress) {
 		done := p.Total - p.Remaining
-		line := fmt.Sprintf("%d/%d  created %d  parked %d  failed %d  remaining %d", done, p.Total, p.Created, p.Parked, p.Failed, p.Remaining)
+		line := fmt.Sprintf("%d/%d  created %d  existing %d  parked %d  failed %d  not sent %d  remaining %d", done, p.Total, p.Created, p.Existing, p.Parked, p.Failed, p.NotSent, p.Remaining)
 		switch {
 		case tty && (time.Since(last) > 100*time.Millisecond || p.Remaining == 0):
 			last = time.Now()
@@ -301,36 +340,4 @@ func (e *Env) progressLine(total int) func(batch.Progress) {
 			fmt.Fprintln(e.Stderr, line)
 		}
 	}
-}
-
-// batchEntry is the journal line of one row.
-func batchEntry(s *session, file *batch.File, o batch.Outcome) journal.Entry {
-	env := "sandbox"
-	if s.target.Production {
-		env = "production"
-	}
-	account := "main"
-	if s.sub != uuid.Nil {
-		account = s.sub.String()
-	}
-	p := o.Row
-	ids := map[string]string{"batch": file.Hash[:20], "row": fmt.Sprint(p.N), "externalId": p.ExternalID}
-	if p.Payee.ID != uuid.Nil {
-		ids["beneficiary"] = p.Payee.ID.String()
-	}
-	if o.TicketID != "" {
-		ids["ticketId"] = o.TicketID
-	}
-	if o.OperationID != "" {
-		ids["operationId"] = o.OperationID
-	}
-	amounts := map[string]string{"output": money.Wire(p.Amount, p.Currency) + " " + p.Currency}
-	if p.Quote != nil {
-		amounts["input"] = money.Wire(p.Quote.InputAmount, p.Source) + " " + p.Source
-	}
-	outcome := string(o.Status)
-	if o.Err != "" {
-		outcome = "error: " + string(o.Status) + ": " + o.Err
-	}
-	return journal.Entry{Profile: s.target.Profile, Env: env, Account: account, Action: "batch-payout", Endpoint: "POST /v2/account/tickets/", IDs: ids, Amounts: amounts, Outcome: outcome}
 }

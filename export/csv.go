@@ -24,6 +24,12 @@ func NewWriter(w io.Writer, columns []string) (*Writer, error) {
 	return &Writer{w: cw, width: len(columns)}, nil
 }
 
+// Continue is a Writer appending rows to w under the columns' header that
+// an earlier writer already wrote there.
+func Continue(w io.Writer, columns []string) *Writer {
+	return &Writer{w: csv.NewWriter(w), width: len(columns)}
+}
+
 // Row writes one row. A row of the wrong width is a programming error
 // that would shift columns under their headers, so it is refused.
 func (w *Writer) Row(cells []string) error {

@@ -66,13 +66,33 @@ func denied(flag, format string, args ...any) error {
 }
 
 // Check decides whether the access may make a payment with these needs on
-// account (uuid.Nil: the main account) at now: the states that forbid every
-// write first (view-only, frozen, blacklisted from the account), then each
-// flag. It is the one place the dashboard, the command line and batches
+// account (uuid.Nil: the main account) at now: the first of Refusals, or
+// nil. It is the one place the dashboard, the command line and batches
 // learn what an access may pay; the service decides in the end.
 func Check(a *api.AccessInfo, account uuid.UUID, n Needs, now time.Time) error {
-	if err := CheckWrite(a, account, now); err != nil {
-		return err
+	if r := Refusals(a, account, n, now); len(r) > 0 {
+		return r[0]
+	}
+	return nil
+}
+
+// Refusals lists every reason the access may not make a payment with these
+// needs on account at now (each a *DeniedError): the states that forbid
+// every write first (view-only, frozen, blacklisted from the account),
+// then each missing flag. A review shows them all at once.
+func Refusals(a *api.AccessInfo, account uuid.UUID, n Needs, now time.Time) []error {
+	if a == nil {
+		return []error{denied("", "the access is not known yet: wait for it to load")}
+	}
+	var out []error
+	if a.AccountPermissions.ViewOnly {
+		out = append(out, denied("viewOnly", "this access is view-only"))
+	}
+	if a.Frozen(now) {
+		out = append(out, denied("frozen", "this access is frozen until %s", a.FrozenUntil.Local().Format("2006-01-02 15:04")))
+	}
+	if Blacklisted(a, account) {
+		out = append(out, denied("blacklisted", "this access is blacklisted from the operated account"))
 	}
 	p := a.AccountPermissions
 	for _, f := range []struct {
@@ -86,31 +106,19 @@ func Check(a *api.AccessInfo, account uuid.UUID, n Needs, now time.Time) error {
 		{n.Markup, p.Markup, "markup", "a markup applies"},
 	} {
 		if f.need && !f.has {
-			return denied(f.flag, "this access lacks the %s permission: %s", f.flag, f.why)
+			out = append(out, denied(f.flag, "this access lacks the %s permission: %s", f.flag, f.why))
 		}
 	}
 	if n.Inline && p.EnforceAllowedBeneficiaries {
-		return denied("enforceAllowedBeneficiaries", "this access may only pay registered beneficiaries: register the payee first (Beneficiaries, or tesouro beneficiaries)")
+		out = append(out, denied("enforceAllowedBeneficiaries", "this access may only pay registered beneficiaries: register the payee first (Beneficiaries, or tesouro beneficiaries)"))
 	}
-	return nil
+	return out
 }
 
 // CheckWrite decides whether the access may write at all on account: not
 // view-only, not frozen at now, not blacklisted from the account.
 func CheckWrite(a *api.AccessInfo, account uuid.UUID, now time.Time) error {
-	if a == nil {
-		return denied("", "the access is not known yet: wait for it to load")
-	}
-	if a.AccountPermissions.ViewOnly {
-		return denied("viewOnly", "this access is view-only")
-	}
-	if a.Frozen(now) {
-		return denied("frozen", "this access is frozen until %s", a.FrozenUntil.Local().Format("2006-01-02 15:04"))
-	}
-	if Blacklisted(a, account) {
-		return denied("blacklisted", "this access is blacklisted from the operated account")
-	}
-	return nil
+	return Check(a, account, Needs{}, now)
 }
 
 // Blacklisted reports whether the access may not act on account (uuid.Nil:

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,7 +20,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	pay "github.com/tesouro-treasury/tesouro/batch"
-	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
@@ -65,6 +65,10 @@ type Screen struct {
 	final   pay.Progress
 	runErr  error
 	results string
+	// dropped are the invalid rows v left out: the results say why.
+	dropped []*pay.Planned
+	// warnings are what the run could not record (results file, journal).
+	warnings []string
 
 	keys keyMap
 }
@@ -76,9 +80,10 @@ type keyMap struct {
 // liveProgress is shared by the run (which writes it) and the view (which
 // polls it).
 type liveProgress struct {
-	mu   sync.Mutex
-	p    pay.Progress
-	last []string // the latest rows that did not go through
+	mu       sync.Mutex
+	p        pay.Progress
+	last     []string // the latest rows that did not go through
+	warnings []string // what could not be recorded, each said once
 }
 
 func (l *liveProgress) get() (pay.Progress, []string) {
@@ -87,18 +92,47 @@ func (l *liveProgress) get() (pay.Progress, []string) {
 	return l.p, append([]string(nil), l.last...)
 }
 
+// warn keeps a warning once.
+func (l *liveProgress) warn(w string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !slices.Contains(l.warnings, w) && len(l.warnings) < 5 {
+		l.warnings = append(l.warnings, w)
+	}
+}
+
 type (
 	checked struct {
 		plan *pay.Plan
 	}
+	// runDone is what a run did; after an account switch the root reports
+	// it against the account it paid from (Report).
 	runDone struct {
-		prog    pay.Progress
-		err     error
-		results string
+		batch    string
+		prog     pay.Progress
+		err      error
+		results  string
+		warnings []string
 	}
 	startMsg struct{ s *ui.Session }
 	pollMsg  struct{ s *ui.Session }
 )
+
+// Report implements ui.Reporter: the run's counts and where its results are.
+func (d runDone) Report(err error) string {
+	if err == nil {
+		err = d.err
+	}
+	p := d.prog
+	text := fmt.Sprintf("batch %s: %d created, %d already created, %d parked, %d failed, %d not sent", d.batch, p.Created, p.Existing, p.Parked, p.Failed, p.NotSent)
+	if err != nil {
+		text += " (" + ui.ErrorText(err) + ")"
+	}
+	if d.results != "" {
+		text += "; results in " + d.results
+	}
+	return text
+}
 
 // New builds the Batch screen for a session.
 func New(s *ui.Session, svc Service) ui.Screen {
@@ -109,7 +143,7 @@ func New(s *ui.Session, svc Service) ui.Screen {
 		s: s, svc: svc, input: in,
 		keys: keyMap{
 			Open:      ui.Binding("o", "open a file", "o"),
-			Confirm:   s.Gate(s.Gate(ui.Binding("c", "confirm and pay", "c"), ui.ActCreateTicket), ui.ActPayOut),
+			Confirm:   ui.Binding("c", "confirm and pay", "c"),
 			OnlyValid: ui.Binding("v", "drop invalid rows", "v"),
 			Stop:      ui.Binding("x", "stop the run", "x"),
 			Down:      ui.Binding("↓/j", "scroll", "down", "j"),
@@ -130,6 +164,11 @@ func (m *Screen) Capturing() bool { return m.typing }
 // Busy implements ui.Screen: quitting during a run asks first.
 func (m *Screen) Busy() bool { return m.phase == running }
 
+// Stopping implements ui.Stopper: what a switch or quit does to a run.
+func (m *Screen) Stopping() string {
+	return "the batch stops: the rows in flight are finished and recorded, the rest are not sent (run the file again to pay them, nothing is paid twice)"
+}
+
 // Init implements ui.Screen: the screen waits for a file.
 func (m *Screen) Init() tea.Cmd { return nil }
 
@@ -143,6 +182,9 @@ func (m *Screen) SetSize(w, h int) {
 func (m *Screen) KeyMap() []key.Binding {
 	k := m.keys
 	k.Open.SetEnabled(m.phase != running && m.phase != checking && !m.typing)
+	// Decided now, not when the screen was built: the access loads later,
+	// and may change.
+	k.Confirm = m.s.Gate(m.s.Gate(k.Confirm, ui.ActCreateTicket), ui.ActPayOut)
 	k.Confirm.SetEnabled(k.Confirm.Enabled() && m.phase == reviewing && m.plan != nil && m.plan.Ready())
 	k.OnlyValid.SetEnabled(m.phase == reviewing && m.plan != nil && len(m.plan.Problems) == 0 && !m.plan.Ready() && m.plan.Valid() > 0)
 	k.Stop.SetEnabled(m.phase == running)
@@ -169,7 +211,7 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		if !m.runReq.Take(msg) {
 			return m, nil
 		}
-		m.phase, m.final, m.runErr, m.results = finished, msg.Value.prog, msg.Value.err, msg.Value.results
+		m.phase, m.final, m.runErr, m.results, m.warnings = finished, msg.Value.prog, msg.Value.err, msg.Value.results, msg.Value.warnings
 		if msg.Err != nil {
 			m.runErr = msg.Err
 		}
@@ -177,12 +219,11 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			m.stop()
 			m.stop = nil
 		}
-		text := fmt.Sprintf("batch: %d created, %d parked, %d failed", m.final.Created, m.final.Parked, m.final.Failed)
 		level := ui.ToastSuccess
-		if m.runErr != nil || m.final.Failed > 0 {
+		if m.runErr != nil || m.final.Failed > 0 || len(m.warnings) > 0 {
 			level = ui.ToastError
 		}
-		return m, tea.Batch(ui.Toast(level, text), ui.ChangedIn(m.s.Account.ID, ui.ChangedTickets|ui.ChangedBalances|ui.ChangedOperations, "batch"))
+		return m, tea.Batch(ui.Toast(level, msg.Value.Report(msg.Err)), ui.ChangedIn(m.s.Account.ID, ui.ChangedTickets|ui.ChangedBalances|ui.ChangedOperations, "batch"))
 	case startMsg:
 		if msg.s != m.s || m.phase != reviewing {
 			return m, nil
@@ -228,6 +269,11 @@ func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k[1]):
 		return m.confirm()
 	case key.Matches(msg, k[2]):
+		for _, r := range m.plan.Rows {
+			if r.Problem != "" {
+				m.dropped = append(m.dropped, r)
+			}
+		}
 		m.plan.OnlyValid()
 		m.offset = 0
 	case key.Matches(msg, k[3]):
@@ -250,8 +296,19 @@ type nowFunc func() time.Time
 
 func (f nowFunc) Now() time.Time { return f() }
 
-func (m *Screen) options() pay.Options {
-	return pay.Options{SubAccountID: m.s.Account.ID, Clock: nowFunc(m.s.Now)}
+// options are the batch's options for this session; ledger holds what
+// earlier runs of the batch parked (nil without a state directory).
+func (m *Screen) options(ledger pay.Ledger) pay.Options {
+	return pay.Options{SubAccountID: m.s.Account.ID, Clock: nowFunc(m.s.Now), Ledger: ledger, Journal: m.s.Journal}
+}
+
+// openLedger opens the ledger of the batch called name in the state
+// directory (none without one).
+func openLedger(stateDir, name string) (*pay.FileLedger, error) {
+	if stateDir == "" {
+		return nil, nil
+	}
+	return pay.OpenLedger(filepath.Join(stateDir, "batches"), name)
 }
 
 // check reads, parses, checks and prices the file, off the update loop.
@@ -264,16 +321,24 @@ func (m *Screen) check(path string) tea.Cmd {
 			path = filepath.Join(home, path[2:])
 		}
 	}
-	m.path, m.plan, m.err, m.phase = path, nil, nil, checking
-	svc, opts := m.svc, m.options()
+	m.path, m.plan, m.err, m.phase, m.dropped = path, nil, nil, checking, nil
+	svc, opts, stateDir := m.svc, m.options(nil), m.s.StateDir
 	return ui.Fetch(m.s, &m.checkReq, checkTimeout, func(ctx context.Context) (checked, error) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return checked{}, err
 		}
-		f, err := pay.Parse(data)
+		f, err := pay.Parse(data, pay.NameOf(path))
 		if err != nil {
 			return checked{}, err
+		}
+		l, err := openLedger(stateDir, f.Name)
+		if err != nil {
+			return checked{}, err
+		}
+		if l != nil {
+			defer l.Close()
+			opts.Ledger = l
 		}
 		plan, err := pay.Check(ctx, svc, f, opts)
 		return checked{plan: plan}, err
@@ -338,43 +403,48 @@ func (m *Screen) payParts() []string {
 }
 
 // start runs the confirmed plan. Outcomes go to the results CSV next to
-// the file, the batch ledger and the journal; the view polls the counts.
+// the file (appended, with the run's time and the rows left out as
+// invalid), the batch ledger and, through the payment core, the journal;
+// the view polls the counts. The run stops between rows on x or when the
+// session ends (an account switch, the program's end): the rows in flight
+// are finished, and the outcome is reported against this account.
 func (m *Screen) start() tea.Cmd {
 	m.phase = running
 	live := &liveProgress{p: pay.Progress{Total: len(m.plan.Rows), Remaining: len(m.plan.Rows)}}
 	m.live = live
-	stopCtx, stop := context.WithCancel(context.Background())
+	stopCtx, stop := context.WithCancel(m.s.Context())
 	m.stop = stop
-	s, svc, plan, opts := m.s, m.svc, m.plan, m.options()
+	svc, plan, opts, stateDir, dropped := m.svc, m.plan, m.options(nil), m.s.StateDir, m.dropped
 	results := strings.TrimSuffix(m.path, filepath.Ext(m.path)) + ".results.csv"
-	run := ui.Fetch(m.s, &m.runReq, runTimeout, func(ctx context.Context) (runDone, error) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		defer context.AfterFunc(stopCtx, cancel)()
-		var ledger pay.Ledger
-		if s.StateDir != "" {
-			l, err := pay.OpenLedger(filepath.Join(s.StateDir, "batches"), plan.File.Hash)
-			if err != nil {
-				return runDone{}, err
-			}
+	run := ui.Settle(m.s, &m.runReq, runTimeout, func(context.Context) (runDone, error) {
+		done := runDone{batch: plan.File.Name}
+		l, err := openLedger(stateDir, plan.File.Name)
+		if err != nil {
+			return done, err
+		}
+		if l != nil {
 			defer l.Close()
-			ledger = l
+			opts.Ledger = l
 		}
-		rf, err := os.OpenFile(results, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+		rw, err := pay.OpenResults(results, time.Now())
 		if err != nil {
-			return runDone{}, fmt.Errorf("results file: %w", err)
+			return done, err
 		}
-		defer rf.Close()
-		rw, err := pay.NewResults(rf)
-		if err != nil {
-			return runDone{}, err
+		defer rw.Close()
+		done.results = results
+		if err := rw.AddInvalid(dropped); err != nil {
+			live.warn("results file: " + err.Error())
 		}
-		prog, err := pay.Run(ctx, svc, plan, opts, ledger, func(o pay.Outcome, p pay.Progress) {
-			_ = rw.Add(o)
-			_ = s.Journal.Record(entry(s, plan, o))
+		done.prog, done.err = pay.Run(stopCtx, svc, plan, opts, func(o pay.Outcome, p pay.Progress) {
+			if err := rw.Add(o); err != nil {
+				live.warn("results file: " + err.Error())
+			}
+			if o.JournalErr != nil {
+				live.warn("journal: " + o.JournalErr.Error())
+			}
 			live.mu.Lock()
 			live.p = p
-			if o.Err != "" {
+			if o.Err != "" && o.Status != pay.NotSent {
 				live.last = append(live.last, fmt.Sprintf("row %d: %s: %s", o.Row.N, o.Status, o.Err))
 				if len(live.last) > 3 {
 					live.last = live.last[1:]
@@ -382,7 +452,10 @@ func (m *Screen) start() tea.Cmd {
 			}
 			live.mu.Unlock()
 		})
-		return runDone{prog: prog, err: err, results: results}, nil
+		live.mu.Lock()
+		done.warnings = slices.Clone(live.warnings)
+		live.mu.Unlock()
+		return done, nil
 	})
 	return tea.Batch(run, m.poll())
 }
@@ -390,26 +463,4 @@ func (m *Screen) start() tea.Cmd {
 func (m *Screen) poll() tea.Cmd {
 	s := m.s
 	return m.s.After(pollEvery, func(time.Time) tea.Msg { return pollMsg{s: s} })
-}
-
-// entry is the journal line of one row.
-func entry(s *ui.Session, plan *pay.Plan, o pay.Outcome) journal.Entry {
-	e := s.JournalEntry(s.Account.ID, "batch-payout", "POST /v2/account/tickets/")
-	p := o.Row
-	e.IDs = map[string]string{"batch": plan.File.Hash[:20], "row": fmt.Sprint(p.N), "externalId": p.ExternalID}
-	if o.TicketID != "" {
-		e.IDs["ticketId"] = o.TicketID
-	}
-	if o.OperationID != "" {
-		e.IDs["operationId"] = o.OperationID
-	}
-	e.Amounts = map[string]string{"output": money.Wire(p.Amount, p.Currency) + " " + p.Currency}
-	if p.Quote != nil {
-		e.Amounts["input"] = money.Wire(p.Quote.InputAmount, p.Source) + " " + p.Source
-	}
-	e.Outcome = string(o.Status)
-	if o.Err != "" {
-		e.Outcome = "error: " + string(o.Status) + ": " + o.Err
-	}
-	return e
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -47,6 +48,8 @@ func operator(t *testing.T) *api.Client {
 	return livetest.Client(t, shared.creds, "operator", 10*time.Second)
 }
 
+var batchSeq atomic.Int64
+
 // payoutFile writes n valid rows to a demo beneficiary, then extra lines.
 func payoutFile(t *testing.T, c *api.Client, n int, extra string) string {
 	t.Helper()
@@ -60,7 +63,9 @@ func payoutFile(t *testing.T, c *api.Client, n int, extra string) string {
 		fmt.Fprintf(&sb, "%s,%d.25,BRL\n", p.Items[0].ID, 10+i)
 	}
 	sb.WriteString(extra)
-	path := filepath.Join(t.TempDir(), "friday.csv")
+	// Each test pays a batch of its own: the rows of the shared sandbox's
+	// batches are found by their name and content.
+	path := filepath.Join(t.TempDir(), fmt.Sprintf("friday%d.csv", batchSeq.Add(1)))
 	if err := os.WriteFile(path, []byte(sb.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +95,7 @@ func TestReviewRefusesInvalidRowsThenPaysOnConfirmation(t *testing.T) {
 	d := screentest.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, c) }, 120, 24)
 	open(d, path)
 	v := d.PlainView()
-	for _, want := range []string{"File: " + path, "10.25 BRL", "12.25 BRL", "INVALID: \"Nobody\" is no r", "Rows: 3 valid of 4", "1 rows are invalid: nothing is paid", "Environment: SANDBOX", "Account:"} {
+	for _, want := range []string{"File: " + path, "10.25 BRL", "12.25 BRL", "INVALID: \"Nobody\" is no r", "Rows: 3 to pay, 0 already created, 0 parked earlier, 1 invalid, of 4", "1 rows are invalid: nothing is paid", "Environment: SANDBOX", "Account:"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("review lacks %q:\n%s", want, v)
 		}
@@ -102,7 +107,7 @@ func TestReviewRefusesInvalidRowsThenPaysOnConfirmation(t *testing.T) {
 	}
 	// Dropping the invalid row is a choice, then one confirmation.
 	d.Key("v")
-	if v := d.PlainView(); !strings.Contains(v, "Rows: 3 valid of 3") || !strings.Contains(v, "They receive: 33.75 BRL") {
+	if v := d.PlainView(); !strings.Contains(v, "Rows: 3 to pay, 0 already created, 0 parked earlier, 0 invalid, of 3") || !strings.Contains(v, "They receive: 33.75 BRL") {
 		t.Fatalf("after v:\n%s", v)
 	}
 	d.Key("c")
@@ -111,7 +116,7 @@ func TestReviewRefusesInvalidRowsThenPaysOnConfirmation(t *testing.T) {
 	}
 	d.Run(d.Asks[0].OnYes)
 	v = d.PlainView()
-	if !strings.Contains(v, "created 3 · parked for approval 0 · failed 0 · remaining 0") || !strings.Contains(v, "Every row went through") {
+	if !strings.Contains(v, "created 3 · already created 0 · parked for approval 0 · failed 0 · not sent 0 · remaining 0") || !strings.Contains(v, "Every row went through") {
 		t.Fatalf("after the run:\n%s", v)
 	}
 	if len(d.Toasts) == 0 || d.Toasts[len(d.Toasts)-1].Level != ui.ToastSuccess {
@@ -195,7 +200,7 @@ func TestAReadOnlySessionReviewsButCannotPay(t *testing.T) {
 	s.ReadOnly = true
 	d := screentest.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, c) }, 100, 20)
 	open(d, path)
-	if v := d.PlainView(); !strings.Contains(v, "Rows: 1 valid of 1") {
+	if v := d.PlainView(); !strings.Contains(v, "Rows: 1 to pay, 0 already created, 0 parked earlier, 0 invalid, of 1") {
 		t.Fatalf("review:\n%s", v)
 	}
 	d.Key("c")
@@ -233,7 +238,7 @@ func TestReviewShowsFiatDestinationsAndTotalsPerCurrency(t *testing.T) {
 	open(d, path)
 	v := d.PlainView()
 	for _, want := range []string{"Destination", "WIRE Chase ••••6789", "IBAN DE89 ••••3000", "CVU ••••0009",
-		"Review Acme (Acme Inc)", "INVALID: Review Acme is a USD bank account (ACH or WIRE): the currency must be USD", "Rows: 3 valid of 4",
+		"Review Acme (Acme Inc)", "INVALID: Review Acme is a USD bank account (ACH or WIRE): the currency must be USD", "Rows: 3 to pay, 0 already created, 0 parked earlier, 1 invalid, of 4",
 		"They receive: 1,000.00 ARS, 50.00 EUR, 100.00 USD"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("review lacks %q:\n%s", want, v)
@@ -259,9 +264,9 @@ func TestReviewFitsMediumAndNarrowTerminals(t *testing.T) {
 		w, h int
 		want []string
 	}{
-		{80, 24, []string{"Destination", "Pays", "Rows: 3 valid of 4", "They receive: 33.75 BRL", "You pay (at today's quotes): ",
+		{80, 24, []string{"Destination", "Pays", "Rows: 3 to pay, 0 already created, 0 parked earlier, 1 invalid, of 4", "They receive: 33.75 BRL", "You pay (at today's quotes): ",
 			"Environment: SANDBOX", "1 rows are invalid: nothing is paid"}},
-		{40, 12, []string{"SANDBOX · ", "File: friday.csv · 3 valid of 4", "Receive: 33.75 BRL", "Pay: ",
+		{40, 12, []string{"SANDBOX · ", "File: " + filepath.Base(path) + " · 3 to pay of 4", "Receive: 33.75 BRL", "Pay: ",
 			"1 invalid: o opens a file, v drops them"}},
 	} {
 		d.Screen.SetSize(sz.w, sz.h)

@@ -42,7 +42,7 @@ func (m *Screen) View() string {
 		if narrow {
 			line = "File: " + filepath.Base(m.path)
 			if m.phase == reviewing && m.plan != nil {
-				line += fmt.Sprintf(" · %d valid of %d", m.plan.Valid(), len(m.plan.Rows))
+				line += fmt.Sprintf(" · %d to pay of %d", m.plan.Count(pay.StateNew), len(m.plan.Rows))
 			}
 		}
 		add(line)
@@ -136,7 +136,7 @@ func (m *Screen) reviewFoot(narrow bool) []string {
 		add(plain, "Receive: "+strings.Join(recv, ", "))
 		add(plain, "Pay: "+strings.Join(m.payParts(), ", "))
 	} else {
-		add(plain, fmt.Sprintf("Rows: %d valid of %d", p.Valid(), len(p.Rows)))
+		add(plain, m.rowCounts())
 		add(plain, "They receive: "+strings.Join(recv, ", "))
 		add(plain, m.paysLine()+"   Fees: "+strings.Join(fees, ", "))
 		add(plain, "Account: "+m.s.AccountName()+" · Environment: "+strings.ToUpper(string(m.s.Env)))
@@ -151,20 +151,44 @@ func (m *Screen) reviewFoot(narrow bool) []string {
 		add(plain, fmt.Sprintf("%d invalid: o opens a file, v drops them", len(p.Rows)-p.Valid()))
 	case !p.Ready():
 		add(plain, fmt.Sprintf("%d rows are invalid: nothing is paid. Fix the file (o), or drop them (v).", len(p.Rows)-p.Valid()))
+	case p.Count(pay.StateNew) == 0:
+		add(plain, "Nothing to pay: earlier runs settled every row. c records this run.")
 	default:
-		add(plain, "c confirms and pays every row.")
+		add(plain, fmt.Sprintf("c confirms and pays the %d new rows.", p.Count(pay.StateNew)))
 	}
 	return foot
 }
 
+// rowCounts says what the review found of the rows.
+func (m *Screen) rowCounts() string {
+	p := m.plan
+	return fmt.Sprintf("Rows: %d to pay, %d already created, %d parked earlier, %d invalid, of %d",
+		p.Count(pay.StateNew), p.Count(pay.StateDone), p.Count(pay.StateParked)+p.Count(pay.StateUnknown), p.Count(pay.StateInvalid), len(p.Rows))
+}
+
 // rowCells are one row's texts: its number, who and where it pays, what
-// they receive and what the account pays, or why it cannot be paid.
+// they receive and what the account pays, what the review found of it, or
+// why it cannot be paid.
 type rowCells struct {
-	n, who, dest, recv, pays, problem string
+	n, who, dest, recv, pays, status, problem string
+}
+
+// statusOf is a row's status in the review: new, or what an earlier run
+// left of it.
+func statusOf(r *pay.Planned) string {
+	switch r.State() {
+	case pay.StateDone:
+		return "created earlier"
+	case pay.StateParked:
+		return "parked earlier"
+	case pay.StateUnknown:
+		return "lost answer"
+	}
+	return "new"
 }
 
 func cellsOf(r *pay.Planned) rowCells {
-	c := rowCells{n: strconv.Itoa(r.N), who: r.Payee.Alias, problem: r.Problem}
+	c := rowCells{n: strconv.Itoa(r.N), who: r.Payee.Alias, problem: r.Problem, status: statusOf(r)}
 	if r.Payee.Name != "" && r.Payee.Name != c.who {
 		c.who += " (" + r.Payee.Name + ")"
 	}
@@ -203,6 +227,7 @@ func reviewColumns(w int, cells []rowCells) reviewCols {
 	var who, dest int
 	for _, r := range cells {
 		c.n = max(c.n, len(r.n))
+		c.status = max(c.status, len(r.status))
 		who = max(who, ansi.StringWidth(r.who))
 		if r.problem == "" {
 			dest = max(dest, ansi.StringWidth(r.dest))
@@ -273,7 +298,7 @@ func (m *Screen) reviewBody() (head string, body []string, cont []bool) {
 	head = line(rowCells{n: "Row", who: "Beneficiary", dest: "Destination"}, "Receives", "Pays", "Status")
 	for _, r := range cells {
 		if r.problem == "" {
-			body, cont = append(body, line(r, r.recv, r.pays, "ok")), append(cont, false)
+			body, cont = append(body, line(r, r.recv, r.pays, r.status)), append(cont, false)
 			continue
 		}
 		first := fmt.Sprintf("%-*s", c.n, r.n)
@@ -347,12 +372,21 @@ func (m *Screen) progress() []string {
 	}
 	out := []string{"",
 		fmt.Sprintf("[%s%s] %d/%d", strings.Repeat("█", fill), strings.Repeat("░", width-fill), done, p.Total),
-		fmt.Sprintf("created %d · parked for approval %d · failed %d · remaining %d", p.Created, p.Parked, p.Failed, p.Remaining),
+		fmt.Sprintf("created %d · already created %d · parked for approval %d · failed %d · not sent %d · remaining %d", p.Created, p.Existing, p.Parked, p.Failed, p.NotSent, p.Remaining),
 	}
 	for _, l := range last {
 		out = append(out, "  "+l)
 	}
 	st := m.s.Styles()
+	warnings := m.warnings
+	if m.phase == running {
+		m.live.mu.Lock()
+		warnings = append([]string(nil), m.live.warnings...)
+		m.live.mu.Unlock()
+	}
+	for _, w := range warnings {
+		out = append(out, st.ToastErr.Render("Not recorded: "+w))
+	}
 	switch {
 	case m.phase == running:
 		out = append(out, "", "Paying… x stops after the rows in flight; running the same file again pays only what is missing.")
@@ -360,6 +394,10 @@ func (m *Screen) progress() []string {
 		out = append(out, "", st.ToastErr.Render(ui.ErrorText(m.runErr)), "Run the same file again (o): what was created is found by its external id, nothing is paid twice.")
 	case p.Failed > 0:
 		out = append(out, "", st.ToastErr.Render(fmt.Sprintf("%d rows were not paid: see %s", p.Failed, m.results)), "Run the same file again (o) to retry them; nothing is paid twice.")
+	case p.NotSent > 0:
+		out = append(out, "", st.ToastErr.Render(fmt.Sprintf("Stopped: %d rows were not sent.", p.NotSent)), "Run the same file again (o) to pay them; nothing is paid twice. Results: "+m.results)
+	case p.Created == 0 && p.Parked == 0:
+		out = append(out, "", st.ToastOK.Render("Nothing was paid now: earlier runs had created every row."), "Results: "+m.results)
 	default:
 		out = append(out, "", st.ToastOK.Render("Every row went through."), "Results: "+m.results)
 	}
