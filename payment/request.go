@@ -153,7 +153,9 @@ func setOutput(req *api.CreateTicketRequest, rail Rail, in Intent) {
 // the quote it was priced by (q gives the currencies, methods and amounts;
 // nil leaves them empty): what the approvals inbox shows of a parked
 // request. It is TicketRequest read backwards; blocks the request does not
-// carry leave their part of the intent empty.
+// carry leave their part of the intent empty. Where the output block names
+// its rail (PIX, a bank rail, an inline wallet's chain), that rail is the
+// intent's output.
 func FromRequest(req api.CreateTicketRequest, q *api.Quote) Intent {
 	in := Intent{ExternalID: req.ExternalID, Pay: Destination{Kind: ToBalance}}
 	if q != nil {
@@ -218,5 +220,36 @@ func FromRequest(req api.CreateTicketRequest, q *api.Quote) Intent {
 	case req.TicketCopOutput != nil:
 		in.Pay = Destination{Kind: ToBeneficiary, ID: req.TicketCopOutput.BeneficiaryCopBankAccountID}
 	}
+	// Where the output block says the rail, it is what the request pays
+	// by, whatever the quote said.
+	if c, m := outputOfBlock(req); m != "" {
+		in.OutMethod = m
+		if c != "" {
+			in.OutCurrency = c
+		}
+	}
 	return in
+}
+
+// outputOfBlock is the output currency and method the request's output
+// block implies, as far as it does ("" where it does not: a token's
+// currency, a registered wallet's chain).
+func outputOfBlock(req api.CreateTicketRequest) (currency, method string) {
+	switch {
+	case req.TicketBrlPixOutput != nil:
+		return "BRL", "PIX"
+	case req.TicketBlockchainOutput != nil:
+		return "", strings.ToUpper(req.TicketBlockchainOutput.WalletChain)
+	case req.TicketUsdOutput != nil:
+		return "USD", railACH.Name
+	case req.TicketUsdWireOutput != nil:
+		return "USD", railWire.Name
+	case req.TicketEurSepaOutput != nil:
+		return "EUR", railSEPA.Name
+	case req.TicketArsOutput != nil:
+		return "ARS", railCVU.Name
+	case req.TicketCopOutput != nil:
+		return "COP", railCOP.Name
+	}
+	return "", ""
 }

@@ -2,11 +2,12 @@ package approvals
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
-	"github.com/google/uuid"
-
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 )
 
 // destination is where an operation's output goes, read from the parked
@@ -28,103 +29,85 @@ type destination struct {
 	Unknown bool
 }
 
-// outputBlocks are the payload's output blocks with the rail each one is
-// (USD's is ACH unless it is the wire block).
-var outputBlocks = []struct{ key, rail, idKey string }{
-	{"ticketBrlPixOutput", "PIX", "beneficiaryBrlBankAccountId"},
-	{"ticketBlockchainOutput", "", "beneficiaryWalletId"},
-	{"ticketUsdOutput", "USD ACH", "beneficiaryUsdBankAccountId"},
-	{"ticketUsdWireOutput", "USD WIRE", "beneficiaryUsdBankAccountId"},
-	{"ticketEurSepaOutput", "EUR SEPA", "beneficiaryEurBankAccountId"},
-	{"ticketArsOutput", "ARS CVU", "beneficiaryArsBankAccountId"},
-	{"ticketCopOutput", "COP BANK-TRANSFER", "beneficiaryCopBankAccountId"},
-}
-
 // destinationOf derives the destination of op, whose decoded quote is q
-// (nil when the service sent none).
+// (nil when the service sent none): the payment core reads the parked
+// request back into the payment it makes (payment.FromRequest), and the
+// beneficiary record the service attached names the payee when there is
+// one. The request is read leniently: a field of the wrong type is left
+// empty, the rest is read.
 func destinationOf(op api.Operation, q *quote) destination {
-	method := ""
+	var req api.CreateTicketRequest
+	_ = json.Unmarshal(op.Payload, &req)
+	var priced *api.Quote
 	if q != nil {
-		method = strings.ToUpper(q.OutputMethod)
+		priced = &api.Quote{InputCurrency: q.InputCurrency, InputPaymentMethod: q.InputMethod, InputAmount: q.InputAmount,
+			OutputCurrency: q.OutputCurrency, OutputPaymentMethod: q.OutputMethod, OutputAmount: q.OutputAmount}
 	}
-	payload := object(op.Payload)
+	in := payment.FromRequest(req, priced)
+	rail, known := in.Rail()
 	ben := object(op.Beneficiary)
-	for _, b := range outputBlocks {
-		blk := object(payload[b.key])
-		if blk == nil {
-			continue
-		}
-		d := destination{Rail: b.rail}
-		if d.Rail == "" {
-			d.Rail = method
-		}
-		id := str(blk, b.idKey)
-		switch b.key {
-		case "ticketBrlPixOutput":
-			pixDestination(&d, blk, ben, id)
-		case "ticketBlockchainOutput":
-			walletDestination(&d, blk, ben, id, method)
-		default:
+	d := destination{Rail: railLabel(in, rail, known)}
+	p := in.Pay
+	switch p.Kind {
+	case payment.ToBalance:
+		switch {
+		case known && slices.Contains(rail.Accepts, payment.ToBalance):
+			return destination{Rail: "INTERNAL", Stays: true}
+		case ben != nil:
 			d.Name, d.Where = recordName(ben), recordWhere(ben)
-			if d.Where == "" && id != "" {
-				d.Where = "registered beneficiary " + id
-			}
 		}
-		if d.Where == "" && d.Name == "" && !d.Stays {
-			d.Unknown = true
-		}
-		return d
-	}
-	// No output block: only an INTERNAL output may omit it, and then the
-	// money stays in the operation's account.
-	switch {
-	case method == "INTERNAL":
-		return destination{Rail: "INTERNAL", Stays: true}
-	case ben != nil:
-		return destination{Rail: method, Name: recordName(ben), Where: recordWhere(ben)}
-	}
-	return destination{Rail: method, Unknown: true}
-}
-
-func pixDestination(d *destination, blk, ben map[string]json.RawMessage, id string) {
-	switch {
-	case id != "" && ben != nil:
+	case payment.ToBeneficiary:
 		d.Name, d.Where = recordName(ben), recordWhere(ben)
-	case id != "":
-		d.Where = "registered BRL beneficiary " + id
-	case str(blk, "pixKey") != "":
-		d.Where = "PIX key " + str(blk, "pixKey")
-	case str(blk, "brCode") != "":
-		d.Where = "BR Code " + abbreviate(str(blk, "brCode"))
-	case str(blk, "accountNumber") != "":
-		d.Name = str(blk, "userName")
-		d.Where = bankWhere(blk)
-		if t := str(blk, "taxId"); t != "" {
-			d.Where += " · tax id " + t
+		if ben == nil {
+			d.Where = registered[rail.Payee] + p.ID.String()
 		}
-	}
-}
-
-func walletDestination(d *destination, blk, ben map[string]json.RawMessage, id, method string) {
-	switch {
-	case id == uuid.Nil.String() && method == "INTERNAL":
-		d.Rail, d.Stays = "INTERNAL", true
-	case id == uuid.Nil.String():
-		d.Name = "the account's own wallet"
-		d.Where = recordWhere(ben)
-	case id != "" && ben != nil:
-		d.Name, d.Where = recordName(ben), recordWhere(ben)
-	case id != "":
-		d.Where = "registered wallet " + id
-	case str(blk, "walletAddress") != "":
-		d.Where = str(blk, "walletAddress")
-		if c := str(blk, "walletChain"); c != "" {
+	case payment.ToPixKey:
+		d.Where = "PIX key " + p.PixKey
+	case payment.ToBrCode:
+		d.Where = "BR Code " + abbreviate(p.BrCode)
+	case payment.ToBankAccount:
+		d.Name = p.Bank.UserName
+		d.Where = bankWhere(map[string]string{"bankCode": p.Bank.BankCode, "branchCode": p.Bank.BranchCode, "accountNumber": p.Bank.AccountNumber})
+		if p.Bank.TaxID != "" {
+			d.Where += " · tax id " + p.Bank.TaxID
+		}
+	case payment.ToAddress:
+		d.Where = p.Address
+		if c := strings.ToUpper(in.OutMethod); c != "" {
 			d.Where += " on " + c
 		}
-		if m := str(blk, "walletMemo"); m != "" {
-			d.Where += " (memo " + m + ")"
+		if p.Memo != "" {
+			d.Where += " (memo " + p.Memo + ")"
 		}
+	case payment.ToOwnWallet:
+		d.Name, d.Where = "the account's own wallet", recordWhere(ben)
 	}
+	if d.Where == "" && d.Name == "" {
+		d.Unknown = true
+	}
+	return d
+}
+
+// registered names a registered beneficiary the request gives only by id.
+var registered = map[payment.Kind]string{
+	payment.KindBRL:    "registered BRL beneficiary ",
+	payment.KindWallet: "registered wallet ",
+	payment.KindUSD:    "registered beneficiary ",
+	payment.KindEUR:    "registered beneficiary ",
+	payment.KindARS:    "registered beneficiary ",
+	payment.KindCOP:    "registered beneficiary ",
+}
+
+// railLabel is how the money leaves, as the inbox says it: "PIX", the
+// chain, or the currency and its rail ("USD WIRE").
+func railLabel(in payment.Intent, rail payment.Rail, known bool) string {
+	switch {
+	case known && rail.Block == payment.BlockPixOutput:
+		return "PIX"
+	case !known, rail.Block == payment.BlockChainOutput, rail.Block == "":
+		return strings.ToUpper(in.OutMethod)
+	}
+	return money.Canonical(in.OutCurrency) + " " + rail.Name
 }
 
 // recordName is who a beneficiary record pays: the holder, else its alias.
@@ -152,7 +135,7 @@ func recordWhere(m map[string]json.RawMessage) string {
 	case str(m, "pixKey") != "":
 		return "PIX key " + str(m, "pixKey")
 	case str(m, "accountNumber") != "":
-		return bankWhere(m)
+		return bankWhere(map[string]string{"bankCode": str(m, "bankCode"), "branchCode": str(m, "branchCode"), "accountNumber": str(m, "accountNumber")})
 	case str(m, "iban") != "":
 		return "IBAN " + str(m, "iban")
 	case str(m, "cvu") != "":
@@ -163,8 +146,8 @@ func recordWhere(m map[string]json.RawMessage) string {
 	return ""
 }
 
-func bankWhere(m map[string]json.RawMessage) string {
-	return strings.Join(strings.Fields("bank "+str(m, "bankCode")+" branch "+str(m, "branchCode")+" account "+str(m, "accountNumber")), " ")
+func bankWhere(m map[string]string) string {
+	return strings.Join(strings.Fields("bank "+m["bankCode"]+" branch "+m["branchCode"]+" account "+m["accountNumber"]), " ")
 }
 
 // abbreviate keeps the ends of a long opaque value (a BR Code).
