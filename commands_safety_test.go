@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
@@ -37,7 +38,7 @@ func TestTicketCreateTwiceWithOneExternalIDMakesOneTicketUnderLostAnswers(t *tes
 			for try := 0; ; try++ {
 				code, out, errOut := tesouro(t, nil, "--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "USDC",
 					"--amount", "100.00", "--external-id", id, "--yes", "--json")
-				lostCheck := code != 0 && strings.Contains(errOut, "check for an existing ticket") && strings.Contains(errOut, "no answer from the service")
+				lostCheck := code != 0 && strings.Contains(errOut, "could not check for a ticket") && strings.Contains(errOut, "no answer from the service")
 				if lostCheck && try < 4 {
 					continue
 				}
@@ -72,6 +73,13 @@ func TestTicketCreateRefusals(t *testing.T) {
 		{[]string{"--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--yes"}, "--external-id is required"},
 		{[]string{"--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--external-id", "x"}, "pass --yes"},
 		{[]string{"--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "1e3", "--external-id", "x", "--yes"}, "--amount"},
+		// "1,234" USDC is never 1.234 USDC.
+		{[]string{"--credentials", creds, "ticket", "create", "--from", "USDC", "--from-method", "INTERNAL", "--to", "BRLA", "--amount", "1,234", "--external-id", "x", "--yes"}, "if 1,234 means thousands, type 1234"},
+		{[]string{"--credentials", creds, "quote", "--from", "USDC", "--to", "BRLA", "--output-amount", "1.234"}, "if 1.234 means thousands"},
+		{[]string{"--credentials", creds, "ticket", "create", "--from", "BRLA", "--from-method", "INTERNAL", "--to", "USD", "--to-method", "ACH", "--output-amount", "10", "--payment-rail", "WIRE",
+			"--beneficiary", "7f3c0d2e-5b8a-4c1f-9e6d-2a4b8c0e1f3a", "--external-id", "x", "--yes"}, "give --to-method WIRE"},
+		{[]string{"--credentials", creds, "ticket", "create", "--from", "BRLA", "--from-method", "INTERNAL", "--to", "EUR", "--output-amount", "10", "--pix-key", "maria@example.com", "--external-id", "x", "--yes"}, "--beneficiary: the output is EUR via SEPA"},
+		{[]string{"--credentials", creds, "ticket", "create", "--from", "BRLA", "--from-method", "INTERNAL", "--to", "BRL", "--output-amount", "10", "--external-id", "x", "--yes"}, "--beneficiary: the output is BRL via PIX: name a BRL beneficiary"},
 		{[]string{"--credentials", creds, "--readonly", "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--external-id", "x", "--yes"}, "read-only"},
 		{[]string{"--credentials", creds, "tickets", "cancel", "7f3c0d2e-5b8a-4c1f-9e6d-2a4b8c0e1f3a"}, "pass --yes"},
 		{[]string{"--credentials", creds, "--readonly", "tickets", "cancel", "7f3c0d2e-5b8a-4c1f-9e6d-2a4b8c0e1f3a", "--yes"}, "read-only"},
@@ -81,6 +89,59 @@ func TestTicketCreateRefusals(t *testing.T) {
 		code, _, errOut := tesouro(t, nil, tc.args...)
 		if code != exitUsage || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d %q; want 2 saying %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
+// TestTicketCreateRefusesAnExternalIDOfAnotherPayment: the id names one
+// payment; reused for another (another currency, or the same currencies
+// and another amount) it is refused, naming both, exit 1, and nothing is
+// created. The same payment again prints the ticket that exists.
+func TestTicketCreateRefusesAnExternalIDOfAnotherPayment(t *testing.T) {
+	creds := scriptSandbox(t, sandbox.Config{Seed: 1})
+	first := mustTesouro(t, "--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "BRLA", "--amount", "100", "--external-id", "idem-1", "--yes", "--json")
+	var tk struct{ ID string }
+	if err := json.Unmarshal([]byte(first), &tk); err != nil || tk.ID == "" {
+		t.Fatalf("first ticket: %s", first)
+	}
+	for _, other := range [][]string{
+		{"--from", "USDC", "--from-method", "INTERNAL", "--to", "BRLA", "--amount", "5"},
+		{"--from", "BRL", "--to", "BRLA", "--amount", "150"},
+	} {
+		args := append([]string{"--credentials", creds, "ticket", "create"}, other...)
+		code, out, errOut := tesouro(t, nil, append(args, "--external-id", "idem-1", "--yes", "--json")...)
+		if code != exitRuntime || out != "" || !strings.Contains(errOut, "external id idem-1 already names ticket "+tk.ID) || !strings.Contains(errOut, "nothing was created") {
+			t.Errorf("%v under idem-1: exit %d\nstdout %q\nstderr %s", other, code, out, errOut)
+		}
+	}
+	code, out, errOut := tesouro(t, nil, "--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "BRLA", "--amount", "100.00", "--external-id", "idem-1", "--yes", "--json")
+	if code != 0 || !strings.Contains(out, tk.ID) || !strings.Contains(errOut, "already exists") {
+		t.Errorf("the same payment again: exit %d\n%s\n%s", code, out, errOut)
+	}
+	n := strings.TrimSpace(mustTesouro(t, "--credentials", creds, "api", "GET", "/v2/account/tickets", "-f", "externalId=idem-1", "--paginate", "--jq", ".tickets | length"))
+	if n != "1" {
+		t.Errorf("%s tickets under idem-1, want 1", n)
+	}
+}
+
+// TestTicketCreatePaysEveryBankRail: EUR by SEPA and ARS to a CVU carry
+// their output blocks (they were sent without one).
+func TestTicketCreatePaysEveryBankRail(t *testing.T) {
+	creds := scriptSandbox(t, sandbox.Config{Seed: 1})
+	c := demoClient(t, creds, "operator")
+	eur, err := c.ListEURAccounts(context.Background(), api.BeneficiaryFilter{})
+	if err != nil || len(eur.Items) == 0 {
+		t.Fatal("no EUR beneficiary", err)
+	}
+	ars, err := c.ListARSAccounts(context.Background(), api.BeneficiaryFilter{})
+	if err != nil || len(ars.Items) == 0 {
+		t.Fatal("no ARS beneficiary", err)
+	}
+	for _, tc := range []struct{ to, bene, ext string }{{"EUR", eur.Items[0].ID.String(), "rail-sepa"}, {"ARS", ars.Items[0].ID.String(), "rail-cvu"}} {
+		code, out, errOut := tesouro(t, nil, "--credentials", creds, "ticket", "create", "--from", "USDC", "--from-method", "INTERNAL", "--to", tc.to,
+			"--output-amount", "50", "--beneficiary", tc.bene, "--reference", "invoice 9", "--external-id", tc.ext, "--yes", "--json")
+		if code != 0 || !strings.Contains(out, `"outputCurrency": "`+tc.to+`"`) {
+			t.Errorf("%s: exit %d\n%s\n%s", tc.to, code, out, errOut)
 		}
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/batch"
-	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/keystore"
 	"github.com/tesouro-treasury/tesouro/money"
 )
@@ -187,15 +186,10 @@ func (e *Env) runBatch(ctx context.Context, s *session, file *batch.File, f batc
 	if toPay == 0 {
 		fmt.Fprintf(e.Stderr, "nothing to pay: earlier runs of batch %q settled every row\n", file.Name)
 	}
-	jr, err := journal.Open(stateDir)
+	jr, err := e.journal(s)
 	if err != nil {
-		return fmt.Errorf("the journal is not available, and every payout must be recorded: %w", err)
+		return err
 	}
-	env := "sandbox"
-	if s.target.Production {
-		env = "production"
-	}
-	jr.SetActor(journal.Actor{Profile: s.target.Profile, DemoAccess: s.target.DemoAccess, Email: s.conn.Email, Env: env})
 	opts.Journal = jr
 	results, err := batch.OpenResults(f.results, time.Now())
 	if err != nil {

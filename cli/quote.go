@@ -6,11 +6,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shopspring/decimal"
+	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 )
 
 // quoteLife is how long a quote token is accepted (service.md §6: issue +
@@ -31,18 +32,18 @@ func (f *quoteFlags) add(cmd *cobra.Command) {
 	fs.StringVar(&f.toMethod, "to-method", "", "output payment METHOD (default: the currency's first)")
 	fs.StringVar(&f.amount, "amount", "", "input AMOUNT to convert (exact decimal, e.g. 1000.00)")
 	fs.StringVar(&f.outputAmount, "output-amount", "", "output AMOUNT wanted instead of --amount")
-	fs.StringVar(&f.sendMethod, "send-method", "", "send method when the input is on a chain: PERMIT or TRANSFER (default TRANSFER)")
+	fs.StringVar(&f.sendMethod, "send-method", "", "send method of a token input: PERMIT or TRANSFER (default: TRANSFER on a chain, PERMIT from the balance)")
 }
 
-// request validates the flags locally (usage errors) and builds the quote
-// request for the session's account.
-func (f *quoteFlags) request(sub api.QuoteRequest) (api.QuoteRequest, error) {
-	q := sub
+// intent validates the flags locally (usage errors) and makes the payment
+// they describe on account sub: the conversion alone, its destination and
+// external id for ticket create to add.
+func (f *quoteFlags) intent(sub uuid.UUID) (payment.Intent, error) {
 	// Typed in any case, sent as the service spells it: not always in
 	// capitals (USDCe), and the service refuses any other spelling.
-	q.InputCurrency, q.OutputCurrency = money.Canonical(f.from), money.Canonical(f.to)
-	if q.InputCurrency == "" || q.OutputCurrency == "" {
-		return q, Usagef("give --from CURRENCY and --to CURRENCY")
+	in := payment.Intent{Account: sub, InCurrency: money.Canonical(f.from), OutCurrency: money.Canonical(f.to)}
+	if in.InCurrency == "" || in.OutCurrency == "" {
+		return in, Usagef("give --from CURRENCY and --to CURRENCY")
 	}
 	method := func(flag, cur, m string) (string, error) {
 		m = strings.ToUpper(m)
@@ -59,33 +60,35 @@ func (f *quoteFlags) request(sub api.QuoteRequest) (api.QuoteRequest, error) {
 		return m, nil
 	}
 	var err error
-	if q.InputPaymentMethod, err = method("--from", q.InputCurrency, f.fromMethod); err != nil {
-		return q, err
+	if in.InMethod, err = method("--from", in.InCurrency, f.fromMethod); err != nil {
+		return in, err
 	}
-	if q.OutputPaymentMethod, err = method("--to", q.OutputCurrency, f.toMethod); err != nil {
-		return q, err
+	if in.OutMethod, err = method("--to", in.OutCurrency, f.toMethod); err != nil {
+		return in, err
 	}
 	switch {
 	case (f.amount == "") == (f.outputAmount == ""):
-		return q, Usagef("give exactly one of --amount (input) and --output-amount")
+		return in, Usagef("give exactly one of --amount (input) and --output-amount")
 	case f.amount != "":
-		d, err := money.ParseAmount(f.amount, q.InputCurrency)
-		if err != nil {
-			return q, Usagef("--amount: %v", err)
+		if in.Amount, err = money.ParseAmount(f.amount, in.InCurrency); err != nil {
+			return in, Usagef("--amount: %v", err)
 		}
-		q.InputAmount = decimal.NewNullDecimal(d)
+		in.Fixed = payment.FixInput
 	default:
-		d, err := money.ParseAmount(f.outputAmount, q.OutputCurrency)
-		if err != nil {
-			return q, Usagef("--output-amount: %v", err)
+		if in.Amount, err = money.ParseAmount(f.outputAmount, in.OutCurrency); err != nil {
+			return in, Usagef("--output-amount: %v", err)
 		}
-		q.OutputAmount = decimal.NewNullDecimal(d)
+		in.Fixed = payment.FixOutput
 	}
-	q.BlockchainSendMethod = strings.ToUpper(f.sendMethod)
-	if money.IsChain(q.InputPaymentMethod) && q.BlockchainSendMethod == "" {
-		q.BlockchainSendMethod = "TRANSFER"
+	switch in.SendMethod = strings.ToUpper(f.sendMethod); {
+	case in.SendMethod != "" && in.SendMethod != api.SendPermit && in.SendMethod != api.SendTransfer:
+		return in, Usagef("--send-method %s: PERMIT or TRANSFER", f.sendMethod)
+	case in.SendMethod == "" && money.IsChain(in.InMethod):
+		// A command line carries no permit: the caller transfers the
+		// tokens itself.
+		in.SendMethod = api.SendTransfer
 	}
-	return q, nil
+	return in, nil
 }
 
 // quoteView is a quote as the commands print it in JSON: the service's
@@ -111,14 +114,15 @@ func (e *Env) quoteCommand() *cobra.Command {
 	cmd.Flags().Lookup("watch").NoOptDefVal = "5s"
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		if _, err := f.request(api.QuoteRequest{}); err != nil {
+		if _, err := f.intent(uuid.Nil); err != nil {
 			return err
 		}
 		if watch < 0 || (watch > 0 && watch < time.Second) {
 			return Usagef("--watch %s: give an interval of at least 1s", watch)
 		}
 		return e.run(cmd, func(ctx context.Context, s *session) error {
-			req, _ := f.request(api.QuoteRequest{SubAccountID: s.sub})
+			in, _ := f.intent(s.sub)
+			req := in.QuoteRequest()
 			for {
 				sent := time.Now()
 				q, err := s.client().Quote(ctx, req)

@@ -95,14 +95,14 @@ func Send(ctx context.Context, svc Service, rec Recorder, in Intent, q *api.Quot
 		}
 		return out, err
 	}
-	held, found, err := svc.FindTicketByExternalID(ctx, in.Account, in.ExternalID)
-	if err != nil {
-		return out, fmt.Errorf("could not check for a ticket with external id %s, nothing was sent: %w", in.ExternalID, err)
-	}
-	if found {
-		if err := Match(held, in); err != nil {
-			return record(out, err)
-		}
+	held, err := Held(ctx, svc, in)
+	var conflict *ConflictError
+	switch {
+	case errors.As(err, &conflict):
+		return record(out, err)
+	case err != nil:
+		return out, err
+	case held != nil:
 		out.Status, out.Ticket = Existing, held
 		return record(out, nil)
 	}
@@ -123,6 +123,24 @@ func Send(ctx context.Context, svc Service, rec Recorder, in Intent, q *api.Quot
 		}
 	}
 	return record(out, nil)
+}
+
+// Held is the ticket the service already holds under the intent's
+// external id in its account: nil when there is none, a *ConflictError
+// when it is another payment's. A caller that asks a person to confirm
+// looks first, so that nobody confirms what exists.
+func Held(ctx context.Context, svc Service, in Intent) (*api.Ticket, error) {
+	t, found, err := svc.FindTicketByExternalID(ctx, in.Account, in.ExternalID)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("could not check for a ticket with external id %s, nothing was sent: %w", in.ExternalID, err)
+	case !found:
+		return nil, nil
+	}
+	if err := Match(t, in); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // Match reports whether ticket t is a ticket of the intent: the same
