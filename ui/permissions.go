@@ -2,12 +2,12 @@ package ui
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/payment"
 )
 
 // Action is something a screen may offer that needs a permission.
@@ -26,6 +26,9 @@ const (
 
 // Can reports whether the session may take the action now; the error says
 // why not, in words fit for the header ("read-only session (--readonly)").
+// What an access may pay is the payment core's rule (payment.Check); the
+// dashboard adds its own read-only mode and the actions that are not
+// payments.
 func (s *Session) Can(a Action) error {
 	if s.ReadOnly {
 		return errors.New("read-only session (--readonly)")
@@ -34,29 +37,22 @@ func (s *Session) Can(a Action) error {
 	if acc == nil {
 		return errors.New("access not loaded yet")
 	}
+	var need payment.Needs
 	p := acc.AccountPermissions
-	if p.ViewOnly {
-		return errors.New("this access is view-only")
-	}
-	if acc.Frozen(s.Now()) {
-		return fmt.Errorf("this access is frozen until %s", acc.FrozenUntil.Local().Format("2006-01-02 15:04"))
-	}
-	if s.Blacklisted() {
-		return errors.New("this access is blacklisted from the operated account")
-	}
 	switch a {
 	case ActCreateTicket:
 		if !p.Convert && !p.PayIn && !p.PayOut && !p.OnChain {
 			return errors.New("this access may not create tickets")
 		}
 	case ActPayOut:
-		if !p.PayOut {
-			return errors.New("this access lacks the payOut permission")
-		}
+		need.PayOut = true
 	case ActMarkup:
-		if !p.Markup {
-			return errors.New("this access lacks the markup permission")
-		}
+		need.Markup = true
+	}
+	if err := payment.Check(acc, s.Account.ID, need, s.Now()); err != nil {
+		return err
+	}
+	switch a {
 	case ActBeneficiary:
 		if !p.Beneficiary {
 			return errors.New("this access lacks the beneficiary permission")
@@ -72,13 +68,7 @@ func (s *Session) Can(a Action) error {
 // Blacklisted reports whether the access is blacklisted from the operated
 // account.
 func (s *Session) Blacklisted() bool {
-	if s.Access == nil {
-		return false
-	}
-	if s.Account.Main() {
-		return s.Access.IsMainAccountBlacklisted
-	}
-	return slices.Contains(s.Access.BlacklistedAccountIDs, s.Account.ID)
+	return payment.Blacklisted(s.Access, s.Account.ID)
 }
 
 // PermissionNames lists the flags an access has, in words: "view only"
