@@ -18,19 +18,9 @@ func TestE2EBatchScreenPaysAFileOnce(t *testing.T) {
 	c := clientAs(t, sb, "operator")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	p, err := c.ListBRLAccounts(ctx, api.BeneficiaryFilter{})
-	if err != nil || len(p.Items) == 0 {
-		t.Fatal("no demo beneficiary", err)
-	}
-	var sbuf strings.Builder
-	sbuf.WriteString("beneficiary;amount;currency;external_id\n")
-	for i := range 3 {
-		fmt.Fprintf(&sbuf, "%s;%d,50;BRL;e2e-batch-%d\n", p.Items[0].Alias, 20+i, i)
-	}
-	path := filepath.Join(t.TempDir(), "pay.csv")
-	if err := os.WriteFile(path, []byte(sbuf.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path, alias := batchFile(t, c, "pay.csv", "beneficiary;amount;currency;external_id", 3, func(alias string, i int) string {
+		return fmt.Sprintf("%s;%d,50;BRL;e2e-batch-%d", alias, 20+i, i)
+	})
 
 	tm := openAs(t, creds, "operator")
 	tm.Send("0")
@@ -41,7 +31,7 @@ func TestE2EBatchScreenPaysAFileOnce(t *testing.T) {
 	tm.Send("Enter")
 	tm.WaitFor("Rows: 3 to pay, 0 already created, 0 parked earlier, 0 invalid, of 3", 15*time.Second)
 	screen := tm.WaitFor("They receive: 64.50 BRL", 2*time.Second)
-	if !strings.Contains(screen, "SANDBOX") || !strings.Contains(screen, p.Items[0].Alias) {
+	if !strings.Contains(screen, "SANDBOX") || !strings.Contains(screen, alias) {
 		t.Fatalf("review:\n%s", screen)
 	}
 	tm.Send("c")
@@ -69,32 +59,14 @@ func TestE2EBatchScreenPaysAFileOnce(t *testing.T) {
 func TestE2EAccountSwitchStopsABatchRun(t *testing.T) {
 	// Every request takes a while: the run is still paying when the switch
 	// comes.
-	sb, err := sandbox.Start(sandbox.Config{Seed: 1, Faults: "latency=150ms"}, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close() })
-	creds := filepath.Join(t.TempDir(), "credentials.json")
-	if err := sb.Creds.WriteFile(creds); err != nil {
-		t.Fatal(err)
-	}
+	sb, creds := startSandboxWith(t, sandbox.Config{Seed: 1, Faults: "latency=150ms"})
 	c := clientAs(t, sb, "operator")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	p, err := c.ListBRLAccounts(ctx, api.BeneficiaryFilter{})
-	if err != nil || len(p.Items) == 0 {
-		t.Fatal("no demo beneficiary", err)
-	}
 	const rows = 40
-	var sbuf strings.Builder
-	sbuf.WriteString("beneficiary;amount;currency\n")
-	for i := range rows {
-		fmt.Fprintf(&sbuf, "%s;%d,10;BRL\n", p.Items[0].Alias, 10+i)
-	}
-	path := filepath.Join(t.TempDir(), "friday.csv")
-	if err := os.WriteFile(path, []byte(sbuf.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path, _ := batchFile(t, c, "friday.csv", "beneficiary;amount;currency", rows, func(alias string, i int) string {
+		return fmt.Sprintf("%s;%d,10;BRL", alias, 10+i)
+	})
 
 	tm := openAs(t, creds, "operator")
 	tm.Send(":")
@@ -175,4 +147,26 @@ func TestE2EAccountSwitchStopsABatchRun(t *testing.T) {
 	if n != len(created) {
 		t.Errorf("%d tickets of the batch on the service, %d in the results", n, len(created))
 	}
+}
+
+// batchFile writes a batch file called name with header and n rows made by
+// line, each paying the first demo BRL beneficiary (by its alias), and
+// returns its path and that alias.
+func batchFile(t *testing.T, c *api.Client, name, header string, n int, line func(alias string, i int) string) (path, alias string) {
+	t.Helper()
+	p, err := c.ListBRLAccounts(context.Background(), api.BeneficiaryFilter{})
+	if err != nil || len(p.Items) == 0 {
+		t.Fatal("no demo beneficiary", err)
+	}
+	alias = p.Items[0].Alias
+	var b strings.Builder
+	b.WriteString(header + "\n")
+	for i := range n {
+		b.WriteString(line(alias, i) + "\n")
+	}
+	path = filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, alias
 }

@@ -81,7 +81,14 @@ func needTmux(t *testing.T) string {
 // writes its credentials file; both go away at cleanup.
 func startSandbox(t *testing.T) (*sandbox.Running, string) {
 	t.Helper()
-	r, err := sandbox.Start(sandbox.Config{Seed: 1}, "127.0.0.1:0")
+	return startSandboxWith(t, sandbox.Config{Seed: 1})
+}
+
+// startSandboxWith is startSandbox with a configuration of the journey's
+// (faults, say).
+func startSandboxWith(t *testing.T, cfg sandbox.Config) (*sandbox.Running, string) {
+	t.Helper()
+	r, err := sandbox.Start(cfg, "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("start sandbox: %v", err)
 	}
