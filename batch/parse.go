@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,6 +27,53 @@ var required = []string{"beneficiary", "amount", "currency"}
 
 // MaxRows bounds a file: a batch is reviewed row by row by a person.
 const MaxRows = 10000
+
+// MaxFileSize and MaxLineLength bound what a batch file may hold: more
+// rows than MaxRows of the longest sensible row, and one row's line. A
+// file past them is refused before it is read into rows.
+const (
+	MaxFileSize   = 8 << 20
+	MaxLineLength = 4 << 10
+)
+
+// ReadFile reads a batch file from disk, refusing one larger than
+// MaxFileSize without reading it whole.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s is larger than %s: a batch file holds at most %d rows; split it", path, size(MaxFileSize), MaxRows)
+	}
+	return data, nil
+}
+
+// longestLine is the number (from 1) and length in bytes of data's longest
+// line.
+func longestLine(data []byte) (n, length int) {
+	for i := 1; len(data) > 0; i++ {
+		l, rest, _ := bytes.Cut(data, []byte("\n"))
+		if len(l) > length {
+			n, length = i, len(l)
+		}
+		data = rest
+	}
+	return n, length
+}
+
+// size says a byte count in words.
+func size(n int) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d KiB", (n+1023)/1024)
+}
 
 // maxExternalID is the longest external id accepted in a file.
 const maxExternalID = 100
@@ -122,7 +170,13 @@ func Parse(data []byte, name string) (*File, error) {
 	case len(bytes.TrimSpace(data)) == 0:
 		return nil, errors.New("the file is empty: it needs a header row and one row per payout (see tesouro batch template)")
 	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("the file is %s: a batch file holds at most %s (%d rows); split it", size(len(data)), size(MaxFileSize), MaxRows)
+	}
 	data = bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})
+	if n, long := longestLine(data); long > MaxLineLength {
+		return nil, fmt.Errorf("line %d is %d bytes long: a row holds at most %d (is this a batch file?)", n, long, MaxLineLength)
+	}
 	if !utf8.Valid(data) {
 		line := 1 + bytes.Count(data[:firstInvalid(data)], []byte("\n"))
 		return nil, fmt.Errorf("line %d is not UTF-8 (a file saved as Latin-1 or Windows-1252?): save the file as UTF-8", line)
@@ -168,14 +222,14 @@ func Parse(data []byte, name string) (*File, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := r.FieldPos(0)
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				return nil, fmt.Errorf("line %d: %v", pe.Line, pe.Err)
+				return nil, fmt.Errorf("line %d: %v (a value with a quote must be quoted whole, its quotes doubled)", pe.StartLine, pe.Err)
 			}
 			return nil, err
 		}
+		line, _ := r.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // a blank line
 		}

@@ -1,8 +1,11 @@
 package batch
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestParseReadsBothSeparatorsAndDerivesStableIDs(t *testing.T) {
@@ -156,4 +159,62 @@ func TestTemplateParses(t *testing.T) {
 	if f.Invalid() != 0 {
 		t.Errorf("the template has invalid rows: %+v", f.Rows)
 	}
+}
+
+// TestParseRefusesHostileFiles: an unterminated quote, a line too long and a
+// file too large are refused with a reason, never a panic.
+func TestParseRefusesHostileFiles(t *testing.T) {
+	for _, tc := range []struct{ name, data, want string }{
+		{"unterminated quote", "beneficiary,amount,currency\n\"Maria,10,BRL\n", "line 2: extraneous or missing \" in quoted-field"},
+		{"quote at the end", "beneficiary,amount,currency\nMaria,10,\"BRL", "line 2:"},
+		{"a line too long", "beneficiary,amount,currency\nMaria," + strings.Repeat("1", MaxLineLength) + ",BRL\n", "line 2 is 4106 bytes long: a row holds at most 4096"},
+		{"a file too large", "beneficiary,amount,currency\n" + strings.Repeat("Maria,10,BRL\n", MaxFileSize/13+1), "a batch file holds at most 8.0 MiB"},
+	} {
+		f, err := Parse([]byte(tc.data), "payouts")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, %v; want an error saying %q", tc.name, f, err, tc.want)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "big.csv")
+	if err := os.WriteFile(path, make([]byte, MaxFileSize+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(path); err == nil || !strings.Contains(err.Error(), "is larger than 8.0 MiB") {
+		t.Errorf("ReadFile of a file too large: %v", err)
+	}
+}
+
+// FuzzParse: any bytes are read into rows or refused with a reason, never a
+// panic; every row read has an external id a ticket can carry, and ids are
+// distinct within a file.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		Template(),
+		"beneficiary;amount;currency\nMaria;1.234,56;BRL\n",
+		"beneficiary,amount,currency\n\"Maria,10,BRL\n",
+		"beneficiary,amount,currency,external_id\nA,1,BRL,x\nB,2,BRL,x\n",
+		"\ufeffbeneficiary,amount,currency\n\"a\"\"b\",1,BRL\n",
+		"beneficiary,amount,currency\n,,\n\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := Parse(data, "fuzz")
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("an error without a reason")
+			}
+			return
+		}
+		seen := map[string]bool{}
+		for _, r := range file.Rows {
+			if r.ExternalID == "" && r.Problem == "" {
+				t.Fatalf("row %d has no external id and no problem", r.N)
+			}
+			if r.Problem == "" && (utf8.RuneCountInString(r.ExternalID) > 100 || seen[r.ExternalID]) {
+				t.Fatalf("row %d: external id %q too long or repeated", r.N, r.ExternalID)
+			}
+			seen[r.ExternalID] = true
+		}
+	})
 }

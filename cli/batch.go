@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -84,7 +83,7 @@ scripted writes.`,
 		if f.concurrency < 1 || f.concurrency > 16 {
 			return Usagef("--concurrency must be between 1 and 16, not %d", f.concurrency)
 		}
-		data, err := os.ReadFile(args[0])
+		data, err := batch.ReadFile(args[0])
 		if err != nil {
 			return fmt.Errorf("read the batch file: %w", err)
 		}

@@ -324,7 +324,7 @@ func (m *Screen) check(path string) tea.Cmd {
 	m.path, m.plan, m.err, m.phase, m.dropped = path, nil, nil, checking, nil
 	svc, opts, stateDir := m.svc, m.options(nil), m.s.StateDir
 	return ui.Fetch(m.s, &m.checkReq, checkTimeout, func(ctx context.Context) (checked, error) {
-		data, err := os.ReadFile(path)
+		data, err := pay.ReadFile(path)
 		if err != nil {
 			return checked{}, err
 		}
