@@ -24,11 +24,13 @@ type Req struct {
 	session uint64
 }
 
-// Reply is implemented by every message a Call delivers (Result). The root
-// drops a reply of any session but the current one before a screen sees it.
+// Reply is implemented by every message a request delivers (Result): an
+// answer of Call, Fetch or Settle, the firing of a timer armed with After, a
+// value a screen handed itself with Answer. The root drops a reply of any
+// session but the current one before a screen sees it.
 type Reply interface{ Request() Req }
 
-// Result is what a Call delivers: the answer to request Req.
+// Result is what a request delivers: the answer to request Req.
 type Result[T any] struct {
 	Req   Req
 	Value T
@@ -88,7 +90,7 @@ func call[T any](s *Session, timeout time.Duration, detached bool, fn func(ctx c
 	if timeout <= 0 {
 		timeout = RequestTimeout
 	}
-	req := Req{ID: ids.Add(1), Account: s.Account.ID, session: s.id()}
+	req := s.newReq()
 	parent := s.Context()
 	return req, func() tea.Msg {
 		s.inFlight.Add(1)
@@ -103,6 +105,22 @@ func call[T any](s *Session, timeout time.Duration, detached bool, fn func(ctx c
 		v, err := fn(ctx)
 		return Result[T]{Req: req, Value: v, Err: err}
 	}
+}
+
+// newReq names a new request of session s.
+func (s *Session) newReq() Req {
+	return Req{ID: ids.Add(1), Account: s.Account.ID, session: s.id()}
+}
+
+// Answer is Call for a value the screen already holds: it returns the name
+// of a request of session s made now, and the command whose message is
+// Result[T]{Value: v}, its answer. A screen hands itself through the root
+// what must reach it only while its session lasts this way: a
+// confirmation's yes, a prompt's text, a mark set before a write is sent.
+// The screen takes it with Session.Owns, or with a Slot that awaits it.
+func Answer[T any](s *Session, v T) (Req, tea.Cmd) {
+	req := s.newReq()
+	return req, func() tea.Msg { return Result[T]{Req: req, Value: v} }
 }
 
 // Context is the session's context: it ends when the session does (an
@@ -160,9 +178,11 @@ func (s *Session) Owns(msg Reply) bool {
 }
 
 // Slot is what one part of a screen awaits (a page, a quote, a ticket
-// creation): the latest request made for it. Only that request's answer is
-// taken; answers to requests it replaced, and answers for other sessions,
-// are dropped. The zero Slot awaits nothing.
+// creation, the next firing of a poll): the latest request made for it.
+// Only that request's answer is taken; answers to requests it replaced, and
+// answers for other sessions, are dropped. A reset (a new filter, a reload)
+// is a new request the slot awaits, or a Cancel. The zero Slot awaits
+// nothing.
 type Slot struct{ req Req }
 
 // Await makes r the request the slot awaits, dropping whatever it awaited.

@@ -20,6 +20,20 @@
 // keystroke, and one with an empty query when it is cleared.
 //
 // Messages that are not keys are delivered to every screen, shown or not, so
-// a result reaches the screen that asked for it; each screen drops what is
-// not its own (by request id, instance id or tick id).
+// a result reaches the screen that asked for it. What is not a screen's own,
+// or no longer wanted, is dropped one way (call.go): whatever a screen
+// waits for is a request (Req: an id, the account, the session) answered by
+// a Result. A service call is made with Call, Fetch or Settle; a timer whose
+// firing may go stale (a poll, a periodic refresh, the pause of a debounce)
+// is armed with After; a value a screen hands itself through the root (a
+// confirmation's yes, a prompt's text) is sent with Answer. The root drops
+// the answers of every session but the current one (Session.Owns); a screen
+// takes an answer only when the Slot awaiting it does (Slot.Take), or, for
+// answers it takes in any order (several writes under way), when its
+// session owns it. A reload, a new filter or a re-armed poll is a new
+// request that replaces the one its slot awaited, and a change that voids
+// what was awaited cancels the slot: nothing else (no counter, no session
+// pointer, no value echoed back) decides that an answer is stale. Only the
+// widgets' own tickers (a countdown, a spinner) and the root's toasts are
+// told apart by an id.
 package ui

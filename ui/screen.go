@@ -143,16 +143,6 @@ func (s *Session) id() uint64 {
 // InFlight is the number of requests under way, shown in the footer.
 func (s *Session) InFlight() int64 { return s.inFlight.Load() }
 
-// Request wraps a command that talks to the service so that the footer
-// counts it while it runs.
-func (s *Session) Request(fn func() tea.Msg) tea.Cmd {
-	return func() tea.Msg {
-		s.inFlight.Add(1)
-		defer s.inFlight.Add(-1)
-		return fn()
-	}
-}
-
 // NavigateMsg asks the root to show a screen, optionally focused on an item
 // (a ticket id, an operation id).
 type NavigateMsg struct {

@@ -69,10 +69,11 @@ type Screen struct {
 	after struct{ id, action string }
 
 	// visible is whether the screen is the one shown: it then polls every
-	// visibleEvery, else every backgroundEvery. pollGen names the live poll
-	// loop; a loop armed before the last change of visibility stops.
+	// visibleEvery, else every backgroundEvery. polling awaits the next
+	// poll of the live loop; a loop armed before the last change of
+	// visibility is replaced, and stops.
 	visible bool
-	pollGen int
+	polling ui.Slot
 	// askedAt is when the inbox was last asked for: shown again just
 	// after, it is not asked for twice.
 	askedAt time.Time

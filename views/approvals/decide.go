@@ -175,8 +175,7 @@ func (m *Screen) decide(its []*item, action, reason string) tea.Cmd {
 	for i, it := range its {
 		ids[i] = it.op.ID.String()
 	}
-	s := m.s
-	mark := func() tea.Msg { return sendingMsg{s: s, ids: ids} }
+	_, mark := ui.Answer(m.s, sending(ids))
 	return tea.Sequence(mark, m.send(its, action, reason))
 }
 
@@ -246,12 +245,13 @@ func (m *Screen) send(its []*item, action, reason string) tea.Cmd {
 	return cmd
 }
 
-// sendingMsg marks an operation as being decided, before the request goes;
-// it names the session whose screen confirmed the decision.
-type sendingMsg struct {
-	s   *ui.Session
-	ids []string
-}
+// sending are the operations being decided; sendingMsg marks them so
+// before the request goes, as an answer of the session whose screen
+// confirmed the decision.
+type (
+	sending    []string
+	sendingMsg = ui.Result[sending]
+)
 
 // decided takes the outcome of a decision: any of this session's, since
 // each names its operation and several may be under way.

@@ -23,13 +23,14 @@ const (
 	backgroundEvery = 30 * time.Second
 )
 
-// pollMsg is a poll armed by the screen of session s in loop gen: the
-// screen rebuilt for another account ignores its predecessor's, and a loop
-// armed before the last change of visibility stops.
-type pollMsg struct {
-	s   *ui.Session
-	gen int
-}
+// poll is one reload of the live loop, pollMsg its timer's firing, taken
+// only by the slot awaiting it: the screen rebuilt for another account
+// ignores its predecessor's, and a loop armed before the last change of
+// visibility stops.
+type (
+	poll    struct{}
+	pollMsg = ui.Result[poll]
+)
 
 // detail is the answer for one operation's detail.
 type detail struct {
@@ -40,14 +41,14 @@ type detail struct {
 	holder *pixholder.Lookup
 }
 
-// poll arms the next reload of the live loop; each pollMsg of that loop
-// re-arms it once, so one loop runs per screen.
+// poll arms the next reload of the live loop, replacing any armed before;
+// each pollMsg of that loop re-arms it once, so one loop runs per screen.
 func (m *Screen) poll() tea.Cmd {
-	s, gen, every := m.s, m.pollGen, backgroundEvery
+	every := backgroundEvery
 	if m.visible {
 		every = visibleEvery
 	}
-	return m.s.After(every, func(time.Time) tea.Msg { return pollMsg{s: s, gen: gen} })
+	return ui.After(m.s, &m.polling, every, poll{})
 }
 
 // reload asks for the whole inbox (the pending count needs every page),

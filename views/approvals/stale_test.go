@@ -15,7 +15,8 @@ import (
 
 // TestLateAnswersForAnotherAccountAreDropped builds the screen for account
 // A and holds back its answers (the inbox pages, the details filling the
-// list, an operation's detail, a decision), then delivers them into the
+// list, an operation's detail, a decision and the mark set before it is
+// sent, the firing of its poll), then delivers them into the
 // screen rebuilt for account B, before and after B's own answers: B shows
 // and holds only its own.
 func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
@@ -41,6 +42,10 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 	// A batch: the fresh details before its confirmation, and its decisions.
 	a.marked[theirs.ID.String()], a.marked[parked.ID.String()] = true, true
 	late = append(late, a.approveMarked()(), a.send([]*item{a.item(parked.ID.String()), a.item(shared.ID.String())}, "approve", "")())
+	// The mark a confirmed decision sets before it is sent, and A's poll.
+	_, mark := ui.Answer(ha.Session, sending{shared.ID.String()})
+	late = append(late, mark())
+	late = append(late, staletest.Fired(a.poll())...)
 
 	sb := ha.Session.WithAccount(ui.Account{ID: uuid.New(), Name: "Other"})
 	hb := harness{&fakeservice.Harness{Driver: screentest.New(t, sb, New(sb, fb))}}
@@ -65,6 +70,9 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 	}
 	if after := hb.PlainView(); after != before || len(hb.Toasts)+len(hb.Changes)+len(hb.Asks) != 0 {
 		t.Fatalf("A's answers changed B's screen (toasts %+v, changes %+v):\n%s\nwas:\n%s", hb.Toasts, hb.Changes, after, before)
+	}
+	if b.Busy() || hb.Pending() != 1 {
+		t.Fatalf("A's mark or poll reached B: busy %v, %d timers wait (want B's own poll)", b.Busy(), hb.Pending())
 	}
 }
 
@@ -101,8 +109,15 @@ func TestPollReloadsOnlyItsOwnLoop(t *testing.T) {
 	svc, _, _, _ := inbox()
 	h := newHarness(t, svc, "approver1@example.com", approver)
 	svc.AddOp(newOp("requester@example.com", "7", time.Second))
-	h.Send(pollMsg{s: h.Session.WithAccount(ui.Account{ID: uuid.New()})})
-	h.Send(pollMsg{s: h.Session, gen: -1}) // a loop stopped by a change of visibility
+	// The poll armed by the screen of another account, and the loop the
+	// screen armed while hidden, replaced when it was shown again.
+	other := New(staletest.OtherAccount(h.Session), svc).(*Screen)
+	_, hidden := h.screen().Update(ui.ShownMsg{Screen: "overview"})
+	stale := staletest.Fired(other.poll(), hidden)
+	h.Send(ui.ShownMsg{Screen: "approvals"})
+	for _, msg := range stale {
+		h.Send(msg)
+	}
 	h.Advance(visibleEvery - time.Second)
 	if h.Screen.Title() != "Approvals (2)" {
 		t.Fatalf("another screen's tick, or an early one, reloaded this one: %q", h.Screen.Title())

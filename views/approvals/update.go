@@ -40,7 +40,7 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case ui.Result[detail]:
 		return m, m.detailArrived(msg)
 	case pollMsg:
-		if msg.s != m.s || msg.gen != m.pollGen {
+		if !m.polling.Take(msg) {
 			return m, nil
 		}
 		cmds := []tea.Cmd{m.poll()}
@@ -59,7 +59,6 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		// A new loop at the new pace; shown again, the inbox is loaded now
 		// rather than at the end of the slow loop's wait.
 		m.visible = visible
-		m.pollGen++
 		cmds := []tea.Cmd{m.poll()}
 		if visible && !m.listing.Waiting() && m.s.Now().Sub(m.askedAt) >= visibleEvery {
 			cmds = append(cmds, m.reload())
@@ -82,8 +81,11 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		return m, tea.Batch(cmds...)
 	case sendingMsg:
-		for _, id := range msg.ids {
-			if it := m.item(id); it != nil && msg.s == m.s {
+		if !m.s.Owns(msg) {
+			return m, nil // confirmed on the screen of another account
+		}
+		for _, id := range msg.Value {
+			if it := m.item(id); it != nil {
 				it.sending = true
 			}
 		}

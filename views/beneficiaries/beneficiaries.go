@@ -25,11 +25,14 @@ type Screen struct {
 	svc   Service
 	kinds []*kind
 	keys  keyMap
-	// holderSlot awaits who the PIX key of the open form pays; watched is
-	// the last key looked up as typed, known the last holder found.
-	holderSlot ui.Slot
-	watched    string
-	known      holder
+	// holderSlot awaits who the PIX key of the open form pays, then the
+	// operator's yes to that holder; pausing awaits the pause in typing
+	// after which the key is looked up. typed is the key the form held
+	// when last seen, watched the last key looked up as typed, known the
+	// last holder found.
+	holderSlot, pausing ui.Slot
+	typed, watched      string
+	known               holder
 }
 
 // New builds the screen for a session.
@@ -70,6 +73,7 @@ func (m *Screen) View() string {
 
 // Update implements ui.Screen.
 func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	m.followPix()
 	switch msg := msg.(type) {
 	case deletedMsg:
 		if !m.s.Owns(msg) {
@@ -128,7 +132,8 @@ func (m *Screen) openForm() tea.Cmd {
 	k := m.kinds[m.Cur()]
 	if k.key == "brl" {
 		m.holderSlot.Cancel()
-		m.watched, m.known = "", holder{}
+		m.pausing.Cancel()
+		m.typed, m.watched, m.known = "", "", holder{}
 		return m.OpenVettedForm(k.newForm(), k.request, m.vetPix)
 	}
 	return m.OpenForm(k.newForm(), k.request)

@@ -38,13 +38,11 @@ type (
 	holderMsg = ui.Result[holder]
 	// holderOKMsg is the operator's yes to the holder shown for key.
 	holderOKMsg = ui.Result[string]
+	// pause is the pause in typing after key was typed, lookupMsg its
+	// timer's firing.
+	pause     struct{ key string }
+	lookupMsg = ui.Result[pause]
 )
-
-// lookupMsg is the pause after key was typed.
-type lookupMsg struct {
-	s   *ui.Session
-	key string
-}
 
 // checkWithPayee is what the PIX key field adds to the shared refusal of a
 // key nobody holds: what to do about it.
@@ -57,35 +55,53 @@ const againHint = " · ctrl+s asks again"
 // confirmation, as on the Quote and Approvals confirmations.
 const holderLabel = "Holder: "
 
-// watchPix runs after every message the screen took: when the open form's
-// PIX key became a new valid key, it is looked up once typing pauses.
-func (m *Screen) watchPix() tea.Cmd {
-	f := m.Form()
-	if f == nil || f.Value("mode") != modePix || f.Hint("pixKey") == "" {
-		return nil
+// followPix runs before and after every message the screen takes: when
+// the PIX key of the open form changed since it was last seen (or the form
+// closed, or left PIX), what was awaited for the key before is dropped: its
+// pause, who holds it, the operator's yes to that holder. It returns the
+// open BRL form on a PIX key, nil when there is none.
+func (m *Screen) followPix() *form.Form {
+	f := m.pixForm()
+	key := ""
+	if f != nil {
+		key = f.Normalized("pixKey")
 	}
-	key := f.Normalized("pixKey")
-	if key == m.watched {
-		return nil
+	if key != m.typed {
+		m.typed, m.watched = key, ""
+		m.pausing.Cancel()
+		m.holderSlot.Cancel()
 	}
-	m.watched = key
-	s := m.s
-	return m.s.After(lookupDelay, func(time.Time) tea.Msg { return lookupMsg{s: s, key: key} })
+	return f
 }
 
-// lookup asks who holds the key typed, if it is still the form's and its
-// holder is not known yet.
-func (m *Screen) lookup(msg lookupMsg) tea.Cmd {
-	if msg.s != m.s || m.pixForm(msg.key) == nil || m.known.key == msg.key || m.Form().Sending() {
+// watchPix runs after every message the screen took: a new valid PIX key
+// is looked up once typing pauses.
+func (m *Screen) watchPix() tea.Cmd {
+	f := m.followPix()
+	if f == nil || f.Hint("pixKey") == "" || m.typed == m.watched {
 		return nil
 	}
-	return m.ask(msg.key, true)
+	m.watched = m.typed
+	return ui.After(m.s, &m.pausing, lookupDelay, pause{key: m.typed})
+}
+
+// lookup asks who holds the key typed once typing paused, unless its
+// holder is known already.
+func (m *Screen) lookup(msg lookupMsg) tea.Cmd {
+	if !m.pausing.Take(msg) {
+		return nil // typing went on, or the key changed
+	}
+	key := msg.Value.key
+	if f := m.pixForm(); f == nil || f.Sending() || m.known.key == key {
+		return nil
+	}
+	return m.ask(key, true)
 }
 
 // ask looks key up, saying so under the field until the answer comes.
 func (m *Screen) ask(key string, live bool) tea.Cmd {
 	svc := m.svc
-	if f := m.pixForm(key); f != nil {
+	if f := m.pixForm(); f != nil {
 		f.SetNote("pixKey", m.plainLine(pixholder.Lookup{}, true))
 	}
 	return ui.Fetch(m.s, &m.holderSlot, 0, func(ctx context.Context) (holder, error) {
@@ -116,23 +132,24 @@ func (m *Screen) vetPix(f *form.Form) tea.Cmd {
 	return m.ask(key, false)
 }
 
-// pixForm is the open form while it is the BRL form on a PIX key, with that
-// key; nil otherwise.
-func (m *Screen) pixForm(key string) *form.Form {
+// pixForm is the open form while it is the BRL form on a PIX key; nil
+// otherwise.
+func (m *Screen) pixForm() *form.Form {
 	f := m.Form()
-	if f == nil || f.Value("mode") != modePix || f.Normalized("pixKey") != key {
+	if f == nil || f.Value("mode") != modePix {
 		return nil
 	}
 	return f
 }
 
-// gotHolder shows what the directory said of the key the form still holds
-// under the field: the holder, a refusal on the field when nobody holds
-// it, or why it is not known (ctrl+s asks again). The holder goes on to a
-// confirmation when ctrl+s asked.
+// gotHolder shows what the directory said of the key under the field (the
+// slot awaits only the answer for the key the form holds: see followPix):
+// the holder, a refusal on the field when nobody holds it, or why it is not
+// known (ctrl+s asks again). The holder goes on to a confirmation when
+// ctrl+s asked.
 func (m *Screen) gotHolder(msg holderMsg) tea.Cmd {
 	h := msg.Value
-	f := m.pixForm(h.key)
+	f := m.pixForm()
 	if f == nil {
 		return nil
 	}
@@ -161,10 +178,12 @@ func (m *Screen) gotHolder(msg holderMsg) tea.Cmd {
 	return m.confirmHolder(f, h)
 }
 
-// confirmHolder asks before saving the key, repeating who it pays.
+// confirmHolder asks before saving the key, repeating who it pays; the
+// holder's slot awaits the yes, which a change of the key drops.
 func (m *Screen) confirmHolder(f *form.Form, h holder) tea.Cmd {
 	key, alias := h.key, f.Normalized("alias")
-	_, onYes := ui.Call(m.s, 0, func(context.Context) (string, error) { return key, nil })
+	yes, onYes := ui.Answer(m.s, key)
+	m.holderSlot.Await(yes)
 	title := "Save this PIX key?"
 	if name := h.Info.Name; strings.TrimSpace(name) != "" {
 		title = fmt.Sprintf("Save the PIX key of %s?", name)
@@ -185,9 +204,12 @@ func holderBody(line, key, alias, account string) string {
 }
 
 // holderOK sends the form the operator confirmed, if it still holds the
-// key whose holder was shown.
+// key whose holder was shown (the slot awaits the yes until it changes).
 func (m *Screen) holderOK(msg holderOKMsg) tea.Cmd {
-	if f := m.pixForm(msg.Value); f == nil || f.Sending() {
+	if !m.holderSlot.Take(msg) {
+		return nil
+	}
+	if f := m.pixForm(); f == nil || f.Sending() {
 		return nil
 	}
 	return m.Send()

@@ -128,3 +128,23 @@ func TestUnknownPixKeyIsReadWholeAt40Columns(t *testing.T) {
 		t.Fatalf("want %q whole:\n%s", want, v)
 	}
 }
+
+// TestPixPauseOfAnEarlierKeyIsDropped: typing paused on a valid key, then
+// went on (to a key that is no key, or the form closed) before the pause
+// was over: the pause of the earlier key looks nothing up.
+func TestPixPauseOfAnEarlierKeyIsDropped(t *testing.T) {
+	for _, then := range [][]string{{"x"}, {"esc"}} {
+		svc := &fakeservice.Service{}
+		svc.Holders = map[string]api.PixInfo{"52998224725": fulano}
+		h := newHarness(t, svc, canWrite)
+		h.Key("right", "n")
+		h.Type("Fulano")
+		h.Key("tab", "tab")
+		h.Type("529.982.247-25")
+		h.Key(then...)
+		h.Advance(lookupDelay)
+		if len(svc.PixAsked) != 0 || h.Pending() != 0 {
+			t.Fatalf("after %q: asked %v, %d timers wait", then, svc.PixAsked, h.Pending())
+		}
+	}
+}

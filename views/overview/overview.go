@@ -41,6 +41,8 @@ type Screen struct {
 	// changed): an older answer, or one of another account's screen, is
 	// dropped.
 	balReq, ticketsReq, pendingReq, infoReq, limitsReq, codeReq ui.Slot
+	// refreshing awaits the next periodic refresh.
+	refreshing ui.Slot
 	// pendingAsked is whether the latest load asked for the pending count
 	// (it cannot before the access is known).
 	pendingAsked bool
@@ -109,15 +111,13 @@ type (
 		n    int
 		more bool
 	}
-	// amountMsg is the amount typed for the QR code on the screen of
-	// session s ("" for any amount).
-	amountMsg struct {
-		s      *ui.Session
-		amount string
-	}
-	// refreshMsg is the periodic refresh armed by the screen of session s:
-	// the screen rebuilt for another account ignores its predecessor's.
-	refreshMsg struct{ s *ui.Session }
+	// typedAmount is the amount typed for the QR code ("" for any amount).
+	typedAmount string
+	// amountMsg hands the screen the amount typed in the root's prompt.
+	amountMsg = ui.Result[typedAmount]
+	// refresh is the periodic refresh, refreshMsg its timer's firing.
+	refresh    struct{}
+	refreshMsg = ui.Result[refresh]
 )
 
 // ID implements ui.Screen.
@@ -138,8 +138,7 @@ func (m *Screen) Init() tea.Cmd {
 }
 
 func (m *Screen) scheduleRefresh() tea.Cmd {
-	s := m.s
-	return m.s.After(refreshEvery, func(time.Time) tea.Msg { return refreshMsg{s: s} })
+	return ui.After(m.s, &m.refreshing, refreshEvery, refresh{})
 }
 
 // load starts every request of the screen.
@@ -271,10 +270,10 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		m.qrCode, m.codeErr = msg.Value, msg.Err
 		return m, nil
 	case amountMsg:
-		if msg.s != m.s {
-			return m, nil
+		if !m.s.Owns(msg) {
+			return m, nil // typed on the screen of another account
 		}
-		return m, m.askCode(msg.amount)
+		return m, m.askCode(string(msg.Value))
 	case ui.Result[pendingCount]:
 		if !m.pendingReq.Take(msg) {
 			return m, nil
@@ -293,7 +292,7 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		m.table.SetRows(ticketRows(m.s.Styles(), m.tickets))
 		return m, nil
 	case refreshMsg:
-		if msg.s != m.s {
+		if !m.refreshing.Take(msg) {
 			return m, nil
 		}
 		return m, tea.Batch(m.load(), m.scheduleRefresh())
@@ -331,7 +330,8 @@ func (m *Screen) shownCode() string {
 func (m *Screen) askAmount() tea.Cmd {
 	s := m.s
 	return ui.Prompt("Amount to receive, BRL", "e.g. 150.00 (empty: the payer chooses)", validAmount, func(text string) tea.Cmd {
-		return func() tea.Msg { return amountMsg{s: s, amount: text} }
+		_, typed := ui.Answer(s, typedAmount(text))
+		return typed
 	})
 }
 

@@ -210,9 +210,9 @@ func TestOverviewShowsTheOperatedAccountOnly(t *testing.T) {
 }
 
 // TestLateAnswersForAnotherAccountAreDropped delivers the balances,
-// tickets and pending count asked by the Overview of the main account into
-// the Overview rebuilt for a sub-account, before and after its own
-// answers: it shows only its own.
+// tickets and pending count asked by the Overview of the main account, and
+// the firing of its refresh, into the Overview rebuilt for a sub-account,
+// before and after its own answers: it shows only its own.
 func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 	fa := newFake()
 	fa.ops = append(fa.ops, api.Operation{Status: api.OperationPending}, api.Operation{Status: api.OperationPending})
@@ -220,7 +220,7 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 	sb := sa.WithAccount(ui.Account{ID: subID, Name: "Acme"})
 	d := screentest.New(t, sb, New(sb, newFake()))
 	d.Screen.SetSize(100, 26)
-	staletest.AnotherAccount{FromA: []tea.Cmd{New(sa, fa).Init()}, B: d, Own: d.Screen.Init(),
+	staletest.AnotherAccount{FromA: []tea.Cmd{New(sa, fa).Init()}, Timers: true, B: d, Own: d.Screen.Init(),
 		Then: func(t *testing.T, d *screentest.Driver) {
 			if v := d.PlainView(); strings.Contains(v, "1,234.50") || strings.Contains(v, "4 pending") || !strings.Contains(v, "77.00") || !strings.Contains(v, "2 pending") ||
 				strings.Contains(v, "pix@acme.example") || strings.Contains(v, "0x5aAeb") || strings.Contains(v, "49,500.00") ||
@@ -261,7 +261,10 @@ func TestRefreshesEveryThirtySecondsOnItsOwnClock(t *testing.T) {
 		t.Fatalf("refreshed early (asked %d):\n%s", len(f.asked), v)
 	}
 	// The refresh armed by the screen of another session is not this one's.
-	d.Send(refreshMsg{s: d.Session.WithAccount(ui.Account{ID: subID})})
+	other := New(d.Session.WithAccount(ui.Account{ID: subID}), newFake()).(*Screen)
+	for _, fired := range staletest.Fired(other.scheduleRefresh()) {
+		d.Send(fired)
+	}
 	if len(f.asked) != 1 {
 		t.Fatalf("another screen's refresh reloaded this one (asked %d)", len(f.asked))
 	}
@@ -433,7 +436,8 @@ func TestAnAmountGivesTheQROfACodeCarryingIt(t *testing.T) {
 		t.Fatalf("an empty amount did not bring the static code back:\n%s", v)
 	}
 	// The amount typed on another account's screen changes nothing here.
-	d.Send(amountMsg{s: d.Session.WithAccount(ui.Account{ID: subID}), amount: "9.99"})
+	_, typed := ui.Answer(d.Session.WithAccount(ui.Account{ID: subID}), typedAmount("9.99"))
+	d.Send(typed())
 	if len(f.amounts) != 2 {
 		t.Fatalf("another screen's amount was asked for: %v", f.amounts)
 	}

@@ -137,11 +137,11 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			func() tea.Msg { return ui.ReloadAccountsMsg{} },
 		)
 	case startCreateMsg:
-		if msg.s != m.s {
-			return m, nil
+		if !m.s.Owns(msg) {
+			return m, nil // confirmed on the screen of another account
 		}
 		m.creates++
-		return m, m.send(msg.name, msg.kind)
+		return m, m.send(msg.Value.name, msg.Value.kind)
 	case ui.AccessLoadedMsg, ui.AccountsLoadedMsg:
 		m.rebuild()
 		return m, nil
@@ -223,8 +223,8 @@ func (m *Screen) askType(name string) tea.Cmd {
 	return ui.Prompt("Account type for "+name, "INDIVIDUAL or COMPANY", validType, func(kind string) tea.Cmd {
 		kind = normType(kind)
 		body := fmt.Sprintf("Name: %s\nType: %s\nUnder: %s\nEnvironment: %s", name, kind, m.mainName(), m.s.Env)
-		s := m.s
-		return ui.Confirm("Create this sub-account?", body, func() tea.Msg { return startCreateMsg{s: s, name: name, kind: kind} })
+		_, start := ui.Answer(m.s, startCreate{name: name, kind: kind})
+		return ui.Confirm("Create this sub-account?", body, start)
 	})
 }
 
@@ -245,13 +245,14 @@ func validType(s string) error {
 	return nil
 }
 
-// startCreateMsg counts a creation as under way before its request runs.
-// It names the session whose screen confirmed it: a screen rebuilt for
+// startCreate is a creation confirmed, startCreateMsg hands it to the
+// screen, which counts it as under way before its request runs. It is an
+// answer of the session whose screen confirmed it: a screen rebuilt for
 // another account in between does not send it.
-type startCreateMsg struct {
-	s          *ui.Session
-	name, kind string
-}
+type (
+	startCreate    struct{ name, kind string }
+	startCreateMsg = ui.Result[startCreate]
+)
 
 // send sends the creation and journals it.
 func (m *Screen) send(name, kind string) tea.Cmd {

@@ -201,20 +201,21 @@ func TestNamesStayVisibleOnANarrowWindow(t *testing.T) {
 	}
 }
 
-// TestLateAnswerForAnotherAccountIsDropped delivers the listing and a
-// creation asked by the screen of account A into the screen rebuilt for
-// account B, before and after B's own answer: B shows only its own, and
-// neither announces nor counts A's creation.
+// TestLateAnswerForAnotherAccountIsDropped delivers the listing, a
+// creation confirmed and the creation asked by the screen of account A into
+// the screen rebuilt for account B, before and after B's own answer: B
+// shows only its own, and neither announces, counts nor sends A's creation.
 func TestLateAnswerForAnotherAccountIsDropped(t *testing.T) {
 	fa := newFake()
 	fa.rename("Only In A")
 	sa := newSession(false, nil)
 	a := New(sa, fa)
-	_, createByA := a.Update(startCreateMsg{s: sa, name: "Made By A", kind: "COMPANY"})
+	_, start := ui.Answer(sa, startCreate{name: "Made By A", kind: "COMPANY"})
+	_, createByA := a.Update(start())
 	sb := sa.WithAccount(ui.Account{ID: acmeID, Name: "Acme Pagamentos"})
 	d := screentest.New(t, sb, New(sb, newFake()))
 	d.Screen.SetSize(100, 20)
-	staletest.AnotherAccount{FromA: []tea.Cmd{a.Init(), createByA}, B: d, Own: d.Screen.Init(),
+	staletest.AnotherAccount{FromA: []tea.Cmd{a.Init(), start, createByA}, B: d, Own: d.Screen.Init(),
 		Then: func(t *testing.T, d *screentest.Driver) {
 			if v := d.PlainView(); strings.Contains(v, "Only In A") || !strings.Contains(v, "Acme Pagamentos") {
 				t.Fatalf("B shows A's listing, or not its own:\n%s", v)

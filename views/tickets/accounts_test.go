@@ -15,7 +15,8 @@ import (
 )
 
 // TestTicketsDropAnotherAccountsAnswers: the screen of account A asks for
-// its first page, a reload after a write, a ticket's detail and a receipt;
+// its first page, a reload after a write, a ticket's detail and a receipt,
+// and arms its live refresh;
 // the root rebuilds the screen for account B, which opens its own detail.
 // A's late answers, delivered straight to B's screen, change nothing there;
 // B's own answer is still taken.
@@ -32,7 +33,7 @@ func TestTicketsDropAnotherAccountsAnswers(t *testing.T) {
 	mb.SetSize(100, 30)
 	run(t, mb, mb.Init())
 	_, detailB := mb.Update(fakeservice.KeyPress("enter"))
-	staletest.AnotherAccount{FromA: fromA, B: driver(t, mb).Driver, Own: detailB,
+	staletest.AnotherAccount{FromA: fromA, Timers: true, B: driver(t, mb).Driver, Own: detailB,
 		Held: func() string { return fmt.Sprintf("%d rows, note %q", mb.list.Len(), mb.note) },
 		Then: func(t *testing.T, d *screentest.Driver) {
 			if d := mb.detail; d.loading || d.ticket == nil || d.ticket.ID != svcB.tickets[0].ID {

@@ -95,5 +95,5 @@ func (m *Model) refreshOne(id uuid.UUID) tea.Cmd {
 	if d := m.detail; d != nil && d.id == id {
 		return m.openDetailKeepScroll()
 	}
-	return ui.Fetch(m.s, &m.refresh, 0, refreshTickets(m.svc, m.listGen, m.s.Account.ID, []uuid.UUID{id}))
+	return ui.Fetch(m.s, &m.refresh, 0, refreshTickets(m.svc, m.s.Account.ID, []uuid.UUID{id}))
 }

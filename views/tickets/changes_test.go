@@ -10,6 +10,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
 // newest makes a ticket created after every other one of the fake.
@@ -150,6 +151,34 @@ func TestStaleReloadIsDropped(t *testing.T) {
 	typeText(t, m, "FAILED")
 	press(t, m, "enter")
 	run(t, m, late)
+	for _, r := range m.list.Items() {
+		if r.Status() != api.TicketFailed {
+			t.Fatalf("a %s row from the refresh landed in the FAILED list", r.Status())
+		}
+	}
+}
+
+// TestRefreshAskedBeforeAFilterIsDropped: a live refresh on its way when
+// the user applies a filter answers for the rows the filter dropped; its
+// older state of a ticket must not land in the new list.
+func TestRefreshAskedBeforeAFilterIsDropped(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(12)}
+	m := start(t, svc, 100, 20)
+	moving := svc.tickets[5]
+	if moving.Status != api.TicketProcessing {
+		t.Fatalf("ticket 5 is %s, want PROCESSING", moving.Status)
+	}
+	late := staletest.Answers(m.onTick()) // asked while it was PROCESSING
+	svc.setStatus(moving.ID, api.TicketFailed)
+	press(t, m, "f")
+	typeText(t, m, "FAILED")
+	press(t, m, "enter")
+	for _, msg := range late {
+		deliver(t, m, msg)
+	}
+	if _, ok := m.list.Item(moving.ID.String()); !ok {
+		t.Fatal("the ticket that failed is not in the FAILED list")
+	}
 	for _, r := range m.list.Items() {
 		if r.Status() != api.TicketFailed {
 			t.Fatalf("a %s row from the refresh landed in the FAILED list", r.Status())

@@ -32,12 +32,15 @@ type (
 	receiptMsg = ui.Result[receipt]
 )
 
-// tickMsg arms the live refresh of one screen: a screen built anew (an
-// account switch) runs its own and ignores the old one's.
-type tickMsg struct{ owner *Model }
+type (
+	// tick is one tick of the live refresh, tickMsg its timer's firing,
+	// taken only by the slot awaiting it: a screen built anew (an account
+	// switch) runs its own and ignores the old one's.
+	tick    struct{}
+	tickMsg = ui.Result[tick]
+)
 
 type refreshed struct {
-	gen     uint64 // the list generation the ids were taken from
 	tickets []*api.Ticket
 	failed  int
 }
@@ -49,7 +52,7 @@ type receipt struct {
 
 // tick arms one refresh tick of the screen.
 func (m *Model) tick() tea.Cmd {
-	return m.s.After(refreshEvery, func(time.Time) tea.Msg { return tickMsg{owner: m} })
+	return ui.After(m.s, &m.ticking, refreshEvery, tick{})
 }
 
 // records are the records of a page of tickets, made in the command so
@@ -63,9 +66,9 @@ func records(p api.Page[api.Ticket], err error) (api.Page[*record], error) {
 }
 
 // refreshTickets fetches the given tickets, four at a time.
-func refreshTickets(svc Service, gen uint64, account uuid.UUID, ids []uuid.UUID) func(context.Context) (refreshed, error) {
+func refreshTickets(svc Service, account uuid.UUID, ids []uuid.UUID) func(context.Context) (refreshed, error) {
 	return func(ctx context.Context) (refreshed, error) {
-		out := refreshed{gen: gen}
+		var out refreshed
 		var mu sync.Mutex
 		var wg sync.WaitGroup
 		sem := make(chan struct{}, 4)

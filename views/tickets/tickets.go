@@ -28,9 +28,6 @@ type Model struct {
 
 	list *listing.List[*record]
 	bar  *widget.FilterBar
-	// listGen is bumped when the list is reset (filter, reload): a live
-	// refresh asked for before updates the detail, not the new rows.
-	listGen uint64
 	// reload awaits a refresh that keeps the rows on screen until the
 	// fresh first page replaces them (after a write).
 	reload ui.Slot
@@ -44,8 +41,10 @@ type Model struct {
 	detail     *detailPane
 	detailSlot ui.Slot
 	eventsSlot ui.Slot
-	// refresh awaits the live refresh of the unfinished tickets.
-	refresh ui.Slot
+	// ticking awaits the next tick of the live refresh, refresh that
+	// refresh's answer: a list reset (filter, reload) drops an answer asked
+	// for the rows it replaced.
+	ticking, refresh ui.Slot
 
 	// The last file written, shown under the count: what, then where.
 	note, notePath string

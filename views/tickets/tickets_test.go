@@ -288,9 +288,14 @@ func TestLiveRefreshOfUnfinishedTickets(t *testing.T) {
 	if !slices.Contains(svc.gets, svc.tickets[5].ID) {
 		t.Fatal("a PROCESSING ticket was not refreshed")
 	}
-	// A tick of another screen (the one this replaced) is not ours.
+	// A tick of another screen (the one this replaced, another account's)
+	// is not ours.
 	n := len(svc.gets)
-	deliver(t, m, tickMsg{owner: &Model{}})
+	for _, s := range []*ui.Session{m.s, staletest.OtherAccount(m.s)} {
+		for _, fired := range staletest.Fired(New(s, svc).(*Model).tick()) {
+			deliver(t, m, fired)
+		}
+	}
 	if len(svc.gets) != n {
 		t.Fatal("a foreign tick started a refresh")
 	}

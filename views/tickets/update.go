@@ -42,7 +42,7 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		return m, m.onCanceled(msg.Value)
 	case tickMsg:
-		if msg.owner != m {
+		if !m.ticking.Take(msg) {
 			return m, nil // the tick of a screen this one replaced
 		}
 		return m, m.onTick()
@@ -110,10 +110,13 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // reset drops the loaded list and asks for the first page under the
-// applied filter. Answers to earlier requests are ignored from now on.
+// applied filter. Answers to earlier requests are ignored from now on,
+// the live refresh asked for the rows dropped among them: the next tick
+// asks for the new rows (a reset with the detail open, after a write,
+// fetches the detail anew; see refreshList).
 func (m *Model) reset() tea.Cmd {
-	m.listGen++
 	m.reload.Cancel()
+	m.refresh.Cancel()
 	if m.bar.Empty() {
 		m.list.SetEmpty("no tickets in " + m.s.AccountName())
 	} else {
@@ -355,7 +358,7 @@ func (m *Model) onTick() tea.Cmd {
 	if len(ids) == 0 {
 		return next
 	}
-	return tea.Batch(next, ui.Fetch(m.s, &m.refresh, 0, refreshTickets(m.svc, m.listGen, m.s.Account.ID, ids)))
+	return tea.Batch(next, ui.Fetch(m.s, &m.refresh, 0, refreshTickets(m.svc, m.s.Account.ID, ids)))
 }
 
 func (m *Model) onRefresh(msg refreshed) tea.Cmd {
@@ -367,9 +370,7 @@ func (m *Model) onRefresh(msg refreshed) tea.Cmd {
 			}
 			d.ticket = t
 		}
-		if msg.gen == m.listGen {
-			m.update(t)
-		}
+		m.update(t)
 	}
 	return events
 }

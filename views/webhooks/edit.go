@@ -43,7 +43,9 @@ type editor struct {
 	hooks []api.Webhook
 	// shown is the webhook the fields were filled from.
 	shown string
-	slot  ui.Slot
+	// slot awaits the operator's yes to the change shown, then the
+	// service's answer to it; a change of the form drops the yes.
+	slot ui.Slot
 }
 
 // checkURL accepts an absolute https URL (http only on the loopback, for
@@ -168,6 +170,7 @@ func (m *Model) openEdit() tea.Cmd {
 // for a confirmation.
 func (m *Model) editKey(msg tea.Msg) tea.Cmd {
 	e := m.edit
+	before := e.request()
 	res, cmd := e.form.Update(msg)
 	switch res {
 	case form.Cancelled:
@@ -177,7 +180,14 @@ func (m *Model) editKey(msg tea.Msg) tea.Cmd {
 		return m.confirmEdit()
 	}
 	e.fill()
+	if !e.form.Sending() && !sameRequest(before, e.request()) {
+		e.slot.Cancel() // changed since the question: ctrl+s asks again
+	}
 	return cmd
+}
+
+func sameRequest(a, b api.UpdateWebhookRequest) bool {
+	return a.WebhookID == b.WebhookID && a.WebhookURL == b.WebhookURL && slices.Equal(a.Subscriptions, b.Subscriptions)
 }
 
 // confirmEdit repeats what changes and where, and sends it on yes.
@@ -199,20 +209,20 @@ func (m *Model) confirmEdit() tea.Cmd {
 	if req.WebhookURL != old.URL {
 		b.WriteString("\nDeliveries from now on go to the new URL: check that it answers.")
 	}
-	_, onYes := ui.Call(m.s, 0, func(context.Context) (api.UpdateWebhookRequest, error) { return req, nil })
+	yes, onYes := ui.Answer(m.s, req)
+	e.slot.Await(yes)
 	return ui.Confirm("Change this webhook?", b.String(), onYes)
 }
 
-// sendEdit sends the confirmed change, if the form still holds it, and
-// journals the outcome.
-func (m *Model) sendEdit(req api.UpdateWebhookRequest) tea.Cmd {
+// sendEdit sends the confirmed change, if the form still awaits the yes
+// to it (it was neither changed nor closed since), and journals the
+// outcome.
+func (m *Model) sendEdit(msg editOKMsg) tea.Cmd {
 	e := m.edit
-	if e == nil || e.form.Sending() {
+	if e == nil || !e.slot.Take(msg) {
 		return nil
 	}
-	if cur := e.request(); cur.WebhookID != req.WebhookID || cur.WebhookURL != req.WebhookURL || !slices.Equal(cur.Subscriptions, req.Subscriptions) {
-		return nil // changed since the question: ctrl+s asks again
-	}
+	req := msg.Value
 	e.form.SetSending(true)
 	s, svc, account := m.s, m.svc, m.s.Account.ID
 	return ui.Fetch(s, &e.slot, 0, func(ctx context.Context) (edited, error) {

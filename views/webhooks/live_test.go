@@ -168,6 +168,28 @@ func TestEditChoosesAmongSeveralWebhooks(t *testing.T) {
 	}
 }
 
+// TestEditYesToAnEarlierChangeIsDropped: the operator answered no and
+// changed the URL again; the first question's yes, late, sends nothing,
+// and ctrl+s asks about the change the form holds.
+func TestEditYesToAnEarlierChangeIsDropped(t *testing.T) {
+	svc := &fakeService{hooks: []api.Webhook{hook}}
+	m := start(t, svc, session(t, svc, false), 100, 30)
+	press(t, m, "e")
+	m.edit.form.SetValue(fURL, "https://a.example/first")
+	msgs := press(t, m, "ctrl+s")
+	yes := msgs[0].(ui.ConfirmMsg).OnYes
+	press(t, m, "x")
+	run(t, m, yes)
+	if len(svc.updates) != 0 || m.edit.form.Sending() {
+		t.Fatalf("the yes to an earlier change sent %+v", svc.updates)
+	}
+	msgs = press(t, m, "ctrl+s")
+	run(t, m, msgs[0].(ui.ConfirmMsg).OnYes)
+	if len(svc.updates) != 1 || svc.updates[0].WebhookURL != "https://a.example/firstx" {
+		t.Fatalf("sent %+v, want the change the form holds", svc.updates)
+	}
+}
+
 func TestEditHiddenWhenReadOnly(t *testing.T) {
 	svc := &fakeService{hooks: []api.Webhook{hook}}
 	m := start(t, svc, session(t, svc, true), 100, 30)

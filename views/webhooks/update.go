@@ -30,10 +30,7 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			m.edit.form.SetStyles(formStyles(m.s))
 		}
 	case editOKMsg:
-		if !m.s.Owns(msg) {
-			return m, nil // asked on the screen of another account
-		}
-		return m, m.sendEdit(msg.Value)
+		return m, m.sendEdit(msg)
 	case editedMsg:
 		return m, m.onEdited(msg)
 	case tea.KeyPressMsg:

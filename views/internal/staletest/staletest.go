@@ -2,7 +2,9 @@
 // answers, so that each screen states only its own case: an answer asked
 // for by the screen of another account (the root rebuilds every screen on
 // an account switch) changes nothing on the screen rebuilt for this one,
-// and an older load of the same screen never overwrites the latest.
+// and an older load of the same screen never overwrites the latest. The
+// firing of a timer armed with ui.After (a poll, a refresh) is an answer
+// like any other: Fired gives it to a test.
 //
 // Answers are delivered straight to the screen (screentest.Driver.Send), not
 // through the driver's Handle, which drops another session's answers as the
@@ -22,21 +24,36 @@ import (
 )
 
 // Answers runs cmds now and returns every message they give, batches
-// opened and timers left out, none delivered: a test holds them to deliver late, or to another
-// screen.
-func Answers(cmds ...tea.Cmd) []tea.Msg {
+// opened and timers left out, none delivered: a test holds them to deliver
+// late, or to another screen.
+func Answers(cmds ...tea.Cmd) []tea.Msg { return collect(cmds, true, false) }
+
+// Fired runs cmds now and returns the firing of every timer they arm (a
+// poll, a refresh, a debounce), as if its time had come, their answers left
+// out: a test holds them to deliver once the timer was replaced, or to
+// another screen.
+func Fired(cmds ...tea.Cmd) []tea.Msg { return collect(cmds, false, true) }
+
+// collect runs cmds and returns their answers, their timers' firings, or
+// both.
+func collect(cmds []tea.Cmd, answers, timers bool) []tea.Msg {
 	var out []tea.Msg
 	for _, cmd := range cmds {
 		if cmd == nil {
 			continue
 		}
-		msg := cmd()
-		if b, ok := msg.(tea.BatchMsg); ok {
-			out = append(out, Answers(b...)...)
-			continue
-		}
-		if _, timer := msg.(clocktest.Timer); msg != nil && !timer {
-			out = append(out, msg)
+		switch msg := cmd().(type) {
+		case nil:
+		case tea.BatchMsg:
+			out = append(out, collect(msg, answers, timers)...)
+		case clocktest.Timer:
+			if timers {
+				out = append(out, msg.Fire())
+			}
+		default:
+			if answers {
+				out = append(out, msg)
+			}
 		}
 	}
 	return out
@@ -51,8 +68,11 @@ func OtherAccount(a *ui.Session) *ui.Session {
 // AnotherAccount is one screen's case of answers meant for another account.
 type AnotherAccount struct {
 	// FromA are the requests the screen of account A made (its load, a
-	// detail, a write); they run at once and their answers are held.
-	FromA []tea.Cmd
+	// detail, a write); they run at once and their answers are held, with
+	// the firings of the timers they arm when Timers is set (a poll, a
+	// refresh).
+	FromA  []tea.Cmd
+	Timers bool
 	// B drives the screen rebuilt for account B. Own is B's request whose
 	// answer has not come yet (its first load, a detail it opened).
 	B   *screentest.Driver
@@ -71,7 +91,7 @@ type AnotherAccount struct {
 // root (a toast, a change, a navigation); B still takes its own answer.
 func (c AnotherAccount) Check(t *testing.T) {
 	t.Helper()
-	late := Answers(c.FromA...)
+	late := collect(c.FromA, true, c.Timers)
 	if len(late) == 0 {
 		t.Fatal("staletest: A made no request")
 	}
