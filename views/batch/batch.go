@@ -55,7 +55,7 @@ type Screen struct {
 	input  textinput.Model
 	path   string
 
-	checkReq, runReq ui.Slot
+	checkReq, runReq, starting, polling ui.Slot
 	plan             *pay.Plan
 	err              error
 	offset           int
@@ -114,8 +114,11 @@ type (
 		results  string
 		warnings []string
 	}
-	startMsg struct{ s *ui.Session }
-	pollMsg  struct{ s *ui.Session }
+	// startNow is the yes to the confirmation, awaited by the starting
+	// slot: a yes to a plan since checked again is dropped.
+	startNow struct{}
+	// pollNow is the redraw timer of a run, awaited by the polling slot.
+	pollNow struct{}
 )
 
 // Report implements ui.Reporter: the run's counts and where its results are.
@@ -224,13 +227,13 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			level = ui.ToastError
 		}
 		return m, tea.Batch(ui.Toast(level, msg.Value.Report(msg.Err)), ui.ChangedIn(m.s.Account.ID, ui.ChangedTickets|ui.ChangedBalances|ui.ChangedOperations, "batch"))
-	case startMsg:
-		if msg.s != m.s || m.phase != reviewing {
+	case ui.Result[startNow]:
+		if !m.starting.Take(msg) || m.phase != reviewing {
 			return m, nil
 		}
 		return m, m.start()
-	case pollMsg:
-		if msg.s != m.s || m.phase != running {
+	case ui.Result[pollNow]:
+		if !m.polling.Take(msg) || m.phase != running {
 			return m, nil
 		}
 		return m, m.poll()
@@ -322,6 +325,7 @@ func (m *Screen) check(path string) tea.Cmd {
 		}
 	}
 	m.path, m.plan, m.err, m.phase, m.dropped = path, nil, nil, checking, nil
+	m.starting.Cancel()
 	svc, opts, stateDir := m.svc, m.options(nil), m.s.StateDir
 	return ui.Fetch(m.s, &m.checkReq, checkTimeout, func(ctx context.Context) (checked, error) {
 		data, err := pay.ReadFile(path)
@@ -348,8 +352,8 @@ func (m *Screen) check(path string) tea.Cmd {
 // confirm asks the root for the one confirmation: y on a sandbox, the
 // typed totals on production.
 func (m *Screen) confirm() tea.Cmd {
-	s := m.s
-	start := func() tea.Msg { return startMsg{s: s} }
+	req, start := ui.Answer(m.s, startNow{})
+	m.starting.Await(req)
 	curs := pay.Currencies(m.plan.Out)
 	var totals []string
 	for _, c := range curs {
@@ -461,6 +465,5 @@ func (m *Screen) start() tea.Cmd {
 }
 
 func (m *Screen) poll() tea.Cmd {
-	s := m.s
-	return m.s.After(pollEvery, func(time.Time) tea.Msg { return pollMsg{s: s} })
+	return ui.After(m.s, &m.polling, pollEvery, pollNow{})
 }

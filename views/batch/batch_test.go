@@ -19,6 +19,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"github.com/tesouro-treasury/tesouro/views/internal/livetest"
+	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
 // shared is one sandbox for the package's tests (its demo data takes a
@@ -391,4 +392,29 @@ func rowText(lines []string, prefix string) string {
 		b.WriteString(l)
 	}
 	return b.String()
+}
+
+// TestAYesToAnEarlierReviewIsDropped: the confirmation's yes is an answer
+// awaited by the screen; once the file is checked again, a yes given to the
+// earlier review starts nothing.
+func TestAYesToAnEarlierReviewIsDropped(t *testing.T) {
+	c := operator(t)
+	path := payoutFile(t, c, 2, "")
+	d := screentest.Drive(t, session(t, ui.EnvSandbox), func(s *ui.Session) ui.Screen { return New(s, c) }, 120, 24)
+	open(d, path)
+	d.Key("c")
+	if len(d.Asks) != 1 {
+		t.Fatalf("confirmations %+v", d.Asks)
+	}
+	late := staletest.Answers(d.Asks[0].OnYes)
+	d.Key("o", "enter") // the same file checked again: a new review
+	if !strings.Contains(d.PlainView(), "Rows: 2 to pay") {
+		t.Fatalf("second review:\n%s", d.PlainView())
+	}
+	for _, msg := range late {
+		d.Send(msg)
+	}
+	if v := d.PlainView(); strings.Contains(v, "Paying") || strings.Contains(v, "created ") || !strings.Contains(v, "Rows: 2 to pay") {
+		t.Fatalf("a yes to the earlier review started a run:\n%s", v)
+	}
 }
