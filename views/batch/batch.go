@@ -56,9 +56,9 @@ type Screen struct {
 	path   string
 
 	checkReq, runReq, starting, polling ui.Slot
-	plan             *pay.Plan
-	err              error
-	offset           int
+	plan                                *pay.Plan
+	err                                 error
+	offset                              int
 
 	live    *liveProgress
 	stop    context.CancelFunc
