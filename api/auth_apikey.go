@@ -13,6 +13,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,12 +41,16 @@ type APIKeyAuth struct {
 	rsa     *rsa.PrivateKey
 	now     func() time.Time
 
-	// lastMS is the last timestamp sent (under mu). The service accepts a
-	// signed message once (401 REPLAYED), so two identical requests, or a
-	// request and its retry, must not share a millisecond: each is stamped
-	// at least one past the one before.
+	// The service accepts a signed message once (401 REPLAYED), so two
+	// identical requests, or a request and its retry, must not share a
+	// millisecond. lastMS is the latest millisecond stamped and sent holds
+	// the messages (hashed) stamped with it, all under mu; sleep waits for
+	// the clock (time.Sleep, replaced in tests).
 	mu     sync.Mutex
 	lastMS int64
+	sent   map[uint64]struct{}
+	seed   maphash.Seed
+	sleep  func(time.Duration)
 }
 
 // NewAPIKeyAuth reads privateKeyPEM (PKCS#8 for any type, PKCS#1 for RSA,
@@ -58,7 +63,7 @@ func NewAPIKeyAuth(apiKey string, privateKeyPEM []byte) (*APIKeyAuth, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &APIKeyAuth{apiKey: strings.TrimSpace(apiKey), now: time.Now}
+	a := &APIKeyAuth{apiKey: strings.TrimSpace(apiKey), now: time.Now, sleep: time.Sleep, seed: maphash.MakeSeed(), sent: map[uint64]struct{}{}}
 	switch k := key.(type) {
 	case ed25519.PrivateKey:
 		a.keyType, a.ed = KeyEd25519, k
@@ -149,7 +154,7 @@ func (a *APIKeyAuth) PublicKey() crypto.PublicKey {
 
 // Authenticate stamps and signs req.
 func (a *APIKeyAuth) Authenticate(req *Request) error {
-	ts := strconv.AppendInt(make([]byte, 0, 16), a.stamp(), 10)
+	ts := strconv.AppendInt(make([]byte, 0, 16), a.stamp(req.Method, req.RequestURI, req.Body), 10)
 	sig, err := a.Sign(ts, req.Method, req.RequestURI, req.Body)
 	if err != nil {
 		return err
@@ -160,19 +165,42 @@ func (a *APIKeyAuth) Authenticate(req *Request) error {
 	return nil
 }
 
-// stamp is the next X-API-Timestamp: the clock's millisecond, or one past
-// the previous stamp when the clock has not moved beyond it. A clock set
-// back by more than a few seconds is followed rather than outrun, which
-// keeps the stamp within the service's skew window.
-func (a *APIKeyAuth) stamp() int64 {
-	ms := a.now().UnixMilli()
+// stamp is the X-API-Timestamp of a message: the clock's millisecond, never
+// ahead of it. The same message (method, request URI and body) is never
+// stamped twice with one millisecond: a second one waits for the next
+// millisecond, under a millisecond. Stamps that ran ahead of the clock
+// (one past the last, for every request of a burst) were lent to the next
+// process, whose identical requests the service then refused as replays.
+// A clock set back by less than a few seconds is waited for; set back by
+// more, it is followed, which keeps the stamp within the service's skew
+// window.
+func (a *APIKeyAuth) stamp(method, requestURI string, body []byte) int64 {
+	var h maphash.Hash
+	h.SetSeed(a.seed)
+	h.WriteString(method)
+	h.WriteString(requestURI)
+	h.Write(body)
+	key := h.Sum64()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if ms <= a.lastMS && a.lastMS-ms < 5000 {
-		ms = a.lastMS + 1
+	for {
+		now := a.now()
+		ms := now.UnixMilli()
+		switch {
+		case ms > a.lastMS || a.lastMS-ms >= 5000:
+			a.lastMS = ms
+			clear(a.sent)
+		case ms < a.lastMS:
+			a.sleep(time.UnixMilli(a.lastMS).Sub(now))
+			continue
+		}
+		if _, again := a.sent[key]; again {
+			a.sleep(time.UnixMilli(ms + 1).Sub(now))
+			continue
+		}
+		a.sent[key] = struct{}{}
+		return ms
 	}
-	a.lastMS = ms
-	return ms
 }
 
 // Sign returns the base64 signature of timestamp + method + requestURI +

@@ -13,6 +13,7 @@ import (
 	"encoding/base64"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -282,5 +283,51 @@ func TestBearerRefreshFailureSaysLogInAgain(t *testing.T) {
 	_, err := c.AccessInfo(context.Background())
 	if !errors.Is(err, ErrUnauthenticated) || !strings.Contains(err.Error(), "log in again") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestStampsNeverRunAheadOfTheClock: a burst of signatures stays on the
+// clock's millisecond; the same message twice in one millisecond waits for
+// the next one; a clock set back a little is waited for, set back a lot is
+// followed.
+func TestStampsNeverRunAheadOfTheClock(t *testing.T) {
+	a, err := NewAPIKeyAuth(testKey, keyFixtures(t)[0].pem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := time.UnixMilli(1763633400123)
+	a.now = func() time.Time { return clock }
+	var slept []time.Duration
+	a.sleep = func(d time.Duration) { slept = append(slept, d); clock = clock.Add(d) }
+
+	// 1000 different requests in one millisecond: all stamped with it.
+	for i := range 1000 {
+		if ms := a.stamp("GET", fmt.Sprintf("/v2/account/tickets/?externalId=%d", i), nil); ms != 1763633400123 {
+			t.Fatalf("request %d stamped %d: ahead of the clock", i, ms)
+		}
+	}
+	if len(slept) != 0 {
+		t.Fatalf("different messages waited: %v", slept)
+	}
+	// The same message again: the next millisecond, after waiting for it.
+	if ms := a.stamp("GET", "/v2/account/tickets/?externalId=0", nil); ms != 1763633400124 || len(slept) != 1 || slept[0] != time.Millisecond {
+		t.Fatalf("the same message twice: stamped %d after %v", ms, slept)
+	}
+	// The same path with another body is another message.
+	if ms := a.stamp("POST", "/v2/account/tickets/", []byte(`{"a":1}`)); ms != 1763633400124 {
+		t.Fatalf("stamped %d", ms)
+	}
+	if ms := a.stamp("POST", "/v2/account/tickets/", []byte(`{"a":2}`)); ms != 1763633400124 || len(slept) != 1 {
+		t.Fatalf("another body waited: %d %v", ms, slept)
+	}
+	// Set back 2 s: waited for, never stamped behind what was sent.
+	clock = clock.Add(-2 * time.Second)
+	if ms := a.stamp("GET", "/v2/account/balances", nil); ms != 1763633400124 || len(slept) != 2 {
+		t.Fatalf("a clock set back 2 s: stamped %d after %v", ms, slept)
+	}
+	// Set back an hour: followed.
+	clock = clock.Add(-time.Hour)
+	if ms := a.stamp("GET", "/v2/account/balances", nil); ms != clock.UnixMilli() {
+		t.Fatalf("a clock set back an hour: stamped %d, clock %d", ms, clock.UnixMilli())
 	}
 }

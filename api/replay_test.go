@@ -8,9 +8,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/tesouro-treasury/tesouro/api"
 )
 
@@ -155,5 +157,46 @@ func TestReadRefusedAsReplayIsSignedAgain(t *testing.T) {
 	defer mu.Unlock()
 	if writes != 1 {
 		t.Errorf("the write was sent %d times by the client, want 1", writes)
+	}
+}
+
+// TestTheNextProcessIsNotAReplay: a burst of identical reads (a screen
+// polling its balances from 8 goroutines), then the same read by another
+// process of the same access. The first process's stamps never ran ahead of
+// the clock, so the second one's are its own: not one is refused as a
+// replay.
+func TestTheNextProcessIsNotAReplay(t *testing.T) {
+	r := startSandbox(t, "")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var replays atomic.Int64
+	count := api.WithLogger(func(ev api.LogEvent) {
+		if ev.Status == http.StatusUnauthorized {
+			replays.Add(1)
+		}
+	})
+	first := clientAs(t, r, "operator", count)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 250 {
+				if _, err := first.Balances(ctx, uuid.Nil); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	second := clientAs(t, r, "operator", count) // a new signer: another process
+	for i := range 200 {
+		if _, err := second.Balances(ctx, uuid.Nil); err != nil {
+			t.Fatalf("read %d of the next process: %v", i, err)
+		}
+	}
+	if n := replays.Load(); n != 0 {
+		t.Errorf("%d reads were refused as replays", n)
 	}
 }
