@@ -253,6 +253,38 @@ func TestABAAndCOPRules(t *testing.T) {
 	}
 }
 
+// The COP rule ("a Bre-B key or a bank account") is about several fields:
+// its error goes as soon as one of them changes, even one it is not shown
+// under, and the form is then sent without a word of it.
+func TestCOPRuleErrorClearsWhenTheFieldsItNamesAreFilled(t *testing.T) {
+	h := newHarness(t, &fakeservice.Service{}, canWrite)
+	h.Key("right", "right", "right") // COP
+	f := h.newForm("COP account")
+	f.SetValue("alias", "bogota")
+	f.SetValue("beneficiaryName", "Juan")
+	h.Key("ctrl+s")
+	if !strings.Contains(f.Error("breBKey"), "Bre-B key") {
+		t.Fatalf("COP without key nor account: %q", f.Error("breBKey"))
+	}
+	// The bank account instead of the key: the complaint under the key
+	// goes with the first bank field typed.
+	f.SetValue("bankAccountNumber", "12345678")
+	if e := f.Error("breBKey"); e != "" {
+		t.Fatalf("the rule's error stays under the Bre-B key once the account number is typed: %q", e)
+	}
+	if v := h.PlainView(); strings.Contains(v, "type a Bre-B key, or the bank account") {
+		t.Fatalf("the rule's error is still shown:\n%s", v)
+	}
+	h.Key("ctrl+s")
+	if !strings.Contains(f.Error("bankId"), "bank id or the bank name") {
+		t.Fatalf("an account without its bank: %q", f.Error("bankId"))
+	}
+	f.SetValue("bankName", "Bancolombia")
+	if e := f.Error("bankId"); e != "" {
+		t.Fatalf("the bank named, the error under the bank id stays: %q", e)
+	}
+}
+
 func TestFilterNarrowsTheShownKind(t *testing.T) {
 	svc := &fakeservice.Service{Wallets: []api.Wallet{
 		{ID: uuid.New(), Alias: "alpha", WalletAddress: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", WalletChain: "BASE"},

@@ -93,12 +93,24 @@ type Form struct {
 	sending bool
 	keys    keyMap
 	rules   []Rule
-	styles  Styles
+	// broken is the complaint of the rule that failed last, until a field
+	// it read changes.
+	broken *ruleError
+	styles Styles
+}
+
+// ruleError is a Rule's complaint with the values the rule read: it holds
+// while they do. A rule's error is about those fields together, so a change
+// to any of them (not only to the field it is shown under) may settle it.
+type ruleError struct {
+	key, msg string
+	read     map[string]string
 }
 
 // Rule is a check across fields ("a Bre-B key or a bank account number").
 // It returns the key of the field to blame and the message, or "" when the
-// rule holds.
+// rule holds. The fields it reads (through value) are what its message is
+// about: the message goes as soon as any of them changes.
 type Rule func(value func(key string) string) (key, msg string)
 
 // AddRule adds a check across fields, run by Validate after every field
@@ -259,7 +271,12 @@ func (f *Form) noteOf(fl *field) string {
 }
 
 // FormError is the error that names no field.
-func (f *Form) FormError() string { return f.formErr }
+func (f *Form) FormError() string {
+	if r := f.broken; r != nil && !f.Visible(r.key) {
+		return r.msg
+	}
+	return f.formErr
+}
 
 // FocusedKey is the key of the field with focus.
 func (f *Form) FocusedKey() string {
@@ -272,6 +289,9 @@ func (f *Form) FocusedKey() string {
 func (f *Form) shownError(fl *field) string {
 	if fl.srvErr != "" && f.raw(fl) == fl.srvVal {
 		return fl.srvErr
+	}
+	if r := f.broken; r != nil && r.key == fl.Key {
+		return r.msg
 	}
 	if fl.touched {
 		return fl.err
@@ -311,6 +331,14 @@ func (f *Form) recheckAll() {
 	for _, fl := range f.fields {
 		f.recheck(fl)
 	}
+	if r := f.broken; r != nil {
+		for k, v := range r.read {
+			if f.Value(k) != v {
+				f.broken = nil
+				break
+			}
+		}
+	}
 }
 
 // Validate checks every visible field, shows every error and moves the focus
@@ -332,11 +360,17 @@ func (f *Form) Validate() bool {
 		f.focusIndex(first)
 		return false
 	}
+	f.broken = nil
 	for _, r := range f.rules {
-		if k, msg := r(f.Value); msg != "" {
-			if !f.SetFieldError(k, msg) {
-				f.formErr = msg
-			}
+		read := map[string]string{}
+		k, msg := r(func(key string) string {
+			v := f.Value(key)
+			read[key] = v
+			return v
+		})
+		if msg != "" {
+			f.broken = &ruleError{key: k, msg: msg, read: read}
+			f.FocusField(k)
 			return false
 		}
 	}

@@ -56,8 +56,8 @@ func (f *Form) labelWidth() int {
 // line of key hints.
 func (f *Form) View() string {
 	head := []string{f.styles.Title.Render(f.Title)}
-	if f.formErr != "" {
-		head = append(head, wrapped(f.styles.Error, "✗ "+f.formErr, f.width, 3)...)
+	if e := f.FormError(); e != "" {
+		head = append(head, wrapped(f.styles.Error, "✗ "+e, f.width, 3)...)
 	}
 	// The root's footer shows the form's keys; only the wait is said here.
 	var footLines []string
