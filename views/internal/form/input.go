@@ -247,16 +247,20 @@ func (f *Input) Render(st LineStyles, focused bool, labelW, width int) []string 
 // ValueLines are "› Label    value", the value continuing under itself
 // when it is too long for its room.
 func (f *Input) ValueLines(st LineStyles, focused bool, labelW, width int) []string {
-	l := st.Head(f.Label, focused, labelW)
+	return f.valueLines(st, f.Label, focused, labelW, width)
+}
+
+func (f *Input) valueLines(st LineStyles, label string, focused bool, labelW, width int) []string {
+	l := st.Head(label, focused, labelW)
 	valueW := max(width-labelW-3, 4)
 	var value string
 	switch {
 	case f.Disabled != "":
 		value = st.Dim.Render(f.Value() + " (" + f.Disabled + ")")
-		if f.Kind == Text && f.Value() == "" {
+		if f.Kind != Toggle && f.Value() == "" {
 			value = st.Dim.Render("unavailable: " + f.Disabled)
 		}
-	case f.Kind == Toggle:
+	case f.Kind == Toggle && f.listed(valueW):
 		parts := make([]string, len(f.Options))
 		for i, o := range f.Options {
 			if i == f.idx {
@@ -266,6 +270,15 @@ func (f *Input) ValueLines(st LineStyles, focused bool, labelW, width int) []str
 			}
 		}
 		value = strings.Join(parts, " ")
+	case f.Kind == Toggle:
+		v := f.Value()
+		if v == "" {
+			v = "not given"
+		}
+		value = "‹ " + v + " ›"
+		if focused {
+			value = st.Selected.Render(value)
+		}
 	default:
 		arrows := f.Kind == Suggest && focused
 		inputW := valueW - 1
@@ -286,6 +299,20 @@ func (f *Input) ValueLines(st LineStyles, focused bool, labelW, width int) []str
 		lines = append(lines, indent+v)
 	}
 	return lines
+}
+
+// listed reports whether a toggle shows all its options side by side: when
+// they fit in w cells and none is blank (a blank option reads "not given"
+// only when it stands alone).
+func (f *Input) listed(w int) bool {
+	n := 0
+	for _, o := range f.Options {
+		if o == "" {
+			return false
+		}
+		n += lipgloss.Width(o) + 3
+	}
+	return n <= w
 }
 
 // MessageLines are the error, else the note, indented under the field and
