@@ -122,7 +122,7 @@ func TestEveryOutputKindIsCreatedBySandbox(t *testing.T) {
 			block:   func(r api.CreateTicketRequest) bool { return r.TicketArsOutput != nil }},
 		{name: "markup", inCur: "BRL", inM: "PIX", outCur: "BRLA", outM: "INTERNAL", amount: "200", markupPct: "1",
 			details: func(h *harness) {
-				for h.m.details.current().p == nil {
+				for !h.m.details.onPicker() {
 					h.keys("tab")
 				}
 				h.keys("enter")
@@ -134,8 +134,7 @@ func TestEveryOutputKindIsCreatedBySandbox(t *testing.T) {
 			m := h.m
 			h.pair(tc.inCur, tc.inM, tc.outCur, tc.outM, tc.amount)
 			if tc.brCode != "" {
-				m.form.get(fBrCode).Set(tc.brCode)
-				m.form.refresh()
+				m.entry.form.SetValue(fBrCode, tc.brCode)
 			}
 			if tc.markupPct != "" {
 				h.markup(tc.markupPct)
@@ -150,8 +149,8 @@ func TestEveryOutputKindIsCreatedBySandbox(t *testing.T) {
 			if m.stage != stageConfirm {
 				t.Fatalf("stage %v, want the confirmation:\n%s", m.stage, h.screen())
 			}
-			if !tc.block(m.ticketReq) {
-				t.Fatalf("the body lacks the block: %+v", m.ticketReq)
+			if req := h.ticketReq(); !tc.block(req) {
+				t.Fatalf("the body lacks the block: %+v", req)
 			}
 			h.keys("y")
 			if m.stage != stageResult || m.res == nil || m.res.ticket == nil {
@@ -185,7 +184,7 @@ func TestSubAccountMarkupToTheMainWalletIsCreatedBySandbox(t *testing.T) {
 	if m.stage != stageDetails {
 		t.Fatalf("stage %v, want the details:\n%s", m.stage, h.screen())
 	}
-	for m.details.current().p == nil {
+	for !m.details.onPicker() {
 		h.keys("tab")
 	}
 	h.want("this account · "+subs[0].Name, "main account")
@@ -194,7 +193,7 @@ func TestSubAccountMarkupToTheMainWalletIsCreatedBySandbox(t *testing.T) {
 	if m.stage != stageConfirm {
 		t.Fatalf("stage %v, want the confirmation:\n%s", m.stage, h.screen())
 	}
-	if got := m.ticketReq.TicketMarkupInput; got == nil || !strings.EqualFold(got.MarkupWalletAddress, main.Wallets[0].WalletAddress) {
+	if got := h.ticketReq().TicketMarkupInput; got == nil || !strings.EqualFold(got.MarkupWalletAddress, main.Wallets[0].WalletAddress) {
 		t.Fatalf("markup block %+v, want the main wallet %s", got, main.Wallets[0].WalletAddress)
 	}
 	h.keys("y")

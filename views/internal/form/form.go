@@ -9,8 +9,10 @@
 // call for it, disabled with the reason said beside it, or set from the
 // other fields (the amount a BR Code carries); under it stand its error, or
 // what was understood of its value ("understood: 12.50 BRL", "recognised:
-// CPF"), and while it has focus how to fill it. A screen that lays the form
-// out beside something else takes its Lines and places them itself.
+// CPF"), and while it has focus how to fill it. The Beneficiaries,
+// Compliance and Quote screens all run on it: a screen that lays the form
+// out beside something else (the quote builder, its form beside the quote)
+// takes its Lines and places them itself.
 //
 // Why not huh (charm.land/huh/v2): a huh form owns its layout, focus and
 // keys, so a screen that owns only its content area (down to 40×12, beside
@@ -194,7 +196,9 @@ func New(title string, fields ...Field) *Form {
 				first = d.Suggest[0]
 			}
 			fl.in = NewSuggest(d.Key, d.Label, d.Suggest, first)
-			fl.in.text.CharLimit = limit
+			if d.CharLimit > 0 {
+				fl.in.text.CharLimit = d.CharLimit
+			}
 			fl.in.text.Placeholder = d.Placeholder
 		default:
 			fl.in = NewText(d.Key, d.Label, d.Placeholder, limit)
@@ -209,6 +213,12 @@ func New(title string, fields ...Field) *Form {
 func (f *Form) Focus() tea.Cmd {
 	f.focus = -1
 	return f.move(1)
+}
+
+// Blur takes the keyboard from the form: no field has focus (nor its
+// marker) until Focus.
+func (f *Form) Blur() {
+	f.focusIndex(-1)
 }
 
 // FocusFirstToFill gives the keyboard to the first field that still needs
@@ -399,6 +409,17 @@ func (f *Form) FormError() string {
 		return r.msg
 	}
 	return f.formErr
+}
+
+// Keys are the keys of the fields shown now, in order.
+func (f *Form) Keys() []string {
+	var out []string
+	for _, fl := range f.fields {
+		if f.visible(fl) {
+			out = append(out, fl.Key)
+		}
+	}
+	return out
 }
 
 // FocusedKey is the key of the field with focus.

@@ -282,6 +282,14 @@ func (f *Input) valueLines(st LineStyles, label string, focused bool, labelW, wi
 	default:
 		arrows := f.Kind == Suggest && focused
 		inputW := valueW - 1
+		if f.Kind == Suggest {
+			// A code is short: the arrows stay beside the longest one.
+			w := lipgloss.Width(f.text.Value())
+			for _, o := range f.Options {
+				w = max(w, lipgloss.Width(o))
+			}
+			inputW = min(inputW, max(w, 5)+1)
+		}
 		if arrows {
 			// "◂ " and " ▸" share the line with the input.
 			inputW = max(inputW-4, 1)

@@ -41,7 +41,7 @@ func (f *Form) SetSize(w, h int) {
 // labelWidth is the cells labels take in a form width cells wide.
 func (f *Form) labelWidth(width int) int {
 	if f.LabelWidth > 0 {
-		return min(f.LabelWidth, max(width/3, 6))
+		return min(f.LabelWidth, max(width/2, 6))
 	}
 	w := 0
 	for _, fl := range f.fields {
