@@ -11,6 +11,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
@@ -199,5 +200,42 @@ func TestSubAccountMarkupToTheMainWalletIsCreatedBySandbox(t *testing.T) {
 	h.keys("y")
 	if m.stage != stageResult || m.res == nil || m.res.ticket == nil {
 		t.Fatalf("no ticket created (stage %v):\n%s", m.stage, h.screen())
+	}
+}
+
+// A payment made elsewhere (a script, through the payment core) under an
+// external id; then the screen is given that id for another payment: the
+// sandbox holds one ticket under it, the one made first, and the screen
+// says whose it is.
+func TestReusedExternalIDIsRefusedBySandbox(t *testing.T) {
+	c := sandboxClient(t)
+	ctx := t.Context()
+	first := payment.Intent{InCurrency: "BRL", InMethod: "PIX", OutCurrency: "BRLA", OutMethod: "INTERNAL",
+		Amount: decimal.RequireFromString("100"), Fixed: payment.FixInput, ExternalID: "erp-reused-1"}
+	q, err := c.Quote(ctx, first.QuoteRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	made, err := payment.Send(ctx, c, nil, first, q)
+	if err != nil || made.Status != payment.Created {
+		t.Fatalf("the first payment: %+v %v", made, err)
+	}
+
+	h := sandboxHarness(t, c, ui.Account{})
+	h.pair("BRL", "PIX", "BRLA", "INTERNAL", "250")
+	h.toDetailsOf()
+	h.keys("ctrl+e", "ctrl+u")
+	h.typeText("erp-reused-1")
+	h.keys("ctrl+s", "y")
+	h.want("already names ticket "+made.Ticket.ID.String(), "nothing was created")
+	if h.m.stage != stageConfirm || h.m.res != nil {
+		t.Fatalf("stage %v: want the confirmation refusing:\n%s", h.m.stage, h.screen())
+	}
+	p, err := c.ListTickets(ctx, api.TicketFilter{ExternalID: "erp-reused-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) != 1 || p.Items[0].ID != made.Ticket.ID {
+		t.Fatalf("%d tickets under the reused id, want only the first payment's", len(p.Items))
 	}
 }
