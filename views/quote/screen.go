@@ -15,6 +15,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
 	"github.com/tesouro-treasury/tesouro/views/internal/pixholder"
 )
 
@@ -525,4 +526,49 @@ func (m *Screen) toConfirm() tea.Cmd {
 		cmds = append(cmds, m.requoteForConfirm())
 	}
 	return tea.Batch(cmds...)
+}
+
+// Stage names the stage the screen is at: "form", "details", "confirm",
+// "sending" or "result". With Fields, Focused and Value it lets a script
+// or a test outside the package follow the screen as it drives it by keys.
+func (m *Screen) Stage() string {
+	return [...]string{"form", "details", "confirm", "sending", "result"}[m.stage]
+}
+
+// stageForm is the form of the stage shown, if it has one.
+func (m *Screen) stageForm() *form.Form {
+	switch {
+	case m.stage == stageForm:
+		return m.entry.form
+	case m.stage == stageDetails && m.details != nil:
+		return m.details.form
+	}
+	return nil
+}
+
+// Fields are the keys of the fields the stage shows now, in order; the
+// keys are the wire names of what they fill in ("outputCurrency",
+// "pixKey", "externalId", ...), "beneficiary" for the beneficiary picker.
+func (m *Screen) Fields() []string {
+	if f := m.stageForm(); f != nil {
+		return f.Keys()
+	}
+	return nil
+}
+
+// Focused is the key of the field with focus ("" when none has).
+func (m *Screen) Focused() string {
+	if f := m.stageForm(); f != nil {
+		return f.FocusedKey()
+	}
+	return ""
+}
+
+// Value is the value of the stage's field key (a picker's: the chosen
+// option's id).
+func (m *Screen) Value(key string) string {
+	if f := m.stageForm(); f != nil {
+		return f.Value(key)
+	}
+	return ""
 }

@@ -29,6 +29,7 @@ package form
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -60,8 +61,9 @@ type Field struct {
 	// ←/→ (the first is the initial value); any value typed is kept.
 	Suggest []string
 	// Options are suggestions computed from the other fields (the methods
-	// of the currency chosen beside it). While they offer anything, a value
-	// they do not offer gives way to the first of them.
+	// of the currency chosen beside it). When they change, a value they do
+	// not offer gives way to the first of them (a value typed meanwhile
+	// stays: the form's checks judge it).
 	Options func(value Values) []string
 	// Picker makes the field a choice among options the screen loads
 	// (Form.Picker gives them to it); its value is the chosen option's id.
@@ -502,8 +504,9 @@ func (f *Form) sync(fl *field) {
 	}
 	if fl.Options != nil {
 		opts := fl.Options(f.Value)
+		moved := !slices.Equal(opts, fl.in.Options) || fl.in.Value() == ""
 		fl.in.Options = opts
-		if len(opts) > 0 && fl.in.option(fl.in.Value()) < 0 {
+		if moved && len(opts) > 0 && fl.in.option(fl.in.Value()) < 0 {
 			fl.in.Set(opts[0])
 		}
 	}

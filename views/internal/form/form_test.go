@@ -261,7 +261,12 @@ func TestFieldsThatFollowOtherValues(t *testing.T) {
 	if r, _ := f.Update(fakeservice.KeyPress("right")); r != Changed || f.Value("method") != "INTERNAL" {
 		t.Fatalf("→ on the currency: result %v, method %q: want Changed and USDC's first method", r, f.Value("method"))
 	}
-	f.SetValue("method", "POLYGON")
+	// A method typed is not snapped back while it is typed.
+	f.FocusField("method")
+	typeText(f, "POLYGON")
+	if f.Value("method") != "POLYGON" {
+		t.Fatalf("typing POLYGON over the method gave %q", f.Value("method"))
+	}
 	f.SetValue("code", "X")
 	if f.Value("amount") != "12.50" || f.Disabled("amount") != "taken from the code" {
 		t.Fatalf("amount %q (%q), want it set and locked by the code", f.Value("amount"), f.Disabled("amount"))
