@@ -408,7 +408,8 @@ func (d *details) beneficiary(in payment.Intent) *form.Option {
 		kind, _, _ := validate.PixKey(p.PixKey)
 		return &form.Option{Title: "PIX key " + p.PixKey, Details: []string{string(kind) + " key, not a registered beneficiary"}}
 	case payment.ToAddress:
-		return &form.Option{Title: p.Address, Details: nonEmptyLines("on "+in.OutMethod+", not a registered wallet", labelled("memo ", p.Memo))}
+		// The address itself is where the money lands: said once, beside.
+		return &form.Option{Title: "Not a registered wallet", Details: nonEmptyLines(labelled("memo ", p.Memo))}
 	case payment.ToBeneficiary, payment.ToOwnWallet:
 		if pk := d.picker(); pk != nil && pk.Chosen != nil {
 			return pk.Chosen

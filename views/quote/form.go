@@ -96,7 +96,7 @@ func newEntry(m *Screen) *entry {
 		form.Field{Key: fOutThird, Label: "Output 3rd party", Choices: []string{"no", "yes"}},
 		// Last of the request proper so that the fields above keep their
 		// places whatever the output: it exists only for BRL via PIX.
-		form.Field{Key: fBrCode, Label: "Pay a BR Code", Placeholder: "optional: paste a PIX BR Code (000201…)", CharLimit: brcode.MaxLen,
+		form.Field{Key: fBrCode, Label: "Pay a BR Code", Placeholder: "optional: paste a BR Code (000201…)", CharLimit: brcode.MaxLen,
 			Visible: paysPix, Check: checkBrCode},
 		form.Field{Key: fMarkup, Label: "Markup", Choices: []string{"none", "add"}, Derive: func(form.Values) (string, string) {
 			if e.markupDenied != "" {
@@ -124,6 +124,7 @@ func newEntry(m *Screen) *entry {
 		}
 		return "", ""
 	})
+	f.Blur() // until e opens it
 	e.form = f
 	return e
 }
@@ -344,6 +345,7 @@ func (e *entry) edit() tea.Cmd {
 // done leaves the form.
 func (e *entry) done() {
 	e.editing = false
+	e.offset = 0
 	e.form.Blur()
 }
 

@@ -237,7 +237,7 @@ func TestInlineWalletAddressIsChecksummedAndSent(t *testing.T) {
 	h.keys("tab")
 	h.typeText("invoice 42")
 	h.keys("ctrl+s")
-	h.want("Confirm the ticket", "0x52908400098527886E0F7030069857D2E4169EE7", "not a registered wallet", "memo invoice 42")
+	h.want("Confirm the ticket", "0x52908400098527886E0F7030069857D2E4169EE7 on POLYGON", "Not a registered wallet", "memo invoice 42")
 	h.keys("y")
 	h.block("ticketBlockchainOutput", `{"walletChain":"POLYGON","walletAddress":"0x52908400098527886E0F7030069857D2E4169EE7","walletMemo":"invoice 42"}`)
 }

@@ -501,7 +501,7 @@ func (r *result) ticketLines(th theme, now time.Time, w, h int) []string {
 	}
 	var info []string
 	add := func(label, value string) {
-		info = append(info, wrapAll([]string{th.label.Render(padRight(label, lw)) + " " + value}, infoW)...)
+		info = append(info, th.rowIn(label, lw, value, infoW)...)
 	}
 	title := "Ticket created"
 	switch {
@@ -529,8 +529,11 @@ func (r *result) ticketLines(th theme, now time.Time, w, h int) []string {
 	}
 	add("Send", money.Format(q.InputAmount, q.InputCurrency)+" "+q.InputCurrency+" via "+q.InputPaymentMethod)
 	add("Receive", money.Format(q.OutputAmount, q.OutputCurrency)+" "+q.OutputCurrency+" via "+q.OutputPaymentMethod)
-	if r.beneficiary != nil {
-		add("To", r.beneficiary.Title)
+	if name, where := destination(r.beneficiary, r.in); name != "" || where != "" {
+		add("To", nonEmpty(name, where))
+		if name != "" && where != "" {
+			add("", where)
+		}
 	}
 	switch {
 	case t.Status == api.TicketUnpaid:
@@ -588,7 +591,7 @@ func (r *result) parkedLines(th theme, w int, hints string) []string {
 	op := r.op
 	var out []string
 	add := func(label, value string) {
-		out = append(out, wrapAll([]string{th.label.Render(padRight(label, 14)) + " " + value}, w)...)
+		out = append(out, th.rowIn(label, labelW, value, w)...)
 	}
 	title, why := "Sent for approval", "This access needs other approvers: nothing moves until enough of them approve the ticket."
 	switch op.Status {
@@ -631,8 +634,11 @@ func (r *result) parkedLines(th theme, w int, hints string) []string {
 	add("External id", r.in.ExternalID)
 	add("You send", money.Format(r.quote.InputAmount, r.quote.InputCurrency)+" "+r.quote.InputCurrency+" via "+r.quote.InputPaymentMethod)
 	add("They receive", money.Format(r.quote.OutputAmount, r.quote.OutputCurrency)+" "+r.quote.OutputCurrency+" via "+r.quote.OutputPaymentMethod)
-	if r.beneficiary != nil {
-		add("Beneficiary", r.beneficiary.Title)
+	if name, where := destination(r.beneficiary, r.in); name != "" || where != "" {
+		add("Beneficiary", nonEmpty(name, where))
+		if name != "" && where != "" {
+			add("", where)
+		}
 	}
 	if r.pollErr != "" {
 		out = append(out, wrapAll([]string{th.warn.Render("! " + r.pollErr)}, w)...)

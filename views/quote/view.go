@@ -21,6 +21,21 @@ func (th theme) row(label, value string) string {
 	return th.label.Render(padRight(label, labelW)) + " " + value
 }
 
+// rowIn is "label  value" in w cells, the label lw wide, the value
+// continuing under itself (never back at the left edge) when it is long:
+// an id cut in two still reads as one.
+func (th theme) rowIn(label string, lw int, value string, w int) []string {
+	head := th.label.Render(padRight(label, lw)) + " "
+	var out []string
+	for i, l := range wrap(value, max(w-lw-1, 4)) {
+		if i > 0 {
+			head = strings.Repeat(" ", lw+1)
+		}
+		out = append(out, head+l)
+	}
+	return out
+}
+
 // View implements ui.Screen: the stage's own view.
 func (m *Screen) View() string {
 	if m.w <= 0 || m.h <= 0 {

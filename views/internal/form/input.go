@@ -207,6 +207,12 @@ func (f *Input) feed(msg tea.Msg) (bool, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	f.text, cmd = f.text.Update(msg)
+	if v := f.text.Value(); f.Kind == Suggest && v != "" && v != f.Value() && strings.TrimSpace(v) == v {
+		// A code reads as it is sent: "usd" typed shows USD.
+		pos := f.text.Position()
+		f.text.SetValue(f.Value())
+		f.text.SetCursor(pos)
+	}
 	return f.text.Value() != before, cmd
 }
 
@@ -282,6 +288,10 @@ func (f *Input) valueLines(st LineStyles, label string, focused bool, labelW, wi
 	default:
 		arrows := f.Kind == Suggest && focused
 		inputW := valueW - 1
+		if arrows {
+			// "◂ " and " ▸" share the line with the input.
+			inputW = max(inputW-4, 1)
+		}
 		if f.Kind == Suggest {
 			// A code is short: the arrows stay beside the longest one.
 			w := lipgloss.Width(f.text.Value())
@@ -290,11 +300,11 @@ func (f *Input) valueLines(st LineStyles, label string, focused bool, labelW, wi
 			}
 			inputW = min(inputW, max(w, 5)+1)
 		}
-		if arrows {
-			// "◂ " and " ▸" share the line with the input.
-			inputW = max(inputW-4, 1)
+		if f.text.Width() != inputW {
+			f.text.SetWidth(inputW)
+			// What is shown of a long value follows the new width.
+			f.text.SetCursor(f.text.Position())
 		}
-		f.text.SetWidth(inputW)
 		value = f.text.View()
 		if arrows {
 			value = st.Dim.Render("◂ ") + value + st.Dim.Render(" ▸")

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/ui/widget"
@@ -231,7 +232,8 @@ func (p *Picker) render(st LineStyles, label string, focused bool, labelW, width
 		} else if i == p.cursor {
 			text = st.Selected.Render(text)
 		}
-		lines = append(lines, "  "+cur+mark+text)
+		// One line an option: the rest of it is read once chosen.
+		lines = append(lines, ansi.Truncate("  "+cur+mark+text, max(width, 1), "…"))
 	}
 	hint := "↑/↓ move · enter choose"
 	if n := len(p.matches); n > p.Rows {
