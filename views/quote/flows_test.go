@@ -147,3 +147,17 @@ func TestReusedExternalIDWithAnotherIntentIsRefused(t *testing.T) {
 		t.Fatalf("the external id typed is gone:\n%s", h.screen())
 	}
 }
+
+// An amount refused by its check is never read as a number, even when the
+// form was left and enter pressed from outside it.
+func TestRefusedAmountOutsideTheFormIsNotQuoted(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.keys("e")
+	h.focusField(fAmount)
+	h.typeText("1,234")
+	h.keys("esc", "enter")
+	if len(h.f.quotes) != 0 || !h.m.entry.editing || h.m.entry.form.FocusedKey() != fAmount {
+		t.Fatalf("%d quotes, editing %v on %q: want the amount refused, in the form", len(h.f.quotes), h.m.entry.editing, h.m.entry.form.FocusedKey())
+	}
+	h.want("means thousands")
+}

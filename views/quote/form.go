@@ -238,11 +238,11 @@ func checkFixed(k string) form.Check {
 
 // decimalOf is a checked field's value as a number, null when blank.
 func (e *entry) decimalOf(k string) decimal.NullDecimal {
-	s := e.form.Normalized(k)
-	if s == "" {
-		return decimal.NullDecimal{}
+	d, err := decimal.NewFromString(e.form.Normalized(k))
+	if err != nil {
+		return decimal.NullDecimal{} // blank (or refused by its check)
 	}
-	return decimal.NewNullDecimal(decimal.RequireFromString(s))
+	return decimal.NewNullDecimal(d)
 }
 
 // setAccess records what the access may do with the form (it can load

@@ -256,6 +256,11 @@ func (m *Screen) requestQuote(in payment.Intent) tea.Cmd {
 func (m *Screen) quoteFromForm() tea.Cmd {
 	e := m.entry
 	e.setAccess(m.denied(payment.Needs{Markup: true}))
+	if !e.form.Validate() {
+		// Enter from outside the form (or r) reaches here unchecked.
+		e.editing = true
+		return nil
+	}
 	in := e.intent(m.s.Account.ID)
 	if err := in.Validate(); err != nil && e.refuse(err) {
 		e.editing = true
