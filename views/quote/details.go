@@ -39,6 +39,12 @@ const (
 	dPixKey           = "pixKey"
 	dAddress          = "walletAddress"
 	dMemo             = "walletMemo"
+	dTaxID            = "taxId"
+	dUserName         = "userName"
+	dBankCode         = "bankCode"
+	dBranchCode       = "branchCode"
+	dAccountNumber    = "accountNumber"
+	dAccountType      = "accountType"
 	dReference        = "reference"
 	dMarkupWallet     = "markupWalletAddress"
 )
@@ -108,6 +114,31 @@ var inlines = []inline{
 			{Key: dMemo, Label: "Wallet memo", Placeholder: "optional", CharLimit: 100},
 		}
 	}},
+	{payment.ToBankAccount, "Another bank account", func(string) []form.Field {
+		return []form.Field{
+			{Key: dTaxID, Label: "Holder CPF/CNPJ", Required: true, Check: func(s string, _ form.Values) (string, string, error) {
+				n, kind, err := validate.TaxID(s)
+				return n, "recognised: " + kind, err
+			}},
+			{Key: dUserName, Label: "Holder name", Required: true, CharLimit: 100},
+			{Key: dBankCode, Label: "Bank code", Required: true, Placeholder: "341 (COMPE) or 8-digit ISPB", Check: bankDigits(3, 8)},
+			{Key: dBranchCode, Label: "Branch", Required: true, Placeholder: "0001", Check: bankDigits(1, 5)},
+			{Key: dAccountNumber, Label: "Account no.", Required: true, Check: bankDigits(1, 20)},
+			{Key: dAccountType, Label: "Account type", Choices: []string{"checking", "payment", "savings", "salary"}},
+		}
+	}},
+}
+
+// bankDigits checks a bank, branch or account number of min to max
+// digits; a bank code is 3 digits (COMPE) or 8 (ISPB), nothing between.
+func bankDigits(min, max int) form.Check {
+	return func(s string, _ form.Values) (string, string, error) {
+		d, err := validate.Digits(s, min, max)
+		if err == nil && min == 3 && max == 8 && len(d) != 3 && len(d) != 8 {
+			err = fmt.Errorf("has %d digits: type the 3-digit bank code (COMPE) or the 8-digit ISPB", len(d))
+		}
+		return d, "", err
+	}
 }
 
 // inlineID is the picker option that stands for a destination of kind k
@@ -365,6 +396,9 @@ func (d *details) destination() payment.Destination {
 			return payment.Destination{Kind: k, PixKey: f.Normalized(dPixKey)}
 		case payment.ToAddress:
 			return payment.Destination{Kind: k, Address: f.Normalized(dAddress), Memo: f.Value(dMemo)}
+		case payment.ToBankAccount:
+			return payment.Destination{Kind: k, Bank: payment.BankAccount{TaxID: f.Normalized(dTaxID), UserName: f.Value(dUserName),
+				BankCode: f.Normalized(dBankCode), BranchCode: f.Normalized(dBranchCode), AccountNumber: f.Normalized(dAccountNumber), AccountType: f.Value(dAccountType)}}
 		}
 	}
 	id, err := uuid.Parse(f.Value(dBeneficiary))
@@ -407,6 +441,8 @@ func (d *details) beneficiary(in payment.Intent) *form.Option {
 	case payment.ToPixKey:
 		kind, _, _ := validate.PixKey(p.PixKey)
 		return &form.Option{Title: "PIX key " + p.PixKey, Details: []string{string(kind) + " key, not a registered beneficiary"}}
+	case payment.ToBankAccount:
+		return &form.Option{Title: p.Bank.UserName, Details: []string{"tax id " + p.Bank.TaxID + ", not a registered beneficiary"}}
 	case payment.ToAddress:
 		// The address itself is where the money lands: said once, beside.
 		return &form.Option{Title: "Not a registered wallet", Details: nonEmptyLines(labelled("memo ", p.Memo))}

@@ -488,3 +488,32 @@ func TestRestrictedAccessCannotQuoteABRCode(t *testing.T) {
 	}
 	h.want("✗ this access may only pay registered")
 }
+
+// A PIX payout to bank fields nobody registered: the rail takes them
+// inline, so the picker offers them, and each is checked as it is typed.
+func TestPixPayoutToTypedBankFields(t *testing.T) {
+	h, _ := outHarness(t, operatorPerms())
+	h.pair("BRLA", "INTERNAL", "BRL", "PIX", "100")
+	h.toDetailsOf()
+	h.typeText("another bank")
+	h.keys("enter")
+	if got := h.m.details.form.FocusedKey(); got != dTaxID {
+		t.Fatalf("focus on %s after choosing another bank account, want the holder's tax id", got)
+	}
+	h.typeText("529.982.247-25")
+	h.want("recognised: CPF")
+	h.keys("tab")
+	h.typeText("Maria Silva")
+	h.keys("tab")
+	h.typeText("3410")
+	h.keys("ctrl+s")
+	h.fieldError(dBankCode, "Bank code", "3-digit bank code")
+	h.keys("backspace", "tab")
+	h.typeText("0001")
+	h.keys("tab")
+	h.typeText("12345-6") // read as its digits
+	h.keys("ctrl+s")
+	h.want("Confirm the ticket", "Maria Silva", "bank 341 branch 0001 account 123456", "not a registered beneficiary")
+	h.keys("y")
+	h.block("ticketBrlPixOutput", `{"taxId":"52998224725","userName":"Maria Silva","bankCode":"341","branchCode":"0001","accountNumber":"123456","accountType":"checking"}`)
+}

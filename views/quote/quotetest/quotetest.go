@@ -25,6 +25,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"github.com/tesouro-treasury/tesouro/views/quote"
@@ -49,8 +50,9 @@ type Payment struct {
 	// service wallet", "Another PIX key", "Another address".
 	Payee string
 	// PixKey, Address and Memo are typed under "Another PIX key" and
-	// "Another address".
+	// "Another address", Bank under "Another bank account".
 	PixKey, Address, Memo string
+	Bank                  payment.BankAccount
 	// Wallet is the sending wallet of a chain input.
 	Wallet string
 	// Reference is typed into the rail's reference field (PIX message,
@@ -162,11 +164,19 @@ func (d *Driver) Details(p Payment) error {
 		d.Type(p.Payee)
 		d.Key("enter")
 	}
-	for _, f := range []struct{ key, v string }{{"pixKey", p.PixKey}, {"walletAddress", p.Address}, {"walletMemo", p.Memo}, {"reference", p.Reference}} {
+	b := p.Bank
+	for _, f := range []struct{ key, v string }{{"pixKey", p.PixKey}, {"walletAddress", p.Address}, {"walletMemo", p.Memo},
+		{"taxId", b.TaxID}, {"userName", b.UserName}, {"bankCode", b.BankCode}, {"branchCode", b.BranchCode}, {"accountNumber", b.AccountNumber},
+		{"reference", p.Reference}} {
 		if f.v != "" {
 			if err := d.typeInto(f.key, f.v); err != nil {
 				return err
 			}
+		}
+	}
+	if b.AccountType != "" {
+		if err := d.choose("accountType", b.AccountType); err != nil {
+			return err
 		}
 	}
 	if d.Screen.Stage() == "details" && slices.Contains(d.Screen.Fields(), "markupWalletAddress") && d.Screen.Value("markupWalletAddress") == "" {

@@ -12,6 +12,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/livetest"
@@ -66,6 +67,9 @@ func TestPayEveryOutputKind(t *testing.T) {
 			"ticketBrlPixOutput", `"pixMessage":"aluguel"`},
 		{"PIX key", quotetest.Payment{InCurrency: "BRLA", InMethod: "INTERNAL", OutCurrency: "BRL", OutMethod: "PIX", Amount: "50", Payee: "Another PIX key", PixKey: "+5511912345678"},
 			"ticketBrlPixOutput", `"pixKey":"+5511912345678"`},
+		{"PIX bank account", quotetest.Payment{InCurrency: "BRLA", InMethod: "INTERNAL", OutCurrency: "BRL", OutMethod: "PIX", Amount: "50", Payee: "Another bank account",
+			Bank: payment.BankAccount{TaxID: "52998224725", UserName: "Maria Silva", BankCode: "341", BranchCode: "0001", AccountNumber: "123456", AccountType: "savings"}},
+			"ticketBrlPixOutput", `"bankCode":"341","branchCode":"0001","accountNumber":"123456","accountType":"savings"`},
 		{"BR Code", quotetest.Payment{InCurrency: "BRLA", InMethod: "INTERNAL", OutCurrency: "BRL", OutMethod: "PIX", BrCode: code},
 			"ticketBrlPixOutput", `"brCode":"000201`},
 		{"chain wallet", quotetest.Payment{InCurrency: "BRL", InMethod: "PIX", OutCurrency: "BRLA", OutMethod: "POLYGON", Amount: "100", Payee: "Zeta Wallet"},
