@@ -107,6 +107,13 @@ type Screen struct {
 	minApprovals int32
 }
 
+// The screen says what ending its session does to its flow, and its
+// creation's result says what became of it when it arrives after.
+var (
+	_ ui.Stopper  = (*Screen)(nil)
+	_ ui.Reporter = sent{}
+)
+
 // New builds the quote builder for a session, asking svc.
 func New(s *ui.Session, svc Service) ui.Screen {
 	m := &Screen{s: s, svc: svc, th: newTheme(s.Theme), keys: newKeyMap()}
