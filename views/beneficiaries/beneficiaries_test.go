@@ -9,6 +9,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
 var canWrite = api.Permissions{Beneficiary: true, PayOut: true}
@@ -239,17 +240,51 @@ func TestABAAndCOPRules(t *testing.T) {
 		t.Fatalf("ABA 021000021 refused: %q", f.Error("bankRoutingNumber"))
 	}
 	h.Key("esc")
-	h.Key("right", "n") // COP
-	f = h.screen().Form()
+	h.Key("right") // COP
+	f = copWithoutPayee(h)
+	f.SetValue("beneficiaryEmail", "not-an-email")
+	if f.Error("beneficiaryEmail") == "" {
+		t.Fatal("a bad e-mail is accepted")
+	}
+}
+
+// copWithoutPayee opens the COP form of the tab shown and submits it with
+// neither a Bre-B key nor a bank account: the rule names the key.
+func copWithoutPayee(h harness) *form.Form {
+	h.T.Helper()
+	f := h.newForm("COP account")
 	f.SetValue("alias", "bogota")
 	f.SetValue("beneficiaryName", "Juan")
 	h.Key("ctrl+s")
 	if !strings.Contains(f.Error("breBKey"), "Bre-B key") {
-		t.Fatalf("COP without key nor account: %q", f.Error("breBKey"))
+		h.T.Fatalf("COP without key nor account: %q", f.Error("breBKey"))
 	}
-	f.SetValue("beneficiaryEmail", "not-an-email")
-	if f.Error("beneficiaryEmail") == "" {
-		t.Fatal("a bad e-mail is accepted")
+	return f
+}
+
+// The COP rule ("a Bre-B key or a bank account") is about several fields:
+// its error goes as soon as one of them changes, even one it is not shown
+// under.
+func TestCOPRuleErrorClearsWhenTheFieldsItNamesAreFilled(t *testing.T) {
+	h := newHarness(t, &fakeservice.Service{}, canWrite)
+	h.Key("right", "right", "right") // COP
+	f := copWithoutPayee(h)
+	// The bank account instead of the key: the complaint under the key
+	// goes with the first bank field typed.
+	f.SetValue("bankAccountNumber", "12345678")
+	if e := f.Error("breBKey"); e != "" {
+		t.Fatalf("the rule's error stays under the Bre-B key once the account number is typed: %q", e)
+	}
+	if v := h.PlainView(); strings.Contains(v, "type a Bre-B key, or the bank account") {
+		t.Fatalf("the rule's error is still shown:\n%s", v)
+	}
+	h.Key("ctrl+s")
+	if !strings.Contains(f.Error("bankId"), "bank id or the bank name") {
+		t.Fatalf("an account without its bank: %q", f.Error("bankId"))
+	}
+	f.SetValue("bankName", "Bancolombia")
+	if e := f.Error("bankId"); e != "" {
+		t.Fatalf("the bank named, the error under the bank id stays: %q", e)
 	}
 }
 

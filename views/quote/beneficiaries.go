@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/validate"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
@@ -22,18 +23,6 @@ const maxBeneficiaries = 2000
 // listTimeout bounds the whole load of a picker, every page of it: a
 // picker that has not filled by then says so and is retried by hand.
 const listTimeout = time.Minute
-
-// beneficiaryKind is the kind of beneficiary an output block references.
-type beneficiaryKind string
-
-const (
-	kindBRL    beneficiaryKind = "brl"
-	kindWallet beneficiaryKind = "wallet"
-	kindUSD    beneficiaryKind = "usd"
-	kindCOP    beneficiaryKind = "cop"
-	kindEUR    beneficiaryKind = "eur"
-	kindARS    beneficiaryKind = "ars"
-)
 
 // beneficiaries is a loaded list for the picker: more is true when there
 // were more than maxBeneficiaries.
@@ -62,28 +51,73 @@ func pages[T any](ctx context.Context, fetch func(ctx context.Context, cursor st
 	}
 }
 
+// payee is how the details pick a registered beneficiary of one kind: the
+// picker's label, and the load of that kind's list in an account (wallets
+// restricted to the quote's chain).
+type payee struct {
+	label string
+	load  func(ctx context.Context, svc Service, account uuid.UUID, chain string) ([]form.Option, bool, error)
+}
+
+// payees are the kinds of beneficiary an output rail pays (payment.Rail's
+// Payee), one list of the service each.
+var payees = map[payment.Kind]payee{
+	payment.KindBRL: {"PIX beneficiary", func(ctx context.Context, svc Service, account uuid.UUID, _ string) ([]form.Option, bool, error) {
+		return bankOptions(ctx, account, svc.ListBRLAccounts, brlOption)
+	}},
+	payment.KindWallet: {"To wallet", func(ctx context.Context, svc Service, account uuid.UUID, chain string) ([]form.Option, bool, error) {
+		return optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.Wallet], error) {
+			return svc.ListWallets(ctx, api.WalletFilter{SubAccountID: account, WalletChain: chain, Cursor: c})
+		}, walletOption, func(w api.Wallet) bool { return chain == "" || strings.EqualFold(w.WalletChain, chain) })
+	}},
+	payment.KindUSD: {"USD beneficiary", func(ctx context.Context, svc Service, account uuid.UUID, _ string) ([]form.Option, bool, error) {
+		return bankOptions(ctx, account, svc.ListUSDAccounts, usdOption)
+	}},
+	payment.KindEUR: {"EUR beneficiary", func(ctx context.Context, svc Service, account uuid.UUID, _ string) ([]form.Option, bool, error) {
+		return bankOptions(ctx, account, svc.ListEURAccounts, eurOption)
+	}},
+	payment.KindARS: {"ARS beneficiary", func(ctx context.Context, svc Service, account uuid.UUID, _ string) ([]form.Option, bool, error) {
+		return bankOptions(ctx, account, svc.ListARSAccounts, arsOption)
+	}},
+	payment.KindCOP: {"COP beneficiary", func(ctx context.Context, svc Service, account uuid.UUID, _ string) ([]form.Option, bool, error) {
+		return bankOptions(ctx, account, svc.ListCOPAccounts, copOption)
+	}},
+}
+
 // loadBeneficiaries lists the beneficiaries the open picker offers, in the
-// operated account, for the listing slot. Wallets are restricted to the
-// quote's chain; without payOut every option that would move money out of
-// the account is disabled.
+// operated account, for the listing slot. Without payOut every option that
+// would move money out of the account is disabled; an access held to
+// registered beneficiaries cannot choose an inline destination.
 func (m *Screen) loadBeneficiaries() tea.Cmd {
-	if m.details == nil || m.details.outKind == "" {
+	d := m.details
+	if d.payee() == payment.KindNone {
 		return nil
 	}
 	var payOut error
-	if m.details.req.PayOut != PayOutNo {
-		payOut = m.s.Can(ui.ActPayOut)
+	if d.need.Rail.PayOut != payment.PayOutNo {
+		payOut = m.check(payment.Needs{PayOut: true})
 	}
-	restricted := m.s.Access != nil && m.s.Access.AccountPermissions.EnforceAllowedBeneficiaries
-	return ui.Fetch(m.s, &m.listing, listTimeout, listBeneficiaries(m.svc, m.details.outKind, m.s.Account.ID, m.details.req.Chain, payOut, restricted))
+	restricted := m.check(payment.Needs{Inline: true}) != nil
+	return ui.Fetch(m.s, &m.listing, listTimeout, listBeneficiaries(m.svc, d.need.Rail, m.s.Account.ID, d.need.Chain, payOut, restricted))
 }
 
 // loadMarkupWallets lists the service wallets the markup picker offers.
 func (m *Screen) loadMarkupWallets() tea.Cmd {
-	if m.details == nil || m.details.markupPicker() == nil {
+	if m.details.markupPicker() == nil {
 		return nil
 	}
 	return ui.Fetch(m.s, &m.markupListing, listTimeout, listMarkupWallets(m.svc, m.s.Account.ID))
+}
+
+func (m *Screen) onBeneficiaries(msg ui.Result[beneficiaries]) {
+	p := m.details.picker()
+	if !fillPicker(p, "the beneficiaries", msg.Err, msg.Value.options) {
+		return
+	}
+	if msg.Value.more {
+		p.LoadErr = fmt.Sprintf("only the first %d beneficiaries were loaded: type to filter them", maxBeneficiaries)
+	}
+	m.details.form.Refresh()
 }
 
 // onMarkupWallets fills the markup picker; a single wallet is chosen at
@@ -97,6 +131,7 @@ func (m *Screen) onMarkupWallets(msg ui.Result[markupWallets]) {
 	if p.Chosen == nil && len(p.All) == 1 {
 		p.Chosen = &p.All[0]
 	}
+	m.details.form.Refresh()
 }
 
 // fillPicker gives p the options loaded, or says why they did not load
@@ -114,45 +149,39 @@ func fillPicker(p *form.Picker, what string, err error, options []form.Option) b
 	return true
 }
 
-// listBeneficiaries is the load of the beneficiaries of kind in account as
-// picker options; everything is captured by value.
-//
-// The kinds the service also pays inline (a PIX key, a wallet address) end
-// with an option standing for one typed below the picker; restricted
-// (enforceAllowedBeneficiaries) disables it, as the service would refuse it.
-func listBeneficiaries(client Service, kind beneficiaryKind, account uuid.UUID, chain string, payOutErr error, restricted bool) func(context.Context) (beneficiaries, error) {
+// listBeneficiaries is the load of the beneficiaries rail pays in account
+// as picker options, everything captured by value: the account's own
+// service wallet first where the rail takes it, then the registered ones,
+// then an option for each destination the rail takes inline (a PIX key, an
+// address), typed under the picker; restricted
+// (enforceAllowedBeneficiaries) disables those, as the service would
+// refuse them.
+func listBeneficiaries(client Service, rail payment.Rail, account uuid.UUID, chain string, payOutErr error, restricted bool) func(context.Context) (beneficiaries, error) {
 	return func(ctx context.Context) (beneficiaries, error) {
 		var got beneficiaries
 		var err error
-		switch kind {
-		case kindBRL:
-			got.options, got.more, err = bankOptions(ctx, account, client.ListBRLAccounts, brlOption)
-		case kindWallet:
-			// The account's own service wallet first: it is always there and
-			// needs no payOut.
+		got.options, got.more, err = payees[rail.Payee].load(ctx, client, account, chain)
+		if accepts(rail, payment.ToOwnWallet) {
+			// Always there, and it needs no payOut.
 			own := form.Option{ID: uuid.Nil, Title: "Own service wallet", Details: []string{"the operated account's own service wallet on " + chain, "beneficiary id " + uuid.Nil.String()}}
-			got.options, got.more, err = optionsOf(ctx, func(ctx context.Context, c string) (api.Page[api.Wallet], error) {
-				return client.ListWallets(ctx, api.WalletFilter{SubAccountID: account, WalletChain: chain, Cursor: c})
-			}, walletOption, func(w api.Wallet) bool { return chain == "" || strings.EqualFold(w.WalletChain, chain) })
 			got.options = append([]form.Option{own}, got.options...)
-		case kindUSD:
-			got.options, got.more, err = bankOptions(ctx, account, client.ListUSDAccounts, usdOption)
-		case kindCOP:
-			got.options, got.more, err = bankOptions(ctx, account, client.ListCOPAccounts, copOption)
-		case kindEUR:
-			got.options, got.more, err = bankOptions(ctx, account, client.ListEURAccounts, eurOption)
-		case kindARS:
-			got.options, got.more, err = bankOptions(ctx, account, client.ListARSAccounts, arsOption)
 		}
-		if in := inlineOption(kind, chain); in != nil {
-			if restricted {
-				in.Disabled = "registered beneficiaries only for this access"
+		for _, x := range inlines {
+			if !accepts(rail, x.kind) {
+				continue
 			}
-			got.options = append(got.options, *in)
+			o := form.Option{ID: inlineID(x.kind), Title: x.title, Details: []string{"unregistered: typed below"}}
+			if x.kind == payment.ToAddress {
+				o.Details = []string{"unregistered, on " + nonEmpty(chain, "the quote's chain") + ": typed below"}
+			}
+			if restricted {
+				o.Disabled = "registered beneficiaries only for this access"
+			}
+			got.options = append(got.options, o)
 		}
 		if payOutErr != nil {
 			for i, o := range got.options {
-				if o.ID != uuid.Nil || kind != kindWallet {
+				if o.ID != uuid.Nil || !accepts(rail, payment.ToOwnWallet) {
 					got.options[i].Disabled = payOutErr.Error()
 				}
 			}

@@ -87,7 +87,7 @@ func TestFundingTellsTheOtherScreensOnlyWhenDone(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.created()
 
-	h.m.svc = refusingFund{h.f}
+	h.m.res.svc = refusingFund{h.f}
 	h.d.Out = nil
 	h.keys("f")
 	h.want("funding refused")
@@ -95,7 +95,7 @@ func TestFundingTellsTheOtherScreensOnlyWhenDone(t *testing.T) {
 		t.Fatalf("a refused funding sent %+v", ch)
 	}
 
-	h.m.svc = h.f
+	h.m.res.svc = h.f
 	h.d.Out = nil
 	h.keys("f")
 	ch := h.changes()
@@ -200,7 +200,7 @@ func TestPickerFollowsBeneficiariesWrittenElsewhere(t *testing.T) {
 	h.f.wallets = h.f.wallets[:2] // Market maker deleted
 	h.send(ui.ChangedMsg{Account: sub.ID, What: ui.ChangedBeneficiaries})
 	h.keys("c")
-	if b := h.m.details.beneficiary(); b != nil && b.Title == "Market maker" {
+	if b := h.m.details.picker().Chosen; b != nil && b.Title == "Market maker" {
 		t.Fatal("a deleted beneficiary is still chosen")
 	}
 	h.toPicker()

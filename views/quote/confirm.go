@@ -2,17 +2,18 @@ package quote
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
-	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
-	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
 	"github.com/tesouro-treasury/tesouro/views/internal/pixholder"
@@ -30,110 +31,201 @@ const lookupTimeout = 10 * time.Second
 // (whether y is armed is read from the clock, not from this message).
 type armMsg struct{}
 
-// armed reports whether y may confirm now: no renewal in the last
-// armDelay, by the session clock.
-func (m *Screen) armed(now time.Time) bool {
-	return m.renewedAt.IsZero() || !now.Before(m.renewedAt.Add(armDelay))
+// confirmation is the third stage: the intent the details filled in, shown
+// with its quote, what moves and for whom, until y sends it.
+type confirmation struct {
+	m  *Screen
+	in payment.Intent
+	// beneficiary is who the output pays, as the details name it.
+	beneficiary *form.Option
+	// previous is the quote replaced while confirming: the confirmation
+	// shows old and new side by side until the user confirms again.
+	previous *api.Quote
+	// renewedAt is when the quote under the confirmation was last
+	// replaced: y is disarmed for armDelay after it.
+	renewedAt time.Time
+	err       string
+	// conflict is true when the external id names another payment's
+	// ticket: y cannot help, only another id can.
+	conflict bool
+
+	// The PIX payout's holder (pix-info) and the month's limits.
+	pix      *api.TicketBrlPixOutput
+	holding  ui.Slot
+	holder   pixholder.Lookup
+	limiting ui.Slot
+	limits   *api.LimitInfo
+
+	offset int
+	w, h   int
 }
 
-// renewed records that the quote under the confirmation was just replaced:
-// y waits armDelay, and a timer redraws the screen when it is armed again.
-func (m *Screen) renewed(now time.Time) tea.Cmd {
-	m.renewedAt = now
-	return m.s.After(armDelay, func(time.Time) tea.Msg { return armMsg{} })
-}
-
-// lookupHolder asks who the PIX output of the confirmed body pays (see
-// pixholder.Of). Nothing is asked for other outputs.
-func (m *Screen) lookupHolder() tea.Cmd {
-	m.holder = pixholder.Lookup{}
-	m.holding.Cancel()
-	o := m.ticketReq.TicketBrlPixOutput
-	if o == nil {
-		return nil
+func newConfirmation(m *Screen, in payment.Intent) *confirmation {
+	c := &confirmation{m: m, in: in, beneficiary: m.details.beneficiary(in)}
+	if req, err := in.TicketRequest(m.quote); err == nil {
+		c.pix = req.TicketBrlPixOutput
 	}
-	svc, account := m.svc, m.s.Account.ID
-	out := *o
+	return c
+}
+
+// SetSize implements the stage's part of ui.Screen.
+func (c *confirmation) SetSize(w, h int) { c.w, c.h = w, h }
+
+// KeyMap is what the confirmation offers now.
+func (c *confirmation) KeyMap() []key.Binding {
+	k := c.m.keys
+	confirm, cancel := c.bindings()
+	requote := k.Requote
+	requote.SetEnabled(!c.m.quoting.Waiting())
+	return []key.Binding{confirm, requote, cancel, k.Scroll}
+}
+
+// bindings are y and "any other key" as the confirmation offers them: a
+// requester's y sends the ticket for approval, and says so.
+func (c *confirmation) bindings() (confirm, cancel key.Binding) {
+	confirm, cancel = c.m.keys.Confirm, c.m.keys.Cancel
+	if c.m.requester() {
+		confirm.SetHelp("y", c.m.approvalsText())
+	}
+	confirm.SetEnabled(c.canConfirm(c.m.s.Now()) == "")
+	return confirm, cancel
+}
+
+// lookups asks who the PIX output pays (see pixholder.Of; nothing is asked
+// for other outputs) and the month's limits of the operated account.
+func (c *confirmation) lookups() tea.Cmd {
+	s, svc, account := c.m.s, c.m.svc, c.m.s.Account.ID
+	limits := ui.Fetch(s, &c.limiting, lookupTimeout, func(ctx context.Context) (*api.AccountLimits, error) {
+		return svc.Limits(ctx, account)
+	})
+	if c.pix == nil {
+		return limits
+	}
+	out := *c.pix
 	records := func(ctx context.Context, id uuid.UUID) (*api.BRLAccount, error) {
 		return svc.GetBRLAccount(ctx, account, id)
 	}
-	return ui.Fetch(m.s, &m.holding, lookupTimeout, func(ctx context.Context) (pixholder.Holder, error) {
+	return tea.Batch(limits, ui.Fetch(s, &c.holding, lookupTimeout, func(ctx context.Context) (pixholder.Holder, error) {
 		return pixholder.Of(ctx, svc, records, out)
-	})
+	}))
+}
+
+// take records the answer of a look-up this confirmation awaits. A failed
+// limits read says nothing: the limits only warn, the service decides.
+func (c *confirmation) take(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case ui.Result[pixholder.Holder]:
+		if c.holding.Take(msg) {
+			c.holder.Take(msg.Value, msg.Err)
+		}
+	case ui.Result[*api.AccountLimits]:
+		if c.limiting.Take(msg) {
+			c.limits = nil
+			if msg.Err == nil && msg.Value != nil {
+				c.limits = &msg.Value.LimitInfo
+			}
+		}
+	}
+}
+
+// renewed records that the quote under the confirmation was replaced
+// (old is the one it replaced): y waits armDelay, and a timer redraws the
+// screen when it is armed again.
+func (c *confirmation) renewed(old *api.Quote, now time.Time) tea.Cmd {
+	if c.previous == nil {
+		c.previous = old
+	}
+	c.err, c.conflict = "", false
+	c.renewedAt = now
+	return c.m.s.After(armDelay, func(time.Time) tea.Msg { return armMsg{} })
+}
+
+// armed reports whether y may confirm now: no renewal in the last
+// armDelay, by the session clock.
+func (c *confirmation) armed(now time.Time) bool {
+	return c.renewedAt.IsZero() || !now.Before(c.renewedAt.Add(armDelay))
+}
+
+// canConfirm says why y does nothing now ("" when it sends the ticket):
+// no quote yet, an expired one, numbers that just changed, a PIX key the
+// directory does not know, or an external id of another payment.
+func (c *confirmation) canConfirm(now time.Time) string {
+	m := c.m
+	switch {
+	case m.requoting || m.quoting.Waiting():
+		return "a new quote is on its way"
+	case CheckLive(m.countdown, now) != nil:
+		return "the quote expired"
+	case !c.armed(now):
+		return "the quote was just renewed"
+	case c.holding.Waiting():
+		return "the PIX directory has not answered yet"
+	case c.holder.Missing:
+		return "the PIX key has no holder"
+	case c.conflict:
+		return "the external id names another payment's ticket"
+	}
+	return ""
 }
 
 // holderText is the one line naming the holder, or what is known of it. A
 // key the directory does not know cannot be paid: y stays off (see
 // canConfirm). Any other failure is shown and leaves the decision to the
 // user.
-func (m *Screen) holderText() (string, bool) {
-	if m.ticketReq.TicketBrlPixOutput == nil {
+func (c *confirmation) holderText() (string, bool) {
+	if c.pix == nil {
 		return "", false
 	}
-	th := m.th
-	return m.holder.Line(pixholder.Styles{Value: th.value, Dim: th.dim, Warn: th.warn, Err: th.err}, m.holding.Waiting())
+	th := c.m.th
+	return c.holder.Line(pixholder.Styles{Value: th.value, Dim: th.dim, Warn: th.warn, Err: th.err}, c.holding.Waiting())
 }
 
-// loadLimits reads the month's limits of the operated account, to warn
-// before a ticket goes past them.
-func (m *Screen) loadLimits() tea.Cmd {
-	m.limits = nil
-	svc, account := m.svc, m.s.Account.ID
-	return ui.Fetch(m.s, &m.limiting, lookupTimeout, func(ctx context.Context) (*api.AccountLimits, error) {
-		return svc.Limits(ctx, account)
-	})
-}
-
-// onLimits compares the quote on screen with what the month has left.
-// A failed read says nothing: the limits only warn, the service decides.
-func (m *Screen) onLimits(msg ui.Result[*api.AccountLimits]) {
-	m.limits = nil
-	if msg.Err == nil && msg.Value != nil {
-		m.limits = &msg.Value.LimitInfo
-	}
-}
-
-// limitWarning says how the quote on screen would exceed the monthly limits
-// left, or "" when it would not (or they are unknown).
-func limitWarning(l *api.LimitInfo, q *api.Quote) string {
-	if l == nil || q == nil {
+// limitWarning says how the quote on screen would go past what the month
+// has left, or "" when it would not (or the limits are unknown).
+func (c *confirmation) limitWarning() string {
+	var u payment.Usage
+	u.Add(c.m.quote)
+	over := u.Over(c.limits)
+	switch {
+	case len(over) == 0:
 		return ""
-	}
-	if l.Blocked {
-		return "the account is blocked from moving money: the service will refuse this ticket"
-	}
-	var over []string
-	side := func(cur, method string, amount decimal.Decimal, in bool) {
-		method = strings.ToUpper(method)
-		if method == "INTERNAL" || method == "" {
-			return // the balance: it does not cross the service's edge
-		}
-		lim, ok := l.Limit(cur)
-		if !ok {
-			return
-		}
-		var left decimal.Decimal
-		var dir string
-		switch chain := money.IsChain(method); {
-		case in && chain:
-			left, dir = decimal.Max(decimal.Zero, lim.MaxChainIn.Sub(lim.UsedLimit.UsedChainIn)), "in from chains"
-		case in:
-			left, dir = decimal.Max(decimal.Zero, lim.MaxFiatIn.Sub(lim.UsedLimit.UsedFiatIn)), "in by fiat rails"
-		case chain:
-			left, dir = lim.ChainOutLeft(), "out to chains"
-		default:
-			left, dir = lim.FiatOutLeft(), "out by fiat rails"
-		}
-		if amount.GreaterThan(left) {
-			over = append(over, money.Format(amount, cur)+" "+cur+" "+dir+", "+money.Format(left, cur)+" "+cur+" left this month")
-		}
-	}
-	side(q.InputCurrency, q.InputPaymentMethod, q.InputAmount, true)
-	side(q.OutputCurrency, q.OutputPaymentMethod, q.OutputAmount, false)
-	if len(over) == 0 {
-		return ""
+	case c.limits.Blocked:
+		return over[0]
 	}
 	return "over the monthly limit: " + strings.Join(over, "; ")
+}
+
+// keyConfirm: y sends, r re-quotes, ↑/↓ scroll; anything else is no.
+func (m *Screen) keyConfirm(msg tea.KeyPressMsg) tea.Cmd {
+	c := m.confirm
+	switch msg.String() {
+	case "y":
+		// y is never "no": when it cannot confirm it does nothing, and the
+		// y line says why.
+		if c.canConfirm(m.s.Now()) != "" {
+			return nil
+		}
+		return m.submit()
+	case "r":
+		if !m.quoting.Waiting() {
+			return m.requoteForConfirm()
+		}
+		return nil
+	case "up", "k":
+		// Scrolling is neither yes nor no: the details may not fit.
+		c.offset = max(c.offset-1, 0)
+		return nil
+	case "down", "j":
+		c.offset++
+		return nil
+	}
+	// Anything else is "no": back to the details, nothing sent.
+	m.stage = stageDetails
+	m.confirm = nil
+	if c.conflict {
+		m.details.form.FocusField(dExternal)
+	}
+	return nil
 }
 
 // requester reports whether this access's tickets are parked for
@@ -163,8 +255,8 @@ func plural(n int, what string) string {
 var whereRe = regexp.MustCompile(`(?i)^(pix key|bank |0x|.*routing|.* account |bre-b|iban|cvu|cbu|the operated account's own)`)
 
 // destination is who receives and where: the beneficiary's name, and the
-// key, address or account the output block names.
-func destination(b *form.Option, r api.CreateTicketRequest) (name, where string) {
+// key, address or account the intent names.
+func destination(b *form.Option, in payment.Intent) (name, where string) {
 	if b != nil {
 		name = b.Title
 		// The first detail is the holder's name when it is not already
@@ -179,24 +271,25 @@ func destination(b *form.Option, r api.CreateTicketRequest) (name, where string)
 			}
 		}
 	}
-	if o := r.TicketBrlPixOutput; o != nil {
-		switch {
-		case o.PixKey != "":
-			where = "PIX key " + o.PixKey
-		case o.BrCode != "":
-			where = "BR Code " + o.BrCode
-		case o.AccountNumber != "":
-			where = "bank " + o.BankCode + " branch " + o.BranchCode + " account " + o.AccountNumber
-		}
-		if name == "" {
-			name = o.UserName
-		}
-	}
-	if o := r.TicketBlockchainOutput; o != nil && o.WalletAddress != "" {
-		where = o.WalletAddress + " on " + o.WalletChain
-	}
-	if o := r.TicketBlockchainOutput; o != nil && o.BeneficiaryWalletID != nil && *o.BeneficiaryWalletID == uuid.Nil && name == "" {
-		name = "Own service wallet"
+	switch p := in.Pay; p.Kind {
+	case payment.ToPixKey:
+		where = "PIX key " + p.PixKey
+	case payment.ToBrCode:
+		where = "BR Code " + p.BrCode
+	case payment.ToBankAccount:
+		where = "bank " + p.Bank.BankCode + " branch " + p.Bank.BranchCode + " account " + p.Bank.AccountNumber
+		name = nonEmpty(name, p.Bank.UserName)
+	case payment.ToAddress:
+		where = p.Address + " on " + strings.ToUpper(in.OutMethod)
+	case payment.ToOwnWallet:
+		name = nonEmpty(name, "Own service wallet")
 	}
 	return name, where
+}
+
+// errConflict reports whether err is the payment core's refusal of an
+// external id already naming another payment's ticket.
+func errConflict(err error) bool {
+	var ce *payment.ConflictError
+	return errors.As(err, &ce)
 }

@@ -34,12 +34,9 @@ func (h *harness) pixPayout(amount string) {
 func (h *harness) pixDetails(amount string) {
 	h.t.Helper()
 	h.keys("e")
-	h.m.form.get(fInCurrency).Set("BRLA")
-	h.m.form.refresh()
-	h.m.form.get(fOutCurrency).Set("BRL")
-	h.m.form.refresh()
-	h.m.form.get(fAmount).Set(amount)
-	h.m.form.refresh()
+	h.m.entry.form.SetValue(fInCurrency, "BRLA")
+	h.m.entry.form.SetValue(fOutCurrency, "BRL")
+	h.m.entry.form.SetValue(fAmount, amount)
 	h.keys("enter", "c")
 	if h.m.stage != stageDetails {
 		h.t.Fatalf("stage %v, want the details:\n%s", h.m.stage, h.screen())
@@ -329,24 +326,24 @@ func TestExternalIDIsReadOnlyUnlessUnlocked(t *testing.T) {
 	h.quote("500")
 	h.keys("c")
 	ext := h.m.externalID
-	if c := h.m.details.current(); c.p == nil {
-		t.Fatalf("focus starts on %q, want the wallet picker (the one thing to fill)", c.id())
+	if !h.m.details.onPicker() {
+		t.Fatalf("focus starts on %q, want the wallet picker (the one thing to fill)", h.m.details.form.FocusedKey())
 	}
-	for range len(h.m.details.entries) {
+	for range len(h.m.details.form.Keys()) {
 		h.keys("shift+tab")
 	}
-	if h.m.details.focus != 0 {
-		t.Fatalf("focus %d, want the external id", h.m.details.focus)
+	if k := h.m.details.form.FocusedKey(); k != dExternal {
+		t.Fatalf("focus on %q, want the external id", k)
 	}
 	h.typeText("q1")
 	h.send(tea.PasteMsg{Content: "pasted"})
-	if got := h.m.details.value(dExternal); got != ext {
+	if got := h.m.details.form.Value(dExternal); got != ext {
 		t.Fatalf("external id %q, want it unchanged %q", got, ext)
 	}
 	h.want("locked · ctrl+e to edit", "ctrl+e edit the external id")
 	h.send(tea.KeyPressMsg{Code: 'e', Mod: tea.ModCtrl})
 	h.typeText("-b")
-	if got := h.m.details.value(dExternal); got != ext+"-b" {
+	if got := h.m.details.form.Value(dExternal); got != ext+"-b" {
 		t.Fatalf("external id %q after unlocking and typing, want %q", got, ext+"-b")
 	}
 	if strings.Contains(h.hintsLine(), "ctrl+e") {
@@ -361,10 +358,9 @@ func (h *harness) hintsLine() string { return h.m.hints() }
 func TestDetailsFocusSkipsTheExternalID(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.keys("e")
-	h.m.form.get(fAmount).Set("500")
-	h.m.form.refresh()
+	h.m.entry.form.SetValue(fAmount, "500")
 	h.keys("enter", "c") // BRL PIX → BRLA INTERNAL: nothing must be filled
-	if id := h.m.details.current().id(); id != dRemitter {
+	if id := h.m.details.form.FocusedKey(); id != dRemitter {
 		t.Fatalf("focus starts on %q, want the remitter id", id)
 	}
 }
@@ -373,14 +369,13 @@ func TestDetailsFocusSkipsTheExternalID(t *testing.T) {
 func TestDetailsArrowsAndTabMoveBetweenEntries(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.keys("e")
-	h.m.form.get(fAmount).Set("500")
-	h.m.form.refresh()
+	h.m.entry.form.SetValue(fAmount, "500")
 	h.keys("enter", "c") // BRL PIX → BRLA INTERNAL: remitter id, then PIX add. data
 	for _, step := range []struct{ key, want string }{
 		{"down", dAdditional}, {"up", dRemitter}, {"tab", dAdditional}, {"shift+tab", dRemitter},
 	} {
 		h.keys(step.key)
-		if id := h.m.details.current().id(); id != step.want {
+		if id := h.m.details.form.FocusedKey(); id != step.want {
 			t.Fatalf("%s: focus on %q, want %q", step.key, id, step.want)
 		}
 	}
@@ -391,19 +386,19 @@ func TestFormOpensAtTheTopAndDoesNotWrap(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.fill("500") // leaves the focus on the amount
 	h.keys("esc", "e")
-	if id := h.m.form.focused().ID; id != fInCurrency {
+	if id := h.m.entry.form.FocusedKey(); id != fInCurrency {
 		t.Fatalf("e opened the form at %q, want the first field", id)
 	}
-	vis := h.m.form.visibleFields()
+	vis := h.m.entry.form.Keys()
 	for range len(vis) + 3 {
 		h.keys("down")
 	}
-	if id := h.m.form.focused().ID; id != vis[len(vis)-1].ID {
+	if id := h.m.entry.form.FocusedKey(); id != vis[len(vis)-1] {
 		t.Fatalf("↓ past the end moved the focus to %q, want it kept on the last field", id)
 	}
 	h.want("Last field")
 	h.keys("right") // on the last field: must not change the input currency
-	if v := h.m.form.get(fInCurrency).Value(); v != "BRL" {
+	if v := h.m.entry.form.Value(fInCurrency); v != "BRL" {
 		t.Fatalf("input currency %q", v)
 	}
 }

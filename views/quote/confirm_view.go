@@ -8,6 +8,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
 
@@ -22,15 +23,16 @@ type footLine struct {
 	drop int
 }
 
-// confirmLayout draws the confirmation: the details scroll at the top, and
-// the summary of what moves (amounts, who receives and where, the account,
-// the environment, the seconds left) stays pinned directly above the y
-// line at every size, with a marker when some of the details are out of
-// view.
-func (m *Screen) confirmLayout(now time.Time) string {
-	body := m.confirmBody()
-	foot := m.confirmFoot(now)
-	h := m.h
+// View draws the confirmation: the details scroll at the top, and the
+// summary of what moves (amounts, who receives and where, the account, the
+// environment, the seconds left) stays pinned directly above the y line at
+// every size, with a marker when some of the details are out of view.
+func (c *confirmation) View() string {
+	m := c.m
+	now := m.s.Now()
+	body := c.body()
+	foot := c.foot(now)
+	h := c.h
 	fits := len(body)+len(foot) <= h
 	room := h - 1 // a line for the marker
 	if fits {
@@ -54,13 +56,13 @@ func (m *Screen) confirmLayout(now time.Time) string {
 		pinned = append(pinned, l.text)
 	}
 	if fits {
-		m.offset = 0
-		return fit(append(body, pinned...), 0, m.w, h)
+		c.offset = 0
+		return fit(append(body, pinned...), 0, c.w, h)
 	}
 	bodyH := max(h-len(pinned)-1, 0)
-	m.offset = min(m.offset, max(len(body)-bodyH, 0))
+	c.offset = min(c.offset, max(len(body)-bodyH, 0))
 	marker := m.th.dim.Render("┄ more ↓ · ↑/↓ scroll")
-	if m.offset+bodyH >= len(body) {
+	if c.offset+bodyH >= len(body) {
 		marker = m.th.dim.Render("┄ more ↑ · ↑/↓ scroll")
 	}
 	pinned = append([]string{marker}, pinned...)
@@ -68,29 +70,31 @@ func (m *Screen) confirmLayout(now time.Time) string {
 		pinned = pinned[len(pinned)-h:] // the y line is the last to go
 	}
 	if bodyH == 0 {
-		return fit(pinned, 0, m.w, h)
+		return fit(pinned, 0, c.w, h)
 	}
-	return fit(body, m.offset, m.w, bodyH) + "\n" + fit(pinned, 0, m.w, len(pinned))
+	return fit(body, c.offset, c.w, bodyH) + "\n" + fit(pinned, 0, c.w, len(pinned))
 }
 
-// confirmBody is everything the summary does not say: the fees, the
-// comparison after a renewal, the input blocks, the external id.
-func (m *Screen) confirmBody() []string {
+// body is everything the summary does not say: the fees, the comparison
+// after a renewal, who sends, the reference, the markup wallet, the
+// external id.
+func (c *confirmation) body() []string {
+	m := c.m
 	th := m.th
 	q := m.quote
+	in := c.in
 	out := []string{th.title.Render("Confirm the ticket") + "  " + m.badge()}
 	add := func(label, value string) {
 		out = append(out, th.row(label, value))
 	}
-	if m.previous != nil {
+	if c.previous != nil {
 		out = append(out, th.warn.Render("The quote was renewed (≠ marks what changed). Compare before confirming:"))
-		out = append(out, compareLines(th, m.previous, q)...)
+		out = append(out, compareLines(th, c.previous, q)...)
 	}
 	out = append(out, m.amountLines(q)[2:]...)
-	r := m.ticketReq
-	if b := m.details.beneficiary(); b != nil {
+	if b := c.beneficiary; b != nil {
 		// What the pinned summary does not already say about them.
-		name, where := destination(b, r)
+		name, where := destination(b, in)
 		label := "On record" // the summary below names the beneficiary; these are the rest of its record
 		for _, d := range b.Details {
 			if d != where && !strings.HasSuffix(name, " · "+d) {
@@ -99,42 +103,35 @@ func (m *Screen) confirmBody() []string {
 			}
 		}
 	}
-	if in := r.TicketBlockchainInput; in != nil {
+	need := payment.Required(q)
+	if need.Needs(payment.BlockChainInput) {
 		sig := "none (service wallet or transfer)"
 		switch {
-		case in.Permit != nil:
+		case in.From.Permit != nil:
 			sig = "permit"
-		case in.Personal != nil:
+		case in.From.Personal != nil:
 			sig = "personal signature"
 		}
-		add("From wallet", in.WalletAddress+" · "+sig)
+		add("From wallet", in.From.Wallet+" · "+sig)
 	}
-	if in := r.TicketBrlPixInput; in != nil && (in.RemitterID != "" || in.AdditionalData != "") {
-		add("PIX input", strings.TrimSpace("remitter "+nonEmpty(in.RemitterID, "—")+" · "+in.AdditionalData))
+	if f := in.From; need.Needs(payment.BlockPixInput) && (f.RemitterID != "" || f.AdditionalData != "") {
+		add("PIX input", strings.TrimSpace("remitter "+nonEmpty(f.RemitterID, "—")+" · "+f.AdditionalData))
 	}
-	if o := r.TicketBrlPixOutput; o != nil && o.PixMessage != "" {
-		add("PIX message", o.PixMessage)
+	if r := need.Rail; r.Reference != "" && in.Reference != "" && in.Pay.Kind != payment.ToBrCode {
+		add(r.ReferenceLabel, in.Reference)
 	}
-	if o := r.TicketUsdOutput; o != nil {
-		add("Rail", strings.TrimSpace("ACH "+o.AchReference))
+	if in.Markup.Wallet != "" {
+		add("Markup wallet", in.Markup.Wallet)
 	}
-	if o := r.TicketUsdWireOutput; o != nil {
-		add("Rail", strings.TrimSpace("WIRE "+o.WireMessage))
-	}
-	if o := r.TicketEurSepaOutput; o != nil && o.SepaReference != "" {
-		add("SEPA ref.", o.SepaReference)
-	}
-	if mk := r.TicketMarkupInput; mk != nil {
-		add("Markup wallet", mk.MarkupWalletAddress)
-	}
-	add("External id", r.ExternalID)
-	return wrapAll(out, m.w)
+	add("External id", in.ExternalID)
+	return wrapAll(out, c.w)
 }
 
-// confirmFoot is the pinned summary and the y line.
-func (m *Screen) confirmFoot(now time.Time) []footLine {
+// foot is the pinned summary and the y line.
+func (c *confirmation) foot(now time.Time) []footLine {
+	m := c.m
 	th := m.th
-	narrow := m.w < narrowW
+	narrow := c.w < narrowW
 	lw := labelW
 	if narrow {
 		lw = 6
@@ -143,7 +140,7 @@ func (m *Screen) confirmFoot(now time.Time) []footLine {
 	// row wraps a value under itself; cut keeps it to one line.
 	row := func(label, value string, drop int, cut bool) {
 		head := th.label.Render(padRight(label, lw)) + " "
-		valueW := max(m.w-lw-1, 4)
+		valueW := max(c.w-lw-1, 4)
 		if cut {
 			out = append(out, footLine{head + padRight(value, valueW), drop})
 			return
@@ -163,7 +160,7 @@ func (m *Screen) confirmFoot(now time.Time) []footLine {
 	}
 	q := m.quote
 	changed := func(label string, before, now string) string {
-		if m.previous != nil && before != now {
+		if c.previous != nil && before != now {
 			return th.warn.Render("≠") + label
 		}
 		return label
@@ -171,7 +168,7 @@ func (m *Screen) confirmFoot(now time.Time) []footLine {
 	send := money.Format(q.InputAmount, q.InputCurrency) + " " + q.InputCurrency
 	get := money.Format(q.OutputAmount, q.OutputCurrency) + " " + q.OutputCurrency
 	var sendBefore, getBefore string
-	if p := m.previous; p != nil {
+	if p := c.previous; p != nil {
 		sendBefore = money.Format(p.InputAmount, p.InputCurrency) + " " + p.InputCurrency
 		getBefore = money.Format(p.OutputAmount, p.OutputCurrency) + " " + p.OutputCurrency
 	}
@@ -181,18 +178,18 @@ func (m *Screen) confirmFoot(now time.Time) []footLine {
 	}
 	row(changed(label("You send", "Send"), sendBefore, send), th.value.Render(send)+via+q.InputPaymentMethod, 0, false)
 	row(changed(label("They receive", "Get"), getBefore, get), th.value.Render(get)+via+q.OutputPaymentMethod, 0, false)
-	name, where := destination(m.details.beneficiary(), m.ticketReq)
+	name, where := destination(c.beneficiary, c.in)
 	switch {
 	case name != "" || where != "":
 		row(label("Beneficiary", "To"), th.value.Render(nonEmpty(name, "—")), 0, true)
 		if where != "" {
 			row("", where, 0, false)
 		}
-	case Required(q).PayOut == PayOutNo:
+	case c.in.Pay.Kind == payment.ToBalance:
 		row(label("Beneficiary", "To"), "the operated account's balance", 0, true)
 	}
-	if h, ok := m.holderText(); ok {
-		row("Holder", h, 0, m.holder.Holder != nil) // a failure is read whole
+	if h, ok := c.holderText(); ok {
+		row("Holder", h, 0, c.holder.Holder != nil) // a failure is read whole
 	}
 	env := strings.ToUpper(nonEmpty(string(m.s.Env), "sandbox"))
 	if narrow {
@@ -212,24 +209,24 @@ func (m *Screen) confirmFoot(now time.Time) []footLine {
 		}
 		row("Environment", env+" · "+profile, 4, true)
 	}
-	if w := limitWarning(m.limits, q); w != "" {
-		for _, l := range wrap("! "+w, max(m.w, 1)) {
+	if w := c.limitWarning(); w != "" {
+		for _, l := range wrap("! "+w, max(c.w, 1)) {
 			out = append(out, footLine{th.warn.Render(l), 1})
 		}
 	}
 	live := !m.countdown.Expired(now)
 	if live && !narrow && m.stage != stageSending {
-		left := m.countdown.View(now, max(m.w-lw-1, 6))
+		left := m.countdown.View(now, max(c.w-lw-1, 6))
 		if m.auto {
 			left += th.dim.Render(" · renews itself (auto re-quote on)")
 		}
 		row("Seconds left", left, 5, true)
 	}
-	for _, l := range wrap(m.yLine(now, narrow), max(m.w, 1)) {
+	for _, l := range wrap(c.yLine(now, narrow), max(c.w, 1)) {
 		out = append(out, footLine{l, 0})
 	}
-	if m.confirmErr != "" {
-		for _, l := range wrap("✗ "+m.confirmErr, max(m.w, 1)) {
+	if c.err != "" {
+		for _, l := range wrap("✗ "+c.err, max(c.w, 1)) {
 			out = append(out, footLine{th.err.Render(l), 0})
 		}
 	}
@@ -238,7 +235,8 @@ func (m *Screen) confirmFoot(now time.Time) []footLine {
 
 // yLine says what y does now, from the same bindings as the footer, or
 // why it does nothing yet.
-func (m *Screen) yLine(now time.Time, narrow bool) string {
+func (c *confirmation) yLine(now time.Time, narrow bool) string {
+	m := c.m
 	th := m.th
 	switch {
 	case m.stage == stageSending:
@@ -249,20 +247,22 @@ func (m *Screen) yLine(now time.Time, narrow bool) string {
 		if m.auto {
 			return th.warn.Render("The quote expired: renewing it (auto re-quote on)…")
 		}
-		return th.err.Render("✗ The quote expired: it cannot be confirmed.") + " " + m.hint(m.keys.Requote) + th.dim.Render(" · any other key: back")
-	case !m.armed(now):
+		return th.err.Render("✗ The quote expired: it cannot be confirmed.") + " " + hint(m.keys.Requote) + th.dim.Render(" · any other key: back")
+	case !c.armed(now):
 		return th.warn.Render("The quote was just renewed: y is held for a moment, read the numbers first.")
-	case m.holder.Missing:
+	case c.holder.Missing:
 		return th.err.Render("✗ This PIX key has no holder: the ticket cannot be confirmed.") + th.dim.Render(" · any other key: back")
-	case m.holding.Waiting():
+	case c.holding.Waiting():
 		return th.dim.Render("y waits for the PIX directory's answer… · any other key: back")
+	case c.conflict:
+		return th.err.Render("✗ Not sent: the external id names another payment.") + th.dim.Render(" · any other key: back to change it")
 	}
-	confirm, cancel := m.confirmBindings()
+	confirm, cancel := c.bindings()
 	line := th.value.Render(confirm.Help().Key + ": " + confirm.Help().Desc)
 	if narrow {
 		// The seconds left share the y line, then "no" when it fits.
 		for _, more := range []string{widget.FormatRemaining(m.countdown.Remaining(now)) + " left", "other key: no"} {
-			if widthOf(line)+3+len(more) <= m.w {
+			if widthOf(line)+3+len(more) <= c.w {
 				line += th.dim.Render(" · " + more)
 			}
 		}
@@ -280,7 +280,7 @@ func (m *Screen) renewalNote() string {
 	return "Quote expired: at the confirmation press r for a new one (auto re-quote is off)."
 }
 
-// parkedApprovals is the requester's count once an operation was parked.
+// learnApprovals keeps the requester's count once an operation was parked.
 func (m *Screen) learnApprovals(op *api.Operation) {
 	if op != nil && op.MinApprovals > 0 {
 		m.minApprovals = op.MinApprovals

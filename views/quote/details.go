@@ -8,21 +8,24 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/brcode"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/validate"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
-// Field ids of the ticket details.
+// Field keys of the ticket details, named as the payment core and the
+// creation request name them.
 const (
 	dExternal         = "externalId"
 	dRemitter         = "remitterId"
 	dAdditional       = "additionalData"
-	dWallet           = "walletAddress"
+	dWallet           = "ticketBlockchainInput.walletAddress"
 	dSig              = "signature"
 	dPermitR          = "permitR"
 	dPermitS          = "permitS"
@@ -31,14 +34,19 @@ const (
 	dPermitDeadline   = "permitDeadline"
 	dPersonalSig      = "personalSignature"
 	dPersonalDeadline = "personalDeadline"
+	dPayBrCode        = "brCode"
 	dBeneficiary      = "beneficiary"
 	dPixKey           = "pixKey"
-	dPayBrCode        = "payBrCode"
-	dAddress          = "outWalletAddress"
+	dAddress          = "walletAddress"
 	dMemo             = "walletMemo"
-	dPixMessage       = "pixMessage"
+	dTaxID            = "taxId"
+	dUserName         = "userName"
+	dBankCode         = "bankCode"
+	dBranchCode       = "branchCode"
+	dAccountNumber    = "accountNumber"
+	dAccountType      = "accountType"
 	dReference        = "reference"
-	dMarkupWallet     = "markupWallet"
+	dMarkupWallet     = "markupWalletAddress"
 )
 
 // Signature choices of a PERMIT input.
@@ -48,153 +56,245 @@ const (
 	sigService  = "none: service wallet"
 )
 
-// entry is one control of the details form: a field or a picker.
-type entry struct {
-	f *form.Input
-	p *form.Picker
-}
+// extLocked is what the external id says while it cannot be typed into:
+// it is the idempotency key of the intent, and a stray key in it would make
+// a retry a second ticket.
+const extLocked = "locked · ctrl+e to edit"
 
-func (e *entry) id() string {
-	if e.p != nil {
-		return e.p.ID
-	}
-	return e.f.ID
-}
+// noBeneficiary is what an empty picker says.
+const noBeneficiary = "no beneficiary of this kind in the operated account: register one in Beneficiaries"
 
-// details asks for exactly the blocks the quote needs.
+// details is the second stage: it asks for exactly what the quote's ticket
+// needs and fills the intent in with it (who sends, where the output goes,
+// the reference, the markup wallet, the external id). Its fields come from
+// payment.Required and the output's rail: a picker of the rail's kind of
+// beneficiary, a field for each destination the rail takes inline, and the
+// rail's own reference field.
 type details struct {
-	req     Requirements
-	entries []*entry
-	focus   int
-	// outKind is the beneficiary kind of the output block ("" when none).
-	outKind beneficiaryKind
+	m    *Screen
+	in   payment.Intent // as the form composed it, with its external id
+	need payment.Requirements
+	form *form.Form
+	// unlocked is true once the user chose to edit the external id.
+	unlocked bool
 	// markupAddresses are the addresses of the markup picker's options.
 	markupAddresses map[uuid.UUID]string
+	offset          int
+	w, h            int
 }
 
-// newDetails builds the form for a quote's requirements.
-func newDetails(req Requirements, externalID string) *details {
-	d := &details{req: req}
-	add := func(f *form.Input) { d.entries = append(d.entries, &entry{f: f}) }
-	ext := form.NewText(dExternal, "External id", "your tracking id", 100)
-	ext.Set(externalID)
-	add(ext)
-	if req.Needs(BlockPixInput) {
-		add(form.NewText(dRemitter, "Remitter id", "optional: who pays", 100))
-		add(form.NewText(dAdditional, "PIX add. data", "optional: text carried in the PIX", 140))
-	}
-	if req.Needs(BlockChainInput) {
-		add(form.NewText(dWallet, "Sending wallet", "0x… your wallet address", 64))
-		if req.Signature == SigPermitOrPersonal {
-			add(form.NewToggle(dSig, "Signature", sigPermit, sigPersonal, sigService))
-			add(form.NewText(dPermitR, "Permit r", "0x + 64 hex", 66))
-			add(form.NewText(dPermitS, "Permit s", "0x + 64 hex", 66))
-			add(form.NewText(dPermitV, "Permit v", "27 or 28", 3))
-			add(form.NewText(dPermitNonce, "Permit nonce", "integer", 20))
-			add(form.NewText(dPermitDeadline, "Permit deadline", "Unix seconds", 12))
-			add(form.NewText(dPersonalSig, "Signature hex", "0x + 130 hex", 132))
-			add(form.NewText(dPersonalDeadline, "Sig. deadline", "Unix seconds", 12))
+// inline is a destination no beneficiary record stands for, as the
+// details offer it: the option standing for it in the picker and the
+// fields it is typed in.
+type inline struct {
+	kind   payment.DestKind
+	title  string
+	fields func(chain string) []form.Field
+}
+
+// inlines are the destinations a rail may take inline; the picker offers
+// those its rail accepts.
+var inlines = []inline{
+	{payment.ToPixKey, "Another PIX key", func(string) []form.Field {
+		return []form.Field{{Key: dPixKey, Label: "PIX key", Required: true, Placeholder: "CPF, CNPJ, +55 phone, e-mail or random key", CharLimit: 77,
+			Check: func(s string, _ form.Values) (string, string, error) {
+				kind, k, err := validate.PixKey(s)
+				return k, "understood: " + string(kind) + " key " + k, err
+			}}}
+	}},
+	{payment.ToAddress, "Another address", func(chain string) []form.Field {
+		return []form.Field{
+			{Key: dAddress, Label: "Wallet address", Required: true, Placeholder: addressHint(chain), CharLimit: 64,
+				Missing: "required: the address to pay on " + chain,
+				Help:    func(form.Values) string { return "the chain is the quote's: " + nonEmpty(chain, "—") },
+				Check: func(s string, _ form.Values) (string, string, error) {
+					addr, warn, err := validate.ChainAddress(chain, s)
+					return addr, "understood: " + addr + " on " + chain + labelled(" (", warn) + closing(warn), err
+				}},
+			{Key: dMemo, Label: "Wallet memo", Placeholder: "optional", CharLimit: 100},
 		}
-	}
-	d.addOutput(req)
-	if req.Needs(BlockMarkup) {
-		d.entries = append(d.entries, &entry{p: form.NewPicker(dMarkupWallet, "Markup wallet")})
-	}
-	d.lockExternal()
-	d.refresh()
-	d.focusAt(d.firstToFill())
-	return d
+	}},
+	{payment.ToBankAccount, "Another bank account", func(string) []form.Field {
+		return []form.Field{
+			{Key: dTaxID, Label: "Holder CPF/CNPJ", Required: true, Check: func(s string, _ form.Values) (string, string, error) {
+				n, kind, err := validate.TaxID(s)
+				return n, "recognised: " + kind, err
+			}},
+			{Key: dUserName, Label: "Holder name", Required: true, CharLimit: 100},
+			{Key: dBankCode, Label: "Bank code", Required: true, Placeholder: "341 (COMPE) or 8-digit ISPB", Check: bankDigits(3, 8)},
+			{Key: dBranchCode, Label: "Branch", Required: true, Placeholder: "0001", Check: bankDigits(1, 5)},
+			{Key: dAccountNumber, Label: "Account no.", Required: true, Check: bankDigits(1, 20)},
+			{Key: dAccountType, Label: "Account type", Choices: []string{"checking", "payment", "savings", "salary"}},
+		}
+	}},
 }
 
-// addOutput adds the entries of the output block: a picker of the
-// registered beneficiaries of its kind (which also offers an unregistered
-// PIX key or wallet address where the service takes one inline), the
-// inline fields, and the block's own reference field.
-func (d *details) addOutput(req Requirements) {
-	add := func(f *form.Input) { d.entries = append(d.entries, &entry{f: f}) }
-	pick := func(kind beneficiaryKind, label string) {
-		d.outKind = kind
-		d.entries = append(d.entries, &entry{p: form.NewPicker(dBeneficiary, label)})
-	}
-	// referenced is an output paying a registered beneficiary of kind with
-	// the block's optional free-text reference, named as the rail names it.
-	referenced := func(kind beneficiaryKind, label, reference string) {
-		pick(kind, label)
-		add(form.NewText(dReference, reference, "optional", 140))
-	}
-	switch {
-	case req.Needs(BlockPixOutput) && req.BrCode != "":
-		// The quote was asked for this code: it is what the ticket pays.
-		code := form.NewText(dPayBrCode, "Pays BR Code", "", brcode.MaxLen)
-		code.Set(brCodeTitle(req.BrCode))
-		code.Disabled = "the BR Code of the quote"
-		add(code)
-	case req.Needs(BlockPixOutput):
-		pick(kindBRL, "PIX beneficiary")
-		add(form.NewText(dPixKey, "PIX key", "CPF, CNPJ, +55 phone, e-mail or random key", 77))
-		add(form.NewText(dPixMessage, "PIX message", "optional", 140))
-	case req.Needs(BlockChainOutput):
-		pick(kindWallet, "To wallet")
-		add(form.NewText(dAddress, "Wallet address", addressHint(req.Chain), 64))
-		add(form.NewText(dMemo, "Wallet memo", "optional", 100))
-	case req.Needs(BlockUSDOutput):
-		referenced(kindUSD, "USD beneficiary", "ACH reference")
-	case req.Needs(BlockUSDWireOutput):
-		referenced(kindUSD, "USD beneficiary", "Wire message")
-	case req.Needs(BlockEURSepaOutput):
-		referenced(kindEUR, "EUR beneficiary", "SEPA reference")
-	case req.Needs(BlockARSOutput):
-		pick(kindARS, "ARS beneficiary")
-	case req.Needs(BlockCOPOutput):
-		pick(kindCOP, "COP beneficiary")
+// bankDigits checks a bank, branch or account number of min to max
+// digits; a bank code is 3 digits (COMPE) or 8 (ISPB), nothing between.
+func bankDigits(min, max int) form.Check {
+	return func(s string, _ form.Values) (string, string, error) {
+		d, err := validate.Digits(s, min, max)
+		if err == nil && min == 3 && max == 8 && len(d) != 3 && len(d) != 8 {
+			err = fmt.Errorf("has %d digits: type the 3-digit bank code (COMPE) or the 8-digit ISPB", len(d))
+		}
+		return d, "", err
 	}
 }
 
-// inlineID is the picker option that stands for a PIX key or wallet
-// address typed in the field under the picker instead of a registered
-// beneficiary. It is no beneficiary's id: those are random (v4) UUIDs and
-// uuid.Nil is the account's own wallet.
-var inlineID = uuid.NewSHA1(uuid.NameSpaceOID, []byte("tesouro/quote/inline-output"))
-
-// inlineOption is the picker's last option for kinds the service pays
-// inline (nil for the others): a PIX key, or an address on chain.
-func inlineOption(kind beneficiaryKind, chain string) *form.Option {
-	switch kind {
-	case kindBRL:
-		return &form.Option{ID: inlineID, Title: "Another PIX key", Details: []string{"unregistered: typed below"}}
-	case kindWallet:
-		return &form.Option{ID: inlineID, Title: "Another address", Details: []string{"unregistered, on " + nonEmpty(chain, "the quote's chain") + ": typed below"}}
-	}
-	return nil
+// inlineID is the picker option that stands for a destination of kind k
+// typed under the picker. It is no beneficiary's id: those are random (v4)
+// UUIDs, and uuid.Nil is the account's own wallet.
+func inlineID(k payment.DestKind) uuid.UUID {
+	return uuid.NewSHA1(uuid.NameSpaceOID, []byte(fmt.Sprintf("tesouro/quote/inline-output/%d", k)))
 }
 
-// inline reports whether the output goes to a typed key or address.
-func (d *details) inline() bool {
-	p := d.picker()
-	return p != nil && p.Chosen != nil && p.Chosen.ID == inlineID
+func closing(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ")"
 }
 
 func addressHint(chain string) string {
-	if chain == "TRON" {
+	if strings.EqualFold(chain, "TRON") {
 		return "T… a TRON address"
 	}
 	return "0x… an address on " + nonEmpty(chain, "the quote's chain")
 }
 
-// outAddress validates an inline address on chain: EIP-55 on the EVM
-// chains (returned checksummed, with the warning of an all-lower or
-// all-upper address), base58 on TRON.
-func outAddress(chain, s string) (addr, warn string, err error) {
-	if chain == "TRON" {
-		if !tronAddress.MatchString(s) {
-			return "", "", errors.New("a TRON address is T followed by 33 base58 characters")
+var (
+	hex32 = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
+	hex65 = regexp.MustCompile(`^0x[0-9a-fA-F]{130}$`)
+)
+
+// pattern is a check that v matches re, or says msg.
+func pattern(re *regexp.Regexp, msg string) form.Check {
+	return func(s string, _ form.Values) (string, string, error) {
+		if !re.MatchString(s) {
+			return "", "", errors.New(msg)
 		}
 		return s, "", nil
 	}
-	return validate.EVMAddress(s)
 }
 
-var tronAddress = regexp.MustCompile(`^T[1-9A-HJ-NP-Za-km-z]{33}$`)
+// newDetails builds the details of the intent in, priced by q.
+func newDetails(m *Screen, in payment.Intent, q *api.Quote) *details {
+	d := &details{m: m, in: in, need: payment.Required(q)}
+	rail := d.need.Rail
+	sig := func(want string) func(form.Values) bool { return func(v form.Values) bool { return v(dSig) == want } }
+	deadline := form.Check(func(s string, _ form.Values) (string, string, error) {
+		v, err := deadlineOf(s, m.s.Now())
+		return strconv.FormatInt(v, 10), "", err
+	})
+	fields := []form.Field{{Key: dExternal, Label: "External id", Placeholder: "your tracking id", CharLimit: payment.MaxExternalID,
+		Disabled: func(form.Values) string {
+			if d.unlocked {
+				return ""
+			}
+			return extLocked
+		},
+		Help: func(form.Values) string {
+			if d.unlocked {
+				return "editing: a retry must reuse the same id, or the service makes a second ticket"
+			}
+			return "made once for this conversion: a retry re-uses it, so the service never gets it twice"
+		}}}
+	if d.need.Needs(payment.BlockPixInput) {
+		fields = append(fields,
+			form.Field{Key: dRemitter, Label: "Remitter id", Placeholder: "optional: who pays", CharLimit: 100},
+			form.Field{Key: dAdditional, Label: "PIX add. data", Placeholder: "optional: text carried in the PIX", CharLimit: 140})
+	}
+	if d.need.Needs(payment.BlockChainInput) {
+		fields = append(fields, form.Field{Key: dWallet, Label: "Sending wallet", Required: true, Placeholder: "0x… your wallet address", CharLimit: 64,
+			Check: func(s string, _ form.Values) (string, string, error) {
+				sum, warn, err := validate.EVMAddress(s)
+				return sum, "understood: " + sum + labelled(" (", warn) + closing(warn), err
+			}})
+		if d.need.Signature == payment.SigPermitOrPersonal {
+			fields = append(fields,
+				form.Field{Key: dSig, Label: "Signature", Choices: []string{sigPermit, sigPersonal, sigService}, Help: signatureHelp},
+				form.Field{Key: dPermitR, Label: "Permit r", Required: true, Placeholder: "0x + 64 hex", CharLimit: 66, Visible: sig(sigPermit),
+					Check: pattern(hex32, "r must be 0x followed by 64 hex digits")},
+				form.Field{Key: dPermitS, Label: "Permit s", Required: true, Placeholder: "0x + 64 hex", CharLimit: 66, Visible: sig(sigPermit),
+					Check: pattern(hex32, "s must be 0x followed by 64 hex digits")},
+				form.Field{Key: dPermitV, Label: "Permit v", Required: true, Placeholder: "27 or 28", CharLimit: 3, Visible: sig(sigPermit),
+					Check: pattern(regexp.MustCompile(`^(27|28|0|1)$`), "v must be 27 or 28 (0 or 1 are accepted too)")},
+				form.Field{Key: dPermitNonce, Label: "Permit nonce", Required: true, Placeholder: "integer", CharLimit: 20, Visible: sig(sigPermit),
+					Check: pattern(regexp.MustCompile(`^[0-9]{1,18}$`), "nonce must be a whole number, 0 or more: the token's nonces(owner)")},
+				form.Field{Key: dPermitDeadline, Label: "Permit deadline", Required: true, Placeholder: "Unix seconds", CharLimit: 12, Visible: sig(sigPermit), Check: deadline},
+				form.Field{Key: dPersonalSig, Label: "Signature hex", Required: true, Placeholder: "0x + 130 hex", CharLimit: 132, Visible: sig(sigPersonal),
+					Check: pattern(hex65, "the signature must be 0x followed by 130 hex digits (65 bytes)")},
+				form.Field{Key: dPersonalDeadline, Label: "Sig. deadline", Required: true, Placeholder: "Unix seconds", CharLimit: 12, Visible: sig(sigPersonal), Check: deadline},
+			)
+		}
+	}
+	switch {
+	case in.Pay.Kind == payment.ToBrCode:
+		// The quote was asked for this code: it is what the ticket pays.
+		title := brCodeTitle(in.Pay.BrCode)
+		fields = append(fields, form.Field{Key: dPayBrCode, Label: "Pays BR Code", CharLimit: brcode.MaxLen,
+			Derive: func(form.Values) (string, string) { return title, "the BR Code of the quote" }})
+	case rail.Payee != payment.KindNone:
+		fields = append(fields, form.Field{Key: dBeneficiary, Label: payees[rail.Payee].label, Picker: true, Required: true,
+			Missing: "choose a beneficiary: type to filter, ↑/↓, enter"})
+		for _, x := range inlines {
+			if !accepts(rail, x.kind) {
+				continue
+			}
+			id := inlineID(x.kind).String()
+			for _, fl := range x.fields(d.need.Chain) {
+				fl.Visible = func(v form.Values) bool { return v(dBeneficiary) == id }
+				fields = append(fields, fl)
+			}
+		}
+		if rail.Reference != "" {
+			fields = append(fields, form.Field{Key: dReference, Label: rail.ReferenceLabel, Placeholder: "optional", CharLimit: payment.MaxReference})
+		}
+	}
+	if d.need.Needs(payment.BlockMarkup) {
+		fields = append(fields, form.Field{Key: dMarkupWallet, Label: "Markup wallet", Picker: true, Required: true,
+			Missing: "choose the service wallet that receives the markup: ↑/↓, enter"})
+	}
+	d.form = form.New("Ticket details", fields...)
+	d.form.LabelWidth = labelW + 2
+	d.form.Empty = noBeneficiary
+	d.form.SetStyles(m.th.form())
+	d.form.SetValue(dExternal, in.ExternalID)
+	d.form.FocusFirstToFill()
+	return d
+}
+
+func signatureHelp(v form.Values) string {
+	switch v(dSig) {
+	case sigService:
+		return "the sending wallet is one of the service's wallets: no signature (rule 4)"
+	case sigPermit:
+		return "EIP-2612 permit parts signed by the sending wallet"
+	}
+	return "a personal signature by the sending wallet"
+}
+
+// accepts reports whether rail names destinations of kind k.
+func accepts(rail payment.Rail, k payment.DestKind) bool {
+	for _, a := range rail.Accepts {
+		if a == k {
+			return true
+		}
+	}
+	return false
+}
+
+// deadlineOf reads a Unix-seconds deadline that must still be ahead.
+func deadlineOf(s string, now time.Time) (int64, error) {
+	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || v <= 0 {
+		return 0, errors.New("deadline must be a Unix time in seconds, e.g. " + strconv.FormatInt(now.Add(time.Hour).Unix(), 10))
+	}
+	if v <= now.Unix() {
+		return 0, fmt.Errorf("deadline %s has passed: sign again with a later deadline", time.Unix(v, 0).UTC().Format(time.RFC3339))
+	}
+	return v, nil
+}
 
 // brCodeTitle names who a BR Code pays, for the details and the
 // confirmation.
@@ -206,403 +306,182 @@ func brCodeTitle(code string) string {
 	return nonEmpty(p.MerchantName, "BR Code") + " · " + nonEmpty(p.Key, p.URL)
 }
 
-// pixKey is the PIX key the output pays when it is not a registered
-// beneficiary: the key typed, or the key inside the quote's BR Code ("" for
-// a dynamic code, which names a URL, or when there is none).
-func (d *details) pixKey() string {
-	if d.req.BrCode != "" {
-		if p, err := brcode.Parse(d.req.BrCode); err == nil {
-			return p.Key
-		}
-		return ""
-	}
-	if d.outKind == kindBRL && d.inline() {
-		if _, key, err := validate.PixKey(d.value(dPixKey)); err == nil {
-			return key
-		}
-	}
-	return ""
-}
-
-// get returns the field with id, or nil.
-func (d *details) get(id string) *form.Input {
-	for _, e := range d.entries {
-		if e.f != nil && e.f.ID == id {
-			return e.f
-		}
-	}
-	return nil
-}
-
-// picker is the beneficiary picker, if the output has one.
-func (d *details) picker() *form.Picker { return d.pickerOf(dBeneficiary) }
-
-// markupPicker is the markup wallet picker, if the quote has a markup.
-func (d *details) markupPicker() *form.Picker { return d.pickerOf(dMarkupWallet) }
-
-// pickerOf is the picker id; nil when there is none, or no details are
-// open (d is nil: a list that answers after the user left the details).
-func (d *details) pickerOf(id string) *form.Picker {
+// picker is the beneficiary picker, if the output has one; markupPicker
+// the markup wallet's. Both are nil when no details are open (d is nil: a
+// list that answers after the user left the details).
+func (d *details) picker() *form.Picker {
 	if d == nil {
 		return nil
 	}
-	for _, e := range d.entries {
-		if e.p != nil && e.p.ID == id {
-			return e.p
+	return d.form.Picker(dBeneficiary)
+}
+
+func (d *details) markupPicker() *form.Picker {
+	if d == nil {
+		return nil
+	}
+	return d.form.Picker(dMarkupWallet)
+}
+
+// payee is the kind of beneficiary the picker lists ("" when none).
+func (d *details) payee() payment.Kind {
+	if d.picker() == nil {
+		return payment.KindNone
+	}
+	return d.need.Rail.Payee
+}
+
+// chosenInline is the inline destination chosen in the picker, if any.
+func (d *details) chosenInline() (payment.DestKind, bool) {
+	id := d.form.Value(dBeneficiary)
+	for _, x := range inlines {
+		if id == inlineID(x.kind).String() {
+			return x.kind, true
 		}
 	}
-	return nil
+	return 0, false
 }
 
-func (d *details) value(id string) string {
-	if f := d.get(id); f != nil {
-		return f.Value()
-	}
-	return ""
+// unlockExternal lets the user edit the external id on purpose, and takes
+// the focus there.
+func (d *details) unlockExternal() {
+	d.unlocked = true
+	d.form.Refresh()
+	d.form.FocusField(dExternal)
 }
 
-// visible reports whether an entry is asked for given the signature chosen.
-func (d *details) visible(e *entry) bool {
-	sig := d.value(dSig)
-	switch e.id() {
-	case dPermitR, dPermitS, dPermitV, dPermitNonce, dPermitDeadline:
-		return sig == sigPermit
-	case dPersonalSig, dPersonalDeadline:
-		return sig == sigPersonal
-	case dPixKey, dAddress, dMemo:
-		return d.inline()
+// intent is the stage's intent filled in with what the details say: the
+// external id, who sends and how it is proved, where the output goes, the
+// reference and the markup wallet. The fields' own checks have passed.
+func (d *details) intent() payment.Intent {
+	f, in := d.form, d.in
+	in.ExternalID = f.Value(dExternal)
+	if d.need.Needs(payment.BlockPixInput) {
+		in.From.RemitterID, in.From.AdditionalData = f.Value(dRemitter), f.Value(dAdditional)
 	}
-	return true
-}
-
-func (d *details) current() *entry { return d.entries[d.focus] }
-
-func (d *details) focusAt(i int) {
-	if c := d.current(); c.f != nil {
-		c.f.Blur()
-	} else {
-		c.p.Blur()
-	}
-	d.focus = i
-	if c := d.current(); c.f != nil {
-		c.f.Focus()
-	} else {
-		c.p.Focus()
-	}
-}
-
-// move shifts the focus among the visible entries; it reports false when
-// it would leave the form at the end (so enter can go on to confirmation).
-func (d *details) move(step int) bool {
-	for i := d.focus + step; i >= 0 && i < len(d.entries); i += step {
-		if d.visible(d.entries[i]) {
-			d.focusAt(i)
-			return true
-		}
-	}
-	return false
-}
-
-// tabSteps move the focus between entries from any entry; arrowSteps do
-// too, except on a picker, which keeps up and down for its options.
-var (
-	tabSteps   = map[string]int{"tab": 1, "shift+tab": -1}
-	arrowSteps = map[string]int{"down": 1, "up": -1}
-)
-
-// update feeds a key to the focused entry. done reports that enter was
-// pressed on the last entry.
-func (d *details) update(msg tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
-	c := d.current()
-	if step, ok := tabSteps[msg.String()]; ok {
-		d.move(step)
-		return false, nil
-	}
-	if c.p != nil {
-		chose, cmd := c.p.Update(msg)
-		return chose && !d.move(1), cmd
-	}
-	if step, ok := arrowSteps[msg.String()]; ok {
-		d.move(step)
-		return false, nil
-	}
-	if msg.String() == "enter" {
-		return !d.move(1), nil
-	}
-	changed, cmd := c.f.Update(msg)
-	if changed {
-		c.f.Err = "" // about a value that is no longer there
-	}
-	d.refresh()
-	return false, cmd
-}
-
-// refresh updates the notes that depend on values.
-func (d *details) refresh() {
-	for _, e := range d.entries {
-		if e.f != nil {
-			e.f.Note = ""
-		}
-	}
-	if f := d.get(dExternal); f != nil {
-		f.Note = "made once for this conversion: a retry re-uses it, so the service never gets it twice"
-		if f.Disabled == "" {
-			f.Note = "editing: a retry must reuse the same id, or the service makes a second ticket"
-		}
-	}
-	if f := d.get(dSig); f != nil {
-		switch f.Value() {
-		case sigService:
-			f.Note = "the sending wallet is one of the service's wallets: no signature (rule 4)"
+	if d.need.Needs(payment.BlockChainInput) {
+		in.From.Wallet = f.Normalized(dWallet)
+		switch f.Value(dSig) {
 		case sigPermit:
-			f.Note = "EIP-2612 permit parts signed by the sending wallet"
+			v, _ := strconv.Atoi(f.Value(dPermitV))
+			n, _ := strconv.ParseInt(f.Value(dPermitNonce), 10, 64)
+			dl, _ := strconv.ParseInt(f.Normalized(dPermitDeadline), 10, 64)
+			in.From.Permit = &api.Permit{R: f.Value(dPermitR), S: f.Value(dPermitS), V: v, Nonce: n, Deadline: dl}
 		case sigPersonal:
-			f.Note = "a personal signature by the sending wallet"
+			dl, _ := strconv.ParseInt(f.Normalized(dPersonalDeadline), 10, 64)
+			in.From.Personal = &api.PersonalSignature{Signature: f.Value(dPersonalSig), Deadline: dl}
 		}
 	}
-	if f := d.get(dWallet); f != nil && f.Value() != "" {
-		if sum, warn, err := validate.EVMAddress(f.Value()); err == nil {
-			f.Note = "understood: " + sum
-			if warn != "" {
-				f.Note += " (" + warn + ")"
-			}
-		}
+	switch {
+	case in.Pay.Kind == payment.ToBrCode:
+	case d.payee() == payment.KindNone:
+		in.Pay = payment.Destination{Kind: payment.ToBalance}
+	default:
+		in.Pay = d.destination()
 	}
-	if f := d.get(dAddress); f != nil {
-		f.Note = "the chain is the quote's: " + nonEmpty(d.req.Chain, "—")
-		if f.Value() != "" {
-			if sum, warn, err := outAddress(d.req.Chain, f.Value()); err == nil {
-				f.Note = "understood: " + sum + " on " + d.req.Chain
-				if warn != "" {
-					f.Note += " (" + warn + ")"
-				}
-			}
-		}
+	in.Reference = f.Value(dReference)
+	if p := d.markupPicker(); p != nil && p.Chosen != nil {
+		in.Markup.Wallet = d.markupAddresses[p.Chosen.ID]
 	}
-	if f := d.get(dPixKey); f != nil && f.Value() != "" {
-		if kind, key, err := validate.PixKey(f.Value()); err == nil {
-			f.Note = "understood: " + string(kind) + " key " + key
-		}
-	}
+	return in
 }
 
-var (
-	hex32 = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
-	hex65 = regexp.MustCompile(`^0x[0-9a-fA-F]{130}$`)
-)
-
-// build validates every visible entry and assembles the ticket body. The
-// first invalid entry is returned (with its error set) so it can take focus.
-func (d *details) build(quoteToken string, now time.Time) (api.CreateTicketRequest, *entry) {
-	req := api.CreateTicketRequest{QuoteToken: quoteToken}
-	for _, e := range d.entries {
-		if e.f != nil {
-			e.f.Err = ""
-		} else {
-			e.p.Err = ""
+// destination is where the picker (and the fields under it) send the
+// output.
+func (d *details) destination() payment.Destination {
+	f := d.form
+	if k, ok := d.chosenInline(); ok {
+		switch k {
+		case payment.ToPixKey:
+			return payment.Destination{Kind: k, PixKey: f.Normalized(dPixKey)}
+		case payment.ToAddress:
+			return payment.Destination{Kind: k, Address: f.Normalized(dAddress), Memo: f.Value(dMemo)}
+		case payment.ToBankAccount:
+			return payment.Destination{Kind: k, Bank: payment.BankAccount{TaxID: f.Normalized(dTaxID), UserName: f.Value(dUserName),
+				BankCode: f.Normalized(dBankCode), BranchCode: f.Normalized(dBranchCode), AccountNumber: f.Normalized(dAccountNumber), AccountType: f.Value(dAccountType)}}
 		}
 	}
-	fail := func(id, msg string) (api.CreateTicketRequest, *entry) {
-		for _, e := range d.entries {
-			if e.id() == id {
-				if e.f != nil {
-					e.f.Err = msg
-				} else {
-					e.p.Err = msg
-				}
-				return req, e
-			}
-		}
-		return req, d.entries[0]
+	id, err := uuid.Parse(f.Value(dBeneficiary))
+	switch {
+	case err != nil:
+		return payment.Destination{Kind: payment.ToBeneficiary}
+	case id == uuid.Nil && accepts(d.need.Rail, payment.ToOwnWallet):
+		return payment.Destination{Kind: payment.ToOwnWallet}
 	}
-
-	req.ExternalID = d.value(dExternal)
-	if req.ExternalID == "" {
-		return fail(dExternal, "required: it lets a retry be recognised instead of creating a second ticket")
-	}
-
-	if d.req.Needs(BlockPixInput) {
-		req.TicketBrlPixInput = &api.TicketBrlPixInput{RemitterID: d.value(dRemitter), AdditionalData: d.value(dAdditional)}
-	}
-	if d.req.Needs(BlockChainInput) {
-		addr, _, err := validate.EVMAddress(d.value(dWallet))
-		if err != nil {
-			return fail(dWallet, err.Error())
-		}
-		in := &api.TicketBlockchainInput{WalletAddress: addr}
-		switch d.value(dSig) {
-		case sigPermit:
-			p := &api.Permit{R: d.value(dPermitR), S: d.value(dPermitS)}
-			if !hex32.MatchString(p.R) {
-				return fail(dPermitR, "r must be 0x followed by 64 hex digits")
-			}
-			if !hex32.MatchString(p.S) {
-				return fail(dPermitS, "s must be 0x followed by 64 hex digits")
-			}
-			v, err := strconv.Atoi(d.value(dPermitV))
-			if err != nil || (v != 27 && v != 28 && v != 0 && v != 1) {
-				return fail(dPermitV, "v must be 27 or 28 (0 or 1 are accepted too)")
-			}
-			p.V = v
-			n, err := strconv.ParseInt(d.value(dPermitNonce), 10, 64)
-			if err != nil || n < 0 {
-				return fail(dPermitNonce, "nonce must be a whole number, 0 or more: the token's nonces(owner)")
-			}
-			p.Nonce = n
-			dl, err := deadline(d.value(dPermitDeadline), now)
-			if err != nil {
-				return fail(dPermitDeadline, err.Error())
-			}
-			p.Deadline = dl
-			in.Permit = p
-		case sigPersonal:
-			sig := d.value(dPersonalSig)
-			if !hex65.MatchString(sig) {
-				return fail(dPersonalSig, "the signature must be 0x followed by 130 hex digits (65 bytes)")
-			}
-			dl, err := deadline(d.value(dPersonalDeadline), now)
-			if err != nil {
-				return fail(dPersonalDeadline, err.Error())
-			}
-			in.Personal = &api.PersonalSignature{Signature: sig, Deadline: dl}
-		}
-		req.TicketBlockchainInput = in
-	}
-	if d.req.BrCode != "" {
-		req.TicketBrlPixOutput = &api.TicketBrlPixOutput{BrCode: d.req.BrCode}
-	}
-	if d.outKind != "" {
-		p := d.picker()
-		if p.Chosen == nil {
-			if p.Loading {
-				return fail(dBeneficiary, "the beneficiaries are still loading: wait a moment")
-			}
-			return fail(dBeneficiary, "choose a beneficiary: type to filter, ↑/↓, enter")
-		}
-		id := p.Chosen.ID
-		ref := d.value(dReference)
-		switch d.outKind {
-		case kindBRL:
-			req.TicketBrlPixOutput = api.PixToBeneficiary(id, d.value(dPixMessage))
-			if id == inlineID {
-				_, key, err := validate.PixKey(d.value(dPixKey))
-				if err != nil {
-					return fail(dPixKey, err.Error())
-				}
-				req.TicketBrlPixOutput = &api.TicketBrlPixOutput{PixKey: key, PixMessage: d.value(dPixMessage)}
-			}
-		case kindWallet:
-			req.TicketBlockchainOutput = api.ToWallet(id)
-			if id == inlineID {
-				if d.value(dAddress) == "" {
-					return fail(dAddress, "required: the address to pay on "+d.req.Chain)
-				}
-				addr, _, err := outAddress(d.req.Chain, d.value(dAddress))
-				if err != nil {
-					return fail(dAddress, err.Error())
-				}
-				req.TicketBlockchainOutput = &api.TicketBlockchainOutput{WalletChain: d.req.Chain, WalletAddress: addr, WalletMemo: d.value(dMemo)}
-			}
-		case kindUSD:
-			req.SetUSDOutput(d.req.Rail, id, ref)
-		case kindEUR:
-			req.TicketEurSepaOutput = &api.TicketEurSepaOutput{BeneficiaryEurBankAccountID: id, SepaReference: ref}
-		case kindARS:
-			req.TicketArsOutput = &api.TicketArsOutput{BeneficiaryArsBankAccountID: id}
-		case kindCOP:
-			req.TicketCopOutput = &api.TicketCopOutput{BeneficiaryCopBankAccountID: id}
-		}
-	}
-	if p := d.markupPicker(); p != nil {
-		if p.Chosen == nil {
-			if p.Loading {
-				return fail(dMarkupWallet, "your service wallets are still loading: wait a moment")
-			}
-			return fail(dMarkupWallet, "choose the service wallet that receives the markup: ↑/↓, enter")
-		}
-		addr := d.markupAddresses[p.Chosen.ID]
-		if addr == "" {
-			return fail(dMarkupWallet, "that wallet is no longer listed: choose again")
-		}
-		req.TicketMarkupInput = &api.TicketMarkupInput{MarkupWalletAddress: addr}
-	}
-	return req, nil
+	return payment.Destination{Kind: payment.ToBeneficiary, ID: id}
 }
 
-// deadline reads a Unix-seconds deadline that must still be ahead.
-func deadline(s string, now time.Time) (int64, error) {
-	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil || v <= 0 {
-		return 0, errors.New("deadline must be a Unix time in seconds, e.g. " + strconv.FormatInt(now.Add(time.Hour).Unix(), 10))
+// refuse shows a refusal of the payment core (a *payment.FieldError, a
+// *payment.DeniedError) under the field it is about, or above the fields;
+// why is added to a refusal shown under the picker ("choose the own
+// service wallet").
+func (d *details) refuse(err error, why string) {
+	var fe *payment.FieldError
+	var de *payment.DeniedError
+	switch {
+	case errors.As(err, &fe) && d.form.SetFieldError(fe.Field, fe.Msg):
+	case errors.As(err, &de) && d.picker() != nil && (de.Flag == "payOut" || de.Flag == "enforceAllowedBeneficiaries"):
+		d.form.SetFieldError(dBeneficiary, de.Msg+why)
+	default:
+		d.form.SetFormError(err.Error())
 	}
-	if v <= now.Unix() {
-		return 0, fmt.Errorf("deadline %s has passed: sign again with a later deadline", time.Unix(v, 0).UTC().Format(time.RFC3339))
-	}
-	return v, nil
 }
 
 // beneficiary is who the output pays, as the confirmation and the result
 // show it: the chosen beneficiary, the PIX key or address typed, or the
 // BR Code of the quote (nil when the output pays no one).
-func (d *details) beneficiary() *form.Option {
-	if d.req.BrCode != "" {
-		o := &form.Option{Title: brCodeTitle(d.req.BrCode)}
-		if p, err := brcode.Parse(d.req.BrCode); err == nil {
-			o.Details = nonEmptyLines(labelled("PIX key ", p.Key), labelled("charge ", p.URL), p.MerchantCity, labelled("txid ", p.TxID))
+func (d *details) beneficiary(in payment.Intent) *form.Option {
+	switch p := in.Pay; p.Kind {
+	case payment.ToBrCode:
+		o := &form.Option{Title: brCodeTitle(p.BrCode)}
+		if c, err := brcode.Parse(p.BrCode); err == nil {
+			o.Details = nonEmptyLines(labelled("PIX key ", c.Key), labelled("charge ", c.URL), c.MerchantCity, labelled("txid ", c.TxID))
 		}
 		return o
-	}
-	p := d.picker()
-	if p == nil || p.Chosen == nil {
-		return nil
-	}
-	if p.Chosen.ID != inlineID {
-		return p.Chosen
-	}
-	switch d.outKind {
-	case kindBRL:
-		kind, key, err := validate.PixKey(d.value(dPixKey))
-		if err != nil {
-			return nil
+	case payment.ToPixKey:
+		kind, _, _ := validate.PixKey(p.PixKey)
+		return &form.Option{Title: "PIX key " + p.PixKey, Details: []string{string(kind) + " key, not a registered beneficiary"}}
+	case payment.ToBankAccount:
+		return &form.Option{Title: p.Bank.UserName, Details: []string{"tax id " + p.Bank.TaxID + ", not a registered beneficiary"}}
+	case payment.ToAddress:
+		// The address itself is where the money lands: said once, beside.
+		return &form.Option{Title: "Not a registered wallet", Details: nonEmptyLines(labelled("memo ", p.Memo))}
+	case payment.ToBeneficiary, payment.ToOwnWallet:
+		if pk := d.picker(); pk != nil && pk.Chosen != nil {
+			return pk.Chosen
 		}
-		return &form.Option{Title: "PIX key " + key, Details: []string{string(kind) + " key, not a registered beneficiary"}}
-	case kindWallet:
-		addr, _, err := outAddress(d.req.Chain, d.value(dAddress))
-		if err != nil {
-			return nil
-		}
-		return &form.Option{Title: addr, Details: nonEmptyLines("on "+d.req.Chain+", not a registered wallet", labelled("memo ", d.value(dMemo)))}
 	}
 	return nil
 }
 
-// render draws the form.
-// noBeneficiary is what an empty picker says.
-const noBeneficiary = "no beneficiary of this kind in the operated account: register one in Beneficiaries"
-
-// render draws the form; first and last are the lines of the focused
-// entry, which the screen keeps in view.
-func (d *details) render(th theme, width int) (lines []string, first, last int) {
-	labelW := 16
-	for i, e := range d.entries {
-		if !d.visible(e) {
-			continue
-		}
-		start := len(lines)
-		if e.p != nil {
-			lines = append(lines, e.p.Render(th.lines(), i == d.focus, labelW, width, noBeneficiary)...)
-		} else {
-			lines = append(lines, e.f.Render(th.lines(), i == d.focus, labelW, width)...)
-		}
-		if i == d.focus {
-			first, last = start, len(lines)-1
-		}
-	}
-	return lines, first, last
+// SetSize implements the stage's part of ui.Screen.
+func (d *details) SetSize(w, h int) {
+	d.w, d.h = w, h
+	d.form.SetSize(w, h)
 }
 
-// ownWallet reports whether the output goes to the account's own wallet.
-func (d *details) ownWallet() bool {
-	b := d.beneficiary()
-	return d.outKind == kindWallet && b != nil && b.ID == uuid.Nil
+// KeyMap is what the details offer now.
+func (d *details) KeyMap() []key.Binding {
+	k := d.m.keys
+	unlock := k.Unlock
+	unlock.SetEnabled(!d.unlocked)
+	return []key.Binding{k.Move, k.Submit, unlock, k.Back}
+}
+
+// update feeds a key (or a paste) to the details: esc goes back to the
+// form, a submit (ctrl+s, enter on the last field) to the confirmation.
+func (d *details) update(msg tea.Msg) tea.Cmd {
+	if kp, ok := msg.(tea.KeyPressMsg); ok && key.Matches(kp, d.m.keys.Unlock) {
+		d.unlockExternal()
+		return nil
+	}
+	res, cmd := d.form.Update(msg)
+	switch res {
+	case form.Cancelled:
+		d.m.stage = stageForm
+		d.m.entry.done()
+	case form.Submitted:
+		return d.m.toConfirm()
+	}
+	return cmd
 }

@@ -2,34 +2,38 @@ package quote
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
-// Field ids of the quote form.
+// Field keys of the quote form, named as the quote request names them so
+// that an error of the payment core or of the service lands on its field.
 const (
-	fInCurrency  = "inCurrency"
-	fInMethod    = "inMethod"
-	fOutCurrency = "outCurrency"
-	fOutMethod   = "outMethod"
+	fInCurrency  = "inputCurrency"
+	fInMethod    = "inputPaymentMethod"
+	fOutCurrency = "outputCurrency"
+	fOutMethod   = "outputPaymentMethod"
 	fMode        = "mode"
 	fAmount      = "amount"
-	fSendMethod  = "sendMethod"
-	fInThird     = "inThird"
-	fOutThird    = "outThird"
-	fBrCode      = "brCode"
+	fSendMethod  = "blockchainSendMethod"
+	fInThird     = "inputThirdParty"
+	fOutThird    = "outputThirdParty"
+	fBrCode      = "outputBrCode"
 	fMarkup      = "markup"
-	fMarkupPct   = "markupPct"
-	fMarkupIn    = "markupIn"
-	fMarkupOut   = "markupOut"
-	fMarkupCur   = "markupCur"
+	fMarkupPct   = "markupFloatingFee"
+	fMarkupIn    = "markupInputFixedFee"
+	fMarkupOut   = "markupOutputFixedFee"
+	fMarkupCur   = "markupCurrency"
 )
 
 // Amount modes.
@@ -38,43 +42,91 @@ const (
 	modeReceive = "they receive"
 )
 
-// form is the quote request being composed.
-type quoteForm struct {
-	fields []*form.Input
-	focus  int
-	// markupDenied says why this access may not add a markup ("" if it may).
+// entry is the first stage: the form that composes the payment's intent
+// (both sides, the fixed amount, the send method, third parties, a BR Code
+// to pay, the markup), beside the quote it was priced at.
+type entry struct {
+	m       *Screen
+	form    *form.Form
+	editing bool
+	// info is the notice of the last key ("Last field: ...").
+	info   string
+	offset int
+	w, h   int
+	// markupDenied says why this access may not add a markup ("" if it
+	// may): the access can load after the form is built.
 	markupDenied string
-	// inlineDenied says why this access may not pay a BR Code ("" if it
-	// may): one restricted to registered beneficiaries.
-	inlineDenied string
 }
 
-func newForm(markupDenied string) *quoteForm {
-	inputs := inputCurrencies()
-	f := &quoteForm{}
-	f.fields = []*form.Input{
-		form.NewSuggest(fInCurrency, "Input currency", inputs, "BRL"),
-		form.NewSuggest(fInMethod, "Input method", money.Methods("BRL"), "PIX"),
-		form.NewSuggest(fOutCurrency, "Output currency", money.Currencies(), "BRLA"),
-		form.NewSuggest(fOutMethod, "Output method", money.Methods("BRLA"), "INTERNAL"),
-		form.NewToggle(fMode, "Amount is", modeSend, modeReceive),
-		form.NewText(fAmount, "Amount", "e.g. 500.00", 32),
-		form.NewToggle(fSendMethod, "Send method", api.SendPermit, api.SendTransfer),
-		form.NewToggle(fInThird, "Input 3rd party", "no", "yes"),
-		form.NewToggle(fOutThird, "Output 3rd party", "no", "yes"),
+func newEntry(m *Screen) *entry {
+	e := &entry{m: m}
+	f := form.New("Quote",
+		form.Field{Key: fInCurrency, Label: "Input currency", Suggest: inputCurrencies()},
+		form.Field{Key: fInMethod, Label: "Input method", Options: methodsOf(fInCurrency)},
+		form.Field{Key: fOutCurrency, Label: "Output currency", Suggest: money.Currencies()},
+		form.Field{Key: fOutMethod, Label: "Output method", Options: methodsOf(fOutCurrency)},
+		form.Field{Key: fMode, Label: "Amount is", Choices: []string{modeSend, modeReceive}, Derive: func(v form.Values) (string, string) {
+			if _, p, err := brCodeOf(v); err == nil && p != nil {
+				return modeReceive, "by the BR Code"
+			}
+			return "", ""
+		}},
+		form.Field{Key: fAmount, Label: "Amount", Placeholder: "e.g. 500.00", CharLimit: 32, Check: checkAmount,
+			Derive: func(v form.Values) (string, string) {
+				if _, p, err := brCodeOf(v); err == nil && p != nil && p.Amount.IsPositive() {
+					return money.Format(p.Amount, "BRL"), "taken from the BR Code"
+				}
+				return "", ""
+			},
+			Help: func(v form.Values) string {
+				if v(fAmount) == "" {
+					return "the amount " + amountSubject(v)
+				}
+				return ""
+			}},
+		form.Field{Key: fSendMethod, Label: "Send method", Choices: []string{api.SendPermit, api.SendTransfer},
+			Visible: func(v form.Values) bool { return money.IsChain(v(fInMethod)) },
+			Help: func(v form.Values) string {
+				if v(fSendMethod) == api.SendTransfer {
+					return "you transfer the tokens yourself; no signature needed"
+				}
+				return "the service pulls the tokens with your permit or personal signature"
+			}},
+		form.Field{Key: fInThird, Label: "Input 3rd party", Choices: []string{"no", "yes"}},
+		form.Field{Key: fOutThird, Label: "Output 3rd party", Choices: []string{"no", "yes"}},
 		// Last of the request proper so that the fields above keep their
 		// places whatever the output: it exists only for BRL via PIX.
-		form.NewText(fBrCode, "Pay a BR Code", "optional: paste a PIX BR Code (000201…)", brcode.MaxLen),
-		form.NewToggle(fMarkup, "Markup", "none", "add"),
-		form.NewText(fMarkupPct, "Markup %", "floating, e.g. 0.5", 12),
-		form.NewText(fMarkupIn, "Markup fixed in", "in input currency", 24),
-		form.NewText(fMarkupOut, "Markup fixed out", "in output currency", 24),
-		form.NewSuggest(fMarkupCur, "Markup currency", nil, ""),
-	}
-	f.setMarkupDenied(markupDenied)
-	f.refresh()
-	f.fields[f.focus].Focus()
-	return f
+		form.Field{Key: fBrCode, Label: "Pay a BR Code", Placeholder: "optional: paste a BR Code (000201…)", CharLimit: brcode.MaxLen,
+			Visible: paysPix, Check: checkBrCode},
+		form.Field{Key: fMarkup, Label: "Markup", Choices: []string{"none", "add"}, Derive: func(form.Values) (string, string) {
+			if e.markupDenied != "" {
+				return "none", e.markupDenied
+			}
+			return "", ""
+		}},
+		form.Field{Key: fMarkupPct, Label: "Markup %", Placeholder: "floating, e.g. 0.5", CharLimit: 12, Visible: withMarkup, Check: checkPercent},
+		form.Field{Key: fMarkupIn, Label: "Markup fixed in", Placeholder: "in input currency", CharLimit: 24, Visible: withMarkup, Check: checkFixed(fInCurrency)},
+		form.Field{Key: fMarkupOut, Label: "Markup fixed out", Placeholder: "in output currency", CharLimit: 24, Visible: withMarkup, Check: checkFixed(fOutCurrency)},
+		form.Field{Key: fMarkupCur, Label: "Markup currency", Visible: withMarkup, Options: func(v form.Values) []string {
+			in, out := v(fInCurrency), v(fOutCurrency)
+			if out == in {
+				return []string{in}
+			}
+			return []string{in, out}
+		}},
+	)
+	f.EnterSubmits = true
+	f.LabelWidth = labelW + 2
+	f.SetValue(fOutCurrency, "BRLA")
+	f.AddRule(func(v form.Values) (string, string) {
+		if v(fMarkup) == "add" && v(fMarkupPct) == "" && v(fMarkupIn) == "" && v(fMarkupOut) == "" {
+			return fMarkupPct, "a markup needs a percentage or a fixed fee: fill one, or set Markup to none"
+		}
+		return "", ""
+	})
+	f.Blur() // until e opens it
+	e.form = f
+	return e
 }
 
 // inputCurrencies are the catalogue currencies that can be sent.
@@ -88,52 +140,24 @@ func inputCurrencies() []string {
 	return out
 }
 
-// setMarkupDenied records why the access may not add a markup ("" when it
-// may): the access info can arrive after the screen was built.
-func (f *quoteForm) setMarkupDenied(reason string) {
-	f.markupDenied = reason
-	m := f.get(fMarkup)
-	m.Disabled = reason
-	if reason != "" {
-		m.Set("none")
-	}
+// methodsOf offers the catalogue methods of the currency in field k.
+func methodsOf(k string) func(form.Values) []string {
+	return func(v form.Values) []string { return money.Methods(v(k)) }
 }
 
-func (f *quoteForm) get(id string) *form.Input {
-	for _, x := range f.fields {
-		if x.ID == id {
-			return x
-		}
-	}
-	panic("quote form: no field " + id)
-}
-
-// visible reports whether a field is part of the form as it stands: the send
-// method only for a chain input, the markup details only with a markup.
-func (f *quoteForm) visible(x *form.Input) bool {
-	switch x.ID {
-	case fSendMethod:
-		return money.IsChain(f.get(fInMethod).Value())
-	case fBrCode:
-		return f.paysPix()
-	case fMarkupPct, fMarkupIn, fMarkupOut, fMarkupCur:
-		return f.get(fMarkup).Value() == "add" && f.markupDenied == ""
-	}
-	return true
-}
+func withMarkup(v form.Values) bool { return v(fMarkup) == "add" }
 
 // paysPix reports whether the output is BRL via PIX, the only output a BR
 // Code can be paid with.
-func (f *quoteForm) paysPix() bool {
-	return f.get(fOutCurrency).Value() == "BRL" && f.get(fOutMethod).Value() == "PIX"
+func paysPix(v form.Values) bool {
+	return v(fOutCurrency) == "BRL" && v(fOutMethod) == "PIX"
 }
 
-// brCode is the BR Code to pay, read: nil with no error when there is none
-// (or the output is not BRL via PIX).
-func (f *quoteForm) brCode() (string, *brcode.Payload, error) {
-	x := f.get(fBrCode)
-	code := x.Value()
-	if !f.paysPix() || code == "" {
+// brCodeOf is the BR Code the form pays, read: nil with no error when
+// there is none (or the output is not BRL via PIX).
+func brCodeOf(v form.Values) (string, *brcode.Payload, error) {
+	code := v(fBrCode)
+	if !paysPix(v) || code == "" {
 		return "", nil, nil
 	}
 	p, err := brcode.Parse(code)
@@ -143,264 +167,208 @@ func (f *quoteForm) brCode() (string, *brcode.Payload, error) {
 	return code, p, err
 }
 
-// syncBrCode locks the amount to the BR Code's: a code that carries an
-// amount is paid exactly that, as what they receive. Without a code (or
-// with one that leaves the amount to the payer) the amount is free again.
-func (f *quoteForm) syncBrCode() {
-	amount, mode, x := f.get(fAmount), f.get(fMode), f.get(fBrCode)
-	amount.Disabled, mode.Disabled = "", ""
-	_, p, err := f.brCode()
+// checkBrCode says what a BR Code pays, or why it cannot be paid.
+func checkBrCode(_ string, v form.Values) (string, string, error) {
+	code, p, err := brCodeOf(v)
 	switch {
 	case err != nil:
-		x.Err = "not a BR Code that can be paid: " + err.Error()
+		return "", "", errors.New("not a BR Code that can be paid: " + err.Error())
 	case p == nil:
-	default:
-		who := nonEmpty(p.Key, p.URL)
-		x.Note = "understood: pays " + nonEmpty(p.MerchantName, "—") + labelled(", ", p.MerchantCity) + " · " + who
-		if p.Amount.IsPositive() {
-			mode.Set(modeReceive)
-			amount.Set(money.Format(p.Amount, "BRL"))
-			amount.Disabled = "taken from the BR Code"
-			mode.Disabled = "by the BR Code"
-			x.Note += " · BRL " + money.Format(p.Amount, "BRL") + " (the amount is locked to it)"
-		} else {
-			x.Note += " · no amount in the code: type what they receive"
-			mode.Set(modeReceive)
-			mode.Disabled = "by the BR Code"
-		}
+		return code, "", nil
 	}
-}
-
-// visibleFields lists the fields shown, in order.
-func (f *quoteForm) visibleFields() []*form.Input {
-	var out []*form.Input
-	for _, x := range f.fields {
-		if f.visible(x) {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-// focused is the field with focus.
-func (f *quoteForm) focused() *form.Input { return f.fields[f.focus] }
-
-func (f *quoteForm) focusOn(id string) {
-	f.focused().Blur()
-	for i, x := range f.fields {
-		if x.ID == id {
-			f.focus = i
-		}
-	}
-	f.focused().Focus()
-}
-
-// refresh recomputes what depends on other fields: the methods offered for
-// each currency, the markup currencies, and what was understood of the
-// amounts. It is called after every change.
-func (f *quoteForm) refresh() {
-	inCur, outCur := f.get(fInCurrency).Value(), f.get(fOutCurrency).Value()
-	f.syncMethods(fInMethod, inCur)
-	f.syncMethods(fOutMethod, outCur)
-	mc := f.get(fMarkupCur)
-	opts := []string{inCur}
-	if outCur != inCur {
-		opts = append(opts, outCur)
-	}
-	mc.Options = opts
-	if mc.Value() == "" {
-		mc.Set(inCur)
-	}
-
-	for _, x := range f.fields {
-		x.Err = ""
-		x.Note = ""
-		if x.Kind == form.Suggest {
-			x.Note = "←/→ " + strings.Join(x.Options, " ") + " (or type any code)"
-		}
-	}
-	f.syncBrCode()
-	if money.OutputOnly(inCur) {
-		f.get(fInCurrency).Note = inCur + " is output-only in the catalogue: the service will likely refuse it as input"
-	}
-	amount := f.get(fAmount)
-	if amount.Value() == "" {
-		amount.Note = "the amount " + f.amountSubject()
-	} else if d, err := money.ParseAmount(amount.Value(), f.amountCurrency()); err != nil {
-		amount.Err = err.Error()
+	hint := "understood: pays " + nonEmpty(p.MerchantName, "—") + labelled(", ", p.MerchantCity) + " · " + nonEmpty(p.Key, p.URL)
+	if p.Amount.IsPositive() {
+		hint += " · BRL " + money.Format(p.Amount, "BRL") + " (the amount is locked to it)"
 	} else {
-		amount.Note = "understood: " + money.Format(d, f.amountCurrency()) + " " + f.amountCurrency() + " " + f.amountSubject()
+		hint += " · no amount in the code: type what they receive"
 	}
-	if f.markupDenied != "" {
-		f.get(fMarkup).Note = ""
-	}
-	if x := f.get(fMarkupPct); x.Value() != "" {
-		if d, err := parsePercent(x.Value()); err != nil {
-			x.Err = err.Error()
-		} else {
-			x.Note = "understood: " + d.String() + " % (sent as the fraction " + d.Div(decimal.NewFromInt(100)).String() + ")"
-		}
-	}
-	f.fixedNote(fMarkupIn, inCur)
-	f.fixedNote(fMarkupOut, outCur)
-	if x := f.get(fSendMethod); x.Value() == api.SendTransfer {
-		x.Note = "you transfer the tokens yourself; no signature needed"
-	} else {
-		x.Note = "the service pulls the tokens with your permit or personal signature"
-	}
+	return code, hint, nil
 }
 
-func (f *quoteForm) fixedNote(id, currency string) {
-	x := f.get(id)
-	if x.Value() == "" {
-		return
+func amountCurrency(v form.Values) string {
+	if v(fMode) == modeReceive {
+		return v(fOutCurrency)
 	}
-	if d, err := money.ParseAmount(x.Value(), currency); err != nil {
-		x.Err = err.Error()
-	} else {
-		x.Note = "understood: " + money.Format(d, currency) + " " + currency
-	}
+	return v(fInCurrency)
 }
 
-// syncMethods offers the catalogue methods of currency on a method field,
-// keeping a typed value only while the currency's catalogue is unknown.
-func (f *quoteForm) syncMethods(id, currency string) {
-	x := f.get(id)
-	opts := money.Methods(currency)
-	x.Options = opts
-	if len(opts) > 0 && !contains(opts, x.Value()) {
-		x.Set(opts[0])
-	}
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
-func (f *quoteForm) amountCurrency() string {
-	if f.get(fMode).Value() == modeReceive {
-		return f.get(fOutCurrency).Value()
-	}
-	return f.get(fInCurrency).Value()
-}
-
-func (f *quoteForm) amountSubject() string {
-	if f.get(fMode).Value() == modeReceive {
+func amountSubject(v form.Values) string {
+	if v(fMode) == modeReceive {
 		return "they receive"
 	}
 	return "you send"
 }
 
-// parsePercent reads a markup percentage: digits with up to 4 decimals,
+// checkAmount reads the amount in the currency it is fixed in.
+func checkAmount(s string, v form.Values) (string, string, error) {
+	cur := amountCurrency(v)
+	d, err := money.ParseAmount(s, cur)
+	if err != nil {
+		return "", "", err
+	}
+	return d.String(), "understood: " + money.Format(d, cur) + " " + cur + " " + amountSubject(v), nil
+}
+
+// checkPercent reads a markup percentage: digits with up to 4 decimals,
 // more than 0 and less than 100.
-func parsePercent(s string) (decimal.Decimal, error) {
+func checkPercent(s string, _ form.Values) (string, string, error) {
 	d, err := money.ParseAmount(s, "BRLA") // 6 decimals of precision, same strict grammar
-	if err != nil {
-		return decimal.Decimal{}, errors.New(strings.Replace(err.Error(), "BRLA", "a percentage", 1))
-	}
-	if d.Exponent() < -4 {
-		return decimal.Decimal{}, errors.New("a percentage takes at most 4 decimals, e.g. 0.125")
-	}
-	if d.GreaterThanOrEqual(decimal.NewFromInt(100)) {
-		return decimal.Decimal{}, errors.New("a markup must be under 100 %: type e.g. 0.5 for half a percent")
-	}
-	return d, nil
-}
-
-// request validates the form and builds the quote request for account. The
-// first invalid field gets the error and is returned so it can take focus.
-func (f *quoteForm) request(account api.QuoteRequest) (api.QuoteRequest, *form.Input) {
-	f.refresh()
-	req := account
-	for _, id := range []string{fInCurrency, fInMethod, fOutCurrency, fOutMethod} {
-		if x := f.get(id); x.Value() == "" {
-			x.Err = "required: choose with ←/→ or type a code"
-			return req, x
-		}
-	}
-	req.InputCurrency = f.get(fInCurrency).Value()
-	req.InputPaymentMethod = f.get(fInMethod).Value()
-	req.OutputCurrency = f.get(fOutCurrency).Value()
-	req.OutputPaymentMethod = f.get(fOutMethod).Value()
-	code, p, err := f.brCode()
-	if err != nil {
-		return req, f.get(fBrCode)
-	}
-	if code != "" && f.inlineDenied != "" {
-		x := f.get(fBrCode)
-		x.Note, x.Err = "", f.inlineDenied+": register the key in Beneficiaries and pay it from there"
-		return req, x
-	}
-	req.OutputBrCode = code
-	amount := f.get(fAmount)
 	switch {
-	case p != nil && p.Amount.IsPositive():
-		// The amount comes from the code (service.md §7.3): sending it
-		// too could only disagree with it.
-	default:
-		d, err := money.ParseAmount(amount.Value(), f.amountCurrency())
-		if err != nil {
-			amount.Note = ""
-			amount.Err = err.Error()
-			return req, amount
-		}
-		if f.get(fMode).Value() == modeReceive {
-			req.OutputAmount = decimal.NewNullDecimal(d)
-		} else {
-			req.InputAmount = decimal.NewNullDecimal(d)
-		}
+	case err != nil:
+		return "", "", errors.New(strings.Replace(err.Error(), "BRLA", "a percentage", 1))
+	case d.Exponent() < -4:
+		return "", "", errors.New("a percentage takes at most 4 decimals, e.g. 0.125")
+	case d.GreaterThanOrEqual(decimal.NewFromInt(100)):
+		return "", "", errors.New("a markup must be under 100 %: type e.g. 0.5 for half a percent")
 	}
-	req.InputThirdParty = f.get(fInThird).Value() == "yes"
-	req.OutputThirdParty = f.get(fOutThird).Value() == "yes"
-	if money.IsChain(req.InputPaymentMethod) {
-		req.BlockchainSendMethod = f.get(fSendMethod).Value()
-	}
-	if f.get(fMarkup).Value() == "add" && f.markupDenied == "" {
-		some := false
-		if x := f.get(fMarkupPct); x.Value() != "" {
-			p, err := parsePercent(x.Value())
-			if err != nil {
-				x.Err = err.Error()
-				return req, x
-			}
-			req.MarkupFloatingFee = decimal.NewNullDecimal(p.Div(decimal.NewFromInt(100)))
-			some = true
-		}
-		for _, c := range []struct {
-			id, cur string
-			dst     *decimal.NullDecimal
-		}{{fMarkupIn, req.InputCurrency, &req.MarkupInputFixedFee}, {fMarkupOut, req.OutputCurrency, &req.MarkupOutputFixedFee}} {
-			x := f.get(c.id)
-			if x.Value() == "" {
-				continue
-			}
-			v, err := money.ParseAmount(x.Value(), c.cur)
-			if err != nil {
-				x.Err = err.Error()
-				return req, x
-			}
-			*c.dst = decimal.NewNullDecimal(v)
-			some = true
-		}
-		if !some {
-			x := f.get(fMarkupPct)
-			x.Err = "a markup needs a percentage or a fixed fee: fill one, or set Markup to none"
-			return req, x
-		}
-		req.MarkupCurrency = f.get(fMarkupCur).Value()
-	}
-	return req, nil
+	return d.String(), "understood: " + d.String() + " % (sent as the fraction " + d.Div(decimal.NewFromInt(100)).String() + ")", nil
 }
 
-// summary is the one-line description of the request ("500.00 BRL PIX →
-// BRLA POLYGON").
-func summary(q *api.Quote) string {
-	return fmt.Sprintf("%s %s %s → %s %s %s",
-		money.Format(q.InputAmount, q.InputCurrency), q.InputCurrency, q.InputPaymentMethod,
-		money.Format(q.OutputAmount, q.OutputCurrency), q.OutputCurrency, q.OutputPaymentMethod)
+// checkFixed reads a fixed markup in the currency of field k.
+func checkFixed(k string) form.Check {
+	return func(s string, v form.Values) (string, string, error) {
+		cur := v(k)
+		d, err := money.ParseAmount(s, cur)
+		if err != nil {
+			return "", "", err
+		}
+		return d.String(), "understood: " + money.Format(d, cur) + " " + cur, nil
+	}
+}
+
+// decimalOf is a checked field's value as a number, null when blank.
+func (e *entry) decimalOf(k string) decimal.NullDecimal {
+	d, err := decimal.NewFromString(e.form.Normalized(k))
+	if err != nil {
+		return decimal.NullDecimal{} // blank (or refused by its check)
+	}
+	return decimal.NewNullDecimal(d)
+}
+
+// setAccess records what the access may do with the form (it can load
+// after the form is built).
+func (e *entry) setAccess(markupDenied string) {
+	if e.markupDenied != markupDenied {
+		e.markupDenied = markupDenied
+		e.form.Refresh()
+	}
+}
+
+// intent reads the form into the payment's intent on account, once every
+// field passed its checks: the sides, the amount on the side it is fixed
+// on (none when a BR Code carries it), the send method of a chain input,
+// third parties, the BR Code to pay and the markup. Where the output goes
+// beyond a BR Code, and who sends, the details say.
+func (e *entry) intent(account uuid.UUID) payment.Intent {
+	f := e.form
+	in := payment.Intent{
+		Account:    account,
+		InCurrency: f.Value(fInCurrency), InMethod: f.Value(fInMethod),
+		OutCurrency: f.Value(fOutCurrency), OutMethod: f.Value(fOutMethod),
+		SendMethod:    f.Normalized(fSendMethod),
+		InThirdParty:  f.Value(fInThird) == "yes",
+		OutThirdParty: f.Value(fOutThird) == "yes",
+		Fixed:         payment.FixInput,
+	}
+	if f.Value(fMode) == modeReceive {
+		in.Fixed = payment.FixOutput
+	}
+	if code := f.Normalized(fBrCode); code != "" {
+		in.Pay = payment.Destination{Kind: payment.ToBrCode, BrCode: code}
+	}
+	if f.Disabled(fAmount) == "" {
+		// An amount the BR Code carries is the code's: sending it too could
+		// only disagree with it (service.md §7.3).
+		in.Amount = e.decimalOf(fAmount).Decimal
+	}
+	if f.Value(fMarkup) == "add" {
+		in.Markup = payment.Markup{Percent: e.decimalOf(fMarkupPct), InputFixed: e.decimalOf(fMarkupIn), OutputFixed: e.decimalOf(fMarkupOut),
+			Currency: f.Normalized(fMarkupCur)}
+	}
+	return in
+}
+
+// amountFields are the form's field keys for the amount as the payment
+// core names it.
+var amountFields = map[string]string{"inputAmount": fAmount, "outputAmount": fAmount}
+
+// refuse shows the payment core's refusal of the intent under the field it
+// names, or above the form; it reports false when the refusal is about
+// what the form does not ask (the payee, the external id: the details').
+func (e *entry) refuse(err error) bool {
+	var fe *payment.FieldError
+	if !errors.As(err, &fe) {
+		e.form.SetFormError(err.Error())
+		return true
+	}
+	k := fe.Field
+	if a, ok := amountFields[k]; ok {
+		k = a
+	}
+	return e.form.SetFieldError(k, fe.Msg)
+}
+
+// SetSize implements the stage's part of ui.Screen.
+func (e *entry) SetSize(w, h int) { e.w, e.h = w, h }
+
+// KeyMap is what the form stage offers now.
+func (e *entry) KeyMap() []key.Binding {
+	k, m := e.m.keys, e.m
+	if e.editing {
+		return []key.Binding{k.Move, k.Choose, k.GetQuote, k.Done}
+	}
+	get, requote := k.GetQuote, k.Requote
+	if m.quote != nil {
+		// With a quote on screen enter continues, as c does: one binding,
+		// one hint.
+		get = k.Continue
+		get.SetEnabled(m.continueDenied() == "")
+	}
+	switch {
+	case m.quote != nil:
+	case m.quoteErr != "":
+		requote.SetHelp("r", "try again")
+	default:
+		requote.SetEnabled(false)
+	}
+	return []key.Binding{k.Edit, get, requote, k.Auto}
+}
+
+// edit opens the form at its first field, wherever it was left: keys
+// typed from memory land where the user expects.
+func (e *entry) edit() tea.Cmd {
+	e.editing = true
+	e.info = ""
+	return e.form.Focus()
+}
+
+// done leaves the form.
+func (e *entry) done() {
+	e.editing = false
+	e.offset = 0
+	e.form.Blur()
+}
+
+// update feeds a key (or a paste) to the form being edited.
+func (e *entry) update(msg tea.Msg) tea.Cmd {
+	e.info = ""
+	before := e.form.FocusedKey()
+	res, cmd := e.form.Update(msg)
+	switch res {
+	case form.Cancelled:
+		e.done()
+	case form.Submitted:
+		return e.m.quoteFromForm()
+	case form.Changed:
+		e.m.formChanged()
+	}
+	if kp, ok := msg.(tea.KeyPressMsg); ok && e.form.FocusedKey() == before {
+		switch kp.String() {
+		case "tab", "down":
+			e.info = "Last field: enter gets the quote, esc leaves the form."
+		case "shift+tab", "up":
+			e.info = "First field."
+		}
+	}
+	return cmd
 }

@@ -32,8 +32,8 @@ func TestLateQuoteOfAnotherAccountIsDropped(t *testing.T) {
 	}
 	b.send(own())
 	b.want("500.00 BRL", "They receive")
-	if b.m.quote == nil || b.m.quoteReq.SubAccountID != other.ID {
-		t.Fatalf("B's own quote was not taken: %+v", b.m.quoteReq)
+	if b.m.quote == nil || b.m.quoted.Account != other.ID {
+		t.Fatalf("B's own quote was not taken: %+v", b.m.quoted)
 	}
 }
 

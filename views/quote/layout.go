@@ -44,9 +44,10 @@ func newTheme(t *ui.Theme) theme {
 	}
 }
 
-// lines are the styles of the form lines (fields and pickers).
-func (th theme) lines() form.LineStyles {
-	return form.LineStyles{Marker: th.focus, Label: th.label, FocusLabel: th.focusLabel, Dim: th.dim, Value: th.value, Selected: th.selected, Error: th.err}
+// form is the forms' styles: the stages' fields draw as the rest of the
+// screen.
+func (th theme) form() form.Styles {
+	return form.Styles{Title: th.title, Label: th.label, Focus: th.focusLabel, Error: th.err, Hint: th.ok, Choice: th.selected, Footer: th.dim}
 }
 
 // padRight pads s with spaces to w cells (or cuts it).

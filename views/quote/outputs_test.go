@@ -13,6 +13,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/ui"
 )
 
@@ -114,23 +115,20 @@ func outHarness(t *testing.T, perms api.Permissions) (*harness, *outFake) {
 func (h *harness) pair(inCur, inMethod, outCur, outMethod, amount string) {
 	h.t.Helper()
 	h.keys("e")
-	f := h.m.form
+	f := h.m.entry.form
 	for _, s := range []struct{ id, v string }{{fInCurrency, inCur}, {fInMethod, inMethod}, {fOutCurrency, outCur}, {fOutMethod, outMethod}} {
-		f.get(s.id).Set(s.v)
-		f.refresh()
+		f.SetValue(s.id, s.v)
 	}
 	if amount != "" {
-		f.get(fAmount).Set(amount)
-		f.refresh()
+		f.SetValue(fAmount, amount)
 	}
 }
 
 // markup adds a markup of pct percent to the quote form.
 func (h *harness) markup(pct string) {
-	f := h.m.form
-	f.get(fMarkup).Set("add")
-	f.get(fMarkupPct).Set(pct)
-	f.refresh()
+	f := h.m.entry.form
+	f.SetValue(fMarkup, "add")
+	f.SetValue(fMarkupPct, pct)
 }
 
 // toDetails gets the quote and continues to the ticket details, on the
@@ -175,7 +173,7 @@ func (h *harness) block(name, want string) {
 	if got := string(body[name]); got != want {
 		h.t.Fatalf("%s = %s\nwant %s", name, got, want)
 	}
-	for _, b := range []Block{BlockPixOutput, BlockChainOutput, BlockUSDOutput, BlockUSDWireOutput, BlockEURSepaOutput, BlockARSOutput, BlockCOPOutput} {
+	for _, b := range []payment.Block{payment.BlockPixOutput, payment.BlockChainOutput, payment.BlockUSDOutput, payment.BlockUSDWireOutput, payment.BlockEURSepaOutput, payment.BlockARSOutput, payment.BlockCOPOutput} {
 		if string(b) != name && body[string(b)] != nil {
 			h.t.Fatalf("%s sent beside %s: %s", b, name, body[string(b)])
 		}
@@ -199,7 +197,7 @@ func (h *harness) fieldError(id, label, msg string) {
 	if h.m.stage != stageDetails || h.createCount() != 0 {
 		h.t.Fatalf("stage %v with %d creations, want the details refusing:\n%s", h.m.stage, h.createCount(), h.screen())
 	}
-	if got := h.m.details.current().id(); got != id {
+	if got := h.m.details.form.FocusedKey(); got != id {
 		h.t.Fatalf("focus on %s, want %s", got, id)
 	}
 	lines := strings.Split(h.screen(), "\n")
@@ -225,7 +223,7 @@ func TestInlineWalletAddressIsChecksummedAndSent(t *testing.T) {
 	}
 	h.typeText("another")
 	h.keys("enter")
-	if got := h.m.details.current().id(); got != dAddress {
+	if got := h.m.details.form.FocusedKey(); got != dAddress {
 		t.Fatalf("focus on %s after choosing another address, want the address", got)
 	}
 	// A mixed-case address whose checksum is wrong is a typo, not an address.
@@ -239,7 +237,7 @@ func TestInlineWalletAddressIsChecksummedAndSent(t *testing.T) {
 	h.keys("tab")
 	h.typeText("invoice 42")
 	h.keys("ctrl+s")
-	h.want("Confirm the ticket", "0x52908400098527886E0F7030069857D2E4169EE7", "not a registered wallet", "memo invoice 42")
+	h.want("Confirm the ticket", "0x52908400098527886E0F7030069857D2E4169EE7 on POLYGON", "Not a registered wallet", "memo invoice 42")
 	h.keys("y")
 	h.block("ticketBlockchainOutput", `{"walletChain":"POLYGON","walletAddress":"0x52908400098527886E0F7030069857D2E4169EE7","walletMemo":"invoice 42"}`)
 }
@@ -269,7 +267,7 @@ func TestPixPayoutToATypedKey(t *testing.T) {
 	h.fieldError(dPixKey, "PIX key", "CPF")
 
 	h.keys("ctrl+u", "ctrl+s")
-	if h.m.details.get(dPixKey).Err == "" {
+	if h.m.details.form.Error(dPixKey) == "" {
 		t.Fatalf("an empty PIX key was not refused:\n%s", h.screen())
 	}
 	// Pasted, as a key copied from a chat would be: the error about the
@@ -280,8 +278,8 @@ func TestPixPayoutToATypedKey(t *testing.T) {
 	h.typeText("aluguel")
 	h.keys("ctrl+s")
 	h.want("Confirm the ticket", "PIX key maria.silva@example.com", "not a registered beneficiary")
-	if got := h.m.details.pixKey(); got != "maria.silva@example.com" {
-		t.Errorf("pixKey() = %q: the key pix-info is asked about", got)
+	if got := h.f.more.pixAsked; len(got) != 1 || got[0] != "maria.silva@example.com" {
+		t.Errorf("pix-info asked about %q, want the key typed", got)
 	}
 	h.keys("y")
 	h.block("ticketBrlPixOutput", `{"pixKey":"maria.silva@example.com","pixMessage":"aluguel"}`)
@@ -307,8 +305,8 @@ func TestBRCodeLocksTheAmountAndIsWhatIsPaid(t *testing.T) {
 	if len(h.f.quotes) != 0 {
 		t.Fatal("a quote was asked for a BR Code that fails its CRC")
 	}
-	if h.m.form.focused().ID != fBrCode || !strings.Contains(h.m.form.get(fBrCode).Err, "not a BR Code") {
-		t.Fatalf("focus %s, error %q: want the BR Code field refusing", h.m.form.focused().ID, h.m.form.get(fBrCode).Err)
+	if h.m.entry.form.FocusedKey() != fBrCode || !strings.Contains(h.m.entry.form.Error(fBrCode), "not a BR Code") {
+		t.Fatalf("focus %s, error %q: want the BR Code field refusing", h.m.entry.form.FocusedKey(), h.m.entry.form.Error(fBrCode))
 	}
 	h.want("✗ not a BR Code")
 
@@ -318,7 +316,7 @@ func TestBRCodeLocksTheAmountAndIsWhatIsPaid(t *testing.T) {
 	// The amount is locked: typing does not change it.
 	h.focusField(fAmount)
 	h.typeText("9")
-	if v := h.m.form.get(fAmount).Value(); v != "123.45" {
+	if v := h.m.entry.form.Value(fAmount); v != "123.45" {
 		t.Fatalf("amount %q after typing, want the code's 123.45", v)
 	}
 	h.keys("enter")
@@ -330,10 +328,11 @@ func TestBRCodeLocksTheAmountAndIsWhatIsPaid(t *testing.T) {
 	}
 	h.keys("c")
 	h.want("Pays BR Code", "PADARIA CENTRAL · +5511987654321")
-	if got := h.m.details.pixKey(); got != "+5511987654321" {
-		t.Errorf("pixKey() = %q, want the code's key", got)
+	h.keys("ctrl+s")
+	if got := h.f.more.pixAsked; len(got) != 1 || got[0] != "+5511987654321" {
+		t.Errorf("pix-info asked about %q, want the code's key", got)
 	}
-	h.confirm()
+	h.keys("y")
 	raw, _ := json.Marshal(code)
 	h.block("ticketBrlPixOutput", `{"brCode":`+string(raw)+`}`)
 }
@@ -367,7 +366,7 @@ func TestEURAndARSBeneficiariesArePaid(t *testing.T) {
 		h.keys("enter")
 		h.typeText("RE 2026-11")
 		h.keys("ctrl+s")
-		h.want("Confirm the ticket", "Lieferant", "IBAN DE89 3704", "SEPA ref.", "RE 2026-11")
+		h.want("Confirm the ticket", "Lieferant", "IBAN DE89 3704", "SEPA reference", "RE 2026-11")
 		h.keys("y")
 		h.block("ticketEurSepaOutput", `{"beneficiaryEurBankAccountId":"55555555-5555-4555-8555-555555555555","sepaReference":"RE 2026-11"}`)
 	})
@@ -424,7 +423,7 @@ func TestRestrictedAccessCannotPayInline(t *testing.T) {
 	h.typeText("another")
 	h.want("Another address", "registered beneficiaries only")
 	h.keys("enter")
-	if h.m.details.inline() {
+	if _, ok := h.m.details.chosenInline(); ok {
 		t.Fatal("an access restricted to registered beneficiaries chose an address")
 	}
 	h.want("cannot be chosen")
@@ -452,11 +451,11 @@ func TestBRCodeWithoutAmountIsPaidWhatIsTyped(t *testing.T) {
 	h.pair("BRLA", "INTERNAL", "BRL", "PIX", "")
 	h.focusField(fBrCode)
 	h.send(tea.PasteMsg{Content: code})
-	if !strings.Contains(h.m.form.get(fBrCode).Note, "no amount in the code: type what they receive") {
-		t.Fatalf("note %q", h.m.form.get(fBrCode).Note)
+	if !strings.Contains(h.m.entry.form.Hint(fBrCode), "no amount in the code: type what they receive") {
+		t.Fatalf("note %q", h.m.entry.form.Hint(fBrCode))
 	}
-	if h.m.form.get(fMode).Value() != modeReceive || h.m.form.get(fAmount).Disabled != "" {
-		t.Fatalf("mode %q, amount locked %q: want 'they receive' and a free amount", h.m.form.get(fMode).Value(), h.m.form.get(fAmount).Disabled)
+	if h.m.entry.form.Value(fMode) != modeReceive || h.m.entry.form.Disabled(fAmount) != "" {
+		t.Fatalf("mode %q, amount locked %q: want 'they receive' and a free amount", h.m.entry.form.Value(fMode), h.m.entry.form.Disabled(fAmount))
 	}
 	h.focusField(fAmount)
 	h.typeText("35.90")
@@ -484,8 +483,37 @@ func TestRestrictedAccessCannotQuoteABRCode(t *testing.T) {
 	if len(h.f.quotes) != 0 {
 		t.Fatal("a BR Code was quoted for an access restricted to registered beneficiaries")
 	}
-	if err := h.m.form.get(fBrCode).Err; !strings.Contains(err, "registered beneficiaries only") || h.m.form.focused().ID != fBrCode {
-		t.Fatalf("error %q on the BR Code field (focus %s)", err, h.m.form.focused().ID)
+	if err := h.m.entry.form.Error(fBrCode); !strings.Contains(err, "may only pay registered beneficiaries") || h.m.entry.form.FocusedKey() != fBrCode {
+		t.Fatalf("error %q on the BR Code field (focus %s)", err, h.m.entry.form.FocusedKey())
 	}
-	h.want("✗ this access may pay registered beneficiaries")
+	h.want("✗ this access may only pay registered")
+}
+
+// A PIX payout to bank fields nobody registered: the rail takes them
+// inline, so the picker offers them, and each is checked as it is typed.
+func TestPixPayoutToTypedBankFields(t *testing.T) {
+	h, _ := outHarness(t, operatorPerms())
+	h.pair("BRLA", "INTERNAL", "BRL", "PIX", "100")
+	h.toDetailsOf()
+	h.typeText("another bank")
+	h.keys("enter")
+	if got := h.m.details.form.FocusedKey(); got != dTaxID {
+		t.Fatalf("focus on %s after choosing another bank account, want the holder's tax id", got)
+	}
+	h.typeText("529.982.247-25")
+	h.want("recognised: CPF")
+	h.keys("tab")
+	h.typeText("Maria Silva")
+	h.keys("tab")
+	h.typeText("3410")
+	h.keys("ctrl+s")
+	h.fieldError(dBankCode, "Bank code", "3-digit bank code")
+	h.keys("backspace", "tab")
+	h.typeText("0001")
+	h.keys("tab")
+	h.typeText("12345-6") // read as its digits
+	h.keys("ctrl+s")
+	h.want("Confirm the ticket", "Maria Silva", "bank 341 branch 0001 account 123456", "not a registered beneficiary")
+	h.keys("y")
+	h.block("ticketBrlPixOutput", `{"taxId":"52998224725","userName":"Maria Silva","bankCode":"341","branchCode":"0001","accountNumber":"123456","accountType":"checking"}`)
 }

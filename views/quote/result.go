@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
@@ -13,6 +14,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
@@ -27,16 +29,23 @@ const pollTimeout = 10 * time.Second
 // result is the ticket just created, or the operation parked for approval,
 // followed until it ends.
 type result struct {
-	s           *ui.Session
-	svc         Service
-	account     ui.Account
-	quote       api.Quote
-	req         api.CreateTicketRequest
-	ticket      *api.Ticket
-	op          *api.Operation
-	reconciled  bool
-	beneficiary *form.Option
-	countdown   widget.Countdown
+	s       *ui.Session
+	svc     Service
+	th      theme
+	keys    keyMap
+	account ui.Account
+	quote   api.Quote
+	in      payment.Intent
+	ticket  *api.Ticket
+	op      *api.Operation
+	// reconciled: the creation's answer was lost and the ticket found by
+	// its external id; existing: a ticket of this very payment already had
+	// the external id, and nothing was sent.
+	reconciled, existing bool
+	beneficiary          *form.Option
+	countdown            widget.Countdown
+	offset               int
+	w, h                 int
 	// ticketID is the ticket followed: the one created, or the one a
 	// parked operation became once approved (before it is first read).
 	ticketID uuid.UUID
@@ -71,8 +80,9 @@ type funded struct {
 	journalErr error
 }
 
-func newResult(s *ui.Session, svc Service, q api.Quote, req api.CreateTicketRequest, res *api.CreateTicketResult, b *form.Option) *result {
-	r := &result{s: s, svc: svc, account: s.Account, quote: q, req: req, ticket: res.Ticket, op: res.Operation, reconciled: res.Reconciled, beneficiary: b}
+func newResult(s *ui.Session, svc Service, q api.Quote, in payment.Intent, out payment.Outcome, b *form.Option) *result {
+	r := &result{s: s, svc: svc, th: newTheme(s.Theme), keys: newKeyMap(), account: s.Account, quote: q, in: in, ticket: out.Ticket, op: out.Operation,
+		reconciled: out.Reconciled, existing: out.Status == payment.Existing, beneficiary: b}
 	if r.ticket != nil {
 		r.ticketID = r.ticket.ID
 		r.countdown = ticketCountdown(r.ticket)
@@ -173,7 +183,7 @@ func (r *result) onOperation(op *api.Operation) tea.Cmd {
 	case api.OperationExecuted:
 		id, err := uuid.Parse(op.ExecutedID)
 		if err != nil {
-			r.step("EXECUTED · the service gave no ticket id: look for external id " + r.req.ExternalID + " in Tickets")
+			r.step("EXECUTED · the service gave no ticket id: look for external id " + r.in.ExternalID + " in Tickets")
 			return tea.Batch(append(cmds, ui.Toast(ui.ToastSuccess, "operation executed"))...)
 		}
 		r.ticketID = id
@@ -300,24 +310,29 @@ func (m *Screen) updateResult(msg tea.Msg) tea.Cmd {
 }
 
 // canFund says why the sandbox funding key is off ("" when it is on).
-func (m *Screen) canFund() string {
-	r := m.res
+func (r *result) canFund() string {
 	switch {
 	case r == nil || r.ticket == nil:
 		return "no ticket"
-	case !m.s.SandboxFunding:
+	case !r.s.SandboxFunding:
 		return "only the sandbox can simulate a payment"
 	case r.ticket.Status != api.TicketUnpaid:
 		return "the ticket is " + string(r.ticket.Status)
 	case r.funding.Waiting():
 		return "funding under way"
 	}
-	return m.denied(ui.ActWrite)
+	if err := r.s.Can(ui.ActWrite); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
-func (m *Screen) fund() tea.Cmd {
-	r := m.res
-	s, svc, account, t := m.s, m.svc, r.account, *r.ticket
+// approver reports whether the access may open a parked operation in
+// Approvals (the approvers' screen: a requester has nothing there).
+func (r *result) approver() bool { return r.s.Can(ui.ActApprove) == nil }
+
+func (r *result) fund() tea.Cmd {
+	s, svc, account, t := r.s, r.svc, r.account, *r.ticket
 	return ui.Fetch(s, &r.funding, pollTimeout, func(ctx context.Context) (funded, error) {
 		nt, err := svc.SandboxFundTicket(ctx, account.ID, t.ID)
 		e := s.JournalEntry(account.ID, "sandbox-fund-ticket", "POST /v2/sandbox/tickets/{id}/fund")
@@ -333,6 +348,9 @@ func (m *Screen) fund() tea.Cmd {
 
 func (m *Screen) keyResult(msg tea.KeyPressMsg) tea.Cmd {
 	r := m.res
+	if r == nil {
+		return nil
+	}
 	switch msg.String() {
 	case "y":
 		if r.copyableBrCode(m.s.Now()) {
@@ -345,20 +363,19 @@ func (m *Screen) keyResult(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.Batch(tea.SetClipboard(r.op.ID.String()), ui.Toast(ui.ToastSuccess, "operation id copied"))
 		}
 	case "f":
-		if why := m.canFund(); why != "" {
+		if why := r.canFund(); why != "" {
 			return ui.Toast(ui.ToastError, "cannot simulate the payment: "+why)
 		}
-		return m.fund()
+		return r.fund()
 	case "n":
 		m.res = nil // its poll, status read and funding are dropped with it
 		m.quote = nil
-		m.previous = nil
 		m.stage = stageForm
-		m.editing = false
-		m.offset = 0
+		m.entry.done()
+		m.entry.offset = 0
 		return nil
 	case "o", "enter":
-		if r.op != nil && r.ticket == nil && m.denied(ui.ActApprove) == "" {
+		if r.op != nil && r.ticket == nil && r.approver() {
 			return ui.Navigate("approvals", r.op.ID.String())
 		}
 		if r.ticket != nil {
@@ -369,15 +386,46 @@ func (m *Screen) keyResult(msg tea.KeyPressMsg) tea.Cmd {
 			return ui.Navigate("tickets", r.ticket.ID.String())
 		}
 	case "up", "k":
-		m.offset = max(m.offset-1, 0)
+		r.offset = max(r.offset-1, 0)
 	case "down", "j":
-		m.offset++
+		r.offset++
 	case "pgup":
-		m.offset = max(m.offset-m.h/2, 0)
+		r.offset = max(r.offset-r.h/2, 0)
 	case "pgdown":
-		m.offset += m.h / 2
+		r.offset += r.h / 2
 	}
 	return nil
+}
+
+// SetSize implements the stage's part of ui.Screen.
+func (r *result) SetSize(w, h int) { r.w, r.h = w, h }
+
+// KeyMap is what the result offers now. y copies the BR Code only while
+// it is to be paid; after that (and for tickets without one) it copies the
+// ticket's id.
+func (r *result) KeyMap() []key.Binding {
+	k := r.keys
+	copyK, fund, appr, tick := k.Copy, k.Fund, k.Approvals, k.Tickets
+	switch {
+	case r.copyableBrCode(r.s.Now()):
+	case r.ticket != nil:
+		copyK.SetHelp("y", "copy the ticket id")
+	case r.op != nil:
+		copyK.SetHelp("y", "copy the operation id")
+	default:
+		copyK.SetEnabled(false)
+	}
+	fund.SetEnabled(r.canFund() == "")
+	appr.SetEnabled(r.op != nil && r.approver())
+	tick.SetEnabled(r.ticket != nil)
+	return []key.Binding{copyK, fund, appr, tick, k.NewQuote, k.Scroll}
+}
+
+// View draws the result in its area, from the line it is scrolled to.
+func (r *result) View() string {
+	lines := r.lines(r.th, r.s.Now(), r.w, r.h, hintsOf(r.KeyMap()))
+	r.offset = min(r.offset, max(len(lines)-r.h, 0))
+	return fit(lines, r.offset, r.w, r.h)
 }
 
 // payable reports whether the ticket still waits for its payment.
@@ -453,12 +501,14 @@ func (r *result) ticketLines(th theme, now time.Time, w, h int) []string {
 	}
 	var info []string
 	add := func(label, value string) {
-		info = append(info, wrapAll([]string{th.label.Render(padRight(label, lw)) + " " + value}, infoW)...)
+		info = append(info, th.rowIn(label, lw, value, infoW)...)
 	}
 	title := "Ticket created"
 	switch {
 	case r.op != nil:
 		title = "Approved: ticket created"
+	case r.existing:
+		title = "Ticket found: created before under this external id, nothing sent again"
 	case r.reconciled:
 		title = "Ticket created (found by external id after a connection failure)"
 	}
@@ -471,7 +521,7 @@ func (r *result) ticketLines(th theme, now time.Time, w, h int) []string {
 	if t.FailureReason != "" {
 		add("Failure", t.FailureReason)
 	}
-	add("Ext. id", nonEmpty(t.ExternalID, r.req.ExternalID))
+	add("Ext. id", nonEmpty(t.ExternalID, r.in.ExternalID))
 	q := t.Quote
 	if q.InputCurrency == "" {
 		q = api.TicketQuote{InputCurrency: r.quote.InputCurrency, InputPaymentMethod: r.quote.InputPaymentMethod, InputAmount: r.quote.InputAmount,
@@ -479,8 +529,11 @@ func (r *result) ticketLines(th theme, now time.Time, w, h int) []string {
 	}
 	add("Send", money.Format(q.InputAmount, q.InputCurrency)+" "+q.InputCurrency+" via "+q.InputPaymentMethod)
 	add("Receive", money.Format(q.OutputAmount, q.OutputCurrency)+" "+q.OutputCurrency+" via "+q.OutputPaymentMethod)
-	if r.beneficiary != nil {
-		add("To", r.beneficiary.Title)
+	if name, where := destination(r.beneficiary, r.in); name != "" || where != "" {
+		add("To", nonEmpty(name, where))
+		if name != "" && where != "" {
+			add("", where)
+		}
 	}
 	switch {
 	case t.Status == api.TicketUnpaid:
@@ -538,7 +591,7 @@ func (r *result) parkedLines(th theme, w int, hints string) []string {
 	op := r.op
 	var out []string
 	add := func(label, value string) {
-		out = append(out, wrapAll([]string{th.label.Render(padRight(label, 14)) + " " + value}, w)...)
+		out = append(out, th.rowIn(label, labelW, value, w)...)
 	}
 	title, why := "Sent for approval", "This access needs other approvers: nothing moves until enough of them approve the ticket."
 	switch op.Status {
@@ -578,11 +631,14 @@ func (r *result) parkedLines(th theme, w int, hints string) []string {
 	if op.Reason != "" {
 		add("Reason", op.Reason)
 	}
-	add("External id", r.req.ExternalID)
+	add("External id", r.in.ExternalID)
 	add("You send", money.Format(r.quote.InputAmount, r.quote.InputCurrency)+" "+r.quote.InputCurrency+" via "+r.quote.InputPaymentMethod)
 	add("They receive", money.Format(r.quote.OutputAmount, r.quote.OutputCurrency)+" "+r.quote.OutputCurrency+" via "+r.quote.OutputPaymentMethod)
-	if r.beneficiary != nil {
-		add("Beneficiary", r.beneficiary.Title)
+	if name, where := destination(r.beneficiary, r.in); name != "" || where != "" {
+		add("Beneficiary", nonEmpty(name, where))
+		if name != "" && where != "" {
+			add("", where)
+		}
 	}
 	if r.pollErr != "" {
 		out = append(out, wrapAll([]string{th.warn.Render("! " + r.pollErr)}, w)...)

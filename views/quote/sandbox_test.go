@@ -11,6 +11,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
@@ -122,7 +123,7 @@ func TestEveryOutputKindIsCreatedBySandbox(t *testing.T) {
 			block:   func(r api.CreateTicketRequest) bool { return r.TicketArsOutput != nil }},
 		{name: "markup", inCur: "BRL", inM: "PIX", outCur: "BRLA", outM: "INTERNAL", amount: "200", markupPct: "1",
 			details: func(h *harness) {
-				for h.m.details.current().p == nil {
+				for !h.m.details.onPicker() {
 					h.keys("tab")
 				}
 				h.keys("enter")
@@ -134,8 +135,7 @@ func TestEveryOutputKindIsCreatedBySandbox(t *testing.T) {
 			m := h.m
 			h.pair(tc.inCur, tc.inM, tc.outCur, tc.outM, tc.amount)
 			if tc.brCode != "" {
-				m.form.get(fBrCode).Set(tc.brCode)
-				m.form.refresh()
+				m.entry.form.SetValue(fBrCode, tc.brCode)
 			}
 			if tc.markupPct != "" {
 				h.markup(tc.markupPct)
@@ -150,8 +150,8 @@ func TestEveryOutputKindIsCreatedBySandbox(t *testing.T) {
 			if m.stage != stageConfirm {
 				t.Fatalf("stage %v, want the confirmation:\n%s", m.stage, h.screen())
 			}
-			if !tc.block(m.ticketReq) {
-				t.Fatalf("the body lacks the block: %+v", m.ticketReq)
+			if req := h.ticketReq(); !tc.block(req) {
+				t.Fatalf("the body lacks the block: %+v", req)
 			}
 			h.keys("y")
 			if m.stage != stageResult || m.res == nil || m.res.ticket == nil {
@@ -185,7 +185,7 @@ func TestSubAccountMarkupToTheMainWalletIsCreatedBySandbox(t *testing.T) {
 	if m.stage != stageDetails {
 		t.Fatalf("stage %v, want the details:\n%s", m.stage, h.screen())
 	}
-	for m.details.current().p == nil {
+	for !m.details.onPicker() {
 		h.keys("tab")
 	}
 	h.want("this account · "+subs[0].Name, "main account")
@@ -194,11 +194,48 @@ func TestSubAccountMarkupToTheMainWalletIsCreatedBySandbox(t *testing.T) {
 	if m.stage != stageConfirm {
 		t.Fatalf("stage %v, want the confirmation:\n%s", m.stage, h.screen())
 	}
-	if got := m.ticketReq.TicketMarkupInput; got == nil || !strings.EqualFold(got.MarkupWalletAddress, main.Wallets[0].WalletAddress) {
+	if got := h.ticketReq().TicketMarkupInput; got == nil || !strings.EqualFold(got.MarkupWalletAddress, main.Wallets[0].WalletAddress) {
 		t.Fatalf("markup block %+v, want the main wallet %s", got, main.Wallets[0].WalletAddress)
 	}
 	h.keys("y")
 	if m.stage != stageResult || m.res == nil || m.res.ticket == nil {
 		t.Fatalf("no ticket created (stage %v):\n%s", m.stage, h.screen())
+	}
+}
+
+// A payment made elsewhere (a script, through the payment core) under an
+// external id; then the screen is given that id for another payment: the
+// sandbox holds one ticket under it, the one made first, and the screen
+// says whose it is.
+func TestReusedExternalIDIsRefusedBySandbox(t *testing.T) {
+	c := sandboxClient(t)
+	ctx := t.Context()
+	first := payment.Intent{InCurrency: "BRL", InMethod: "PIX", OutCurrency: "BRLA", OutMethod: "INTERNAL",
+		Amount: decimal.RequireFromString("100"), Fixed: payment.FixInput, ExternalID: "erp-reused-1"}
+	q, err := c.Quote(ctx, first.QuoteRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	made, err := payment.Send(ctx, c, nil, first, q)
+	if err != nil || made.Status != payment.Created {
+		t.Fatalf("the first payment: %+v %v", made, err)
+	}
+
+	h := sandboxHarness(t, c, ui.Account{})
+	h.pair("BRL", "PIX", "BRLA", "INTERNAL", "250")
+	h.toDetailsOf()
+	h.keys("ctrl+e", "ctrl+u")
+	h.typeText("erp-reused-1")
+	h.keys("ctrl+s", "y")
+	h.want("already names ticket "+made.Ticket.ID.String(), "nothing was created")
+	if h.m.stage != stageConfirm || h.m.res != nil {
+		t.Fatalf("stage %v: want the confirmation refusing:\n%s", h.m.stage, h.screen())
+	}
+	p, err := c.ListTickets(ctx, api.TicketFilter{ExternalID: "erp-reused-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) != 1 || p.Items[0].ID != made.Ticket.ID {
+		t.Fatalf("%d tickets under the reused id, want only the first payment's", len(p.Items))
 	}
 }

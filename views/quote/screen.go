@@ -2,6 +2,7 @@ package quote
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -9,11 +10,12 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/uuid"
-	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
 	"github.com/tesouro-treasury/tesouro/views/internal/pixholder"
 )
 
@@ -28,21 +30,21 @@ const sendMargin = time.Second
 // of its 15 s left anyway.
 const quoteTimeout = 10 * time.Second
 
-// createTimeout bounds a ticket creation: one whole exchange with the
-// service, then the client's lookup by externalId when the answer was lost
-// (which runs to its own end even past this bound: whether money moves
-// matters more). Shorter, a creation the service is still settling would be
-// reported as failed while it may have succeeded.
-var createTimeout = api.DefaultTimeout + api.DefaultReconcilePolicy.Timeout
+// createTimeout bounds a ticket creation: the look-up by external id, one
+// whole exchange with the service, then the client's look-up when the
+// answer was lost (which runs to its own end even past this bound: whether
+// money moves matters more). Shorter, a creation the service is still
+// settling would be reported as failed while it may have succeeded.
+var createTimeout = 2*api.DefaultTimeout + api.DefaultReconcilePolicy.Timeout
 
 // stage is where the user is in the flow.
 type stage int
 
 const (
-	stageForm    stage = iota // composing the request, reading the quote
-	stageDetails              // the blocks the ticket needs
+	stageForm    stage = iota // composing the intent, reading the quote
+	stageDetails              // what the ticket needs
 	stageConfirm              // the last look before money moves
-	stageSending              // the create call is under way
+	stageSending              // the creation is under way
 	stageResult               // the ticket (or the parked operation)
 )
 
@@ -58,7 +60,9 @@ func CheckLive(c widget.Countdown, now time.Time) error {
 	return nil
 }
 
-// Screen is the quote builder.
+// Screen is the quote builder. One payment.Intent goes from stage to
+// stage: the form composes it and it is quoted, the details fill it in,
+// the confirmation shows it, and payment.Send sends it with its quote.
 type Screen struct {
 	s    *ui.Session
 	svc  Service
@@ -67,65 +71,55 @@ type Screen struct {
 	w, h int
 
 	stage   stage
-	editing bool
-	form    *quoteForm
-	offset  int
+	entry   *entry
+	details *details
+	confirm *confirmation
+	res     *result
 
-	// The quote on screen and the request that produced it.
+	// The quote on screen and the intent it prices.
 	quote     *api.Quote
-	quoteReq  api.QuoteRequest
+	quoted    payment.Intent
 	countdown widget.Countdown
 	// quoting awaits the quote asked last; asking again, or editing the
 	// form, drops the answer of the one before.
 	quoting  ui.Slot
 	quoteErr string
 	auto     bool
-	// previous is the quote replaced while confirming: the confirmation
-	// shows old and new side by side until the user confirms again.
-	previous *api.Quote
 	// requoting is true while a re-quote for an expired confirmation runs.
 	requoting bool
-	// renewedAt is when the quote under the confirmation was last
-	// replaced: y is disarmed for armDelay after it.
-	renewedAt time.Time
 
-	// The intent: one externalId per conversion the user means to make.
+	// The external id: one per payment the user means to make.
 	externalID string
 	intentKey  string
 
-	details *details
 	// listing awaits the beneficiaries of the open picker.
 	listing ui.Slot
 	// markupListing awaits the service wallets of the markup picker.
 	markupListing ui.Slot
-	// benStale is true when beneficiaries changed while the ticket body
-	// was fixed (confirming, sending): the picker reloads on the way back.
+	// benStale is true when beneficiaries changed while the intent was
+	// fixed (confirming, sending): the picker reloads on the way back.
 	benStale bool
-	// ticketReq is the body confirmed by the user.
-	ticketReq  api.CreateTicketRequest
-	confirmErr string
 	// creating awaits the ticket creation: only its answer may show a
 	// ticket or end the intent.
 	creating ui.Slot
-
-	// The PIX payout's holder (pix-info) and the month's limits, read for
-	// the confirmation.
-	holding  ui.Slot
-	holder   pixholder.Lookup
-	limiting ui.Slot
-	limits   *api.LimitInfo
 	// minApprovals is how many approvals a parked ticket needed, learnt
 	// from the last one this screen parked (0: not known yet).
 	minApprovals int32
-
-	res  *result
-	info string
 }
+
+// The screen says what ending its session does to its flow, and its
+// creation's result says what became of it when it arrives after.
+var (
+	_ ui.Stopper  = (*Screen)(nil)
+	_ ui.Reporter = sent{}
+)
 
 // New builds the quote builder for a session, asking svc.
 func New(s *ui.Session, svc Service) ui.Screen {
 	m := &Screen{s: s, svc: svc, th: newTheme(s.Theme), keys: newKeyMap()}
-	m.form = newForm(m.denied(ui.ActMarkup))
+	m.entry = newEntry(m)
+	m.entry.form.SetStyles(m.th.form())
+	m.entry.setAccess(m.denied(payment.Needs{Markup: true}))
 	return m
 }
 
@@ -142,14 +136,26 @@ func (m *Screen) Title() string { return "Quote" }
 func (m *Screen) Init() tea.Cmd { return nil }
 
 // SetSize implements ui.Screen.
-func (m *Screen) SetSize(w, h int) { m.w, m.h = max(w, 0), max(h, 0) }
+func (m *Screen) SetSize(w, h int) {
+	m.w, m.h = max(w, 0), max(h, 0)
+	m.entry.SetSize(m.w, m.h)
+	if m.details != nil {
+		m.details.SetSize(m.w, m.h)
+	}
+	if m.confirm != nil {
+		m.confirm.SetSize(m.w, m.h)
+	}
+	if m.res != nil {
+		m.res.SetSize(m.w, m.h)
+	}
+}
 
 // Capturing implements ui.Screen: keys belong to the screen while a field
 // has focus and during the confirmation (where any key but y means no).
 func (m *Screen) Capturing() bool {
 	switch m.stage {
 	case stageForm:
-		return m.editing
+		return m.entry.editing
 	case stageDetails, stageConfirm, stageSending:
 		return true
 	}
@@ -169,73 +175,114 @@ func (m *Screen) Busy() bool {
 	return false
 }
 
-// denied is why the session may not take a, or "".
-func (m *Screen) denied(a ui.Action) string {
-	if err := m.s.Can(a); err != nil {
+// Stopping implements ui.Stopper: what ending the session (an account
+// switch, quitting) does to the flow under way.
+func (m *Screen) Stopping() string {
+	switch m.stage {
+	case stageDetails, stageConfirm:
+		return "the quote is dropped: it belongs to this account"
+	case stageSending:
+		return "the ticket being created is finished and reported here"
+	case stageResult:
+		if m.res != nil && m.res.payable(m.s.Now()) {
+			return "ticket " + m.res.ticket.ID.String() + " stays unpaid until it is paid or expires: follow it in Tickets"
+		}
+	}
+	return ""
+}
+
+// check decides whether the session may make a payment with needs: the
+// session's own bar on writes (--readonly), then the payment core's.
+func (m *Screen) check(n payment.Needs) error {
+	if err := m.s.Can(ui.ActWrite); err != nil {
+		return err
+	}
+	return payment.Check(m.s.Access, m.s.Account.ID, n, m.s.Now())
+}
+
+// denied is why the session may not make a payment with needs, or "".
+func (m *Screen) denied(n payment.Needs) string {
+	if err := m.check(n); err != nil {
 		return err.Error()
 	}
 	return ""
 }
 
-// continueDenied says why the quote on screen cannot become a ticket.
+// continueDenied says why the quote on screen cannot become a ticket. A
+// chain output may still go to the account's own wallet, which takes no
+// payOut: that is decided once the details name where it goes.
 func (m *Screen) continueDenied() string {
 	if m.quote == nil {
 		return "get a quote first"
 	}
-	if r := m.denied(ui.ActCreateTicket); r != "" {
-		return r
+	n := m.quoted.Needs()
+	if r, _ := m.quoted.Rail(); r.PayOut == payment.PayOutUnlessOwnWallet {
+		n.PayOut = false
 	}
-	req := Required(m.quote)
-	if req.PayOut == PayOutYes {
-		if r := m.denied(ui.ActPayOut); r != "" {
-			return r + ": this output pays out of the account"
+	n.Markup = payment.HasMarkup(m.quote)
+	err := m.check(n)
+	if err == nil {
+		return ""
+	}
+	var de *payment.DeniedError
+	if errors.As(err, &de) {
+		switch de.Flag {
+		case "payOut":
+			return err.Error() + ": this output pays out of the account"
+		case "markup":
+			return err.Error() + ": this quote carries a markup"
 		}
 	}
-	if req.Needs(BlockMarkup) {
-		if r := m.denied(ui.ActMarkup); r != "" {
-			return r + ": this quote carries a markup"
-		}
-	}
-	return ""
+	return err.Error()
 }
 
-// quoted is a quote with the request it prices and the moment that
-// request left.
+// quoted is a quote with the intent it prices and the moment its request
+// left.
 type quoted struct {
 	sent  time.Time
-	req   api.QuoteRequest
+	in    payment.Intent
 	quote *api.Quote
 }
 
-// requestQuote asks for a quote for req. The countdown runs from the moment
-// the request left: the service issued the quote after that, so the
+// requestQuote asks for the quote of in. The countdown runs from the
+// moment the request left: the service issued the quote after that, so the
 // countdown never promises more time than the service gives.
-func (m *Screen) requestQuote(req api.QuoteRequest) tea.Cmd {
+func (m *Screen) requestQuote(in payment.Intent) tea.Cmd {
 	m.quoteErr = ""
 	s, svc := m.s, m.svc
+	req := in.QuoteRequest()
 	return ui.Fetch(s, &m.quoting, quoteTimeout, func(ctx context.Context) (quoted, error) {
 		sent := s.Now()
 		q, err := svc.Quote(ctx, req)
-		return quoted{sent: sent, req: req, quote: q}, err
+		return quoted{sent: sent, in: in, quote: q}, err
 	})
 }
 
-// quoteFromForm validates the form and asks for a quote, bound to the
-// operated account.
+// quoteFromForm reads the form into the intent, lets the payment core
+// judge it, and asks for its quote in the operated account.
 func (m *Screen) quoteFromForm() tea.Cmd {
-	m.form.setMarkupDenied(m.denied(ui.ActMarkup))
-	m.form.inlineDenied = ""
-	if m.s.Access != nil && m.s.Access.AccountPermissions.EnforceAllowedBeneficiaries {
-		m.form.inlineDenied = "this access may pay registered beneficiaries only"
-	}
-	req, bad := m.form.request(api.QuoteRequest{SubAccountID: m.s.Account.ID})
-	if bad != nil {
-		m.editing = true
-		m.form.focusOn(bad.ID)
+	e := m.entry
+	e.setAccess(m.denied(payment.Needs{Markup: true}))
+	if !e.form.Validate() {
+		// Enter from outside the form (or r) reaches here unchecked.
+		e.editing = true
 		return nil
 	}
-	m.editing = false
-	return m.requestQuote(req)
+	in := e.intent(m.s.Account.ID)
+	if err := in.Validate(); err != nil && e.refuse(err) {
+		e.editing = true
+		return nil
+	}
+	if in.Pay.Kind == payment.ToBrCode {
+		var de *payment.DeniedError
+		if err := m.check(payment.Needs{Inline: true}); errors.As(err, &de) && de.Flag == "enforceAllowedBeneficiaries" {
+			e.form.SetFieldError(fBrCode, de.Msg)
+			e.editing = true
+			return nil
+		}
+	}
+	e.done()
+	return m.requestQuote(in)
 }
 
 // Update implements ui.Screen.
@@ -263,21 +310,16 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return m, m.reloadBeneficiaries()
 		}
 		return m, nil
-	case ui.Result[created]:
+	case ui.Result[sent]:
 		if !m.creating.Take(msg) {
 			return m, nil // not the creation this screen sent
 		}
-		return m, m.onCreated(msg)
+		return m, m.onSent(msg)
 	case pollMsg, ui.Result[*api.Ticket], ui.Result[*api.Operation], ui.Result[funded]:
 		return m, m.updateResult(msg)
-	case ui.Result[pixholder.Holder]:
-		if m.holding.Take(msg) {
-			m.holder.Take(msg.Value, msg.Err)
-		}
-		return m, nil
-	case ui.Result[*api.AccountLimits]:
-		if m.limiting.Take(msg) {
-			m.onLimits(msg)
+	case ui.Result[pixholder.Holder], ui.Result[*api.AccountLimits]:
+		if m.confirm != nil {
+			m.confirm.take(msg)
 		}
 		return m, nil
 	case armMsg:
@@ -289,51 +331,30 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		return m, cmd
 	case tea.PasteMsg:
-		return m, m.onPaste(msg)
+		switch {
+		case m.stage == stageForm && m.entry.editing:
+			return m, m.entry.update(msg)
+		case m.stage == stageDetails:
+			return m, m.details.update(msg)
+		}
 	}
 	return m, nil
 }
 
-// onPaste gives pasted text (an address, a signature) to the text field
-// that has focus.
-func (m *Screen) onPaste(msg tea.PasteMsg) tea.Cmd {
-	var cmd tea.Cmd
-	switch {
-	case m.stage == stageForm && m.editing:
-		var changed bool
-		if changed, cmd = m.form.focused().Paste(msg); changed {
-			m.formChanged()
-		}
-	case m.stage == stageDetails:
-		c := m.details.current()
-		if c.p != nil {
-			return c.p.Paste(msg)
-		}
-		var changed bool
-		if changed, cmd = c.f.Paste(msg); changed {
-			c.f.Err = "" // about a value that is no longer there
-		}
-		m.details.refresh()
-	}
-	return cmd
-}
-
 func (m *Screen) onQuote(msg ui.Result[quoted]) tea.Cmd {
-	m.info = ""
+	m.entry.info = ""
 	wasRequote := m.requoting
 	m.requoting = false
 	if msg.Err != nil {
 		m.quoteErr = "Quote refused: " + ui.ErrorText(msg.Err)
-		if wasRequote {
-			m.confirmErr = "The quote expired and a new one could not be had: " + ui.ErrorText(msg.Err) + ". Press r to try again or esc to go back."
+		if wasRequote && m.confirm != nil {
+			m.confirm.err = "The quote expired and a new one could not be had: " + ui.ErrorText(msg.Err) + ". Press r to try again or esc to go back."
 		}
 		return nil
 	}
-	if m.stage == stageConfirm && m.quote != nil && m.previous == nil {
-		m.previous = m.quote
-	}
+	old := m.quote
 	m.quote = msg.Value.quote
-	m.quoteReq = msg.Value.req
+	m.quoted = msg.Value.in
 	m.countdown = widget.Countdown{
 		// Named after the request: a countdown of a quote replaced since
 		// lets its ticker die.
@@ -342,12 +363,10 @@ func (m *Screen) onQuote(msg ui.Result[quoted]) tea.Cmd {
 		Total:    QuoteLife,
 	}
 	tick := m.countdown.Tick(m.s.Now(), m.s.After)
-	if m.stage == stageConfirm {
-		// The ticket body was built for the old token: swap it in, and
-		// hold y until the new numbers have been seen.
-		m.ticketReq.QuoteToken = m.quote.QuoteToken
-		m.confirmErr = ""
-		return tea.Batch(tick, m.renewed(m.s.Now()))
+	if m.stage == stageConfirm && m.confirm != nil {
+		// The intent stays; its quote is new: hold y until the new
+		// numbers have been seen.
+		return tea.Batch(tick, m.confirm.renewed(old, m.s.Now()))
 	}
 	return tick
 }
@@ -370,69 +389,37 @@ func (m *Screen) onTick(msg widget.TickMsg) tea.Cmd {
 		// confirmation says it expired and offers r.
 		return m.requoteForConfirm()
 	case m.stage == stageForm && m.auto && !m.quoting.Waiting():
-		return m.requestQuote(m.quoteReq)
+		return m.requestQuote(m.quoted)
 	}
 	return nil
 }
 
 func (m *Screen) requoteForConfirm() tea.Cmd {
 	m.requoting = true
-	if m.previous == nil {
-		m.previous = m.quote
-	}
-	return m.requestQuote(m.quoteReq)
+	return m.requestQuote(m.quoted)
 }
 
 func (m *Screen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch m.stage {
 	case stageForm:
-		if m.editing {
-			return m.keyEditing(msg)
+		if m.entry.editing {
+			return m.entry.update(msg)
 		}
 		return m.keyForm(msg)
 	case stageDetails:
-		return m.keyDetails(msg)
+		return m.details.update(msg)
 	case stageConfirm:
 		return m.keyConfirm(msg)
-	case stageSending:
-		return nil
 	case stageResult:
 		return m.keyResult(msg)
 	}
 	return nil
 }
 
-func (m *Screen) keyEditing(msg tea.KeyPressMsg) tea.Cmd {
-	m.info = ""
-	switch msg.String() {
-	case "esc":
-		m.editing = false
-		return nil
-	case "tab", "down":
-		if !m.moveForm(1) {
-			m.info = "Last field: enter gets the quote, esc leaves the form."
-		}
-		return nil
-	case "shift+tab", "up":
-		if !m.moveForm(-1) {
-			m.info = "First field."
-		}
-		return nil
-	case "enter":
-		return m.quoteFromForm()
-	}
-	changed, cmd := m.form.focused().Update(msg)
-	if changed {
-		m.formChanged()
-	}
-	return cmd
-}
-
 // formChanged drops the quote on screen: it no longer prices what the form
 // says, so it must not be carried on (an answer still in flight is dropped
 // too).
 func (m *Screen) formChanged() {
-	m.form.refresh()
 	if m.quote != nil || m.quoting.Waiting() {
 		m.quote = nil
 		m.quoting.Cancel()
@@ -441,37 +428,33 @@ func (m *Screen) formChanged() {
 }
 
 func (m *Screen) keyForm(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
 	switch {
-	case key.Matches(msg, m.keys.Edit):
-		// The form always opens at its first field, wherever it was left:
-		// keys typed from memory land where the user expects.
-		m.editing = true
-		m.info = ""
-		m.form.focusOn(m.form.visibleFields()[0].ID)
-		return nil
-	case key.Matches(msg, m.keys.Requote):
+	case key.Matches(msg, k.Edit):
+		return m.entry.edit()
+	case key.Matches(msg, k.Requote):
 		switch {
 		case m.quote != nil:
-			return m.requestQuote(m.quoteReq)
+			return m.requestQuote(m.quoted)
 		case m.quoteErr != "":
 			return m.quoteFromForm() // try again
 		}
 		return nil
-	case key.Matches(msg, m.keys.Auto):
+	case key.Matches(msg, k.Auto):
 		m.auto = !m.auto
 		if m.auto && m.quote != nil && m.countdown.Expired(m.s.Now()) && !m.quoting.Waiting() {
-			return m.requestQuote(m.quoteReq)
+			return m.requestQuote(m.quoted)
 		}
 		return nil
-	case key.Matches(msg, m.keys.Continue), msg.String() == "enter":
+	case key.Matches(msg, k.Continue), msg.String() == "enter":
 		if m.quote == nil {
 			return m.quoteFromForm()
 		}
 		return m.toDetails()
 	case msg.String() == "up":
-		m.offset = max(m.offset-1, 0)
+		m.entry.offset = max(m.entry.offset-1, 0)
 	case msg.String() == "down":
-		m.offset++
+		m.entry.offset++
 	}
 	return nil
 }
@@ -479,57 +462,46 @@ func (m *Screen) keyForm(msg tea.KeyPressMsg) tea.Cmd {
 // toDetails moves on from a live quote to the ticket details.
 func (m *Screen) toDetails() tea.Cmd {
 	if r := m.continueDenied(); r != "" {
-		m.info = "Cannot continue: " + r
+		m.entry.info = "Cannot continue: " + r
 		return nil
 	}
 	if CheckLive(m.countdown, m.s.Now()) != nil {
-		m.info = "The quote has expired and cannot become a ticket: press r to re-quote."
+		m.entry.info = "The quote has expired and cannot become a ticket: press r to re-quote."
 		return nil
 	}
-	m.info = ""
-	// One externalId per intent: the same request keeps its id across
-	// re-quotes and retries; a different request is a new intent.
-	if k := intentKey(m.quoteReq); m.externalID == "" || k != m.intentKey {
-		m.externalID = uuid.NewString()
-		m.intentKey = k
+	m.entry.info = ""
+	m.stage = stageDetails
+	// One external id per intent: the same intent keeps its id across
+	// re-quotes and retries; a different one is a new payment.
+	if k := intentKey(m.quoted); m.externalID == "" || k != m.intentKey {
+		m.externalID, m.intentKey = uuid.NewString(), k
 		m.details = nil
 	}
-	m.stage = stageDetails
-	req := Required(m.quote)
-	req.BrCode = m.quoteReq.OutputBrCode
-	if m.details != nil && sameRequirements(m.details.req, req) {
+	if m.details != nil {
 		return nil // the details typed for this intent stay
 	}
-	m.details = newDetails(req, m.externalID)
+	in := m.quoted
+	in.ExternalID = m.externalID
+	m.details = newDetails(m, in, m.quote)
+	m.details.SetSize(m.w, m.h)
 	m.listing.Cancel()
 	m.markupListing.Cancel()
 	return tea.Batch(m.loadBeneficiaries(), m.loadMarkupWallets())
 }
 
-// intentKey identifies what the user asked for, so that a re-quote of the
-// same request stays the same intent.
-func intentKey(r api.QuoteRequest) string {
-	nd := func(d decimal.NullDecimal) string {
-		if !d.Valid {
-			return "-"
-		}
-		return d.Decimal.String()
-	}
-	return fmt.Sprint(r.SubAccountID, r.InputCurrency, r.InputPaymentMethod, nd(r.InputAmount), nd(r.OutputAmount),
-		r.OutputCurrency, r.OutputPaymentMethod, r.InputThirdParty, r.OutputThirdParty, r.BlockchainSendMethod,
-		nd(r.MarkupFloatingFee), nd(r.MarkupInputFixedFee), nd(r.MarkupOutputFixedFee), r.MarkupCurrency, r.OutputBrCode)
-}
-
-func sameRequirements(a, b Requirements) bool {
-	return fmt.Sprint(a) == fmt.Sprint(b)
+// intentKey names what the user asked for, so that a re-quote of the same
+// request stays the same intent.
+func intentKey(in payment.Intent) string {
+	b, _ := json.Marshal(in.QuoteRequest())
+	return string(b)
 }
 
 // reloadBeneficiaries lists the beneficiaries of the open picker again
 // after one was created or deleted. The list on screen stays until the new
 // one arrives; the choice stays if the beneficiary is still there. Once
-// the ticket is confirmed its body is fixed, so the picker is left alone.
+// the intent is confirmed it is fixed, so the picker is left alone.
 func (m *Screen) reloadBeneficiaries() tea.Cmd {
-	if m.details == nil || m.details.picker() == nil || m.details.outKind == "" {
+	if m.details.payee() == payment.KindNone {
 		return nil
 	}
 	if m.stage != stageForm && m.stage != stageDetails {
@@ -540,114 +512,75 @@ func (m *Screen) reloadBeneficiaries() tea.Cmd {
 	return m.loadBeneficiaries()
 }
 
-func (m *Screen) onBeneficiaries(msg ui.Result[beneficiaries]) {
-	p := m.details.picker()
-	if !fillPicker(p, "the beneficiaries", msg.Err, msg.Value.options) {
-		return
-	}
-	if msg.Value.more {
-		p.LoadErr = fmt.Sprintf("only the first %d beneficiaries were loaded: type to filter them", maxBeneficiaries)
-	}
-}
-
-func (m *Screen) keyDetails(msg tea.KeyPressMsg) tea.Cmd {
-	if msg.String() == "esc" {
-		m.stage = stageForm
-		m.editing = false
-		return nil
-	}
-	if msg.String() == "ctrl+s" {
-		return m.toConfirm()
-	}
-	if key.Matches(msg, m.keys.Unlock) {
-		m.details.unlockExternal()
-		return nil
-	}
-	done, cmd := m.details.update(msg)
-	if done {
-		return m.toConfirm()
-	}
-	return cmd
-}
-
-// toConfirm validates the details and shows the confirmation.
+// toConfirm fills the intent in from the details, lets the payment core
+// judge it and the access, and shows the confirmation.
 func (m *Screen) toConfirm() tea.Cmd {
-	req, bad := m.details.build(m.quote.QuoteToken, m.s.Now())
-	if bad != nil {
-		for i, e := range m.details.entries {
-			if e == bad {
-				m.details.focusAt(i)
-			}
-		}
+	d := m.details
+	in := d.intent()
+	if _, err := in.TicketRequest(m.quote); err != nil {
+		d.refuse(err, "")
 		return nil
 	}
-	if m.details.outKind == kindWallet && !m.details.ownWallet() && Required(m.quote).PayOut != PayOutNo {
-		if r := m.denied(ui.ActPayOut); r != "" {
-			m.details.picker().Err = r + ": choose the own service wallet"
-			return nil
-		}
+	why := ""
+	if d.need.Rail.PayOut == payment.PayOutUnlessOwnWallet {
+		why = ": choose the own service wallet"
 	}
-	m.externalID = req.ExternalID
-	m.ticketReq = req
-	m.previous = nil
-	m.renewedAt = time.Time{}
-	m.confirmErr = ""
+	if err := m.check(in.Needs()); err != nil {
+		d.refuse(err, why)
+		return nil
+	}
+	m.externalID = in.ExternalID
 	m.stage = stageConfirm
-	m.offset = 0
-	cmds := []tea.Cmd{m.lookupHolder(), m.loadLimits()}
+	m.confirm = newConfirmation(m, in)
+	m.confirm.SetSize(m.w, m.h)
+	cmds := []tea.Cmd{m.confirm.lookups()}
 	if m.auto && CheckLive(m.countdown, m.s.Now()) != nil {
 		cmds = append(cmds, m.requoteForConfirm())
 	}
 	return tea.Batch(cmds...)
 }
 
-// canConfirm says why y does nothing now ("" when it creates the ticket):
-// no quote yet, an expired one, numbers that just changed, or a PIX key
-// the directory does not know.
-func (m *Screen) canConfirm(now time.Time) string {
+// Stage names the stage the screen is at: "form", "details", "confirm",
+// "sending" or "result". With Fields, Focused and Value it lets a script
+// or a test outside the package follow the screen as it drives it by keys.
+func (m *Screen) Stage() string {
+	return [...]string{"form", "details", "confirm", "sending", "result"}[m.stage]
+}
+
+// stageForm is the form of the stage shown, if it has one.
+func (m *Screen) stageForm() *form.Form {
 	switch {
-	case m.requoting || m.quoting.Waiting():
-		return "a new quote is on its way"
-	case CheckLive(m.countdown, now) != nil:
-		return "the quote expired"
-	case !m.armed(now):
-		return "the quote was just renewed"
-	case m.holding.Waiting():
-		return "the PIX directory has not answered yet"
-	case m.holder.Missing:
-		return "the PIX key has no holder"
+	case m.stage == stageForm:
+		return m.entry.form
+	case m.stage == stageDetails && m.details != nil:
+		return m.details.form
+	}
+	return nil
+}
+
+// Fields are the keys of the fields the stage shows now, in order; the
+// keys are the wire names of what they fill in ("outputCurrency",
+// "pixKey", "externalId", ...), "beneficiary" for the beneficiary picker.
+func (m *Screen) Fields() []string {
+	if f := m.stageForm(); f != nil {
+		return f.Keys()
+	}
+	return nil
+}
+
+// Focused is the key of the field with focus ("" when none has).
+func (m *Screen) Focused() string {
+	if f := m.stageForm(); f != nil {
+		return f.FocusedKey()
 	}
 	return ""
 }
 
-func (m *Screen) keyConfirm(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "y":
-		// y is never "no": when it cannot confirm it does nothing, and the
-		// y line says why.
-		if m.canConfirm(m.s.Now()) != "" {
-			return nil
-		}
-		return m.submit()
-	case "r":
-		if !m.quoting.Waiting() {
-			return m.requoteForConfirm()
-		}
-		return nil
-	case "up", "k":
-		// Scrolling is neither yes nor no: the details may not fit.
-		m.offset = max(m.offset-1, 0)
-		return nil
-	case "down", "j":
-		m.offset++
-		return nil
+// Value is the value of the stage's field key (a picker's: the chosen
+// option's id).
+func (m *Screen) Value(key string) string {
+	if f := m.stageForm(); f != nil {
+		return f.Value(key)
 	}
-	// Anything else is "no": back to the details, nothing sent.
-	m.stage = stageDetails
-	m.previous = nil
-	m.renewedAt = time.Time{}
-	m.confirmErr = ""
-	m.holding.Cancel()
-	m.limiting.Cancel()
-	return nil
+	return ""
 }

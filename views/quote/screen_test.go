@@ -37,6 +37,8 @@ type fake struct {
 	wallets    []api.Wallet
 	brl        []api.BRLAccount
 	funded     int
+	// held are the tickets created, by external id.
+	held map[string]*api.Ticket
 	// more holds what the confirmation and the parked result read
 	// (confirm_test.go).
 	more moreFake
@@ -87,7 +89,18 @@ func (f *fake) CreateTicket(_ context.Context, account uuid.UUID, r api.CreateTi
 		BrazilianFiatSenderInfo: &api.BrazilianFiatSenderInfo{BrCode: f.brCode},
 	}
 	t := *f.ticket
+	if f.held == nil {
+		f.held = map[string]*api.Ticket{}
+	}
+	f.held[r.ExternalID] = &t
 	return &api.CreateTicketResult{Ticket: &t}, nil
+}
+
+func (f *fake) FindTicketByExternalID(_ context.Context, _ uuid.UUID, id string) (*api.Ticket, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t, ok := f.held[id]
+	return t, ok, nil
 }
 
 func (f *fake) GetTicket(_ context.Context, _, id uuid.UUID) (*api.Ticket, error) {
@@ -157,6 +170,8 @@ func newHarness(t *testing.T, perms api.Permissions) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Who acts is the journal's to stamp, as the root sets it.
+	j.SetActor(journal.Actor{Profile: "demo", Env: string(ui.EnvSandbox)})
 	s := &ui.Session{
 		Env: ui.EnvSandbox, Profile: "demo", SandboxFunding: true, Account: sub,
 		Access: &api.AccessInfo{Email: "op@example.com", AccountPermissions: perms}, Journal: j, Time: clk,
@@ -237,26 +252,47 @@ func (h *harness) fill(amount string) {
 // focusField moves the focus down the form to the field id.
 func (h *harness) focusField(id string) {
 	h.t.Helper()
-	at := func(id string) int {
-		return slices.IndexFunc(h.m.form.visibleFields(), func(x *form.Input) bool { return x.ID == id })
-	}
+	f := h.m.entry.form
+	at := func(id string) int { return slices.Index(f.Keys(), id) }
 	if at(id) < 0 {
 		h.t.Fatalf("field %s is not shown", id)
 	}
-	for h.m.form.focused().ID != id {
+	for f.FocusedKey() != id {
 		key := "down"
-		if at(id) < at(h.m.form.focused().ID) {
+		if at(id) < at(f.FocusedKey()) {
 			key = "up" // the form does not wrap
 		}
 		h.keys(key)
 	}
 }
 
-// toPicker tabs through the details form to its beneficiary picker.
+// onPicker reports whether a picker of the details has focus.
+func (d *details) onPicker() bool { return d.form.Picker(d.form.FocusedKey()) != nil }
+
+// toPicker tabs through the details form to its first picker.
 func (h *harness) toPicker() {
-	for h.m.details.current().p == nil {
+	h.t.Helper()
+	for range 40 {
+		if h.m.details.onPicker() {
+			return
+		}
 		h.keys("tab")
 	}
+	h.t.Fatalf("no picker in the details:\n%s", h.screen())
+}
+
+// ticketReq is the creation request of the intent under the
+// confirmation, as payment.Send builds it.
+func (h *harness) ticketReq() api.CreateTicketRequest {
+	h.t.Helper()
+	if h.m.confirm == nil {
+		h.t.Fatalf("no confirmation:\n%s", h.screen())
+	}
+	req, err := h.m.confirm.in.TicketRequest(h.m.quote)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return req
 }
 
 // ask presses k and returns the command the screen answers with, without
@@ -548,11 +584,9 @@ func TestParkedTicketShowsSentForApproval(t *testing.T) {
 func TestRestrictedCannotReachAPIXPayout(t *testing.T) {
 	h := newHarness(t, api.Permissions{Convert: true, EnforceAllowedBeneficiaries: true})
 	h.keys("e")
-	h.m.form.get(fInCurrency).Set("BRLA")
-	h.m.form.refresh()
-	h.m.form.get(fOutCurrency).Set("BRL")
-	h.m.form.refresh()
-	h.m.form.get(fAmount).Set("100")
+	h.m.entry.form.SetValue(fInCurrency, "BRLA")
+	h.m.entry.form.SetValue(fOutCurrency, "BRL")
+	h.m.entry.form.SetValue(fAmount, "100")
 	h.keys("enter")
 	if len(h.f.quotes) != 1 {
 		t.Fatal("no quote asked")
@@ -589,8 +623,7 @@ func TestAmountIsValidatedLocally(t *testing.T) {
 	h.typeText("55")
 	h.want("at most 2 decimals")
 	// They receive: precision of the output currency (a token: 6).
-	h.m.form.get(fMode).Set(modeReceive)
-	h.m.form.refresh()
+	h.m.entry.form.SetValue(fMode, modeReceive)
 	// "12,555" would be twelve thousand in Brazil: a token's six decimals
 	// do not make it 12.555.
 	h.want("if 12,555 means", "thousands, type 12555")
@@ -605,15 +638,14 @@ func TestAmountIsValidatedLocally(t *testing.T) {
 func TestMarkupIsSentAsAFraction(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.keys("e")
-	h.m.form.get(fMarkup).Set("add")
-	h.m.form.get(fAmount).Set("100")
-	h.m.form.refresh()
+	h.m.entry.form.SetValue(fMarkup, "add")
+	h.m.entry.form.SetValue(fAmount, "100")
 	h.keys("enter")
 	if len(h.f.quotes) != 0 {
 		t.Fatal("a markup without any fee was sent")
 	}
 	h.want("a markup needs a percentage or a fixed fee")
-	h.m.form.get(fMarkupPct).Set("0.5")
+	h.m.entry.form.SetValue(fMarkupPct, "0.5")
 	h.keys("enter")
 	if len(h.f.quotes) != 1 {
 		t.Fatal("no quote asked")
@@ -627,12 +659,10 @@ func TestMarkupIsSentAsAFraction(t *testing.T) {
 func TestChainInputAsksForThePermit(t *testing.T) {
 	h := newHarness(t, operatorPerms())
 	h.keys("e")
-	h.m.form.get(fInCurrency).Set("BRLA")
-	h.m.form.refresh()
-	h.m.form.get(fInMethod).Set("POLYGON")
-	h.m.form.get(fOutCurrency).Set("BRL")
-	h.m.form.get(fAmount).Set("100")
-	h.m.form.refresh()
+	h.m.entry.form.SetValue(fInCurrency, "BRLA")
+	h.m.entry.form.SetValue(fInMethod, "POLYGON")
+	h.m.entry.form.SetValue(fOutCurrency, "BRL")
+	h.m.entry.form.SetValue(fAmount, "100")
 	h.want("Send method")
 	h.keys("enter")
 	if h.f.quotes[0].BlockchainSendMethod != "PERMIT" {
@@ -645,24 +675,25 @@ func TestChainInputAsksForThePermit(t *testing.T) {
 		t.Fatal("details without a wallet were accepted")
 	}
 	h.want("✗")
-	d := h.m.details
-	d.get(dWallet).Set("0x52908400098527886E0F7030069857D2E4169EE7")
-	d.get(dPermitR).Set("0x" + strings.Repeat("ab", 32))
-	d.get(dPermitS).Set("0x" + strings.Repeat("cd", 32))
-	d.get(dPermitV).Set("27")
-	d.get(dPermitNonce).Set("0")
-	d.get(dPermitDeadline).Set(fmt.Sprint(h.s.Now().Add(-time.Minute).Unix()))
+	f := h.m.details.form
+	f.SetValue(dWallet, "0x52908400098527886E0F7030069857D2E4169EE7")
+	f.SetValue(dPermitR, "0x"+strings.Repeat("ab", 32))
+	f.SetValue(dPermitS, "0x"+strings.Repeat("cd", 32))
+	f.SetValue(dPermitV, "27")
+	f.SetValue(dPermitNonce, "0")
+	f.SetValue(dPermitDeadline, fmt.Sprint(h.s.Now().Add(-time.Minute).Unix()))
 	h.send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
 	h.want("has passed")
-	d.get(dPermitDeadline).Set(fmt.Sprint(h.s.Now().Add(time.Hour).Unix()))
-	d.picker().Chosen = &d.picker().All[0]
+	f.SetValue(dPermitDeadline, fmt.Sprint(h.s.Now().Add(time.Hour).Unix()))
+	f.SetValue(dBeneficiary, h.m.details.picker().All[0].ID.String())
 	h.send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
 	if h.m.stage != stageConfirm {
 		t.Fatalf("stage %v:\n%s", h.m.stage, h.screen())
 	}
-	in := h.m.ticketReq.TicketBlockchainInput
-	if in == nil || in.Permit == nil || in.Personal != nil || in.Permit.V != 27 || h.m.ticketReq.TicketBrlPixOutput == nil {
-		t.Fatalf("ticket body %+v", h.m.ticketReq)
+	req := h.ticketReq()
+	in := req.TicketBlockchainInput
+	if in == nil || in.Permit == nil || in.Personal != nil || in.Permit.V != 27 || req.TicketBrlPixOutput == nil {
+		t.Fatalf("ticket body %+v", req)
 	}
 	h.want("Maria Silva", "maria@example.com")
 }
@@ -760,7 +791,7 @@ func TestCapturingOnlyWhileTyping(t *testing.T) {
 		t.Fatal("editing the form must capture keys")
 	}
 	h.typeText("q")
-	if h.m.form.focused().Value() == "BRL" {
+	if h.m.entry.form.Value(h.m.entry.form.FocusedKey()) == "BRL" {
 		t.Fatal("typed text did not reach the field")
 	}
 	h.keys("esc")

@@ -8,116 +8,68 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tesouro-treasury/tesouro/api"
-	"github.com/tesouro-treasury/tesouro/brcode"
-	"github.com/tesouro-treasury/tesouro/journal"
-	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
-	"github.com/tesouro-treasury/tesouro/views/internal/form"
 )
 
-// created is the outcome of a ticket creation (its error is the Result's).
-type created struct {
-	res        *api.CreateTicketResult
-	journalErr error
+// sent is what became of a creation (its error is the Result's): the
+// payment core's outcome, or nothing sent because the guard stopped the
+// request before it left. It says so itself (ui.Reporter) when it arrives
+// after its session ended: the root tells it against its account.
+type sent struct {
+	out payment.Outcome
+	// externalID names the payment sent.
+	externalID string
 	// notSent is true when the guard stopped the request before it left.
 	notSent bool
 }
 
-// submit sends the confirmed ticket. Everything the command needs is
-// captured now; the guard runs again inside the command, right before the
-// request leaves, with the session clock.
+// Report implements ui.Reporter: the outcome in one line, or the error.
+func (r sent) Report(err error) string {
+	switch {
+	case r.notSent:
+		return "the quote expired before the ticket was sent: nothing was created"
+	case err != nil:
+		return "ticket with external id " + r.externalID + " not created: " + ui.ErrorText(err)
+	case r.out.Status == payment.Parked && r.out.Operation != nil:
+		return "sent for approval: operation " + r.out.Operation.ID.String()
+	case r.out.Status == payment.Existing && r.out.Ticket != nil:
+		return "found ticket " + r.out.Ticket.ID.String() + " already created under external id " + r.externalID
+	case r.out.Ticket != nil:
+		return "ticket " + r.out.Ticket.ID.String() + " created"
+	}
+	return "the service answered without a ticket or an operation: look for external id " + r.externalID + " in Tickets"
+}
+
+// submit sends the confirmed intent with its quote. Everything the command
+// needs is captured now; the guard runs again inside the command, right
+// before anything leaves, with the session clock. The creation settles: an
+// account switch meanwhile does not abandon it, and its outcome is told
+// against its account.
 func (m *Screen) submit() tea.Cmd {
 	m.stage = stageSending
-	m.confirmErr = ""
+	m.confirm.err = ""
 	s, svc := m.s, m.svc
-	account := s.Account
-	req := m.ticketReq
+	in := m.confirm.in
 	cd := m.countdown
 	q := *m.quote
-	return ui.Fetch(s, &m.creating, createTimeout, func(ctx context.Context) (created, error) {
+	return ui.Settle(s, &m.creating, createTimeout, func(ctx context.Context) (sent, error) {
 		if err := CheckLive(cd, s.Now()); err != nil {
-			return created{notSent: true}, err
+			return sent{externalID: in.ExternalID, notSent: true}, err
 		}
-		res, err := svc.CreateTicket(ctx, account.ID, req)
-		jerr := s.Journal.Record(ticketEntry(s, account, req, &q, res, err))
-		return created{res: res, journalErr: jerr}, err
+		out, err := payment.Send(ctx, svc, s.Journal, in, &q)
+		return sent{out: out, externalID: in.ExternalID}, err
 	})
 }
 
-// ticketEntry is the journal line of a ticket creation: ids and amounts,
-// never the quote token or any credential.
-func ticketEntry(s *ui.Session, account ui.Account, req api.CreateTicketRequest, q *api.Quote, res *api.CreateTicketResult, err error) journal.Entry {
-	e := s.JournalEntry(account.ID, "create-ticket", "POST /v2/account/tickets/")
-	e.IDs = map[string]string{"externalId": req.ExternalID}
-	e.Amounts = map[string]string{
-		"input":  money.Wire(q.InputAmount, q.InputCurrency) + " " + q.InputCurrency + " " + q.InputPaymentMethod,
-		"output": money.Wire(q.OutputAmount, q.OutputCurrency) + " " + q.OutputCurrency + " " + q.OutputPaymentMethod,
-	}
-	if q.MarkupAmount.IsPositive() {
-		e.Amounts["markup"] = q.MarkupAmount.String() + " " + q.MarkupCurrency
-	}
-	// Where the money goes: the beneficiary's id, or the key, code or
-	// address paid inline (none of which is a secret).
-	if o := req.TicketBrlPixOutput; o != nil {
-		switch {
-		case o.BeneficiaryBrlBankAccountID != nil:
-			e.IDs["beneficiaryBrlBankAccountId"] = o.BeneficiaryBrlBankAccountID.String()
-		case o.PixKey != "":
-			e.IDs["pixKey"] = o.PixKey
-		case o.BrCode != "":
-			if p, perr := brcode.Parse(o.BrCode); perr == nil {
-				e.IDs["brCodeKey"] = nonEmpty(p.Key, p.URL)
-				e.IDs["brCodeTxId"] = p.TxID
-			}
-		}
-	}
-	if o := req.TicketBlockchainOutput; o != nil {
-		if o.BeneficiaryWalletID != nil {
-			e.IDs["beneficiaryWalletId"] = o.BeneficiaryWalletID.String()
-		} else {
-			e.IDs["walletAddress"] = o.WalletChain + ":" + o.WalletAddress
-		}
-	}
-	if o := req.TicketUsdOutput; o != nil {
-		e.IDs["beneficiaryUsdBankAccountId"] = o.BeneficiaryUsdBankAccountID.String()
-	}
-	if o := req.TicketUsdWireOutput; o != nil {
-		e.IDs["beneficiaryUsdBankAccountId"] = o.BeneficiaryUsdBankAccountID.String()
-	}
-	if o := req.TicketEurSepaOutput; o != nil {
-		e.IDs["beneficiaryEurBankAccountId"] = o.BeneficiaryEurBankAccountID.String()
-	}
-	if o := req.TicketArsOutput; o != nil {
-		e.IDs["beneficiaryArsBankAccountId"] = o.BeneficiaryArsBankAccountID.String()
-	}
-	if o := req.TicketCopOutput; o != nil {
-		e.IDs["beneficiaryCopBankAccountId"] = o.BeneficiaryCopBankAccountID.String()
-	}
-	switch {
-	case err != nil:
-		e.Outcome = "error: " + ui.ErrorText(err)
-	case res.Parked && res.Operation != nil:
-		e.Outcome = "parked"
-		e.IDs["operationId"] = res.Operation.ID.String()
-	case res.Ticket != nil:
-		e.Outcome = "created"
-		e.IDs["ticketId"] = res.Ticket.ID.String()
-	default:
-		e.Outcome = "unknown: the service answered without a ticket or an operation"
-	}
-	if err == nil && res.Reconciled {
-		e.Outcome += " (found by externalId after a failure in transit)"
-	}
-	return e
-}
-
-// onCreated shows what became of the creation.
-// The slot already made sure it answers the creation this screen sent.
-func (m *Screen) onCreated(msg ui.Result[created]) tea.Cmd {
-	res := msg.Value.res
+// onSent shows what became of the creation. The slot already made sure it
+// answers the creation this screen sent.
+func (m *Screen) onSent(msg ui.Result[sent]) tea.Cmd {
+	out := msg.Value.out
+	c := m.confirm
 	var cmds []tea.Cmd
-	if jerr := msg.Value.journalErr; jerr != nil {
+	if jerr := out.JournalErr; jerr != nil {
 		cmds = append(cmds, ui.Toast(ui.ToastError, "journal: "+jerr.Error()))
 	}
 	switch {
@@ -128,38 +80,38 @@ func (m *Screen) onCreated(msg ui.Result[created]) tea.Cmd {
 		if m.auto {
 			cmds = append(cmds, m.requoteForConfirm())
 		} else {
-			m.confirmErr = "The quote expired before the ticket was sent: nothing was created. Press r for a new quote."
+			c.err = "The quote expired before the ticket was sent: nothing was created. Press r for a new quote."
 		}
+	case errConflict(msg.Err):
+		m.stage = stageConfirm
+		c.conflict = true
+		c.err = ui.ErrorText(msg.Err) + ". Press any key but y to go back: ctrl+e edits the external id."
 	case msg.Err != nil:
 		m.stage = stageConfirm
-		m.confirmErr = "The ticket was not created: " + ui.ErrorText(msg.Err) +
+		c.err = "The ticket was not created: " + ui.ErrorText(msg.Err) +
 			". Press y to try again with the same external id (a ticket created in the meantime is found, not duplicated), or any other key to go back."
-	case res == nil || (res.Ticket == nil && res.Operation == nil):
+	case out.Ticket == nil && out.Operation == nil:
 		m.stage = stageConfirm
-		m.confirmErr = "The service answered without a ticket or an operation: check Tickets for external id " + m.ticketReq.ExternalID + " before trying again."
+		c.err = msg.Value.Report(nil) + " before trying again."
 	default:
 		m.stage = stageResult
-		m.learnApprovals(res.Operation)
-		m.res = newResult(m.s, m.svc, *m.quote, m.ticketReq, res, m.confirmedBeneficiary())
-		m.offset = 0
-		// The intent is fulfilled: a new conversion gets a new externalId.
+		m.learnApprovals(out.Operation)
+		m.res = newResult(m.s, m.svc, *m.quote, c.in, out, c.beneficiary)
+		m.res.SetSize(m.w, m.h)
+		// The intent is fulfilled: a new payment gets a new external id.
 		m.externalID, m.intentKey = "", ""
-		m.details = nil
+		m.details, m.confirm = nil, nil
 		cmds = append(cmds, m.res.start())
-		if res.Parked {
+		switch out.Status {
+		case payment.Parked:
 			cmds = append(cmds, ui.Toast(ui.ToastSuccess, "sent for approval"), m.res.changed(ui.ChangedOperations))
-		} else {
+		case payment.Existing:
+			cmds = append(cmds, ui.Toast(ui.ToastInfo, msg.Value.Report(nil)))
+		default:
 			cmds = append(cmds, ui.Toast(ui.ToastSuccess, "ticket created"), m.res.changed(ui.ChangedTickets|ui.ChangedBalances))
 		}
 	}
 	return tea.Batch(cmds...)
-}
-
-func (m *Screen) confirmedBeneficiary() *form.Option {
-	if m.details == nil {
-		return nil
-	}
-	return m.details.beneficiary()
 }
 
 // ticketCountdown is the countdown of a ticket's own expiry: 5 minutes for

@@ -6,17 +6,19 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/payment"
 )
 
 // Service is what the quote builder asks of the treasury service: the
-// quote, the ticket it becomes and its status, the sandbox's simulated
+// quote, the ticket it becomes (through payment.Send, which looks a ticket
+// up by its external id before creating one) and its status, the sandbox's simulated
 // payment, the beneficiaries the ticket may pay, the account's own service
 // wallets (where a markup is paid), who a PIX key pays and the month's
 // limits (read before confirming), and a parked operation (followed until
 // its ticket exists).
 type Service interface {
+	payment.Service
 	Quote(ctx context.Context, req api.QuoteRequest) (*api.Quote, error)
-	CreateTicket(ctx context.Context, subAccountID uuid.UUID, req api.CreateTicketRequest) (*api.CreateTicketResult, error)
 	GetTicket(ctx context.Context, subAccountID, id uuid.UUID) (*api.Ticket, error)
 	SandboxFundTicket(ctx context.Context, subAccountID, id uuid.UUID) (*api.Ticket, error)
 	ListBRLAccounts(ctx context.Context, f api.BeneficiaryFilter) (api.Page[api.BRLAccount], error)

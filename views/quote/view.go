@@ -9,6 +9,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/ui"
 )
 
@@ -20,34 +21,48 @@ func (th theme) row(label, value string) string {
 	return th.label.Render(padRight(label, labelW)) + " " + value
 }
 
-// View implements ui.Screen.
+// rowIn is "label  value" in w cells, the label lw wide, the value
+// continuing under itself (never back at the left edge) when it is long:
+// an id cut in two still reads as one.
+func (th theme) rowIn(label string, lw int, value string, w int) []string {
+	head := th.label.Render(padRight(label, lw)) + " "
+	var out []string
+	for i, l := range wrap(value, max(w-lw-1, 4)) {
+		if i > 0 {
+			head = strings.Repeat(" ", lw+1)
+		}
+		out = append(out, head+l)
+	}
+	return out
+}
+
+// View implements ui.Screen: the stage's own view.
 func (m *Screen) View() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
 	}
-	now := m.s.Now()
-	var lines []string
-	focus, focusEnd := -1, -1
 	switch m.stage {
-	case stageForm:
-		lines, focus = m.formView()
-		// Show the line under the focused one too (its note or error).
-		focusEnd = focus + 1
 	case stageDetails:
-		lines, focus, focusEnd = m.detailsView()
+		return m.details.View()
 	case stageConfirm, stageSending:
-		return m.confirmLayout(now)
+		return m.confirm.View()
 	case stageResult:
-		lines = m.res.lines(m.th, now, m.w, m.h, m.hints())
+		return m.res.View()
 	}
-	if focus >= 0 {
-		m.offset = scrollTo(m.offset, min(focusEnd, len(lines)-1), m.h)
-		m.offset = scrollTo(m.offset, focus, m.h)
+	return m.entry.View()
+}
+
+// scrolled fits lines to w×h from offset, moved as little as possible to
+// keep the lines first..last (the focused field; -1: none) in view.
+func scrolled(lines []string, offset *int, first, last, w, h int) string {
+	if first >= 0 {
+		*offset = scrollTo(*offset, min(last, len(lines)-1), h)
+		*offset = scrollTo(*offset, first, h)
 	}
-	if m.offset > len(lines)-m.h {
-		m.offset = max(len(lines)-m.h, 0)
+	if *offset > len(lines)-h {
+		*offset = max(len(lines)-h, 0)
 	}
-	return fit(lines, m.offset, m.w, m.h)
+	return fit(lines, *offset, w, h)
 }
 
 func (m *Screen) accountText() string {
@@ -70,55 +85,43 @@ func (m *Screen) badge() string {
 	return m.th.badgeSandbox.Render(" " + strings.ToUpper(nonEmpty(string(m.s.Env), "sandbox")) + " ")
 }
 
-// formView is the form and the quote panel, side by side when wide enough.
-func (m *Screen) formView() ([]string, int) {
-	m.form.setMarkupDenied(m.denied(ui.ActMarkup))
-	head := []string{m.th.title.Render("Quote builder") + m.th.dim.Render(" · operating "+m.accountText())}
-	if m.info != "" {
-		head = append(head, wrapAll([]string{m.th.warn.Render("! " + m.info)}, m.w)...)
+// View is the form and the quote panel, side by side when wide enough.
+func (e *entry) View() string {
+	m := e.m
+	e.setAccess(m.denied(payment.Needs{Markup: true}))
+	th := m.th
+	head := []string{th.title.Render("Quote builder") + th.dim.Render(" · operating "+m.accountText())}
+	if e.info != "" {
+		head = append(head, wrapAll([]string{th.warn.Render("! " + e.info)}, e.w)...)
 	}
-	head = append(head, wrapAll([]string{m.th.dim.Render(m.hints())}, m.w)...)
-	formW := m.w
-	wide := m.w >= 96
+	head = append(head, wrapAll([]string{th.dim.Render(hintsOf(e.KeyMap()))}, e.w)...)
+	formW := e.w
+	wide := e.w >= 96
 	if wide {
 		formW = 52
 	}
-	formLines, focus := m.formLines(formW)
-	panel := m.panelLines(map[bool]int{true: m.w - formW - 3, false: m.w}[wide])
+	formLines, first, last := e.form.Lines(formW)
+	formLines = wrapAll(formLines, formW)
+	panelW := e.w
 	if wide {
-		body := sideBySide(formLines, panel, formW, 3)
-		if focus >= 0 {
-			focus += len(head)
-		}
-		return append(head, body...), focus
+		panelW = e.w - formW - 3
 	}
-	if m.quote != nil && !m.editing {
+	panel := m.panelLines(panelW)
+	var lines []string
+	switch {
+	case wide:
+		lines = append(head, sideBySide(formLines, panel, formW, 3)...)
+	case m.quote != nil && !e.editing:
 		// Narrow: the quote first, it is what the user watches.
-		return append(append(head, panel...), append([]string{""}, formLines...)...), -1
+		lines = append(append(head, panel...), append([]string{""}, formLines...)...)
+		first = -1
+	default:
+		lines = append(append(head, formLines...), append([]string{""}, panel...)...)
 	}
-	if focus >= 0 {
-		focus += len(head)
+	if first >= 0 {
+		first, last = first+len(head), last+len(head)
 	}
-	return append(append(head, formLines...), append([]string{""}, panel...)...), focus
-}
-
-func (m *Screen) formLines(w int) ([]string, int) {
-	var out []string
-	focus := -1
-	for _, f := range m.form.visibleFields() {
-		focused := m.editing && f == m.form.focused()
-		if focused {
-			focus = len(out)
-		}
-		lines := f.ValueLines(m.th.lines(), focused, 16, w)
-		// Notes only under the focused field (and the amount's reading of
-		// what was typed), errors always.
-		if focused || f.Err != "" || f.ID == fAmount {
-			lines = append(lines, f.MessageLines(m.th.lines(), w)...)
-		}
-		out = append(out, wrapAll(lines, w)...)
-	}
-	return out, focus
+	return scrolled(lines, &e.offset, first, last, e.w, e.h)
 }
 
 // panelLines is the quote as the service gave it.
@@ -187,7 +190,7 @@ func (m *Screen) amountLines(q *api.Quote) []string {
 		}
 		add(label, padRight(f.Type, 15)+" "+money.Format(f.Amount, f.Currency)+" "+f.Currency)
 	}
-	if HasMarkup(q) {
+	if payment.HasMarkup(q) {
 		add("Markup", money.Format(q.MarkupAmount, q.MarkupCurrency)+" "+q.MarkupCurrency)
 	}
 	if q.BlockchainSendMethod != "" {
@@ -206,24 +209,40 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-func (m *Screen) detailsView() (lines []string, first, last int) {
+// View is the details under the quote they are for: its summary, the
+// seconds left, what the quote needs said, then the fields.
+func (d *details) View() string {
+	m := d.m
 	th := m.th
 	now := m.s.Now()
 	out := []string{th.title.Render("Ticket details") + th.dim.Render(" · exactly what this quote needs")}
-	out = append(out, wrapAll([]string{summary(m.quote)}, m.w)...)
+	out = append(out, wrapAll([]string{summary(m.quote)}, d.w)...)
 	if m.countdown.Expired(now) {
-		out = append(out, wrapAll([]string{th.warn.Render(m.renewalNote())}, m.w)...)
+		out = append(out, wrapAll([]string{th.warn.Render(m.renewalNote())}, d.w)...)
 	} else {
-		out = append(out, th.row("Quote valid", m.countdown.View(now, max(m.w-labelW-1, 6))))
+		out = append(out, th.row("Quote valid", m.countdown.View(now, max(d.w-labelW-1, 6))))
 	}
-	for _, n := range m.details.req.Notes {
-		out = append(out, wrapAll([]string{th.warn.Render("! " + n)}, m.w)...)
+	for _, n := range d.need.Notes {
+		out = append(out, wrapAll([]string{th.warn.Render("! " + n)}, d.w)...)
 	}
-	out = append(out, wrapAll([]string{th.dim.Render(m.hints())}, m.w)...)
-	fields, first, last := m.details.render(th, m.w)
+	if e := d.form.FormError(); e != "" {
+		out = append(out, wrapAll([]string{th.err.Render("✗ " + e)}, d.w)...)
+	}
+	out = append(out, wrapAll([]string{th.dim.Render(hintsOf(d.KeyMap()))}, d.w)...)
+	fields, first, last := d.form.Lines(d.w)
 	base := len(out)
-	out = append(out, fields...)
-	return out, base + first, base + last
+	out = append(out, wrapAll(fields, d.w)...)
+	if first >= 0 {
+		first, last = first+base, last+base
+	}
+	return scrolled(out, &d.offset, first, last, d.w, d.h)
+}
+
+// summary is the one-line description of a quote ("500.00 BRL PIX →
+// 497.500000 BRLA POLYGON").
+func summary(q *api.Quote) string {
+	return money.Format(q.InputAmount, q.InputCurrency) + " " + q.InputCurrency + " " + q.InputPaymentMethod + " → " +
+		money.Format(q.OutputAmount, q.OutputCurrency) + " " + q.OutputCurrency + " " + q.OutputPaymentMethod
 }
 
 // compareLines puts an expired quote and its renewal side by side.
@@ -268,89 +287,40 @@ func feeTotals(q *api.Quote) string {
 // and only those (a key that would do nothing now is not offered). The
 // footer and the hint lines inside the screen both come from here.
 func (m *Screen) KeyMap() []key.Binding {
-	k := m.keys
 	switch m.stage {
 	case stageForm:
-		if m.editing {
-			return []key.Binding{k.Move, k.Choose, k.GetQuote, k.Done}
-		}
-		get, requote := k.GetQuote, k.Requote
-		if m.quote != nil {
-			// With a quote on screen enter continues, as c does: one
-			// binding, one hint.
-			get = k.Continue
-			get.SetEnabled(m.continueDenied() == "")
-		}
-		switch {
-		case m.quote != nil:
-		case m.quoteErr != "":
-			requote.SetHelp("r", "try again")
-		default:
-			requote.SetEnabled(false)
-		}
-		return []key.Binding{k.Edit, get, requote, k.Auto}
+		return m.entry.KeyMap()
 	case stageDetails:
-		unlock := k.Unlock
-		unlock.SetEnabled(m.details != nil && m.details.externalLocked())
-		return []key.Binding{k.Move, k.Submit, unlock, k.Back}
+		return m.details.KeyMap()
 	case stageConfirm:
-		confirm, cancel := m.confirmBindings()
-		requote := k.Requote
-		requote.SetEnabled(!m.quoting.Waiting())
-		return []key.Binding{confirm, requote, cancel, k.Scroll}
+		return m.confirm.KeyMap()
 	case stageResult:
-		copyK, fund, appr, tick := k.Copy, k.Fund, k.Approvals, k.Tickets
-		r := m.res
-		// y copies the BR Code only while it is to be paid; after that
-		// (and for tickets without one) it copies the ticket's id.
-		switch {
-		case r == nil:
-			copyK.SetEnabled(false)
-		case r.copyableBrCode(m.s.Now()):
-		case r.ticket != nil:
-			copyK.SetHelp("y", "copy the ticket id")
-		case r.op != nil:
-			copyK.SetHelp("y", "copy the operation id")
-		default:
-			copyK.SetEnabled(false)
+		if m.res != nil {
+			return m.res.KeyMap()
 		}
-		fund.SetEnabled(m.canFund() == "")
-		// Approvals is the approvers' screen: a requester has nothing there.
-		appr.SetEnabled(r != nil && r.op != nil && m.denied(ui.ActApprove) == "")
-		tick.SetEnabled(r != nil && r.ticket != nil)
-		return []key.Binding{copyK, fund, appr, tick, k.NewQuote, k.Scroll}
 	}
 	return nil
 }
 
-// confirmBindings are y and "any other key" as the confirmation offers
-// them: a requester's y sends the ticket for approval, and says so.
-func (m *Screen) confirmBindings() (confirm, cancel key.Binding) {
-	confirm, cancel = m.keys.Confirm, m.keys.Cancel
-	if m.requester() {
-		confirm.SetHelp("y", m.approvalsText())
-	}
-	confirm.SetEnabled(m.canConfirm(m.s.Now()) == "")
-	return confirm, cancel
-}
-
 // hint is one binding as the hint lines show it ("r re-quote"), or ""
 // when it is off.
-func (m *Screen) hint(b key.Binding) string {
+func hint(b key.Binding) string {
 	if !b.Enabled() || b.Help().Key == "" {
 		return ""
 	}
 	return b.Help().Key + " " + b.Help().Desc
 }
 
-// hints is the hint line of the stage: its live bindings, as the footer
-// has them.
-func (m *Screen) hints() string {
+// hintsOf is a hint line: the live bindings, as the footer has them.
+func hintsOf(bs []key.Binding) string {
 	var parts []string
-	for _, b := range m.KeyMap() {
-		if h := m.hint(b); h != "" {
+	for _, b := range bs {
+		if h := hint(b); h != "" {
 			parts = append(parts, h)
 		}
 	}
 	return strings.Join(parts, " · ")
 }
+
+// hints is the hint line of the stage.
+func (m *Screen) hints() string { return hintsOf(m.KeyMap()) }

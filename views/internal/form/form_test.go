@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/views/internal/fakeservice"
@@ -225,5 +226,80 @@ func TestNoteStaysWithTheValueItIsAbout(t *testing.T) {
 	press(f, "o")
 	if f.Note("name") != "" || strings.Contains(ansi.Strip(f.View()), "Fulano") {
 		t.Fatalf("the note outlived its value:\n%s", f.View())
+	}
+}
+
+// The pieces a form that changes shape with its values needs: options that
+// follow another field, a value set from others and locked, a reason a
+// field is disabled, a picker among the fields, and Changed for the screen.
+func TestFieldsThatFollowOtherValues(t *testing.T) {
+	methods := map[string][]string{"BRL": {"PIX"}, "USDC": {"INTERNAL", "POLYGON"}}
+	locked := "no"
+	f := New("Quote",
+		Field{Key: "cur", Label: "Currency", Suggest: []string{"BRL", "USDC"}},
+		Field{Key: "method", Label: "Method", Options: func(v Values) []string { return methods[v("cur")] }},
+		Field{Key: "code", Label: "Code"},
+		Field{Key: "amount", Label: "Amount", Derive: func(v Values) (string, string) {
+			if v("code") != "" {
+				return "12.50", "taken from the code"
+			}
+			return "", ""
+		}},
+		Field{Key: "memo", Label: "Memo", Disabled: func(Values) string {
+			if locked == "yes" {
+				return "locked"
+			}
+			return ""
+		}},
+		Field{Key: "to", Label: "To", Picker: true, Required: true, Missing: "choose whom to pay"},
+	)
+	f.EnterSubmits = true
+	f.Focus()
+	if f.Value("method") != "PIX" {
+		t.Fatalf("method %q, want the first of BRL's", f.Value("method"))
+	}
+	if r, _ := f.Update(fakeservice.KeyPress("right")); r != Changed || f.Value("method") != "INTERNAL" {
+		t.Fatalf("→ on the currency: result %v, method %q: want Changed and USDC's first method", r, f.Value("method"))
+	}
+	// A method typed is not snapped back while it is typed.
+	f.FocusField("method")
+	typeText(f, "POLYGON")
+	if f.Value("method") != "POLYGON" {
+		t.Fatalf("typing POLYGON over the method gave %q", f.Value("method"))
+	}
+	f.SetValue("code", "X")
+	if f.Value("amount") != "12.50" || f.Disabled("amount") != "taken from the code" {
+		t.Fatalf("amount %q (%q), want it set and locked by the code", f.Value("amount"), f.Disabled("amount"))
+	}
+	f.FocusField("amount")
+	typeText(f, "9")
+	if f.Value("amount") != "12.50" {
+		t.Fatalf("a derived value took typing: %q", f.Value("amount"))
+	}
+	locked = "yes"
+	f.Refresh()
+	f.FocusField("memo")
+	typeText(f, "hi")
+	if f.Value("memo") != "" || !strings.Contains(ansi.Strip(strings.Join(func() []string { l, _, _ := f.Lines(60); return l }(), "\n")), "locked") {
+		t.Fatal("a disabled field took typing or did not say why")
+	}
+	// Enter submits from any field; the picker says what it needs.
+	if f.Update(fakeservice.KeyPress("enter")); f.Error("to") != "still loading: wait a moment" {
+		t.Fatalf("a picker whose list has not come: %q", f.Error("to"))
+	}
+	f.Picker("to").SetOptions(nil)
+	f.FocusField("memo")
+	if r, _ := f.Update(fakeservice.KeyPress("enter")); r != None || f.FocusedKey() != "to" || f.Error("to") != "choose whom to pay" {
+		t.Fatalf("submit without a payee: focus %q error %q", f.FocusedKey(), f.Error("to"))
+	}
+	p := f.Picker("to")
+	p.SetOptions([]Option{{ID: uuid.New(), Title: "Alpha"}})
+	f.Refresh()
+	if r, _ := f.Update(fakeservice.KeyPress("enter")); r != Submitted || f.Value("to") != p.All[0].ID.String() {
+		t.Fatalf("enter on the picker: result %v value %q", r, f.Value("to"))
+	}
+	lines, first, last := f.Lines(60)
+	if first < 0 || last < first || !strings.Contains(ansi.Strip(lines[first]), "› To") {
+		t.Fatalf("the focused lines %d-%d are not the picker's:\n%s", first, last, ansi.Strip(strings.Join(lines, "\n")))
 	}
 }

@@ -44,6 +44,10 @@ type Input struct {
 
 	text textinput.Model
 	idx  int // a Toggle's current option
+	// chosen is true while a Suggest's value was chosen (cycled to, or set
+	// by the screen) rather than typed: the first character typed then
+	// replaces it instead of being added to it.
+	chosen bool
 }
 
 // NewText is a free text input of at most limit characters.
@@ -61,6 +65,7 @@ func NewSuggest(id, label string, options []string, value string) *Input {
 	f.Kind = Suggest
 	f.Options = options
 	f.text.SetValue(value)
+	f.chosen = value != ""
 	return f
 }
 
@@ -69,8 +74,10 @@ func NewToggle(id, label string, options ...string) *Input {
 	return &Input{ID: id, Label: label, Kind: Toggle, Options: options}
 }
 
-// Value is the field's value, trimmed; a Suggest's is upper-cased because
-// the codes it suggests (currencies, methods) are.
+// Value is the field's value, trimmed. A Suggest's is spelt as the option
+// it names, whatever the case typed ("usdce" is "USDCe"), and upper-cased
+// when it names none, because the codes it suggests (currencies, methods)
+// are.
 func (f *Input) Value() string {
 	switch f.Kind {
 	case Toggle:
@@ -79,9 +86,18 @@ func (f *Input) Value() string {
 		}
 		return f.Options[f.idx]
 	case Suggest:
-		return strings.ToUpper(strings.TrimSpace(f.text.Value()))
+		v := strings.TrimSpace(f.text.Value())
+		if i := f.option(v); i >= 0 {
+			return f.Options[i]
+		}
+		return strings.ToUpper(v)
 	}
 	return strings.TrimSpace(f.text.Value())
+}
+
+// option is the index of the option v names, whatever its case, or -1.
+func (f *Input) option(v string) int {
+	return slices.IndexFunc(f.Options, func(o string) bool { return strings.EqualFold(o, v) })
 }
 
 // Set changes the value (a Toggle picks the matching option, if any).
@@ -94,6 +110,7 @@ func (f *Input) Set(v string) {
 	}
 	f.text.SetValue(v)
 	f.text.CursorEnd()
+	f.chosen = f.Kind == Suggest && v != ""
 }
 
 // SetWidth gives a text input the cells its value may take.
@@ -127,7 +144,7 @@ func (f *Input) Cycle(step int) bool {
 		f.idx = (f.idx + step + len(f.Options)) % len(f.Options)
 		return true
 	case Suggest:
-		i := slices.Index(f.Options, f.Value())
+		i := f.option(f.Value())
 		switch {
 		case i >= 0:
 			i = (i + step + len(f.Options)) % len(f.Options)
@@ -180,9 +197,35 @@ func (f *Input) Paste(msg tea.Msg) (bool, tea.Cmd) {
 
 func (f *Input) feed(msg tea.Msg) (bool, tea.Cmd) {
 	before := f.text.Value()
+	if f.chosen && replaces(msg) {
+		// A code chosen with ←/→ is replaced by what is typed over it:
+		// "USD" typed over "USDM" is USD, not USDMUSD.
+		f.text.SetValue("")
+	}
+	if _, isKey := msg.(tea.KeyPressMsg); isKey || f.text.Value() != before {
+		f.chosen = false
+	}
 	var cmd tea.Cmd
 	f.text, cmd = f.text.Update(msg)
+	if v := f.text.Value(); f.Kind == Suggest && v != "" && v != f.Value() && strings.TrimSpace(v) == v {
+		// A code reads as it is sent: "usd" typed shows USD.
+		pos := f.text.Position()
+		f.text.SetValue(f.Value())
+		f.text.SetCursor(pos)
+	}
 	return f.text.Value() != before, cmd
+}
+
+// replaces reports whether msg puts text in the field: a printable key
+// (no ctrl or alt held) or a paste.
+func replaces(msg tea.Msg) bool {
+	switch m := msg.(type) {
+	case tea.KeyPressMsg:
+		return m.Text != "" && m.Mod&(tea.ModCtrl|tea.ModAlt) == 0
+	case tea.PasteMsg:
+		return m.Content != ""
+	}
+	return false
 }
 
 // LineStyles are the styles of a form laid out one field a line (Inputs
@@ -210,16 +253,20 @@ func (f *Input) Render(st LineStyles, focused bool, labelW, width int) []string 
 // ValueLines are "› Label    value", the value continuing under itself
 // when it is too long for its room.
 func (f *Input) ValueLines(st LineStyles, focused bool, labelW, width int) []string {
-	l := st.Head(f.Label, focused, labelW)
+	return f.valueLines(st, f.Label, focused, labelW, width)
+}
+
+func (f *Input) valueLines(st LineStyles, label string, focused bool, labelW, width int) []string {
+	l := st.Head(label, focused, labelW)
 	valueW := max(width-labelW-3, 4)
 	var value string
 	switch {
 	case f.Disabled != "":
 		value = st.Dim.Render(f.Value() + " (" + f.Disabled + ")")
-		if f.Kind == Text && f.Value() == "" {
+		if f.Kind != Toggle && f.Value() == "" {
 			value = st.Dim.Render("unavailable: " + f.Disabled)
 		}
-	case f.Kind == Toggle:
+	case f.Kind == Toggle && f.listed(valueW):
 		parts := make([]string, len(f.Options))
 		for i, o := range f.Options {
 			if i == f.idx {
@@ -229,6 +276,15 @@ func (f *Input) ValueLines(st LineStyles, focused bool, labelW, width int) []str
 			}
 		}
 		value = strings.Join(parts, " ")
+	case f.Kind == Toggle:
+		v := f.Value()
+		if v == "" {
+			v = "not given"
+		}
+		value = "‹ " + v + " ›"
+		if focused {
+			value = st.Selected.Render(value)
+		}
 	default:
 		arrows := f.Kind == Suggest && focused
 		inputW := valueW - 1
@@ -236,7 +292,19 @@ func (f *Input) ValueLines(st LineStyles, focused bool, labelW, width int) []str
 			// "◂ " and " ▸" share the line with the input.
 			inputW = max(inputW-4, 1)
 		}
-		f.text.SetWidth(inputW)
+		if f.Kind == Suggest {
+			// A code is short: the arrows stay beside the longest one.
+			w := lipgloss.Width(f.text.Value())
+			for _, o := range f.Options {
+				w = max(w, lipgloss.Width(o))
+			}
+			inputW = min(inputW, max(w, 5)+1)
+		}
+		if f.text.Width() != inputW {
+			f.text.SetWidth(inputW)
+			// What is shown of a long value follows the new width.
+			f.text.SetCursor(f.text.Position())
+		}
 		value = f.text.View()
 		if arrows {
 			value = st.Dim.Render("◂ ") + value + st.Dim.Render(" ▸")
@@ -249,6 +317,20 @@ func (f *Input) ValueLines(st LineStyles, focused bool, labelW, width int) []str
 		lines = append(lines, indent+v)
 	}
 	return lines
+}
+
+// listed reports whether a toggle shows all its options side by side: when
+// they fit in w cells and none is blank (a blank option reads "not given"
+// only when it stands alone).
+func (f *Input) listed(w int) bool {
+	n := 0
+	for _, o := range f.Options {
+		if o == "" {
+			return false
+		}
+		n += lipgloss.Width(o) + 3
+	}
+	return n <= w
 }
 
 // MessageLines are the error, else the note, indented under the field and

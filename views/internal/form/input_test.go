@@ -90,3 +90,47 @@ func TestPickerKeepsChoiceAndCursorAcrossReloads(t *testing.T) {
 		t.Fatalf("filtered view:\n%s", view)
 	}
 }
+
+// → goes round every suggestion, whatever the case of its spelling: a
+// mixed-case code ("USDCe") is not a dead end that starts the list again.
+func TestSuggestCyclesThroughEveryOption(t *testing.T) {
+	opts := []string{"BRL", "BRLA", "USDCe", "USD", "EUR"}
+	f := NewSuggest("cur", "Currency", opts, "BRL")
+	f.Focus()
+	var seen []string
+	for range opts {
+		f.Update(screentest.KeyPress("right"))
+		seen = append(seen, f.Value())
+	}
+	if want := []string{"BRLA", "USDCe", "USD", "EUR", "BRL"}; strings.Join(seen, " ") != strings.Join(want, " ") {
+		t.Fatalf("→ went %v, want %v", seen, want)
+	}
+	f.Set("usdce")
+	if f.Value() != "USDCe" {
+		t.Fatalf("a typed option reads %q, want its own spelling USDCe", f.Value())
+	}
+}
+
+// Typing over a value chosen with ←/→ replaces it; once typed, a value
+// grows as any text does.
+func TestTypingReplacesAChosenValue(t *testing.T) {
+	f := NewSuggest("cur", "Currency", []string{"BRL", "USDM", "USD"}, "BRL")
+	f.Focus()
+	f.Update(screentest.KeyPress("right")) // USDM, chosen
+	for _, k := range screentest.Text("usd") {
+		f.Update(k.(tea.KeyPressMsg))
+	}
+	if f.Value() != "USD" {
+		t.Fatalf("typing usd over a chosen USDM gave %q, want USD", f.Value())
+	}
+	f.Set("BRL") // set by the screen: chosen too
+	f.Paste(tea.PasteMsg{Content: "eur"})
+	if f.Value() != "EUR" {
+		t.Fatalf("pasting over a chosen value gave %q, want EUR", f.Value())
+	}
+	f.Update(screentest.KeyPress("backspace"))
+	f.Update(tea.KeyPressMsg{Code: 'R', Text: "R"})
+	if f.Value() != "EUR" {
+		t.Fatalf("editing a typed value gave %q, want EUR", f.Value())
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/ui/widget"
@@ -87,6 +88,17 @@ func (p *Picker) SetOptions(opts []Option) {
 	}
 }
 
+// Choose makes the option whose id is id (as a string) the chosen one;
+// nothing is chosen when no option has it.
+func (p *Picker) Choose(id string) {
+	p.Chosen = nil
+	for i := range p.All {
+		if p.All[i].ID.String() == id {
+			p.Chosen = &p.All[i]
+		}
+	}
+}
+
 // Current is the option under the cursor (nil when nothing matches).
 func (p *Picker) Current() *Option {
 	if p.cursor >= len(p.matches) {
@@ -161,7 +173,13 @@ func (p *Picker) feed(msg tea.Msg) tea.Cmd {
 // Render draws the picker: a summary line, and while focused the filter
 // and the matching options. empty says what to do when the list is empty.
 func (p *Picker) Render(st LineStyles, focused bool, labelW, width int, empty string) []string {
-	head := st.Head(p.Label, focused, labelW)
+	return p.render(st, p.Label, focused, labelW, width, empty, "")
+}
+
+// render draws the picker under label; problem is the form's complaint
+// about it (nothing chosen yet), said where its own would be.
+func (p *Picker) render(st LineStyles, label string, focused bool, labelW, width int, empty, problem string) []string {
+	head := st.Head(label, focused, labelW)
 	switch {
 	case p.Chosen != nil:
 		head += st.Value.Render(p.Chosen.Title)
@@ -174,8 +192,12 @@ func (p *Picker) Render(st LineStyles, focused bool, labelW, width int, empty st
 	if p.LoadErr != "" {
 		lines = append(lines, "    "+st.Error.Render("✗ "+p.LoadErr))
 	}
-	if p.Err != "" {
-		lines = append(lines, "    "+st.Error.Render("✗ "+p.Err))
+	for _, e := range []string{p.Err, problem} {
+		if e != "" {
+			for _, l := range wrapTo("✗ "+e, max(width-4, 1)) {
+				lines = append(lines, "    "+st.Error.Render(l))
+			}
+		}
 	}
 	if !focused {
 		return lines
@@ -210,7 +232,8 @@ func (p *Picker) Render(st LineStyles, focused bool, labelW, width int, empty st
 		} else if i == p.cursor {
 			text = st.Selected.Render(text)
 		}
-		lines = append(lines, "  "+cur+mark+text)
+		// One line an option: the rest of it is read once chosen.
+		lines = append(lines, ansi.Truncate("  "+cur+mark+text, max(width, 1), "…"))
 	}
 	hint := "↑/↓ move · enter choose"
 	if n := len(p.matches); n > p.Rows {

@@ -36,80 +36,111 @@ func (f *Form) SetStyles(s Styles) { f.styles = s }
 // SetSize gives the form its area; View fills exactly that.
 func (f *Form) SetSize(w, h int) {
 	f.width, f.height = max(w, 1), max(h, 1)
-	// A text input draws one cell more than its width (the cursor at the
-	// end), and the line also holds the marker, the label and a space.
-	in := max(f.width-f.labelWidth()-4, 4)
-	for _, fl := range f.fields {
-		fl.in.SetWidth(in)
-	}
 }
 
-func (f *Form) labelWidth() int {
+// labelWidth is the cells labels take in a form width cells wide.
+func (f *Form) labelWidth(width int) int {
+	if f.LabelWidth > 0 {
+		return min(f.LabelWidth, max(width/2, 6))
+	}
 	w := 0
 	for _, fl := range f.fields {
 		w = max(w, lipgloss.Width(fl.Label)+len(requiredMark))
 	}
-	return min(w, max(f.width/3, 6))
+	return min(w, max(width/3, 6))
+}
+
+// lineStyles are the form's styles as its lines draw them.
+func (f *Form) lineStyles() LineStyles {
+	st := f.styles
+	return LineStyles{Marker: st.Focus, Label: st.Label, FocusLabel: st.Focus, Dim: st.Footer, Value: st.Focus, Selected: st.Choice, Error: st.Error}
+}
+
+// Lines draws the visible fields in width cells, one under the other, each
+// with what is said under it: its error, else what was understood of it and
+// the screen's note, and, while it has focus, how to fill it. first and
+// last are the lines of the focused field and its messages, which a screen
+// placing the lines itself keeps in view (-1 when nothing has focus).
+func (f *Form) Lines(width int) (lines []string, first, last int) {
+	first, last = -1, -1
+	st := f.lineStyles()
+	lw := f.labelWidth(width)
+	avail := max(width-4, 1)
+	for i, fl := range f.fields {
+		if !f.visible(fl) {
+			continue
+		}
+		focused := i == f.focus
+		start := len(lines)
+		label := fl.Label
+		if fl.Required {
+			label += requiredMark
+		}
+		// The focused field's message is read whole (why a value is
+		// refused, who a key pays), however narrow the form; the others
+		// keep three lines each.
+		most := 3
+		if focused {
+			most = max(f.height, 3)
+		}
+		msg := func(style lipgloss.Style, text string, n int) {
+			for _, l := range wrapped(style, text, avail, n) {
+				lines = append(lines, "    "+l)
+			}
+		}
+		e := f.shownError(fl)
+		if fl.pk != nil {
+			lines = append(lines, fl.pk.render(st, label, focused, lw, width, f.emptyText(), e)...)
+		} else {
+			lines = append(lines, fl.in.valueLines(st, label, focused, lw, width)...)
+			if e != "" {
+				msg(f.styles.Error, "✗ "+e, most)
+			}
+		}
+		if e == "" {
+			if fl.hint != "" {
+				msg(f.styles.Hint, "✓ "+fl.hint, 2)
+			}
+			if n := f.noteOf(fl); n != "" {
+				msg(f.styles.Hint, n, most)
+			}
+		}
+		if h := f.help(fl); focused && h != "" {
+			msg(f.styles.Footer, h, most)
+		}
+		if focused {
+			first, last = start, len(lines)-1
+		}
+	}
+	return lines, first, last
+}
+
+func (f *Form) emptyText() string {
+	if f.Empty != "" {
+		return f.Empty
+	}
+	return "nothing to choose from"
 }
 
 // View renders the form: the title, the fields around the focused one, and a
 // line of key hints.
 func (f *Form) View() string {
 	head := []string{f.styles.Title.Render(f.Title)}
-	if f.formErr != "" {
-		head = append(head, wrapped(f.styles.Error, "✗ "+f.formErr, f.width, 3)...)
+	if e := f.FormError(); e != "" {
+		head = append(head, wrapped(f.styles.Error, "✗ "+e, f.width, 3)...)
 	}
 	// The root's footer shows the form's keys; only the wait is said here.
 	var footLines []string
 	if f.sending {
 		footLines = []string{f.styles.Footer.Render(ansi.Truncate("sending… (waiting for the service)", f.width, "…"))}
 	}
-
-	var body []string
-	start, end := 0, 0
-	lw := f.labelWidth()
-	for i, fl := range f.fields {
-		if !f.visible(fl) {
-			continue
-		}
-		if i == f.focus {
-			start = len(body)
-		}
-		body = append(body, f.fieldLine(fl, i == f.focus, lw))
-		indent := strings.Repeat(" ", lw+3)
-		avail := max(f.width-lw-3, 4)
-		// The focused field's message is read whole (why a value is
-		// refused, who a key pays), however narrow the form; the others
-		// keep three lines each.
-		most := 3
-		if i == f.focus {
-			most = f.height
-		}
-		if e := f.shownError(fl); e != "" {
-			for _, l := range wrapped(f.styles.Error, "✗ "+e, avail, most) {
-				body = append(body, indent+l)
-			}
-		} else {
-			if fl.hint != "" {
-				for _, l := range wrapped(f.styles.Hint, "✓ "+fl.hint, avail, 2) {
-					body = append(body, indent+l)
-				}
-			}
-			if n := f.noteOf(fl); n != "" {
-				for _, l := range wrapped(f.styles.Hint, n, avail, most) {
-					body = append(body, indent+l)
-				}
-			}
-		}
-		if i == f.focus {
-			end = len(body)
-		}
-	}
+	body, start, end := f.Lines(f.width)
+	start, end = max(start, 0), end+1
 
 	room := f.height - len(head) - len(footLines)
 	if room < 1 {
 		// Too small for everything: keep the focused field and its message.
-		lines := append([]string{}, body[start:end]...)
+		lines := append([]string{}, body[start:max(end, start)]...)
 		return fit(lines, f.width, f.height)
 	}
 	off := 0
@@ -126,37 +157,6 @@ func (f *Form) View() string {
 	}
 	lines = append(lines, footLines...)
 	return fit(lines, f.width, f.height)
-}
-
-func (f *Form) fieldLine(fl *field, focused bool, lw int) string {
-	label := fl.Label
-	if fl.Required {
-		label += requiredMark
-	}
-	label = ansi.Truncate(label, lw, "…")
-	label += strings.Repeat(" ", max(lw-lipgloss.Width(label), 0))
-	marker := "  "
-	if focused {
-		marker = "› "
-		label = f.styles.Focus.Render(label)
-	} else {
-		label = f.styles.Label.Render(label)
-	}
-	var value string
-	if fl.in.Kind == Toggle {
-		v := fl.in.Value()
-		if v == "" {
-			v = "not given"
-		}
-		c := "‹ " + v + " ›"
-		if focused {
-			c = f.styles.Choice.Render(c)
-		}
-		value = c
-	} else {
-		value = fl.in.text.View()
-	}
-	return marker + label + " " + value
 }
 
 // wrapped wraps text to width and keeps at most n lines, each styled.
