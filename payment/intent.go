@@ -304,7 +304,7 @@ func (in Intent) validatePayee() error {
 		}
 		return nil
 	}
-	if !rail.accepts(in.Pay.Kind) {
+	if !rail.Takes(in.Pay.Kind) {
 		return fieldErr("beneficiary", "%s", missingPayee(rail, in))
 	}
 	p := in.Pay

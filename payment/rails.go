@@ -130,8 +130,8 @@ func KindOf(currency string) Kind {
 	return KindBRL
 }
 
-// accepts reports whether the rail's block can name a destination of kind k.
-func (r Rail) accepts(k DestKind) bool {
+// Takes reports whether the rail's block can name a destination of kind k.
+func (r Rail) Takes(k DestKind) bool {
 	for _, a := range r.Accepts {
 		if a == k {
 			return true

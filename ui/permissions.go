@@ -49,7 +49,7 @@ func (s *Session) Can(a Action) error {
 	case ActMarkup:
 		need.Markup = true
 	}
-	if err := payment.Check(acc, s.Account.ID, need, s.Now()); err != nil {
+	if err := s.CanPay(need); err != nil {
 		return err
 	}
 	switch a {
@@ -63,6 +63,16 @@ func (s *Session) Can(a Action) error {
 		}
 	}
 	return nil
+}
+
+// CanPay reports whether the session may make a payment with these needs
+// on the operated account now: not in read-only mode, and allowed by the
+// payment core's rule (payment.Check).
+func (s *Session) CanPay(n payment.Needs) error {
+	if s.ReadOnly {
+		return errors.New("read-only session (--readonly)")
+	}
+	return payment.Check(s.Access, s.Account.ID, n, s.Now())
 }
 
 // Blacklisted reports whether the access is blacklisted from the operated

@@ -2,7 +2,6 @@ package approvals
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 
 	"github.com/tesouro-treasury/tesouro/api"
@@ -51,7 +50,7 @@ func destinationOf(op api.Operation, q *quote) destination {
 	switch p.Kind {
 	case payment.ToBalance:
 		switch {
-		case known && slices.Contains(rail.Accepts, payment.ToBalance):
+		case known && rail.Takes(payment.ToBalance):
 			return destination{Rail: "INTERNAL", Stays: true}
 		case ben != nil:
 			d.Name, d.Where = recordName(ben), recordWhere(ben)

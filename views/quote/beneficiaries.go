@@ -95,9 +95,9 @@ func (m *Screen) loadBeneficiaries() tea.Cmd {
 	}
 	var payOut error
 	if d.need.Rail.PayOut != payment.PayOutNo {
-		payOut = m.check(payment.Needs{PayOut: true})
+		payOut = m.s.CanPay(payment.Needs{PayOut: true})
 	}
-	restricted := m.check(payment.Needs{Inline: true}) != nil
+	restricted := m.s.CanPay(payment.Needs{Inline: true}) != nil
 	return ui.Fetch(m.s, &m.listing, listTimeout, listBeneficiaries(m.svc, d.need.Rail, m.s.Account.ID, d.need.Chain, payOut, restricted))
 }
 
@@ -161,13 +161,13 @@ func listBeneficiaries(client Service, rail payment.Rail, account uuid.UUID, cha
 		var got beneficiaries
 		var err error
 		got.options, got.more, err = payees[rail.Payee].load(ctx, client, account, chain)
-		if accepts(rail, payment.ToOwnWallet) {
+		if rail.Takes(payment.ToOwnWallet) {
 			// Always there, and it needs no payOut.
 			own := form.Option{ID: uuid.Nil, Title: "Own service wallet", Details: []string{"the operated account's own service wallet on " + chain, "beneficiary id " + uuid.Nil.String()}}
 			got.options = append([]form.Option{own}, got.options...)
 		}
 		for _, x := range inlines {
-			if !accepts(rail, x.kind) {
+			if !rail.Takes(x.kind) {
 				continue
 			}
 			o := form.Option{ID: inlineID(x.kind), Title: x.title, Details: []string{"unregistered: typed below"}}
@@ -181,7 +181,7 @@ func listBeneficiaries(client Service, rail payment.Rail, account uuid.UUID, cha
 		}
 		if payOutErr != nil {
 			for i, o := range got.options {
-				if o.ID != uuid.Nil || !accepts(rail, payment.ToOwnWallet) {
+				if o.ID != uuid.Nil || !rail.Takes(payment.ToOwnWallet) {
 					got.options[i].Disabled = payOutErr.Error()
 				}
 			}

@@ -238,7 +238,7 @@ func newDetails(m *Screen, in payment.Intent, q *api.Quote) *details {
 		fields = append(fields, form.Field{Key: dBeneficiary, Label: payees[rail.Payee].label, Picker: true, Required: true,
 			Missing: "choose a beneficiary: type to filter, ↑/↓, enter"})
 		for _, x := range inlines {
-			if !accepts(rail, x.kind) {
+			if !rail.Takes(x.kind) {
 				continue
 			}
 			id := inlineID(x.kind).String()
@@ -272,16 +272,6 @@ func signatureHelp(v form.Values) string {
 		return "EIP-2612 permit parts signed by the sending wallet"
 	}
 	return "a personal signature by the sending wallet"
-}
-
-// accepts reports whether rail names destinations of kind k.
-func accepts(rail payment.Rail, k payment.DestKind) bool {
-	for _, a := range rail.Accepts {
-		if a == k {
-			return true
-		}
-	}
-	return false
 }
 
 // deadlineOf reads a Unix-seconds deadline that must still be ahead.
@@ -405,7 +395,7 @@ func (d *details) destination() payment.Destination {
 	switch {
 	case err != nil:
 		return payment.Destination{Kind: payment.ToBeneficiary}
-	case id == uuid.Nil && accepts(d.need.Rail, payment.ToOwnWallet):
+	case id == uuid.Nil && d.need.Rail.Takes(payment.ToOwnWallet):
 		return payment.Destination{Kind: payment.ToOwnWallet}
 	}
 	return payment.Destination{Kind: payment.ToBeneficiary, ID: id}

@@ -191,18 +191,10 @@ func (m *Screen) Stopping() string {
 	return ""
 }
 
-// check decides whether the session may make a payment with needs: the
-// session's own bar on writes (--readonly), then the payment core's.
-func (m *Screen) check(n payment.Needs) error {
-	if err := m.s.Can(ui.ActWrite); err != nil {
-		return err
-	}
-	return payment.Check(m.s.Access, m.s.Account.ID, n, m.s.Now())
-}
 
 // denied is why the session may not make a payment with needs, or "".
 func (m *Screen) denied(n payment.Needs) string {
-	if err := m.check(n); err != nil {
+	if err := m.s.CanPay(n); err != nil {
 		return err.Error()
 	}
 	return ""
@@ -220,7 +212,7 @@ func (m *Screen) continueDenied() string {
 		n.PayOut = false
 	}
 	n.Markup = payment.HasMarkup(m.quote)
-	err := m.check(n)
+	err := m.s.CanPay(n)
 	if err == nil {
 		return ""
 	}
@@ -275,7 +267,7 @@ func (m *Screen) quoteFromForm() tea.Cmd {
 	}
 	if in.Pay.Kind == payment.ToBrCode {
 		var de *payment.DeniedError
-		if err := m.check(payment.Needs{Inline: true}); errors.As(err, &de) && de.Flag == "enforceAllowedBeneficiaries" {
+		if err := m.s.CanPay(payment.Needs{Inline: true}); errors.As(err, &de) && de.Flag == "enforceAllowedBeneficiaries" {
 			e.form.SetFieldError(fBrCode, de.Msg)
 			e.editing = true
 			return nil
@@ -525,7 +517,7 @@ func (m *Screen) toConfirm() tea.Cmd {
 	if d.need.Rail.PayOut == payment.PayOutUnlessOwnWallet {
 		why = ": choose the own service wallet"
 	}
-	if err := m.check(in.Needs()); err != nil {
+	if err := m.s.CanPay(in.Needs()); err != nil {
 		d.refuse(err, why)
 		return nil
 	}

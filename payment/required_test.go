@@ -1,4 +1,4 @@
-package quote
+package payment_test
 
 import (
 	"slices"
@@ -10,9 +10,9 @@ import (
 	"github.com/tesouro-treasury/tesouro/payment"
 )
 
-// The blocks the details ask for come from payment.Required: every kind of
-// quote the screen can be given, read as the screen reads it.
-
+// TestRequiredBlocksForEveryKindOfQuote: the blocks a ticket needs, from
+// the quote alone, for every kind of quote a screen or a command can be
+// given.
 func TestRequiredBlocksForEveryKindOfQuote(t *testing.T) {
 	q := func(inCur, inM, outCur, outM, send string) *api.Quote {
 		return &api.Quote{InputCurrency: inCur, InputPaymentMethod: inM, OutputCurrency: outCur, OutputPaymentMethod: outM, BlockchainSendMethod: send}
