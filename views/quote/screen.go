@@ -191,7 +191,6 @@ func (m *Screen) Stopping() string {
 	return ""
 }
 
-
 // denied is why the session may not make a payment with needs, or "".
 func (m *Screen) denied(n payment.Needs) string {
 	if err := m.s.CanPay(n); err != nil {
