@@ -133,7 +133,7 @@ func dashboardOptions(t *cli.Target, debugAPI bool) ui.Options {
 	}
 	clientOpts := []api.Option{api.WithUserAgent(userAgent())}
 	if debugAPI {
-		clientOpts = append(clientOpts, api.WithLogger(func(e api.LogEvent) { log.Print(e) }))
+		clientOpts = append(clientOpts, api.WithTrace(cli.NewTrace(log.Writer())))
 	}
 	opts.Connect = func(ctx context.Context) (*ui.Connection, error) {
 		conn, err := t.Connect(ctx, clientOpts...)

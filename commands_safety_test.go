@@ -191,17 +191,22 @@ func TestDebugLogsExchangesWithoutSecrets(t *testing.T) {
 	}
 	acc, _ := c.Access("operator")
 	_, _, errOut := tesouro(t, nil, "--credentials", creds, "--debug", "balances")
-	if !strings.Contains(errOut, "GET /v2/account/balances status=200") || !strings.Contains(errOut, "attempt=1") {
+	if !regexp.MustCompile(`method=GET url=http://127\.0\.0\.1:\d+/v2/account/balances status=200 latency=`).MatchString(errOut) || !strings.Contains(errOut, "attempt=1") {
 		t.Errorf("no request line in the debug log:\n%s", errOut)
 	}
-	for _, secret := range []string{acc.APIKey, acc.Password, acc.EmailToken, "X-API-Signature", "BEGIN"} {
+	for _, want := range []string{"request.header.X-Api-Key=REDACTED", "request.header.X-Api-Signature=REDACTED", "response.header.Content-Type=application/json", `response.body="{\"balances\":`} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("the debug log lacks %s:\n%s", want, errOut)
+		}
+	}
+	for _, secret := range []string{acc.APIKey, acc.Password, acc.EmailToken, "BEGIN"} {
 		if secret != "" && strings.Contains(errOut, secret) {
 			t.Errorf("the debug log holds a secret (%.8s...)", secret)
 		}
 	}
 	root := t.TempDir()
 	_, _, errOut = tesouroEnv(t, map[string]string{"TESOURO_DEBUG": "api", "HOME": root, "TESOURO_CONFIG_DIR": root}, nil, "--credentials", creds, "accounts")
-	if !strings.Contains(errOut, "GET /v2/accounts status=200") {
+	if !regexp.MustCompile(`method=GET url=http://127\.0\.0\.1:\d+/v2/accounts status=200`).MatchString(errOut) {
 		t.Errorf("TESOURO_DEBUG=api logged nothing:\n%s", errOut)
 	}
 }

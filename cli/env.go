@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/term"
@@ -36,8 +36,6 @@ type Env struct {
 	UserAgent      string
 	// Secrets opens the keyring (profiles' credentials).
 	Secrets func() keystore.Secrets
-
-	logMu sync.Mutex
 }
 
 // RequestTimeout bounds each HTTP exchange of a scripting command.
@@ -84,13 +82,15 @@ func (e *Env) ClientOptions() []api.Option {
 		opts = append(opts, api.WithUserAgent(e.UserAgent))
 	}
 	if e.DebugAPI() {
-		opts = append(opts, api.WithLogger(func(ev api.LogEvent) {
-			e.logMu.Lock()
-			defer e.logMu.Unlock()
-			fmt.Fprintf(e.Stderr, "debug: %s %s\n", time.Now().Format("15:04:05.000"), ev)
-		}))
+		opts = append(opts, api.WithTrace(NewTrace(e.Stderr)))
 	}
 	return opts
+}
+
+// NewTrace is the debug trace's logger writing to w: one line per HTTP
+// exchange or reconciliation step, secrets already redacted by api.
+func NewTrace(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
 // confirm asks a yes/no question at the terminal; anything but y or yes is
