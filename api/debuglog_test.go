@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -32,26 +31,10 @@ func TestRedactURLHidesSecretLookingValuesAndSessionIDs(t *testing.T) {
 	}
 }
 
-// traceBuffer collects a client's trace as slog's text handler writes it.
-type traceBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (t *traceBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.b.Write(p)
-}
-
-func (t *traceBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.b.String()
-}
-
-func (t *traceBuffer) logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(t, &slog.HandlerOptions{Level: slog.LevelDebug}))
+// traceTo is a logger writing the trace to b as slog's text handler does.
+// The client traces from the goroutine that calls it.
+func traceTo(b *bytes.Buffer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
 // Every kind of secret the client sends or receives is planted in an
@@ -99,13 +82,13 @@ func TestTraceShowsExchangesWithEverySecretRedacted(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	var trace traceBuffer
+	var trace bytes.Buffer
 	ctx := context.Background()
 	signed, err := NewAPIKeyAuth(apiKey, []byte(privPEM))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := New(srv.URL, signed, WithTrace(trace.logger()))
+	c, err := New(srv.URL, signed, WithTrace(traceTo(&trace)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +114,7 @@ func TestTraceShowsExchangesWithEverySecretRedacted(t *testing.T) {
 	if _, err := c.Raw(ctx, "GET", "/v2/html", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	bearer, err := New(srv.URL, NewBearerAuth(Tokens{AccessToken: accessToken, RefreshToken: refreshToken}, nil), WithTrace(trace.logger()))
+	bearer, err := New(srv.URL, NewBearerAuth(Tokens{AccessToken: accessToken, RefreshToken: refreshToken}, nil), WithTrace(traceTo(&trace)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (e *Env) apiCommand() *cobra.Command {
+func newCmdAPI(f *Factory) *cobra.Command {
 	var fields []string
 	var input, jq string
 	var paginate, include bool
@@ -57,10 +57,10 @@ and headers first. A status other than 2xx prints the answer and exits 1.`,
 			query = v
 		}
 		obj := map[string]string{}
-		for _, f := range fields {
-			k, v, ok := strings.Cut(f, "=")
+		for _, kv := range fields {
+			k, v, ok := strings.Cut(kv, "=")
 			if !ok || k == "" {
-				return Usagef("-f %q: give key=value", f)
+				return Usagef("-f %q: give key=value", kv)
 			}
 			obj[k] = v
 		}
@@ -71,7 +71,7 @@ and headers first. A status other than 2xx prints the answer and exits 1.`,
 		case input != "":
 			var err error
 			if input == "-" {
-				body, err = io.ReadAll(e.Stdin)
+				body, err = io.ReadAll(f.Stdin)
 			} else {
 				body, err = os.ReadFile(input)
 			}
@@ -95,14 +95,14 @@ and headers first. A status other than 2xx prints the answer and exits 1.`,
 		if err := out.check(); err != nil {
 			return err
 		}
-		return e.run(cmd, func(ctx context.Context, s *session) error {
-			return e.rawRequest(ctx, s, method, path, query, body, paginate, include, out)
+		return f.run(cmd, func(ctx context.Context, s *session) error {
+			return f.rawRequest(ctx, s, method, path, query, body, paginate, include, out)
 		})
 	}
 	return cmd
 }
 
-func (e *Env) rawRequest(ctx context.Context, s *session, method, path string, query url.Values, body []byte, paginate, include bool, out *Output) error {
+func (f *Factory) rawRequest(ctx context.Context, s *session, method, path string, query url.Values, body []byte, paginate, include bool, out *Output) error {
 	// --sub-account scopes the request like every other command's.
 	if s.sub != uuid.Nil && query.Get("subAccountId") == "" {
 		if query == nil {
@@ -117,21 +117,21 @@ func (e *Env) rawRequest(ctx context.Context, s *session, method, path string, q
 			return err
 		}
 		if include && page == 0 {
-			fmt.Fprintf(e.Stdout, "HTTP %d %s\n", resp.Status, http.StatusText(resp.Status))
+			fmt.Fprintf(f.Stdout, "HTTP %d %s\n", resp.Status, http.StatusText(resp.Status))
 			for _, k := range slices.Sorted(maps.Keys(resp.Header)) {
-				fmt.Fprintf(e.Stdout, "%s: %s\n", k, strings.Join(resp.Header[k], ", "))
+				fmt.Fprintf(f.Stdout, "%s: %s\n", k, strings.Join(resp.Header[k], ", "))
 			}
-			fmt.Fprintln(e.Stdout)
+			fmt.Fprintln(f.Stdout)
 		}
 		if resp.Status < 200 || resp.Status > 299 {
-			e.Stdout.Write(resp.Body)
+			f.Stdout.Write(resp.Body)
 			if len(resp.Body) > 0 && resp.Body[len(resp.Body)-1] != '\n' {
-				fmt.Fprintln(e.Stdout)
+				fmt.Fprintln(f.Stdout)
 			}
 			return fmt.Errorf("%s %s: HTTP %d", method, path, resp.Status)
 		}
 		if !paginate {
-			return e.printJSON(resp.Body, out)
+			return f.printJSON(resp.Body, out)
 		}
 		var pg map[string]json.RawMessage
 		if err := json.Unmarshal(resp.Body, &pg); err != nil {
@@ -157,7 +157,7 @@ func (e *Env) rawRequest(ctx context.Context, s *session, method, path string, q
 		if cursor == "" {
 			delete(merged, "cursor")
 			b, _ := json.Marshal(merged)
-			return e.printJSON(b, out)
+			return f.printJSON(b, out)
 		}
 		if query == nil {
 			query = url.Values{}
@@ -167,7 +167,7 @@ func (e *Env) rawRequest(ctx context.Context, s *session, method, path string, q
 }
 
 // printJSON prints an answer indented, or through --jq.
-func (e *Env) printJSON(b []byte, out *Output) error {
+func (f *Factory) printJSON(b []byte, out *Output) error {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil
 	}
@@ -176,8 +176,8 @@ func (e *Env) printJSON(b []byte, out *Output) error {
 	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil {
 		// Not JSON (a PDF receipt, say): as is.
-		_, err := e.Stdout.Write(b)
+		_, err := f.Stdout.Write(b)
 		return err
 	}
-	return out.Write(e.Stdout, v, nil)
+	return out.Write(f.Stdout, v, nil)
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -20,7 +19,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
-func (e *Env) batchCommand() *cobra.Command {
+func newCmdBatch(e *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "batch",
 		Short: "Pay many beneficiaries from a CSV file, once",
@@ -35,7 +34,7 @@ func (e *Env) batchCommand() *cobra.Command {
 			_, err := io.WriteString(e.Stdout, batch.Template())
 			return err
 		},
-	}, e.batchRunCommand())
+	}, newCmdBatchRun(e))
 	return cmd
 }
 
@@ -45,7 +44,7 @@ type batchFlags struct {
 	concurrency            int
 }
 
-func (e *Env) batchRunCommand() *cobra.Command {
+func newCmdBatchRun(e *Factory) *cobra.Command {
 	var f batchFlags
 	cmd := &cobra.Command{
 		Use:   "run FILE",
@@ -132,7 +131,7 @@ func (b batchSummary) table() Table {
 		Rows: [][]string{{fmt.Sprint(b.Rows), fmt.Sprint(b.Created), fmt.Sprint(b.Parked), fmt.Sprint(b.Failed), fmt.Sprint(b.Remaining), b.Results}}}
 }
 
-func (e *Env) runBatch(ctx context.Context, s *session, file *batch.File, f batchFlags, interactive bool, out *Output) error {
+func (e *Factory) runBatch(ctx context.Context, s *session, file *batch.File, f batchFlags, interactive bool, out *Output) error {
 	opts := batch.Options{SubAccountID: s.sub, Concurrency: f.concurrency}
 	fmt.Fprintf(e.Stderr, "checking %d rows against %s...\n", len(file.Rows), s.accountLabel())
 	plan, err := batch.Check(ctx, s.client(), file, opts)
@@ -171,7 +170,7 @@ func (e *Env) runBatch(ctx context.Context, s *session, file *batch.File, f batc
 		return err
 	}
 	defer ledger.Close()
-	jr, err := journal.Open(stateDir)
+	jr, err := e.Journal()
 	if err != nil {
 		return fmt.Errorf("the journal is not available, and every payout must be recorded: %w", err)
 	}
@@ -214,7 +213,7 @@ func (e *Env) runBatch(ctx context.Context, s *session, file *batch.File, f batc
 
 // printReview prints, on stderr, every row with who it pays and its price,
 // the problems, and the totals, account and environment.
-func (e *Env) printReview(s *session, plan *batch.Plan) {
+func (e *Factory) printReview(s *session, plan *batch.Plan) {
 	w := e.Stderr
 	for _, r := range plan.Rows {
 		if r.Problem != "" {
@@ -264,14 +263,12 @@ func (e *Env) printReview(s *session, plan *batch.Plan) {
 
 // confirmBatch asks at the terminal. On production the operator types the
 // total of each currency the beneficiaries receive; elsewhere y confirms.
-func (e *Env) confirmBatch(ctx context.Context, s *session, plan *batch.Plan) bool {
+func (e *Factory) confirmBatch(ctx context.Context, s *session, plan *batch.Plan) bool {
 	if !s.target.Production {
-		return e.confirm(ctx, fmt.Sprintf("Pay %d rows?", len(plan.Rows)))
+		return e.Prompter.Confirm(ctx, fmt.Sprintf("Pay %d rows?", len(plan.Rows)))
 	}
-	in := bufio.NewReader(e.Stdin)
 	for _, cur := range batch.Currencies(plan.Out) {
-		fmt.Fprintf(e.Stderr, "PRODUCTION: type the %s total the beneficiaries receive to confirm: ", cur)
-		line, _ := in.ReadString('\n')
+		line, _ := e.Prompter.Line(ctx, fmt.Sprintf("PRODUCTION: type the %s total the beneficiaries receive to confirm: ", cur))
 		typed, err := money.ParseAmount(line, cur)
 		if err != nil || !typed.Equal(plan.Out[cur]) {
 			fmt.Fprintf(e.Stderr, "that is not the %s total: nothing was sent\n", cur)
@@ -283,7 +280,7 @@ func (e *Env) confirmBatch(ctx context.Context, s *session, plan *batch.Plan) bo
 
 // progressLine reports progress on stderr: rewritten in place at a
 // terminal, a line every tenth of the batch otherwise.
-func (e *Env) progressLine(total int) func(batch.Progress) {
+func (e *Factory) progressLine(total int) func(batch.Progress) {
 	tty := e.StderrTTY()
 	step := max(1, total/10)
 	last := time.Time{}

@@ -6,10 +6,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// FundCommand is "tesouro sandbox fund TICKET": the payer of a ticket,
+// newCmdSandboxFund is "tesouro sandbox fund TICKET": the payer of a ticket,
 // simulated by the sandbox's fund endpoint, on the sandbox the global flags
 // name (--credentials FILE of a running sandbox, or a sandbox profile).
-func FundCommand(e *Env) *cobra.Command {
+func newCmdSandboxFund(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fund TICKET_ID",
 		Short: "Simulate the payer funding a ticket (sandbox only)",
@@ -23,19 +23,19 @@ func FundCommand(e *Env) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		t, err := e.Resolve()
+		t, err := f.Resolve()
 		if err != nil {
 			return err
 		}
 		if t.Production {
 			return Usagef("sandbox fund: profile %s is a production profile; funding is simulated only by a sandbox", t.Profile)
 		}
-		return e.run(cmd, func(ctx context.Context, s *session) error {
+		return f.run(cmd, func(ctx context.Context, s *session) error {
 			tk, err := s.client().SandboxFundTicket(ctx, s.sub, id)
 			if err != nil {
 				return err
 			}
-			return out.Write(e.Stdout, tk, func() Table { return ticketDetail(tk) })
+			return out.Write(f.Stdout, tk, func() Table { return ticketDetail(tk) })
 		})
 	}
 	return cmd

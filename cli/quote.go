@@ -95,8 +95,8 @@ type quoteView struct {
 	ExpiresAt time.Time `json:"expiresAt"`
 }
 
-func (e *Env) quoteCommand() *cobra.Command {
-	var f quoteFlags
+func newCmdQuote(f *Factory) *cobra.Command {
+	var qf quoteFlags
 	var watch time.Duration
 	cmd := &cobra.Command{
 		Use:   "quote",
@@ -106,19 +106,19 @@ func (e *Env) quoteCommand() *cobra.Command {
   tesouro quote --from BRL --to USDT --amount 1000 --watch 5s`,
 		Args: noArgs,
 	}
-	f.add(cmd)
+	qf.add(cmd)
 	cmd.Flags().DurationVar(&watch, "watch", 0, "re-quote every INTERVAL (e.g. 5s) until interrupted")
 	cmd.Flags().Lookup("watch").NoOptDefVal = "5s"
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		if _, err := f.request(api.QuoteRequest{}); err != nil {
+		if _, err := qf.request(api.QuoteRequest{}); err != nil {
 			return err
 		}
 		if watch < 0 || (watch > 0 && watch < time.Second) {
 			return Usagef("--watch %s: give an interval of at least 1s", watch)
 		}
-		return e.run(cmd, func(ctx context.Context, s *session) error {
-			req, _ := f.request(api.QuoteRequest{SubAccountID: s.sub})
+		return f.run(cmd, func(ctx context.Context, s *session) error {
+			req, _ := qf.request(api.QuoteRequest{SubAccountID: s.sub})
 			for {
 				sent := time.Now()
 				q, err := s.client().Quote(ctx, req)
@@ -126,7 +126,7 @@ func (e *Env) quoteCommand() *cobra.Command {
 					return err
 				}
 				v := quoteView{Quote: q, ExpiresAt: sent.Add(quoteLife).UTC().Truncate(time.Second)}
-				if err := out.Write(e.Stdout, v, func() Table { return quoteTable(q, s) }); err != nil {
+				if err := out.Write(f.Stdout, v, func() Table { return quoteTable(q, s) }); err != nil {
 					return err
 				}
 				if watch == 0 {

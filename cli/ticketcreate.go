@@ -20,18 +20,18 @@ type createFlags struct {
 	yes                                                          bool
 }
 
-func (e *Env) ticketCommand() *cobra.Command {
+func newCmdTicket(e *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ticket",
 		Short: "Create a ticket from flags (see also: tickets)",
 		Args:  cobra.ArbitraryArgs,
 		RunE:  GroupRunE("create"),
 	}
-	cmd.AddCommand(e.ticketCreateCommand())
+	cmd.AddCommand(newCmdTicketCreate(e))
 	return cmd
 }
 
-func (e *Env) ticketCreateCommand() *cobra.Command {
+func newCmdTicketCreate(e *Factory) *cobra.Command {
 	var qf quoteFlags
 	var f createFlags
 	cmd := &cobra.Command{
@@ -95,7 +95,7 @@ profile allows them: tesouro profile add NAME ... --allow-scripted-writes.`,
 	return cmd
 }
 
-func (e *Env) createTicket(ctx context.Context, s *session, qf quoteFlags, f createFlags, bene uuid.UUID, interactive bool, out *Output) error {
+func (e *Factory) createTicket(ctx context.Context, s *session, qf quoteFlags, f createFlags, bene uuid.UUID, interactive bool, out *Output) error {
 	c := s.client()
 	// A ticket with this external id may exist from an earlier run whose
 	// outcome the caller never learnt: then nothing is created.
@@ -118,7 +118,7 @@ func (e *Env) createTicket(ctx context.Context, s *session, qf quoteFlags, f cre
 			return err
 		}
 		e.printSummary(s, q, f, deadline)
-		if interactive && !e.confirm(ctx, "Create this ticket?") {
+		if interactive && !e.Prompter.Confirm(ctx, "Create this ticket?") {
 			return errors.New("not confirmed: nothing created")
 		}
 		if time.Now().After(deadline.Add(-time.Second)) {
@@ -150,7 +150,7 @@ func (e *Env) createTicket(ctx context.Context, s *session, qf quoteFlags, f cre
 }
 
 // printSummary says on stderr exactly what is about to be created.
-func (e *Env) printSummary(s *session, q *api.Quote, f createFlags, deadline time.Time) {
+func (e *Factory) printSummary(s *session, q *api.Quote, f createFlags, deadline time.Time) {
 	env := "SANDBOX"
 	if s.target.Production {
 		env = "PRODUCTION (real money)"

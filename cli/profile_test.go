@@ -1,13 +1,16 @@
-package main
+package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"charm.land/fang/v2"
 
 	"github.com/tesouro-treasury/tesouro/keystore"
 	"github.com/tesouro-treasury/tesouro/sandbox"
@@ -25,11 +28,7 @@ type profileEnv struct {
 func newProfileEnv(t *testing.T) *profileEnv {
 	t.Helper()
 	root := t.TempDir()
-	e := &profileEnv{t: t, configDir: filepath.Join(root, "config"), stateDir: filepath.Join(root, "state"), secrets: keystore.NewMemory()}
-	prev := openSecrets
-	openSecrets = func(*app) keystore.Secrets { return e.secrets }
-	t.Cleanup(func() { openSecrets = prev })
-	return e
+	return &profileEnv{t: t, configDir: filepath.Join(root, "config"), stateDir: filepath.Join(root, "state"), secrets: keystore.NewMemory()}
 }
 
 // run runs tesouro with args and stdin, and returns the exit code and
@@ -38,8 +37,11 @@ func (e *profileEnv) run(stdin string, args ...string) (int, string, string) {
 	e.t.Helper()
 	var out, errOut bytes.Buffer
 	env := map[string]string{"TESOURO_CONFIG_DIR": e.configDir, "XDG_STATE_HOME": e.stateDir, "HOME": filepath.Dir(e.configDir)}
-	c := &app{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: func(k string) string { return env[k] }}
-	code := c.run(args)
+	f := New(IOStreams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut}, func(k string) string { return env[k] }, Build{})
+	f.Secrets = func() keystore.Secrets { return e.secrets }
+	root := NewCmdRoot(f)
+	root.SetArgs(args)
+	code := ExitCode(fang.Execute(context.Background(), root, fang.WithoutVersion(), fang.WithErrorHandler(f.PrintError)))
 	return code, out.String(), errOut.String()
 }
 
@@ -398,5 +400,26 @@ func TestWebhookCommandsIgnoreAProfilesMissingSubAccount(t *testing.T) {
 	}
 	if code, _, errOut := e.run("", "balances"); code == 0 || !strings.Contains(errOut, "Gone Ltda") {
 		t.Fatalf("balances on a profile whose sub-account is gone: exit %d, %s", code, errOut)
+	}
+}
+
+func TestScriptedWritesRefusedOnProductionUnlessAllowed(t *testing.T) {
+	e := newProfileEnv(t)
+	key := writeSecretFile(t, "api-key", "k")
+	pem := writeSecretFile(t, "key.pem", mustKeyPEM(t, "ed25519"))
+	e.mustRun("", "profile", "add", "live", "--base-url", "https://api.example.com", "--env", "production", "--api-key-file", key, "--private-key-file", pem, "--no-verify")
+	code, _, errOut := e.run("", "--profile", "live", "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--external-id", "x", "--yes")
+	if code != exitRuntime || !strings.Contains(errOut, "does not allow scripted writes") {
+		t.Fatalf("scripted create on production: exit %d %q", code, errOut)
+	}
+	code, _, errOut = e.run("", "--profile", "live", "tickets", "cancel", "7f3c0d2e-5b8a-4c1f-9e6d-2a4b8c0e1f3a", "--yes")
+	if code != exitRuntime || !strings.Contains(errOut, "does not allow scripted writes") {
+		t.Fatalf("scripted cancel on production: exit %d %q", code, errOut)
+	}
+	// Allowed, it gets as far as the network (which is not there).
+	e.mustRun("", "profile", "add", "live", "--base-url", "https://127.0.0.1:1", "--env", "production", "--api-key-file", key, "--private-key-file", pem, "--no-verify", "--replace", "--allow-scripted-writes")
+	code, _, errOut = e.run("", "--profile", "live", "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--external-id", "x", "--yes")
+	if code == 0 || strings.Contains(errOut, "scripted writes") {
+		t.Fatalf("allowed scripted create: exit %d %q", code, errOut)
 	}
 }
