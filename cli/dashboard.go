@@ -27,7 +27,9 @@ clear the multi-signature queue; switch sub-accounts.
 With no profile configured it starts the embedded sandbox (in-process,
 loopback) so that a first run shows a working dashboard with demo data.
 The dashboard needs a terminal; for scripts use the commands below with
---json, --jq or --format csv.`
+--json, --jq or --format csv. They act through a profile (tesouro profile
+add), --sandbox or --credentials FILE, never on demo data by default: with
+no profile they exit 2.`
 
 func newCmdDashboard(f *Factory) *cobra.Command {
 	return &cobra.Command{
@@ -56,7 +58,7 @@ func (f *Factory) runDashboard(ctx context.Context) error {
 	if err := f.LoadOverrides(); err != nil {
 		return err
 	}
-	target, err := f.Resolve()
+	target, err := f.resolve(true)
 	if err != nil {
 		return err
 	}

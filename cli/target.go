@@ -61,8 +61,16 @@ func (t *Target) Connect(ctx context.Context) (*Conn, error) {
 	return c, nil
 }
 
-// Resolve decides the target. Its mistakes are usage errors.
-func (f *Factory) Resolve() (*Target, error) {
+// Resolve decides the target of a scripting command. Its mistakes are
+// usage errors, and so is the absence of a profile when neither --sandbox
+// nor --credentials was given: a script must never take demo data for its
+// account's.
+func (f *Factory) Resolve() (*Target, error) { return f.resolve(false) }
+
+// resolve decides the target. With no profile configured and none asked
+// for, the dashboard (and only the dashboard) opens on the embedded
+// sandbox, so that a first run shows something that works.
+func (f *Factory) resolve(dashboard bool) (*Target, error) {
 	g := f.G
 	explicitProfile := g.Profile != ""
 	switch {
@@ -88,6 +96,9 @@ func (f *Factory) Resolve() (*Target, error) {
 	}
 	_, p, err := f.Profile(g.Profile)
 	if errors.Is(err, keystore.ErrNoProfile) {
+		if !dashboard {
+			return nil, Usagef("%v, or run on demo data with --sandbox (or --credentials FILE from a running \"tesouro sandbox\")", err)
+		}
 		f.embedded(t, g.As)
 		return t, nil
 	}
