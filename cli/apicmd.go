@@ -15,6 +15,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/journal"
 )
 
 func newCmdAPI(f *Factory) *cobra.Command {
@@ -112,7 +115,13 @@ func (f *Factory) rawRequest(ctx context.Context, s *session, method, path strin
 	}
 	var merged map[string]json.RawMessage
 	for page := 0; ; page++ {
-		resp, err := s.client().Raw(ctx, method, path, query, body)
+		var resp *api.RawResponse
+		var err error
+		if method == http.MethodGet {
+			resp, err = s.client().Raw(ctx, method, path, query, body)
+		} else {
+			resp, err = s.rawWrite(ctx, method, path, query, body)
+		}
 		if err != nil {
 			return err
 		}
@@ -164,6 +173,58 @@ func (f *Factory) rawRequest(ctx context.Context, s *session, method, path strin
 		}
 		query.Set("cursor", cursor)
 	}
+}
+
+// rawWrite sends a write (any method but GET) and journals it as
+// api-request: the endpoint with its secret-looking parts masked, the ids
+// the answer names, and the status. The body is not journaled: it may
+// hold anything, a secret included.
+func (s *session) rawWrite(ctx context.Context, method, path string, query url.Values, body []byte) (*api.RawResponse, error) {
+	var resp *api.RawResponse
+	err := s.write("api-request", method+" "+api.RedactURL(path), func(je *journal.Entry) error {
+		var err error
+		if resp, err = s.client().Raw(ctx, method, path, query, body); err != nil {
+			return err
+		}
+		je.IDs = answerIDs(resp.Body)
+		je.Outcome = fmt.Sprintf("HTTP %d", resp.Status)
+		if resp.Status < 200 || resp.Status > 299 {
+			je.Outcome = "error: " + je.Outcome
+		}
+		return nil
+	})
+	return resp, err
+}
+
+// answerIDs are the ids an answer names: its own string fields called id
+// or ...Id ({"webhookId": ...}), else the id of the one object it wraps
+// ({"ticket": {"id": ...}}); nil when there are none.
+func answerIDs(body []byte) map[string]string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return nil
+	}
+	ids := map[string]string{}
+	for k, raw := range top {
+		var v string
+		if (k == "id" || strings.HasSuffix(k, "Id")) && json.Unmarshal(raw, &v) == nil && v != "" {
+			ids[k] = v
+		}
+	}
+	if len(ids) == 0 && len(top) == 1 {
+		for _, raw := range top {
+			var obj struct {
+				ID string `json:"id"`
+			}
+			if json.Unmarshal(raw, &obj) == nil && obj.ID != "" {
+				ids["id"] = obj.ID
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	return ids
 }
 
 // printJSON prints an answer indented, or through --jq.

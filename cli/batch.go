@@ -302,14 +302,6 @@ func (e *Factory) progressLine(total int) func(batch.Progress) {
 
 // batchEntry is the journal line of one row.
 func batchEntry(s *session, file *batch.File, o batch.Outcome) journal.Entry {
-	env := "sandbox"
-	if s.target.Production {
-		env = "production"
-	}
-	account := "main"
-	if s.sub != uuid.Nil {
-		account = s.sub.String()
-	}
 	p := o.Row
 	ids := map[string]string{"batch": file.Hash[:20], "row": fmt.Sprint(p.N), "externalId": p.ExternalID}
 	if p.Payee.ID != uuid.Nil {
@@ -329,5 +321,7 @@ func batchEntry(s *session, file *batch.File, o batch.Outcome) journal.Entry {
 	if o.Err != "" {
 		outcome = "error: " + string(o.Status) + ": " + o.Err
 	}
-	return journal.Entry{Profile: s.target.Profile, Env: env, Account: account, Action: "batch-payout", Endpoint: "POST /v2/account/tickets/", IDs: ids, Amounts: amounts, Outcome: outcome}
+	e := s.entry("batch-payout", "POST /v2/account/tickets/")
+	e.Profile, e.IDs, e.Amounts, e.Outcome = s.target.Profile, ids, amounts, outcome
+	return e
 }

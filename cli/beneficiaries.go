@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/journal"
 )
 
 // beneficiaryRow is one beneficiary of any kind, as listed.
@@ -206,13 +207,25 @@ func newCmdBeneficiariesAdd(f *Factory) *cobra.Command {
 			if interactive && !f.Prompter.Confirm(ctx, "Add it?") {
 				return fmt.Errorf("not confirmed: nothing added")
 			}
-			var id uuid.UUID
-			var err error
-			if kind == "wallet" {
-				id, err = s.client().CreateWallet(ctx, s.sub, api.CreateWalletRequest{Alias: alias, Description: desc, WalletAddress: address, WalletChain: strings.ToUpper(chain), WalletMemo: memo})
-			} else {
-				id, err = s.client().CreateBRLAccount(ctx, s.sub, api.CreateBRLAccountRequest{Alias: alias, Description: desc, PixKey: pixKey, TaxID: taxID, UserName: name})
+			endpoint := "POST /v2/account/beneficiaries/wallets/"
+			if kind == "brl" {
+				endpoint = "POST /v2/account/beneficiaries/bank-accounts/brl/"
 			}
+			var id uuid.UUID
+			err := s.write("create-beneficiary-"+kind, endpoint, func(je *journal.Entry) error {
+				je.IDs = map[string]string{"alias": alias}
+				var err error
+				if kind == "wallet" {
+					id, err = s.client().CreateWallet(ctx, s.sub, api.CreateWalletRequest{Alias: alias, Description: desc, WalletAddress: address, WalletChain: strings.ToUpper(chain), WalletMemo: memo})
+				} else {
+					id, err = s.client().CreateBRLAccount(ctx, s.sub, api.CreateBRLAccountRequest{Alias: alias, Description: desc, PixKey: pixKey, TaxID: taxID, UserName: name})
+				}
+				if err != nil {
+					return err
+				}
+				je.IDs["beneficiary"], je.Outcome = id.String(), "created"
+				return nil
+			})
 			if err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
@@ -71,9 +72,20 @@ profile allows them: tesouro profile add NAME ... --allow-scripted-writes.`,
 			if interactive && !f.Prompter.Confirm(ctx, "Cancel this ticket?") {
 				return errors.New("not confirmed: nothing canceled")
 			}
-			done, err := c.CancelTicket(ctx, s.sub, id)
+			var done *api.Ticket
+			err = s.write("cancel-ticket", "PATCH /v2/account/tickets/"+id.String()+"/cancel", func(je *journal.Entry) error {
+				je.IDs, je.Amounts = map[string]string{"ticketId": id.String()}, quoteAmounts(tk.Quote)
+				if tk.ExternalID != "" {
+					je.IDs["externalId"] = tk.ExternalID
+				}
+				if done, err = c.CancelTicket(ctx, s.sub, id); err != nil {
+					return fmt.Errorf("cancel ticket %s: %w", id, err)
+				}
+				je.Outcome = "canceled"
+				return nil
+			})
 			if err != nil {
-				return fmt.Errorf("cancel ticket %s: %w", id, err)
+				return err
 			}
 			fmt.Fprintf(f.Stderr, "ticket %s canceled\n", done.ID)
 			return out.Write(f.Stdout, done, func() Table { return ticketDetail(done) })

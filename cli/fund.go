@@ -4,6 +4,9 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/journal"
 )
 
 // newCmdSandboxFund is "tesouro sandbox fund TICKET": the payer of a ticket,
@@ -31,7 +34,19 @@ func newCmdSandboxFund(f *Factory) *cobra.Command {
 			return Usagef("sandbox fund: profile %s is a production profile; funding is simulated only by a sandbox", t.Profile)
 		}
 		return f.run(cmd, func(ctx context.Context, s *session) error {
-			tk, err := s.client().SandboxFundTicket(ctx, s.sub, id)
+			var tk *api.Ticket
+			err := s.write("sandbox-fund-ticket", "POST /v2/sandbox/tickets/{id}/fund", func(je *journal.Entry) error {
+				je.IDs = map[string]string{"ticketId": id.String()}
+				var err error
+				if tk, err = s.client().SandboxFundTicket(ctx, s.sub, id); err != nil {
+					return err
+				}
+				if tk.ExternalID != "" {
+					je.IDs["externalId"] = tk.ExternalID
+				}
+				je.Amounts, je.Outcome = quoteAmounts(tk.Quote), "funded"
+				return nil
+			})
 			if err != nil {
 				return err
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/journal"
 )
 
 func newCmdWebhooks(f *Factory) *cobra.Command {
@@ -108,7 +109,18 @@ func newCmdWebhooksAck(f *Factory) *cobra.Command {
 				if s.target.ReadOnly {
 					return Usagef("read-only: acknowledging is a write")
 				}
-				if err := s.client().AcknowledgeWebhookAttempts(ctx, args); err != nil {
+				err := s.write("acknowledge-webhook-attempts", "PATCH /v2/notifications/webhooks/attempts", func(je *journal.Entry) error {
+					je.IDs = make(map[string]string, len(args))
+					for i, id := range args {
+						je.IDs[fmt.Sprintf("attempt%d", i+1)] = id
+					}
+					if err := s.client().AcknowledgeWebhookAttempts(ctx, args); err != nil {
+						return fmt.Errorf("acknowledge webhook attempts: %w", err)
+					}
+					je.Outcome = "acknowledged"
+					return nil
+				})
+				if err != nil {
 					return err
 				}
 				fmt.Fprintf(f.Stdout, "%d attempt(s) acknowledged\n", len(args))
