@@ -137,9 +137,14 @@ func messageAttrs(h http.Header, contentType string, body []byte) []slog.Attr {
 // errs on the side of hiding: a PIX key or a quote token is hidden too.
 var secretWords = []string{"password", "passwd", "secret", "signature", "token", "key", "session", "authorization", "cookie", "credential", "otp"}
 
-// secretName reports whether a value called name must not be traced.
+// secretName reports whether a value called name must not be traced. A
+// name that says when a secret changed or what kind it is
+// (passwordUpdatedAt, pixKeyType) holds no secret.
 func secretName(name string) bool {
 	n := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(name))
+	if strings.HasSuffix(n, "at") && (strings.HasSuffix(name, "At") || strings.HasSuffix(name, "_at")) || strings.HasSuffix(n, "type") {
+		return false
+	}
 	for _, w := range secretWords {
 		if strings.Contains(n, w) {
 			return true

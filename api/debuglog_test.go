@@ -70,7 +70,7 @@ func TestTraceShowsExchangesWithEverySecretRedacted(t *testing.T) {
 		case "/v2/auth/validate-login", "/v2/auth/refresh":
 			w.Write([]byte(`{"accessToken":"` + accessToken + `","refreshToken":"` + newRefresh + `"}`))
 		case "/v2/account/balances":
-			w.Write([]byte(`{"balances":{"BRL":"10.00"},"privateKey":` + jsonString(privPEM) + `}`))
+			w.Write([]byte(`{"balances":{"BRL":"10.00"},"privateKey":` + jsonString(privPEM) + `,"passwordUpdatedAt":"2026-01-02T03:04:05Z","pixKeyType":"CPF"}`))
 		case "/v2/html":
 			w.Header().Set("Content-Type", "text/html")
 			w.WriteHeader(http.StatusBadRequest)
@@ -132,6 +132,7 @@ func TestTraceShowsExchangesWithEverySecretRedacted(t *testing.T) {
 		`\"amount\":\"12.50\"`, `\"balances\":{\"BRL\":\"10.00\"}`, `\"email\":\"me@example.com\"`,
 		`\"password\":\"REDACTED\"`, `\"emailToken\":\"REDACTED\"`, `\"refreshToken\":\"REDACTED\"`, `\"accessToken\":\"REDACTED\"`,
 		`\"otp\":\"REDACTED\"`, `\"apiKey\":\"REDACTED\"`, `\"privateKey\":\"REDACTED\"`, `\"id\":\"created-1\"`,
+		`\"passwordUpdatedAt\":\"2026-01-02T03:04:05Z\"`, `\"pixKeyType\":\"CPF\"`,
 		"/v2/payment-session/REDACTED/info", "status=400", "upstream said password=REDACTED",
 	} {
 		if !strings.Contains(out, want) {
