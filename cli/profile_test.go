@@ -423,3 +423,58 @@ func TestScriptedWritesRefusedOnProductionUnlessAllowed(t *testing.T) {
 		t.Fatalf("allowed scripted create: exit %d %q", code, errOut)
 	}
 }
+
+// --debug traces the exchanges of profile add, profile show --check and
+// login as it does every command's, on stderr: method, URL, status,
+// latency, headers and bodies, with the key, the signature, the password,
+// the e-mailed token and the token pair redacted.
+func TestDebugTracesProfileAndLoginExchangesWithoutSecrets(t *testing.T) {
+	e := newProfileEnv(t)
+	sb := startTestSandbox(t)
+	op := demoAccess(t, sb, "operator")
+	keyFile := writeSecretFile(t, "api-key", op.APIKey+"\n")
+	pemFile := writeSecretFile(t, "key.pem", op.PrivateKeyPEM)
+	accessInfo := "method=GET url=" + sb.BaseURL + "/v2/account/access-info status=200 latency="
+
+	var traces string
+	trace := func(stdin string, wants []string, args ...string) {
+		t.Helper()
+		code, out, errOut := e.run(stdin, args...)
+		if code != 0 {
+			t.Fatalf("tesouro %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
+		}
+		for _, want := range wants {
+			if !strings.Contains(errOut, want) {
+				t.Errorf("tesouro %s: the trace lacks %s:\n%s", strings.Join(args, " "), want, errOut)
+			}
+		}
+		traces += out + errOut
+	}
+	trace("", []string{accessInfo, "request.header.X-Api-Key=REDACTED", "request.header.X-Api-Signature=REDACTED", `response.body="{`},
+		"profile", "add", "demo", "--base-url", sb.BaseURL, "--api-key-file", keyFile, "--private-key-file", pemFile, "--debug")
+	trace("", []string{accessInfo, "request.header.X-Api-Key=REDACTED"}, "profile", "show", "demo", "--check", "--debug")
+
+	acc := demoAccess(t, sb, "approver1")
+	login := acc.Password + "\n" + acc.EmailToken + "\n"
+	jwtWants := []string{
+		"method=POST url=" + sb.BaseURL + "/v2/auth/login status=", `\"password\":\"REDACTED\"`,
+		"method=POST url=" + sb.BaseURL + "/v2/auth/validate-login status=200", `\"emailToken\":\"REDACTED\"`,
+		`\"accessToken\":\"REDACTED\"`, `\"refreshToken\":\"REDACTED\"`, accessInfo, "request.header.Authorization=REDACTED",
+	}
+	trace(login, jwtWants, "profile", "add", "jwt", "--base-url", sb.BaseURL, "--jwt", "--email", acc.Email, "--debug")
+	first, _ := e.secrets.Get("jwt", keystore.KeyRefreshToken)
+	trace(login, jwtWants, "login", "--profile", "jwt", "--debug")
+	refresh, _ := e.secrets.Get("jwt", keystore.KeyRefreshToken)
+	access, _ := e.secrets.Get("jwt", keystore.KeyAccessToken)
+	trace("", []string{accessInfo, "request.header.Authorization=REDACTED"}, "profile", "show", "jwt", "--check", "--debug")
+
+	for what, secret := range map[string]string{"API key": op.APIKey, "private key": "PRIVATE KEY", "password": acc.Password,
+		"e-mailed token": acc.EmailToken, "first refresh token": first, "refresh token": refresh, "access token": access} {
+		if secret == "" {
+			t.Fatalf("no %s to look for", what)
+		}
+		if strings.Contains(traces, secret) {
+			t.Errorf("the trace holds the %s", what)
+		}
+	}
+}
