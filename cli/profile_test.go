@@ -91,12 +91,18 @@ func demoAccess(t *testing.T, r *sandbox.Running, name string) sandbox.AccessCre
 	return a
 }
 
+// operatorKeyFiles writes the sandbox operator's API key and private key to
+// files, as a user downloads them.
+func operatorKeyFiles(t *testing.T, sb *sandbox.Running) (op sandbox.AccessCredential, keyFile, pemFile string) {
+	t.Helper()
+	op = demoAccess(t, sb, "operator")
+	return op, writeSecretFile(t, "api-key", op.APIKey+"\n"), writeSecretFile(t, "key.pem", op.PrivateKeyPEM)
+}
+
 func TestProfileAddWithSandboxOperatorThenShowCheck(t *testing.T) {
 	e := newProfileEnv(t)
 	sb := startTestSandbox(t)
-	op := demoAccess(t, sb, "operator")
-	keyFile := writeSecretFile(t, "api-key", op.APIKey+"\n")
-	pemFile := writeSecretFile(t, "key.pem", op.PrivateKeyPEM)
+	op, keyFile, pemFile := operatorKeyFiles(t, sb)
 
 	out := e.mustRun("", "profile", "add", "demo", "--base-url", sb.BaseURL, "--api-key-file", keyFile, "--private-key-file", pemFile)
 	for _, want := range []string{`Profile "demo" saved: sandbox, api-key`, "You are " + op.Email, "payOut", "It is the active profile"} {
@@ -386,9 +392,7 @@ func TestProfileAddReadsSecretsFromStdin(t *testing.T) {
 func TestWebhookCommandsIgnoreAProfilesMissingSubAccount(t *testing.T) {
 	e := newProfileEnv(t)
 	sb := startTestSandbox(t)
-	op := demoAccess(t, sb, "operator")
-	keyFile := writeSecretFile(t, "api-key", op.APIKey+"\n")
-	pemFile := writeSecretFile(t, "key.pem", op.PrivateKeyPEM)
+	_, keyFile, pemFile := operatorKeyFiles(t, sb)
 	e.mustRun("", "profile", "add", "demo", "--base-url", sb.BaseURL, "--api-key-file", keyFile, "--private-key-file", pemFile, "--sub-account", "Gone Ltda", "--no-verify")
 	if p, err := e.config().Lookup("demo"); err != nil || p.SubAccount != "Gone Ltda" {
 		t.Fatalf("profile = %+v, %v: the test needs a default sub-account", p, err)
@@ -431,9 +435,7 @@ func TestScriptedWritesRefusedOnProductionUnlessAllowed(t *testing.T) {
 func TestDebugTracesProfileAndLoginExchangesWithoutSecrets(t *testing.T) {
 	e := newProfileEnv(t)
 	sb := startTestSandbox(t)
-	op := demoAccess(t, sb, "operator")
-	keyFile := writeSecretFile(t, "api-key", op.APIKey+"\n")
-	pemFile := writeSecretFile(t, "key.pem", op.PrivateKeyPEM)
+	op, keyFile, pemFile := operatorKeyFiles(t, sb)
 	accessInfo := "method=GET url=" + sb.BaseURL + "/v2/account/access-info status=200 latency="
 
 	var traces string
