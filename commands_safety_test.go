@@ -146,27 +146,6 @@ func TestTicketCreatePaysEveryBankRail(t *testing.T) {
 	}
 }
 
-func TestScriptedWritesRefusedOnProductionUnlessAllowed(t *testing.T) {
-	e := newProfileEnv(t)
-	key := writeSecretFile(t, "api-key", "k")
-	pem := writeSecretFile(t, "key.pem", mustKeyPEM(t, "ed25519"))
-	e.mustRun("", "profile", "add", "live", "--base-url", "https://api.example.com", "--env", "production", "--api-key-file", key, "--private-key-file", pem, "--no-verify")
-	code, _, errOut := e.run("", "--profile", "live", "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--external-id", "x", "--yes")
-	if code != exitRuntime || !strings.Contains(errOut, "does not allow scripted writes") {
-		t.Fatalf("scripted create on production: exit %d %q", code, errOut)
-	}
-	code, _, errOut = e.run("", "--profile", "live", "tickets", "cancel", "7f3c0d2e-5b8a-4c1f-9e6d-2a4b8c0e1f3a", "--yes")
-	if code != exitRuntime || !strings.Contains(errOut, "does not allow scripted writes") {
-		t.Fatalf("scripted cancel on production: exit %d %q", code, errOut)
-	}
-	// Allowed, it gets as far as the network (which is not there).
-	e.mustRun("", "profile", "add", "live", "--base-url", "https://127.0.0.1:1", "--env", "production", "--api-key-file", key, "--private-key-file", pem, "--no-verify", "--replace", "--allow-scripted-writes")
-	code, _, errOut = e.run("", "--profile", "live", "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--external-id", "x", "--yes")
-	if code == 0 || strings.Contains(errOut, "scripted writes") {
-		t.Fatalf("allowed scripted create: exit %d %q", code, errOut)
-	}
-}
-
 func TestAPIGetBalances(t *testing.T) {
 	creds := scriptSandbox(t, sandbox.Config{Seed: 1})
 	out := mustTesouro(t, "--credentials", creds, "api", "GET", "/v2/account/balances")
@@ -200,11 +179,11 @@ func TestForwardToDeliversSignedEventsThatVerify(t *testing.T) {
 
 	creds := filepath.Join(t.TempDir(), "creds.json")
 	var out, errOut syncBuffer
-	c := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	f := testFactory(strings.NewReader(""), &out, &errOut, func(string) string { return "" })
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- c.execute(ctx, []string{"sandbox", "--addr", "127.0.0.1:0", "--credentials-out", creds, "--speed", "50", "--forward-to", recv.URL + "/hook", "--log-requests"})
+		done <- execute(ctx, f, []string{"sandbox", "--addr", "127.0.0.1:0", "--credentials-out", creds, "--speed", "50", "--forward-to", recv.URL + "/hook", "--log-requests"})
 	}()
 	defer func() {
 		cancel()
@@ -252,17 +231,22 @@ func TestDebugLogsExchangesWithoutSecrets(t *testing.T) {
 	}
 	acc, _ := c.Access("operator")
 	_, _, errOut := tesouro(t, nil, "--credentials", creds, "--debug", "balances")
-	if !strings.Contains(errOut, "GET /v2/account/balances status=200") || !strings.Contains(errOut, "attempt=1") {
+	if !regexp.MustCompile(`method=GET url=http://127\.0\.0\.1:\d+/v2/account/balances status=200 latency=`).MatchString(errOut) || !strings.Contains(errOut, "attempt=1") {
 		t.Errorf("no request line in the debug log:\n%s", errOut)
 	}
-	for _, secret := range []string{acc.APIKey, acc.Password, acc.EmailToken, "X-API-Signature", "BEGIN"} {
+	for _, want := range []string{"request.header.X-Api-Key=REDACTED", "request.header.X-Api-Signature=REDACTED", "response.header.Content-Type=application/json", `response.body="{\"balances\":`} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("the debug log lacks %s:\n%s", want, errOut)
+		}
+	}
+	for _, secret := range []string{acc.APIKey, acc.Password, acc.EmailToken, "BEGIN"} {
 		if secret != "" && strings.Contains(errOut, secret) {
 			t.Errorf("the debug log holds a secret (%.8s...)", secret)
 		}
 	}
 	root := t.TempDir()
 	_, _, errOut = tesouroEnv(t, map[string]string{"TESOURO_DEBUG": "api", "HOME": root, "TESOURO_CONFIG_DIR": root}, nil, "--credentials", creds, "accounts")
-	if !strings.Contains(errOut, "GET /v2/accounts status=200") {
+	if !regexp.MustCompile(`method=GET url=http://127\.0\.0\.1:\d+/v2/accounts status=200`).MatchString(errOut) {
 		t.Errorf("TESOURO_DEBUG=api logged nothing:\n%s", errOut)
 	}
 }
@@ -365,11 +349,11 @@ func TestSignalsExit130And143(t *testing.T) {
 func TestLogRequestsOverTLS(t *testing.T) {
 	creds := filepath.Join(t.TempDir(), "creds.json")
 	var out, errOut syncBuffer
-	c := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
+	f := testFactory(strings.NewReader(""), &out, &errOut, func(string) string { return "" })
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- c.execute(ctx, []string{"sandbox", "--addr", "127.0.0.1:0", "--credentials-out", creds, "--tls", "--log-requests"})
+		done <- execute(ctx, f, []string{"sandbox", "--addr", "127.0.0.1:0", "--credentials-out", creds, "--tls", "--log-requests"})
 	}()
 	defer func() {
 		cancel()

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tesouro-treasury/tesouro/cli"
 	"github.com/tesouro-treasury/tesouro/export"
 	"github.com/tesouro-treasury/tesouro/export/exporttest"
 	"github.com/tesouro-treasury/tesouro/sandbox"
@@ -22,6 +23,12 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
+
+// The exit codes README's command reference promises.
+const (
+	exitRuntime = 1
+	exitUsage   = 2
+)
 
 func TestMain(m *testing.M) {
 	// fang wraps help at the terminal's width, read once: fix it so that
@@ -61,9 +68,15 @@ func tesouroEnv(t *testing.T, env map[string]string, stdin io.Reader, args ...st
 		stdin = strings.NewReader("")
 	}
 	var out, errOut bytes.Buffer
-	c := &app{stdin: stdin, stdout: &out, stderr: &errOut, getenv: func(k string) string { return env[k] }}
-	code := c.run(args)
+	code := run(testFactory(stdin, &out, &errOut, func(k string) string { return env[k] }), args)
 	return code, out.String(), errOut.String()
+}
+
+// testFactory is main's factory on these streams and this environment.
+func testFactory(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *cli.Factory {
+	f := cli.New(cli.IOStreams{Stdin: stdin, Stdout: stdout, Stderr: stderr}, getenv, cli.Build{})
+	f.Screens = screens
+	return f
 }
 
 func mustTesouro(t *testing.T, args ...string) string {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/tesouro-treasury/tesouro/cli"
 	"github.com/tesouro-treasury/tesouro/ui"
 )
 
@@ -53,8 +55,7 @@ func readmeSections(t *testing.T) map[string]string {
 
 func TestREADMEDocumentsEveryCommand(t *testing.T) {
 	sections := readmeSections(t)
-	c := &app{getenv: func(string) string { return "" }}
-	root := c.rootCommand()
+	root := cli.NewCmdRoot(testFactory(nil, io.Discard, io.Discard, func(string) string { return "" }))
 	// The commands cobra and fang add when the tree runs.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()

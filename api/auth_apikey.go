@@ -49,6 +49,7 @@ type APIKeyAuth struct {
 	mu     sync.Mutex
 	lastMS int64
 	sent   map[uint64]struct{}
+	full   bool // lastMS takes no stamp at all (the signer was made in it)
 	seed   maphash.Seed
 	sleep  func(time.Duration)
 }
@@ -64,6 +65,11 @@ func NewAPIKeyAuth(apiKey string, privateKeyPEM []byte) (*APIKeyAuth, error) {
 		return nil, err
 	}
 	a := &APIKeyAuth{apiKey: strings.TrimSpace(apiKey), now: time.Now, sleep: time.Sleep, seed: maphash.MakeSeed(), sent: map[uint64]struct{}{}}
+	// The millisecond the signer is made in may hold the stamps of the
+	// process before (a script run twice in a row): its first stamp is the
+	// next one.
+	a.lastMS = a.now().UnixMilli()
+	a.full = true
 	switch k := key.(type) {
 	case ed25519.PrivateKey:
 		a.keyType, a.ed = KeyEd25519, k
@@ -171,9 +177,10 @@ func (a *APIKeyAuth) Authenticate(req *Request) error {
 // millisecond, under a millisecond. Stamps that ran ahead of the clock
 // (one past the last, for every request of a burst) were lent to the next
 // process, whose identical requests the service then refused as replays.
-// A clock set back by less than a few seconds is waited for; set back by
-// more, it is followed, which keeps the stamp within the service's skew
-// window.
+// The signer's first stamp is past the millisecond it was made in, so a
+// process run right after another never reuses its last stamps. A clock
+// set back by less than a few seconds is waited for; set back by more, it
+// is followed, which keeps the stamp within the service's skew window.
 func (a *APIKeyAuth) stamp(method, requestURI string, body []byte) int64 {
 	var h maphash.Hash
 	h.SetSeed(a.seed)
@@ -188,13 +195,13 @@ func (a *APIKeyAuth) stamp(method, requestURI string, body []byte) int64 {
 		ms := now.UnixMilli()
 		switch {
 		case ms > a.lastMS || a.lastMS-ms >= 5000:
-			a.lastMS = ms
+			a.lastMS, a.full = ms, false
 			clear(a.sent)
 		case ms < a.lastMS:
 			a.sleep(time.UnixMilli(a.lastMS).Sub(now))
 			continue
 		}
-		if _, again := a.sent[key]; again {
+		if _, again := a.sent[key]; again || a.full {
 			a.sleep(time.UnixMilli(ms + 1).Sub(now))
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -28,7 +29,7 @@ type Client struct {
 	maxPDF    int64
 	reconcile ReconcilePolicy
 	sleep     func(ctx context.Context, d time.Duration) error
-	logger    func(LogEvent)
+	trace     *slog.Logger
 }
 
 // Option configures a Client.
@@ -230,8 +231,14 @@ func (c *Client) do(ctx context.Context, cl call) (*response, error) {
 	reauthed, replays := false, 0
 	for attempt := 0; ; attempt++ {
 		start := time.Now()
-		resp, err := c.attempt(ctx, cl, target, body)
-		c.logExchange(callID, attempt, cl, target, start, resp, err)
+		var headers *http.Header
+		if c.trace != nil {
+			headers = new(http.Header)
+		}
+		resp, err := c.attempt(ctx, cl, target, body, headers)
+		if headers != nil {
+			c.traceExchange(ctx, exchange{call: int(callID), attempt: attempt, cl: cl, target: target, sent: *headers, body: body, start: start, resp: resp, err: err})
+		}
 		if err != nil {
 			var te *transportError
 			if errors.As(err, &te) && idempotent(cl.method) && attempt < c.retry.MaxRetries && ctx.Err() == nil {
@@ -304,8 +311,9 @@ func (c *Client) reauthenticate(ctx context.Context, ra Reauthenticator, resp *r
 	return ra.Reauthenticate(ctx, c.RefreshTokens)
 }
 
-// attempt makes one HTTP exchange under its own timeout.
-func (c *Client) attempt(ctx context.Context, cl call, target string, body []byte) (*response, error) {
+// attempt makes one HTTP exchange under its own timeout. When headers is
+// not nil it receives the request's headers as signed, for the trace.
+func (c *Client) attempt(ctx context.Context, cl call, target string, body []byte, headers *http.Header) (*response, error) {
 	actx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	var sent atomic.Bool
@@ -339,6 +347,9 @@ func (c *Client) attempt(ctx context.Context, cl call, target string, body []byt
 		}
 	}
 	used := req.Header.Get("Authorization")
+	if headers != nil {
+		*headers = req.Header.Clone()
+	}
 
 	hr, err := c.hc.Do(req)
 	if err != nil {

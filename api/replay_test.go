@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -170,11 +171,7 @@ func TestTheNextProcessIsNotAReplay(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var replays atomic.Int64
-	count := api.WithLogger(func(ev api.LogEvent) {
-		if ev.Status == http.StatusUnauthorized {
-			replays.Add(1)
-		}
-	})
+	count := api.WithTrace(slog.New(statusCounter{status: http.StatusUnauthorized, n: &replays}))
 	first := clientAs(t, r, "operator", count)
 	var wg sync.WaitGroup
 	for range 8 {
@@ -200,3 +197,23 @@ func TestTheNextProcessIsNotAReplay(t *testing.T) {
 		t.Errorf("%d reads were refused as replays", n)
 	}
 }
+
+// statusCounter is a trace handler that counts the exchanges answered with
+// status.
+type statusCounter struct {
+	status int
+	n      *atomic.Int64
+}
+
+func (statusCounter) Enabled(context.Context, slog.Level) bool { return true }
+func (h statusCounter) Handle(_ context.Context, r slog.Record) error {
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "status" && a.Value.Kind() == slog.KindInt64 && a.Value.Int64() == int64(h.status) {
+			h.n.Add(1)
+		}
+		return true
+	})
+	return nil
+}
+func (h statusCounter) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h statusCounter) WithGroup(string) slog.Handler      { return h }

@@ -175,7 +175,7 @@ func (c *Client) CreateTicket(ctx context.Context, subAccountID uuid.UUID, req C
 		case errors.Is(err, errCertainlyAbsent):
 			resends++
 			if resends <= maxResends && ctx.Err() == nil {
-				c.logStep(ctx, "externalId %s certainly absent: sending the same request again (%d of %d)", req.ExternalID, resends, maxResends)
+				c.traceStep(ctx, "externalId %s certainly absent: sending the same request again (%d of %d)", req.ExternalID, resends, maxResends)
 				continue
 			}
 			return nil, fmt.Errorf("create ticket: the service lost %d answers in a row and holds no ticket with externalId %s; nothing was created: %w", resends, req.ExternalID, errors.Unwrap(err))
@@ -255,7 +255,7 @@ func (c *Client) reconcileTicket(ctx context.Context, sub uuid.UUID, externalID 
 	p := c.reconcile
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.Timeout)
 	defer cancel()
-	c.logStep(ctx, "answer lost (%v): looking externalId %s up", cause, externalID)
+	c.traceStep(ctx, "answer lost (%v): looking externalId %s up", cause, externalID)
 	var lookupErr error
 	for i, d := range p.Delays {
 		if err := c.sleep(rctx, d); err != nil {
@@ -264,21 +264,21 @@ func (c *Client) reconcileTicket(ctx context.Context, sub uuid.UUID, externalID 
 		}
 		t, found, err := c.FindTicketByExternalID(rctx, sub, externalID)
 		if err != nil {
-			c.logStep(ctx, "lookup %d failed: %v", i+1, err)
+			c.traceStep(ctx, "lookup %d failed: %v", i+1, err)
 			lookupErr = err
 			continue
 		}
 		lookupErr = nil
 		if found {
-			c.logStep(ctx, "lookup %d found ticket %s: reconciled, nothing re-sent", i+1, t.ID)
+			c.traceStep(ctx, "lookup %d found ticket %s: reconciled, nothing re-sent", i+1, t.ID)
 			return &CreateTicketResult{Ticket: t, Reconciled: true}, nil
 		}
-		c.logStep(ctx, "lookup %d: no ticket yet", i+1)
+		c.traceStep(ctx, "lookup %d: no ticket yet", i+1)
 	}
 	if lookupErr == nil && !c.createsParked(rctx) {
 		return nil, &absentError{cause: cause}
 	}
-	c.logStep(ctx, "outcome unknown: absence cannot be proven")
+	c.traceStep(ctx, "outcome unknown: absence cannot be proven")
 	return nil, &OutcomeUnknownError{ExternalID: externalID, SubAccountID: sub, Cause: cause, LookupErr: lookupErr}
 }
 

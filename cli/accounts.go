@@ -16,7 +16,7 @@ type accountRow struct {
 	Type string `json:"accountType"`
 }
 
-func (e *Env) accountsCommand() *cobra.Command {
+func newCmdAccounts(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "accounts",
 		Short: "List the main account and its sub-accounts (ids and names for --sub-account)",
@@ -24,7 +24,7 @@ func (e *Env) accountsCommand() *cobra.Command {
 	}
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		return e.run(cmd, func(ctx context.Context, s *session) error {
+		return f.run(cmd, func(ctx context.Context, s *session) error {
 			accts, err := s.client().ListAccounts(ctx)
 			if err != nil {
 				return err
@@ -37,7 +37,7 @@ func (e *Env) accountsCommand() *cobra.Command {
 				}
 				rows = append(rows, accountRow{Kind: kind, ID: a.ID.String(), Name: a.Name, Type: a.AccountType})
 			}
-			return out.Write(e.Stdout, rows, func() Table {
+			return out.Write(f.Stdout, rows, func() Table {
 				t := Table{Columns: []string{"kind", "id", "name", "account_type"}}
 				for _, r := range rows {
 					t.Rows = append(t.Rows, []string{r.Kind, r.ID, r.Name, r.Type})

@@ -15,9 +15,12 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
+
+	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/journal"
 )
 
-func (e *Env) apiCommand() *cobra.Command {
+func newCmdAPI(f *Factory) *cobra.Command {
 	var fields []string
 	var input, jq string
 	var paginate, include bool
@@ -57,10 +60,10 @@ and headers first. A status other than 2xx prints the answer and exits 1.`,
 			query = v
 		}
 		obj := map[string]string{}
-		for _, f := range fields {
-			k, v, ok := strings.Cut(f, "=")
+		for _, kv := range fields {
+			k, v, ok := strings.Cut(kv, "=")
 			if !ok || k == "" {
-				return Usagef("-f %q: give key=value", f)
+				return Usagef("-f %q: give key=value", kv)
 			}
 			obj[k] = v
 		}
@@ -71,7 +74,7 @@ and headers first. A status other than 2xx prints the answer and exits 1.`,
 		case input != "":
 			var err error
 			if input == "-" {
-				body, err = io.ReadAll(e.Stdin)
+				body, err = io.ReadAll(f.Stdin)
 			} else {
 				body, err = os.ReadFile(input)
 			}
@@ -95,14 +98,14 @@ and headers first. A status other than 2xx prints the answer and exits 1.`,
 		if err := out.check(); err != nil {
 			return err
 		}
-		return e.run(cmd, func(ctx context.Context, s *session) error {
-			return e.rawRequest(ctx, s, method, path, query, body, paginate, include, out)
+		return f.run(cmd, func(ctx context.Context, s *session) error {
+			return f.rawRequest(ctx, s, method, path, query, body, paginate, include, out)
 		})
 	}
 	return cmd
 }
 
-func (e *Env) rawRequest(ctx context.Context, s *session, method, path string, query url.Values, body []byte, paginate, include bool, out *Output) error {
+func (f *Factory) rawRequest(ctx context.Context, s *session, method, path string, query url.Values, body []byte, paginate, include bool, out *Output) error {
 	// --sub-account scopes the request like every other command's.
 	if s.sub != uuid.Nil && query.Get("subAccountId") == "" {
 		if query == nil {
@@ -112,26 +115,32 @@ func (e *Env) rawRequest(ctx context.Context, s *session, method, path string, q
 	}
 	var merged map[string]json.RawMessage
 	for page := 0; ; page++ {
-		resp, err := s.client().Raw(ctx, method, path, query, body)
+		var resp *api.RawResponse
+		var err error
+		if method == http.MethodGet {
+			resp, err = s.client().Raw(ctx, method, path, query, body)
+		} else {
+			resp, err = s.rawWrite(ctx, method, path, query, body)
+		}
 		if err != nil {
 			return err
 		}
 		if include && page == 0 {
-			fmt.Fprintf(e.Stdout, "HTTP %d %s\n", resp.Status, http.StatusText(resp.Status))
+			fmt.Fprintf(f.Stdout, "HTTP %d %s\n", resp.Status, http.StatusText(resp.Status))
 			for _, k := range slices.Sorted(maps.Keys(resp.Header)) {
-				fmt.Fprintf(e.Stdout, "%s: %s\n", k, strings.Join(resp.Header[k], ", "))
+				fmt.Fprintf(f.Stdout, "%s: %s\n", k, strings.Join(resp.Header[k], ", "))
 			}
-			fmt.Fprintln(e.Stdout)
+			fmt.Fprintln(f.Stdout)
 		}
 		if resp.Status < 200 || resp.Status > 299 {
-			e.Stdout.Write(resp.Body)
+			f.Stdout.Write(resp.Body)
 			if len(resp.Body) > 0 && resp.Body[len(resp.Body)-1] != '\n' {
-				fmt.Fprintln(e.Stdout)
+				fmt.Fprintln(f.Stdout)
 			}
 			return fmt.Errorf("%s %s: HTTP %d", method, path, resp.Status)
 		}
 		if !paginate {
-			return e.printJSON(resp.Body, out)
+			return f.printJSON(resp.Body, out)
 		}
 		var pg map[string]json.RawMessage
 		if err := json.Unmarshal(resp.Body, &pg); err != nil {
@@ -157,7 +166,7 @@ func (e *Env) rawRequest(ctx context.Context, s *session, method, path string, q
 		if cursor == "" {
 			delete(merged, "cursor")
 			b, _ := json.Marshal(merged)
-			return e.printJSON(b, out)
+			return f.printJSON(b, out)
 		}
 		if query == nil {
 			query = url.Values{}
@@ -166,8 +175,60 @@ func (e *Env) rawRequest(ctx context.Context, s *session, method, path string, q
 	}
 }
 
+// rawWrite sends a write (any method but GET) and journals it as
+// api-request: the endpoint with its secret-looking parts masked, the ids
+// the answer names, and the status. The body is not journaled: it may
+// hold anything, a secret included.
+func (s *session) rawWrite(ctx context.Context, method, path string, query url.Values, body []byte) (*api.RawResponse, error) {
+	var resp *api.RawResponse
+	err := s.write("api-request", method+" "+api.RedactURL(path), func(je *journal.Entry) error {
+		var err error
+		if resp, err = s.client().Raw(ctx, method, path, query, body); err != nil {
+			return err
+		}
+		je.IDs = answerIDs(resp.Body)
+		je.Outcome = fmt.Sprintf("HTTP %d", resp.Status)
+		if resp.Status < 200 || resp.Status > 299 {
+			je.Outcome = "error: " + je.Outcome
+		}
+		return nil
+	})
+	return resp, err
+}
+
+// answerIDs are the ids an answer names: its own string fields called id
+// or ...Id ({"webhookId": ...}), else the id of the one object it wraps
+// ({"ticket": {"id": ...}}); nil when there are none.
+func answerIDs(body []byte) map[string]string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return nil
+	}
+	ids := map[string]string{}
+	for k, raw := range top {
+		var v string
+		if (k == "id" || strings.HasSuffix(k, "Id")) && json.Unmarshal(raw, &v) == nil && v != "" {
+			ids[k] = v
+		}
+	}
+	if len(ids) == 0 && len(top) == 1 {
+		for _, raw := range top {
+			var obj struct {
+				ID string `json:"id"`
+			}
+			if json.Unmarshal(raw, &obj) == nil && obj.ID != "" {
+				ids["id"] = obj.ID
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	return ids
+}
+
 // printJSON prints an answer indented, or through --jq.
-func (e *Env) printJSON(b []byte, out *Output) error {
+func (f *Factory) printJSON(b []byte, out *Output) error {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil
 	}
@@ -176,8 +237,8 @@ func (e *Env) printJSON(b []byte, out *Output) error {
 	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil {
 		// Not JSON (a PDF receipt, say): as is.
-		_, err := e.Stdout.Write(b)
+		_, err := f.Stdout.Write(b)
 		return err
 	}
-	return out.Write(e.Stdout, v, nil)
+	return out.Write(f.Stdout, v, nil)
 }

@@ -15,18 +15,18 @@ import (
 // confirmation at a terminal: a flag that approves would let a script
 // approve by accident, which multi-signature exists to prevent.
 
-func (e *Env) approvalsCommand() *cobra.Command {
+func newCmdApprovals(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "approvals",
 		Short: "The multi-signature queue: list and show (approve and reject in the dashboard)",
 		Args:  cobra.ArbitraryArgs,
 		RunE:  GroupRunE("list or show (approve and reject are in the dashboard's inbox, with a confirmation)"),
 	}
-	cmd.AddCommand(e.approvalsListCommand(), e.approvalsShowCommand())
+	cmd.AddCommand(newCmdApprovalsList(f), newCmdApprovalsShow(f))
 	return cmd
 }
 
-func (e *Env) approvalsListCommand() *cobra.Command {
+func newCmdApprovalsList(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the operations waiting for your approval",
@@ -35,12 +35,12 @@ func (e *Env) approvalsListCommand() *cobra.Command {
 	out := addOutputFlags(cmd)
 	limit := limitFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		return e.run(cmd, func(ctx context.Context, s *session) error {
+		return f.run(cmd, func(ctx context.Context, s *session) error {
 			ops, err := collect(ctx, *limit, s.client().ListApproverOperations)
 			if err != nil {
 				return err
 			}
-			return out.Write(e.Stdout, ops, func() Table {
+			return out.Write(f.Stdout, ops, func() Table {
 				t := Table{Columns: []string{"id", "type", "status", "requester", "account", "approvals", "created_at"}}
 				for _, o := range ops {
 					acct := o.SubAccountName
@@ -57,7 +57,7 @@ func (e *Env) approvalsListCommand() *cobra.Command {
 	return cmd
 }
 
-func (e *Env) approvalsShowCommand() *cobra.Command {
+func newCmdApprovalsShow(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show OPERATION_ID",
 		Short: "Show an operation: what it would do, who asked, who approved",
@@ -69,12 +69,12 @@ func (e *Env) approvalsShowCommand() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		return e.run(cmd, func(ctx context.Context, s *session) error {
+		return f.run(cmd, func(ctx context.Context, s *session) error {
 			op, err := s.client().GetOperation(ctx, id)
 			if err != nil {
 				return err
 			}
-			return out.Write(e.Stdout, op, func() Table { return operationDetail(op) })
+			return out.Write(f.Stdout, op, func() Table { return operationDetail(op) })
 		})
 	}
 	return cmd

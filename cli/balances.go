@@ -10,7 +10,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
-func (e *Env) balancesCommand() *cobra.Command {
+func newCmdBalances(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "balances",
 		Short: "Show the account's balance in every currency",
@@ -21,12 +21,12 @@ func (e *Env) balancesCommand() *cobra.Command {
 	}
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		return e.run(cmd, func(ctx context.Context, s *session) error {
+		return f.run(cmd, func(ctx context.Context, s *session) error {
 			b, err := s.client().Balances(ctx, s.sub)
 			if err != nil {
 				return err
 			}
-			return out.Write(e.Stdout, b, func() Table { return balancesTable(b) })
+			return out.Write(f.Stdout, b, func() Table { return balancesTable(b) })
 		})
 	}
 	return cmd

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -18,7 +17,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
-func (e *Env) batchCommand() *cobra.Command {
+func newCmdBatch(e *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "batch",
 		Short: "Pay many beneficiaries from a CSV file, once",
@@ -33,7 +32,7 @@ func (e *Env) batchCommand() *cobra.Command {
 			_, err := io.WriteString(e.Stdout, batch.Template())
 			return err
 		},
-	}, e.batchRunCommand())
+	}, newCmdBatchRun(e))
 	return cmd
 }
 
@@ -43,7 +42,7 @@ type batchFlags struct {
 	concurrency            int
 }
 
-func (e *Env) batchRunCommand() *cobra.Command {
+func newCmdBatchRun(e *Factory) *cobra.Command {
 	var f batchFlags
 	cmd := &cobra.Command{
 		Use:   "run FILE",
@@ -141,7 +140,7 @@ func (b batchSummary) table() Table {
 			fmt.Sprint(b.NotSent), fmt.Sprint(b.Invalid), fmt.Sprint(b.Remaining), b.Results}}}
 }
 
-func (e *Env) runBatch(ctx context.Context, s *session, file *batch.File, f batchFlags, interactive bool, out *Output) error {
+func (e *Factory) runBatch(ctx context.Context, s *session, file *batch.File, f batchFlags, interactive bool, out *Output) error {
 	stateDir, err := keystore.StateDir(e.Getenv)
 	if err != nil {
 		return fmt.Errorf("state directory: %w", err)
@@ -185,7 +184,7 @@ func (e *Env) runBatch(ctx context.Context, s *session, file *batch.File, f batc
 	if toPay == 0 {
 		fmt.Fprintf(e.Stderr, "nothing to pay: earlier runs of batch %q settled every row\n", file.Name)
 	}
-	jr, err := e.journal(s)
+	jr, err := s.journal()
 	if err != nil {
 		return err
 	}
@@ -228,7 +227,7 @@ func (e *Env) runBatch(ctx context.Context, s *session, file *batch.File, f batc
 // printReview prints, on stderr, every row with what the review found of
 // it (new with who it pays and its price, already created, parked,
 // invalid), the problems, and the totals, account and environment.
-func (e *Env) printReview(s *session, plan *batch.Plan) {
+func (e *Factory) printReview(s *session, plan *batch.Plan) {
 	w := e.Stderr
 	for _, r := range plan.Rows {
 		switch r.State() {
@@ -296,14 +295,12 @@ func nonEmptyOr(s, or string) string {
 
 // confirmBatch asks at the terminal. On production the operator types the
 // total of each currency the beneficiaries receive; elsewhere y confirms.
-func (e *Env) confirmBatch(ctx context.Context, s *session, plan *batch.Plan) bool {
+func (e *Factory) confirmBatch(ctx context.Context, s *session, plan *batch.Plan) bool {
 	if !s.target.Production {
-		return e.confirm(ctx, fmt.Sprintf("Pay %d rows?", plan.Count(batch.StateNew)))
+		return e.Prompter.Confirm(ctx, fmt.Sprintf("Pay %d rows?", plan.Count(batch.StateNew)))
 	}
-	in := bufio.NewReader(e.Stdin)
 	for _, cur := range batch.Currencies(plan.Out) {
-		fmt.Fprintf(e.Stderr, "PRODUCTION: type the %s total the beneficiaries receive to confirm: ", cur)
-		line, _ := in.ReadString('\n')
+		line, _ := e.Prompter.Line(ctx, fmt.Sprintf("PRODUCTION: type the %s total the beneficiaries receive to confirm: ", cur))
 		typed, err := money.ParseAmount(line, cur)
 		if err != nil || !typed.Equal(plan.Out[cur]) {
 			fmt.Fprintf(e.Stderr, "that is not the %s total: nothing was sent\n", cur)
@@ -315,7 +312,7 @@ func (e *Env) confirmBatch(ctx context.Context, s *session, plan *batch.Plan) bo
 
 // progressLine reports progress on stderr: rewritten in place at a
 // terminal, a line every tenth of the batch otherwise.
-func (e *Env) progressLine(total int) func(batch.Progress) {
+func (e *Factory) progressLine(total int) func(batch.Progress) {
 	tty := e.StderrTTY()
 	step := max(1, total/10)
 	last := time.Time{}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/journal"
 )
 
 // beneficiaryRow is one beneficiary of any kind, as listed.
@@ -24,18 +25,18 @@ type beneficiaryRow struct {
 
 var beneficiaryKinds = []string{"wallet", "brl", "usd", "cop", "eur", "ars"}
 
-func (e *Env) beneficiariesCommand() *cobra.Command {
+func newCmdBeneficiaries(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "beneficiaries",
 		Short: "List and add beneficiaries (wallets and bank accounts)",
 		Args:  cobra.ArbitraryArgs,
 		RunE:  GroupRunE("list or add"),
 	}
-	cmd.AddCommand(e.beneficiariesListCommand(), e.beneficiariesAddCommand())
+	cmd.AddCommand(newCmdBeneficiariesList(f), newCmdBeneficiariesAdd(f))
 	return cmd
 }
 
-func (e *Env) beneficiariesListCommand() *cobra.Command {
+func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 	var kind, alias string
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -55,7 +56,7 @@ func (e *Env) beneficiariesListCommand() *cobra.Command {
 			}
 			kinds = []string{k}
 		}
-		return e.run(cmd, func(ctx context.Context, s *session) error {
+		return f.run(cmd, func(ctx context.Context, s *session) error {
 			rows := []beneficiaryRow{}
 			c := s.client()
 			bf := func(cursor string) api.BeneficiaryFilter {
@@ -124,7 +125,7 @@ func (e *Env) beneficiariesListCommand() *cobra.Command {
 			if *limit > 0 && len(rows) > *limit {
 				rows = rows[:*limit]
 			}
-			return out.Write(e.Stdout, rows, func() Table {
+			return out.Write(f.Stdout, rows, func() Table {
 				t := Table{Columns: []string{"kind", "id", "alias", "target", "detail", "created_at"}}
 				for _, r := range rows {
 					t.Rows = append(t.Rows, []string{r.Kind, r.ID, r.Alias, r.Target, r.Detail, r.CreatedAt})
@@ -152,7 +153,7 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func (e *Env) beneficiariesAddCommand() *cobra.Command {
+func newCmdBeneficiariesAdd(f *Factory) *cobra.Command {
 	var kind, alias, desc, address, chain, memo, pixKey, taxID, name string
 	var yes bool
 	cmd := &cobra.Command{
@@ -190,34 +191,46 @@ func (e *Env) beneficiariesAddCommand() *cobra.Command {
 		default:
 			return Usagef("--kind %q: use wallet or brl (other kinds are added in the dashboard)", kind)
 		}
-		interactive := e.StdinTTY() && !yes
+		interactive := f.StdinTTY() && !yes
 		if !interactive && !yes {
 			return Usagef("no terminal to confirm at: pass --yes to add without asking")
 		}
-		t, err := e.Resolve()
+		t, err := f.Resolve()
 		if err != nil {
 			return err
 		}
 		if err := scriptedWrite(t, "adding a beneficiary", interactive); err != nil {
 			return err
 		}
-		return e.run(cmd, func(ctx context.Context, s *session) error {
-			fmt.Fprintf(e.Stderr, "Add %s beneficiary %q to %s\n", kind, alias, s.accountLabel())
-			if interactive && !e.confirm(ctx, "Add it?") {
+		return f.run(cmd, func(ctx context.Context, s *session) error {
+			fmt.Fprintf(f.Stderr, "Add %s beneficiary %q to %s\n", kind, alias, s.accountLabel())
+			if interactive && !f.Prompter.Confirm(ctx, "Add it?") {
 				return fmt.Errorf("not confirmed: nothing added")
 			}
-			var id uuid.UUID
-			var err error
-			if kind == "wallet" {
-				id, err = s.client().CreateWallet(ctx, s.sub, api.CreateWalletRequest{Alias: alias, Description: desc, WalletAddress: address, WalletChain: strings.ToUpper(chain), WalletMemo: memo})
-			} else {
-				id, err = s.client().CreateBRLAccount(ctx, s.sub, api.CreateBRLAccountRequest{Alias: alias, Description: desc, PixKey: pixKey, TaxID: taxID, UserName: name})
+			endpoint := "POST /v2/account/beneficiaries/wallets/"
+			if kind == "brl" {
+				endpoint = "POST /v2/account/beneficiaries/bank-accounts/brl/"
 			}
+			var id uuid.UUID
+			err := s.write("create-beneficiary-"+kind, endpoint, func(je *journal.Entry) error {
+				je.IDs = map[string]string{"alias": alias}
+				var err error
+				if kind == "wallet" {
+					id, err = s.client().CreateWallet(ctx, s.sub, api.CreateWalletRequest{Alias: alias, Description: desc, WalletAddress: address, WalletChain: strings.ToUpper(chain), WalletMemo: memo})
+				} else {
+					id, err = s.client().CreateBRLAccount(ctx, s.sub, api.CreateBRLAccountRequest{Alias: alias, Description: desc, PixKey: pixKey, TaxID: taxID, UserName: name})
+				}
+				if err != nil {
+					return err
+				}
+				je.IDs["beneficiary"], je.Outcome = id.String(), "created"
+				return nil
+			})
 			if err != nil {
 				return err
 			}
 			res := map[string]string{"id": id.String(), "kind": kind, "alias": alias}
-			return out.Write(e.Stdout, res, func() Table {
+			return out.Write(f.Stdout, res, func() Table {
 				return Table{Columns: []string{"id", "kind", "alias"}, Rows: [][]string{{id.String(), kind, alias}}}
 			})
 		})

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
@@ -25,7 +26,7 @@ func scriptedWrite(t *Target, what string, interactive bool) error {
 	return nil
 }
 
-func (e *Env) ticketsCancelCommand() *cobra.Command {
+func newCmdTicketsCancel(f *Factory) *cobra.Command {
 	var yes bool
 	cmd := &cobra.Command{
 		Use:   "cancel TICKET_ID",
@@ -47,18 +48,18 @@ profile allows them: tesouro profile add NAME ... --allow-scripted-writes.`,
 		if err != nil {
 			return err
 		}
-		interactive := e.StdinTTY() && !yes
+		interactive := f.StdinTTY() && !yes
 		if !interactive && !yes {
 			return Usagef("no terminal to confirm at: pass --yes to cancel without asking")
 		}
-		t, err := e.Resolve()
+		t, err := f.Resolve()
 		if err != nil {
 			return err
 		}
 		if err := scriptedWrite(t, "tickets cancel", interactive); err != nil {
 			return err
 		}
-		return e.run(cmd, func(ctx context.Context, s *session) error {
+		return f.run(cmd, func(ctx context.Context, s *session) error {
 			c := s.client()
 			tk, err := c.GetTicket(ctx, s.sub, id)
 			if err != nil {
@@ -67,28 +68,39 @@ profile allows them: tesouro profile add NAME ... --allow-scripted-writes.`,
 			if tk.Status != api.TicketUnpaid {
 				return fmt.Errorf("ticket %s is %s: only an UNPAID ticket can be canceled", tk.ID, tk.Status)
 			}
-			e.printCancelSummary(s, tk)
-			if interactive && !e.confirm(ctx, "Cancel this ticket?") {
+			f.printCancelSummary(s, tk)
+			if interactive && !f.Prompter.Confirm(ctx, "Cancel this ticket?") {
 				return errors.New("not confirmed: nothing canceled")
 			}
-			done, err := c.CancelTicket(ctx, s.sub, id)
+			var done *api.Ticket
+			err = s.write("cancel-ticket", "PATCH /v2/account/tickets/"+id.String()+"/cancel", func(je *journal.Entry) error {
+				je.IDs, je.Amounts = map[string]string{"ticketId": id.String()}, quoteAmounts(tk.Quote)
+				if tk.ExternalID != "" {
+					je.IDs["externalId"] = tk.ExternalID
+				}
+				if done, err = c.CancelTicket(ctx, s.sub, id); err != nil {
+					return fmt.Errorf("cancel ticket %s: %w", id, err)
+				}
+				je.Outcome = "canceled"
+				return nil
+			})
 			if err != nil {
-				return fmt.Errorf("cancel ticket %s: %w", id, err)
+				return err
 			}
-			fmt.Fprintf(e.Stderr, "ticket %s canceled\n", done.ID)
-			return out.Write(e.Stdout, done, func() Table { return ticketDetail(done) })
+			fmt.Fprintf(f.Stderr, "ticket %s canceled\n", done.ID)
+			return out.Write(f.Stdout, done, func() Table { return ticketDetail(done) })
 		})
 	}
 	return cmd
 }
 
 // printCancelSummary says on stderr which ticket is about to be canceled.
-func (e *Env) printCancelSummary(s *session, tk *api.Ticket) {
+func (f *Factory) printCancelSummary(s *session, tk *api.Ticket) {
 	env := "SANDBOX"
 	if s.target.Production {
 		env = "PRODUCTION (real money)"
 	}
-	q, w := tk.Quote, e.Stderr
+	q, w := tk.Quote, f.Stderr
 	fmt.Fprintf(w, "Environment:  %s\n", env)
 	fmt.Fprintf(w, "Account:      %s\n", s.accountLabel())
 	fmt.Fprintf(w, "Ticket:       %s (%s)\n", tk.ID, tk.Status)

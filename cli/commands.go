@@ -11,16 +11,17 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 )
 
-// Commands returns the scripting commands, for main to add to the tree.
-func Commands(e *Env) []*cobra.Command {
+// scriptingCommands are the commands that act on the service.
+func scriptingCommands(f *Factory) []*cobra.Command {
 	return []*cobra.Command{
-		e.balancesCommand(), e.accountsCommand(), e.ticketsCommand(), e.ticketCommand(), e.quoteCommand(),
-		e.approvalsCommand(), e.beneficiariesCommand(), e.webhooksCommand(), e.statementCommand(), e.apiCommand(), e.batchCommand(),
+		newCmdBalances(f), newCmdAccounts(f), newCmdTickets(f), newCmdTicket(f), newCmdQuote(f),
+		newCmdApprovals(f), newCmdBeneficiaries(f), newCmdWebhooks(f), newCmdStatement(f), newCmdAPI(f), newCmdBatch(f),
 	}
 }
 
 // session is a connected command: the client and the account it acts on.
 type session struct {
+	f       *Factory
 	target  *Target
 	conn    *Conn
 	sub     uuid.UUID // uuid.Nil: the main account
@@ -29,16 +30,16 @@ type session struct {
 
 // open resolves the target, connects and, unless mainOnly, resolves
 // --sub-account (or the profile's default). The caller must call close.
-func (e *Env) open(ctx context.Context, mainOnly bool) (*session, error) {
-	t, err := e.Resolve()
+func (f *Factory) open(ctx context.Context, mainOnly bool) (*session, error) {
+	t, err := f.Resolve()
 	if err != nil {
 		return nil, err
 	}
-	conn, err := t.Connect(ctx, e.ClientOptions()...)
+	conn, err := t.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	s := &session{target: t, conn: conn}
+	s := &session{f: f, target: t, conn: conn}
 	if mainOnly {
 		return s, nil
 	}
@@ -53,27 +54,27 @@ func (s *session) close() error { return s.conn.Close() }
 
 func (s *session) client() *api.Client { return s.conn.Client }
 
-// run opens a session for the command, runs f and closes the session
+// run opens a session for the command, runs fn and closes the session
 // whatever happens.
-func (e *Env) run(cmd *cobra.Command, f func(ctx context.Context, s *session) error) error {
-	return e.runOn(cmd, false, f)
+func (f *Factory) run(cmd *cobra.Command, fn func(ctx context.Context, s *session) error) error {
+	return f.runOn(cmd, false, fn)
 }
 
 // runMain is run for commands that act on the main account whatever
 // sub-account the profile opens on (webhooks): that sub-account is not
 // looked up, so one that is gone or renamed does not stop them.
-func (e *Env) runMain(cmd *cobra.Command, f func(ctx context.Context, s *session) error) error {
-	return e.runOn(cmd, true, f)
+func (f *Factory) runMain(cmd *cobra.Command, fn func(ctx context.Context, s *session) error) error {
+	return f.runOn(cmd, true, fn)
 }
 
-func (e *Env) runOn(cmd *cobra.Command, mainOnly bool, f func(ctx context.Context, s *session) error) error {
+func (f *Factory) runOn(cmd *cobra.Command, mainOnly bool, fn func(ctx context.Context, s *session) error) error {
 	ctx := cmd.Context()
-	s, err := e.open(ctx, mainOnly)
+	s, err := f.open(ctx, mainOnly)
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	return f(ctx, s)
+	return fn(ctx, s)
 }
 
 // parseID parses a positional id argument.

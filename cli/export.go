@@ -15,8 +15,8 @@ import (
 	"github.com/tesouro-treasury/tesouro/export"
 )
 
-func (e *Env) ticketsExportCommand() *cobra.Command {
-	var f ticketFilterFlags
+func newCmdTicketsExport(f *Factory) *cobra.Command {
+	var filters ticketFilterFlags
 	var output string
 	cmd := &cobra.Command{
 		Use:   "export",
@@ -32,11 +32,11 @@ tesouro-tickets-ACCOUNT-YYYYMMDD-HHMMSS.csv.`,
   tesouro tickets export -o - | wc -l`,
 		Args: noArgs,
 	}
-	f.add(cmd)
+	filters.add(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write to FILE (- for stdout) instead of a named file in the export directory")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		return e.run(cmd, func(ctx context.Context, s *session) error {
-			tf, err := f.filter(s)
+		return f.run(cmd, func(ctx context.Context, s *session) error {
+			tf, err := filters.filter(s)
 			if err != nil {
 				return err
 			}
@@ -45,15 +45,15 @@ tesouro-tickets-ACCOUNT-YYYYMMDD-HHMMSS.csv.`,
 				return err
 			}
 			if output == "-" {
-				n, err := e.writeTickets(ctx, s, tf, acct, e.Stdout)
+				n, err := f.writeTickets(ctx, s, tf, acct, f.Stdout)
 				if err == nil {
-					fmt.Fprintf(e.Stderr, "%d tickets exported\n", n)
+					fmt.Fprintf(f.Stderr, "%d tickets exported\n", n)
 				}
 				return err
 			}
 			path := output
 			if path == "" {
-				dir, err := export.Dir(e.Getenv)
+				dir, err := export.Dir(f.Getenv)
 				if err != nil {
 					return err
 				}
@@ -70,7 +70,7 @@ tesouro-tickets-ACCOUNT-YYYYMMDD-HHMMSS.csv.`,
 				return fmt.Errorf("export: %w", err)
 			}
 			defer os.Remove(tmp.Name())
-			n, err := e.writeTickets(ctx, s, tf, acct, tmp)
+			n, err := f.writeTickets(ctx, s, tf, acct, tmp)
 			if cerr := tmp.Close(); err == nil {
 				err = cerr
 			}
@@ -80,7 +80,7 @@ tesouro-tickets-ACCOUNT-YYYYMMDD-HHMMSS.csv.`,
 			if err := os.Rename(tmp.Name(), path); err != nil {
 				return fmt.Errorf("export: %w", err)
 			}
-			fmt.Fprintf(e.Stderr, "%d tickets exported to %s\n", n, path)
+			fmt.Fprintf(f.Stderr, "%d tickets exported to %s\n", n, path)
 			return nil
 		})
 	}
@@ -108,12 +108,12 @@ func exportAccount(ctx context.Context, s *session) (export.Account, error) {
 
 // writeTickets writes every matching ticket, page by page, showing
 // progress on stderr when it is a terminal.
-func (e *Env) writeTickets(ctx context.Context, s *session, tf api.TicketFilter, acct export.Account, w io.Writer) (int, error) {
+func (f *Factory) writeTickets(ctx context.Context, s *session, tf api.TicketFilter, acct export.Account, w io.Writer) (int, error) {
 	cw, err := export.NewWriter(w, export.TicketColumns)
 	if err != nil {
 		return 0, err
 	}
-	progress := e.StderrTTY()
+	progress := f.StderrTTY()
 	for tk, err := range api.All(ctx, ticketPages(s, tf)) {
 		if err != nil {
 			return cw.Rows(), err
@@ -122,11 +122,11 @@ func (e *Env) writeTickets(ctx context.Context, s *session, tf api.TicketFilter,
 			return cw.Rows(), err
 		}
 		if progress && cw.Rows()%100 == 0 {
-			fmt.Fprintf(e.Stderr, "\rexporting: %d tickets", cw.Rows())
+			fmt.Fprintf(f.Stderr, "\rexporting: %d tickets", cw.Rows())
 		}
 	}
 	if progress {
-		fmt.Fprint(e.Stderr, "\r\033[K")
+		fmt.Fprint(f.Stderr, "\r\033[K")
 	}
 	return cw.Rows(), cw.Flush()
 }

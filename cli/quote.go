@@ -98,8 +98,8 @@ type quoteView struct {
 	ExpiresAt time.Time `json:"expiresAt"`
 }
 
-func (e *Env) quoteCommand() *cobra.Command {
-	var f quoteFlags
+func newCmdQuote(f *Factory) *cobra.Command {
+	var qf quoteFlags
 	var watch time.Duration
 	cmd := &cobra.Command{
 		Use:   "quote",
@@ -109,19 +109,19 @@ func (e *Env) quoteCommand() *cobra.Command {
   tesouro quote --from BRL --to USDT --amount 1000 --watch 5s`,
 		Args: noArgs,
 	}
-	f.add(cmd)
+	qf.add(cmd)
 	cmd.Flags().DurationVar(&watch, "watch", 0, "re-quote every INTERVAL (e.g. 5s) until interrupted")
 	cmd.Flags().Lookup("watch").NoOptDefVal = "5s"
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		if _, err := f.intent(uuid.Nil); err != nil {
+		if _, err := qf.intent(uuid.Nil); err != nil {
 			return err
 		}
 		if watch < 0 || (watch > 0 && watch < time.Second) {
 			return Usagef("--watch %s: give an interval of at least 1s", watch)
 		}
-		return e.run(cmd, func(ctx context.Context, s *session) error {
-			in, _ := f.intent(s.sub)
+		return f.run(cmd, func(ctx context.Context, s *session) error {
+			in, _ := qf.intent(s.sub)
 			req := in.QuoteRequest()
 			for {
 				sent := time.Now()
@@ -130,7 +130,7 @@ func (e *Env) quoteCommand() *cobra.Command {
 					return err
 				}
 				v := quoteView{Quote: q, ExpiresAt: sent.Add(quoteLife).UTC().Truncate(time.Second)}
-				if err := out.Write(e.Stdout, v, func() Table { return quoteTable(q, s) }); err != nil {
+				if err := out.Write(f.Stdout, v, func() Table { return quoteTable(q, s) }); err != nil {
 					return err
 				}
 				if watch == 0 {

@@ -16,11 +16,11 @@ import (
 	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
-// RequestLog wraps a sandbox's handler to print one line per request:
+// requestLog wraps a sandbox's handler to print one line per request:
 // time, method, path (no query: it may name people), status, latency and
 // which demo access made it. Credentials are never printed: the API key is
 // only looked up to name its access.
-func RequestLog(h http.Handler, w io.Writer, creds sandbox.Credentials) http.Handler {
+func requestLog(h http.Handler, w io.Writer, creds sandbox.Credentials) http.Handler {
 	names := map[string]string{}
 	for _, a := range creds.Accesses {
 		names[a.APIKey] = a.Name
@@ -77,14 +77,15 @@ type Forwarder struct {
 	mu  sync.Mutex
 }
 
-// Forward starts relaying the deliveries of the sandbox whose credentials
-// are creds to the URL to. The operator demo access registers the webhooks.
-func Forward(ctx context.Context, creds sandbox.Credentials, to string, out io.Writer) (*Forwarder, error) {
+// forward starts relaying the deliveries of the sandbox whose credentials
+// are creds to the URL to, printing on fac's stdout. The operator demo
+// access registers the webhooks.
+func forward(ctx context.Context, fac *Factory, creds sandbox.Credentials, to string) (*Forwarder, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("--forward-to: relay listener: %w", err)
 	}
-	f := &Forwarder{to: to, out: out, hc: &http.Client{Timeout: 10 * time.Second}, ln: ln}
+	f := &Forwarder{to: to, out: fac.Stdout, hc: &http.Client{Timeout: 10 * time.Second}, ln: ln}
 	f.srv = &http.Server{Handler: http.HandlerFunc(f.relay), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = f.srv.Serve(ln) }()
 
@@ -93,7 +94,7 @@ func Forward(ctx context.Context, creds sandbox.Credentials, to string, out io.W
 		f.Close()
 		return nil, fmt.Errorf("--forward-to: the sandbox has no operator access to register webhooks with")
 	}
-	conn, err := demoConn(creds.BaseURL, acc, nil, []api.Option{api.WithTimeout(RequestTimeout)})
+	conn, err := fac.demoConn(creds.BaseURL, acc, nil)
 	if err != nil {
 		f.Close()
 		return nil, err

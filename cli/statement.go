@@ -13,7 +13,7 @@ import (
 // their fixed order.
 var StatementColumns = []string{"id", "created_at", "currency", "balance_change", "final_balance", "description", "ticket_id"}
 
-func (e *Env) statementCommand() *cobra.Command {
+func newCmdStatement(f *Factory) *cobra.Command {
 	var since, until string
 	cmd := &cobra.Command{
 		Use:   "statement",
@@ -42,17 +42,17 @@ Amounts are printed exactly as the service keeps them.`,
 		if !after.IsZero() && !before.IsZero() && !after.Before(before) {
 			return Usagef("--since %s is not before --until %s", since, until)
 		}
-		return e.run(cmd, func(ctx context.Context, s *session) error {
-			f := api.StatementFilter{SubAccountID: s.sub, CreatedAfter: after, CreatedBefore: before}
+		return f.run(cmd, func(ctx context.Context, s *session) error {
+			sf := api.StatementFilter{SubAccountID: s.sub, CreatedAfter: after, CreatedBefore: before}
 			list, err := collect(ctx, *limit, func(ctx context.Context, cursor string) (api.Page[api.StatementLog], error) {
-				g := f
+				g := sf
 				g.Cursor = cursor
 				return s.client().Statement(ctx, g)
 			})
 			if err != nil {
 				return err
 			}
-			return out.Write(e.Stdout, list, func() Table { return statementTable(list) })
+			return out.Write(f.Stdout, list, func() Table { return statementTable(list) })
 		})
 	}
 	return cmd

@@ -36,7 +36,7 @@ type Target struct {
 	// (ticket create --yes) on production.
 	ScriptedWrites bool
 
-	connect func(ctx context.Context, opts []api.Option) (*Conn, error)
+	connect func(ctx context.Context) (*Conn, error)
 }
 
 // Conn is a live client of the target.
@@ -50,8 +50,8 @@ type Conn struct {
 
 // Connect reads the credentials and builds the client; an embedded sandbox
 // starts here.
-func (t *Target) Connect(ctx context.Context, opts ...api.Option) (*Conn, error) {
-	c, err := t.connect(ctx, opts)
+func (t *Target) Connect(ctx context.Context) (*Conn, error) {
+	c, err := t.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -61,13 +61,18 @@ func (t *Target) Connect(ctx context.Context, opts ...api.Option) (*Conn, error)
 	return c, nil
 }
 
-// Resolve decides the target. Its mistakes are usage errors.
-func (e *Env) Resolve() (*Target, error) {
-	g := *e.G
+// Resolve decides the target of a scripting command. Its mistakes are
+// usage errors, and so is the absence of a profile when neither --sandbox
+// nor --credentials was given: a script must never take demo data for its
+// account's.
+func (f *Factory) Resolve() (*Target, error) { return f.resolve(false) }
+
+// resolve decides the target. With no profile configured and none asked
+// for, the dashboard (and only the dashboard) opens on the embedded
+// sandbox, so that a first run shows something that works.
+func (f *Factory) resolve(dashboard bool) (*Target, error) {
+	g := f.G
 	explicitProfile := g.Profile != ""
-	if g.Profile == "" && !g.Sandbox && g.Credentials == "" {
-		g.Profile = strings.TrimSpace(e.Getenv("TESOURO_PROFILE"))
-	}
 	switch {
 	case g.Sandbox && g.Credentials != "":
 		return nil, Usagef("--sandbox and --credentials exclude each other: --sandbox starts its own sandbox")
@@ -84,22 +89,17 @@ func (e *Env) Resolve() (*Target, error) {
 	t := &Target{ReadOnly: g.ReadOnly, SubAccount: strings.TrimSpace(g.SubAccount)}
 	switch {
 	case g.Sandbox:
-		embedded(t, g.As)
+		f.embedded(t, g.As)
 		return t, nil
 	case g.Credentials != "":
-		return t, credentialsTarget(t, g.Credentials, g.As)
+		return t, f.credentialsTarget(t, g.Credentials, g.As)
 	}
-	dir, err := keystore.ConfigDir(e.Getenv)
-	if err != nil {
-		return nil, fmt.Errorf("config directory: %w", err)
-	}
-	cfg, err := keystore.Load(dir)
-	if err != nil {
-		return nil, fmt.Errorf("load config: %w", err)
-	}
-	p, err := cfg.Lookup(g.Profile)
-	if errors.Is(err, keystore.ErrNoProfile) && g.Profile == "" {
-		embedded(t, g.As)
+	_, p, err := f.Profile(g.Profile)
+	if errors.Is(err, keystore.ErrNoProfile) {
+		if !dashboard {
+			return nil, Usagef("%v, or run on demo data with --sandbox (or --credentials FILE from a running \"tesouro sandbox\")", err)
+		}
+		f.embedded(t, g.As)
 		return t, nil
 	}
 	if err != nil {
@@ -112,16 +112,16 @@ func (e *Env) Resolve() (*Target, error) {
 	if t.SubAccount == "" {
 		t.SubAccount = p.SubAccount
 	}
-	t.connect = func(ctx context.Context, opts []api.Option) (*Conn, error) {
-		auth, err := keystore.NewAuthenticatorWith(e.Secrets(), p, func(err error) {
+	t.connect = func(ctx context.Context) (*Conn, error) {
+		auth, err := keystore.NewAuthenticatorWith(f.Secrets(), p, func(err error) {
 			if err != nil {
-				fmt.Fprintf(e.Stderr, "warning: profile %s: the renewed session could not be saved to the keyring: %v\n", p.Name, err)
+				fmt.Fprintf(f.Stderr, "warning: profile %s: the renewed session could not be saved to the keyring: %v\n", p.Name, err)
 			}
 		})
 		if err != nil {
 			return nil, err
 		}
-		cl, err := api.New(p.BaseURL, auth, opts...)
+		cl, err := f.NewClient(p.BaseURL, auth)
 		if err != nil {
 			return nil, fmt.Errorf("profile %s: %w", p.Name, err)
 		}
@@ -137,9 +137,9 @@ func (e *Env) Resolve() (*Target, error) {
 }
 
 // embedded targets a fresh in-process sandbox acting as demo access as.
-func embedded(t *Target, as string) {
+func (f *Factory) embedded(t *Target, as string) {
 	t.Embedded, t.Funding, t.DemoAccess = true, true, as
-	t.connect = func(ctx context.Context, opts []api.Option) (*Conn, error) {
+	t.connect = func(ctx context.Context) (*Conn, error) {
 		r, err := sandbox.Start(sandbox.Config{Seed: 1}, "127.0.0.1:0")
 		if err != nil {
 			return nil, fmt.Errorf("start the embedded sandbox: %w", err)
@@ -149,7 +149,7 @@ func embedded(t *Target, as string) {
 			r.Close()
 			return nil, fmt.Errorf("the sandbox has no demo access named %q", as)
 		}
-		return demoConn(r.BaseURL, acc, r.Close, opts)
+		return f.demoConn(r.BaseURL, acc, r.Close)
 	}
 }
 
@@ -157,7 +157,7 @@ func embedded(t *Target, as string) {
 // credentials file it wrote. The file's base URL must be on this machine:
 // the header says SANDBOX and offers to simulate payments, which must never
 // be true of a service elsewhere, whatever a file claims.
-func credentialsTarget(t *Target, path, as string) error {
+func (f *Factory) credentialsTarget(t *Target, path, as string) error {
 	creds, err := sandbox.ReadCredentials(path)
 	if err != nil {
 		return err
@@ -176,14 +176,14 @@ func credentialsTarget(t *Target, path, as string) error {
 	t.Funding, t.DemoAccess = true, as
 	t.Label = "sandbox (" + filepath.Base(path) + ")"
 	t.Email = acc.Email
-	t.connect = func(ctx context.Context, opts []api.Option) (*Conn, error) {
-		return demoConn(creds.BaseURL, acc, nil, opts)
+	t.connect = func(ctx context.Context) (*Conn, error) {
+		return f.demoConn(creds.BaseURL, acc, nil)
 	}
 	return nil
 }
 
 // demoConn signs requests with a demo access's API key.
-func demoConn(baseURL string, acc sandbox.AccessCredential, closeFn func() error, opts []api.Option) (*Conn, error) {
+func (f *Factory) demoConn(baseURL string, acc sandbox.AccessCredential, closeFn func() error) (*Conn, error) {
 	fail := func(err error) (*Conn, error) {
 		if closeFn != nil {
 			closeFn()
@@ -194,7 +194,7 @@ func demoConn(baseURL string, acc sandbox.AccessCredential, closeFn func() error
 	if err != nil {
 		return fail(fmt.Errorf("demo access %s: %w", acc.Name, err))
 	}
-	cl, err := api.New(baseURL, auth, opts...)
+	cl, err := f.NewClient(baseURL, auth)
 	if err != nil {
 		return fail(err)
 	}

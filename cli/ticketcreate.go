@@ -23,18 +23,18 @@ type createFlags struct {
 	yes                                                                     bool
 }
 
-func (e *Env) ticketCommand() *cobra.Command {
+func newCmdTicket(e *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ticket",
 		Short: "Create a ticket from flags (see also: tickets)",
 		Args:  cobra.ArbitraryArgs,
 		RunE:  GroupRunE("create"),
 	}
-	cmd.AddCommand(e.ticketCreateCommand())
+	cmd.AddCommand(newCmdTicketCreate(e))
 	return cmd
 }
 
-func (e *Env) ticketCreateCommand() *cobra.Command {
+func newCmdTicketCreate(e *Factory) *cobra.Command {
 	var qf quoteFlags
 	var f createFlags
 	cmd := &cobra.Command{
@@ -173,7 +173,7 @@ func flagWords(err error) string {
 	return flag + ": " + fe.Msg
 }
 
-func (e *Env) createTicket(ctx context.Context, s *session, in payment.Intent, interactive bool, out *Output) error {
+func (e *Factory) createTicket(ctx context.Context, s *session, in payment.Intent, interactive bool, out *Output) error {
 	c := s.client()
 	// A ticket with this external id may exist from an earlier run whose
 	// outcome the caller never learnt: then nothing is created. Another
@@ -193,7 +193,7 @@ func (e *Env) createTicket(ctx context.Context, s *session, in payment.Intent, i
 	if err := payment.Check(info, in.Account, in.Needs(), time.Now()); err != nil {
 		return fmt.Errorf("%w: nothing was sent", err)
 	}
-	jr, err := e.journal(s)
+	jr, err := s.journal()
 	if err != nil {
 		return err
 	}
@@ -208,7 +208,7 @@ func (e *Env) createTicket(ctx context.Context, s *session, in payment.Intent, i
 			return err
 		}
 		e.printSummary(ctx, s, q, in, deadline)
-		if interactive && !e.confirm(ctx, "Create this ticket?") {
+		if interactive && !e.Prompter.Confirm(ctx, "Create this ticket?") {
 			return errors.New("not confirmed: nothing created")
 		}
 		if time.Now().After(deadline.Add(-time.Second)) {
@@ -246,7 +246,7 @@ func (e *Env) createTicket(ctx context.Context, s *session, in payment.Intent, i
 
 // printSummary says on stderr exactly what is about to be created, and
 // warns when the month's limits would be exceeded (the service decides).
-func (e *Env) printSummary(ctx context.Context, s *session, q *api.Quote, in payment.Intent, deadline time.Time) {
+func (e *Factory) printSummary(ctx context.Context, s *session, q *api.Quote, in payment.Intent, deadline time.Time) {
 	env := "SANDBOX"
 	if s.target.Production {
 		env = "PRODUCTION (real money)"

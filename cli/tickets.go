@@ -13,14 +13,14 @@ import (
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
-func (e *Env) ticketsCommand() *cobra.Command {
+func newCmdTickets(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tickets",
 		Short: "List, show, export and cancel tickets and fetch their receipts",
 		Args:  cobra.ArbitraryArgs,
 		RunE:  GroupRunE("list, get, receipt, cancel or export"),
 	}
-	cmd.AddCommand(e.ticketsListCommand(), e.ticketsGetCommand(), e.ticketsReceiptCommand(), e.ticketsCancelCommand(), e.ticketsExportCommand())
+	cmd.AddCommand(newCmdTicketsList(f), newCmdTicketsGet(f), newCmdTicketsReceipt(f), newCmdTicketsCancel(f), newCmdTicketsExport(f))
 	return cmd
 }
 
@@ -73,14 +73,14 @@ func parseTime(flag, v string) (time.Time, error) {
 // ticketPages fetches the tickets the filter matches, page after page.
 func ticketPages(s *session, tf api.TicketFilter) func(ctx context.Context, cursor string) (api.Page[api.Ticket], error) {
 	return func(ctx context.Context, cursor string) (api.Page[api.Ticket], error) {
-		f := tf
-		f.Cursor = cursor
-		return s.client().ListTickets(ctx, f)
+		page := tf
+		page.Cursor = cursor
+		return s.client().ListTickets(ctx, page)
 	}
 }
 
-func (e *Env) ticketsListCommand() *cobra.Command {
-	var f ticketFilterFlags
+func newCmdTicketsList(f *Factory) *cobra.Command {
+	var filters ticketFilterFlags
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List tickets (every page; --limit to stop early)",
@@ -88,12 +88,12 @@ func (e *Env) ticketsListCommand() *cobra.Command {
   tesouro tickets list --json --jq '.[] | select(.status == "PAID") | .id'`,
 		Args: noArgs,
 	}
-	f.add(cmd)
+	filters.add(cmd)
 	out := addOutputFlags(cmd)
 	limit := limitFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		return e.run(cmd, func(ctx context.Context, s *session) error {
-			tf, err := f.filter(s)
+		return f.run(cmd, func(ctx context.Context, s *session) error {
+			tf, err := filters.filter(s)
 			if err != nil {
 				return err
 			}
@@ -101,7 +101,7 @@ func (e *Env) ticketsListCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return out.Write(e.Stdout, list, func() Table { return ticketsTable(list) })
+			return out.Write(f.Stdout, list, func() Table { return ticketsTable(list) })
 		})
 	}
 	return cmd
@@ -118,7 +118,7 @@ func ticketsTable(list []api.Ticket) Table {
 	return t
 }
 
-func (e *Env) ticketsGetCommand() *cobra.Command {
+func newCmdTicketsGet(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "get TICKET_ID",
 		Short: "Show one ticket",
@@ -130,12 +130,12 @@ func (e *Env) ticketsGetCommand() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		return e.run(cmd, func(ctx context.Context, s *session) error {
+		return f.run(cmd, func(ctx context.Context, s *session) error {
 			tk, err := s.client().GetTicket(ctx, s.sub, id)
 			if err != nil {
 				return err
 			}
-			return out.Write(e.Stdout, tk, func() Table { return ticketDetail(tk) })
+			return out.Write(f.Stdout, tk, func() Table { return ticketDetail(tk) })
 		})
 	}
 	return cmd
@@ -168,7 +168,7 @@ func ticketDetail(tk *api.Ticket) Table {
 	return t
 }
 
-func (e *Env) ticketsReceiptCommand() *cobra.Command {
+func newCmdTicketsReceipt(f *Factory) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
 		Use:   "receipt TICKET_ID",
@@ -179,16 +179,16 @@ func (e *Env) ticketsReceiptCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if output == "-" && e.StdoutTTY() {
+			if output == "-" && f.StdoutTTY() {
 				return Usagef("refusing to write a PDF to the terminal: give -o FILE")
 			}
-			return e.run(cmd, func(ctx context.Context, s *session) error {
+			return f.run(cmd, func(ctx context.Context, s *session) error {
 				pdf, err := s.client().TicketReceipt(ctx, s.sub, id)
 				if err != nil {
 					return err
 				}
 				if output == "-" {
-					_, err = e.Stdout.Write(pdf)
+					_, err = f.Stdout.Write(pdf)
 					return err
 				}
 				path := output
@@ -198,7 +198,7 @@ func (e *Env) ticketsReceiptCommand() *cobra.Command {
 				if err := os.WriteFile(path, pdf, 0o600); err != nil {
 					return err
 				}
-				fmt.Fprintf(e.Stderr, "receipt written to %s (%d bytes)\n", path, len(pdf))
+				fmt.Fprintf(f.Stderr, "receipt written to %s (%d bytes)\n", path, len(pdf))
 				return nil
 			})
 		},

@@ -19,9 +19,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/journal"
 )
 
-func (e *Env) webhooksCommand() *cobra.Command {
+func newCmdWebhooks(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "webhooks",
 		Short: "Webhooks: list, delivery attempts, acknowledge, verify a signature",
@@ -34,26 +35,26 @@ func (e *Env) webhooksCommand() *cobra.Command {
 		// sub-account's own, so it is refused. A profile's default
 		// sub-account is not a flag the user typed here, and stays silent.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if f := cmd.Flags().Lookup("sub-account"); f != nil && f.Changed {
+			if fl := cmd.Flags().Lookup("sub-account"); fl != nil && fl.Changed {
 				return Usagef("%s: --sub-account does not apply: webhooks belong to the main account, which receives every sub-account's events (each names its sub-account)", cmd.CommandPath())
 			}
 			return nil
 		},
 	}
-	cmd.AddCommand(e.webhooksListCommand(), e.webhooksAttemptsCommand(), e.webhooksAckCommand(), e.webhooksVerifyCommand())
+	cmd.AddCommand(newCmdWebhooksList(f), newCmdWebhooksAttempts(f), newCmdWebhooksAck(f), newCmdWebhooksVerify(f))
 	return cmd
 }
 
-func (e *Env) webhooksListCommand() *cobra.Command {
+func newCmdWebhooksList(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "list", Short: "List the account's webhooks", Args: noArgs}
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		return e.runMain(cmd, func(ctx context.Context, s *session) error {
+		return f.runMain(cmd, func(ctx context.Context, s *session) error {
 			hooks, err := s.client().ListWebhooks(ctx)
 			if err != nil {
 				return err
 			}
-			return out.Write(e.Stdout, hooks, func() Table {
+			return out.Write(f.Stdout, hooks, func() Table {
 				t := Table{Columns: []string{"id", "url", "subscriptions"}}
 				for _, h := range hooks {
 					t.Rows = append(t.Rows, []string{h.ID, h.URL, fmt.Sprint(h.Subscriptions)})
@@ -65,7 +66,7 @@ func (e *Env) webhooksListCommand() *cobra.Command {
 	return cmd
 }
 
-func (e *Env) webhooksAttemptsCommand() *cobra.Command {
+func newCmdWebhooksAttempts(f *Factory) *cobra.Command {
 	var unacked bool
 	var event string
 	cmd := &cobra.Command{Use: "attempts", Short: "List delivery attempts (every page; --limit to stop early)", Args: noArgs}
@@ -74,14 +75,14 @@ func (e *Env) webhooksAttemptsCommand() *cobra.Command {
 	out := addOutputFlags(cmd)
 	limit := limitFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		return e.runMain(cmd, func(ctx context.Context, s *session) error {
+		return f.runMain(cmd, func(ctx context.Context, s *session) error {
 			list, err := collect(ctx, *limit, func(ctx context.Context, cursor string) (api.Page[api.WebhookAttempt], error) {
 				return s.client().ListWebhookAttempts(ctx, api.AttemptFilter{Cursor: cursor, UnackedOnly: unacked, WebhookEventID: event})
 			})
 			if err != nil {
 				return err
 			}
-			return out.Write(e.Stdout, list, func() Table {
+			return out.Write(f.Stdout, list, func() Table {
 				t := Table{Columns: []string{"id", "event_id", "url", "response_status", "acknowledged", "created_at"}}
 				for _, a := range list {
 					t.Rows = append(t.Rows, []string{a.ID, a.WebhookEventID, a.WebhookURL, fmt.Sprint(a.ResponseStatus), fmt.Sprint(a.Acknowledged), a.CreatedAt})
@@ -93,7 +94,7 @@ func (e *Env) webhooksAttemptsCommand() *cobra.Command {
 	return cmd
 }
 
-func (e *Env) webhooksAckCommand() *cobra.Command {
+func newCmdWebhooksAck(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "ack ATTEMPT_ID...",
 		Short: "Acknowledge delivery attempts",
@@ -104,21 +105,32 @@ func (e *Env) webhooksAckCommand() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return e.runMain(cmd, func(ctx context.Context, s *session) error {
+			return f.runMain(cmd, func(ctx context.Context, s *session) error {
 				if s.target.ReadOnly {
 					return Usagef("read-only: acknowledging is a write")
 				}
-				if err := s.client().AcknowledgeWebhookAttempts(ctx, args); err != nil {
+				err := s.write("acknowledge-webhook-attempts", "PATCH /v2/notifications/webhooks/attempts", func(je *journal.Entry) error {
+					je.IDs = make(map[string]string, len(args))
+					for i, id := range args {
+						je.IDs[fmt.Sprintf("attempt%d", i+1)] = id
+					}
+					if err := s.client().AcknowledgeWebhookAttempts(ctx, args); err != nil {
+						return fmt.Errorf("acknowledge webhook attempts: %w", err)
+					}
+					je.Outcome = "acknowledged"
+					return nil
+				})
+				if err != nil {
 					return err
 				}
-				fmt.Fprintf(e.Stdout, "%d attempt(s) acknowledged\n", len(args))
+				fmt.Fprintf(f.Stdout, "%d attempt(s) acknowledged\n", len(args))
 				return nil
 			})
 		},
 	}
 }
 
-func (e *Env) webhooksVerifyCommand() *cobra.Command {
+func newCmdWebhooksVerify(f *Factory) *cobra.Command {
 	var sig, keyFile string
 	cmd := &cobra.Command{
 		Use:   "verify",
@@ -133,7 +145,7 @@ profile (or --credentials / --sandbox). Exit 0 when it verifies, 1 otherwise.`,
   tesouro webhooks verify --signature "$SIG" --public-key key.pem < body.json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			raw, err := io.ReadAll(io.LimitReader(e.Stdin, 8<<20))
+			raw, err := io.ReadAll(io.LimitReader(f.Stdin, 8<<20))
 			if err != nil {
 				return err
 			}
@@ -159,7 +171,7 @@ profile (or --credentials / --sandbox). Exit 0 when it verifies, 1 otherwise.`,
 					return err
 				}
 			} else {
-				err := e.runMain(cmd, func(ctx context.Context, s *session) error {
+				err := f.runMain(cmd, func(ctx context.Context, s *session) error {
 					k, err := s.client().PublicKey(ctx)
 					keyPEM = []byte(k)
 					return err
@@ -171,7 +183,7 @@ profile (or --credentials / --sandbox). Exit 0 when it verifies, 1 otherwise.`,
 			if err := VerifyDelivery(keyPEM, body, sig); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.Stdout, "signature valid (%d-byte body)\n", len(body))
+			fmt.Fprintf(f.Stdout, "signature valid (%d-byte body)\n", len(body))
 			return nil
 		},
 	}

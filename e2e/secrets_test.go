@@ -359,6 +359,14 @@ func TestE2ESecretsNeverLeaveTheKeyring(t *testing.T) {
 			t.Errorf("debug.log has no run with %s:\n%s", want, debugLog)
 		}
 	}
+	// Both runs traced their exchanges, headers and bodies (secrets
+	// redacted): the ticket's creation, and the expired session's refresh.
+	for _, want := range []string{"method=POST url=" + sb.BaseURL + "/v2/account/tickets/ status=201", "request.header.X-Api-Key=REDACTED",
+		"method=POST url=" + sb.BaseURL + "/v2/auth/refresh", `\"refreshToken\":\"REDACTED\"`, "request.header.Authorization=REDACTED"} {
+		if !bytes.Contains(debugLog, []byte(want)) {
+			t.Errorf("debug.log does not trace %s:\n%s", want, debugLog)
+		}
+	}
 	if _, err := os.Stat(filepath.Join(s.config, keystore.ConfigFile)); err != nil {
 		t.Fatalf("config.toml: %v", err)
 	}

@@ -1,13 +1,16 @@
-package main
+package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"charm.land/fang/v2"
 
 	"github.com/tesouro-treasury/tesouro/keystore"
 	"github.com/tesouro-treasury/tesouro/sandbox"
@@ -25,11 +28,7 @@ type profileEnv struct {
 func newProfileEnv(t *testing.T) *profileEnv {
 	t.Helper()
 	root := t.TempDir()
-	e := &profileEnv{t: t, configDir: filepath.Join(root, "config"), stateDir: filepath.Join(root, "state"), secrets: keystore.NewMemory()}
-	prev := openSecrets
-	openSecrets = func(*app) keystore.Secrets { return e.secrets }
-	t.Cleanup(func() { openSecrets = prev })
-	return e
+	return &profileEnv{t: t, configDir: filepath.Join(root, "config"), stateDir: filepath.Join(root, "state"), secrets: keystore.NewMemory()}
 }
 
 // run runs tesouro with args and stdin, and returns the exit code and
@@ -38,8 +37,11 @@ func (e *profileEnv) run(stdin string, args ...string) (int, string, string) {
 	e.t.Helper()
 	var out, errOut bytes.Buffer
 	env := map[string]string{"TESOURO_CONFIG_DIR": e.configDir, "XDG_STATE_HOME": e.stateDir, "HOME": filepath.Dir(e.configDir)}
-	c := &app{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, getenv: func(k string) string { return env[k] }}
-	code := c.run(args)
+	f := New(IOStreams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut}, func(k string) string { return env[k] }, Build{})
+	f.Secrets = func() keystore.Secrets { return e.secrets }
+	root := NewCmdRoot(f)
+	root.SetArgs(args)
+	code := ExitCode(fang.Execute(context.Background(), root, fang.WithoutVersion(), fang.WithErrorHandler(f.PrintError)))
 	return code, out.String(), errOut.String()
 }
 
@@ -89,12 +91,18 @@ func demoAccess(t *testing.T, r *sandbox.Running, name string) sandbox.AccessCre
 	return a
 }
 
+// operatorKeyFiles writes the sandbox operator's API key and private key to
+// files, as a user downloads them.
+func operatorKeyFiles(t *testing.T, sb *sandbox.Running) (op sandbox.AccessCredential, keyFile, pemFile string) {
+	t.Helper()
+	op = demoAccess(t, sb, "operator")
+	return op, writeSecretFile(t, "api-key", op.APIKey+"\n"), writeSecretFile(t, "key.pem", op.PrivateKeyPEM)
+}
+
 func TestProfileAddWithSandboxOperatorThenShowCheck(t *testing.T) {
 	e := newProfileEnv(t)
 	sb := startTestSandbox(t)
-	op := demoAccess(t, sb, "operator")
-	keyFile := writeSecretFile(t, "api-key", op.APIKey+"\n")
-	pemFile := writeSecretFile(t, "key.pem", op.PrivateKeyPEM)
+	op, keyFile, pemFile := operatorKeyFiles(t, sb)
 
 	out := e.mustRun("", "profile", "add", "demo", "--base-url", sb.BaseURL, "--api-key-file", keyFile, "--private-key-file", pemFile)
 	for _, want := range []string{`Profile "demo" saved: sandbox, api-key`, "You are " + op.Email, "payOut", "It is the active profile"} {
@@ -384,9 +392,7 @@ func TestProfileAddReadsSecretsFromStdin(t *testing.T) {
 func TestWebhookCommandsIgnoreAProfilesMissingSubAccount(t *testing.T) {
 	e := newProfileEnv(t)
 	sb := startTestSandbox(t)
-	op := demoAccess(t, sb, "operator")
-	keyFile := writeSecretFile(t, "api-key", op.APIKey+"\n")
-	pemFile := writeSecretFile(t, "key.pem", op.PrivateKeyPEM)
+	_, keyFile, pemFile := operatorKeyFiles(t, sb)
 	e.mustRun("", "profile", "add", "demo", "--base-url", sb.BaseURL, "--api-key-file", keyFile, "--private-key-file", pemFile, "--sub-account", "Gone Ltda", "--no-verify")
 	if p, err := e.config().Lookup("demo"); err != nil || p.SubAccount != "Gone Ltda" {
 		t.Fatalf("profile = %+v, %v: the test needs a default sub-account", p, err)
@@ -398,5 +404,79 @@ func TestWebhookCommandsIgnoreAProfilesMissingSubAccount(t *testing.T) {
 	}
 	if code, _, errOut := e.run("", "balances"); code == 0 || !strings.Contains(errOut, "Gone Ltda") {
 		t.Fatalf("balances on a profile whose sub-account is gone: exit %d, %s", code, errOut)
+	}
+}
+
+func TestScriptedWritesRefusedOnProductionUnlessAllowed(t *testing.T) {
+	e := newProfileEnv(t)
+	key := writeSecretFile(t, "api-key", "k")
+	pem := writeSecretFile(t, "key.pem", mustKeyPEM(t, "ed25519"))
+	e.mustRun("", "profile", "add", "live", "--base-url", "https://api.example.com", "--env", "production", "--api-key-file", key, "--private-key-file", pem, "--no-verify")
+	code, _, errOut := e.run("", "--profile", "live", "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--external-id", "x", "--yes")
+	if code != exitRuntime || !strings.Contains(errOut, "does not allow scripted writes") {
+		t.Fatalf("scripted create on production: exit %d %q", code, errOut)
+	}
+	code, _, errOut = e.run("", "--profile", "live", "tickets", "cancel", "7f3c0d2e-5b8a-4c1f-9e6d-2a4b8c0e1f3a", "--yes")
+	if code != exitRuntime || !strings.Contains(errOut, "does not allow scripted writes") {
+		t.Fatalf("scripted cancel on production: exit %d %q", code, errOut)
+	}
+	// Allowed, it gets as far as the network (which is not there).
+	e.mustRun("", "profile", "add", "live", "--base-url", "https://127.0.0.1:1", "--env", "production", "--api-key-file", key, "--private-key-file", pem, "--no-verify", "--replace", "--allow-scripted-writes")
+	code, _, errOut = e.run("", "--profile", "live", "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "10", "--external-id", "x", "--yes")
+	if code == 0 || strings.Contains(errOut, "scripted writes") {
+		t.Fatalf("allowed scripted create: exit %d %q", code, errOut)
+	}
+}
+
+// --debug traces the exchanges of profile add, profile show --check and
+// login as it does every command's, on stderr: method, URL, status,
+// latency, headers and bodies, with the key, the signature, the password,
+// the e-mailed token and the token pair redacted.
+func TestDebugTracesProfileAndLoginExchangesWithoutSecrets(t *testing.T) {
+	e := newProfileEnv(t)
+	sb := startTestSandbox(t)
+	op, keyFile, pemFile := operatorKeyFiles(t, sb)
+	accessInfo := "method=GET url=" + sb.BaseURL + "/v2/account/access-info status=200 latency="
+
+	var traces string
+	trace := func(stdin string, wants []string, args ...string) {
+		t.Helper()
+		code, out, errOut := e.run(stdin, args...)
+		if code != 0 {
+			t.Fatalf("tesouro %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
+		}
+		for _, want := range wants {
+			if !strings.Contains(errOut, want) {
+				t.Errorf("tesouro %s: the trace lacks %s:\n%s", strings.Join(args, " "), want, errOut)
+			}
+		}
+		traces += out + errOut
+	}
+	trace("", []string{accessInfo, "request.header.X-Api-Key=REDACTED", "request.header.X-Api-Signature=REDACTED", `response.body="{`},
+		"profile", "add", "demo", "--base-url", sb.BaseURL, "--api-key-file", keyFile, "--private-key-file", pemFile, "--debug")
+	trace("", []string{accessInfo, "request.header.X-Api-Key=REDACTED"}, "profile", "show", "demo", "--check", "--debug")
+
+	acc := demoAccess(t, sb, "approver1")
+	login := acc.Password + "\n" + acc.EmailToken + "\n"
+	jwtWants := []string{
+		"method=POST url=" + sb.BaseURL + "/v2/auth/login status=", `\"password\":\"REDACTED\"`,
+		"method=POST url=" + sb.BaseURL + "/v2/auth/validate-login status=200", `\"emailToken\":\"REDACTED\"`,
+		`\"accessToken\":\"REDACTED\"`, `\"refreshToken\":\"REDACTED\"`, accessInfo, "request.header.Authorization=REDACTED",
+	}
+	trace(login, jwtWants, "profile", "add", "jwt", "--base-url", sb.BaseURL, "--jwt", "--email", acc.Email, "--debug")
+	first, _ := e.secrets.Get("jwt", keystore.KeyRefreshToken)
+	trace(login, jwtWants, "login", "--profile", "jwt", "--debug")
+	refresh, _ := e.secrets.Get("jwt", keystore.KeyRefreshToken)
+	access, _ := e.secrets.Get("jwt", keystore.KeyAccessToken)
+	trace("", []string{accessInfo, "request.header.Authorization=REDACTED"}, "profile", "show", "jwt", "--check", "--debug")
+
+	for what, secret := range map[string]string{"API key": op.APIKey, "private key": "PRIVATE KEY", "password": acc.Password,
+		"e-mailed token": acc.EmailToken, "first refresh token": first, "refresh token": refresh, "access token": access} {
+		if secret == "" {
+			t.Fatalf("no %s to look for", what)
+		}
+		if strings.Contains(traces, secret) {
+			t.Errorf("the trace holds the %s", what)
+		}
 	}
 }

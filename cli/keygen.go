@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"crypto"
@@ -25,8 +25,8 @@ type keygenFlags struct {
 	force bool
 }
 
-func (c *app) keygenCommand() *cobra.Command {
-	var f keygenFlags
+func newCmdKeygen(f *Factory) *cobra.Command {
+	var opts keygenFlags
 	cmd := &cobra.Command{
 		Use:   "keygen",
 		Short: "Make a key pair: private key to the keyring, public key PEM to stdout",
@@ -36,52 +36,51 @@ stdout, to register with the service. Then store the API key it issues with
 "tesouro profile add NAME --base-url URL --api-key-file FILE".`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("keygen: unexpected argument(s); give the profile with --profile NAME")
+				return Usagef("keygen: unexpected argument(s); give the profile with --profile NAME")
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error { return c.runKeygen(cmd, f) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return f.runKeygen(cmd, opts) },
 	}
-	cmd.Flags().StringVar(&f.typ, "type", "", "key type: ed25519, ecdsa (P-256) or rsa")
-	cmd.Flags().IntVar(&f.bits, "bits", 4096, "size of an RSA key: 2048 or 4096")
-	cmd.Flags().BoolVar(&f.force, "force", false, "replace a private key already stored for the profile")
+	cmd.Flags().StringVar(&opts.typ, "type", "", "key type: ed25519, ecdsa (P-256) or rsa")
+	cmd.Flags().IntVar(&opts.bits, "bits", 4096, "size of an RSA key: 2048 or 4096")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "replace a private key already stored for the profile")
 	_ = cmd.RegisterFlagCompletionFunc("type", cobra.FixedCompletions([]string{api.KeyEd25519, api.KeyECDSA, api.KeyRSA}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
-func (c *app) runKeygen(cmd *cobra.Command, f keygenFlags) error {
-	name, typ, bits, force := &c.g.Profile, &f.typ, &f.bits, &f.force
+func (f *Factory) runKeygen(cmd *cobra.Command, opts keygenFlags) error {
+	name, typ, bits, force := &f.G.Profile, &opts.typ, &opts.bits, &opts.force
 	if *name == "" {
-		return usagef("keygen: --profile NAME is required: the private key is stored for that profile")
+		return Usagef("keygen: --profile NAME is required: the private key is stored for that profile")
 	}
 	if err := keystore.ValidName(*name); err != nil {
-		return usagef("keygen: %v", err)
+		return Usagef("keygen: %v", err)
 	}
 	bitsSet := flagChanged(cmd.Flags(), "bits")
 	switch *typ {
 	case api.KeyEd25519, api.KeyECDSA:
 		if bitsSet {
-			return usagef("keygen: --bits is only for --type rsa")
+			return Usagef("keygen: --bits is only for --type rsa")
 		}
 	case api.KeyRSA:
 		if *bits != 2048 && *bits != 4096 {
-			return usagef("keygen: --bits must be 2048 or 4096, not %d", *bits)
+			return Usagef("keygen: --bits must be 2048 or 4096, not %d", *bits)
 		}
 	case "":
-		return usagef("keygen: --type is required: ed25519, ecdsa or rsa")
+		return Usagef("keygen: --type is required: ed25519, ecdsa or rsa")
 	default:
-		return usagef("keygen: --type must be ed25519, ecdsa or rsa, not %q", *typ)
+		return Usagef("keygen: --type must be ed25519, ecdsa or rsa, not %q", *typ)
 	}
 
-	_, cfg, err := c.loadConfig()
-	if err != nil {
-		return err
+	_, p, lookupErr := f.Profile(*name)
+	if lookupErr != nil && !errors.Is(lookupErr, keystore.ErrUnknownProfile) {
+		return lookupErr
 	}
-	p, lookupErr := cfg.Lookup(*name)
 	if lookupErr == nil && p.Auth == keystore.AuthJWT {
 		return fmt.Errorf("profile %q logs in with a JWT and uses no key pair: keys are for api-key profiles", *name)
 	}
-	sec := openSecrets(c)
+	sec := f.Secrets()
 	old, err := sec.Get(*name, keystore.KeyPrivateKey)
 	switch {
 	case err == nil && !*force:
@@ -110,15 +109,15 @@ func (c *app) runKeygen(cmd *cobra.Command, f keygenFlags) error {
 	if err := sec.Set(*name, keystore.KeyPrivateKey, string(privPEM)); err != nil {
 		return err
 	}
-	if _, err := c.stdout.Write(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER})); err != nil {
+	if _, err := f.Stdout.Write(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER})); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stderr, "Private key (%s) stored in the keyring under %s; public key %s.\n", keyTypeOf(key.Public()), keystore.Service(*name), fingerprint(key.Public()))
-	fmt.Fprintln(c.stderr, "Register the public key above with the service, then store the API key it issues with:")
+	fmt.Fprintf(f.Stderr, "Private key (%s) stored in the keyring under %s; public key %s.\n", keyTypeOf(key.Public()), keystore.Service(*name), fingerprint(key.Public()))
+	fmt.Fprintln(f.Stderr, "Register the public key above with the service, then store the API key it issues with:")
 	if lookupErr == nil {
-		fmt.Fprintf(c.stderr, "  tesouro profile add %s --replace --base-url %s --env %s --api-key-file FILE\n", *name, p.BaseURL, p.Env)
+		fmt.Fprintf(f.Stderr, "  tesouro profile add %s --replace --base-url %s --env %s --api-key-file FILE\n", *name, p.BaseURL, p.Env)
 	} else {
-		fmt.Fprintf(c.stderr, "  tesouro profile add %s --base-url URL --env sandbox|production --api-key-file FILE\n", *name)
+		fmt.Fprintf(f.Stderr, "  tesouro profile add %s --base-url URL --env sandbox|production --api-key-file FILE\n", *name)
 	}
 	return nil
 }

@@ -1,17 +1,17 @@
-package main
+package cli
 
 import (
 	"context"
-
 	"fmt"
-	"github.com/spf13/cobra"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/keystore"
 )
 
-func (c *app) loginCommand() *cobra.Command {
+func newCmdLogin(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "login",
 		Short: "Log in to a jwt profile; stores the refresh token in the keyring",
@@ -20,17 +20,16 @@ func (c *app) loginCommand() *cobra.Command {
 in the keyring. The dashboard rotates it as it refreshes the session.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("login: unexpected argument(s); the password and token are asked for, never taken on the command line")
+				return Usagef("login: unexpected argument(s); the password and token are asked for, never taken on the command line")
 			}
 			return nil
 		},
-		RunE: func(*cobra.Command, []string) error { return c.runLogin() },
+		RunE: func(*cobra.Command, []string) error { return f.runLogin() },
 	}
 }
 
-func (c *app) runLogin() error {
-	name := &c.g.Profile
-	_, p, err := c.lookupProfile(*name)
+func (f *Factory) runLogin() error {
+	_, p, err := f.Profile(f.G.Profile)
 	if err != nil {
 		return err
 	}
@@ -38,21 +37,21 @@ func (c *app) runLogin() error {
 		return fmt.Errorf("profile %q signs requests with an API key and needs no login (see \"tesouro profile show %s --check\")", p.Name, p.Name)
 	}
 	if p.Production() {
-		fmt.Fprintf(c.stderr, "PRODUCTION: logging in to %s as %s.\n", p.BaseURL, p.Email)
+		fmt.Fprintf(f.Stderr, "PRODUCTION: logging in to %s as %s.\n", p.BaseURL, p.Email)
 	}
-	tokens, err := c.jwtLogin(p, c.newPrompter())
+	tokens, err := f.jwtLogin(p)
 	if err != nil {
 		return err
 	}
 	auth := api.NewBearerAuth(tokens, nil)
-	info, err := c.accessInfo(p, auth)
+	info, err := f.accessInfo(p, auth)
 	if err != nil {
 		return err
 	}
-	if err := keystore.StoreTokens(openSecrets(c), p.Name, auth.Tokens()); err != nil {
+	if err := keystore.StoreTokens(f.Secrets(), p.Name, auth.Tokens()); err != nil {
 		return fmt.Errorf("logged in, but the tokens could not be stored: %w", err)
 	}
-	fmt.Fprintf(c.stdout, "Logged in to %s as %s (permissions: %s).\nRefresh token stored in the keyring under %s.\n",
+	fmt.Fprintf(f.Stdout, "Logged in to %s as %s (permissions: %s).\nRefresh token stored in the keyring under %s.\n",
 		p.Name, info.Email, permissionList(info.AccountPermissions), keystore.Service(p.Name))
 	return nil
 }
@@ -60,27 +59,27 @@ func (c *app) runLogin() error {
 // jwtLogin runs the e-mail, password and e-mailed token flow and returns
 // the token pair. Each call to the service has its own deadline; the
 // prompts wait for the user as long as needed.
-func (c *app) jwtLogin(p keystore.Profile, pr *prompter) (api.Tokens, error) {
-	client, err := newClient(p, nil)
+func (f *Factory) jwtLogin(p keystore.Profile) (api.Tokens, error) {
+	client, err := f.NewClient(p.BaseURL, nil)
 	if err != nil {
 		return api.Tokens{}, err
 	}
-	password, err := pr.secret(fmt.Sprintf("Password for %s: ", p.Email))
+	password, err := f.Prompter.Secret(fmt.Sprintf("Password for %s: ", p.Email))
 	if err != nil {
 		return api.Tokens{}, fmt.Errorf("read the password: %w", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), RequestTimeout)
 	err = client.Login(ctx, p.Email, password)
 	cancel()
 	if err != nil {
 		return api.Tokens{}, fmt.Errorf("log in as %s at %s: %w", p.Email, p.BaseURL, err)
 	}
-	fmt.Fprintf(c.stderr, "A login token was e-mailed to %s.\n", p.Email)
-	token, err := pr.secret("E-mailed token: ")
+	fmt.Fprintf(f.Stderr, "A login token was e-mailed to %s.\n", p.Email)
+	token, err := f.Prompter.Secret("E-mailed token: ")
 	if err != nil {
 		return api.Tokens{}, fmt.Errorf("read the e-mailed token: %w", err)
 	}
-	ctx, cancel = context.WithTimeout(context.Background(), requestTimeout)
+	ctx, cancel = context.WithTimeout(context.Background(), RequestTimeout)
 	defer cancel()
 	t, err := client.ValidateLogin(ctx, p.Email, strings.TrimSpace(token))
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,20 +20,20 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/accesses"
 )
 
-// withConfig runs the app on a config directory holding text as config.toml.
-func withConfig(t *testing.T, text string) *app {
+// withConfig is a factory on a config directory holding text as config.toml.
+func withConfig(t *testing.T, text string) *cli.Factory {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(ui.SetOverrides(nil))
-	return &app{getenv: func(k string) string {
+	return testFactory(nil, io.Discard, io.Discard, func(k string) string {
 		if k == "TESOURO_CONFIG_DIR" {
 			return dir
 		}
 		return ""
-	}}
+	})
 }
 
 // countingAccesses answers the accesses screen and counts its loads.
@@ -59,14 +60,14 @@ func TestTheExampleConfigLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := withConfig(t, string(b)).loadOverrides(); err != nil {
+	if err := withConfig(t, string(b)).LoadOverrides(); err != nil {
 		t.Fatalf("config.example.toml: %v", err)
 	}
 }
 
 func TestConfigRebindsAnActionOnTheScreens(t *testing.T) {
 	c := withConfig(t, "export_dir = \"/tmp\"\n\n[keys]\n# R reloads, so that r is free\nrefresh = \"R\"\n\n[theme]\naccent = \"#ff8800\"\n")
-	if err := c.loadOverrides(); err != nil {
+	if err := c.LoadOverrides(); err != nil {
 		t.Fatal(err)
 	}
 	f := &countingAccesses{}
@@ -107,7 +108,7 @@ func TestBadKeyOrThemeConfigStopsTheStartNamingTheLine(t *testing.T) {
 		{"[theme]\n\naccent = \"orange\"\n", `line 3 of .*: \[theme\] accent: "orange" is not a colour`},
 	} {
 		c := withConfig(t, tc.config)
-		err := c.loadOverrides()
+		err := c.LoadOverrides()
 		if err == nil {
 			t.Errorf("%q: accepted", tc.config)
 			continue

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -14,9 +14,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/tesouro-treasury/tesouro/api"
-	"github.com/tesouro-treasury/tesouro/cli"
-	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/keystore"
 	"github.com/tesouro-treasury/tesouro/ui"
 )
@@ -30,9 +27,11 @@ clear the multi-signature queue; switch sub-accounts.
 With no profile configured it starts the embedded sandbox (in-process,
 loopback) so that a first run shows a working dashboard with demo data.
 The dashboard needs a terminal; for scripts use the commands below with
---json, --jq or --format csv.`
+--json, --jq or --format csv. They act through a profile (tesouro profile
+add), --sandbox or --credentials FILE, never on demo data by default: with
+no profile they exit 2.`
 
-func (c *app) dashboardCommand() *cobra.Command {
+func newCmdDashboard(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "tesouro",
 		Short: "A terminal treasury dashboard",
@@ -43,69 +42,68 @@ func (c *app) dashboardCommand() *cobra.Command {
   tesouro tickets export --status PAID`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("unknown command %q for \"tesouro\" (see tesouro help)", args[0])
+				return Usagef("unknown command %q for \"tesouro\" (see tesouro help)", args[0])
 			}
-			return c.runDashboard(cmd.Context())
+			return f.runDashboard(cmd.Context())
 		},
 	}
 }
 
-func (c *app) runDashboard(ctx context.Context) error {
+func (f *Factory) runDashboard(ctx context.Context) error {
 	// Without a terminal Bubble Tea cannot read keys (stdin) and would pipe
 	// escape codes into a file (stdout): refuse before anything starts.
-	if !cli.IsTerminal(c.stdin) || !cli.IsTerminal(c.stdout) {
-		return usagef("the dashboard needs a terminal; for scripts use \"tesouro tickets list\", \"tesouro balances\", \"tesouro quote\" or \"tesouro api\" with --json (see \"tesouro help\")")
+	if !f.StdinTTY() || !f.StdoutTTY() {
+		return Usagef("the dashboard needs a terminal; for scripts use \"tesouro tickets list\", \"tesouro balances\", \"tesouro quote\" or \"tesouro api\" with --json (see \"tesouro help\")")
 	}
-	if err := c.loadOverrides(); err != nil {
+	if err := f.LoadOverrides(); err != nil {
 		return err
 	}
-	env := c.env()
-	target, err := env.Resolve()
+	target, err := f.resolve(true)
 	if err != nil {
 		return err
 	}
 	// A soft memory limit makes the runtime hand freed memory back sooner,
 	// so a long session with 100,000 tickets loaded stays within its 150 MB
 	// budget. GOMEMLIMIT, when set, wins.
-	if c.getenv("GOMEMLIMIT") == "" {
+	if f.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(120 << 20)
 	}
-	stateDir, err := keystore.StateDir(c.getenv)
+	stateDir, err := keystore.StateDir(f.Getenv)
 	if err != nil {
 		return fmt.Errorf("state directory: %w", err)
 	}
-	debugAPI := env.DebugAPI()
-	logPath, closeLog, err := setupLog(debugAPI, stateDir)
+	// The trace goes to the log file before Connect builds the client.
+	logPath, closeLog, err := f.setupLog(stateDir)
 	if err != nil {
 		return err
 	}
 	defer closeLog()
 
-	opts := dashboardOptions(target, debugAPI)
+	opts := f.dashboardOptions(target)
 	opts.StateDir = stateDir
-	opts.NoColor = c.getenv("NO_COLOR") != ""
-	opts.Notify = c.notifyOptions()
+	opts.NoColor = f.Getenv("NO_COLOR") != ""
+	opts.Notify = f.notifyOptions()
 	// The journal is opened before the first frame: a local file, and no
 	// write action may happen without it.
-	if j, err := journal.Open(stateDir); err != nil {
-		fmt.Fprintf(c.stderr, "tesouro: warning: journal not available (%v); write actions will not be recorded locally\n", err)
+	if j, err := f.Journal(); err != nil {
+		fmt.Fprintf(f.Stderr, "tesouro: warning: journal not available (%v); write actions will not be recorded locally\n", err)
 	} else {
 		opts.Journal = j
 	}
 	log.Printf("dashboard start: env=%s profile=%q embedded=%v readonly=%v sub-account=%q", opts.Env, opts.Profile, opts.Embedded, opts.ReadOnly, opts.SubAccount)
 
 	root := ui.New(opts)
-	prog := tea.NewProgram(root, tea.WithContext(ctx), tea.WithInput(c.stdin), tea.WithOutput(c.stdout))
+	prog := tea.NewProgram(root, tea.WithContext(ctx), tea.WithInput(f.Stdin), tea.WithOutput(f.Stdout))
 	_, runErr := prog.Run()
 	if err := root.Close(); err != nil {
 		log.Printf("close: %v", err)
-		fmt.Fprintln(c.stderr, "tesouro: warning:", err)
+		fmt.Fprintln(f.Stderr, "tesouro: warning:", err)
 	}
 	if runErr != nil {
 		log.Printf("program: %v", runErr)
 	}
 	if logPath != "" {
-		fmt.Fprintln(c.stderr, "tesouro: debug log written to", logPath)
+		fmt.Fprintln(f.Stderr, "tesouro: debug log written to", logPath)
 	}
 	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) {
 		return fmt.Errorf("terminal: %w", runErr)
@@ -116,7 +114,7 @@ func (c *app) runDashboard(ctx context.Context) error {
 // dashboardOptions turns the target into the dashboard's options. Only
 // local files were read to decide it; the keyring and the network are
 // touched in Connect, which the root runs in a command after the first frame.
-func dashboardOptions(t *cli.Target, debugAPI bool) ui.Options {
+func (f *Factory) dashboardOptions(t *Target) ui.Options {
 	opts := ui.Options{
 		ReadOnly:   t.ReadOnly,
 		SubAccount: t.SubAccount,
@@ -131,24 +129,21 @@ func dashboardOptions(t *cli.Target, debugAPI bool) ui.Options {
 	if t.Production {
 		opts.Env = ui.EnvProduction
 	}
-	clientOpts := []api.Option{api.WithUserAgent(userAgent())}
-	if debugAPI {
-		clientOpts = append(clientOpts, api.WithLogger(func(e api.LogEvent) { log.Print(e) }))
-	}
 	opts.Connect = func(ctx context.Context) (*ui.Connection, error) {
-		conn, err := t.Connect(ctx, clientOpts...)
+		conn, err := t.Connect(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return &ui.Connection{Client: conn.Client, Email: conn.Email, Close: conn.Close, Screens: screens(conn.Client)}, nil
+		return &ui.Connection{Client: conn.Client, Email: conn.Email, Close: conn.Close, Screens: f.Screens(conn.Client)}, nil
 	}
 	return opts
 }
 
-// setupLog sends the standard logger to a file in the state directory with
-// --debug, and nowhere otherwise (stderr would draw over the dashboard).
-func setupLog(debug bool, stateDir string) (path string, closeFn func(), err error) {
-	if !debug {
+// setupLog sends the standard logger, and the debug trace of every HTTP
+// exchange, to a file in the state directory with --debug, and nowhere
+// otherwise (stderr would draw over the dashboard).
+func (f *Factory) setupLog(stateDir string) (path string, closeFn func(), err error) {
+	if !f.DebugAPI() {
 		log.SetOutput(io.Discard)
 		return "", func() {}, nil
 	}
@@ -162,16 +157,17 @@ func setupLog(debug bool, stateDir string) (path string, closeFn func(), err err
 	}
 	log.SetOutput(fh)
 	log.SetFlags(log.LstdFlags | log.Lmicroseconds)
-	log.Printf("---- tesouro %s started at %s", versionLine(), time.Now().Format(time.RFC3339))
+	log.Printf("---- tesouro %s started at %s", f.Build.Line(), time.Now().Format(time.RFC3339))
+	f.traceTo(fh)
 	return path, func() { fh.Close(); log.SetOutput(io.Discard) }, nil
 }
 
 // notifyOptions are config.toml's [notifications] settings and the desktop
 // notification the terminal takes. A config that cannot be read leaves
 // them all on: with a profile, Resolve has already refused it.
-func (c *app) notifyOptions() ui.NotifyOptions {
-	n := ui.NotifyOptions{Protocol: ui.DesktopProtocol(c.getenv)}
-	if _, cfg, err := c.loadConfig(); err == nil {
+func (f *Factory) notifyOptions() ui.NotifyOptions {
+	n := ui.NotifyOptions{Protocol: ui.DesktopProtocol(f.Getenv)}
+	if cfg, err := f.Config(); err == nil {
 		n.NoToast = !cfg.Notifications.ToastOn()
 		n.NoBell = !cfg.Notifications.BellOn()
 		n.NoDesktop = !cfg.Notifications.DesktopOn()

@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"charm.land/fang/v2"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// Exit codes. A signal ends the process with 128 + its number (130 for
+// SIGINT, 143 for SIGTERM), as shells report it: main decides those.
+const (
+	exitOK      = 0
+	exitRuntime = 1
+	exitUsage   = 2
+)
+
+// ExitCode is the exit code of a command that returned err: 0, 2 for a
+// usage mistake, 1 for anything else.
+func ExitCode(err error) int {
+	switch {
+	case err == nil:
+		return exitOK
+	case IsUsage(err):
+		return exitUsage
+	}
+	return exitRuntime
+}
+
+// NewCmdRoot builds the whole command tree on f: the dashboard is the root
+// itself, every other command hangs from it.
+func NewCmdRoot(f *Factory) *cobra.Command {
+	root := newCmdDashboard(f)
+	pf := root.PersistentFlags()
+	pf.StringVar(&f.G.Profile, "profile", "", "use profile NAME instead of the active one (or set TESOURO_PROFILE)")
+	pf.StringVar(&f.G.SubAccount, "sub-account", "", "operate sub-account ID|NAME (default: the profile's, else the main account)")
+	pf.BoolVar(&f.G.ReadOnly, "readonly", false, "no write action is possible (shown in the header)")
+	pf.BoolVar(&f.G.Debug, "debug", false, "trace every HTTP exchange with headers and bodies, secrets redacted (dashboard: to a file in the state directory; commands: to stderr); also TESOURO_DEBUG=api")
+	pf.BoolVar(&f.G.Sandbox, "sandbox", false, "use a fresh embedded sandbox")
+	pf.StringVar(&f.G.As, "as", "", "demo access NAME for --sandbox or --credentials (default operator)")
+	pf.StringVar(&f.G.Credentials, "credentials", "", "credentials FILE written by a running 'tesouro sandbox' (loopback only)")
+	_ = root.RegisterFlagCompletionFunc("as", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return DemoAccesses, cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = root.RegisterFlagCompletionFunc("profile", f.completeProfiles)
+
+	root.AddCommand(newCmdSandbox(f), newCmdProfile(f), newCmdKeygen(f), newCmdLogin(f), newCmdVersion(f))
+	root.AddCommand(scriptingCommands(f)...)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return UsageError{Msg: err.Error()} })
+	root.SetVersionTemplate("tesouro {{.Version}}\n")
+	setVersion(root, f.Build.Line())
+	root.SetIn(f.Stdin)
+	root.SetOut(f.Stdout)
+	root.SetErr(f.Stderr)
+	return root
+}
+
+// PrintError is the error handler to give fang: a command's error styled
+// at a terminal, one plain line otherwise (scripts grep it).
+func (f *Factory) PrintError(w io.Writer, styles fang.Styles, err error) {
+	if errors.Is(err, context.Canceled) {
+		return // a signal: the exit code says it
+	}
+	if f.StderrTTY() {
+		fang.DefaultErrorHandler(w, styles, err)
+		return
+	}
+	fmt.Fprintln(f.Stderr, "tesouro:", err)
+	if IsUsage(err) {
+		fmt.Fprintln(f.Stderr, "Run 'tesouro help' or 'tesouro COMMAND --help' for usage.")
+	}
+}
+
+// completeProfiles completes --profile with the configured profile names.
+func (f *Factory) completeProfiles(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	cfg, err := f.Config()
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	names := make([]string, len(cfg.Profiles))
+	for i, p := range cfg.Profiles {
+		names[i] = p.Name
+	}
+	return names, cobra.ShellCompDirectiveNoFileComp
+}
+
+// flagChanged reports whether a flag was given on the command line.
+func flagChanged(fs *pflag.FlagSet, name string) bool {
+	fl := fs.Lookup(name)
+	return fl != nil && fl.Changed
+}
