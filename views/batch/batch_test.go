@@ -418,3 +418,33 @@ func TestAYesToAnEarlierReviewIsDropped(t *testing.T) {
 		t.Fatalf("a yes to the earlier review started a run:\n%s", v)
 	}
 }
+
+// TestAPaidFileReviewedAgainSaysWhatPaidEachRow: run, then the same file
+// again: every row is marked created earlier with the ticket that paid it,
+// nothing is totalled, and the run says that nothing was paid now.
+func TestAPaidFileReviewedAgainSaysWhatPaidEachRow(t *testing.T) {
+	c := operator(t)
+	path := payoutFile(t, c, 2, "")
+	d := screentest.Drive(t, session(t, ui.EnvSandbox), func(s *ui.Session) ui.Screen { return New(s, c) }, 120, 24)
+	open(d, path)
+	d.Key("c")
+	d.Run(d.Asks[0].OnYes)
+	if v := d.PlainView(); !strings.Contains(v, "created 2 · already created 0") {
+		t.Fatalf("first run:\n%s", v)
+	}
+	d.Key("o", "enter")
+	v := d.PlainView()
+	for _, want := range []string{"Rows: 0 to pay, 2 already created", "created earlier", "ticket ", "Nothing new to pay: earlier runs created or parked every valid row."} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the second review lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "They receive:") {
+		t.Errorf("the second review totals rows it will not pay:\n%s", v)
+	}
+	d.Key("c")
+	d.Run(d.Asks[len(d.Asks)-1].OnYes)
+	if v := d.PlainView(); !strings.Contains(v, "created 0 · already created 2") || !strings.Contains(v, "Nothing was paid now: earlier runs had created every row.") {
+		t.Fatalf("second run:\n%s", v)
+	}
+}

@@ -130,15 +130,23 @@ func (m *Screen) reviewFoot(narrow bool) []string {
 	for _, c := range pay.Currencies(p.Fees) {
 		fees = append(fees, money.Format(p.Fees[c], c)+" "+c)
 	}
-	if narrow {
+	toPay := p.Count(pay.StateNew) > 0
+	switch {
+	case narrow && toPay:
 		// The count is on the file's line; the fees are in what is paid
 		// (the confirmation names them).
 		add(plain, "Receive: "+strings.Join(recv, ", "))
 		add(plain, "Pay: "+strings.Join(m.payParts(), ", "))
-	} else {
+	case narrow:
+		add(plain, "Nothing new to pay.")
+	default:
 		add(plain, m.rowCounts())
-		add(plain, "They receive: "+strings.Join(recv, ", "))
-		add(plain, m.paysLine()+"   Fees: "+strings.Join(fees, ", "))
+		if toPay {
+			add(plain, "They receive: "+strings.Join(recv, ", "))
+			add(plain, m.paysLine()+"   Fees: "+strings.Join(fees, ", "))
+		} else {
+			add(plain, "Nothing new to pay: earlier runs created or parked every valid row.")
+		}
 		add(plain, "Account: "+m.s.AccountName()+" · Environment: "+strings.ToUpper(string(m.s.Env)))
 	}
 	if p.Parks {
@@ -200,8 +208,14 @@ func cellsOf(r *pay.Planned) rowCells {
 	}
 	c.dest = r.Destination()
 	c.recv = money.Format(r.Amount, r.Currency) + " " + r.Currency
-	if r.Quote != nil {
+	switch {
+	case r.Quote != nil:
 		c.pays = money.Format(r.Quote.InputAmount, r.Source) + " " + r.Source
+	case r.TicketID != "":
+		// Not paid again: the ticket that paid it instead.
+		c.pays = "ticket " + short(r.TicketID)
+	case r.OperationID != "":
+		c.pays = "operation " + short(r.OperationID)
 	}
 	return c
 }
@@ -402,4 +416,13 @@ func (m *Screen) progress() []string {
 		out = append(out, "", st.ToastOK.Render("Every row went through."), "Results: "+m.results)
 	}
 	return out
+}
+
+// short is the first eight characters of an id, enough to find it in
+// Tickets or Approvals.
+func short(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
 }
