@@ -191,7 +191,7 @@ func TestForwardToDeliversSignedEventsThatVerify(t *testing.T) {
 			t.Errorf("sandbox: %v", err)
 		}
 	}()
-	waitFor(t, 10*time.Second, "the sandbox to start", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
+	waitFor(t, 45*time.Second, "the sandbox to start", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
 
 	var tk struct{ ID string }
 	created := mustTesouro(t, "--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "50.00", "--external-id", "fw-1", "--yes", "--json")
@@ -361,7 +361,7 @@ func TestLogRequestsOverTLS(t *testing.T) {
 			t.Errorf("sandbox: %v", err)
 		}
 	}()
-	waitFor(t, 10*time.Second, "the sandbox to start", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
+	waitFor(t, 45*time.Second, "the sandbox to start", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
 	if !strings.Contains(out.String(), "listening on https://") {
 		t.Fatalf("not serving HTTPS:\n%s", out.String())
 	}
