@@ -133,6 +133,8 @@ type Term struct {
 	// width and height are the pane's size at start (defaultWidth and
 	// defaultHeight when zero).
 	width, height int
+	// program is the executable run (binary when empty).
+	program string
 }
 
 // startTUI runs the built binary with args in a fresh tmux server (100x32),
@@ -192,6 +194,12 @@ func startTUIGated(t *testing.T, args ...string) *Term {
 	return startTerm(t, nil, nil, true, args...)
 }
 
+// startProgramGated is startTUIGated for another executable.
+func startProgramGated(t *testing.T, program string) *Term {
+	t.Helper()
+	return startTerm(t, nil, func(tm *Term) { tm.program = program }, true)
+}
+
 // Launch starts the program of a Term made by startTUIGated, and the clock
 // of Since with it.
 func (tm *Term) Launch() {
@@ -249,7 +257,10 @@ func startTerm(t *testing.T, env []string, prepare func(tm *Term), gated bool, a
 	}
 	cmdline := []string{"sh", "-c", script, "sh", "env", "-i"}
 	cmdline = append(cmdline, vars...)
-	cmdline = append(cmdline, binary)
+	if tm.program == "" {
+		tm.program = binary
+	}
+	cmdline = append(cmdline, tm.program)
 	cmdline = append(cmdline, args...)
 	if tm.width == 0 {
 		tm.width, tm.height = defaultWidth, defaultHeight
