@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -24,12 +23,12 @@ func fmtTime(t time.Time) string {
 func (s *Server) accessInfo(c *call) error {
 	s.mu.RLock()
 	a := c.who
-	info := api.AccessInfo{
+	info := AccessInfo{
 		Email:                    a.Email,
 		MFAActivated:             a.MFAID != uuid.Nil,
 		PricingSet:               true,
-		PasswordUpdatedAt:        api.NewTime(a.PasswordAt),
-		FrozenUntil:              api.NewTime(a.FrozenUntil),
+		PasswordUpdatedAt:        NewTime(a.PasswordAt),
+		FrozenUntil:              NewTime(a.FrozenUntil),
 		AccountPermissions:       a.Perms,
 		BlacklistedAccountIDs:    []uuid.UUID{},
 		IsMainAccountBlacklisted: a.MainBlacklisted,
@@ -43,13 +42,13 @@ func (s *Server) accessInfo(c *call) error {
 	return c.reply(http.StatusOK, info)
 }
 
-func accessView(a *access) api.Access {
-	v := api.Access{
+func accessView(a *access) Access {
+	v := Access{
 		ID: a.ID.String(), Email: a.Email, CreatedAt: fmtTime(a.CreatedAt), UpdatedAt: fmtTime(a.UpdatedAt),
 		FrozenUntil: fmtTime(a.FrozenUntil), AccessPermission: a.Perms,
 	}
 	if a.MFAID != uuid.Nil {
-		v.MFA = &api.MFA{ID: a.MFAID.String(), CreatedAt: fmtTime(a.CreatedAt), UpdatedAt: fmtTime(a.CreatedAt)}
+		v.MFA = &MFA{ID: a.MFAID.String(), CreatedAt: fmtTime(a.CreatedAt), UpdatedAt: fmtTime(a.CreatedAt)}
 	}
 	return v
 }
@@ -61,7 +60,7 @@ func (s *Server) listAccesses(c *call) error {
 		return err
 	}
 	s.mu.RLock()
-	out := []api.Access{}
+	out := []Access{}
 	for _, a := range s.st.accesses {
 		if w.holds(a.CreatedAt) {
 			out = append(out, accessView(a))
@@ -75,25 +74,25 @@ func (s *Server) listAccesses(c *call) error {
 // first.
 func (s *Server) listAccounts(c *call) error {
 	s.mu.RLock()
-	out := []api.Account{}
+	out := []Account{}
 	if !c.who.MainBlacklisted {
 		m := s.st.main
-		out = append(out, api.Account{ID: m.ID, Name: m.Name, AccountType: m.Type})
+		out = append(out, Account{ID: m.ID, Name: m.Name, AccountType: m.Type})
 	}
 	for _, a := range s.st.subs {
 		if c.who.Blacklisted[a.ID] {
 			continue
 		}
-		out = append(out, api.Account{ID: a.ID, Name: a.Name, AccountType: a.Type, MainAccountID: a.MainID.String()})
+		out = append(out, Account{ID: a.ID, Name: a.Name, AccountType: a.Type, MainAccountID: a.MainID.String()})
 	}
 	s.mu.RUnlock()
 	return c.reply(http.StatusOK, map[string]any{"accounts": out})
 }
 
-func subAccountView(a *account) api.SubAccount {
-	return api.SubAccount{
-		SubAccountID: a.ID, MainAccountID: a.MainID, CreatedAt: api.NewTime(a.CreatedAt),
-		AccountInfo: api.AccountInfo{ID: a.ID, AccountType: a.Type, Name: a.Name},
+func subAccountView(a *account) SubAccount {
+	return SubAccount{
+		SubAccountID: a.ID, MainAccountID: a.MainID, CreatedAt: NewTime(a.CreatedAt),
+		AccountInfo: AccountInfo{ID: a.ID, AccountType: a.Type, Name: a.Name},
 	}
 }
 
@@ -110,7 +109,7 @@ func (s *Server) listSubAccounts(c *call) error {
 	items, next, err := ser.page(cursor, pageSize, window{}, func(a *account) bool {
 		return name == "" || strings.Contains(strings.ToLower(a.Name), name)
 	})
-	out := make([]api.SubAccount, 0, len(items))
+	out := make([]SubAccount, 0, len(items))
 	for _, a := range items {
 		out = append(out, subAccountView(a))
 	}
@@ -123,7 +122,7 @@ func (s *Server) listSubAccounts(c *call) error {
 
 // POST /v2/account/sub-accounts {accountType, name} -> {id}
 func (s *Server) createSubAccount(c *call) error {
-	var req api.CreateSubAccountRequest
+	var req CreateSubAccountRequest
 	if err := decodeBody(c, &req); err != nil {
 		return err
 	}

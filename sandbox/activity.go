@@ -14,8 +14,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
-
-	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // Demo history sizes (spec/service.md §6: about 300 tickets over 90 days).
@@ -221,12 +219,12 @@ func seedBeneficiaries(r demoRand, a *account, now time.Time) {
 	chains := []string{"POLYGON", "CELO", "ETHEREUM", "BASE"}
 	names := []string{"Treasury cold wallet", "Exchange hot wallet", "Supplier Alpha", "Market maker", "Payroll wallet"}
 	for i := 0; i < 2+r.IntN(3); i++ {
-		w := &api.Wallet{ID: r.uuid(), Alias: names[i], Description: "demo wallet", WalletAddress: walletFromID(r.uuid()), WalletChain: chains[i%len(chains)], CreatedAt: api.NewTime(at())}
+		w := &Wallet{ID: r.uuid(), Alias: names[i], Description: "demo wallet", WalletAddress: walletFromID(r.uuid()), WalletChain: chains[i%len(chains)], CreatedAt: NewTime(at())}
 		a.wallets.add(w.CreatedAt.Time, w.ID, w)
 	}
 	people := []string{"Maria Silva", "João Souza", "Ana Costa", "Pedro Lima", "Carla Dias"}
 	for i := 0; i < 2+r.IntN(3); i++ {
-		b := &api.BRLAccount{ID: r.uuid(), Alias: people[i], Description: "demo beneficiary", CreatedAt: api.NewTime(at())}
+		b := &BRLAccount{ID: r.uuid(), Alias: people[i], Description: "demo beneficiary", CreatedAt: NewTime(at())}
 		switch i % 4 {
 		case 0:
 			b.PixKey, b.PixKeyType = demoCPF(r), "CPF"
@@ -243,16 +241,16 @@ func seedBeneficiaries(r demoRand, a *account, now time.Time) {
 	usdNames := []string{"Globex Corp", "Initech LLC", "Umbrella Inc", "Hooli Ltd"}
 	routings := []string{"021000021", "011000015", "026009593"}
 	for i := 0; i < 2+r.IntN(3); i++ {
-		b := &api.USDAccount{
+		b := &USDAccount{
 			ID: r.uuid(), UserID: a.ID, Alias: usdNames[i], Description: "demo supplier", BankAccountNumber: r.digits(10), BankRoutingNumber: routings[i%3],
-			BankBeneficiaryName: usdNames[i], BankName: "Demo Bank NA", CreatedAt: api.NewTime(at()),
-			BankBeneficiaryAddress: api.Address{StreetLine1: r.digits(3) + " Main St", City: "New York", State: "NY", PostalCode: "10001", Country: "USA"},
+			BankBeneficiaryName: usdNames[i], BankName: "Demo Bank NA", CreatedAt: NewTime(at()),
+			BankBeneficiaryAddress: Address{StreetLine1: r.digits(3) + " Main St", City: "New York", State: "NY", PostalCode: "10001", Country: "USA"},
 		}
 		a.usd.add(b.CreatedAt.Time, b.ID, b)
 	}
 	copNames := []string{"Café Andino SAS", "Flores de Bogotá", "Textiles Medellín"}
 	for i := 0; i < 2+r.IntN(2); i++ {
-		b := &api.COPAccount{ID: r.uuid(), Alias: copNames[i], BeneficiaryName: copNames[i], BeneficiaryType: "COMPANY", CreatedAt: api.NewTime(at())}
+		b := &COPAccount{ID: r.uuid(), Alias: copNames[i], BeneficiaryName: copNames[i], BeneficiaryType: "COMPANY", CreatedAt: NewTime(at())}
 		if i%2 == 0 {
 			b.BreBKey = "@" + r.digits(10)
 		} else {
@@ -358,7 +356,7 @@ func (s *Server) demoPlan(r demoRand, a *account, who *access, at time.Time, sc 
 	case scenarioPermitToPIX:
 		b := brls[r.IntN(len(brls))]
 		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount, p.sendMethod = "BRLA", "BASE", "BRL", "PIX", r.amount(100, 5000, 6), "PERMIT"
-		req.TicketBlockchainInput = blockchainInput(walletFromID(r.uuid()), &api.Permit{R: "0x" + r.hex(64), S: "0x" + r.hex(64), V: 27 + r.IntN(2), Nonce: int64(r.IntN(50)), Deadline: at.Add(time.Hour).Unix()})
+		req.TicketBlockchainInput = blockchainInput(walletFromID(r.uuid()), &Permit{R: "0x" + r.hex(64), S: "0x" + r.hex(64), V: 27 + r.IntN(2), Nonce: int64(r.IntN(50)), Deadline: at.Add(time.Hour).Unix()})
 		req.TicketBrlPixOutput = &pixOutputBlock{BeneficiaryBrlBankAccountID: b.ID.String()}
 	}
 	if markup {
@@ -376,7 +374,7 @@ func (s *Server) demoPlan(r demoRand, a *account, who *access, at time.Time, sc 
 	return plan, nil
 }
 
-func blockchainInput(wallet string, permit *api.Permit) *chainInputBlock {
+func blockchainInput(wallet string, permit *Permit) *chainInputBlock {
 	return &chainInputBlock{WalletAddress: wallet, Permit: permit}
 }
 
@@ -455,7 +453,7 @@ func (s *Server) seedOperations(seed int64, r demoRand, st *store, now time.Time
 			s.executeLocked(op, at.Add(40*time.Minute))
 		case "rejected":
 			op.approvals[a2.ID] = true
-			op.Status, op.Reason, op.DecidedAt = api.OperationRejected, "amount does not match the approved invoice", at.Add(2*time.Hour)
+			op.Status, op.Reason, op.DecidedAt = OperationRejected, "amount does not match the approved invoice", at.Add(2*time.Hour)
 		}
 	}
 	return nil

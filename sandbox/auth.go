@@ -18,8 +18,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // Authentication windows and lifetimes (spec/service.md §2).
@@ -180,8 +178,8 @@ func (s *Server) parseJWT(tok string, now time.Time) (*jwtClaims, *apiError) {
 	return &cl, nil
 }
 
-func (s *Server) issueTokens(a *access, now time.Time) api.Tokens {
-	return api.Tokens{
+func (s *Server) issueTokens(a *access, now time.Time) Tokens {
+	return Tokens{
 		AccessToken:  s.signJWT(jwtClaims{Sub: a.ID, Typ: "access", Iat: now.Unix(), Exp: now.Add(accessTokenTTL).Unix(), Jti: newID().String()}),
 		RefreshToken: s.signJWT(jwtClaims{Sub: a.ID, Typ: "refresh", Iat: now.Unix(), Exp: now.Add(refreshTokenTTL).Unix(), Jti: newID().String()}),
 	}

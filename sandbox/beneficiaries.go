@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
@@ -64,24 +63,24 @@ type beneficiaryKind[T any] struct {
 }
 
 var (
-	walletKind = &beneficiaryKind[api.Wallet]{
-		of:    func(a *account) *series[api.Wallet] { return a.wallets },
-		alias: func(v *api.Wallet) string { return v.Alias },
+	walletKind = &beneficiaryKind[Wallet]{
+		of:    func(a *account) *series[Wallet] { return a.wallets },
+		alias: func(v *Wallet) string { return v.Alias },
 		what:  "beneficiary wallet", one: "wallet", many: "wallets",
 	}
-	brlKind = &beneficiaryKind[api.BRLAccount]{
-		of:    func(a *account) *series[api.BRLAccount] { return a.brl },
-		alias: func(v *api.BRLAccount) string { return v.Alias },
+	brlKind = &beneficiaryKind[BRLAccount]{
+		of:    func(a *account) *series[BRLAccount] { return a.brl },
+		alias: func(v *BRLAccount) string { return v.Alias },
 		what:  "BRL beneficiary", one: "brlBankAccount", many: "brlBankAccounts",
 	}
-	usdKind = &beneficiaryKind[api.USDAccount]{
-		of:    func(a *account) *series[api.USDAccount] { return a.usd },
-		alias: func(v *api.USDAccount) string { return v.Alias },
+	usdKind = &beneficiaryKind[USDAccount]{
+		of:    func(a *account) *series[USDAccount] { return a.usd },
+		alias: func(v *USDAccount) string { return v.Alias },
 		what:  "USD beneficiary", one: "beneficiaryUsdBankAccount", many: "beneficiaryUsdBankAccount",
 	}
-	copKind = &beneficiaryKind[api.COPAccount]{
-		of:    func(a *account) *series[api.COPAccount] { return a.cop },
-		alias: func(v *api.COPAccount) string { return v.Alias },
+	copKind = &beneficiaryKind[COPAccount]{
+		of:    func(a *account) *series[COPAccount] { return a.cop },
+		alias: func(v *COPAccount) string { return v.Alias },
 		what:  "COP beneficiary", many: "beneficiaryCopBankAccount",
 	}
 )
@@ -199,7 +198,7 @@ func validTronAddress(s string) bool {
 
 // POST /v2/account/beneficiaries/wallets/
 func (s *Server) createWallet(c *call) error {
-	var req api.CreateWalletRequest
+	var req CreateWalletRequest
 	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
 		return err
 	}
@@ -224,8 +223,8 @@ func (s *Server) createWallet(c *call) error {
 	if len(req.WalletMemo) > 100 {
 		return badRequest(codeInvalidField, "walletMemo: at most 100 characters")
 	}
-	return walletKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *api.Wallet {
-		return &api.Wallet{ID: id, Alias: req.Alias, Description: req.Description, WalletAddress: addr, WalletChain: req.WalletChain, WalletMemo: req.WalletMemo, CreatedAt: api.NewTime(c.now)}
+	return walletKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *Wallet {
+		return &Wallet{ID: id, Alias: req.Alias, Description: req.Description, WalletAddress: addr, WalletChain: req.WalletChain, WalletMemo: req.WalletMemo, CreatedAt: NewTime(c.now)}
 	})
 }
 
@@ -235,7 +234,7 @@ func (s *Server) listWallets(c *call) error {
 	if chain != "" && !slices.Contains(money.Chains(), chain) {
 		return badRequest(codeInvalidField, "walletChain: unknown chain %q", truncate(chain, 20))
 	}
-	return walletKind.list(s, c, func(v *api.Wallet) bool {
+	return walletKind.list(s, c, func(v *Wallet) bool {
 		return containsFold(v.Alias, alias) && (addr == "" || strings.EqualFold(v.WalletAddress, addr)) && (chain == "" || v.WalletChain == chain)
 	})
 }
@@ -245,11 +244,11 @@ func (s *Server) deleteWallet(c *call) error { return walletKind.remove(s, c) }
 
 // POST /v2/account/beneficiaries/bank-accounts/brl/
 func (s *Server) createBRL(c *call) error {
-	var req api.CreateBRLAccountRequest
+	var req CreateBRLAccountRequest
 	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
 		return err
 	}
-	b := &api.BRLAccount{Alias: req.Alias, Description: req.Description, CreatedAt: api.NewTime(c.now)}
+	b := &BRLAccount{Alias: req.Alias, Description: req.Description, CreatedAt: NewTime(c.now)}
 	bankGiven := req.TaxID != "" || req.UserName != "" || req.BankCode != "" || req.BranchCode != "" || req.AccountNumber != "" || req.AccountType != ""
 	switch {
 	case req.PixKey != "" && bankGiven:
@@ -272,7 +271,7 @@ func (s *Server) createBRL(c *call) error {
 	default:
 		return badRequest(codeMissingField, "pixKey: required (or all of taxId, userName, bankCode, branchCode, accountNumber, accountType)")
 	}
-	return brlKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *api.BRLAccount {
+	return brlKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *BRLAccount {
 		b.ID = id
 		return b
 	})
@@ -282,7 +281,7 @@ func (s *Server) listBRL(c *call) error   { return brlKind.listByAlias(s, c) }
 func (s *Server) getBRL(c *call) error    { return brlKind.get(s, c) }
 func (s *Server) deleteBRL(c *call) error { return brlKind.remove(s, c) }
 
-func checkAddress(field string, a *api.Address) error {
+func checkAddress(field string, a *Address) error {
 	if a == nil {
 		return nil
 	}
@@ -301,7 +300,7 @@ func checkAddress(field string, a *api.Address) error {
 
 // POST /v2/account/beneficiaries/bank-accounts/usd/
 func (s *Server) createUSD(c *call) error {
-	var req api.CreateUSDAccountRequest
+	var req CreateUSDAccountRequest
 	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
 		return err
 	}
@@ -318,7 +317,7 @@ func (s *Server) createUSD(c *call) error {
 	}
 	for _, a := range []struct {
 		field string
-		v     *api.Address
+		v     *Address
 	}{{"beneficiaryAddress", req.BeneficiaryAddress}, {"bankAddress", req.BankAddress}} {
 		if err := bothSpellings(a.field, a.v); err != nil {
 			return err
@@ -327,11 +326,11 @@ func (s *Server) createUSD(c *call) error {
 			return err
 		}
 	}
-	return usdKind.add(s, c, req.Alias, func(acct *account, id uuid.UUID) *api.USDAccount {
-		b := &api.USDAccount{
+	return usdKind.add(s, c, req.Alias, func(acct *account, id uuid.UUID) *USDAccount {
+		b := &USDAccount{
 			ID: id, UserID: acct.ID, Alias: req.Alias, Description: req.Description, BankAccountNumber: number, BankRoutingNumber: routing,
 			BankBeneficiaryName: strings.TrimSpace(req.BankBeneficiaryName), BankName: req.BankName, FirstName: req.FirstName, LastName: req.LastName,
-			CreatedAt: api.NewTime(c.now),
+			CreatedAt: NewTime(c.now),
 		}
 		if req.BeneficiaryAddress != nil {
 			b.BankBeneficiaryAddress = *req.BeneficiaryAddress
@@ -351,7 +350,7 @@ var copAccountTypes = []string{"SAVINGS", "CHECKING"}
 
 // POST /v2/account/beneficiaries/bank-accounts/cop/
 func (s *Server) createCOP(c *call) error {
-	var req api.CreateCOPAccountRequest
+	var req CreateCOPAccountRequest
 	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
 		return err
 	}
@@ -391,12 +390,12 @@ func (s *Server) createCOP(c *call) error {
 			return fieldErr("beneficiaryAddress.country", err)
 		}
 	}
-	return copKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *api.COPAccount {
-		return &api.COPAccount{
+	return copKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *COPAccount {
+		return &COPAccount{
 			ID: id, Alias: req.Alias, BeneficiaryName: strings.TrimSpace(req.BeneficiaryName), Description: req.Description,
 			BeneficiaryType: req.BeneficiaryType, BeneficiaryEmail: req.BeneficiaryEmail, BeneficiaryAddress: req.BeneficiaryAddress,
 			PhoneNumber: req.PhoneNumber, AccountType: req.AccountType, BankAccountNumber: req.BankAccountNumber, DocumentNumber: req.DocumentNumber,
-			DocumentType: req.DocumentType, BankID: req.BankID, BankName: req.BankName, BreBKey: req.BreBKey, CreatedAt: api.NewTime(c.now),
+			DocumentType: req.DocumentType, BankID: req.BankID, BankName: req.BankName, BreBKey: req.BreBKey, CreatedAt: NewTime(c.now),
 		}
 	})
 }

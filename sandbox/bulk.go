@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-
-	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // bulkTickets adds n settled tickets to the main account's history over
@@ -64,8 +62,8 @@ func (s *Server) bulkTickets(n int, seed int64) error {
 		at := now.Add(-time.Duration(r.Int64N(int64(90 * 24 * time.Hour))))
 		t.ID = r.uuid()
 		t.Quote.TicketID = t.ID
-		t.CreatedAt, t.UpdatedAt = api.NewTime(at), api.NewTime(at.Add(2*time.Minute))
-		t.ExpiresAt = api.NewTime(at.Add(30 * time.Minute))
+		t.CreatedAt, t.UpdatedAt = NewTime(at), NewTime(at.Add(2*time.Minute))
+		t.ExpiresAt = NewTime(at.Add(30 * time.Minute))
 		t.ExternalID = ""
 		if r.IntN(3) == 0 {
 			t.ExternalID = "erp-" + r.digits(8)
@@ -73,11 +71,11 @@ func (s *Server) bulkTickets(n int, seed int64) error {
 		t.fundAt, t.payAt = time.Time{}, time.Time{}
 		switch k := r.IntN(1000); {
 		case k < 100:
-			t.Status = api.TicketCanceled
+			t.Status = TicketCanceled
 			t.Reason = reasonExpired
 		default:
-			t.Status = api.TicketPaid
-			t.BrazilianFiatSenderInfo = &api.BrazilianFiatSenderInfo{ID: r.uuid().String(), TicketID: t.ID.String(), Name: "Pagador Sandbox", EndToEndID: s.endToEndID("60701190", at)}
+			t.Status = TicketPaid
+			t.BrazilianFiatSenderInfo = &BrazilianFiatSenderInfo{ID: r.uuid().String(), TicketID: t.ID.String(), Name: "Pagador Sandbox", EndToEndID: s.endToEndID("60701190", at)}
 		}
 		row, err := ticketRow(&t)
 		if err != nil {

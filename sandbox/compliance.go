@@ -23,7 +23,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -71,8 +70,8 @@ func fieldProblem(field, value string, err error) error {
 
 // check validates a UBO and returns the record to store (without id and
 // creation time). today is the sandbox's current UTC date.
-func (q *uboRequest) check(today time.Time) (api.UBO, error) {
-	var u api.UBO
+func (q *uboRequest) check(today time.Time) (UBO, error) {
+	var u UBO
 	u.FullName = strings.TrimSpace(q.FullName)
 	if u.FullName == "" {
 		return u, badRequest(codeMissingField, "fullName: required: type the owner's full name")
@@ -160,7 +159,7 @@ func (s *Server) createUBO(c *call) error {
 		return err
 	}
 	u.ID = newID()
-	u.CreatedAt = api.NewTime(c.now)
+	u.CreatedAt = NewTime(c.now)
 	acct.ubos.add(c.now, u.ID, &u)
 	s.changed(acct)
 	return c.reply(http.StatusOK, map[string]string{"id": u.ID.String()})
@@ -168,7 +167,7 @@ func (s *Server) createUBO(c *call) error {
 
 // GET /v2/account/ubos/
 func (s *Server) listUBOs(c *call) error {
-	return listPage(s, c, "ubos", window{}, func(a *account) *series[api.UBO] { return a.ubos }, nil, deref[api.UBO])
+	return listPage(s, c, "ubos", window{}, func(a *account) *series[UBO] { return a.ubos }, nil, deref[UBO])
 }
 
 // w8benRequest is the body of POST /v2/kyc/w8ben/: the nullable optional
@@ -220,7 +219,7 @@ func (s *Server) submitW8BEN(c *call) error {
 	if err != nil {
 		return err
 	}
-	w := &api.W8BEN{ID: newID(), CreatedAt: api.NewTime(c.now)}
+	w := &W8BEN{ID: newID(), CreatedAt: NewTime(c.now)}
 	w.W8BenURL = w8benDocPath + w.ID.String()
 	acct.w8bens.add(c.now, w.ID, w)
 	s.changed(acct)
@@ -249,7 +248,7 @@ func (s *Server) listW8BENs(c *call) error {
 		return err
 	}
 	all := acct.w8bens.all()
-	out := make([]api.W8BEN, 0, len(all))
+	out := make([]W8BEN, 0, len(all))
 	for i := len(all) - 1; i >= 0; i-- {
 		w := *all[i]
 		w.W8BenURL = c.absoluteURL(w.W8BenURL)
@@ -293,7 +292,7 @@ func (s *Server) listPoAAttempts(c *call) error {
 	if err != nil {
 		return err
 	}
-	return listPage(s, c, "attempts", w, func(a *account) *series[api.ProofOfAddressAttempt] { return a.poa }, nil, deref[api.ProofOfAddressAttempt])
+	return listPage(s, c, "attempts", w, func(a *account) *series[ProofOfAddressAttempt] { return a.poa }, nil, deref[ProofOfAddressAttempt])
 }
 
 // Proof-of-address states and results (spec/service.md §5).
@@ -336,7 +335,7 @@ func seedCompliance(r demoRand, acct *account, now time.Time) {
 	owners := 1 + r.IntN(3)
 	share := 100
 	for i, n := range r.Perm(len(demoOwners))[:owners] {
-		u := &api.UBO{ID: r.uuid(), FullName: demoOwners[n], HasControl: demoRoles[i%len(demoRoles)], CreatedAt: api.NewTime(daysAgo(60, 300))}
+		u := &UBO{ID: r.uuid(), FullName: demoOwners[n], HasControl: demoRoles[i%len(demoRoles)], CreatedAt: NewTime(daysAgo(60, 300))}
 		dob := time.Date(1950+r.IntN(45), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC)
 		u.DateOfBirth = dob.Format(time.DateOnly)
 		if i == 2 {
@@ -355,7 +354,7 @@ func seedCompliance(r demoRand, acct *account, now time.Time) {
 	}
 
 	for range r.IntN(3) {
-		w := &api.W8BEN{ID: r.uuid(), CreatedAt: api.NewTime(daysAgo(5, 85))}
+		w := &W8BEN{ID: r.uuid(), CreatedAt: NewTime(daysAgo(5, 85))}
 		w.W8BenURL = w8benDocPath + w.ID.String()
 		acct.w8bens.add(w.CreatedAt.Time, w.ID, w)
 	}
@@ -378,18 +377,18 @@ func seedCompliance(r demoRand, acct *account, now time.Time) {
 	steps = append(steps, step{poaProcessing, "", 1, 3, 0}, step{poaPending, "", 0, 1, 0})
 	for _, st := range steps {
 		created := daysAgo(st.lo, st.hi)
-		a := &api.ProofOfAddressAttempt{ID: r.uuid(), UploadedPoAID: r.uuid(), Status: st.status, Result: st.result, CreatedAt: api.NewTime(created), UpdatedAt: api.NewTime(created)}
+		a := &ProofOfAddressAttempt{ID: r.uuid(), UploadedPoAID: r.uuid(), Status: st.status, Result: st.result, CreatedAt: NewTime(created), UpdatedAt: NewTime(created)}
 		switch {
 		case st.result == poaRejected:
 			a.ResultMessage = r.pick(poaRejections)
-			a.UpdatedAt = api.NewTime(created.Add(st.review))
+			a.UpdatedAt = NewTime(created.Add(st.review))
 		case st.result == poaApproved:
 			a.ResultMessage = r.pick(poaApprovals)
-			a.UpdatedAt = api.NewTime(created.Add(st.review))
+			a.UpdatedAt = NewTime(created.Add(st.review))
 		case st.status == poaProcessing:
 			// Picked up by a reviewer a little after the upload.
 			if mid := created.Add(time.Duration(10+r.IntN(50)) * time.Minute); mid.Before(now) {
-				a.UpdatedAt = api.NewTime(mid)
+				a.UpdatedAt = NewTime(mid)
 			}
 		}
 		acct.poa.add(created, a.ID, a)

@@ -273,7 +273,7 @@ func TestProofOfAddressAttempts(t *testing.T) {
 	r.Server.mu.Lock()
 	for i := range 70 {
 		at := now.Add(-time.Duration(i) * time.Minute)
-		a := &api.ProofOfAddressAttempt{ID: uuid.New(), UploadedPoAID: uuid.New(), Status: "PENDING", CreatedAt: api.NewTime(at), UpdatedAt: api.NewTime(at)}
+		a := &ProofOfAddressAttempt{ID: uuid.New(), UploadedPoAID: uuid.New(), Status: "PENDING", CreatedAt: NewTime(at), UpdatedAt: NewTime(at)}
 		r.Server.st.main.poa.add(at, a.ID, a)
 	}
 	r.Server.mu.Unlock()

@@ -12,7 +12,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
@@ -81,8 +80,8 @@ func (s *Server) advanceLocked(now time.Time) {
 		it := heap.Pop(&s.st.due).(dueItem)
 		at := time.Unix(0, it.at).UTC()
 		if it.kind == dueOpExpire {
-			if it.op.Status == api.OperationPending {
-				it.op.Status = api.OperationExpired
+			if it.op.Status == OperationPending {
+				it.op.Status = OperationExpired
 				it.op.DecidedAt = at
 				it.op.Reason = "not approved within 24 hours"
 				s.saveOperation(it.op)
@@ -99,23 +98,23 @@ func (s *Server) advanceLocked(now time.Time) {
 		}
 		switch it.kind {
 		case dueFund:
-			if t.Status == api.TicketUnpaid && t.fundAt.Equal(at) && at.Before(t.ExpiresAt.Time) {
+			if t.Status == TicketUnpaid && t.fundAt.Equal(at) && at.Before(t.ExpiresAt.Time) {
 				s.fundLocked(t, at)
 				s.saveTicket(t)
 			}
 		case duePay:
 			switch {
-			case t.Status == api.TicketProcessing && t.payAt.Equal(at):
+			case t.Status == TicketProcessing && t.payAt.Equal(at):
 				s.deliverLocked(t, at)
 				s.saveTicket(t)
-			case t.Status == api.TicketPending && t.payAt.Equal(at):
+			case t.Status == TicketPending && t.payAt.Equal(at):
 				s.startProcessingLocked(t, at, "DELIVERY-PROCESSING")
 				s.saveTicket(t)
 			}
 		case dueExpire:
-			if t.Status == api.TicketUnpaid && !at.Before(t.ExpiresAt.Time) {
+			if t.Status == TicketUnpaid && !at.Before(t.ExpiresAt.Time) {
 				t.Reason = reasonExpired
-				s.transitionLocked(t, api.TicketCanceled, at, "TICKET-CANCELED")
+				s.transitionLocked(t, TicketCanceled, at, "TICKET-CANCELED")
 				t.fundAt = time.Time{}
 				s.saveTicket(t)
 			}
@@ -143,10 +142,10 @@ func (s *Server) sweepLoop() {
 }
 
 // transitionLocked sets a ticket's status and records the event.
-func (s *Server) transitionLocked(t *ticket, status api.TicketStatus, at time.Time, event string) {
+func (s *Server) transitionLocked(t *ticket, status TicketStatus, at time.Time, event string) {
 	s.stampInfoIDs(t)
 	t.Status = status
-	t.UpdatedAt = api.NewTime(at)
+	t.UpdatedAt = NewTime(at)
 	s.recordTicketEvent(t, event, at)
 }
 
@@ -188,7 +187,7 @@ func (s *Server) fundLocked(t *ticket, at time.Time) {
 	switch {
 	case q.InputPaymentMethod == "PIX":
 		e2e := s.endToEndID("60701190", at)
-		info := &api.BrazilianFiatSenderInfo{
+		info := &BrazilianFiatSenderInfo{
 			ID: s.newID().String(), TicketID: t.ID.String(), Name: "Pagador Sandbox", TaxID: "52998224725",
 			BankCode: "60701190", BranchCode: "0001", AccountNumber: "12345678", AccountType: "CACC", EndToEndID: e2e,
 		}
@@ -197,7 +196,7 @@ func (s *Server) fundLocked(t *ticket, at time.Time) {
 		}
 		t.BrazilianFiatSenderInfo = info
 	case money.IsChain(q.InputPaymentMethod):
-		info := api.BlockchainSenderInfo{}
+		info := BlockchainSenderInfo{}
 		if t.BlockchainSenderInfo != nil {
 			info = *t.BlockchainSenderInfo
 		}
@@ -263,7 +262,7 @@ func (s *Server) deliverLocked(t *ticket, at time.Time) {
 			t.debited = decimal.Zero
 		}
 		t.held = decimal.Zero
-		s.transitionLocked(t, api.TicketFailed, at, "DELIVERY-FAILED")
+		s.transitionLocked(t, TicketFailed, at, "DELIVERY-FAILED")
 		return
 	}
 	switch {
@@ -291,5 +290,5 @@ func (s *Server) deliverLocked(t *ticket, at time.Time) {
 			s.move(acct, tok, q.MarkupAmount, t.ID, moveMarkup, at)
 		}
 	}
-	s.transitionLocked(t, api.TicketPaid, at, "TICKET-COMPLETE")
+	s.transitionLocked(t, TicketPaid, at, "TICKET-COMPLETE")
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
@@ -49,7 +48,7 @@ func (s *Server) limits(c *call) error {
 	if err != nil {
 		return err
 	}
-	info := api.LimitInfo{CreatedAt: api.NewTime(acct.CreatedAt), Limits: []api.Limit{}}
+	info := LimitInfo{CreatedAt: NewTime(acct.CreatedAt), Limits: []Limit{}}
 	for _, cur := range money.Currencies() {
 		max := decimal.NewFromInt(monthlyCeilings[cur])
 		if !acct.Main {
@@ -57,18 +56,18 @@ func (s *Server) limits(c *call) error {
 		}
 		u := used[cur]
 		u.Year, u.Month = start.Year(), int(start.Month())
-		info.Limits = append(info.Limits, api.Limit{Currency: cur, MaxFiatIn: max, MaxFiatOut: max, MaxChainIn: max, MaxChainOut: max, UsedLimit: u})
+		info.Limits = append(info.Limits, Limit{Currency: cur, MaxFiatIn: max, MaxFiatOut: max, MaxChainIn: max, MaxChainOut: max, UsedLimit: u})
 	}
-	return c.reply(http.StatusOK, api.AccountLimits{LimitInfo: info})
+	return c.reply(http.StatusOK, AccountLimits{LimitInfo: info})
 }
 
 // notCounted are the ticket states whose money never moved.
-var notCounted = map[api.TicketStatus]bool{"FAILED": true, "CANCELED": true, "CANCELLED": true, "EXPIRED": true}
+var notCounted = map[TicketStatus]bool{"FAILED": true, "CANCELED": true, "CANCELLED": true, "EXPIRED": true}
 
 // monthUsage adds up the tickets of acct created since start, by currency.
 // The caller holds s.mu.
-func (s *Server) monthUsage(acct *account, start time.Time) (map[string]api.UsedLimit, error) {
-	used := map[string]api.UsedLimit{}
+func (s *Server) monthUsage(acct *account, start time.Time) (map[string]UsedLimit, error) {
+	used := map[string]UsedLimit{}
 	add := func(cur, method string, amount decimal.Decimal, in bool) {
 		if method == "INTERNAL" || method == "" {
 			return
@@ -94,7 +93,7 @@ func (s *Server) monthUsage(acct *account, start time.Time) (map[string]api.Used
 			return nil, err
 		}
 		for _, raw := range rows {
-			var t api.Ticket
+			var t Ticket
 			if err := json.Unmarshal(raw, &t); err != nil {
 				return nil, err
 			}

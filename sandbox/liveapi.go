@@ -12,7 +12,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
@@ -49,17 +48,17 @@ func (s *Server) routeLive(r *router) {
 
 // identity is the full accountInfo of an account: demo accounts are
 // verified; a new sub-account is until a KYC attempt is approved.
-func identity(a *account) api.AccountInfo {
-	info := api.AccountInfo{
+func identity(a *account) AccountInfo {
+	info := AccountInfo{
 		ID: a.ID, AccountType: a.Type, Name: a.Name, CountryTaxResidence: "BRA", CountrySubdivisionTaxResidence: "BR-SP",
-		IdentityStatus: api.IdentityNotIdentified, FullName: a.Name, TaxID: a.TaxID,
+		IdentityStatus: IdentityNotIdentified, FullName: a.Name, TaxID: a.TaxID,
 	}
 	if a.TaxID != "" {
-		info.IdentityStatus = api.IdentityConfirmed
+		info.IdentityStatus = IdentityConfirmed
 	}
 	for _, k := range a.kyc.all() {
 		if k.Result == "APPROVED" {
-			info.IdentityStatus = api.IdentityConfirmed
+			info.IdentityStatus = IdentityConfirmed
 			if name, ok := k.SubmissionData["fullName"].(string); ok {
 				info.FullName = name
 			}
@@ -91,10 +90,10 @@ func (s *Server) accountDetails(c *call) error {
 	if err != nil {
 		return fmt.Errorf("static BR Code of %s: %w", a.ID, err)
 	}
-	return c.reply(http.StatusOK, api.AccountDetails{
-		ID: a.ID, AccountInfo: identity(a), PixKey: a.PixKey, BrCode: code, CreatedAt: api.NewTime(a.CreatedAt),
+	return c.reply(http.StatusOK, AccountDetails{
+		ID: a.ID, AccountInfo: identity(a), PixKey: a.PixKey, BrCode: code, CreatedAt: NewTime(a.CreatedAt),
 		// One service wallet serves every EVM chain.
-		Wallets: []api.AccountWallet{{ID: uuid.NewSHA1(a.ID, []byte("wallet")).String(), WalletAddress: a.Wallet, Chain: "EVM"}},
+		Wallets: []AccountWallet{{ID: uuid.NewSHA1(a.ID, []byte("wallet")).String(), WalletAddress: a.Wallet, Chain: "EVM"}},
 	})
 }
 
@@ -148,21 +147,21 @@ func (s *Server) staticBrCode(c *call) error {
 }
 
 var (
-	eurKind = &beneficiaryKind[api.EURAccount]{
-		of:    func(a *account) *series[api.EURAccount] { return a.eur },
-		alias: func(v *api.EURAccount) string { return v.Alias },
+	eurKind = &beneficiaryKind[EURAccount]{
+		of:    func(a *account) *series[EURAccount] { return a.eur },
+		alias: func(v *EURAccount) string { return v.Alias },
 		what:  "EUR beneficiary", one: "beneficiaryEurBankAccount", many: "beneficiaryEurBankAccount",
 	}
-	arsKind = &beneficiaryKind[api.ARSAccount]{
-		of:    func(a *account) *series[api.ARSAccount] { return a.ars },
-		alias: func(v *api.ARSAccount) string { return v.Alias },
+	arsKind = &beneficiaryKind[ARSAccount]{
+		of:    func(a *account) *series[ARSAccount] { return a.ars },
+		alias: func(v *ARSAccount) string { return v.Alias },
 		what:  "ARS beneficiary", one: "beneficiaryArsBankAccount", many: "beneficiaryArsBankAccount",
 	}
 )
 
 // POST /v2/account/beneficiaries/bank-accounts/eur/
 func (s *Server) createEUR(c *call) error {
-	var req api.CreateEURAccountRequest
+	var req CreateEURAccountRequest
 	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
 		return err
 	}
@@ -183,9 +182,9 @@ func (s *Server) createEUR(c *call) error {
 	if err := validate.Required(req.BankBeneficiaryName); err != nil {
 		return fieldErr("bankBeneficiaryName", err)
 	}
-	return eurKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *api.EURAccount {
-		return &api.EURAccount{ID: id, Alias: req.Alias, Description: req.Description, IBAN: iban, BIC: bic, Country: country,
-			BankBeneficiaryName: strings.TrimSpace(req.BankBeneficiaryName), IsBusiness: req.IsBusiness, CreatedAt: api.NewTime(c.now)}
+	return eurKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *EURAccount {
+		return &EURAccount{ID: id, Alias: req.Alias, Description: req.Description, IBAN: iban, BIC: bic, Country: country,
+			BankBeneficiaryName: strings.TrimSpace(req.BankBeneficiaryName), IsBusiness: req.IsBusiness, CreatedAt: NewTime(c.now)}
 	})
 }
 
@@ -194,7 +193,7 @@ func (s *Server) getEUR(c *call) error  { return eurKind.get(s, c) }
 
 // POST /v2/account/beneficiaries/bank-accounts/ars/
 func (s *Server) createARS(c *call) error {
-	var req api.CreateARSAccountRequest
+	var req CreateARSAccountRequest
 	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
 		return err
 	}
@@ -202,8 +201,8 @@ func (s *Server) createARS(c *call) error {
 	if err != nil {
 		return fieldErr("cvu", err)
 	}
-	return arsKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *api.ARSAccount {
-		return &api.ARSAccount{ID: id, Alias: req.Alias, Description: req.Description, CVU: cvu, CreatedAt: api.NewTime(c.now)}
+	return arsKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *ARSAccount {
+		return &ARSAccount{ID: id, Alias: req.Alias, Description: req.Description, CVU: cvu, CreatedAt: NewTime(c.now)}
 	})
 }
 
@@ -211,7 +210,7 @@ func (s *Server) listARS(c *call) error { return arsKind.listByAlias(s, c) }
 func (s *Server) getARS(c *call) error  { return arsKind.get(s, c) }
 
 // eventView is the wire form of a stored event.
-func eventView(acct *account, id, subscription, status, dataID string, at int64) api.WebhookEvent {
+func eventView(acct *account, id, subscription, status, dataID string, at int64) WebhookEvent {
 	data := map[string]any{"status": status}
 	switch subscription {
 	case "TICKET":
@@ -221,7 +220,7 @@ func eventView(acct *account, id, subscription, status, dataID string, at int64)
 	default:
 		data["id"] = dataID
 	}
-	return api.WebhookEvent{ID: id, Subscription: subscription, SubAccountID: acct.subAccountID(), Data: data, CreatedAt: api.NewTime(time.Unix(0, at).UTC())}
+	return WebhookEvent{ID: id, Subscription: subscription, SubAccountID: acct.subAccountID(), Data: data, CreatedAt: NewTime(time.Unix(0, at).UTC())}
 }
 
 // GET /v2/notifications/webhooks/events: every recorded event of the
@@ -264,7 +263,7 @@ func (s *Server) listEvents(c *call) error {
 		return err
 	}
 	defer rows.Close()
-	out, next := []api.WebhookEvent{}, ""
+	out, next := []WebhookEvent{}, ""
 	for rows.Next() {
 		var id, sub, status, dataID string
 		var at int64
@@ -328,7 +327,7 @@ func (s *Server) getWebhook(c *call) error {
 
 // PATCH /v2/notifications/webhooks {webhookId, webhookUrl, subscriptions}
 func (s *Server) updateWebhook(c *call) error {
-	var req api.UpdateWebhookRequest
+	var req UpdateWebhookRequest
 	if err := decodeBody(c, &req); err != nil {
 		return err
 	}
@@ -364,7 +363,7 @@ var documentTypes = []string{"ID", "DRIVERS-LICENSE", "PASSPORT", "SELFIE", "SEL
 // POST /v2/documents/ {documentType, isDoubleSided}: a record and its
 // upload URLs. The sandbox takes the upload as done at once (ready).
 func (s *Server) createDocument(c *call) error {
-	var req api.CreateDocumentRequest
+	var req CreateDocumentRequest
 	if err := decodeBody(c, &req); err != nil {
 		return err
 	}
@@ -382,9 +381,9 @@ func (s *Server) createDocument(c *call) error {
 	}
 	id := s.newID()
 	base := "https://uploads.sandbox.invalid/documents/" + id.String()
-	d := &api.Document{ID: id, DocumentType: req.DocumentType, UploadStatusFront: "UPLOADED", UploadURLFront: base + "/front",
-		Ready: true, CreatedAt: api.NewTime(c.now), UpdatedAt: api.NewTime(c.now)}
-	out := api.DocumentUpload{ID: id.String(), UploadURLFront: d.UploadURLFront}
+	d := &Document{ID: id, DocumentType: req.DocumentType, UploadStatusFront: "UPLOADED", UploadURLFront: base + "/front",
+		Ready: true, CreatedAt: NewTime(c.now), UpdatedAt: NewTime(c.now)}
+	out := DocumentUpload{ID: id.String(), UploadURLFront: d.UploadURLFront}
 	if req.IsDoubleSided {
 		d.UploadStatusBack, d.UploadURLBack, out.UploadURLBack = "UPLOADED", base+"/back", base+"/back"
 	}
@@ -400,15 +399,15 @@ func (s *Server) listDocuments(c *call) error {
 		return err
 	}
 	kind := c.query.Get("documentType")
-	return listPage(s, c, "documents", w, func(a *account) *series[api.Document] { return a.documents },
-		func(d *api.Document) bool { return kind == "" || d.DocumentType == kind }, deref[api.Document])
+	return listPage(s, c, "documents", w, func(a *account) *series[Document] { return a.documents },
+		func(d *Document) bool { return kind == "" || d.DocumentType == kind }, deref[Document])
 }
 
 // GET /v2/documents/{id}
 func (s *Server) getDocument(c *call) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	_, _, d, err := recordByID(c, func(a *account) *series[api.Document] { return a.documents }, "document")
+	_, _, d, err := recordByID(c, func(a *account) *series[Document] { return a.documents }, "document")
 	if err != nil {
 		return err
 	}
@@ -464,8 +463,8 @@ func (s *Server) submitKYCLevel1(c *call) error {
 	}
 	id := s.newID()
 	delete(req, "subAccountId")
-	k := &api.KYCAttempt{ID: id, LevelName: "level-1", SubmissionData: req, Status: "COMPLETED", Result: result, ResultMessage: msg,
-		Retryable: result == "REJECTED", CreatedAt: api.NewTime(c.now), UpdatedAt: api.NewTime(c.now)}
+	k := &KYCAttempt{ID: id, LevelName: "level-1", SubmissionData: req, Status: "COMPLETED", Result: result, ResultMessage: msg,
+		Retryable: result == "REJECTED", CreatedAt: NewTime(c.now), UpdatedAt: NewTime(c.now)}
 	acct.kyc.add(c.now, id, k)
 	s.changed(acct)
 	ev := &event{ID: s.newID(), Subscription: "KYC", Status: "KYC-COMPLETED", DataID: id, CreatedAt: c.now}
@@ -480,16 +479,16 @@ func (s *Server) listKYCAttempts(c *call) error {
 		return err
 	}
 	level, status, result := c.query.Get("levelName"), c.query.Get("status"), c.query.Get("result")
-	return listPage(s, c, "attempts", w, func(a *account) *series[api.KYCAttempt] { return a.kyc }, func(k *api.KYCAttempt) bool {
+	return listPage(s, c, "attempts", w, func(a *account) *series[KYCAttempt] { return a.kyc }, func(k *KYCAttempt) bool {
 		return (level == "" || k.LevelName == level) && (status == "" || k.Status == status) && (result == "" || k.Result == result)
-	}, deref[api.KYCAttempt])
+	}, deref[KYCAttempt])
 }
 
 // GET /v2/kyc/attempts/{id}
 func (s *Server) getKYCAttempt(c *call) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	_, _, k, err := recordByID(c, func(a *account) *series[api.KYCAttempt] { return a.kyc }, "KYC attempt")
+	_, _, k, err := recordByID(c, func(a *account) *series[KYCAttempt] { return a.kyc }, "KYC attempt")
 	if err != nil {
 		return err
 	}
@@ -500,7 +499,7 @@ func (s *Server) getKYCAttempt(c *call) error {
 // ({streetLine1, streetLine2, postalCode} and the older {streetAddress,
 // zipCode}), so that nothing sent is dropped and both kinds of client
 // read it back. Both sent and different is a 400.
-func bothSpellings(field string, a *api.Address) error {
+func bothSpellings(field string, a *Address) error {
 	if a == nil {
 		return nil
 	}
@@ -531,7 +530,7 @@ func bothSpellings(field string, a *api.Address) error {
 func (s *Server) getW8BEN(c *call) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	_, _, w, err := recordByID(c, func(a *account) *series[api.W8BEN] { return a.w8bens }, "W-8BEN")
+	_, _, w, err := recordByID(c, func(a *account) *series[W8BEN] { return a.w8bens }, "W-8BEN")
 	if err != nil {
 		return err
 	}

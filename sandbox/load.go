@@ -10,8 +10,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
-
-	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // loadStore reads a validated database into st, which holds the demo
@@ -115,7 +113,7 @@ func (s *Server) loadStore(ctx context.Context, st *store) error {
 			return fmt.Errorf("attempt id %q: %w", id, err)
 		}
 		at := time.Unix(0, created).UTC()
-		a.attempts.add(at, aid, &attempt{api.WebhookAttempt{
+		a.attempts.add(at, aid, &attempt{WebhookAttempt{
 			AccountID: acct, CreatedAt: fmtTime(at), UpdatedAt: fmtTime(time.Unix(0, updated)), ID: id,
 			WebhookEventID: ev, WebhookURL: url, ResponseStatus: status, Acknowledged: acked == 1,
 		}})
@@ -155,7 +153,7 @@ func (s *Server) loadStore(ctx context.Context, st *store) error {
 			op.approvals[id] = true
 		}
 		st.operations.add(op.CreatedAt, op.ID, op)
-		if op.Status == api.OperationPending {
+		if op.Status == OperationPending {
 			s.schedule(op.ExpiresAt, dueOpExpire, uuid.Nil, op)
 		}
 		return nil
@@ -210,7 +208,7 @@ func (s *Server) loadStore(ctx context.Context, st *store) error {
 		if payAt.Valid {
 			s.schedule(time.Unix(0, payAt.Int64), duePay, tid, nil)
 		}
-		if status == string(api.TicketUnpaid) {
+		if status == string(TicketUnpaid) {
 			s.schedule(time.Unix(0, expires), dueExpire, tid, nil)
 		}
 		return nil
@@ -232,29 +230,29 @@ func (s *Server) accountOf(id string) (*account, error) {
 func (a *account) restoreRecords(kind string, body []byte) error {
 	switch kind {
 	case "wallets":
-		return restoreJSON(a.wallets, body, func(v *api.Wallet) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.wallets, body, func(v *Wallet) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "brl":
-		return restoreJSON(a.brl, body, func(v *api.BRLAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.brl, body, func(v *BRLAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "usd":
-		return restoreJSON(a.usd, body, func(v *api.USDAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.usd, body, func(v *USDAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "cop":
-		return restoreJSON(a.cop, body, func(v *api.COPAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.cop, body, func(v *COPAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "trades":
-		return restoreJSON(a.trades, body, func(v *api.Trade) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.trades, body, func(v *Trade) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "ubos":
-		return restoreJSON(a.ubos, body, func(v *api.UBO) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.ubos, body, func(v *UBO) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "w8bens":
-		return restoreJSON(a.w8bens, body, func(v *api.W8BEN) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.w8bens, body, func(v *W8BEN) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "poa":
-		return restoreJSON(a.poa, body, func(v *api.ProofOfAddressAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.poa, body, func(v *ProofOfAddressAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "eur":
-		return restoreJSON(a.eur, body, func(v *api.EURAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.eur, body, func(v *EURAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "ars":
-		return restoreJSON(a.ars, body, func(v *api.ARSAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.ars, body, func(v *ARSAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "documents":
-		return restoreJSON(a.documents, body, func(v *api.Document) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.documents, body, func(v *Document) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "kyc":
-		return restoreJSON(a.kyc, body, func(v *api.KYCAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.kyc, body, func(v *KYCAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "webhooks":
 		var ws []webhook
 		if err := json.Unmarshal(body, &ws); err != nil {

@@ -7,8 +7,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
-
-	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // account is the main account or one of its sub-accounts. Everything an
@@ -29,47 +27,47 @@ type account struct {
 
 	balances map[string]decimal.Decimal
 
-	wallets *series[api.Wallet]
-	brl     *series[api.BRLAccount]
-	usd     *series[api.USDAccount]
-	cop     *series[api.COPAccount]
+	wallets *series[Wallet]
+	brl     *series[BRLAccount]
+	usd     *series[USDAccount]
+	cop     *series[COPAccount]
 
 	webhooks []*webhook
 	events   *series[event]
 	attempts *series[attempt]
 
 	// Compliance and trades (routes in trades.go and compliance.go).
-	trades *series[api.Trade]
-	ubos   *series[api.UBO]
-	w8bens *series[api.W8BEN]
-	poa    *series[api.ProofOfAddressAttempt]
+	trades *series[Trade]
+	ubos   *series[UBO]
+	w8bens *series[W8BEN]
+	poa    *series[ProofOfAddressAttempt]
 
 	// The live service's extra records (routes in liveapi.go).
-	eur       *series[api.EURAccount]
-	ars       *series[api.ARSAccount]
-	documents *series[api.Document]
-	kyc       *series[api.KYCAttempt]
+	eur       *series[EURAccount]
+	ars       *series[ARSAccount]
+	documents *series[Document]
+	kyc       *series[KYCAttempt]
 }
 
 func newAccount(id uuid.UUID, name, typ string, main bool, mainID uuid.UUID, created time.Time) *account {
 	return &account{
 		ID: id, Name: name, Type: typ, Main: main, MainID: mainID, CreatedAt: created,
 		balances: map[string]decimal.Decimal{},
-		wallets:  newSeries[api.Wallet](),
-		brl:      newSeries[api.BRLAccount](),
-		usd:      newSeries[api.USDAccount](),
-		cop:      newSeries[api.COPAccount](),
+		wallets:  newSeries[Wallet](),
+		brl:      newSeries[BRLAccount](),
+		usd:      newSeries[USDAccount](),
+		cop:      newSeries[COPAccount](),
 		events:   newSeries[event](),
 		attempts: newSeries[attempt](),
-		trades:   newSeries[api.Trade](),
-		ubos:     newSeries[api.UBO](),
-		w8bens:   newSeries[api.W8BEN](),
-		poa:      newSeries[api.ProofOfAddressAttempt](),
+		trades:   newSeries[Trade](),
+		ubos:     newSeries[UBO](),
+		w8bens:   newSeries[W8BEN](),
+		poa:      newSeries[ProofOfAddressAttempt](),
 
-		eur:       newSeries[api.EURAccount](),
-		ars:       newSeries[api.ARSAccount](),
-		documents: newSeries[api.Document](),
-		kyc:       newSeries[api.KYCAttempt](),
+		eur:       newSeries[EURAccount](),
+		ars:       newSeries[ARSAccount](),
+		documents: newSeries[Document](),
+		kyc:       newSeries[KYCAttempt](),
 	}
 }
 
@@ -87,7 +85,7 @@ type access struct {
 	ID          uuid.UUID
 	Name        string // demo name ("operator")
 	Email       string
-	Perms       api.Permissions
+	Perms       Permissions
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 	FrozenUntil time.Time
@@ -110,7 +108,7 @@ func (a *access) frozen(now time.Time) bool { return a.FrozenUntil.After(now) }
 // ticket is a ticket read from the database: its public view plus what the
 // lifecycle needs. It is a copy: a change is stored with saveTicket.
 type ticket struct {
-	api.Ticket
+	Ticket
 	acct     *account
 	accessID uuid.UUID
 	q        quoteClaims
@@ -136,7 +134,7 @@ type operation struct {
 	ID           uuid.UUID
 	Requester    *access
 	Acct         *account
-	Status       api.OperationStatus
+	Status       OperationStatus
 	CreatedAt    time.Time
 	ExpiresAt    time.Time
 	Payload      json.RawMessage
@@ -170,5 +168,5 @@ type event struct {
 
 // attempt is one delivery of an event to a webhook.
 type attempt struct {
-	api.WebhookAttempt
+	WebhookAttempt
 }

@@ -8,8 +8,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
-
-	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // operationTTL is how long a parked request waits for its approvals.
@@ -23,7 +21,7 @@ func decimalInt(n int64) decimal.Decimal { return decimal.NewFromInt(n) }
 // The caller holds s.mu.
 func (s *Server) parkLocked(p *ticketPlan, body []byte, now time.Time) *operation {
 	op := &operation{
-		ID: s.newID(), Requester: p.who, Acct: p.acct, Status: api.OperationPending, CreatedAt: now, ExpiresAt: now.Add(operationTTL),
+		ID: s.newID(), Requester: p.who, Acct: p.acct, Status: OperationPending, CreatedAt: now, ExpiresAt: now.Add(operationTTL),
 		Payload: json.RawMessage(append([]byte(nil), body...)), req: *p.req, q: *p.q,
 		approvals: map[uuid.UUID]bool{}, MinApprovals: s.st.minApprovals,
 	}
@@ -36,7 +34,7 @@ func (s *Server) parkLocked(p *ticketPlan, body []byte, now time.Time) *operatio
 // decodedQuote is the quote of a parked request, as the detail shows it.
 func decodedQuote(q *quoteClaims) json.RawMessage {
 	v := struct {
-		api.Quote
+		Quote
 		QuoteToken   string `json:"quoteToken,omitempty"`
 		SubAccountID string `json:"subAccountId"`
 		ExpiresAt    string `json:"expiresAt"`
@@ -55,7 +53,7 @@ func beneficiaryOf(op *operation) json.RawMessage {
 			if b, ok := acct.brl.get(id); ok {
 				v = struct {
 					Kind string `json:"kind"`
-					api.BRLAccount
+					BRLAccount
 				}{"BRL", *b}
 			}
 		}
@@ -66,7 +64,7 @@ func beneficiaryOf(op *operation) json.RawMessage {
 			} else if w, ok := acct.wallets.get(id); ok {
 				v = struct {
 					Kind string `json:"kind"`
-					api.Wallet
+					Wallet
 				}{"WALLET", *w}
 			}
 		}
@@ -75,7 +73,7 @@ func beneficiaryOf(op *operation) json.RawMessage {
 			if b, ok := acct.usd.get(id); ok {
 				v = struct {
 					Kind string `json:"kind"`
-					api.USDAccount
+					USDAccount
 				}{"USD", *b}
 			}
 		}
@@ -84,7 +82,7 @@ func beneficiaryOf(op *operation) json.RawMessage {
 			if b, ok := acct.cop.get(id); ok {
 				v = struct {
 					Kind string `json:"kind"`
-					api.COPAccount
+					COPAccount
 				}{"COP", *b}
 			}
 		}
@@ -98,17 +96,17 @@ func beneficiaryOf(op *operation) json.RawMessage {
 
 // operationView is the wire form; detail adds approvers, decodedQuote and
 // beneficiary. The caller holds s.mu.
-func (s *Server) operationView(op *operation, detail bool) api.Operation {
-	v := api.Operation{
+func (s *Server) operationView(op *operation, detail bool) Operation {
+	v := Operation{
 		ID: op.ID, RequesterEmail: op.Requester.Email, OperationType: operationCreateTicket, Payload: op.Payload,
-		Status: op.Status, Approvals: int32(len(op.approvals)), MinApprovals: op.MinApprovals, CreatedAt: api.NewTime(op.CreatedAt),
+		Status: op.Status, Approvals: int32(len(op.approvals)), MinApprovals: op.MinApprovals, CreatedAt: NewTime(op.CreatedAt),
 		SubAccountID: op.Acct.subAccountID(), SubAccountName: op.Acct.Name, ExecutedID: op.ExecutedID, Reason: op.Reason, RejectedBy: op.RejectedBy,
 	}
 	if detail {
-		v.Approvers = []api.Approver{}
+		v.Approvers = []Approver{}
 		for _, a := range s.st.accesses {
 			if a.Perms.OperationApprover {
-				v.Approvers = append(v.Approvers, api.Approver{AccessID: a.ID, Email: a.Email, HasApproved: op.approvals[a.ID]})
+				v.Approvers = append(v.Approvers, Approver{AccessID: a.ID, Email: a.Email, HasApproved: op.approvals[a.ID]})
 			}
 		}
 		v.DecodedQuote = decodedQuote(&op.q)
@@ -146,7 +144,7 @@ func (s *Server) approverInbox(c *call) error {
 	if err != nil {
 		return err
 	}
-	out := make([]api.Operation, len(items))
+	out := make([]Operation, len(items))
 	for i, op := range items {
 		out[i] = s.operationView(op, false)
 	}
@@ -201,7 +199,7 @@ func (s *Server) decide(c *call, apply func(op *operation) error) error {
 	if op.Requester.ID == c.who.ID {
 		return errf(http.StatusForbidden, codeSelf, "you requested this operation; another approver must decide it")
 	}
-	if op.Status != api.OperationPending {
+	if op.Status != OperationPending {
 		return conflict(codeAlreadyDecided, "operation %s is already %s", op.ID, op.Status)
 	}
 	if err := apply(op); err != nil {
@@ -234,12 +232,12 @@ func (s *Server) executeLocked(op *operation, now time.Time) {
 	if err == nil {
 		var t *ticket
 		if t, err = s.makeTicketLocked(p, now); err == nil {
-			op.Status = api.OperationExecuted
+			op.Status = OperationExecuted
 			op.ExecutedID = t.ID.String()
 			return
 		}
 	}
-	op.Status = api.OperationFailed
+	op.Status = OperationFailed
 	msg := err.Error()
 	if ae, ok := err.(*apiError); ok {
 		msg = ae.Message
@@ -263,7 +261,7 @@ func (s *Server) rejectOperation(c *call) error {
 		return badRequest(codeInvalidField, "reason: at most 500 characters")
 	}
 	return s.decide(c, func(op *operation) error {
-		op.Status = api.OperationRejected
+		op.Status = OperationRejected
 		op.Reason = req.Reason
 		op.RejectedBy = c.who.Email
 		op.DecidedAt = c.now

@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/validate"
@@ -148,7 +147,7 @@ func (s *Server) planOutput(p *ticketPlan) error {
 			return badRequest(codeUnknownBeneficiary, "ticketEurSepaOutput.beneficiaryEurBankAccountId: no EUR beneficiary %s in this account", id)
 		}
 		p.outKind, p.outID, p.reference = "eur", id, o.SepaReference
-		p.eurTo = &api.EuropeanFiatInfo{BankBeneficiaryName: b.BankBeneficiaryName, IBAN: b.IBAN, BIC: b.BIC, DepositMessage: o.SepaReference, PaymentRail: "SEPA", Currency: "EUR"}
+		p.eurTo = &EuropeanFiatInfo{BankBeneficiaryName: b.BankBeneficiaryName, IBAN: b.IBAN, BIC: b.BIC, DepositMessage: o.SepaReference, PaymentRail: "SEPA", Currency: "EUR"}
 		return p.payOut()
 	case "ticketArsOutput":
 		id, err := bodyUUID("ticketArsOutput.beneficiaryArsBankAccountId", req.TicketArsOutput.BeneficiaryArsBankAccountID)
@@ -160,7 +159,7 @@ func (s *Server) planOutput(p *ticketPlan) error {
 			return badRequest(codeUnknownBeneficiary, "ticketArsOutput.beneficiaryArsBankAccountId: no ARS beneficiary %s in this account", id)
 		}
 		p.outKind, p.outID = "ars", id
-		p.arsTo = &api.ArgentineFiatReceiverInfo{CVU: b.CVU, AccountHolder: b.Alias}
+		p.arsTo = &ArgentineFiatReceiverInfo{CVU: b.CVU, AccountHolder: b.Alias}
 		return p.payOut()
 	}
 	return nil
@@ -216,7 +215,7 @@ func (s *Server) planPixOutput(p *ticketPlan) error {
 		if err != nil {
 			return fieldErr(pre+"pixKey", err)
 		}
-		r := &api.BrazilianFiatReceiverInfo{PixKey: key, UserName: "Recebedor Sandbox"}
+		r := &BrazilianFiatReceiverInfo{PixKey: key, UserName: "Recebedor Sandbox"}
 		if kind == validate.PixCPF || kind == validate.PixCNPJ {
 			r.TaxID = key
 		}
@@ -235,7 +234,7 @@ func (s *Server) planPixOutput(p *ticketPlan) error {
 		if code.Amount.IsPositive() && !code.Amount.Equal(p.q.OutputAmount) {
 			return badRequest(codeInvalidField, pre+"brCode: the code asks for BRL %s, the quote pays out %s; quote it with outputBrCode", code.Amount, p.q.OutputAmount)
 		}
-		p.outKind, p.pixTo = "pix", &api.BrazilianFiatReceiverInfo{PixKey: code.Key, UserName: code.MerchantName, BrCode: o.BrCode}
+		p.outKind, p.pixTo = "pix", &BrazilianFiatReceiverInfo{PixKey: code.Key, UserName: code.MerchantName, BrCode: o.BrCode}
 	case bank.given():
 		if enforce {
 			return inlineRefused("bank account as a BRL beneficiary")
@@ -244,7 +243,7 @@ func (s *Server) planPixOutput(p *ticketPlan) error {
 		if err != nil {
 			return err
 		}
-		p.outKind, p.pixTo = "pix", &api.BrazilianFiatReceiverInfo{TaxID: f.TaxID, UserName: f.UserName, BankCode: f.BankCode, BranchCode: f.BranchCode, AccountNumber: f.AccountNumber, AccountType: f.AccountType}
+		p.outKind, p.pixTo = "pix", &BrazilianFiatReceiverInfo{TaxID: f.TaxID, UserName: f.UserName, BankCode: f.BankCode, BranchCode: f.BranchCode, AccountNumber: f.AccountNumber, AccountType: f.AccountType}
 	default:
 		return badRequest(codeMissingField, pre+"beneficiaryBrlBankAccountId: required (or pixKey, brCode, or the bank fields taxId, userName, bankCode, branchCode, accountNumber, accountType)")
 	}
@@ -278,7 +277,7 @@ func (s *Server) planChainOutput(p *ticketPlan) error {
 		if len(o.WalletMemo) > 100 {
 			return badRequest(codeInvalidField, pre+"walletMemo: at most 100 characters")
 		}
-		p.outKind, p.chainTo = "inline", &api.BlockchainReceiverInfo{WalletAddress: addr, WalletChain: method, WalletMemo: o.WalletMemo}
+		p.outKind, p.chainTo = "inline", &BlockchainReceiverInfo{WalletAddress: addr, WalletChain: method, WalletMemo: o.WalletMemo}
 		if strings.EqualFold(addr, acct.Wallet) {
 			return nil
 		}

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -114,11 +113,11 @@ var (
 
 // derivedHolder is the holder the sandbox's directory gives a key: a pure
 // function of the key.
-func derivedHolder(kind validate.PixKeyKind, key string) api.PixInfo {
+func derivedHolder(kind validate.PixKeyKind, key string) PixInfo {
 	h := fnv.New64a()
 	h.Write([]byte(key))
 	n := h.Sum64()
-	info := api.PixInfo{
+	info := PixInfo{
 		Name:     holderFirst[n%16] + " " + holderLast[(n>>8)%16] + " " + holderLast[(n>>16)%16],
 		BankName: holderBanks[(n>>24)%uint64(len(holderBanks))],
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/money"
 )
@@ -71,7 +70,7 @@ type quoteClaims struct {
 	OutputThirdParty    bool            `json:"otp"`
 	BasePrice           decimal.Decimal `json:"bp"`
 	SendMethod          string          `json:"sm"`
-	Fees                []api.Fee       `json:"fees"`
+	Fees                []Fee           `json:"fees"`
 	// OutputBrCode is the dynamic BR Code the quote pays (§7.3).
 	OutputBrCode string `json:"obc,omitempty"`
 	// TicketRefundID is the ticket the quote refunds (§7.3).
@@ -296,7 +295,7 @@ func (c *call) quoteParams() (*quoteParams, error) {
 			return nil, badRequest(codeMissingField, "blockchainSendMethod: required when the input is on a chain (%s): PERMIT or TRANSFER", p.inMethod)
 		}
 	}
-	if sm != "" && sm != api.SendPermit && sm != api.SendTransfer {
+	if sm != "" && sm != SendPermit && sm != SendTransfer {
 		return nil, badRequest(codeInvalidField, "blockchainSendMethod: must be PERMIT or TRANSFER, got %q", truncate(sm, 16))
 	}
 	if money.IsChain(p.inMethod) {
@@ -332,14 +331,14 @@ func (p *quoteParams) hasMarkup() bool {
 
 // forward prices an input amount: the fees and the output amount, by the
 // amount rule of §6.
-func (p *quoteParams) forward(in, bp decimal.Decimal) (fees []api.Fee, out decimal.Decimal) {
+func (p *quoteParams) forward(in, bp decimal.Decimal) (fees []Fee, out decimal.Decimal) {
 	inPrec, outPrec := money.Precision(p.inCur), money.Precision(p.outCur)
 	inFees, outFeesSum := decimal.Zero, decimal.Zero
 	add := func(typ, desc, cur string, amt decimal.Decimal) {
 		if !amt.IsPositive() {
 			return
 		}
-		fees = append(fees, api.Fee{Type: typ, Description: desc, Amount: amt, Currency: cur})
+		fees = append(fees, Fee{Type: typ, Description: desc, Amount: amt, Currency: cur})
 		if cur == p.inCur {
 			inFees = inFees.Add(amt)
 		} else {
@@ -454,7 +453,7 @@ func amountField(p *quoteParams) string {
 
 // markupTotal is the markup in the markup currency; markup fees in the
 // other currency are converted at the base price.
-func markupTotal(fees []api.Fee, cur, inCur string, bp decimal.Decimal) decimal.Decimal {
+func markupTotal(fees []Fee, cur, inCur string, bp decimal.Decimal) decimal.Decimal {
 	total := decimal.Zero
 	for _, f := range fees {
 		if f.Type != "Markup Fee" {
@@ -472,15 +471,15 @@ func markupTotal(fees []api.Fee, cur, inCur string, bp decimal.Decimal) decimal.
 	return total.Round(money.Precision(cur))
 }
 
-func quoteView(q *quoteClaims, token string) api.Quote {
-	fees := make([]api.Fee, len(q.Fees))
+func quoteView(q *quoteClaims, token string) Quote {
+	fees := make([]Fee, len(q.Fees))
 	copy(fees, q.Fees)
 	// Quotes carry rebatable too (service.md §7.2), as tickets do.
 	for i := range fees {
 		reb := fees[i].Type == "Conversion Fee"
 		fees[i].Rebatable = &reb
 	}
-	return api.Quote{
+	return Quote{
 		QuoteToken: token, InputCurrency: q.InputCurrency, InputPaymentMethod: q.InputPaymentMethod, InputAmount: q.InputAmount,
 		OutputCurrency: q.OutputCurrency, OutputPaymentMethod: q.OutputPaymentMethod, OutputAmount: q.OutputAmount,
 		MarkupAmount: q.MarkupAmount, MarkupCurrency: q.MarkupCurrency, InputThirdParty: q.InputThirdParty, OutputThirdParty: q.OutputThirdParty,

@@ -11,21 +11,19 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
-
-	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // TestReceiptPDFStructure checks what a PDF reader relies on: the header,
 // every cross-reference offset pointing at its object, the stream length,
 // startxref and the trailer.
 func TestReceiptPDFStructure(t *testing.T) {
-	tk := &api.Ticket{
-		ID: uuid.New(), Status: api.TicketPaid, ExternalID: "inv (42) \\ à",
-		CreatedAt: api.NewTime(time.Now()), UpdatedAt: api.NewTime(time.Now()),
-		Quote: api.TicketQuote{InputCurrency: "BRL", InputPaymentMethod: "PIX", InputAmount: decimal.RequireFromString("100"),
+	tk := &Ticket{
+		ID: uuid.New(), Status: TicketPaid, ExternalID: "inv (42) \\ à",
+		CreatedAt: NewTime(time.Now()), UpdatedAt: NewTime(time.Now()),
+		Quote: TicketQuote{InputCurrency: "BRL", InputPaymentMethod: "PIX", InputAmount: decimal.RequireFromString("100"),
 			OutputCurrency: "BRLA", OutputPaymentMethod: "INTERNAL", OutputAmount: decimal.RequireFromString("99.9"), BasePrice: decimal.NewFromInt(1),
-			AppliedFees: []api.Fee{{Type: "Conversion Fee", Amount: decimal.RequireFromString("0.1"), Currency: "BRL"}}},
-		BrazilianFiatSenderInfo: &api.BrazilianFiatSenderInfo{EndToEndID: "E123"},
+			AppliedFees: []Fee{{Type: "Conversion Fee", Amount: decimal.RequireFromString("0.1"), Currency: "BRL"}}},
+		BrazilianFiatSenderInfo: &BrazilianFiatSenderInfo{EndToEndID: "E123"},
 	}
 	pdf := receiptPDF(tk, "Acme Treasury Ltda")
 	if !bytes.HasPrefix(pdf, []byte("%PDF-1.4\n")) || !bytes.HasSuffix(pdf, []byte("%%EOF\n")) {

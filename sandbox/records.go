@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // The records the sandbox keeps in memory as well as in the database:
@@ -131,18 +129,18 @@ func (s *Server) saveAttempt(acct *account, a *attempt) {
 
 // operationState is the stored detail of a multi-signature operation.
 type operationState struct {
-	Status       api.OperationStatus `json:"status"`
-	CreatedAt    time.Time           `json:"createdAt"`
-	ExpiresAt    time.Time           `json:"expiresAt"`
-	Payload      json.RawMessage     `json:"payload"`
-	Request      ticketRequest       `json:"request"`
-	Quote        quoteClaims         `json:"quote"`
-	Approvals    []uuid.UUID         `json:"approvals"`
-	ExecutedID   string              `json:"executedId"`
-	Reason       string              `json:"reason"`
-	DecidedAt    time.Time           `json:"decidedAt"`
-	MinApprovals int32               `json:"minApprovals"`
-	RejectedBy   string              `json:"rejectedBy,omitempty"`
+	Status       OperationStatus `json:"status"`
+	CreatedAt    time.Time       `json:"createdAt"`
+	ExpiresAt    time.Time       `json:"expiresAt"`
+	Payload      json.RawMessage `json:"payload"`
+	Request      ticketRequest   `json:"request"`
+	Quote        quoteClaims     `json:"quote"`
+	Approvals    []uuid.UUID     `json:"approvals"`
+	ExecutedID   string          `json:"executedId"`
+	Reason       string          `json:"reason"`
+	DecidedAt    time.Time       `json:"decidedAt"`
+	MinApprovals int32           `json:"minApprovals"`
+	RejectedBy   string          `json:"rejectedBy,omitempty"`
 }
 
 // saveOperation stores an operation as it is now.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
@@ -47,7 +46,7 @@ const codeBeneficiaryInUse = "BENEFICIARY_IN_USE"
 func (s *Server) pendingOperationNaming(acct *account, id uuid.UUID) *operation {
 	want := id.String()
 	for _, op := range s.st.operations.all() {
-		if op.Status != api.OperationPending || op.Acct != acct {
+		if op.Status != OperationPending || op.Acct != acct {
 			continue
 		}
 		r := &op.req

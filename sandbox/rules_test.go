@@ -74,7 +74,7 @@ func TestTicketFlagsOneByOne(t *testing.T) {
 	}
 }
 
-func without(p *api.Permissions, flag string) {
+func without(p *Permissions, flag string) {
 	switch flag {
 	case "payIn":
 		p.PayIn = false

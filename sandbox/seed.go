@@ -10,7 +10,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -83,14 +82,14 @@ type demoAccess struct {
 	keyType string
 	rsaPEM  string
 	sec1    bool
-	perms   api.Permissions
+	perms   Permissions
 }
 
 func demoAccesses() []demoAccess {
-	operator := api.Permissions{PayIn: true, PayOut: true, Convert: true, OnChain: true, Markup: true, Beneficiary: true}
+	operator := Permissions{PayIn: true, PayOut: true, Convert: true, OnChain: true, Markup: true, Beneficiary: true}
 	requester := operator
 	requester.OperationRequester = true
-	approver := api.Permissions{OperationApprover: true}
+	approver := Permissions{OperationApprover: true}
 	approver3 := operator
 	approver3.OperationApprover = true
 	approver3.OperationRequester = true
@@ -100,8 +99,8 @@ func demoAccesses() []demoAccess {
 		{name: "approver1", keyType: "ecdsa", sec1: true, perms: approver},
 		{name: "approver2", keyType: "ed25519", perms: approver},
 		{name: "approver3", keyType: "rsa", rsaPEM: demoRSAApprover3PEM, perms: approver3},
-		{name: "viewer", keyType: "rsa", rsaPEM: demoRSAViewerPEM, perms: api.Permissions{ViewOnly: true}},
-		{name: "restricted", keyType: "ecdsa", perms: api.Permissions{Convert: true, EnforceAllowedBeneficiaries: true}},
+		{name: "viewer", keyType: "rsa", rsaPEM: demoRSAViewerPEM, perms: Permissions{ViewOnly: true}},
+		{name: "restricted", keyType: "ecdsa", perms: Permissions{Convert: true, EnforceAllowedBeneficiaries: true}},
 		// Not one of the names of §6: an access frozen for a month, so that
 		// frozen accesses can be seen and tried.
 		{name: "frozen", keyType: "ed25519", perms: operator},

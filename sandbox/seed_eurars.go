@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -61,13 +60,13 @@ func seedEURAndARSBeneficiaries(r demoRand, a *account, now time.Time) {
 		p := demoEURPayees[i]
 		iban := withIBANCheck(p.bic[4:6], p.bban(r))
 		country, _ := validate.Alpha2To3(iban[:2])
-		b := &api.EURAccount{ID: r.uuid(), Alias: p.name, Description: "demo SEPA payee", IBAN: iban, BIC: p.bic,
-			Country: country, BankBeneficiaryName: p.name, IsBusiness: p.business, CreatedAt: api.NewTime(at())}
+		b := &EURAccount{ID: r.uuid(), Alias: p.name, Description: "demo SEPA payee", IBAN: iban, BIC: p.bic,
+			Country: country, BankBeneficiaryName: p.name, IsBusiness: p.business, CreatedAt: NewTime(at())}
 		a.eur.add(b.CreatedAt.Time, b.ID, b)
 	}
 	for _, i := range r.Perm(len(demoARSPayees))[:2+r.IntN(2)] {
 		p := demoARSPayees[i]
-		b := &api.ARSAccount{ID: r.uuid(), Alias: p.name, Description: "demo CVU payee", CVU: demoCVU(p.entity, r.digits(13)), CreatedAt: api.NewTime(at())}
+		b := &ARSAccount{ID: r.uuid(), Alias: p.name, Description: "demo CVU payee", CVU: demoCVU(p.entity, r.digits(13)), CreatedAt: NewTime(at())}
 		a.ars.add(b.CreatedAt.Time, b.ID, b)
 	}
 }

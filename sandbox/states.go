@@ -7,8 +7,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
-
-	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // The live ticket states beyond the plain UNPAID → PROCESSING → PAID path
@@ -26,8 +24,8 @@ const codeNotHeld = "NOT_ON_HOLD"
 
 // ticketStatuses are the values the status filter accepts.
 func ticketStatuses() []string {
-	out := make([]string, len(api.TicketStatuses))
-	for i, s := range api.TicketStatuses {
+	out := make([]string, len(TicketStatuses))
+	for i, s := range TicketStatuses {
 		out[i] = string(s)
 	}
 	return out
@@ -80,25 +78,25 @@ func nextBusinessStart(at time.Time) time.Time {
 // the funding. The caller holds s.mu.
 func (s *Server) startProcessingLocked(t *ticket, at time.Time, event string) {
 	switch {
-	case heldForReview(&t.q) && t.Status != api.TicketOnHold:
+	case heldForReview(&t.q) && t.Status != TicketOnHold:
 		t.Reason = "held for review: the input is above the single-ticket limit; release it with POST /v2/sandbox/tickets/{id}/release"
-		s.transitionLocked(t, api.TicketOnHold, at, event)
+		s.transitionLocked(t, TicketOnHold, at, event)
 		t.payAt = time.Time{}
 		return
 	case businessHoursRail(t.q.OutputPaymentMethod) && !nextBusinessStart(at).IsZero():
-		if t.Status != api.TicketPending {
+		if t.Status != TicketPending {
 			t.Reason = "queued: " + t.q.OutputPaymentMethod + " moves on business days only"
-			s.transitionLocked(t, api.TicketPending, at, event)
+			s.transitionLocked(t, TicketPending, at, event)
 		}
 		t.payAt = nextBusinessStart(at)
 		s.schedule(t.payAt, duePay, t.ID, nil)
 		return
 	}
-	if t.Status == api.TicketPending || t.Status == api.TicketOnHold {
+	if t.Status == TicketPending || t.Status == TicketOnHold {
 		t.Reason = ""
 		event = "DELIVERY-PROCESSING"
 	}
-	s.transitionLocked(t, api.TicketProcessing, at, event)
+	s.transitionLocked(t, TicketProcessing, at, event)
 	t.payAt = at.Add(s.scaled(deliveryDelay))
 	s.schedule(t.payAt, duePay, t.ID, nil)
 }
@@ -116,12 +114,12 @@ func (s *Server) cancelTicket(c *call) error {
 	if err != nil {
 		return err
 	}
-	if t.Status != api.TicketUnpaid {
+	if t.Status != TicketUnpaid {
 		return conflict(codeNotCancelable, "ticket %s is %s; only UNPAID tickets can be canceled", t.ID, t.Status)
 	}
 	t.Reason = reasonCanceled
 	t.fundAt = time.Time{}
-	s.transitionLocked(t, api.TicketCanceled, c.now, "TICKET-CANCELED")
+	s.transitionLocked(t, TicketCanceled, c.now, "TICKET-CANCELED")
 	s.saveTicket(t)
 	return c.reply(http.StatusOK, map[string]any{"ticket": t.Ticket})
 }
@@ -138,13 +136,13 @@ func (s *Server) releaseTicket(c *call) error {
 	if err != nil {
 		return err
 	}
-	if t.Status != api.TicketOnHold {
+	if t.Status != TicketOnHold {
 		return conflict(codeNotHeld, "ticket %s is %s; only ON-HOLD tickets can be released", t.ID, t.Status)
 	}
 	// Released: the limit check is done, so it is not held again.
-	t.Status = api.TicketPending
+	t.Status = TicketPending
 	if !businessHoursRail(t.q.OutputPaymentMethod) || nextBusinessStart(c.now).IsZero() {
-		s.transitionLocked(t, api.TicketProcessing, c.now, "DELIVERY-PROCESSING")
+		s.transitionLocked(t, TicketProcessing, c.now, "DELIVERY-PROCESSING")
 		t.Reason = ""
 		t.payAt = c.now.Add(s.scaled(deliveryDelay))
 		s.schedule(t.payAt, duePay, t.ID, nil)
@@ -160,11 +158,11 @@ func (s *Server) releaseTicket(c *call) error {
 // read it.
 type createdHead struct {
 	BrCode     string    `json:"brCode,omitempty"`
-	Expiration api.Time  `json:"expiration"`
+	Expiration Time      `json:"expiration"`
 	ID         uuid.UUID `json:"id"`
 }
 
-func headOf(t *api.Ticket) createdHead {
+func headOf(t *Ticket) createdHead {
 	h := createdHead{Expiration: t.ExpiresAt, ID: t.ID}
 	if t.BrlPixInputInfo != nil {
 		h.BrCode = t.BrCode()
@@ -173,10 +171,10 @@ func headOf(t *api.Ticket) createdHead {
 }
 
 // createdAnswer is the whole creation answer: its head, then {ticket}.
-func createdAnswer(t *api.Ticket) any {
+func createdAnswer(t *Ticket) any {
 	return struct {
 		createdHead
-		Ticket *api.Ticket `json:"ticket"`
+		Ticket *Ticket `json:"ticket"`
 	}{headOf(t), t}
 }
 
@@ -209,7 +207,7 @@ func (s *Server) seedLiveStates(r demoRand, a *account, who *access, now time.Ti
 	}
 	t.payAt = now.Add(time.Hour)
 	t.Reason = "queued: behind this account's earlier payouts"
-	s.transitionLocked(t, api.TicketPending, now.Add(-3*time.Minute), "DEPOSIT-SUCCESS")
+	s.transitionLocked(t, TicketPending, now.Add(-3*time.Minute), "DEPOSIT-SUCCESS")
 	s.schedule(t.payAt, duePay, t.ID, nil)
 	s.saveTicket(t)
 	// CANCELED by the caller: a large PIX payment given up.
@@ -218,7 +216,7 @@ func (s *Server) seedLiveStates(r demoRand, a *account, who *access, now time.Ti
 		return err
 	}
 	t.Reason, t.fundAt = reasonCanceled, time.Time{}
-	s.transitionLocked(t, api.TicketCanceled, at.Add(4*time.Minute), "TICKET-CANCELED")
+	s.transitionLocked(t, TicketCanceled, at.Add(4*time.Minute), "TICKET-CANCELED")
 	s.saveTicket(t)
 	// PARTIAL-FAILED: a PIX payout split in parts, one refused.
 	at = now.Add(-50 * time.Hour)
@@ -227,7 +225,7 @@ func (s *Server) seedLiveStates(r demoRand, a *account, who *access, now time.Ti
 	}
 	t.payAt = time.Time{}
 	t.FailureReason = "1 of 2 split deliveries was refused by the receiving institution; the other was paid"
-	s.transitionLocked(t, api.TicketPartialFailed, at.Add(5*time.Second), "DELIVERY-FAILED")
+	s.transitionLocked(t, TicketPartialFailed, at.Add(5*time.Second), "DELIVERY-FAILED")
 	s.saveTicket(t)
 	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/money"
 )
@@ -19,21 +18,21 @@ func (s *Server) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 	q, acct, req := p.q, p.acct, p.req
 	id := s.newID()
 	t := &ticket{acct: acct, accessID: p.who.ID, q: *q, outKind: p.outKind, outID: p.outID}
-	fees := make([]api.Fee, len(q.Fees))
+	fees := make([]Fee, len(q.Fees))
 	for i, f := range q.Fees {
 		reb := f.Type == "Conversion Fee"
 		f.Rebatable = &reb
 		fees[i] = f
 	}
-	t.Ticket = api.Ticket{
+	t.Ticket = Ticket{
 		ID: id, ExternalID: req.ExternalID, WorkspaceID: acct.MainID, UserID: acct.ID,
-		Status: api.TicketUnpaid, CreatedAt: api.NewTime(now), UpdatedAt: api.NewTime(now), ExpiresAt: api.NewTime(now.Add(p.ttl)),
-		Quote: api.TicketQuote{
+		Status: TicketUnpaid, CreatedAt: NewTime(now), UpdatedAt: NewTime(now), ExpiresAt: NewTime(now.Add(p.ttl)),
+		Quote: TicketQuote{
 			ID: q.ID, TicketID: id, InputCurrency: q.InputCurrency, InputPaymentMethod: q.InputPaymentMethod, InputAmount: q.InputAmount,
 			OutputCurrency: q.OutputCurrency, OutputPaymentMethod: q.OutputPaymentMethod, OutputAmount: q.OutputAmount,
 			MarkupCurrency: q.MarkupCurrency, MarkupAmount: q.MarkupAmount, SendMethod: q.SendMethod,
 			InputThirdParty: q.InputThirdParty, OutputThirdParty: q.OutputThirdParty, BasePrice: q.BasePrice, PairName: q.pairName(),
-			CreatedAt: api.NewTime(time.UnixMilli(q.IssuedAt)), AppliedFees: fees,
+			CreatedAt: NewTime(time.UnixMilli(q.IssuedAt)), AppliedFees: fees,
 		},
 	}
 	// Input side.
@@ -48,10 +47,10 @@ func (s *Server) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 		if err != nil {
 			return nil, fmt.Errorf("BR Code for ticket %s: %w", id, err)
 		}
-		t.BrlPixInputInfo = &api.BrlPixInputInfo{ID: s.newID().String(), TicketID: id.String(), ReferenceLabel: ref, AdditionalData: extra, BrCode: code}
+		t.BrlPixInputInfo = &BrlPixInputInfo{ID: s.newID().String(), TicketID: id.String(), ReferenceLabel: ref, AdditionalData: extra, BrCode: code}
 	case money.IsChain(q.InputPaymentMethod):
-		info := &api.BlockchainSenderInfo{WalletAddress: p.fromWallet}
-		if q.SendMethod == api.SendTransfer {
+		info := &BlockchainSenderInfo{WalletAddress: p.fromWallet}
+		if q.SendMethod == SendTransfer {
 			info.DisposableDepositAddress = acct.Wallet
 		}
 		t.BlockchainSenderInfo = info
@@ -60,14 +59,14 @@ func (s *Server) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 	switch p.outKind {
 	case "brl":
 		b := p.brl
-		r := &api.BrazilianFiatReceiverInfo{PixKey: b.PixKey, TaxID: b.TaxID, UserName: b.UserName, BankCode: b.BankCode, BranchCode: b.BranchCode, AccountNumber: b.AccountNumber, AccountType: b.AccountType}
+		r := &BrazilianFiatReceiverInfo{PixKey: b.PixKey, TaxID: b.TaxID, UserName: b.UserName, BankCode: b.BankCode, BranchCode: b.BranchCode, AccountNumber: b.AccountNumber, AccountType: b.AccountType}
 		if req.TicketBrlPixOutput != nil {
 			r.PixMessage = req.TicketBrlPixOutput.PixMessage
 		}
 		t.BrazilianFiatReceiverInfo = r
 	case "wallet":
 		w := p.wallet
-		t.BlockchainReceiverInfo = &api.BlockchainReceiverInfo{ID: s.newID().String(), TicketID: id.String(), WalletAddress: w.WalletAddress, WalletChain: w.WalletChain, WalletMemo: w.WalletMemo}
+		t.BlockchainReceiverInfo = &BlockchainReceiverInfo{ID: s.newID().String(), TicketID: id.String(), WalletAddress: w.WalletAddress, WalletChain: w.WalletChain, WalletMemo: w.WalletMemo}
 	case "pix":
 		r := *p.pixTo
 		if req.TicketBrlPixOutput != nil {
@@ -86,16 +85,16 @@ func (s *Server) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 		r.ID, r.TicketID = s.newID().String(), id.String()
 		t.BlockchainReceiverInfo = &r
 	case "own":
-		t.BlockchainReceiverInfo = &api.BlockchainReceiverInfo{ID: s.newID().String(), TicketID: id.String(), WalletAddress: acct.Wallet, WalletChain: q.OutputPaymentMethod}
+		t.BlockchainReceiverInfo = &BlockchainReceiverInfo{ID: s.newID().String(), TicketID: id.String(), WalletAddress: acct.Wallet, WalletChain: q.OutputPaymentMethod}
 	case "usd":
 		b := p.usd
-		t.AmericanFiatReceiverInfo = &api.AmericanFiatInfo{
+		t.AmericanFiatReceiverInfo = &AmericanFiatInfo{
 			AccountHolderName: b.BankBeneficiaryName, BankAccountNumber: b.BankAccountNumber, BankRoutingNumber: b.BankRoutingNumber,
 			AccountType: "checking", BankName: b.BankName, BankAddress: addressLine(b.BankAddress), DepositMessage: p.reference, PaymentRail: q.OutputPaymentMethod,
 		}
 	}
 	if in := req.TicketBlockchainInput; in != nil && (in.Permit != nil || in.Personal != nil) {
-		info := &api.BlockchainInputInfo{}
+		info := &BlockchainInputInfo{}
 		if pm := in.Permit; pm != nil {
 			info.R, info.S, info.V, info.Nonce, info.Deadline = pm.R, pm.S, pm.V, pm.Nonce, pm.Deadline
 		}
@@ -108,7 +107,7 @@ func (s *Server) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 		t.RefundableParameter, _ = json.Marshal(map[string]string{"ticketRefundId": q.TicketRefundID})
 	}
 	if q.MarkupAmount.IsPositive() && req.TicketMarkupInput != nil {
-		t.MarkupInfo = &api.MarkupInfo{MarkupWalletAddress: req.TicketMarkupInput.MarkupWalletAddress}
+		t.MarkupInfo = &MarkupInfo{MarkupWalletAddress: req.TicketMarkupInput.MarkupWalletAddress}
 	}
 
 	s.stampInfoIDs(t)
@@ -143,7 +142,7 @@ func merchantName(name string) string {
 	return name
 }
 
-func addressLine(a api.Address) string {
+func addressLine(a Address) string {
 	parts := []string{}
 	for _, p := range []string{a.StreetLine1, a.StreetLine2, a.City, a.State, a.PostalCode, a.Country} {
 		if p != "" {
@@ -228,7 +227,7 @@ func (s *Server) listTickets(c *call) error {
 }
 
 type ticketList struct {
-	Tickets []json.RawMessage `json:"tickets"` // stored api.Ticket JSON
+	Tickets []json.RawMessage `json:"tickets"` // stored Ticket JSON
 	Cursor  string            `json:"cursor"`
 }
 
@@ -276,7 +275,7 @@ func (s *Server) fundTicket(c *call) error {
 	if err != nil {
 		return err
 	}
-	if t.Status != api.TicketUnpaid {
+	if t.Status != TicketUnpaid {
 		return conflict(codeNotFundable, "ticket %s is %s; only UNPAID tickets can be funded", t.ID, t.Status)
 	}
 	s.fundLocked(t, c.now)
@@ -288,7 +287,7 @@ func (s *Server) fundTicket(c *call) error {
 func (s *Server) ticketReceipt(c *call) error {
 	s.mu.RLock()
 	t, err := c.findTicket(false)
-	var view api.Ticket
+	var view Ticket
 	var acctName string
 	if err == nil {
 		view, acctName = t.Ticket, t.acct.Name
@@ -297,7 +296,7 @@ func (s *Server) ticketReceipt(c *call) error {
 	if err != nil {
 		return err
 	}
-	if view.Status != api.TicketPaid {
+	if view.Status != TicketPaid {
 		return conflict(codeReceiptNA, "ticket %s is %s; a receipt exists only once it is PAID", view.ID, view.Status)
 	}
 	pdf := receiptPDF(&view, acctName)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
@@ -49,9 +48,9 @@ type pixInputBlock struct {
 }
 
 type chainInputBlock struct {
-	WalletAddress string                 `json:"walletAddress"`
-	Permit        *api.Permit            `json:"permit,omitempty"`
-	Personal      *api.PersonalSignature `json:"personal,omitempty"`
+	WalletAddress string             `json:"walletAddress"`
+	Permit        *Permit            `json:"permit,omitempty"`
+	Personal      *PersonalSignature `json:"personal,omitempty"`
 }
 
 // pixOutputBlock holds every variant of ticketBrlPixOutput (§7.1); which
@@ -114,17 +113,17 @@ type ticketPlan struct {
 	ttl     time.Duration
 	outKind string // brl, wallet, own, usd, cop, internal, and the inline pix, inline
 	outID   uuid.UUID
-	brl     *api.BRLAccount
-	wallet  *api.Wallet
+	brl     *BRLAccount
+	wallet  *Wallet
 	// pixTo is the receiver of an inline PIX output (key, BR Code or bank
 	// fields); chainTo the receiver of an inline wallet.
-	pixTo      *api.BrazilianFiatReceiverInfo
-	chainTo    *api.BlockchainReceiverInfo
+	pixTo      *BrazilianFiatReceiverInfo
+	chainTo    *BlockchainReceiverInfo
 	reference  string // achReference, wireMessage or sepaReference
-	eurTo      *api.EuropeanFiatInfo
-	arsTo      *api.ArgentineFiatReceiverInfo
-	usd        *api.USDAccount
-	cop        *api.COPAccount
+	eurTo      *EuropeanFiatInfo
+	arsTo      *ArgentineFiatReceiverInfo
+	usd        *USDAccount
+	cop        *COPAccount
 	fromWallet string // blockchain input wallet (checksummed)
 	nowAt      time.Time
 }
@@ -268,9 +267,9 @@ func (s *Server) planInput(p *ticketPlan) error {
 		switch {
 		case service && signed:
 			return badRequest(codeUnexpectedBlock, "ticketBlockchainInput: %s is a service wallet; omit permit and personal", addr)
-		case q.SendMethod == api.SendTransfer && signed:
+		case q.SendMethod == SendTransfer && signed:
 			return badRequest(codeUnexpectedBlock, "ticketBlockchainInput: the quote's send method is TRANSFER; omit permit and personal and transfer the tokens to %s", p.acct.Wallet)
-		case q.SendMethod == api.SendPermit && !service && !signed:
+		case q.SendMethod == SendPermit && !service && !signed:
 			return badRequest(codeMissingField, "ticketBlockchainInput.permit: required for send method PERMIT (or ticketBlockchainInput.personal)")
 		}
 		if pm := in.Permit; pm != nil {

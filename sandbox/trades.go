@@ -20,7 +20,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -53,18 +52,18 @@ func (s *Server) listTrades(c *call) error {
 	if err := s.settleDueTrades(c); err != nil {
 		return err
 	}
-	return listPage(s, c, "trades", w, func(a *account) *series[api.Trade] { return a.trades }, match, deref[api.Trade])
+	return listPage(s, c, "trades", w, func(a *account) *series[Trade] { return a.trades }, match, deref[Trade])
 }
 
 // tradeMatcher reads the status and settlementDate filters. settlementDate
 // is either a calendar date YYYY-MM-DD, matching every trade that settles
 // on that UTC day, or an RFC 3339 date-time, matching the trades whose
 // settlement date is that exact instant (as a previous answer printed it).
-func tradeMatcher(c *call) (func(*api.Trade) bool, error) {
-	var status api.TradeStatus
+func tradeMatcher(c *call) (func(*Trade) bool, error) {
+	var status TradeStatus
 	if raw := c.query.Get("status"); raw != "" {
-		status = api.TradeStatus(raw)
-		if !slices.Contains([]api.TradeStatus{api.TradePending, api.TradeSettled, api.TradeCancelled}, status) {
+		status = TradeStatus(raw)
+		if !slices.Contains([]TradeStatus{TradePending, TradeSettled, TradeCancelled}, status) {
 			return nil, badRequest(codeInvalidField, "status: %q is not a trade state; use PENDING, SETTLED or CANCELLED", truncate(raw, 20))
 		}
 	}
@@ -88,7 +87,7 @@ func tradeMatcher(c *call) (func(*api.Trade) bool, error) {
 	if status == "" && day == "" && instant.IsZero() {
 		return nil, nil
 	}
-	return func(t *api.Trade) bool {
+	return func(t *Trade) bool {
 		if status != "" && t.Status != status {
 			return false
 		}
@@ -138,14 +137,14 @@ func (s *Server) settleDueTrades(c *call) error {
 
 // tradeMove is one pending trade's transition.
 type tradeMove struct {
-	t  *api.Trade
-	to api.TradeStatus
+	t  *Trade
+	to TradeStatus
 	by *ticket // the paid settlement ticket, for SETTLED
 }
 
 func (m tradeMove) apply() {
 	m.t.Status = m.to
-	if m.to == api.TradeSettled {
+	if m.to == TradeSettled {
 		id := m.by.ID
 		m.t.SettlementTicketID = &id
 		m.t.SettledAt = m.by.UpdatedAt
@@ -155,9 +154,9 @@ func (m tradeMove) apply() {
 // tradeTransitions lists what is due for the account's pending trades at
 // now. The caller holds s.mu.
 func (s *Server) tradeTransitions(db querier, acct *account, now time.Time) ([]tradeMove, error) {
-	var pending []*api.Trade
+	var pending []*Trade
 	for _, t := range acct.trades.all() {
-		if t.Status == api.TradePending {
+		if t.Status == TradePending {
 			pending = append(pending, t)
 		}
 	}
@@ -174,12 +173,12 @@ func (s *Server) tradeTransitions(db querier, acct *account, now time.Time) ([]t
 		// Decided by what happened first, so the answer does not depend
 		// on when somebody looks: a ticket paid after the cut-off missed it.
 		switch {
-		case tk != nil && tk.Status == api.TicketPaid && !tk.UpdatedAt.After(t.SettlementDate.Time):
-			moves = append(moves, tradeMove{t: t, to: api.TradeSettled, by: tk})
-		case tk != nil && tk.Status.Final() && tk.Status != api.TicketPaid:
-			moves = append(moves, tradeMove{t: t, to: api.TradeCancelled})
+		case tk != nil && tk.Status == TicketPaid && !tk.UpdatedAt.After(t.SettlementDate.Time):
+			moves = append(moves, tradeMove{t: t, to: TradeSettled, by: tk})
+		case tk != nil && tk.Status.Final() && tk.Status != TicketPaid:
+			moves = append(moves, tradeMove{t: t, to: TradeCancelled})
 		case !now.Before(t.SettlementDate.Time):
-			moves = append(moves, tradeMove{t: t, to: api.TradeCancelled})
+			moves = append(moves, tradeMove{t: t, to: TradeCancelled})
 		}
 	}
 	return moves, nil
@@ -193,7 +192,7 @@ func settlementTicket(tickets []*ticket, quoteID uuid.UUID) *ticket {
 		if tk.Quote.ID != quoteID {
 			continue
 		}
-		if tk.Status == api.TicketPaid {
+		if tk.Status == TicketPaid {
 			return tk
 		}
 		found = tk
@@ -226,17 +225,17 @@ func businessDay(d time.Time) time.Time {
 
 // tradeFromTicket makes the trade whose settlement ticket is tk: same
 // quote, currencies, methods, amounts, rate and fees.
-func tradeFromTicket(id uuid.UUID, tk *ticket, days int) *api.Trade {
+func tradeFromTicket(id uuid.UUID, tk *ticket, days int) *Trade {
 	q := tk.Quote
 	created := q.CreatedAt.Time
 	if created.IsZero() || created.After(tk.CreatedAt.Time) {
 		created = tk.CreatedAt.Time
 	}
-	fees := make([]api.TradeFee, 0, len(q.AppliedFees))
+	fees := make([]TradeFee, 0, len(q.AppliedFees))
 	for _, f := range q.AppliedFees {
-		fees = append(fees, api.TradeFee{Type: f.Type, Description: f.Description, Amount: f.Amount, Currency: f.Currency})
+		fees = append(fees, TradeFee{Type: f.Type, Description: f.Description, Amount: f.Amount, Currency: f.Currency})
 	}
-	return &api.Trade{
+	return &Trade{
 		ID:                  id,
 		InputCurrency:       q.InputCurrency,
 		InputPaymentMethod:  q.InputPaymentMethod,
@@ -248,9 +247,9 @@ func tradeFromTicket(id uuid.UUID, tk *ticket, days int) *api.Trade {
 		AppliedFees:         fees,
 		QuoteTokenID:        q.ID,
 		SettlementTerms:     "T+" + strconv.Itoa(days),
-		SettlementDate:      api.NewTime(settlementDay(created, days)),
-		Status:              api.TradePending,
-		CreatedAt:           api.NewTime(created),
+		SettlementDate:      NewTime(settlementDay(created, days)),
+		Status:              TradePending,
+		CreatedAt:           NewTime(created),
 	}
 }
 
@@ -272,36 +271,36 @@ func (s *Server) seedTrades(r demoRand, acct *account, now time.Time) error {
 			continue
 		}
 		switch tk.Status {
-		case api.TicketPaid:
+		case TicketPaid:
 			if tk.CreatedAt.After(since) {
 				paid = append(paid, tk)
 			}
-		case api.TicketFailed, api.TicketPartialFailed, api.TicketCanceled:
+		case TicketFailed, TicketPartialFailed, TicketCanceled:
 			if tk.CreatedAt.After(since) {
 				failed = append(failed, tk)
 			}
-		case api.TicketUnpaid, api.TicketProcessing:
+		case TicketUnpaid, TicketProcessing:
 			// Held and queued tickets wait on a person or a calendar;
 			// a demo trade in flight rides on one that moves by itself.
 			live = append(live, tk)
 		}
 	}
-	var trades []*api.Trade
+	var trades []*Trade
 	for _, tk := range pickTickets(r, paid, demoTradesSettled-1+r.IntN(3)) {
 		t := tradeFromTicket(r.uuid(), tk, r.IntN(2))
-		t.Status = api.TradeSettled
+		t.Status = TradeSettled
 		id := tk.ID
 		t.SettlementTicketID = &id
 		t.SettledAt = tk.UpdatedAt
 		if t.SettledAt.After(t.SettlementDate.Time) {
 			// Agreed just before a cut-off and paid just after: the next one.
-			t.SettlementDate = api.NewTime(settlementDay(t.SettledAt.Time, 0))
+			t.SettlementDate = NewTime(settlementDay(t.SettledAt.Time, 0))
 		}
 		trades = append(trades, t)
 	}
 	for _, tk := range pickTickets(r, failed, demoTradesCancelled-1+r.IntN(2)) {
 		t := tradeFromTicket(r.uuid(), tk, r.IntN(2))
-		t.Status = api.TradeCancelled
+		t.Status = TradeCancelled
 		trades = append(trades, t)
 	}
 	// The newest tickets in flight: they decide their trades while the
@@ -321,8 +320,8 @@ func (s *Server) seedTrades(r demoRand, acct *account, now time.Time) error {
 		t := tradeFromTicket(r.uuid(), tk, days)
 		t.QuoteTokenID = r.uuid()
 		created := now.Add(-time.Duration(5+r.IntN(360)) * time.Minute)
-		t.CreatedAt = api.NewTime(created)
-		t.SettlementDate = api.NewTime(settlementDay(created, days))
+		t.CreatedAt = NewTime(created)
+		t.SettlementDate = NewTime(settlementDay(created, days))
 		trades = append(trades, t)
 	}
 	for _, t := range trades {

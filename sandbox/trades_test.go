@@ -326,14 +326,14 @@ func TestTradesPaginate(t *testing.T) {
 	main := r.Server.st.main
 	for i := range 130 {
 		at := now.Add(-time.Duration(i/2) * time.Hour)
-		tr := &api.Trade{
+		tr := &Trade{
 			ID: uuid.New(), InputCurrency: "BRLA", InputPaymentMethod: "INTERNAL", InputAmount: decimal.NewFromInt(int64(1000 + i)),
 			OutputCurrency: "USDC", OutputPaymentMethod: "INTERNAL", OutputAmount: decimal.NewFromInt(int64(180 + i)), BasePrice: decimal.RequireFromString("0.18"),
-			AppliedFees: []api.TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+0", SettlementDate: api.NewTime(settlementDay(at, 0)),
-			Status: api.TradeCancelled, CreatedAt: api.NewTime(at),
+			AppliedFees: []TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+0", SettlementDate: NewTime(settlementDay(at, 0)),
+			Status: TradeCancelled, CreatedAt: NewTime(at),
 		}
 		if i%3 == 0 {
-			tr.Status = api.TradeSettled
+			tr.Status = TradeSettled
 		}
 		main.trades.add(at, tr.ID, tr)
 	}
@@ -474,11 +474,11 @@ func TestTradeCancelledPastItsSettlementDate(t *testing.T) {
 
 	// A trade agreed on a quote no ticket was ever made from.
 	now := clock().UTC()
-	orphan := &api.Trade{
+	orphan := &Trade{
 		ID: uuid.New(), InputCurrency: "USDC", InputPaymentMethod: "INTERNAL", InputAmount: decimal.NewFromInt(500),
 		OutputCurrency: "BRLA", OutputPaymentMethod: "INTERNAL", OutputAmount: decimal.NewFromInt(2650), BasePrice: decimal.RequireFromString("5.3"),
-		AppliedFees: []api.TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+1", SettlementDate: api.NewTime(settlementDay(now, 1)),
-		Status: api.TradePending, CreatedAt: api.NewTime(now),
+		AppliedFees: []TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+1", SettlementDate: NewTime(settlementDay(now, 1)),
+		Status: TradePending, CreatedAt: NewTime(now),
 	}
 	r.Server.mu.Lock()
 	r.Server.st.main.trades.add(now, orphan.ID, orphan)

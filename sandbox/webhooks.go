@@ -21,8 +21,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/tesouro-treasury/tesouro/api"
 )
 
 // Webhook limits and the sandbox's own receiver (a demo target that
@@ -95,7 +93,7 @@ func (s *Server) hearers(acct *account) []*account {
 
 func (s *Server) addAttemptLocked(acct *account, ev *event, target string, at time.Time, body []byte) *attempt {
 	id := s.newID()
-	a := &attempt{api.WebhookAttempt{
+	a := &attempt{WebhookAttempt{
 		AccountID: acct.ID.String(), CreatedAt: fmtTime(at), UpdatedAt: fmtTime(at), ID: id.String(),
 		WebhookEventID: ev.ID.String(), WebhookURL: target,
 	}}
@@ -315,13 +313,13 @@ func checkWebhook(rawURL string, subscriptions []string) (*url.URL, error) {
 }
 
 // view is the webhook as the service shows it.
-func (w *webhook) view() api.Webhook {
-	return api.Webhook{ID: w.ID.String(), URL: w.URL, Subscriptions: slices.Clone(w.Subscriptions)}
+func (w *webhook) view() Webhook {
+	return Webhook{ID: w.ID.String(), URL: w.URL, Subscriptions: slices.Clone(w.Subscriptions)}
 }
 
 // POST /v2/notifications/webhooks/ {webhookUrl, subscriptions}
 func (s *Server) registerWebhook(c *call) error {
-	var req api.RegisterWebhookRequest
+	var req RegisterWebhookRequest
 	if err := decodeBody(c, &req); err != nil {
 		return err
 	}
@@ -355,7 +353,7 @@ func (s *Server) listWebhooks(c *call) error {
 	if err != nil {
 		return err
 	}
-	out := []api.Webhook{}
+	out := []Webhook{}
 	for _, w := range acct.webhooks {
 		out = append(out, w.view())
 	}
@@ -400,7 +398,7 @@ func (s *Server) listAttempts(c *call) error {
 	match := func(a *attempt) bool {
 		return (!unacked || !a.Acknowledged) && (evID == "" || a.WebhookEventID == evID)
 	}
-	view := func(a *attempt) api.WebhookAttempt { return a.WebhookAttempt }
+	view := func(a *attempt) WebhookAttempt { return a.WebhookAttempt }
 	return listPage(s, c, "attempts", w, func(a *account) *series[attempt] { return a.attempts }, match, view)
 }
 
