@@ -2,10 +2,7 @@ package sandbox
 
 import (
 	"cmp"
-	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -14,6 +11,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
 // Demo history sizes (spec/service.md §6: about 300 tickets over 90 days).
@@ -44,7 +43,7 @@ func (s *Server) demoRateClock(at time.Time) time.Time {
 // webhooks, tickets in every state, multi-signature operations, webhook
 // attempts, trades and compliance records. The history is made by the same
 // code that serves requests, run at past times, so it obeys every rule.
-func (s *Server) seedActivity(seed int64, st *store, now time.Time) error {
+func (s *Server) seedActivity(seed int64, st *state, now time.Time) error {
 	r := newDemoRand(seed, "activity")
 	s.st = st
 	s.seedRand, s.seedNow = &r, now
@@ -54,8 +53,8 @@ func (s *Server) seedActivity(seed int64, st *store, now time.Time) error {
 	// runs on a float large enough for any demo ticket, and the balances
 	// are brought back to today's at the end. Both are ledger moves, so
 	// every balance stays the sum of its moves.
-	s.saveMeta("seed", strconv.FormatInt(seed, 10))
-	s.saveMeta("min_approvals", strconv.Itoa(int(st.minApprovals)))
+	s.db.SetMeta("seed", strconv.FormatInt(seed, 10))
+	s.db.SetMeta("min_approvals", strconv.Itoa(int(st.minApprovals)))
 	saved := map[*account]map[string]decimal.Decimal{}
 	for _, a := range append([]*account{st.main}, st.subs...) {
 		s.saveAccount(a)
@@ -133,85 +132,51 @@ func (s *Server) seedActivity(seed int64, st *store, now time.Time) error {
 // balance after it, and no line is larger than the business it records.
 // The balances do not change: they are still the sum of their moves.
 func (s *Server) orderLedgerByTime() error {
-	b := s.tx()
-	if b.err != nil {
-		return b.err
-	}
-	type row struct {
-		account, currency, reason string
-		amount                    decimal.Decimal
-		ticket                    sql.NullString
-		at                        int64
-	}
 	type book struct {
 		first, last int64           // the float's two moves: the account's creation, now
 		final       decimal.Decimal // today's balance
 		net, low    decimal.Decimal // the history's net, and its lowest running sum
 		running     decimal.Decimal
 	}
-	var history []row
-	books := map[[2]string]*book{}
-	var keys [][2]string
-	rows, err := b.tx.QueryContext(context.Background(), "SELECT account_id, currency, amount, ticket_id, reason, at FROM ledger ORDER BY at, id")
+	moves, err := s.db.Ledger()
 	if err != nil {
 		return err
 	}
-	for rows.Next() {
-		var m row
-		var amount string
-		if err := rows.Scan(&m.account, &m.currency, &amount, &m.ticket, &m.reason, &m.at); err != nil {
-			rows.Close()
-			return err
-		}
-		if m.amount, err = decimal.NewFromString(amount); err != nil {
-			rows.Close()
-			return fmt.Errorf("ledger amount %q: %w", amount, err)
-		}
-		k := [2]string{m.account, m.currency}
+	var history []store.LedgerMove
+	books := map[[2]string]*book{}
+	var keys [][2]string
+	for _, m := range moves {
+		k := [2]string{m.Account, m.Currency}
 		bk := books[k]
 		if bk == nil {
-			bk = &book{first: m.at, last: m.at}
+			bk = &book{first: m.At, last: m.At}
 			books[k] = bk
 			keys = append(keys, k)
 		}
-		bk.final = bk.final.Add(m.amount)
-		if m.reason == moveOpening && !m.ticket.Valid {
-			bk.first, bk.last = min(bk.first, m.at), max(bk.last, m.at)
+		bk.final = bk.final.Add(m.Amount)
+		if m.Reason == moveOpening && !m.Ticket.Valid {
+			bk.first, bk.last = min(bk.first, m.At), max(bk.last, m.At)
 			continue
 		}
-		bk.net = bk.net.Add(m.amount)
-		bk.running = bk.running.Add(m.amount)
+		bk.net = bk.net.Add(m.Amount)
+		bk.running = bk.running.Add(m.Amount)
 		bk.low = decimal.Min(bk.low, bk.running)
 		history = append(history, m)
 	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-		return err
-	}
-	var out []row
+	var out []store.LedgerMove
 	for _, k := range keys {
 		bk := books[k]
 		opening := decimal.Max(bk.final.Sub(bk.net), bk.low.Neg())
 		if !opening.IsZero() {
-			out = append(out, row{account: k[0], currency: k[1], reason: moveOpening, amount: opening, at: bk.first})
+			out = append(out, store.LedgerMove{Account: k[0], Currency: k[1], Reason: moveOpening, Amount: opening, At: bk.first})
 		}
 		if w := bk.final.Sub(opening).Sub(bk.net); !w.IsZero() {
-			out = append(out, row{account: k[0], currency: k[1], reason: moveTransfer, amount: w, at: bk.last})
+			out = append(out, store.LedgerMove{Account: k[0], Currency: k[1], Reason: moveTransfer, Amount: w, At: bk.last})
 		}
 	}
 	out = append(out, history...)
-	slices.SortStableFunc(out, func(a, b row) int { return cmp.Compare(a.at, b.at) })
-	s.exec("DELETE FROM ledger")
-	balance := map[[2]string]decimal.Decimal{}
-	for i, m := range out {
-		k := [2]string{m.account, m.currency}
-		balance[k] = balance[k].Add(m.amount)
-		if balance[k].IsNegative() {
-			return fmt.Errorf("demo ledger in time order goes below zero: %s %s at move %d", m.account, m.currency, i+1)
-		}
-		s.exec("INSERT INTO ledger (id, account_id, currency, amount, balance_after, ticket_id, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-			i+1, m.account, m.currency, m.amount.String(), balance[k].String(), m.ticket, m.reason, m.at)
-	}
-	return b.err
+	slices.SortStableFunc(out, func(a, b store.LedgerMove) int { return cmp.Compare(a.At, b.At) })
+	return s.db.ReplaceLedger(out)
 }
 
 func seedBeneficiaries(r demoRand, a *account, now time.Time) {
@@ -401,7 +366,7 @@ func (s *Server) claimsAt(r demoRand, p *quoteParams, a *account, who *access, a
 
 // seedOperations parks demo requests: some pending (one already half
 // approved), some executed, rejected and expired.
-func (s *Server) seedOperations(seed int64, r demoRand, st *store, now time.Time) error {
+func (s *Server) seedOperations(seed int64, r demoRand, st *state, now time.Time) error {
 	requester := st.accessByMail["requester@"+demoDomain]
 	approver3 := st.accessByMail["approver3@"+demoDomain]
 	a1 := st.accessByMail["approver1@"+demoDomain]

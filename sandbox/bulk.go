@@ -1,14 +1,13 @@
 package sandbox
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
 // bulkTickets adds n settled tickets to the main account's history over
@@ -43,21 +42,7 @@ func (s *Server) bulkTickets(n int, seed int64) error {
 	if err != nil {
 		return err
 	}
-	b := s.tx()
-	if b.err != nil {
-		return b.err
-	}
-	// A cache that holds the indexes being filled: with the default 2 MB
-	// their pages would be spilled to the WAL over and over.
-	if _, err := b.tx.Exec("PRAGMA cache_size = -1048576"); err != nil {
-		return err
-	}
-	defer b.tx.Exec("PRAGMA cache_size = -2000")
-	stmt, err := b.tx.stmt(context.Background(), insertTicketSQL)
-	if err != nil {
-		return err
-	}
-	for i := 0; i < n; i++ {
+	return s.db.FillTickets(n, func(i int) (*store.TicketRow, error) {
 		t := *tmpl
 		at := now.Add(-time.Duration(r.Int64N(int64(90 * 24 * time.Hour))))
 		t.ID = r.uuid()
@@ -77,62 +62,29 @@ func (s *Server) bulkTickets(n int, seed int64) error {
 			t.Status = TicketPaid
 			t.BrazilianFiatSenderInfo = &BrazilianFiatSenderInfo{ID: r.uuid().String(), TicketID: t.ID.String(), Name: "Pagador Sandbox", EndToEndID: s.endToEndID("60701190", at)}
 		}
-		row, err := ticketRow(&t)
-		if err != nil {
-			return err
-		}
-		if _, err := stmt.Exec(row...); err != nil {
-			return fmt.Errorf("bulk ticket %d: %w", i, err)
-		}
-	}
-	return nil
+		return ticketRow(&t)
+	})
 }
 
 // ticketTemplate builds the ticket a plan describes without storing it or
 // scheduling anything: the writes it makes go to a savepoint rolled back
 // here. The caller holds s.mu for writing.
-func (s *Server) ticketTemplate(p *ticketPlan, now time.Time) (_ *ticket, err error) {
-	if s.db.path == "" {
-		// Rolling back needs the rollback journal, which the in-memory
-		// database goes without (dsnFor): it is on for this transaction
-		// alone, the journal mode changing only between transactions.
-		if b := s.cur; b != nil {
-			if s.commitLocked(b); b.cerr != nil {
-				return nil, b.cerr
-			}
+func (s *Server) ticketTemplate(p *ticketPlan, now time.Time) (t *ticket, err error) {
+	err = s.db.Scratch(func() error {
+		// What the request code changes in memory is put back as well.
+		due, balances := slices.Clone(s.st.due), maps.Clone(p.acct.balances)
+		hearers := s.hearers(p.acct)
+		hooks := make([][]*webhook, len(hearers))
+		for i, a := range hearers {
+			hooks[i], a.webhooks = a.webhooks, nil
 		}
-		if err := s.db.wr.journal("memory"); err != nil {
-			return nil, err
+		var err error
+		t, err = s.makeTicketLocked(p, now)
+		s.st.due, p.acct.balances = due, balances
+		for i, a := range hearers {
+			a.webhooks = hooks[i]
 		}
-		defer func() {
-			if b := s.cur; b != nil {
-				s.commitLocked(b)
-				err = errors.Join(err, b.cerr)
-			}
-			err = errors.Join(err, s.db.wr.journal("off"))
-		}()
-	}
-	b := s.tx()
-	if b.err != nil {
-		return nil, b.err
-	}
-	if _, err := b.tx.Exec("SAVEPOINT template"); err != nil {
-		return nil, err
-	}
-	// What the request code changes in memory is put back as well.
-	due, balances := slices.Clone(s.st.due), maps.Clone(p.acct.balances)
-	hearers := s.hearers(p.acct)
-	hooks := make([][]*webhook, len(hearers))
-	for i, a := range hearers {
-		hooks[i], a.webhooks = a.webhooks, nil
-	}
-	t, err := s.makeTicketLocked(p, now)
-	if _, rerr := b.tx.Exec("ROLLBACK TO template; RELEASE template"); rerr != nil && err == nil {
-		err = rerr
-	}
-	s.st.due, p.acct.balances = due, balances
-	for i, a := range hearers {
-		a.webhooks = hooks[i]
-	}
+		return err
+	})
 	return t, err
 }

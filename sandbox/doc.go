@@ -15,11 +15,11 @@
 // operations advances from that clock and tests with a fake clock are
 // deterministic. Demo data is deterministic for a seed.
 //
-// Its state is a SQLite database (db.go, schema.go): a file with
+// Its state is a SQLite database (package store): a file with
 // Config.StatePath, a private in-memory database otherwise, through the
 // same code. Tickets, ledger moves and events are rows only; accounts,
 // their small collections, webhook attempts and operations are also kept
-// in memory for reads. A write is answered only once committed (txn.go).
+// in memory for reads. A write is answered only once committed.
 //
 // # Adding an endpoint
 //
@@ -43,19 +43,20 @@
 // Reads take s.mu.RLock. In-memory collections are read directly;
 // listPage serves a page of one of them (newest first) and
 // c.createdWindow reads the createdAfter/createdBefore window. Rows are
-// read with s.reader(false) (the read pool): ticketPage, loadTicket.
+// read through the store's typed reads (ticketPage, loadTicket with
+// writing false: the read pool).
 //
 // Writes take s.mu.Lock and defer s.mu.Unlock: everything written while
 // it is held is one transaction, which Unlock commits before the handler
 // returns, so the reply is sent only after the commit (a failed commit
 // makes the sandbox answer 500 to everything until restarted, since memory
-// and file no longer agree). Inside, read rows with s.reader(true) (the
+// and file no longer agree). Inside, read rows with writing true (the
 // write transaction, which sees its own writes), and store what changes:
 // insertTicket or saveTicket (one row) for a ticket, s.move for any
 // balance change (never assign a balance), recordTicketEvent for a
 // transition, saveAttempt, saveOperation, saveSession, saveAccount, and
 // s.changed(acct) after changing one of an account's small collections
 // (beneficiaries, webhooks, trades, compliance records). A new kind of row
-// is a new table in a new step at the end of migrations (schema.go), with
-// its write as one s.exec statement.
+// is a new table in a new step at the end of the store's migrations, with
+// its write as one typed method of the store.
 package sandbox

@@ -30,14 +30,7 @@ const (
 func (s *Server) move(acct *account, currency string, amount decimal.Decimal, ticket uuid.UUID, reason string, at time.Time) {
 	after := acct.balances[currency].Add(amount)
 	acct.balances[currency] = after
-	var tid any
-	if ticket != uuid.Nil {
-		tid = ticket.String()
-	}
-	s.exec("INSERT INTO ledger (account_id, currency, amount, balance_after, ticket_id, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-		acct.ID.String(), currency, amount.String(), after.String(), tid, reason, at.UnixNano())
-	s.exec("INSERT INTO balances (account_id, currency, amount) VALUES (?, ?, ?) ON CONFLICT (account_id, currency) DO UPDATE SET amount = excluded.amount",
-		acct.ID.String(), currency, after.String())
+	s.db.Move(acct.ID, currency, amount, after, ticket, reason, at)
 }
 
 // setBalance moves acct's balance of currency to want (demo data).

@@ -88,9 +88,9 @@ func (s *Server) advanceLocked(now time.Time) {
 			}
 			continue
 		}
-		t, err := s.ticketByID(s.reader(true), it.t)
+		t, err := s.ticketByID(true, it.t)
 		if err != nil {
-			s.tx().fail(fmt.Errorf("lifecycle of ticket %s: %w", it.t, err))
+			s.db.Fail(fmt.Errorf("lifecycle of ticket %s: %w", it.t, err))
 			continue
 		}
 		if t == nil {

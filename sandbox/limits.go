@@ -7,6 +7,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/tesouro-treasury/tesouro/sandbox/store"
+
 	"github.com/tesouro-treasury/tesouro/money"
 )
 
@@ -88,7 +90,7 @@ func (s *Server) monthUsage(acct *account, start time.Time) (map[string]UsedLimi
 	}
 	cursor := ""
 	for {
-		rows, next, err := s.ticketPage(s.reader(false), acct, ticketFilter{w: window{from: start}}, cursor, 500)
+		rows, next, err := s.ticketPage(acct, store.TicketFilter{From: start}, cursor, 500)
 		if err != nil {
 			return nil, err
 		}

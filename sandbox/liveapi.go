@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"context"
-	"database/sql"
 	"fmt"
 	"net/http"
 	"slices"
@@ -13,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/brcode"
+	"github.com/tesouro-treasury/tesouro/sandbox/store"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -210,17 +209,17 @@ func (s *Server) listARS(c *call) error { return arsKind.listByAlias(s, c) }
 func (s *Server) getARS(c *call) error  { return arsKind.get(s, c) }
 
 // eventView is the wire form of a stored event.
-func eventView(acct *account, id, subscription, status, dataID string, at int64) WebhookEvent {
-	data := map[string]any{"status": status}
-	switch subscription {
+func eventView(acct *account, e store.EventRow) WebhookEvent {
+	data := map[string]any{"status": e.Status}
+	switch e.Subscription {
 	case "TICKET":
-		data["ticketId"] = dataID
+		data["ticketId"] = e.DataID
 	case "KYC":
-		data["attemptId"] = dataID
+		data["attemptId"] = e.DataID
 	default:
-		data["id"] = dataID
+		data["id"] = e.DataID
 	}
-	return WebhookEvent{ID: id, Subscription: subscription, SubAccountID: acct.subAccountID(), Data: data, CreatedAt: NewTime(time.Unix(0, at).UTC())}
+	return WebhookEvent{ID: e.ID.String(), Subscription: e.Subscription, SubAccountID: acct.subAccountID(), Data: data, CreatedAt: NewTime(e.CreatedAt)}
 }
 
 // GET /v2/notifications/webhooks/events: every recorded event of the
@@ -230,55 +229,31 @@ func (s *Server) listEvents(c *call) error {
 	if err != nil {
 		return err
 	}
-	where := []string{"account_id = ?"}
+	f := store.EventFilter{Subscription: c.query.Get("subscription"), DataID: c.query.Get("dataId"), From: w.from, To: w.to}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	acct, err := c.scope()
 	if err != nil {
 		return err
 	}
-	args := []any{acct.ID.String()}
-	if v := c.query.Get("subscription"); v != "" {
-		where, args = append(where, "subscription = ?"), append(args, v)
-	}
-	if v := c.query.Get("dataId"); v != "" {
-		where, args = append(where, "data_id = ?"), append(args, v)
-	}
-	if !w.from.IsZero() {
-		where, args = append(where, "created_at >= ?"), append(args, w.from.UnixNano())
-	}
-	if !w.to.IsZero() {
-		where, args = append(where, "created_at < ?"), append(args, w.to.UnixNano())
-	}
+	var after *store.Key
 	if cur := c.query.Get("cursor"); cur != "" {
 		at, id, err := decodeCursor(cur)
 		if err != nil {
 			return err
 		}
-		where, args = append(where, "(created_at, id) < (?, ?)"), append(args, at, id.String())
+		after = &store.Key{At: at, ID: id}
 	}
-	rows, err := s.db.r.QueryContext(context.Background(), "SELECT id, subscription, status, data_id, created_at FROM events WHERE "+
-		strings.Join(where, " AND ")+" ORDER BY created_at DESC, id DESC LIMIT ?", append(args, pageSize+1)...)
+	rows, more, err := s.db.Events(acct.ID, f, after, pageSize)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
 	out, next := []WebhookEvent{}, ""
-	for rows.Next() {
-		var id, sub, status, dataID string
-		var at int64
-		if err := rows.Scan(&id, &sub, &status, &dataID, &at); err != nil {
-			return err
-		}
-		if len(out) == pageSize {
-			last := out[len(out)-1]
-			next = encodeCursor(last.CreatedAt.UnixNano(), uuid.MustParse(last.ID))
-			break
-		}
-		out = append(out, eventView(acct, id, sub, status, dataID, at))
+	for _, e := range rows {
+		out = append(out, eventView(acct, e))
 	}
-	if err := rows.Err(); err != nil {
-		return err
+	if more != nil {
+		next = encodeCursor(more.At, more.ID)
 	}
 	return c.reply(http.StatusOK, map[string]any{"events": out, "cursor": next})
 }
@@ -295,14 +270,11 @@ func (s *Server) getEvent(c *call) error {
 	if err != nil {
 		return err
 	}
-	var sub, status, dataID string
-	var at int64
-	err = s.db.r.QueryRowContext(context.Background(), "SELECT subscription, status, data_id, created_at FROM events WHERE id = ? AND account_id = ?",
-		id.String(), acct.ID.String()).Scan(&sub, &status, &dataID, &at)
+	e, err := s.db.Event(acct.ID, id)
 	if err != nil {
 		return notFound("webhook event", id)
 	}
-	return c.reply(http.StatusOK, map[string]any{"event": eventView(acct, id.String(), sub, status, dataID, at)})
+	return c.reply(http.StatusOK, map[string]any{"event": eventView(acct, e)})
 }
 
 // GET /v2/notifications/webhooks/{id}
@@ -553,26 +525,18 @@ func (s *Server) statement(c *call) error {
 	if err != nil {
 		return err
 	}
-	where, args := []string{"account_id = ?"}, []any{acct.ID.String()}
-	if !w.from.IsZero() {
-		where, args = append(where, "at >= ?"), append(args, w.from.UnixNano())
-	}
-	if !w.to.IsZero() {
-		where, args = append(where, "at < ?"), append(args, w.to.UnixNano())
-	}
+	var before int64
 	if cur := c.query.Get("cursor"); cur != "" {
 		n, err := strconvAtoi64(cur)
 		if err != nil || n <= 0 {
 			return badRequest(codeInvalidCursor, "cursor %q is not one this service returned; start again without a cursor", truncate(cur, 40))
 		}
-		where, args = append(where, "id < ?"), append(args, n)
+		before = n
 	}
-	rows, err := s.db.r.QueryContext(context.Background(), "SELECT id, currency, amount, balance_after, ticket_id, reason, at FROM ledger WHERE "+
-		strings.Join(where, " AND ")+" ORDER BY id DESC LIMIT ?", append(args, pageSize+1)...)
+	lines, more, err := s.db.Statement(acct.ID, w.from, w.to, before, pageSize)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
 	type logLine struct {
 		ID            string `json:"id"`
 		Token         string `json:"token"`
@@ -583,26 +547,16 @@ func (s *Server) statement(c *call) error {
 		CreatedAt     string `json:"createdAt"`
 	}
 	out, next := []logLine{}, ""
-	for rows.Next() {
-		var id, at int64
-		var cur, amount, after, reason string
-		var ticket sql.NullString
-		if err := rows.Scan(&id, &cur, &amount, &after, &ticket, &reason, &at); err != nil {
-			return err
-		}
-		if len(out) == pageSize {
-			next = out[len(out)-1].ID
-			break
-		}
+	for _, l := range lines {
 		side := "[CREDIT]"
-		if strings.HasPrefix(amount, "-") {
+		if strings.HasPrefix(l.Amount, "-") {
 			side = "[DEBIT]"
 		}
-		out = append(out, logLine{ID: fmt.Sprint(id), Token: cur, BalanceChange: amount, FinalBalance: after,
-			Description: side + " " + reason, TicketID: ticket.String, CreatedAt: fmtTime(time.Unix(0, at))})
+		out = append(out, logLine{ID: fmt.Sprint(l.ID), Token: l.Currency, BalanceChange: l.Amount, FinalBalance: l.BalanceAfter,
+			Description: side + " " + l.Reason, TicketID: l.TicketID, CreatedAt: fmtTime(l.At)})
 	}
-	if err := rows.Err(); err != nil {
-		return err
+	if more {
+		next = out[len(out)-1].ID
 	}
 	return c.reply(http.StatusOK, map[string]any{"logs": out, "cursor": next})
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
 // The records the sandbox keeps in memory as well as in the database:
@@ -16,23 +18,16 @@ import (
 // saveAccount stores an account's own fields. The caller holds s.mu for
 // writing.
 func (s *Server) saveAccount(a *account) {
-	s.exec(`INSERT INTO accounts (id, name, kind, is_main, main_id, created_at, pix_key, wallet, tax_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET name = excluded.name, pix_key = excluded.pix_key, wallet = excluded.wallet, tax_id = excluded.tax_id`,
-		a.ID.String(), a.Name, a.Type, boolInt(a.Main), a.MainID.String(), a.CreatedAt.UnixNano(), a.PixKey, a.Wallet, a.TaxID)
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	s.db.PutAccount(store.AccountRow{
+		ID: a.ID, Name: a.Name, Kind: a.Type, Main: a.Main, MainID: a.MainID, CreatedAt: a.CreatedAt,
+		PixKey: a.PixKey, Wallet: a.Wallet, TaxID: a.TaxID,
+	})
 }
 
 // changed notes that one of acct's small collections (beneficiaries,
-// webhooks, trades, compliance records) changed; the commit rewrites
-// them. The caller holds s.mu for writing.
+// webhooks, trades, compliance records) changed; they are rewritten
+// before s.mu is released. The caller holds s.mu for writing.
 func (s *Server) changed(acct *account) {
-	s.tx()
 	if s.dirty == nil {
 		s.dirty = map[*account]bool{}
 	}
@@ -77,21 +72,20 @@ func (a *account) recordsOf(kind string) any {
 	}
 }
 
-// flushRecords writes the collections of the accounts changed in the
-// batch. The caller holds s.mu for writing.
-func (s *Server) flushRecords(b *batch) error {
+// flushRecords writes the collections of the accounts changed under the
+// lock. The caller holds s.mu for writing.
+func (s *Server) flushRecords() {
 	for a := range s.dirty {
 		for _, kind := range accountRecordKinds {
 			body, err := json.Marshal(a.recordsOf(kind))
 			if err != nil {
-				return fmt.Errorf("account %s %s: %w", a.ID, kind, err)
+				s.db.Fail(fmt.Errorf("account %s %s: %w", a.ID, kind, err))
+				break
 			}
-			s.exec("INSERT INTO account_records (account_id, kind, body) VALUES (?, ?, ?) ON CONFLICT (account_id, kind) DO UPDATE SET body = excluded.body",
-				a.ID.String(), kind, string(body))
+			s.db.PutRecords(a.ID, kind, body)
 		}
 	}
 	s.dirty = nil
-	return b.err
 }
 
 // values copies a collection out, oldest first, to be saved.
@@ -114,17 +108,17 @@ func restore[T any](s *series[T], saved []T, key func(*T) (time.Time, uuid.UUID)
 
 // insertEvent stores a recorded event.
 func (s *Server) insertEvent(acct *account, ev *event) {
-	s.exec("INSERT INTO events (id, account_id, subscription, status, data_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-		ev.ID.String(), acct.ID.String(), ev.Subscription, ev.Status, ev.DataID.String(), ev.CreatedAt.UnixNano())
+	s.db.InsertEvent(store.EventRow{ID: ev.ID, Account: acct.ID, Subscription: ev.Subscription, Status: ev.Status, DataID: ev.DataID.String(), CreatedAt: ev.CreatedAt})
 }
 
 // saveAttempt stores a delivery attempt as it is now.
 func (s *Server) saveAttempt(acct *account, a *attempt) {
 	created, _ := time.Parse(time.RFC3339Nano, a.CreatedAt)
 	updated, _ := time.Parse(time.RFC3339Nano, a.UpdatedAt)
-	s.exec(`INSERT INTO attempts (id, account_id, event_id, url, created_at, updated_at, response_status, acknowledged) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET url = excluded.url, updated_at = excluded.updated_at, response_status = excluded.response_status, acknowledged = excluded.acknowledged`,
-		a.ID, acct.ID.String(), a.WebhookEventID, a.WebhookURL, created.UnixNano(), updated.UnixNano(), a.ResponseStatus, boolInt(a.Acknowledged))
+	s.db.PutAttempt(store.AttemptRow{
+		ID: uuid.MustParse(a.ID), Account: acct.ID, EventID: a.WebhookEventID, URL: a.WebhookURL,
+		CreatedAt: created, UpdatedAt: updated, ResponseStatus: a.ResponseStatus, Acknowledged: a.Acknowledged,
+	})
 }
 
 // operationState is the stored detail of a multi-signature operation.
@@ -154,21 +148,28 @@ func (s *Server) saveOperation(op *operation) {
 	}
 	detail, err := json.Marshal(st)
 	if err != nil {
-		s.tx().fail(fmt.Errorf("operation %s: %w", op.ID, err))
+		s.db.Fail(fmt.Errorf("operation %s: %w", op.ID, err))
 		return
 	}
-	s.exec(`INSERT INTO operations (id, account_id, requester_id, status, created_at, detail) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET status = excluded.status, detail = excluded.detail`,
-		op.ID.String(), op.Acct.ID.String(), op.Requester.ID.String(), string(op.Status), op.CreatedAt.UnixNano(), string(detail))
+	s.db.PutOperation(store.OperationRow{ID: op.ID, Account: op.Acct.ID, Requester: op.Requester.ID, Status: string(op.Status), CreatedAt: op.CreatedAt, Detail: detail})
 }
 
 // saveSession stores a new payment session.
 func (s *Server) saveSession(ps *paymentSession) {
-	s.exec("INSERT INTO payment_sessions (id, account_id, access_id, created_at) VALUES (?, ?, ?, ?)",
-		ps.ID.String(), ps.acct.ID.String(), ps.who.ID.String(), ps.CreatedAt.UnixNano())
+	detail, err := json.Marshal(ps.sessionDetail)
+	if err != nil {
+		s.db.Fail(err)
+		return
+	}
+	s.db.InsertSession(store.SessionRow{ID: ps.ID, Account: ps.acct.ID, Access: ps.who.ID, CreatedAt: ps.CreatedAt, Detail: detail})
 }
 
-// saveMeta stores a setting.
-func (s *Server) saveMeta(key, value string) {
-	s.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value)
+// saveSessionDetail stores what a session holds beyond its owner.
+func (s *Server) saveSessionDetail(ps *paymentSession) {
+	detail, err := json.Marshal(ps.sessionDetail)
+	if err != nil {
+		s.db.Fail(err)
+		return
+	}
+	s.db.SetSessionDetail(ps.ID, detail)
 }

@@ -111,9 +111,9 @@ const demoDomain = "acme-treasury.example"
 
 // buildDemo makes the demo state for a seed: same seed, same data (times
 // are relative to the sandbox clock at start).
-func (s *Server) buildDemo(seed int64) (*store, error) {
+func (s *Server) buildDemo(seed int64) (*state, error) {
 	now := s.now()
-	st := newStore()
+	st := newState()
 	r := newDemoRand(seed, "accounts")
 
 	main := newAccount(r.uuid(), "Acme Treasury Ltda", "COMPANY", true, uuid.Nil, now.Add(-400*24*time.Hour))
@@ -166,7 +166,7 @@ func (s *Server) buildDemo(seed int64) (*store, error) {
 	return st, nil
 }
 
-func seedBalances(r demoRand, st *store) {
+func seedBalances(r demoRand, st *state) {
 	main := st.main
 	main.balances["BRLA"] = decimal.RequireFromString("9457.170326")
 	main.balances["USDC"] = r.amount(20000, 90000, 6)

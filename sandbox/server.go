@@ -11,13 +11,14 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
 // Config configures a sandbox.
@@ -49,24 +50,11 @@ type Server struct {
 	speed float64
 
 	// mu guards st and everything reachable from it; its write side is
-	// the database transaction (txn.go).
-	mu    storeLock
-	st    *store
-	db    *database
-	cur   *batch            // the open write transaction, under mu
-	dirty map[*account]bool // accounts whose small collections changed in cur
-	// checked is closed once the whole file was checked (at once, or in
-	// the background for a big file).
-	checked chan struct{}
-	// inflight counts the write requests (any method but GET and HEAD)
-	// being served: a batch stays open for them (storeLock.Unlock).
-	inflight atomic.Int32
-	// commits and committed count the group commits and the writers they
-	// carried (the benchmarks report writers per commit).
-	commits, committed atomic.Int64
-	// storeErr is set when a commit failed: the sandbox then refuses
-	// every request (what it holds in memory is not what is stored).
-	storeErr atomic.Pointer[error]
+	// the database transaction (store.Store's lock).
+	mu    stateLock
+	st    *state
+	db    *store.Store
+	dirty map[*account]bool // accounts whose small collections changed under mu
 
 	routes  router
 	faults  *faults
@@ -125,48 +113,24 @@ func New(cfg Config) (*Server, error) {
 	s.outbox = newOutbox()
 
 	s.mu.s = s
-	if s.db, err = openDatabase(s.ctx, cfg.StatePath); err != nil {
+	if s.db, err = store.Open(cfg.StatePath); err != nil {
 		return nil, err
 	}
 	st, err := s.buildDemo(cfg.Seed)
 	if err != nil {
-		s.db.close()
+		s.db.Close()
 		return nil, err
 	}
-	size, err := databaseSize(s.ctx, s.db.r)
+	empty, err := s.db.Verify(cfg.Seed)
 	if err != nil {
-		s.db.close()
-		return nil, describeCheckError(cfg.StatePath, err)
-	}
-	whole := size <= syncCheckLimit
-	empty, err := checkDatabase(s.ctx, s.db.r, cfg.Seed, whole)
-	if err != nil {
-		s.db.close()
-		return nil, describeCheckError(cfg.StatePath, err)
-	}
-	s.checked = make(chan struct{})
-	if whole {
-		close(s.checked)
-	} else {
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			defer close(s.checked)
-			// Seconds of reading the whole file: on a thread of its own at
-			// the lowest priority, so that requests served meanwhile get
-			// the cores and the disk first.
-			runtime.LockOSThread()
-			lowerThreadPriority()
-			if err := wholeFileCheck(s.ctx, s.db.r); err != nil && s.ctx.Err() == nil {
-				s.refuseAll(describeCheckError(cfg.StatePath, err))
-			}
-		}()
+		s.db.Close()
+		return nil, err
 	}
 	s.st = st
 	if !empty {
-		if err := s.loadStore(s.ctx, st); err != nil {
-			s.db.close()
-			return nil, describeCheckError(cfg.StatePath, err)
+		if err := s.loadState(st); err != nil {
+			s.db.Close()
+			return nil, s.db.Refused(err)
 		}
 	} else {
 		// The demo history is built behind the lock, in one transaction:
@@ -182,7 +146,7 @@ func New(cfg Config) (*Server, error) {
 				// The history is made by the request code from fixed inputs;
 				// a refusal here is a defect of the demo data itself.
 				s.seedErr = err
-				s.tx().fail(err)
+				s.db.Fail(err)
 			}
 		}()
 	}
@@ -193,12 +157,8 @@ func New(cfg Config) (*Server, error) {
 		s.wg.Add(1)
 		go s.deliverLoop()
 	}
-	s.wg.Add(2)
+	s.wg.Add(1)
 	go s.sweepLoop()
-	go func() {
-		defer s.wg.Done()
-		s.db.checkpointLoop(s.ctx)
-	}()
 	return s, nil
 }
 
@@ -229,8 +189,7 @@ func (s *Server) Close() error {
 	s.once.Do(func() {
 		s.cancel()
 		s.wg.Wait()
-		s.mu.flush()
-		err = s.db.close()
+		err = s.db.Close()
 	})
 	return err
 }
@@ -371,14 +330,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		s.inflight.Add(1)
-		defer s.inflight.Add(-1)
+		s.db.WriteBegun()
+		defer s.db.WriteEnded()
 	}
 	c := &call{s: s, r: r, now: s.now()}
 	s.mu.RLock()
 	seedErr := s.seedErr
 	s.mu.RUnlock()
-	if err := s.failed(); err != nil {
+	if err := s.db.Failed(); err != nil {
 		writeError(w, errf(http.StatusInternalServerError, codeInternal, "%v", err))
 		return
 	}
@@ -426,7 +385,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		c.who = who
 	}
 	err = rt.h(c)
-	if ferr := s.failed(); ferr != nil {
+	if ferr := s.db.Failed(); ferr != nil {
 		// The handler's writes may not be stored: never acknowledge them.
 		err = errf(http.StatusInternalServerError, codeInternal, "%v", ferr)
 	}
@@ -476,3 +435,19 @@ func (c *call) write(w http.ResponseWriter) {
 
 // newID is a random identifier, for code without a server at hand.
 func newID() uuid.UUID { return uuid.New() }
+
+// stateLock is the store's lock over what the sandbox keeps in memory as
+// well: the small collections of the accounts changed under it are written
+// before it is released, so that they are in the transaction it commits.
+type stateLock struct{ s *Server }
+
+func (l *stateLock) RLock()   { l.s.db.RLock() }
+func (l *stateLock) RUnlock() { l.s.db.RUnlock() }
+func (l *stateLock) Lock()    { l.s.db.Lock() }
+
+func (l *stateLock) Unlock() {
+	if len(l.s.dirty) > 0 {
+		l.s.flushRecords()
+	}
+	l.s.db.Unlock()
+}

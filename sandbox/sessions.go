@@ -135,18 +135,7 @@ func (s *Server) createPaymentSession(c *call) error {
 	ps := &paymentSession{ID: id, acct: acct, who: c.who, CreatedAt: c.now, sessionDetail: d}
 	s.st.sessions[id] = ps
 	s.saveSession(ps)
-	s.saveSessionDetail(ps)
 	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
-}
-
-// saveSessionDetail stores what a session holds beyond its owner.
-func (s *Server) saveSessionDetail(ps *paymentSession) {
-	detail, err := json.Marshal(ps.sessionDetail)
-	if err != nil {
-		s.tx().fail(err)
-		return
-	}
-	s.exec("UPDATE payment_sessions SET detail = ? WHERE id = ?", string(detail), ps.ID.String())
 }
 
 // GET /v2/account/payment-session: the operated account's sessions,
@@ -329,7 +318,7 @@ func (s *Server) getSessionTicket(c *call) error {
 	if ps.TicketID == nil {
 		return notFound("ticket of payment session", ps.ID)
 	}
-	t, err := s.loadTicket(s.db.r, ps.acct, *ps.TicketID)
+	t, err := s.loadTicket(false, ps.acct, *ps.TicketID)
 	if err != nil {
 		return err
 	}

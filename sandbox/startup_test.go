@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
 // newStateFile makes a seeded state database at a fresh path and closes it.
@@ -136,12 +138,12 @@ func TestStateFileReopensAndLeavesNothingBehind(t *testing.T) {
 		}
 		t.Fatalf("left in the directory: %v", names)
 	}
-	db, err := openDatabase(t.Context(), path)
+	db, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.close()
-	problems, err := consistencyErrors(t.Context(), db.r)
+	defer db.Close()
+	problems, err := db.Consistency(t.Context())
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("balances and ledger disagree: %v %v", problems, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
 // makeTicketLocked creates the ticket a plan describes, debits an INTERNAL
@@ -208,14 +209,14 @@ func (s *Server) listTickets(c *call) error {
 	}
 	inMethod, outMethod := q.Get("inputPaymentMethod"), q.Get("outputPaymentMethod")
 	e2e, ext := q.Get("endToEndId"), q.Get("externalId")
-	f := ticketFilter{status: status, inCur: inCur, outCur: outCur, inMethod: inMethod, outMethod: outMethod, externalID: ext, e2e: e2e, w: w}
+	f := store.TicketFilter{Status: status, InputCurrency: inCur, OutputCurrency: outCur, InputMethod: inMethod, OutputMethod: outMethod, ExternalID: ext, EndToEndID: e2e, From: w.from, To: w.to}
 	s.mu.RLock()
 	acct, err := c.scope()
 	if err != nil {
 		s.mu.RUnlock()
 		return err
 	}
-	items, next, err := s.ticketPage(s.reader(false), acct, f, q.Get("cursor"), pageSize)
+	items, next, err := s.ticketPage(acct, f, q.Get("cursor"), pageSize)
 	s.mu.RUnlock()
 	if err != nil {
 		return err
@@ -243,7 +244,7 @@ func (c *call) findTicket(writing bool) (*ticket, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := c.s.loadTicket(c.s.reader(writing), acct, id)
+	t, err := c.s.loadTicket(writing, acct, id)
 	if err != nil {
 		return nil, err
 	}
@@ -301,4 +302,35 @@ func (s *Server) ticketReceipt(c *call) error {
 	}
 	pdf := receiptPDF(&view, acctName)
 	return c.replyRaw(http.StatusOK, "application/pdf", pdf, map[string]string{"Content-Disposition": "attachment; filename=ticket-receipt.pdf"})
+}
+
+// replyTicket answers {"ticket": t} from the ticket's stored JSON: the
+// bytes just written (or read) are the answer, not encoded a second time.
+// The caller has not changed t since it was saved or read.
+func (c *call) replyTicket(status int, t *ticket) error {
+	if t.stored == nil {
+		return c.reply(status, map[string]any{"ticket": t.Ticket})
+	}
+	body := make([]byte, 0, len(t.stored)+len(`{"ticket":}`))
+	body = append(body, `{"ticket":`...)
+	body = append(append(body, t.stored...), '}')
+	return c.replyRaw(status, "application/json", body, nil)
+}
+
+// replyCreated answers a creation with the superset of §7.1: the live
+// service's flat id, brCode and expiration beside {ticket}, the ticket
+// being the JSON just stored (not encoded a second time).
+func (c *call) replyCreated(t *ticket) error {
+	if t.stored == nil {
+		return c.reply(http.StatusCreated, createdAnswer(&t.Ticket))
+	}
+	head, err := json.Marshal(headOf(&t.Ticket))
+	if err != nil {
+		return err
+	}
+	body := make([]byte, 0, len(head)+len(t.stored)+len(`,"ticket":}`))
+	body = append(body, head[:len(head)-1]...)
+	body = append(body, `,"ticket":`...)
+	body = append(append(body, t.stored...), '}')
+	return c.replyRaw(http.StatusCreated, "application/json", body, nil)
 }

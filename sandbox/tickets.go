@@ -153,7 +153,7 @@ func isHexString(s string, n int) bool {
 
 // isServiceWallet reports whether addr is a service wallet of the caller's
 // accounts (the main account or one of its sub-accounts).
-func (st *store) isServiceWallet(addr string) bool {
+func (st *state) isServiceWallet(addr string) bool {
 	for _, a := range st.accounts {
 		if strings.EqualFold(a.Wallet, addr) {
 			return true

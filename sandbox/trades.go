@@ -110,7 +110,7 @@ func (s *Server) settleDueTrades(c *call) error {
 	acct, err := c.scope()
 	var moves []tradeMove
 	if err == nil {
-		moves, err = s.tradeTransitions(s.reader(false), acct, c.now)
+		moves, err = s.tradeTransitions(false, acct, c.now)
 	}
 	s.mu.RUnlock()
 	if err != nil || len(moves) == 0 {
@@ -122,7 +122,7 @@ func (s *Server) settleDueTrades(c *call) error {
 	if err != nil {
 		return err
 	}
-	moves, err = s.tradeTransitions(s.reader(true), acct, c.now)
+	moves, err = s.tradeTransitions(true, acct, c.now)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func (m tradeMove) apply() {
 
 // tradeTransitions lists what is due for the account's pending trades at
 // now. The caller holds s.mu.
-func (s *Server) tradeTransitions(db querier, acct *account, now time.Time) ([]tradeMove, error) {
+func (s *Server) tradeTransitions(writing bool, acct *account, now time.Time) ([]tradeMove, error) {
 	var pending []*Trade
 	for _, t := range acct.trades.all() {
 		if t.Status == TradePending {
@@ -165,7 +165,7 @@ func (s *Server) tradeTransitions(db querier, acct *account, now time.Time) ([]t
 	}
 	var moves []tradeMove
 	for _, t := range pending {
-		tickets, err := s.ticketsWithQuote(db, acct, t.QuoteTokenID)
+		tickets, err := s.ticketsWithQuote(writing, acct, t.QuoteTokenID)
 		if err != nil {
 			return nil, err
 		}
@@ -262,7 +262,7 @@ func tradeFromTicket(id uuid.UUID, tk *ticket, days int) *Trade {
 func (s *Server) seedTrades(r demoRand, acct *account, now time.Time) error {
 	since := now.Add(-(demoDays - 4) * 24 * time.Hour)
 	var paid, failed, live []*ticket
-	all, err := s.allTickets(s.reader(true), acct)
+	all, err := s.allTickets(true, acct)
 	if err != nil {
 		return err
 	}

@@ -76,7 +76,7 @@ func TestInMemoryBatchedWritersAndReadersBetweenThem(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
-	commits, writes := r.Server.commits.Load(), r.Server.committed.Load()
+	commits, writes := r.Server.db.Commits()
 	t.Logf("%d writers in %d commits, %d reads", writes, commits, reads.Load())
 	if commits >= writes {
 		t.Errorf("%d writers took %d commits: no transaction carried two writers", writes, commits)
@@ -118,10 +118,8 @@ func TestInMemoryBulkTemplateRollsBackWithoutAJournal(t *testing.T) {
 	t.Cleanup(func() { r.Close() })
 	s := r.Server
 	mode := func() string {
-		var m string
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if err := s.db.wr.QueryRowContext(t.Context(), "PRAGMA journal_mode").Scan(&m); err != nil {
+		m, err := s.db.JournalMode()
+		if err != nil {
 			t.Fatal(err)
 		}
 		return m

@@ -115,8 +115,8 @@ func (s *Server) addAttemptLocked(acct *account, ev *event, target string, at ti
 	if body != nil {
 		// Sent once the event is committed: a receiver never hears of a
 		// transition that a crash could undo.
-		b := s.tx()
-		b.deliveries = append(b.deliveries, delivery{acct: acct, attemptID: id, url: target, body: body})
+		d := delivery{acct: acct, attemptID: id, url: target, body: body}
+		s.db.AfterCommit(func() { s.outbox.push(d) })
 	}
 	return a
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/google/uuid"
 )
 
-// store is all the sandbox's state. Server.mu guards it.
-type store struct {
+// state is what the sandbox keeps in memory. Server.mu guards it.
+type state struct {
 	main     *account
 	subs     []*account // creation order
 	accounts map[uuid.UUID]*account
@@ -32,8 +32,8 @@ type store struct {
 	usedRefresh   map[string]time.Time
 }
 
-func newStore() *store {
-	return &store{
+func newState() *state {
+	return &state{
 		accounts:      map[uuid.UUID]*account{},
 		accessByID:    map[uuid.UUID]*access{},
 		accessByKey:   map[[32]byte]*access{},
@@ -46,7 +46,7 @@ func newStore() *store {
 	}
 }
 
-func (st *store) addAccess(a *access) {
+func (st *state) addAccess(a *access) {
 	st.accesses = append(st.accesses, a)
 	st.accessByID[a.ID] = a
 	st.accessByMail[strings.ToLower(a.Email)] = a
@@ -55,7 +55,7 @@ func (st *store) addAccess(a *access) {
 	}
 }
 
-func (st *store) addAccount(a *account) {
+func (st *state) addAccount(a *account) {
 	st.accounts[a.ID] = a
 	if a.Main {
 		st.main = a

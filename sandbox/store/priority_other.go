@@ -1,6 +1,6 @@
 //go:build !linux
 
-package sandbox
+package store
 
 // lowerThreadPriority does nothing where threads have no priority of their
 // own that the sandbox knows how to set.

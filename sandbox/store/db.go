@@ -1,4 +1,4 @@
-package sandbox
+package store
 
 import (
 	"context"
@@ -172,9 +172,9 @@ func openDatabase(ctx context.Context, path string) (*database, error) {
 	return db, nil
 }
 
-// checkpointEvery is how often the WAL is copied back into the database
+// CheckpointEvery is how often the WAL is copied back into the database
 // file while the sandbox runs.
-const checkpointEvery = 250 * time.Millisecond
+const CheckpointEvery = 250 * time.Millisecond
 
 // checkpointLoop copies committed WAL frames into the database file in the
 // background (a PASSIVE checkpoint: it waits for no reader and no writer),
@@ -187,7 +187,7 @@ func (db *database) checkpointLoop(ctx context.Context) {
 	if db.ckpt == nil {
 		return
 	}
-	tick := time.NewTicker(checkpointEvery)
+	tick := time.NewTicker(CheckpointEvery)
 	defer tick.Stop()
 	var seen int64 // frames in the WAL at the last checkpoint
 	var gen uint32 // the WAL's checkpoint sequence then: it changes when the WAL starts over

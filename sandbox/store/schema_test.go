@@ -1,4 +1,4 @@
-package sandbox
+package store
 
 import (
 	"context"
@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 )
+
+// expiredReason is the reason the rules give a ticket that expired
+// unfunded (the engine's), which step 2 gives the ones it cancels.
+const expiredReason = "expired: the input was not funded before expiresAt"
 
 // A state file written before the live ticket states is brought forward:
 // PENDING (waiting) becomes UNPAID, EXPIRED becomes CANCELED with its
@@ -47,8 +51,8 @@ func TestMigrationToLiveTicketStates(t *testing.T) {
 		if col != st || detail != st {
 			t.Errorf("ticket %s: column %s, detail %s; want %s", id, col, detail, st)
 		}
-		if st == "CANCELED" && reason != reasonExpired {
-			t.Errorf("expired ticket's reason %q, want %q", reason, reasonExpired)
+		if st == "CANCELED" && reason != expiredReason {
+			t.Errorf("expired ticket's reason %q, want %q", reason, expiredReason)
 		}
 	}
 	var check string
