@@ -5,44 +5,40 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
 
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
-func fmtTime(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(time.RFC3339Nano)
-}
+// Accounts and accesses: the caller's own access, the accesses and
+// accounts of its main account, sub-accounts, balances and the account's
+// identity and static BR Code.
 
 // GET /v2/account/access-info: the caller's own access.
 func (s *Server) accessInfo(c *call) error {
-	s.mu.RLock()
 	a := c.who
 	info := AccessInfo{
 		Email:                    a.Email,
 		MFAActivated:             a.MFAID != uuid.Nil,
 		PricingSet:               true,
-		PasswordUpdatedAt:        NewTime(a.PasswordAt),
-		FrozenUntil:              NewTime(a.FrozenUntil),
+		PasswordUpdatedAt:        engine.NewTime(a.PasswordAt),
+		FrozenUntil:              engine.NewTime(a.FrozenUntil),
 		AccountPermissions:       a.Perms,
 		BlacklistedAccountIDs:    []uuid.UUID{},
 		IsMainAccountBlacklisted: a.MainBlacklisted,
 	}
-	for _, sub := range s.st.subs {
+	for _, sub := range s.eng.SubAccounts() {
 		if a.Blacklisted[sub.ID] {
 			info.BlacklistedAccountIDs = append(info.BlacklistedAccountIDs, sub.ID)
 		}
 	}
-	s.mu.RUnlock()
 	return c.reply(http.StatusOK, info)
 }
 
-func accessView(a *access) Access {
+func accessView(a *engine.Access) Access {
 	v := Access{
 		ID: a.ID.String(), Email: a.Email, CreatedAt: fmtTime(a.CreatedAt), UpdatedAt: fmtTime(a.UpdatedAt),
 		FrozenUntil: fmtTime(a.FrozenUntil), AccessPermission: a.Perms,
@@ -59,63 +55,57 @@ func (s *Server) listAccesses(c *call) error {
 	if err != nil {
 		return err
 	}
-	s.mu.RLock()
 	out := []Access{}
-	for _, a := range s.st.accesses {
-		if w.holds(a.CreatedAt) {
+	for _, a := range s.eng.Accesses() {
+		if w.Holds(a.CreatedAt) {
 			out = append(out, accessView(a))
 		}
 	}
-	s.mu.RUnlock()
 	return c.reply(http.StatusOK, map[string]any{"accesses": out})
 }
 
 // GET /v2/accounts [decided]: every account the access may operate, main
 // first.
 func (s *Server) listAccounts(c *call) error {
-	s.mu.RLock()
 	out := []Account{}
 	if !c.who.MainBlacklisted {
-		m := s.st.main
+		m := s.eng.Main()
 		out = append(out, Account{ID: m.ID, Name: m.Name, AccountType: m.Type})
 	}
-	for _, a := range s.st.subs {
+	for _, a := range s.eng.SubAccounts() {
 		if c.who.Blacklisted[a.ID] {
 			continue
 		}
 		out = append(out, Account{ID: a.ID, Name: a.Name, AccountType: a.Type, MainAccountID: a.MainID.String()})
 	}
-	s.mu.RUnlock()
 	return c.reply(http.StatusOK, map[string]any{"accounts": out})
 }
 
-func subAccountView(a *account) SubAccount {
+func subAccountView(a *engine.Account) SubAccount {
 	return SubAccount{
-		SubAccountID: a.ID, MainAccountID: a.MainID, CreatedAt: NewTime(a.CreatedAt),
+		SubAccountID: a.ID, MainAccountID: a.MainID, CreatedAt: engine.NewTime(a.CreatedAt),
 		AccountInfo: AccountInfo{ID: a.ID, AccountType: a.Type, Name: a.Name},
+	}
+}
+
+// accountInfo is the full accountInfo of an account (§7.4).
+func accountInfo(a *engine.Account, id engine.Identity) AccountInfo {
+	return AccountInfo{
+		ID: a.ID, AccountType: a.Type, Name: a.Name, CountryTaxResidence: id.CountryTaxResidence,
+		CountrySubdivisionTaxResidence: id.CountrySubdivisionTaxResidence, IdentityStatus: id.Status,
+		FullName: id.FullName, Birthdate: id.Birthdate, TaxID: id.TaxID,
 	}
 }
 
 // GET /v2/account/sub-accounts?name=&cursor=
 func (s *Server) listSubAccounts(c *call) error {
-	name := strings.ToLower(c.query.Get("name"))
-	cursor := c.query.Get("cursor")
-	s.mu.RLock()
-	// Sub-accounts are few; they are paged through a series built on the fly.
-	ser := newSeries[account]()
-	for _, a := range s.st.subs {
-		ser.add(a.CreatedAt, a.ID, a)
+	items, next, err := s.eng.SubAccountPage(c.query.Get("name"), c.query.Get("cursor"))
+	if err != nil {
+		return err
 	}
-	items, next, err := ser.page(cursor, pageSize, window{}, func(a *account) bool {
-		return name == "" || strings.Contains(strings.ToLower(a.Name), name)
-	})
 	out := make([]SubAccount, 0, len(items))
 	for _, a := range items {
 		out = append(out, subAccountView(a))
-	}
-	s.mu.RUnlock()
-	if err != nil {
-		return err
 	}
 	return c.reply(http.StatusOK, map[string]any{"subAccount": out, "cursor": next})
 }
@@ -139,37 +129,76 @@ func (s *Server) createSubAccount(c *call) error {
 	if req.AccountType != "INDIVIDUAL" && req.AccountType != "COMPANY" {
 		return badRequest(codeInvalidField, "accountType: must be INDIVIDUAL or COMPANY, got %q", truncate(req.AccountType, 20))
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c.who.MainBlacklisted {
-		return errf(http.StatusForbidden, codeBlacklisted, "this access is blacklisted from the main account")
+	id, err := s.eng.CreateSubAccount(c.caller(), req.Name, req.AccountType)
+	if err != nil {
+		return err
 	}
-	for _, a := range s.st.subs {
-		if strings.EqualFold(a.Name, req.Name) {
-			return conflict("NAME_TAKEN", "name: a sub-account named %q already exists", a.Name)
-		}
-	}
-	id := newID()
-	a := newAccount(id, req.Name, req.AccountType, false, s.st.main.ID, c.now)
-	a.PixKey = uuid.New().String()
-	a.Wallet = walletFromID(id)
-	s.st.addAccount(a)
-	s.saveAccount(a)
 	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
 }
 
 // GET /v2/account/balances[?subAccountId]
 func (s *Server) balances(c *call) error {
-	s.mu.RLock()
-	acct, err := c.scope()
+	bal, err := s.eng.Balances(c.caller())
 	if err != nil {
-		s.mu.RUnlock()
 		return err
 	}
-	out := make(map[string]string, len(acct.balances))
-	for _, k := range slices.Sorted(maps.Keys(acct.balances)) {
-		out[k] = acct.balances[k].StringFixed(6)
+	out := make(map[string]string, len(bal))
+	for _, k := range slices.Sorted(maps.Keys(bal)) {
+		out[k] = bal[k].StringFixed(6)
 	}
-	s.mu.RUnlock()
 	return c.reply(http.StatusOK, map[string]any{"balances": out})
+}
+
+// GET /v2/account/account-info
+func (s *Server) accountDetails(c *call) error {
+	a, id, code, err := s.eng.AccountDetails(c.caller())
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, AccountDetails{
+		ID: a.ID, AccountInfo: accountInfo(a, id), PixKey: a.PixKey, BrCode: code, CreatedAt: engine.NewTime(a.CreatedAt),
+		// One service wallet serves every EVM chain.
+		Wallets: []AccountWallet{{ID: uuid.NewSHA1(a.ID, []byte("wallet")).String(), WalletAddress: a.Wallet, Chain: "EVM"}},
+	})
+}
+
+// GET /v2/account/sub-accounts/{id}
+func (s *Server) getSubAccount(c *call) error {
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return err
+	}
+	a, ident, err := s.eng.SubAccount(c.caller(), id)
+	if err != nil {
+		return err
+	}
+	v := subAccountView(a)
+	v.AccountInfo = accountInfo(a, ident)
+	return c.reply(http.StatusOK, v)
+}
+
+// GET /v2/account/bank-accounts/brl/static-br-code?amount&referenceLabel&additionalData
+func (s *Server) staticBrCode(c *call) error {
+	amount := decimal.Zero
+	if raw := c.query.Get("amount"); raw != "" {
+		d, err := parseWireAmount("amount", raw, "BRL")
+		if err != nil {
+			return err
+		}
+		amount = d
+	}
+	label := c.query.Get("referenceLabel")
+	if len(label) > 25 || strings.ContainsFunc(label, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		return badRequest(codeInvalidField, "referenceLabel: at most 25 letters and digits")
+	}
+	if len(c.query.Get("additionalData")) > 72 {
+		return badRequest(codeInvalidField, "additionalData: at most 72 characters")
+	}
+	code, err := s.eng.StaticBrCode(c.caller(), amount, label)
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]string{"brCode": code})
 }

@@ -15,9 +15,11 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
 // Authentication windows and lifetimes (spec/service.md §2).
@@ -33,7 +35,7 @@ func unauthenticated(format string, args ...any) *apiError {
 }
 
 // authenticate identifies the caller by API key signature or bearer token.
-func (s *Server) authenticate(c *call) (*access, *apiError) {
+func (s *Server) authenticate(c *call) (*engine.Access, *apiError) {
 	r := c.r
 	if key := r.Header.Get("X-API-Key"); key != "" {
 		return s.verifyAPIKey(c, key)
@@ -50,9 +52,7 @@ func (s *Server) authenticate(c *call) (*access, *apiError) {
 		if cl.Typ != "access" {
 			return nil, unauthenticated("a refresh token cannot authenticate a request; use the access token")
 		}
-		s.mu.RLock()
-		a := s.st.accessByID[cl.Sub]
-		s.mu.RUnlock()
+		a := s.eng.AccessByID(cl.Sub)
 		if a == nil {
 			return nil, unauthenticated("the token's access no longer exists; log in again")
 		}
@@ -63,7 +63,7 @@ func (s *Server) authenticate(c *call) (*access, *apiError) {
 
 // verifyAPIKey checks the three API-key headers against the exact string
 // to sign: timestamp + METHOD + request URI as sent + body bytes.
-func (s *Server) verifyAPIKey(c *call, key string) (*access, *apiError) {
+func (s *Server) verifyAPIKey(c *call, key string) (*engine.Access, *apiError) {
 	r := c.r
 	tsRaw := r.Header.Get("X-API-Timestamp")
 	sigRaw := r.Header.Get("X-API-Signature")
@@ -78,10 +78,7 @@ func (s *Server) verifyAPIKey(c *call, key string) (*access, *apiError) {
 	if skew > maxSkew || skew < -maxSkew {
 		return nil, errf(http.StatusUnauthorized, codeTimestampSkew, "X-API-Timestamp is %s away from the service clock (at most %s allowed); check the system clock", skew.Round(time.Millisecond).Abs(), maxSkew)
 	}
-	// The lookup is by hash so that its timing says nothing about the key.
-	s.mu.RLock()
-	a := s.st.accessByKey[sha256.Sum256([]byte(key))]
-	s.mu.RUnlock()
+	a := s.eng.AccessByKey(key)
 	if a == nil {
 		return nil, unauthenticated("unknown API key")
 	}
@@ -98,7 +95,7 @@ func (s *Server) verifyAPIKey(c *call, key string) (*access, *apiError) {
 	msg = append(msg, r.Method...)
 	msg = append(msg, uri...)
 	msg = append(msg, c.body...)
-	if !verifySignature(a.pub, msg, sig) {
+	if !verifySignature(a.PublicKey, msg, sig) {
 		return nil, errf(http.StatusUnauthorized, codeBadSignature, "X-API-Signature does not verify over timestamp+method+requestURI+body with the %s key of this API key", a.KeyType)
 	}
 	// Only a verified message is remembered: anyone may send bad
@@ -178,10 +175,10 @@ func (s *Server) parseJWT(tok string, now time.Time) (*jwtClaims, *apiError) {
 	return &cl, nil
 }
 
-func (s *Server) issueTokens(a *access, now time.Time) Tokens {
+func (s *Server) issueTokens(a *engine.Access, now time.Time) Tokens {
 	return Tokens{
-		AccessToken:  s.signJWT(jwtClaims{Sub: a.ID, Typ: "access", Iat: now.Unix(), Exp: now.Add(accessTokenTTL).Unix(), Jti: newID().String()}),
-		RefreshToken: s.signJWT(jwtClaims{Sub: a.ID, Typ: "refresh", Iat: now.Unix(), Exp: now.Add(refreshTokenTTL).Unix(), Jti: newID().String()}),
+		AccessToken:  s.signJWT(jwtClaims{Sub: a.ID, Typ: "access", Iat: now.Unix(), Exp: now.Add(accessTokenTTL).Unix(), Jti: uuid.New().String()}),
+		RefreshToken: s.signJWT(jwtClaims{Sub: a.ID, Typ: "refresh", Iat: now.Unix(), Exp: now.Add(refreshTokenTTL).Unix(), Jti: uuid.New().String()}),
 	}
 }
 
@@ -205,18 +202,19 @@ func (s *Server) login(c *call) error {
 	if req.Password == "" {
 		return badRequest(codeMissingField, "password: required")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	l := &s.logins
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	mail := strings.ToLower(strings.TrimSpace(req.Email))
-	if err := s.loginLockedOut(mail, c.now); err != nil {
+	if err := l.lockedOut(mail, c.now); err != nil {
 		return err
 	}
-	a := s.st.accessByMail[mail]
+	a := s.eng.AccessByMail(mail)
 	if a == nil || !equalSecret(a.Password, req.Password) {
-		s.loginFailed(mail, c.now)
+		l.failed(mail, c.now)
 		return unauthenticated("e-mail or password is wrong")
 	}
-	s.st.pendingLogins[a.ID] = c.now
+	l.pending[a.ID] = c.now
 	return c.reply(http.StatusOK, map[string]string{"message": "a 6-digit login token was sent to " + a.Email})
 }
 
@@ -235,24 +233,25 @@ func (s *Server) validateLogin(c *call) error {
 	if req.EmailToken == "" {
 		return badRequest(codeMissingField, "emailToken: required (the 6-digit token sent by e-mail)")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.loginLockedOut(strings.ToLower(strings.TrimSpace(req.Email)), c.now); err != nil {
+	l := &s.logins
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.lockedOut(strings.ToLower(strings.TrimSpace(req.Email)), c.now); err != nil {
 		return err
 	}
-	a := s.st.accessByMail[strings.ToLower(strings.TrimSpace(req.Email))]
+	a := s.eng.AccessByMail(strings.TrimSpace(req.Email))
 	if a == nil {
 		return unauthenticated("e-mail or token is wrong")
 	}
-	at, ok := s.st.pendingLogins[a.ID]
+	at, ok := l.pending[a.ID]
 	if !ok || c.now.Sub(at) > loginTokenTTL {
 		return badRequest(codeLoginRequired, "emailToken: no login is waiting for this e-mail (or it is older than 10 minutes); POST /v2/auth/login first")
 	}
 	if !equalSecret(a.EmailToken, req.EmailToken) {
-		s.loginFailed(strings.ToLower(a.Email), c.now)
+		l.failed(strings.ToLower(a.Email), c.now)
 		return unauthenticated("e-mail or token is wrong")
 	}
-	delete(s.st.pendingLogins, a.ID)
+	delete(l.pending, a.ID)
 	return c.reply(http.StatusOK, s.issueTokens(a, c.now))
 }
 
@@ -283,20 +282,82 @@ func (s *Server) refresh(c *call) error {
 	if cl.Typ != "refresh" {
 		return unauthenticated("refreshToken: this is an access token, not a refresh token")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, used := s.st.usedRefresh[cl.Jti]; used {
+	l := &s.logins
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, used := l.usedRefresh[cl.Jti]; used {
 		return unauthenticated("refreshToken: already used once; log in again")
 	}
-	a := s.st.accessByID[cl.Sub]
+	a := s.eng.AccessByID(cl.Sub)
 	if a == nil {
 		return unauthenticated("refreshToken: its access no longer exists")
 	}
-	for k, exp := range s.st.usedRefresh {
+	for k, exp := range l.usedRefresh {
 		if c.now.After(exp) {
-			delete(s.st.usedRefresh, k)
+			delete(l.usedRefresh, k)
 		}
 	}
-	s.st.usedRefresh[cl.Jti] = time.Unix(cl.Exp, 0)
+	l.usedRefresh[cl.Jti] = time.Unix(cl.Exp, 0)
 	return c.reply(http.StatusOK, s.issueTokens(a, c.now))
 }
+
+// logins is the memory of the JWT login flow, not stored (a restart
+// forgives and forgets it): the logins waiting for their e-mailed token,
+// the refresh tokens already used (rotation), and the recent failures per
+// e-mail (the lockout).
+type logins struct {
+	mu          sync.Mutex
+	pending     map[uuid.UUID]time.Time
+	usedRefresh map[string]time.Time
+	lockout     map[string][]time.Time
+}
+
+func newLogins() logins {
+	return logins{pending: map[uuid.UUID]time.Time{}, usedRefresh: map[string]time.Time{}}
+}
+
+// recentFailures drops the failures of mail older than the window and
+// returns the rest. The caller holds l.mu.
+func (l *logins) recentFailures(mail string, now time.Time) []time.Time {
+	kept := l.lockout[mail][:0]
+	for _, at := range l.lockout[mail] {
+		if now.Sub(at) < loginWindow {
+			kept = append(kept, at)
+		}
+	}
+	if len(kept) == 0 {
+		delete(l.lockout, mail)
+		return nil
+	}
+	l.lockout[mail] = kept
+	return kept
+}
+
+// lockedOut is the 429 for a locked e-mail, or nil.
+func (l *logins) lockedOut(mail string, now time.Time) *apiError {
+	f := l.recentFailures(mail, now)
+	if len(f) < maxLoginFailures {
+		return nil
+	}
+	wait := f[len(f)-maxLoginFailures].Add(loginWindow).Sub(now)
+	e := errf(http.StatusTooManyRequests, codeLoginLocked, "%d wrong passwords or e-mail tokens for this e-mail within 15 minutes; try again in %s", len(f), wait.Round(time.Second))
+	e.retryAfter = wait
+	return e
+}
+
+// failed counts a wrong password or e-mail token for mail.
+func (l *logins) failed(mail string, now time.Time) {
+	if l.lockout == nil {
+		l.lockout = map[string][]time.Time{}
+	}
+	l.lockout[mail] = append(l.recentFailures(mail, now), now)
+}
+
+// Login lockout (§7.5): after maxLoginFailures wrong passwords or e-mail
+// tokens for one e-mail within loginWindow, logins for it are 429 until
+// the oldest of those failures leaves the window.
+const (
+	maxLoginFailures = 5
+	loginWindow      = 15 * time.Minute
+	codeLoginLocked  = "LOGIN_LOCKED"
+)

@@ -8,35 +8,17 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
-const codeAliasTaken = "ALIAS_TAKEN"
+// Beneficiaries of every kind (wallets, BRL, USD, COP, EUR and ARS bank
+// accounts): creation validates the body as the client does
+// (../reference/validation.md) and names the field it refuses; lists
+// filter by alias; a beneficiary a pending operation pays is kept.
 
-var brlAccountTypes = []string{"checking", "payment", "savings", "salary"}
-
-// canManageBeneficiaries refuses accesses without the beneficiary
-// permission (and read-only or frozen ones).
-func (c *call) canManageBeneficiaries() error {
-	if err := c.writable(); err != nil {
-		return err
-	}
-	if !c.who.Perms.Beneficiary {
-		return forbidden("missing permission beneficiary: this access may not create or delete beneficiaries")
-	}
-	return nil
-}
-
-func fieldErr(field string, err error) error {
-	if err == nil {
-		return nil
-	}
-	code := codeInvalidField
-	if strings.HasPrefix(err.Error(), "required") {
-		code = codeMissingField
-	}
-	return badRequest(code, "%s: %v", field, err)
-}
+// fieldErr is a 400 naming the field a validate check refused.
+func fieldErr(field string, err error) error { return engine.FieldError(field, err) }
 
 func checkAlias(alias, description string) error {
 	if err := validate.Required(alias); err != nil {
@@ -51,40 +33,6 @@ func checkAlias(alias, description string) error {
 	return nil
 }
 
-// beneficiaryKind is one kind of beneficiary: where an account keeps it
-// and how the interface names it. Its methods serve what every kind does
-// alike; the handlers keep what is their own (validation, filters).
-type beneficiaryKind[T any] struct {
-	of    func(*account) *series[T]
-	alias func(*T) string
-	what  string // in messages: "BRL beneficiary <id> not found"
-	one   string // the key of a detail on the wire ("" : no detail route)
-	many  string // the key of a list on the wire
-}
-
-var (
-	walletKind = &beneficiaryKind[Wallet]{
-		of:    func(a *account) *series[Wallet] { return a.wallets },
-		alias: func(v *Wallet) string { return v.Alias },
-		what:  "beneficiary wallet", one: "wallet", many: "wallets",
-	}
-	brlKind = &beneficiaryKind[BRLAccount]{
-		of:    func(a *account) *series[BRLAccount] { return a.brl },
-		alias: func(v *BRLAccount) string { return v.Alias },
-		what:  "BRL beneficiary", one: "brlBankAccount", many: "brlBankAccounts",
-	}
-	usdKind = &beneficiaryKind[USDAccount]{
-		of:    func(a *account) *series[USDAccount] { return a.usd },
-		alias: func(v *USDAccount) string { return v.Alias },
-		what:  "USD beneficiary", one: "beneficiaryUsdBankAccount", many: "beneficiaryUsdBankAccount",
-	}
-	copKind = &beneficiaryKind[COPAccount]{
-		of:    func(a *account) *series[COPAccount] { return a.cop },
-		alias: func(v *COPAccount) string { return v.Alias },
-		what:  "COP beneficiary", many: "beneficiaryCopBankAccount",
-	}
-)
-
 // decodeBeneficiary decodes a creation body into req and checks what every
 // kind asks for: the beneficiary permission, then the alias (trimmed in
 // place) and the description.
@@ -92,108 +40,88 @@ func decodeBeneficiary(c *call, req any, alias, description *string) error {
 	if err := decodeBody(c, req); err != nil {
 		return err
 	}
-	if err := c.canManageBeneficiaries(); err != nil {
+	if err := c.who.MayManageBeneficiaries(c.now); err != nil {
 		return err
 	}
 	*alias = strings.TrimSpace(*alias)
 	return checkAlias(*alias, *description)
 }
 
-// add stores a validated beneficiary in the operated account, unless its
-// alias is taken there, and replies with its id. build makes the record
-// for its account and id under the write lock.
-func (k *beneficiaryKind[T]) add(s *Server, c *call, alias string, build func(acct *account, id uuid.UUID) *T) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	acct, err := c.scope()
+// beneficiaryKind is one kind of beneficiary as the interface names it:
+// the key of a detail ("" : no detail route) and of a list.
+type beneficiaryKind[T any] struct {
+	of        func(*engine.Engine) engine.Beneficiaries[T]
+	one, many string
+}
+
+var (
+	walletKind = beneficiaryKind[engine.Wallet]{(*engine.Engine).Wallets, "wallet", "wallets"}
+	brlKind    = beneficiaryKind[engine.BRLAccount]{(*engine.Engine).BRLAccounts, "brlBankAccount", "brlBankAccounts"}
+	usdKind    = beneficiaryKind[engine.USDAccount]{(*engine.Engine).USDAccounts, "beneficiaryUsdBankAccount", "beneficiaryUsdBankAccount"}
+	copKind    = beneficiaryKind[engine.COPAccount]{(*engine.Engine).COPAccounts, "", "beneficiaryCopBankAccount"}
+	eurKind    = beneficiaryKind[engine.EURAccount]{(*engine.Engine).EURAccounts, "beneficiaryEurBankAccount", "beneficiaryEurBankAccount"}
+	arsKind    = beneficiaryKind[engine.ARSAccount]{(*engine.Engine).ARSAccounts, "beneficiaryArsBankAccount", "beneficiaryArsBankAccount"}
+)
+
+// add stores a validated beneficiary in the operated account and replies
+// with its id. build makes the record for its account and id.
+func (k beneficiaryKind[T]) add(s *Server, c *call, alias string, build func(acct *engine.Account, id uuid.UUID) *T) error {
+	id, err := k.of(s.eng).Add(c.caller(), alias, build)
 	if err != nil {
 		return err
 	}
-	ser := k.of(acct)
-	for _, e := range ser.es {
-		if strings.EqualFold(k.alias(e.v), alias) {
-			return conflict(codeAliasTaken, "alias: %q is already used by another beneficiary of this kind; choose another", alias)
-		}
-	}
-	id := newID()
-	ser.add(c.now, id, build(acct, id))
-	s.changed(acct)
 	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
 }
 
 // list serves a page of the operated account's beneficiaries of the kind,
 // created inside the createdAfter/createdBefore window and accepted by
 // match.
-func (k *beneficiaryKind[T]) list(s *Server, c *call, match func(*T) bool) error {
+func (k beneficiaryKind[T]) list(s *Server, c *call, match func(*T) bool) error {
 	w, err := c.createdWindow(c.queryUnix)
 	if err != nil {
 		return err
 	}
-	return listPage(s, c, k.many, w, k.of, match, deref[T])
+	return listPage(c, k.many, w, k.of(s.eng).Records, match)
 }
 
 // listByAlias serves a list filtered by the alias query (a substring,
 // either case).
-func (k *beneficiaryKind[T]) listByAlias(s *Server, c *call) error {
+func (k beneficiaryKind[T]) listByAlias(s *Server, c *call) error {
 	want := c.query.Get("alias")
-	return k.list(s, c, func(v *T) bool { return containsFold(k.alias(v), want) })
+	kind := k.of(s.eng)
+	return k.list(s, c, func(v *T) bool { return containsFold(kind.Alias(v), want) })
 }
 
-// get replies with a copy of the beneficiary of the path.
-func (k *beneficiaryKind[T]) get(s *Server, c *call) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	_, _, v, err := recordByID(c, k.of, k.what)
+// get replies with the beneficiary of the path.
+func (k beneficiaryKind[T]) get(s *Server, c *call) error {
+	id, err := c.pathUUID("id")
 	if err != nil {
 		return err
 	}
-	return c.reply(http.StatusOK, map[string]any{k.one: *v})
+	v, err := k.of(s.eng).Get(c.caller(), id)
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]any{k.one: v})
 }
 
 // remove deletes the beneficiary of the path and replies with its id.
-func (k *beneficiaryKind[T]) remove(s *Server, c *call) error {
-	if err := c.canManageBeneficiaries(); err != nil {
+func (k beneficiaryKind[T]) remove(s *Server, c *call) error {
+	if err := c.who.MayManageBeneficiaries(c.now); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	acct, id, _, err := recordByID(c, k.of, k.what)
+	id, err := c.pathUUID("id")
 	if err != nil {
 		return err
 	}
-	if op := s.pendingOperationNaming(acct, id); op != nil {
-		return conflict(codeBeneficiaryInUse, "%s %s is the output of pending operation %s; reject it or wait for its decision before deleting", k.what, id, op.ID)
+	if err := k.of(s.eng).Remove(c.caller(), id); err != nil {
+		return err
 	}
-	k.of(acct).remove(id)
-	s.changed(acct)
 	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
-}
-
-// missing is what a payout finds gone: the kind's name when the account no
-// longer keeps the beneficiary id, else "". The caller holds s.mu.
-func (k *beneficiaryKind[T]) missing(acct *account, id uuid.UUID) string {
-	if _, ok := k.of(acct).get(id); ok {
-		return ""
-	}
-	return k.what
 }
 
 func containsFold(s, sub string) bool {
 	return sub == "" || strings.Contains(strings.ToLower(s), strings.ToLower(sub))
-}
-
-// validTronAddress checks a TRON base58 address (T and 33 characters).
-func validTronAddress(s string) bool {
-	const b58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-	if len(s) != 34 || s[0] != 'T' {
-		return false
-	}
-	for _, r := range s {
-		if !strings.ContainsRune(b58, r) {
-			return false
-		}
-	}
-	return true
 }
 
 // POST /v2/account/beneficiaries/wallets/
@@ -208,23 +136,15 @@ func (s *Server) createWallet(c *call) error {
 	if !slices.Contains(money.Chains(), req.WalletChain) {
 		return badRequest(codeInvalidField, "walletChain: unknown chain %q (chains: %s)", truncate(req.WalletChain, 20), strings.Join(money.Chains(), ", "))
 	}
-	addr := strings.TrimSpace(req.WalletAddress)
-	if req.WalletChain == "TRON" {
-		if !validTronAddress(addr) {
-			return badRequest(codeInvalidField, "walletAddress: a TRON address is T followed by 33 base58 characters")
-		}
-	} else {
-		sum, _, err := validate.EVMAddress(addr)
-		if err != nil {
-			return fieldErr("walletAddress", err)
-		}
-		addr = sum
+	addr, err := engine.ChainAddress(req.WalletChain, strings.TrimSpace(req.WalletAddress))
+	if err != nil {
+		return fieldErr("walletAddress", err)
 	}
 	if len(req.WalletMemo) > 100 {
 		return badRequest(codeInvalidField, "walletMemo: at most 100 characters")
 	}
-	return walletKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *Wallet {
-		return &Wallet{ID: id, Alias: req.Alias, Description: req.Description, WalletAddress: addr, WalletChain: req.WalletChain, WalletMemo: req.WalletMemo, CreatedAt: NewTime(c.now)}
+	return walletKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *engine.Wallet {
+		return &engine.Wallet{ID: id, Alias: req.Alias, Description: req.Description, WalletAddress: addr, WalletChain: req.WalletChain, WalletMemo: req.WalletMemo, CreatedAt: engine.NewTime(c.now)}
 	})
 }
 
@@ -234,12 +154,13 @@ func (s *Server) listWallets(c *call) error {
 	if chain != "" && !slices.Contains(money.Chains(), chain) {
 		return badRequest(codeInvalidField, "walletChain: unknown chain %q", truncate(chain, 20))
 	}
-	return walletKind.list(s, c, func(v *Wallet) bool {
+	return walletKind.list(s, c, func(v *engine.Wallet) bool {
 		return containsFold(v.Alias, alias) && (addr == "" || strings.EqualFold(v.WalletAddress, addr)) && (chain == "" || v.WalletChain == chain)
 	})
 }
 
-func (s *Server) getWallet(c *call) error    { return walletKind.get(s, c) }
+func (s *Server) getWallet(c *call) error { return walletKind.get(s, c) }
+
 func (s *Server) deleteWallet(c *call) error { return walletKind.remove(s, c) }
 
 // POST /v2/account/beneficiaries/bank-accounts/brl/
@@ -248,7 +169,7 @@ func (s *Server) createBRL(c *call) error {
 	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
 		return err
 	}
-	b := &BRLAccount{Alias: req.Alias, Description: req.Description, CreatedAt: NewTime(c.now)}
+	b := &engine.BRLAccount{Alias: req.Alias, Description: req.Description, CreatedAt: engine.NewTime(c.now)}
 	bankGiven := req.TaxID != "" || req.UserName != "" || req.BankCode != "" || req.BranchCode != "" || req.AccountNumber != "" || req.AccountType != ""
 	switch {
 	case req.PixKey != "" && bankGiven:
@@ -263,7 +184,7 @@ func (s *Server) createBRL(c *call) error {
 			b.TaxID = key
 		}
 	case bankGiven:
-		f, err := bankFields{req.TaxID, req.UserName, req.BankCode, req.BranchCode, req.AccountNumber, req.AccountType}.check("")
+		f, err := engine.BankFields{TaxID: req.TaxID, UserName: req.UserName, BankCode: req.BankCode, BranchCode: req.BranchCode, AccountNumber: req.AccountNumber, AccountType: req.AccountType}.Check("")
 		if err != nil {
 			return err
 		}
@@ -271,17 +192,19 @@ func (s *Server) createBRL(c *call) error {
 	default:
 		return badRequest(codeMissingField, "pixKey: required (or all of taxId, userName, bankCode, branchCode, accountNumber, accountType)")
 	}
-	return brlKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *BRLAccount {
+	return brlKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *engine.BRLAccount {
 		b.ID = id
 		return b
 	})
 }
 
-func (s *Server) listBRL(c *call) error   { return brlKind.listByAlias(s, c) }
-func (s *Server) getBRL(c *call) error    { return brlKind.get(s, c) }
+func (s *Server) listBRL(c *call) error { return brlKind.listByAlias(s, c) }
+
+func (s *Server) getBRL(c *call) error { return brlKind.get(s, c) }
+
 func (s *Server) deleteBRL(c *call) error { return brlKind.remove(s, c) }
 
-func checkAddress(field string, a *Address) error {
+func checkAddress(field string, a *engine.Address) error {
 	if a == nil {
 		return nil
 	}
@@ -317,7 +240,7 @@ func (s *Server) createUSD(c *call) error {
 	}
 	for _, a := range []struct {
 		field string
-		v     *Address
+		v     *engine.Address
 	}{{"beneficiaryAddress", req.BeneficiaryAddress}, {"bankAddress", req.BankAddress}} {
 		if err := bothSpellings(a.field, a.v); err != nil {
 			return err
@@ -326,11 +249,11 @@ func (s *Server) createUSD(c *call) error {
 			return err
 		}
 	}
-	return usdKind.add(s, c, req.Alias, func(acct *account, id uuid.UUID) *USDAccount {
-		b := &USDAccount{
+	return usdKind.add(s, c, req.Alias, func(acct *engine.Account, id uuid.UUID) *engine.USDAccount {
+		b := &engine.USDAccount{
 			ID: id, UserID: acct.ID, Alias: req.Alias, Description: req.Description, BankAccountNumber: number, BankRoutingNumber: routing,
 			BankBeneficiaryName: strings.TrimSpace(req.BankBeneficiaryName), BankName: req.BankName, FirstName: req.FirstName, LastName: req.LastName,
-			CreatedAt: NewTime(c.now),
+			CreatedAt: engine.NewTime(c.now),
 		}
 		if req.BeneficiaryAddress != nil {
 			b.BankBeneficiaryAddress = *req.BeneficiaryAddress
@@ -343,9 +266,11 @@ func (s *Server) createUSD(c *call) error {
 }
 
 func (s *Server) listUSD(c *call) error { return usdKind.listByAlias(s, c) }
-func (s *Server) getUSD(c *call) error  { return usdKind.get(s, c) }
+
+func (s *Server) getUSD(c *call) error { return usdKind.get(s, c) }
 
 var copDocumentTypes = []string{"CC", "CE", "NIT", "PASSPORT", "PPT"}
+
 var copAccountTypes = []string{"SAVINGS", "CHECKING"}
 
 // POST /v2/account/beneficiaries/bank-accounts/cop/
@@ -390,14 +315,97 @@ func (s *Server) createCOP(c *call) error {
 			return fieldErr("beneficiaryAddress.country", err)
 		}
 	}
-	return copKind.add(s, c, req.Alias, func(_ *account, id uuid.UUID) *COPAccount {
-		return &COPAccount{
+	return copKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *engine.COPAccount {
+		return &engine.COPAccount{
 			ID: id, Alias: req.Alias, BeneficiaryName: strings.TrimSpace(req.BeneficiaryName), Description: req.Description,
 			BeneficiaryType: req.BeneficiaryType, BeneficiaryEmail: req.BeneficiaryEmail, BeneficiaryAddress: req.BeneficiaryAddress,
 			PhoneNumber: req.PhoneNumber, AccountType: req.AccountType, BankAccountNumber: req.BankAccountNumber, DocumentNumber: req.DocumentNumber,
-			DocumentType: req.DocumentType, BankID: req.BankID, BankName: req.BankName, BreBKey: req.BreBKey, CreatedAt: NewTime(c.now),
+			DocumentType: req.DocumentType, BankID: req.BankID, BankName: req.BankName, BreBKey: req.BreBKey, CreatedAt: engine.NewTime(c.now),
 		}
 	})
 }
 
 func (s *Server) listCOP(c *call) error { return copKind.listByAlias(s, c) }
+
+// POST /v2/account/beneficiaries/bank-accounts/eur/
+func (s *Server) createEUR(c *call) error {
+	var req CreateEURAccountRequest
+	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
+		return err
+	}
+	iban, err := validate.IBAN(req.IBAN)
+	if err != nil {
+		return fieldErr("iban", err)
+	}
+	bic := ""
+	if req.BIC != "" {
+		if bic, err = validate.BIC(req.BIC); err != nil {
+			return fieldErr("bic", err)
+		}
+	}
+	country, err := validate.CountryAlpha3(req.Country)
+	if err != nil {
+		return fieldErr("country", err)
+	}
+	if err := validate.Required(req.BankBeneficiaryName); err != nil {
+		return fieldErr("bankBeneficiaryName", err)
+	}
+	return eurKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *engine.EURAccount {
+		return &engine.EURAccount{ID: id, Alias: req.Alias, Description: req.Description, IBAN: iban, BIC: bic, Country: country,
+			BankBeneficiaryName: strings.TrimSpace(req.BankBeneficiaryName), IsBusiness: req.IsBusiness, CreatedAt: engine.NewTime(c.now)}
+	})
+}
+
+func (s *Server) listEUR(c *call) error { return eurKind.listByAlias(s, c) }
+
+func (s *Server) getEUR(c *call) error { return eurKind.get(s, c) }
+
+// POST /v2/account/beneficiaries/bank-accounts/ars/
+func (s *Server) createARS(c *call) error {
+	var req CreateARSAccountRequest
+	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
+		return err
+	}
+	cvu, err := validate.CVU(req.CVU)
+	if err != nil {
+		return fieldErr("cvu", err)
+	}
+	return arsKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *engine.ARSAccount {
+		return &engine.ARSAccount{ID: id, Alias: req.Alias, Description: req.Description, CVU: cvu, CreatedAt: engine.NewTime(c.now)}
+	})
+}
+
+func (s *Server) listARS(c *call) error { return arsKind.listByAlias(s, c) }
+
+func (s *Server) getARS(c *call) error { return arsKind.get(s, c) }
+
+// bothSpellings fills an address's two spellings from whichever was sent
+// ({streetLine1, streetLine2, postalCode} and the older {streetAddress,
+// zipCode}), so that nothing sent is dropped and both kinds of client
+// read it back. Both sent and different is a 400.
+func bothSpellings(field string, a *engine.Address) error {
+	if a == nil {
+		return nil
+	}
+	lines := strings.TrimSpace(strings.Join([]string{a.StreetLine1, a.StreetLine2}, " "))
+	switch {
+	case a.StreetAddress == "":
+		a.StreetAddress = lines
+	case a.StreetLine1 == "" && a.StreetLine2 == "":
+		a.StreetLine1 = a.StreetAddress
+	case a.StreetAddress != lines && a.StreetAddress != a.StreetLine1:
+		return badRequest(codeInvalidField, "%s.streetAddress: %q differs from streetLine1/streetLine2; send one spelling", field, truncate(a.StreetAddress, 40))
+	}
+	switch {
+	case a.ZipCode == "":
+		a.ZipCode = a.PostalCode
+	case a.PostalCode == "":
+		a.PostalCode = a.ZipCode
+	case a.ZipCode != a.PostalCode:
+		return badRequest(codeInvalidField, "%s.zipCode: %q differs from postalCode %q; send one spelling", field, truncate(a.ZipCode, 20), truncate(a.PostalCode, 20))
+	}
+	if len(a.StreetAddress) > 200 {
+		return badRequest(codeInvalidField, "%s.streetAddress: at most 200 characters", field)
+	}
+	return nil
+}

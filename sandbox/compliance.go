@@ -1,43 +1,22 @@
-// Compliance records: UBOs (POST/GET /v2/account/ubos/), W-8BEN forms
-// (POST/GET /v2/kyc/w8ben/), proof-of-address attempts
-// (GET /v2/account/address/proof-of-address/attempts/) and their demo data.
-//
-// UBO creation follows the seed's field rules; W-8BEN forms need only
-// useDigitalSignature. A submitted form's w8BenUrl points at this sandbox
-// (GET /v2/sandbox/kyc/w8ben/{id}, no credentials, like a pre-signed
-// link), which serves a plain-text copy of the form; the store keeps the
-// path alone, so the link follows the address the sandbox is reached at.
-// Proof-of-address attempts are only listed: they come from document
-// uploads and reviews that happen outside this interface, so the demo
-// history holds them in every state.
-
 package sandbox
 
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
-// w8benDocPath is where a submitted W-8BEN form is served.
-const w8benDocPath = "/v2/sandbox/kyc/w8ben/"
-
-// routeCompliance registers the compliance endpoints.
-func (s *Server) routeCompliance(r *router) {
-	r.handle(http.MethodPost, "/v2/account/ubos", authAccess, s.createUBO)
-	r.handle(http.MethodGet, "/v2/account/ubos", authAccess, s.listUBOs)
-	r.handle(http.MethodPost, "/v2/kyc/w8ben", authAccess, s.submitW8BEN)
-	r.handle(http.MethodGet, "/v2/kyc/w8ben", authAccess, s.listW8BENs)
-	r.handle(http.MethodGet, w8benDocPath+"{id}", authNone, s.w8benDocument)
-	r.handle(http.MethodGet, "/v2/account/address/proof-of-address/attempts", authAccess, s.listPoAAttempts)
-}
+// Compliance records: UBOs, W-8BEN forms (and the plain-text copy a
+// form's w8BenUrl links to), proof-of-address attempts, identity documents
+// and KYC attempts.
 
 // uboRequest is the body of POST /v2/account/ubos/. Every field is a
 // string on the wire, so a value of another JSON type is a 400 naming it.
@@ -70,8 +49,8 @@ func fieldProblem(field, value string, err error) error {
 
 // check validates a UBO and returns the record to store (without id and
 // creation time). today is the sandbox's current UTC date.
-func (q *uboRequest) check(today time.Time) (UBO, error) {
-	var u UBO
+func (q *uboRequest) check(today time.Time) (engine.UBO, error) {
+	var u engine.UBO
 	u.FullName = strings.TrimSpace(q.FullName)
 	if u.FullName == "" {
 		return u, badRequest(codeMissingField, "fullName: required: type the owner's full name")
@@ -152,22 +131,16 @@ func (s *Server) createUBO(c *call) error {
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	acct, err := c.scope()
+	id, err := s.eng.AddUBO(c.caller(), u)
 	if err != nil {
 		return err
 	}
-	u.ID = newID()
-	u.CreatedAt = NewTime(c.now)
-	acct.ubos.add(c.now, u.ID, &u)
-	s.changed(acct)
-	return c.reply(http.StatusOK, map[string]string{"id": u.ID.String()})
+	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
 }
 
 // GET /v2/account/ubos/
 func (s *Server) listUBOs(c *call) error {
-	return listPage(s, c, "ubos", window{}, func(a *account) *series[UBO] { return a.ubos }, nil, deref[UBO])
+	return listPage(c, "ubos", engine.Window{}, s.eng.UBOs(), nil)
 }
 
 // w8benRequest is the body of POST /v2/kyc/w8ben/: the nullable optional
@@ -213,16 +186,10 @@ func (s *Server) submitW8BEN(c *call) error {
 	case bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || req.UseDigitalSignature == nil:
 		return badRequest(codeInvalidField, "useDigitalSignature: must be true or false, not null")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	acct, err := c.scope()
+	w, err := s.eng.SubmitW8BEN(c.caller())
 	if err != nil {
 		return err
 	}
-	w := &W8BEN{ID: newID(), CreatedAt: NewTime(c.now)}
-	w.W8BenURL = w8benDocPath + w.ID.String()
-	acct.w8bens.add(c.now, w.ID, w)
-	s.changed(acct)
 	return c.reply(http.StatusOK, map[string]string{"id": w.ID.String(), "w8BenUrl": c.absoluteURL(w.W8BenURL)})
 }
 
@@ -241,18 +208,12 @@ func (c *call) absoluteURL(u string) string {
 
 // GET /v2/kyc/w8ben/
 func (s *Server) listW8BENs(c *call) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	acct, err := c.scope()
+	out, err := s.eng.W8BENList(c.caller())
 	if err != nil {
 		return err
 	}
-	all := acct.w8bens.all()
-	out := make([]W8BEN, 0, len(all))
-	for i := len(all) - 1; i >= 0; i-- {
-		w := *all[i]
-		w.W8BenURL = c.absoluteURL(w.W8BenURL)
-		out = append(out, w)
+	for i := range out {
+		out[i].W8BenURL = c.absoluteURL(out[i].W8BenURL)
 	}
 	return c.reply(http.StatusOK, map[string]any{"w8bens": out})
 }
@@ -264,26 +225,21 @@ func (s *Server) w8benDocument(c *call) error {
 	if err != nil {
 		return err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	for _, acct := range append([]*account{s.st.main}, s.st.subs...) {
-		w, ok := acct.w8bens.get(id)
-		if !ok {
-			continue
-		}
-		doc := strings.Join([]string{
-			"Form W-8BEN - Certificate of Foreign Status of Beneficial Owner",
-			"",
-			"Form id:   " + w.ID.String(),
-			"Account:   " + acct.Name + " (" + acct.ID.String() + ")",
-			"Submitted: " + w.CreatedAt.UTC().Format(time.RFC3339),
-			"",
-			"Issued by the Tesouro sandbox: not a tax form, no legal effect.",
-			"",
-		}, "\n")
-		return c.replyRaw(http.StatusOK, "text/plain; charset=utf-8", []byte(doc), nil)
+	w, acct, err := s.eng.W8BENForm(id)
+	if err != nil {
+		return err
 	}
-	return notFound("W-8BEN form", id)
+	doc := strings.Join([]string{
+		"Form W-8BEN - Certificate of Foreign Status of Beneficial Owner",
+		"",
+		"Form id:   " + w.ID.String(),
+		"Account:   " + acct.Name + " (" + acct.ID.String() + ")",
+		"Submitted: " + w.CreatedAt.UTC().Format(time.RFC3339),
+		"",
+		"Issued by the Tesouro sandbox: not a tax form, no legal effect.",
+		"",
+	}, "\n")
+	return c.replyRaw(http.StatusOK, "text/plain; charset=utf-8", []byte(doc), nil)
 }
 
 // GET /v2/account/address/proof-of-address/attempts/
@@ -292,105 +248,115 @@ func (s *Server) listPoAAttempts(c *call) error {
 	if err != nil {
 		return err
 	}
-	return listPage(s, c, "attempts", w, func(a *account) *series[ProofOfAddressAttempt] { return a.poa }, nil, deref[ProofOfAddressAttempt])
+	return listPage(c, "attempts", w, s.eng.ProofsOfAddress(), nil)
 }
 
-// Proof-of-address states and results (spec/service.md §5).
-const (
-	poaPending    = "PENDING"
-	poaProcessing = "PROCESSING"
-	poaCompleted  = "COMPLETED"
-	poaApproved   = "APPROVED"
-	poaRejected   = "REJECTED"
-)
+var documentTypes = []string{"ID", "DRIVERS-LICENSE", "PASSPORT", "SELFIE", "SELFIE-FROM-LIVENESS", "RESIDENCE-PERMIT", "CERTIFICATE-OF-INCORPORATION", "COMPANY-TAX-IDENTIFICATION-DOCUMENT"}
 
-var (
-	demoOwners = []string{"Maria Helena Albuquerque", "Ricardo Tavares Nogueira", "Beatriz Fonseca Prado", "Eduardo Martins Leal", "Helena Duarte", "Thomas Whitfield"}
-	demoRoles  = []string{"CEO", "Majority shareholder", "Managing partner", "Board member"}
-	// Foreign owners: country, tax id length.
-	demoForeign = []struct {
-		country string
-		digits  int
-	}{{"PRT", 9}, {"USA", 9}, {"DEU", 11}}
-	poaRejections = []string{
-		"The document is older than 90 days; upload a bill or statement from the last 3 months",
-		"The name on the document does not match the account holder",
-		"The image is unreadable; upload a sharper scan showing the whole page",
-		"The address on the document differs from the registered address",
+// POST /v2/documents/ {documentType, isDoubleSided}: a record and its
+// upload URLs. The sandbox takes the upload as done at once (ready).
+func (s *Server) createDocument(c *call) error {
+	var req CreateDocumentRequest
+	if err := decodeBody(c, &req); err != nil {
+		return err
 	}
-	poaApprovals = []string{
-		"Address confirmed from a utility bill",
-		"Address confirmed from a bank statement",
+	if err := c.writable(); err != nil {
+		return err
 	}
-)
+	if !slices.Contains(documentTypes, req.DocumentType) {
+		return badRequest(codeInvalidField, "documentType: must be one of %s, got %q", strings.Join(documentTypes, ", "), truncate(req.DocumentType, 30))
+	}
+	d, err := s.eng.AddDocument(c.caller(), req.DocumentType, req.IsDoubleSided)
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusCreated, DocumentUpload{ID: d.ID.String(), UploadURLFront: d.UploadURLFront, UploadURLBack: d.UploadURLBack})
+}
 
-// seedCompliance adds an account's demo UBOs, W-8BEN forms and
-// proof-of-address attempts: 1-3 owners, 0-2 forms, and 4-6 attempts with
-// at least one of each state and result.
-func seedCompliance(r demoRand, acct *account, now time.Time) {
-	daysAgo := func(lo, hi int) time.Time {
-		return now.Add(-time.Duration(lo*24*60+r.IntN((hi-lo)*24*60)) * time.Minute)
+// GET /v2/documents/?documentType
+func (s *Server) listDocuments(c *call) error {
+	w, err := c.createdWindow(c.queryTimeEither)
+	if err != nil {
+		return err
 	}
+	kind := c.query.Get("documentType")
+	return listPage(c, "documents", w, s.eng.Documents(), func(d *engine.Document) bool { return kind == "" || d.DocumentType == kind })
+}
 
-	owners := 1 + r.IntN(3)
-	share := 100
-	for i, n := range r.Perm(len(demoOwners))[:owners] {
-		u := &UBO{ID: r.uuid(), FullName: demoOwners[n], HasControl: demoRoles[i%len(demoRoles)], CreatedAt: NewTime(daysAgo(60, 300))}
-		dob := time.Date(1950+r.IntN(45), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC)
-		u.DateOfBirth = dob.Format(time.DateOnly)
-		if i == 2 {
-			f := demoForeign[r.IntN(len(demoForeign))]
-			u.CountryOfTaxID, u.TaxIDNumber = f.country, r.digits(f.digits)
-		} else {
-			u.CountryOfTaxID, u.TaxIDNumber = "BRA", demoCPF(r)
+// GET /v2/documents/{id}
+func (s *Server) getDocument(c *call) error {
+	return getRecord(s, c, "document", s.eng.Documents())
+}
+
+// getRecord replies {key: record} with the record of the path's id.
+func getRecord[T any](s *Server, c *call, key string, recs engine.Records[T]) error {
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return err
+	}
+	v, err := recs.Get(c.caller(), id)
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]any{key: v})
+}
+
+// POST /v2/kyc/new-level-1/api: a level-1 attempt for the account named by
+// subAccountId (body or query). It completes at once (engine.SubmitKYC).
+func (s *Server) submitKYCLevel1(c *call) error {
+	var req map[string]any
+	if err := decodeBody(c, &req); err != nil {
+		return err
+	}
+	if err := c.writable(); err != nil {
+		return err
+	}
+	str := func(k string) string { v, _ := req[k].(string); return strings.TrimSpace(v) }
+	for _, k := range []string{"fullName", "dateOfBirth", "countryOfTaxId", "taxIdNumber", "uploadedDocumentId"} {
+		if str(k) == "" {
+			return badRequest(codeMissingField, "%s: required", k)
 		}
-		pct := share
-		if i < owners-1 {
-			pct = 25 + r.IntN(share/2-10)
-		}
-		share -= pct
-		u.PercentageOfOwnership = fmt.Sprintf("%d.%02d", pct, 0)
-		acct.ubos.add(u.CreatedAt.Time, u.ID, u)
 	}
+	if _, err := time.Parse("2006-01-02", str("dateOfBirth")); err != nil {
+		return badRequest(codeInvalidField, "dateOfBirth: %q is not YYYY-MM-DD", truncate(str("dateOfBirth"), 20))
+	}
+	if sub := str("subAccountId"); sub != "" && c.query.Get("subAccountId") == "" {
+		c.query.Set("subAccountId", sub)
+	}
+	id, err := s.eng.SubmitKYC(c.caller(), req)
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
+}
 
-	for range r.IntN(3) {
-		w := &W8BEN{ID: r.uuid(), CreatedAt: NewTime(daysAgo(5, 85))}
-		w.W8BenURL = w8benDocPath + w.ID.String()
-		acct.w8bens.add(w.CreatedAt.Time, w.ID, w)
+// GET /v2/kyc/attempts/?levelName&status&result
+func (s *Server) listKYCAttempts(c *call) error {
+	w, err := c.createdWindow(c.queryTimeEither)
+	if err != nil {
+		return err
 	}
+	level, status, result := c.query.Get("levelName"), c.query.Get("status"), c.query.Get("result")
+	return listPage(c, "attempts", w, s.eng.KYCAttempts(), func(k *engine.KYCAttempt) bool {
+		return (level == "" || k.LevelName == level) && (status == "" || k.Status == status) && (result == "" || k.Result == result)
+	})
+}
 
-	// Oldest first: rejected uploads, an approval, then a new address
-	// being reviewed and one waiting in the queue.
-	type step struct {
-		status, result string
-		lo, hi         int // days ago
-		review         time.Duration
+// GET /v2/kyc/attempts/{id}
+func (s *Server) getKYCAttempt(c *call) error {
+	return getRecord(s, c, "attempt", s.eng.KYCAttempts())
+}
+
+// GET /v2/kyc/w8ben/{id}
+func (s *Server) getW8BEN(c *call) error {
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return err
 	}
-	steps := []step{{poaCompleted, poaRejected, 70, 88, 26 * time.Hour}}
-	if r.IntN(2) == 0 {
-		steps = append(steps, step{poaCompleted, poaRejected, 50, 69, 5 * time.Hour})
+	v, err := s.eng.W8BENs().Get(c.caller(), id)
+	if err != nil {
+		return err
 	}
-	steps = append(steps, step{poaCompleted, poaApproved, 30, 49, 20 * time.Hour})
-	if r.IntN(2) == 0 {
-		steps = append(steps, step{poaCompleted, poaApproved, 8, 29, 3 * time.Hour})
-	}
-	steps = append(steps, step{poaProcessing, "", 1, 3, 0}, step{poaPending, "", 0, 1, 0})
-	for _, st := range steps {
-		created := daysAgo(st.lo, st.hi)
-		a := &ProofOfAddressAttempt{ID: r.uuid(), UploadedPoAID: r.uuid(), Status: st.status, Result: st.result, CreatedAt: NewTime(created), UpdatedAt: NewTime(created)}
-		switch {
-		case st.result == poaRejected:
-			a.ResultMessage = r.pick(poaRejections)
-			a.UpdatedAt = NewTime(created.Add(st.review))
-		case st.result == poaApproved:
-			a.ResultMessage = r.pick(poaApprovals)
-			a.UpdatedAt = NewTime(created.Add(st.review))
-		case st.status == poaProcessing:
-			// Picked up by a reviewer a little after the upload.
-			if mid := created.Add(time.Duration(10+r.IntN(50)) * time.Minute); mid.Before(now) {
-				a.UpdatedAt = NewTime(mid)
-			}
-		}
-		acct.poa.add(created, a.ID, a)
-	}
+	v.W8BenURL = c.absoluteURL(v.W8BenURL)
+	return c.reply(http.StatusOK, map[string]any{"w8ben": v})
 }

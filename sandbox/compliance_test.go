@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
 func goodUBO() api.CreateUBORequest {
@@ -195,7 +196,7 @@ func TestW8BEN(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(doc), w.ID.String()) || !strings.Contains(string(doc), "W-8BEN") {
 		t.Errorf("GET %s: %d %q", w.W8BenURL, resp.StatusCode, doc)
 	}
-	resp, err = http.Get(r.BaseURL + w8benDocPath + uuid.NewString())
+	resp, err = http.Get(r.BaseURL + engine.W8BENFormPath + uuid.NewString())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,18 +271,19 @@ func TestProofOfAddressAttempts(t *testing.T) {
 
 	// Pages of 50, newest first, no attempt twice.
 	now := time.Now().UTC()
-	r.Server.mu.Lock()
-	for i := range 70 {
-		at := now.Add(-time.Duration(i) * time.Minute)
-		a := &ProofOfAddressAttempt{ID: uuid.New(), UploadedPoAID: uuid.New(), Status: "PENDING", CreatedAt: NewTime(at), UpdatedAt: NewTime(at)}
-		r.Server.st.main.poa.add(at, a.ID, a)
-	}
-	r.Server.mu.Unlock()
+	main := r.Server.eng.Main()
+	r.Server.eng.Edit(func() {
+		for i := range 70 {
+			at := now.Add(-time.Duration(i) * time.Minute)
+			a := &engine.ProofOfAddressAttempt{ID: uuid.New(), UploadedPoAID: uuid.New(), Status: "PENDING", CreatedAt: engine.NewTime(at), UpdatedAt: engine.NewTime(at)}
+			r.Server.eng.ProofsOfAddress().Put(main, at, a.ID, a)
+		}
+	})
 	first, err := c.ListProofOfAddressAttempts(testCtx(t), api.TimeRangeFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(first.Items) != pageSize || first.Cursor == "" {
+	if len(first.Items) != engine.PageSize || first.Cursor == "" {
 		t.Fatalf("first page: %d attempts, cursor %q", len(first.Items), first.Cursor)
 	}
 	paged := allPoA(t, c, api.TimeRangeFilter{})
@@ -305,7 +307,7 @@ func TestComplianceWritesNeedWriteAccess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, code := range map[string]string{"viewer": codeForbidden, "frozen": codeFrozen} {
+	for name, code := range map[string]string{"viewer": engine.CodeForbidden, "frozen": engine.CodeFrozen} {
 		c := recordsClient(t, r, name)
 		_, err := c.CreateUBO(testCtx(t), uuid.Nil, goodUBO())
 		wantAPIError(t, err, http.StatusForbidden, code, "")
@@ -321,8 +323,8 @@ func TestComplianceWritesNeedWriteAccess(t *testing.T) {
 	}
 	// Refused before the body is even looked at.
 	raw := r.client(t, "viewer")
-	raw.wantError("POST", "/v2/kyc/w8ben/", `{}`, http.StatusForbidden, codeForbidden)
-	raw.wantError("POST", "/v2/account/ubos/", `{}`, http.StatusForbidden, codeForbidden)
+	raw.wantError("POST", "/v2/kyc/w8ben/", `{}`, http.StatusForbidden, engine.CodeForbidden)
+	raw.wantError("POST", "/v2/account/ubos/", `{}`, http.StatusForbidden, engine.CodeForbidden)
 
 	if got := allUBOs(t, op, uuid.Nil); len(got) != len(ubos) {
 		t.Errorf("refused writes stored UBOs: %d, had %d", len(got), len(ubos))
@@ -399,9 +401,9 @@ func TestComplianceSubAccountScope(t *testing.T) {
 	restricted := recordsClient(t, r, "restricted")
 	subC := uuid.MustParse(r.Creds.SubAccounts[2].ID)
 	_, err = restricted.ListUBOs(testCtx(t), subC, "")
-	wantAPIError(t, err, http.StatusForbidden, codeBlacklisted, "")
+	wantAPIError(t, err, http.StatusForbidden, engine.CodeBlacklisted, "")
 	_, err = restricted.CreateUBO(testCtx(t), subC, goodUBO())
-	wantAPIError(t, err, http.StatusForbidden, codeBlacklisted, "")
+	wantAPIError(t, err, http.StatusForbidden, engine.CodeBlacklisted, "")
 	_, err = c.ListProofOfAddressAttempts(testCtx(t), api.TimeRangeFilter{SubAccountID: uuid.New()})
 	if !errors.Is(err, api.ErrNotFound) {
 		t.Errorf("attempts of a foreign sub-account: %v, want not found", err)
@@ -479,7 +481,7 @@ func TestComplianceStateSurvivesRestart(t *testing.T) {
 	if i < 0 {
 		t.Fatal("a W-8BEN submitted before the restart is gone")
 	}
-	if want := r2.BaseURL + w8benDocPath + form.ID.String(); forms[i].W8BenURL != want {
+	if want := r2.BaseURL + engine.W8BENFormPath + form.ID.String(); forms[i].W8BenURL != want {
 		t.Errorf("after the restart the form links to %s, want %s", forms[i].W8BenURL, want)
 	}
 	resp, err := http.Get(forms[i].W8BenURL)

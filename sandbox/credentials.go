@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
 // Credentials is what a client needs to talk to a sandbox as any of its
@@ -26,15 +28,15 @@ type SubAccountCredential struct {
 // password and e-mailed login token for the JWT flow. These are sandbox demo
 // secrets, meaningful to no other service.
 type AccessCredential struct {
-	Name          string      `json:"name"`
-	Email         string      `json:"email"`
-	AccessID      string      `json:"accessId"`
-	APIKey        string      `json:"apiKey"`
-	KeyType       string      `json:"keyType"`
-	PrivateKeyPEM string      `json:"privateKeyPem"`
-	Password      string      `json:"password"`
-	EmailToken    string      `json:"emailToken"`
-	Permissions   Permissions `json:"permissions"`
+	Name          string             `json:"name"`
+	Email         string             `json:"email"`
+	AccessID      string             `json:"accessId"`
+	APIKey        string             `json:"apiKey"`
+	KeyType       string             `json:"keyType"`
+	PrivateKeyPEM string             `json:"privateKeyPem"`
+	Password      string             `json:"password"`
+	EmailToken    string             `json:"emailToken"`
+	Permissions   engine.Permissions `json:"permissions"`
 }
 
 // Access returns the demo access with that name.

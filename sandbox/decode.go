@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
 // decodeBody decodes the JSON body into v. Fields beyond those declared pass
@@ -108,24 +110,34 @@ func (c *call) queryBool(name string) (bool, error) {
 
 // createdWindow reads the createdAfter and createdBefore filters, each
 // parsed by read (c.queryUnix or c.queryTimeEither), as a time window.
-func (c *call) createdWindow(read func(name string) (time.Time, error)) (window, error) {
+func (c *call) createdWindow(read func(name string) (time.Time, error)) (engine.Window, error) {
 	after, err := read("createdAfter")
 	if err != nil {
-		return window{}, err
+		return engine.Window{}, err
 	}
 	before, err := read("createdBefore")
 	if err != nil {
-		return window{}, err
+		return engine.Window{}, err
 	}
 	return windowFrom(after, before)
 }
 
 // windowFrom makes a time window; before must be after after.
-func windowFrom(after, before time.Time) (window, error) {
+func windowFrom(after, before time.Time) (engine.Window, error) {
 	if !after.IsZero() && !before.IsZero() && !before.After(after) {
-		return window{}, badRequest(codeInvalidField, "createdBefore must be later than createdAfter")
+		return engine.Window{}, badRequest(codeInvalidField, "createdBefore must be later than createdAfter")
 	}
-	return window{from: after, to: before}, nil
+	return engine.Window{From: after, To: before}, nil
 }
 
 func httpBody(b []byte) io.ReadCloser { return io.NopCloser(bytes.NewReader(b)) }
+
+// fmtTime writes a time as the service's records do (engine.FormatTime).
+func fmtTime(t time.Time) string { return engine.FormatTime(t) }
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,50 +1,36 @@
 package sandbox
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
-// Error codes of the error body (spec/service.md §4).
+// Error codes of the error body (spec/service.md §4): the rules' own
+// (package engine) and those of the interface itself.
 const (
-	codeInvalidRequest     = "INVALID_REQUEST"
-	codeInvalidJSON        = "INVALID_JSON"
-	codeInvalidField       = "INVALID_FIELD"
-	codeMissingField       = "MISSING_FIELD"
-	codeInvalidAmount      = "INVALID_AMOUNT"
-	codeAmountTooSmall     = "AMOUNT_TOO_SMALL"
-	codeAmountTooLarge     = "AMOUNT_TOO_LARGE"
-	codeUnsupportedPair    = "UNSUPPORTED_PAIR"
-	codeQuoteExpired       = "QUOTE_EXPIRED"
-	codeQuoteInvalid       = "QUOTE_INVALID"
-	codeSubAccountMismatch = "SUB_ACCOUNT_MISMATCH"
-	codeInsufficient       = "INSUFFICIENT_BALANCE"
-	codeUnexpectedBlock    = "UNEXPECTED_BLOCK"
-	codeInvalidCursor      = "INVALID_CURSOR"
-	codeLimitReached       = "LIMIT_REACHED"
-	codeLoginRequired      = "LOGIN_REQUIRED"
+	codeInvalidField    = engine.CodeInvalidField
+	codeMissingField    = engine.CodeMissingField
+	codeInvalidAmount   = engine.CodeInvalidAmount
+	codeUnsupportedPair = engine.CodeUnsupportedPair
+	codeUnexpectedBlock = engine.CodeUnexpectedBlock
+	codeInvalidCursor   = engine.CodeInvalidCursor
+
+	codeInvalidRequest = "INVALID_REQUEST"
+	codeInvalidJSON    = "INVALID_JSON"
+	codeLoginRequired  = "LOGIN_REQUIRED"
 
 	codeUnauthenticated = "UNAUTHENTICATED"
 	codeBadSignature    = "BAD_SIGNATURE"
 	codeTimestampSkew   = "TIMESTAMP_SKEW"
 	codeTokenExpired    = "TOKEN_EXPIRED"
 
-	codeForbidden   = "FORBIDDEN"
-	codeFrozen      = "ACCESS_FROZEN"
-	codeBlacklisted = "ACCOUNT_BLACKLISTED"
-	codeSelf        = "SELF_APPROVAL"
-
-	codeNotFound         = "NOT_FOUND"
+	codeNotFound         = engine.CodeNotFound
 	codeMethodNotAllowed = "METHOD_NOT_ALLOWED"
-
-	codeAlreadyDecided  = "ALREADY_DECIDED"
-	codeAlreadyApproved = "ALREADY_APPROVED"
-	codeReceiptNA       = "RECEIPT_NOT_AVAILABLE"
-	codeNotFundable     = "NOT_FUNDABLE"
 
 	codeTooLarge    = "PAYLOAD_TOO_LARGE"
 	codeRateLimited = "RATE_LIMITED"
@@ -75,12 +61,26 @@ func notFound(what string, id any) *apiError {
 	return errf(http.StatusNotFound, codeNotFound, "%s %v not found", what, id)
 }
 
-func forbidden(format string, args ...any) *apiError {
-	return errf(http.StatusForbidden, codeForbidden, format, args...)
+// answerOf is the answer to an error a handler returned: its own refusal,
+// a rule's (a kind's status, §4), or, for anything else (a defect), 500.
+func answerOf(err error) *apiError {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae
+	}
+	var r *engine.Refusal
+	if errors.As(err, &r) {
+		return errf(kindStatus[r.Kind], r.Code, "%s", r.Message)
+	}
+	return errf(http.StatusInternalServerError, codeInternal, "internal error: %v", err)
 }
 
-func conflict(code, format string, args ...any) *apiError {
-	return errf(http.StatusConflict, code, format, args...)
+// kindStatus is the HTTP status of each kind of refusal.
+var kindStatus = map[engine.Kind]int{
+	engine.Invalid:   http.StatusBadRequest,
+	engine.Forbidden: http.StatusForbidden,
+	engine.NotFound:  http.StatusNotFound,
+	engine.Conflict:  http.StatusConflict,
 }
 
 type errorBody struct {
@@ -109,13 +109,5 @@ func writeError(w http.ResponseWriter, e *apiError) {
 	_, _ = w.Write(data)
 }
 
-// marshalJSON encodes without HTML escaping ("<" stays "<" in messages).
-func marshalJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
+// marshalJSON encodes as the service writes JSON (engine.Encode).
+func marshalJSON(v any) ([]byte, error) { return engine.Encode(v) }

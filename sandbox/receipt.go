@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
 // receiptPDF renders a one-page PDF receipt of a paid ticket: a real,
 // minimal PDF 1.4 document (Helvetica text, a correct cross-reference
 // table) that any viewer opens.
-func receiptPDF(t *Ticket, accountName string) []byte {
+func receiptPDF(t *engine.Ticket, accountName string) []byte {
 	q := &t.Quote
 	lines := []string{
 		"Payment receipt",

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
 // TestBadInputNeverFails500 sends malformed bodies, ids and queries to every
@@ -76,7 +77,7 @@ func TestSpeedScalesTheLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if got := s.scaled(pixFundDelay); got != 300*time.Millisecond {
+	if got := s.eng.Scaled(engine.PIXFundDelay); got != 300*time.Millisecond {
 		t.Errorf("3 s at speed 10 is %v, want 300ms", got)
 	}
 	if _, err := New(Config{Speed: -1}); err == nil {

@@ -1,6 +1,10 @@
 package sandbox
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+)
 
 // routeAll registers every endpoint.
 func (s *Server) routeAll() {
@@ -63,7 +67,7 @@ func (s *Server) routeAll() {
 
 	// Webhooks.
 	r.handle(get, "/v2/public-key", authNone, s.publicKey)
-	r.handle(post, receiverPath, authNone, s.webhookReceiver)
+	r.handle(post, engine.ReceiverPath, authNone, s.webhookReceiver)
 	r.handle(get, "/v2/notifications/webhooks", authAccess, s.listWebhooks)
 	r.handle(post, "/v2/notifications/webhooks", authAccess, s.registerWebhook)
 	r.handle(del, "/v2/notifications/webhooks/{id}", authAccess, s.deleteWebhook)
@@ -71,9 +75,35 @@ func (s *Server) routeAll() {
 	r.handle(patch, "/v2/notifications/webhooks/attempts", authAccess, s.ackAttempts)
 	r.handle(get, "/v2/notifications/webhooks/attempts/{id}", authAccess, s.getAttempt)
 
-	s.routeTrades(r)
-	s.routeCompliance(r)
-	s.routePixInfo(r)
-	s.routeLimits(r)
-	s.routeLive(r)
+	// Compliance, trades and the rest of the live catalogue (§7.4, §8).
+	r.handle(post, "/v2/account/ubos", authAccess, s.createUBO)
+	r.handle(get, "/v2/account/ubos", authAccess, s.listUBOs)
+	r.handle(post, "/v2/kyc/w8ben", authAccess, s.submitW8BEN)
+	r.handle(get, "/v2/kyc/w8ben", authAccess, s.listW8BENs)
+	r.handle(get, engine.W8BENFormPath+"{id}", authNone, s.w8benDocument)
+	r.handle(get, "/v2/account/address/proof-of-address/attempts", authAccess, s.listPoAAttempts)
+	r.handle(get, "/v2/account/eod/trades", authAccess, s.listTrades)
+	r.handle(get, "/v2/account/bank-accounts/brl/pix-info", authAccess, s.pixInfo)
+	r.handle(get, "/v2/account/limits", authAccess, s.limits)
+	r.handle(get, "/v2/account/account-info", authAccess, s.accountDetails)
+	r.handle(get, "/v2/account/statement", authAccess, s.statement)
+	r.handle(get, "/v2/account/sub-accounts/{id}", authAccess, s.getSubAccount)
+	r.handle(get, "/v2/account/bank-accounts/brl/static-br-code", authAccess, s.staticBrCode)
+	r.handle(get, "/v2/account/beneficiaries/bank-accounts/eur", authAccess, s.listEUR)
+	r.handle(post, "/v2/account/beneficiaries/bank-accounts/eur", authAccess, s.createEUR)
+	r.handle(get, "/v2/account/beneficiaries/bank-accounts/eur/{id}", authAccess, s.getEUR)
+	r.handle(get, "/v2/account/beneficiaries/bank-accounts/ars", authAccess, s.listARS)
+	r.handle(post, "/v2/account/beneficiaries/bank-accounts/ars", authAccess, s.createARS)
+	r.handle(get, "/v2/account/beneficiaries/bank-accounts/ars/{id}", authAccess, s.getARS)
+	r.handle(get, "/v2/notifications/webhooks/events", authAccess, s.listEvents)
+	r.handle(get, "/v2/notifications/webhooks/events/{id}", authAccess, s.getEvent)
+	r.handle(get, "/v2/notifications/webhooks/{id}", authAccess, s.getWebhook)
+	r.handle(patch, "/v2/notifications/webhooks", authAccess, s.updateWebhook)
+	r.handle(post, "/v2/documents", authAccess, s.createDocument)
+	r.handle(get, "/v2/documents", authAccess, s.listDocuments)
+	r.handle(get, "/v2/documents/{id}", authAccess, s.getDocument)
+	r.handle(post, "/v2/kyc/new-level-1/api", authAccess, s.submitKYCLevel1)
+	r.handle(get, "/v2/kyc/attempts", authAccess, s.listKYCAttempts)
+	r.handle(get, "/v2/kyc/attempts/{id}", authAccess, s.getKYCAttempt)
+	r.handle(get, "/v2/kyc/w8ben/{id}", authAccess, s.getW8BEN)
 }

@@ -13,11 +13,9 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/google/uuid"
-
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
@@ -37,45 +35,25 @@ type Config struct {
 // maxBody is the largest request body accepted (§4: 413 above).
 const maxBody = 1 << 20
 
-// Server is one sandbox: its store, clock and keys.
+// Server is one sandbox: its store, its rules, and how it is served.
 type Server struct {
-	// lockout holds the recent login failures per e-mail (guarded by mu;
-	// not stored: a restart forgives them).
-	lockout map[string][]time.Time
 	// replays remembers the API-key requests of the skew window (replay.go).
 	replays replayGuard
+	// logins is the memory of the JWT login flow (auth.go).
+	logins logins
 
 	cfg   Config
 	clock func() time.Time
-	speed float64
 
-	// mu guards st and everything reachable from it; its write side is
-	// the database transaction (store.Store's lock).
-	mu    stateLock
-	st    *state
-	db    *store.Store
-	dirty map[*account]bool // accounts whose small collections changed under mu
+	db  *store.Store
+	eng *engine.Engine
 
 	routes  router
 	faults  *faults
 	handler http.Handler
 
-	quoteKey   []byte
 	jwtKey     []byte
 	webhookKey *rsa.PrivateKey
-
-	// nextDue is the UnixNano of the earliest scheduled transition, so that
-	// requests only take the write lock when something is due.
-	nextDue atomic.Int64
-
-	// seedRand is set only while the demo data is built, before the server
-	// is shared: ids and hashes then come from the seed.
-	seedRand *demoRand
-	seedNow  time.Time // the history's "now", while seedRand is set
-	// seedErr is a defect of the demo data, reported by every request.
-	seedErr error
-
-	outbox     *outbox
 	httpClient *http.Client
 
 	ctx    context.Context
@@ -95,60 +73,25 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, clock: cfg.Now, speed: cfg.Speed, faults: f}
+	s := &Server{cfg: cfg, clock: cfg.Now, faults: f, logins: newLogins()}
 	if s.clock == nil {
 		s.clock = time.Now
 	}
-	if s.speed == 0 {
-		s.speed = 1
-	}
-	s.quoteKey = randomKey()
 	s.jwtKey = randomKey()
-	if s.webhookKey, err = parseRSA(demoRSAWebhookPEM); err != nil {
+	if s.webhookKey, err = engine.DemoWebhookKey(); err != nil {
 		return nil, fmt.Errorf("webhook signing key: %w", err)
 	}
-	s.nextDue.Store(math.MaxInt64)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.httpClient = &http.Client{Timeout: 5 * time.Second}
-	s.outbox = newOutbox()
 
-	s.mu.s = s
 	if s.db, err = store.Open(cfg.StatePath); err != nil {
 		return nil, err
 	}
-	st, err := s.buildDemo(cfg.Seed)
-	if err != nil {
+	s.eng = engine.New(s.db, engine.Config{Now: s.clock, Speed: cfg.Speed})
+	if err := s.eng.Open(cfg.Seed); err != nil {
+		s.eng.Wait()
 		s.db.Close()
 		return nil, err
-	}
-	empty, err := s.db.Verify(cfg.Seed)
-	if err != nil {
-		s.db.Close()
-		return nil, err
-	}
-	s.st = st
-	if !empty {
-		if err := s.loadState(st); err != nil {
-			s.db.Close()
-			return nil, s.db.Refused(err)
-		}
-	} else {
-		// The demo history is built behind the lock, in one transaction:
-		// New returns at once, and the first request waits the few
-		// milliseconds it takes.
-		s.mu.Lock()
-		start := s.now()
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			defer s.mu.Unlock()
-			if err := s.seedActivity(cfg.Seed, st, start); err != nil {
-				// The history is made by the request code from fixed inputs;
-				// a refusal here is a defect of the demo data itself.
-				s.seedErr = err
-				s.db.Fail(err)
-			}
-		}()
 	}
 	s.routeAll()
 	s.handler = http.HandlerFunc(s.serve)
@@ -158,7 +101,10 @@ func New(cfg Config) (*Server, error) {
 		go s.deliverLoop()
 	}
 	s.wg.Add(1)
-	go s.sweepLoop()
+	go func() {
+		defer s.wg.Done()
+		s.eng.Sweep(s.ctx)
+	}()
 	return s, nil
 }
 
@@ -170,11 +116,7 @@ func randomKey() []byte {
 
 // seeded waits until the demo history is built (under the write lock)
 // and reports a defect of it.
-func (s *Server) seeded() error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.seedErr
-}
+func (s *Server) seeded() error { return s.eng.Seeded() }
 
 // now is the sandbox clock in UTC.
 func (s *Server) now() time.Time { return s.clock().UTC() }
@@ -189,6 +131,7 @@ func (s *Server) Close() error {
 	s.once.Do(func() {
 		s.cancel()
 		s.wg.Wait()
+		s.eng.Wait()
 		err = s.db.Close()
 	})
 	return err
@@ -254,14 +197,12 @@ func (r *Running) Close() error {
 // Credentials returns the demo accesses' credentials for a sandbox served
 // at baseURL.
 func (s *Server) Credentials(baseURL string) Credentials {
-	s.setSelfBase(baseURL)
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	c := Credentials{BaseURL: baseURL, MainAccountID: s.st.main.ID.String()}
-	for _, a := range s.st.subs {
+	s.eng.SetSelfBase(baseURL)
+	c := Credentials{BaseURL: baseURL, MainAccountID: s.eng.Main().ID.String()}
+	for _, a := range s.eng.SubAccounts() {
 		c.SubAccounts = append(c.SubAccounts, SubAccountCredential{ID: a.ID.String(), Name: a.Name})
 	}
-	for _, a := range s.st.accesses {
+	for _, a := range s.eng.Accesses() {
 		if a.APIKey == "" {
 			continue
 		}
@@ -281,7 +222,7 @@ type call struct {
 	params map[string]string
 	query  url.Values
 	now    time.Time
-	who    *access // nil on public routes
+	who    *engine.Access // nil on public routes
 
 	// the response, written after the handler returned (and released its locks)
 	status      int
@@ -334,9 +275,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		defer s.db.WriteEnded()
 	}
 	c := &call{s: s, r: r, now: s.now()}
-	s.mu.RLock()
-	seedErr := s.seedErr
-	s.mu.RUnlock()
+	seedErr := s.eng.Seeded()
 	if err := s.db.Failed(); err != nil {
 		writeError(w, errf(http.StatusInternalServerError, codeInternal, "%v", err))
 		return
@@ -357,7 +296,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		c.body = body
 	}
-	s.advanceIfDue(c.now)
+	s.eng.AdvanceIfDue(c.now)
 
 	rt, params, allowed := s.routes.match(r.Method, r.URL.Path)
 	if rt == nil {
@@ -390,10 +329,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		err = errf(http.StatusInternalServerError, codeInternal, "%v", ferr)
 	}
 	if err != nil {
-		var ae *apiError
-		if !errors.As(err, &ae) {
-			ae = errf(http.StatusInternalServerError, codeInternal, "internal error: %v", err)
-		}
+		ae := answerOf(err)
 		if f.dropAfterCommit {
 			panic(http.ErrAbortHandler)
 		}
@@ -433,21 +369,8 @@ func (c *call) write(w http.ResponseWriter) {
 	_, _ = w.Write(data)
 }
 
-// newID is a random identifier, for code without a server at hand.
-func newID() uuid.UUID { return uuid.New() }
-
-// stateLock is the store's lock over what the sandbox keeps in memory as
-// well: the small collections of the accounts changed under it are written
-// before it is released, so that they are in the transaction it commits.
-type stateLock struct{ s *Server }
-
-func (l *stateLock) RLock()   { l.s.db.RLock() }
-func (l *stateLock) RUnlock() { l.s.db.RUnlock() }
-func (l *stateLock) Lock()    { l.s.db.Lock() }
-
-func (l *stateLock) Unlock() {
-	if len(l.s.dirty) > 0 {
-		l.s.flushRecords()
-	}
-	l.s.db.Unlock()
+// caller is who the call is for the engine: its access, the sub-account
+// it asks for, its clock reading.
+func (c *call) caller() engine.Caller {
+	return engine.Caller{Access: c.who, Sub: c.query.Get("subAccountId"), Now: c.now}
 }

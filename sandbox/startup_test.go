@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
@@ -120,11 +121,19 @@ func TestStateFileReopensAndLeavesNothingBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := s.countTickets(s.st.main)
+	n, err := s.countTickets()
 	if err != nil || n < 300 {
 		t.Fatalf("reopened with %d tickets (%v)", n, err)
 	}
-	if len(s.st.main.wallets.all()) == 0 || len(s.st.operations.all()) == 0 {
+	wallets, _, err := s.eng.Wallets().Page(engine.Caller{}, engine.Window{}, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, _, err := s.eng.OperationPage(engine.Caller{Access: s.access("approver1")}, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(wallets) == 0 || len(ops) == 0 {
 		t.Fatal("beneficiaries or operations were not reloaded")
 	}
 	if err := s.Close(); err != nil {

@@ -45,7 +45,7 @@ func startFilled(tb testing.TB, cfg Config, n int) *Running {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	have, err := r.Server.countTickets(r.Server.st.main)
+	have, err := r.Server.countTickets()
 	if err != nil {
 		r.Close()
 		tb.Fatal(err)

@@ -1,312 +1,223 @@
 package sandbox
 
 import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
-	"github.com/tesouro-treasury/tesouro/money"
-	"github.com/tesouro-treasury/tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
-// Ticket lifetimes and the sandbox's lifecycle delays (before --speed).
-const (
-	conversionTTL     = 5 * time.Minute
-	plainTTL          = 24 * time.Hour
-	autoFundPIXLimit  = 1000 // BRL; larger PIX inputs wait for the fund endpoint
-	pixFundDelay      = 3 * time.Second
-	chainFundDelay    = 4 * time.Second
-	deliveryDelay     = 2 * time.Second
-	maxExternalIDLen  = 128
-	minCustomDuration = 300
-)
+// Tickets (seed, §5, §7.1, §7.2): creation, the list and its filters, a
+// ticket and its receipt, and the sandbox's own transitions (fund,
+// release) beside the caller's cancel.
 
-const codeUnknownBeneficiary = "UNKNOWN_BENEFICIARY"
-
-// ticketRequest is the create-ticket body. Ids are strings here so that a
-// malformed one is reported with its field name.
-type ticketRequest struct {
-	QuoteToken             string            `json:"quoteToken"`
-	ExternalID             string            `json:"externalId,omitempty"`
-	CustomDuration         *int64            `json:"customDuration,omitempty"`
-	TicketBrlPixInput      *pixInputBlock    `json:"ticketBrlPixInput,omitempty"`
-	TicketBlockchainInput  *chainInputBlock  `json:"ticketBlockchainInput,omitempty"`
-	TicketBrlPixOutput     *pixOutputBlock   `json:"ticketBrlPixOutput,omitempty"`
-	TicketBlockchainOutput *chainOutputBlock `json:"ticketBlockchainOutput,omitempty"`
-	TicketUsdOutput        *usdOutputBlock   `json:"ticketUsdOutput,omitempty"`
-	TicketUsdWireOutput    *wireOutputBlock  `json:"ticketUsdWireOutput,omitempty"`
-	TicketEurSepaOutput    *sepaOutputBlock  `json:"ticketEurSepaOutput,omitempty"`
-	TicketArsOutput        *arsOutputBlock   `json:"ticketArsOutput,omitempty"`
-	TicketCopOutput        *copOutputBlock   `json:"ticketCopOutput,omitempty"`
-	TicketMarkupInput      *markupBlock      `json:"ticketMarkupInput,omitempty"`
-}
-
-type pixInputBlock struct {
-	RemitterID     string `json:"remitterId,omitempty"`
-	AdditionalData string `json:"additionalData,omitempty"`
-}
-
-type chainInputBlock struct {
-	WalletAddress string             `json:"walletAddress"`
-	Permit        *Permit            `json:"permit,omitempty"`
-	Personal      *PersonalSignature `json:"personal,omitempty"`
-}
-
-// pixOutputBlock holds every variant of ticketBrlPixOutput (§7.1); which
-// one was sent is decided in planPixOutput.
-type pixOutputBlock struct {
-	BeneficiaryBrlBankAccountID string `json:"beneficiaryBrlBankAccountId,omitempty"`
-	PixKey                      string `json:"pixKey,omitempty"`
-	BrCode                      string `json:"brCode,omitempty"`
-	TaxID                       string `json:"taxId,omitempty"`
-	UserName                    string `json:"userName,omitempty"`
-	BankCode                    string `json:"bankCode,omitempty"`
-	BranchCode                  string `json:"branchCode,omitempty"`
-	AccountNumber               string `json:"accountNumber,omitempty"`
-	AccountType                 string `json:"accountType,omitempty"`
-	PixMessage                  string `json:"pixMessage,omitempty"`
-}
-
-// chainOutputBlock is a registered wallet by id or an inline wallet.
-type chainOutputBlock struct {
-	BeneficiaryWalletID string `json:"beneficiaryWalletId,omitempty"`
-	WalletChain         string `json:"walletChain,omitempty"`
-	WalletAddress       string `json:"walletAddress,omitempty"`
-	WalletMemo          string `json:"walletMemo,omitempty"`
-}
-
-type usdOutputBlock struct {
-	BeneficiaryUsdBankAccountID string `json:"beneficiaryUsdBankAccountId"`
-	AchReference                string `json:"achReference,omitempty"`
-}
-
-type wireOutputBlock struct {
-	BeneficiaryUsdBankAccountID string `json:"beneficiaryUsdBankAccountId"`
-	WireMessage                 string `json:"wireMessage,omitempty"`
-}
-
-type sepaOutputBlock struct {
-	BeneficiaryEurBankAccountID string `json:"beneficiaryEurBankAccountId"`
-	SepaReference               string `json:"sepaReference,omitempty"`
-}
-
-type arsOutputBlock struct {
-	BeneficiaryArsBankAccountID string `json:"beneficiaryArsBankAccountId"`
-}
-
-type copOutputBlock struct {
-	BeneficiaryCopBankAccountID string `json:"beneficiaryCopBankAccountId"`
-}
-
-type markupBlock struct {
-	MarkupWalletAddress string `json:"markupWalletAddress"`
-}
-
-// ticketPlan is a create-ticket request checked against its quote and the
-// account: everything needed to make the ticket.
-type ticketPlan struct {
-	q       *quoteClaims
-	req     *ticketRequest
-	acct    *account
-	who     *access
-	ttl     time.Duration
-	outKind string // brl, wallet, own, usd, cop, internal, and the inline pix, inline
-	outID   uuid.UUID
-	brl     *BRLAccount
-	wallet  *Wallet
-	// pixTo is the receiver of an inline PIX output (key, BR Code or bank
-	// fields); chainTo the receiver of an inline wallet.
-	pixTo      *BrazilianFiatReceiverInfo
-	chainTo    *BlockchainReceiverInfo
-	reference  string // achReference, wireMessage or sepaReference
-	eurTo      *EuropeanFiatInfo
-	arsTo      *ArgentineFiatReceiverInfo
-	usd        *USDAccount
-	cop        *COPAccount
-	fromWallet string // blockchain input wallet (checksummed)
-	nowAt      time.Time
-}
-
-func bodyUUID(field, raw string) (uuid.UUID, error) {
-	if strings.TrimSpace(raw) == "" {
-		return uuid.Nil, badRequest(codeMissingField, "%s: required", field)
+// POST /v2/account/tickets/[?subAccountId]: 201 {ticket}, or 202
+// {operation} when the access's creations need approval.
+func (s *Server) createTicket(c *call) error {
+	var req engine.TicketRequest
+	if err := decodeBody(c, &req); err != nil {
+		return err
 	}
-	id, err := uuid.Parse(raw)
+	t, op, err := s.eng.CreateTicket(c.caller(), &req, c.body)
 	if err != nil {
-		return uuid.Nil, badRequest(codeInvalidField, "%s: %q is not a UUID", field, truncate(raw, 40))
+		return err
 	}
-	return id, nil
+	if op != nil {
+		return c.reply(http.StatusAccepted, map[string]any{"operation": operationView(op)})
+	}
+	return c.replyCreated(t)
 }
 
-func isHexString(s string, n int) bool {
-	if !strings.HasPrefix(s, "0x") || len(s) != 2+n {
-		return false
+// GET /v2/account/tickets/ with the seed's filters.
+func (s *Server) listTickets(c *call) error {
+	q := c.query
+	w, err := c.createdWindow(c.queryTimeEither)
+	if err != nil {
+		return err
 	}
-	for _, r := range s[2:] {
-		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
-			return false
+	status := q.Get("status")
+	if status != "" && !slices.Contains(ticketStatuses(), status) {
+		return badRequest(codeInvalidField, "status: unknown ticket status %q (known: %s)", truncate(status, 20), strings.Join(ticketStatuses(), ", "))
+	}
+	inCur, outCur := q.Get("inputCurrency"), q.Get("outputCurrency")
+	for _, f := range []struct{ name, v string }{{"inputCurrency", inCur}, {"outputCurrency", outCur}} {
+		if f.v != "" && !knownCurrency(f.v) {
+			return badRequest(codeInvalidField, "%s: unknown currency %q", f.name, truncate(f.v, 12))
 		}
 	}
-	return true
+	inMethod, outMethod := q.Get("inputPaymentMethod"), q.Get("outputPaymentMethod")
+	e2e, ext := q.Get("endToEndId"), q.Get("externalId")
+	f := engine.TicketFilter{Status: status, InputCurrency: inCur, OutputCurrency: outCur, InputMethod: inMethod, OutputMethod: outMethod, ExternalID: ext, EndToEndID: e2e, Window: w}
+	items, next, err := s.eng.TicketPage(c.caller(), f, q.Get("cursor"))
+	if err != nil {
+		return err
+	}
+	if items == nil {
+		items = []json.RawMessage{}
+	}
+	return c.reply(http.StatusOK, ticketList{Tickets: items, Cursor: next})
 }
 
-// isServiceWallet reports whether addr is a service wallet of the caller's
-// accounts (the main account or one of its sub-accounts).
-func (st *state) isServiceWallet(addr string) bool {
-	for _, a := range st.accounts {
-		if strings.EqualFold(a.Wallet, addr) {
-			return true
-		}
-	}
-	return false
+type ticketList struct {
+	Tickets []json.RawMessage `json:"tickets"` // stored Ticket JSON
+	Cursor  string            `json:"cursor"`
 }
 
-// planTicket validates a create-ticket request (seed rules 1–6 and §6)
-// against the operated account, q being the request's quote (quoteOf).
-// The caller holds s.mu. checkExpiry is false when an approved operation
-// executes (its quote is honoured while the operation is pending).
-func (s *Server) planTicket(acct *account, who *access, req *ticketRequest, now time.Time, checkExpiry bool, q *quoteClaims) (*ticketPlan, error) {
-	if q.AccountID != acct.ID {
-		want := q.SubAccountID
-		if want == "" {
-			want = "none (the main account)"
-		}
-		return nil, badRequest(codeSubAccountMismatch, "subAccountId: the quote was made for subAccountId %s; create the ticket with the same subAccountId", want)
+// GET /v2/account/tickets/{id}
+func (s *Server) getTicket(c *call) error {
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return err
 	}
-	if checkExpiry && !now.Before(q.expiry()) {
-		return nil, badRequest(codeQuoteExpired, "quoteToken: the quote expired at %s (quotes live 15 s); request a new quote", q.expiry().Format(time.RFC3339))
+	t, err := s.eng.FindTicket(c.caller(), id)
+	if err != nil {
+		return err
 	}
-	p := &ticketPlan{q: q, req: req, acct: acct, who: who, nowAt: now}
-	if len(req.ExternalID) > maxExternalIDLen {
-		return nil, badRequest(codeInvalidField, "externalId: at most %d characters", maxExternalIDLen)
-	}
-
-	// Lifetime.
-	p.ttl = plainTTL
-	if q.conversion() {
-		p.ttl = conversionTTL
-	}
-	if req.CustomDuration != nil {
-		d := *req.CustomDuration
-		maxD := int64(259200)
-		if q.conversion() {
-			maxD = 600
-		}
-		if d < minCustomDuration || d > maxD {
-			return nil, badRequest(codeInvalidField, "customDuration: must be between %d and %d seconds for this ticket, got %d", minCustomDuration, maxD, d)
-		}
-		p.ttl = time.Duration(d) * time.Second
-	}
-
-	if err := s.planInput(p); err != nil {
-		return nil, err
-	}
-	if err := s.planOutput(p); err != nil {
-		return nil, err
-	}
-	if err := s.checkFlags(p); err != nil {
-		return nil, err
-	}
-	// Markup (seed rule 6 and §6).
-	if q.MarkupAmount.IsPositive() {
-		if req.TicketMarkupInput == nil || strings.TrimSpace(req.TicketMarkupInput.MarkupWalletAddress) == "" {
-			return nil, badRequest(codeMissingField, "ticketMarkupInput.markupWalletAddress: required, the quote has a markup of %s %s", q.MarkupAmount, q.MarkupCurrency)
-		}
-		addr := req.TicketMarkupInput.MarkupWalletAddress
-		if _, _, err := validate.EVMAddress(addr); err != nil {
-			return nil, badRequest(codeInvalidField, "ticketMarkupInput.markupWalletAddress: %v", err)
-		}
-		if !s.st.isServiceWallet(addr) {
-			return nil, badRequest(codeInvalidField, "ticketMarkupInput.markupWalletAddress: %s is not a service wallet of this account (use %s)", addr, acct.Wallet)
-		}
-		if !who.Perms.Markup {
-			return nil, forbidden("missing permission markup: the quote carries a markup")
-		}
-	} else if req.TicketMarkupInput != nil {
-		return nil, badRequest(codeUnexpectedBlock, "ticketMarkupInput: the quote has no markup; remove the block")
-	}
-	// INTERNAL input is debited at creation.
-	if q.InputPaymentMethod == "INTERNAL" {
-		bal := acct.balances[q.InputCurrency]
-		if bal.LessThan(q.InputAmount) {
-			return nil, badRequest(codeInsufficient, "inputAmount: %s %s needed, the %s balance is %s", q.InputAmount, q.InputCurrency, q.InputCurrency, bal)
-		}
-	}
-	return p, nil
+	return c.replyTicket(http.StatusOK, t)
 }
 
-func (s *Server) planInput(p *ticketPlan) error {
-	q, req := p.q, p.req
-	switch {
-	case q.InputPaymentMethod == "PIX":
-		if req.TicketBlockchainInput != nil {
-			return badRequest(codeUnexpectedBlock, "ticketBlockchainInput: the quote's input is BRL via PIX; remove the block")
-		}
-		if req.TicketBrlPixInput != nil && len(req.TicketBrlPixInput.AdditionalData) > 72 {
-			return badRequest(codeInvalidField, "ticketBrlPixInput.additionalData: at most 72 characters")
-		}
-	case money.IsChain(q.InputPaymentMethod):
-		if req.TicketBrlPixInput != nil {
-			return badRequest(codeUnexpectedBlock, "ticketBrlPixInput: the quote's input is %s on %s; remove the block", q.InputCurrency, q.InputPaymentMethod)
-		}
-		in := req.TicketBlockchainInput
-		if in == nil {
-			return badRequest(codeMissingField, "ticketBlockchainInput: required, the quote's input is %s on %s", q.InputCurrency, q.InputPaymentMethod)
-		}
-		if strings.TrimSpace(in.WalletAddress) == "" {
-			return badRequest(codeMissingField, "ticketBlockchainInput.walletAddress: required (the sending wallet)")
-		}
-		addr, _, err := validate.EVMAddress(in.WalletAddress)
-		if err != nil {
-			return badRequest(codeInvalidField, "ticketBlockchainInput.walletAddress: %v", err)
-		}
-		p.fromWallet = addr
-		service := s.st.isServiceWallet(addr)
-		signed := in.Permit != nil || in.Personal != nil
-		switch {
-		case service && signed:
-			return badRequest(codeUnexpectedBlock, "ticketBlockchainInput: %s is a service wallet; omit permit and personal", addr)
-		case q.SendMethod == SendTransfer && signed:
-			return badRequest(codeUnexpectedBlock, "ticketBlockchainInput: the quote's send method is TRANSFER; omit permit and personal and transfer the tokens to %s", p.acct.Wallet)
-		case q.SendMethod == SendPermit && !service && !signed:
-			return badRequest(codeMissingField, "ticketBlockchainInput.permit: required for send method PERMIT (or ticketBlockchainInput.personal)")
-		}
-		if pm := in.Permit; pm != nil {
-			if !isHexString(pm.R, 64) {
-				return badRequest(codeInvalidField, "ticketBlockchainInput.permit.r: must be 0x and 64 hex digits")
-			}
-			if !isHexString(pm.S, 64) {
-				return badRequest(codeInvalidField, "ticketBlockchainInput.permit.s: must be 0x and 64 hex digits")
-			}
-			if pm.V != 27 && pm.V != 28 && pm.V != 0 && pm.V != 1 {
-				return badRequest(codeInvalidField, "ticketBlockchainInput.permit.v: must be 27 or 28 (or 0 or 1), got %d", pm.V)
-			}
-			if pm.Nonce < 0 {
-				return badRequest(codeInvalidField, "ticketBlockchainInput.permit.nonce: must not be negative")
-			}
-			if pm.Deadline <= p.now().Unix() {
-				return badRequest(codeInvalidField, "ticketBlockchainInput.permit.deadline: %d is in the past (Unix seconds)", pm.Deadline)
-			}
-		}
-		if ps := in.Personal; ps != nil {
-			if !isHexString(ps.Signature, 130) {
-				return badRequest(codeInvalidField, "ticketBlockchainInput.personal.signature: must be 0x and 130 hex digits")
-			}
-			if ps.Deadline <= p.now().Unix() {
-				return badRequest(codeInvalidField, "ticketBlockchainInput.personal.deadline: %d is in the past (Unix seconds)", ps.Deadline)
-			}
-		}
-	default: // INTERNAL
-		if req.TicketBrlPixInput != nil {
-			return badRequest(codeUnexpectedBlock, "ticketBrlPixInput: the quote's input is the %s balance; remove the block", q.InputCurrency)
-		}
-		if req.TicketBlockchainInput != nil {
-			return badRequest(codeUnexpectedBlock, "ticketBlockchainInput: the quote's input is the %s balance; remove the block", q.InputCurrency)
-		}
+// POST /v2/sandbox/tickets/{id}/fund: the payer pays now (sandbox only).
+func (s *Server) fundTicket(c *call) error {
+	if err := c.writable(); err != nil {
+		return err
 	}
-	return nil
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return err
+	}
+	t, err := s.eng.FundTicket(c.caller(), id)
+	if err != nil {
+		return err
+	}
+	return c.replyTicket(http.StatusOK, t)
 }
 
-// planNow is the time a plan is checked at (set by the caller).
-func (p *ticketPlan) now() time.Time { return p.nowAt }
+// GET /v2/account/tickets/{id}/receipt: a PDF, for PAID tickets only.
+func (s *Server) ticketReceipt(c *call) error {
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return err
+	}
+	view, acctName, err := s.eng.PaidTicket(c.caller(), id)
+	if err != nil {
+		return err
+	}
+	pdf := receiptPDF(&view, acctName)
+	return c.replyRaw(http.StatusOK, "application/pdf", pdf, map[string]string{"Content-Disposition": "attachment; filename=ticket-receipt.pdf"})
+}
+
+// replyTicket answers {"ticket": t} from the ticket's stored JSON: the
+// bytes just written (or read) are the answer, not encoded a second time.
+// The caller has not changed t since it was saved or read.
+func (c *call) replyTicket(status int, t *engine.StoredTicket) error {
+	if t.JSON == nil {
+		return c.reply(status, map[string]any{"ticket": t.Ticket})
+	}
+	body := make([]byte, 0, len(t.JSON)+len(`{"ticket":}`))
+	body = append(body, `{"ticket":`...)
+	body = append(append(body, t.JSON...), '}')
+	return c.replyRaw(status, "application/json", body, nil)
+}
+
+// replyCreated answers a creation with the superset of §7.1: the live
+// service's flat id, brCode and expiration beside {ticket}, the ticket
+// being the JSON just stored (not encoded a second time).
+func (c *call) replyCreated(t *engine.StoredTicket) error {
+	if t.JSON == nil {
+		return c.reply(http.StatusCreated, createdAnswer(&t.Ticket))
+	}
+	head, err := json.Marshal(headOf(&t.Ticket))
+	if err != nil {
+		return err
+	}
+	body := make([]byte, 0, len(head)+len(t.JSON)+len(`,"ticket":}`))
+	body = append(body, head[:len(head)-1]...)
+	body = append(body, `,"ticket":`...)
+	body = append(append(body, t.JSON...), '}')
+	return c.replyRaw(http.StatusCreated, "application/json", body, nil)
+}
+
+// PATCH /v2/account/tickets/{id}/cancel: an UNPAID ticket becomes CANCELED;
+// anything else is 409.
+func (s *Server) cancelTicket(c *call) error {
+	return s.ticketTransition(c, s.eng.CancelTicket)
+}
+
+// POST /v2/sandbox/tickets/{id}/release: the review of an ON-HOLD ticket
+// passes (sandbox only).
+func (s *Server) releaseTicket(c *call) error {
+	return s.ticketTransition(c, s.eng.ReleaseTicket)
+}
+
+// ticketTransition moves the ticket of the path on and replies with it.
+func (s *Server) ticketTransition(c *call, move func(engine.Caller, uuid.UUID) (engine.Ticket, error)) error {
+	if err := c.writable(); err != nil {
+		return err
+	}
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return err
+	}
+	t, err := move(c.caller(), id)
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]any{"ticket": t})
+}
+
+// createdHead is the creation answer's flat part (§7.1): the live
+// service's fields, beside the seed's {ticket} so that both kinds of client
+// read it.
+type createdHead struct {
+	BrCode     string      `json:"brCode,omitempty"`
+	Expiration engine.Time `json:"expiration"`
+	ID         uuid.UUID   `json:"id"`
+}
+
+func headOf(t *engine.Ticket) createdHead {
+	h := createdHead{Expiration: t.ExpiresAt, ID: t.ID}
+	if t.BrlPixInputInfo != nil {
+		h.BrCode = t.BrCode()
+	}
+	return h
+}
+
+// createdAnswer is the whole creation answer: its head, then {ticket}.
+func createdAnswer(t *engine.Ticket) any {
+	return struct {
+		createdHead
+		Ticket *engine.Ticket `json:"ticket"`
+	}{headOf(t), t}
+}
+
+// ticketStatuses are the values the status filter accepts.
+func ticketStatuses() []string {
+	out := make([]string, len(engine.TicketStatuses))
+	for i, s := range engine.TicketStatuses {
+		out[i] = string(s)
+	}
+	return out
+}
+
+// queryTimeEither reads a ticket-list time filter: RFC 3339 as the tickets
+// guide shows, or integer Unix seconds as live clients send (§7.2).
+func (c *call) queryTimeEither(name string) (time.Time, error) {
+	raw := c.query.Get(name)
+	if raw == "" {
+		return time.Time{}, nil
+	}
+	if n, err := strconv.ParseInt(raw, 10, 64); err == nil && n >= 0 {
+		return time.Unix(n, 0).UTC(), nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, raw)
+	if err != nil {
+		return time.Time{}, badRequest(codeInvalidField, "%s %q must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z or integer Unix seconds", name, truncate(raw, 40))
+	}
+	return t.UTC(), nil
+}

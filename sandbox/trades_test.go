@@ -15,6 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
 // recordsClient is the project's api client signed in as a demo access.
@@ -183,7 +184,7 @@ func TestSettlementDay(t *testing.T) {
 		{"216h30m", 1, "2026-11-10T21:00:00Z"},    // Monday, T+1: Tuesday
 		{"140h", 3, "2026-11-10T21:00:00Z"},       // Thursday 20:00, T+3: Friday, Monday, Tuesday
 	} {
-		got := settlementDay(at(tc.created), tc.days).Format(time.RFC3339)
+		got := engine.SettlementDay(at(tc.created), tc.days).Format(time.RFC3339)
 		if got != tc.want {
 			t.Errorf("agreed %v, T+%d: settles %s, want %s", at(tc.created), tc.days, got, tc.want)
 		}
@@ -322,29 +323,29 @@ func TestTradesPaginate(t *testing.T) {
 	// Enough history for several pages: 130 settled and cancelled trades,
 	// some of them at the same instant (the cursor must not skip those).
 	now := time.Now().UTC()
-	r.Server.mu.Lock()
-	main := r.Server.st.main
-	for i := range 130 {
-		at := now.Add(-time.Duration(i/2) * time.Hour)
-		tr := &Trade{
-			ID: uuid.New(), InputCurrency: "BRLA", InputPaymentMethod: "INTERNAL", InputAmount: decimal.NewFromInt(int64(1000 + i)),
-			OutputCurrency: "USDC", OutputPaymentMethod: "INTERNAL", OutputAmount: decimal.NewFromInt(int64(180 + i)), BasePrice: decimal.RequireFromString("0.18"),
-			AppliedFees: []TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+0", SettlementDate: NewTime(settlementDay(at, 0)),
-			Status: TradeCancelled, CreatedAt: NewTime(at),
+	main := r.Server.eng.Main()
+	r.Server.eng.Edit(func() {
+		for i := range 130 {
+			at := now.Add(-time.Duration(i/2) * time.Hour)
+			tr := &engine.Trade{
+				ID: uuid.New(), InputCurrency: "BRLA", InputPaymentMethod: "INTERNAL", InputAmount: decimal.NewFromInt(int64(1000 + i)),
+				OutputCurrency: "USDC", OutputPaymentMethod: "INTERNAL", OutputAmount: decimal.NewFromInt(int64(180 + i)), BasePrice: decimal.RequireFromString("0.18"),
+				AppliedFees: []engine.TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+0", SettlementDate: engine.NewTime(engine.SettlementDay(at, 0)),
+				Status: engine.TradeCancelled, CreatedAt: engine.NewTime(at),
+			}
+			if i%3 == 0 {
+				tr.Status = engine.TradeSettled
+			}
+			r.Server.eng.Trades().Put(main, at, tr.ID, tr)
 		}
-		if i%3 == 0 {
-			tr.Status = TradeSettled
-		}
-		main.trades.add(at, tr.ID, tr)
-	}
-	r.Server.mu.Unlock()
+	})
 
 	first, err := c.ListTrades(testCtx(t), api.TradeFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(first.Items) != pageSize || first.Cursor == "" {
-		t.Fatalf("first page: %d trades and cursor %q, want %d and a cursor", len(first.Items), first.Cursor, pageSize)
+	if len(first.Items) != engine.PageSize || first.Cursor == "" {
+		t.Fatalf("first page: %d trades and cursor %q, want %d and a cursor", len(first.Items), first.Cursor, engine.PageSize)
 	}
 	all := allTrades(t, c, api.TradeFilter{})
 	if len(all) != len(demo)+130 {
@@ -368,7 +369,7 @@ func TestTradesPaginate(t *testing.T) {
 			n++
 		}
 	}
-	if len(settled) != n || n < pageSize {
+	if len(settled) != n || n < engine.PageSize {
 		t.Errorf("status=SETTLED across pages: %d trades, want %d (over one page)", len(settled), n)
 	}
 	for _, tr := range settled {
@@ -474,15 +475,14 @@ func TestTradeCancelledPastItsSettlementDate(t *testing.T) {
 
 	// A trade agreed on a quote no ticket was ever made from.
 	now := clock().UTC()
-	orphan := &Trade{
+	orphan := &engine.Trade{
 		ID: uuid.New(), InputCurrency: "USDC", InputPaymentMethod: "INTERNAL", InputAmount: decimal.NewFromInt(500),
 		OutputCurrency: "BRLA", OutputPaymentMethod: "INTERNAL", OutputAmount: decimal.NewFromInt(2650), BasePrice: decimal.RequireFromString("5.3"),
-		AppliedFees: []TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+1", SettlementDate: NewTime(settlementDay(now, 1)),
-		Status: TradePending, CreatedAt: NewTime(now),
+		AppliedFees: []engine.TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+1", SettlementDate: engine.NewTime(engine.SettlementDay(now, 1)),
+		Status: engine.TradePending, CreatedAt: engine.NewTime(now),
 	}
-	r.Server.mu.Lock()
-	r.Server.st.main.trades.add(now, orphan.ID, orphan)
-	r.Server.mu.Unlock()
+	main := r.Server.eng.Main()
+	r.Server.eng.Edit(func() { r.Server.eng.Trades().Put(main, now, orphan.ID, orphan) })
 	raw.json("GET", "/v2/account/eod/trades?status=PENDING", nil, http.StatusOK, &page)
 	if !slices.Contains(tradeIDs(page.Trades), orphan.ID) {
 		t.Fatal("a trade before its settlement date is not pending")

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
 // In memory, writers queued on the store lock share one transaction, and a
@@ -102,8 +104,8 @@ func TestCreationNamesTheSubAccountBeforeTheQuote(t *testing.T) {
 		t.Errorf("unknown sub-account and bad token: %d %s, want 404 naming the sub-account", code, out)
 	}
 	code, out = c.do("POST", "/v2/account/tickets/", body)
-	if code != http.StatusBadRequest || !strings.Contains(string(out), codeQuoteInvalid) {
-		t.Errorf("bad token: %d %s, want 400 %s", code, out, codeQuoteInvalid)
+	if code != http.StatusBadRequest || !strings.Contains(string(out), engine.CodeQuoteInvalid) {
+		t.Errorf("bad token: %d %s, want 400 %s", code, out, engine.CodeQuoteInvalid)
 	}
 }
 
@@ -127,14 +129,14 @@ func TestInMemoryBulkTemplateRollsBackWithoutAJournal(t *testing.T) {
 	if m := mode(); m != "off" {
 		t.Fatalf("in-memory journal mode %q, want off", m)
 	}
-	have, err := s.countTickets(s.st.main)
+	have, err := s.countTickets()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := s.bulkTickets(100, 5); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.countTickets(s.st.main)
+	got, err := s.countTickets()
 	if err != nil {
 		t.Fatal(err)
 	}

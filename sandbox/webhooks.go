@@ -9,7 +9,6 @@ import (
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
-	"encoding/json"
 	"encoding/pem"
 	"net"
 	"net/http"
@@ -17,109 +16,20 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
-// Webhook limits and the sandbox's own receiver (a demo target that
-// verifies the signature, so deliveries work without any network).
-const (
-	maxWebhooks     = 3
-	receiverPath    = "/v2/sandbox/webhook-receiver"
-	defaultDemoBase = "http://127.0.0.1:8443"
-	signatureHeader = "signature"
-)
+// Webhooks (§3, §7.4, §8.6): registration, the list and edits, delivery
+// attempts and their acknowledgement, recorded events, the key that
+// verifies deliveries, and the sending of deliveries with the sandbox's
+// own receiver.
 
-var subscriptionKinds = []string{"TICKET", "KYC", "LIMIT-UPDATE", "*"}
-
-// delivery is one signed POST to send.
-type delivery struct {
-	acct      *account
-	attemptID uuid.UUID
-	url       string
-	body      []byte
-}
-
-// eventEnvelope is the delivered body [decided: the real payload is not
-// documented beyond {subscription, data}].
-type eventEnvelope struct {
-	ID           string         `json:"id"`
-	AccountID    string         `json:"accountId"`
-	SubAccountID string         `json:"subAccountId"`
-	Subscription string         `json:"subscription"`
-	CreatedAt    string         `json:"createdAt"`
-	Data         map[string]any `json:"data"`
-}
-
-// recordTicketEvent records a ticket transition as an event and queues a
-// signed delivery to every webhook subscribed to tickets that hears the
-// account: its own and, for a sub-account, the main account's. The live
-// catalogue registers and lists webhooks without subAccountId (§7.4), so
-// the main account's webhooks hear every sub-account, which the envelope
-// names; an attempt is kept with the webhook's account. The caller holds
-// s.mu.
-func (s *Server) recordTicketEvent(t *ticket, status string, at time.Time) {
-	acct := t.acct
-	ev := &event{ID: s.newID(), Subscription: "TICKET", Status: status, DataID: t.ID, CreatedAt: at}
-	s.insertEvent(acct, ev)
-	var body []byte
-	for _, owner := range s.hearers(acct) {
-		for _, w := range owner.webhooks {
-			if !slices.Contains(w.Subscriptions, "TICKET") && !slices.Contains(w.Subscriptions, "*") {
-				continue
-			}
-			if body == nil && s.seedRand == nil {
-				body, _ = json.Marshal(eventEnvelope{
-					ID: ev.ID.String(), AccountID: acct.MainID.String(), SubAccountID: acct.subAccountID(), Subscription: "TICKET",
-					CreatedAt: fmtTime(at), Data: map[string]any{"status": status, "ticket": t.Ticket},
-				})
-			}
-			s.addAttemptLocked(owner, ev, w.URL, at, body)
-		}
-	}
-}
-
-// hearers are the accounts whose webhooks hear acct's events: acct, then
-// its main account. The demo history (built from the seed) keeps to acct
-// alone, so that the seed gives the same data as before.
-func (s *Server) hearers(acct *account) []*account {
-	if acct.Main || s.seedRand != nil || s.st.main == nil || s.st.main == acct {
-		return []*account{acct}
-	}
-	return []*account{acct, s.st.main}
-}
-
-func (s *Server) addAttemptLocked(acct *account, ev *event, target string, at time.Time, body []byte) *attempt {
-	id := s.newID()
-	a := &attempt{WebhookAttempt{
-		AccountID: acct.ID.String(), CreatedAt: fmtTime(at), UpdatedAt: fmtTime(at), ID: id.String(),
-		WebhookEventID: ev.ID.String(), WebhookURL: target,
-	}}
-	acct.attempts.add(at, id, a)
-	defer s.saveAttempt(acct, a)
-	if r := s.seedRand; r != nil {
-		// Demo history: the receiver answered long ago.
-		switch n := r.IntN(100); {
-		case n < 4:
-			a.ResponseStatus = 500
-		case n < 6:
-			a.ResponseStatus = 0
-		default:
-			a.ResponseStatus = 200
-			a.Acknowledged = r.IntN(10) < 8
-		}
-		return a
-	}
-	if body != nil {
-		// Sent once the event is committed: a receiver never hears of a
-		// transition that a crash could undo.
-		d := delivery{acct: acct, attemptID: id, url: target, body: body}
-		s.db.AfterCommit(func() { s.outbox.push(d) })
-	}
-	return a
-}
+// signatureHeader carries a delivery's signature.
+const signatureHeader = "signature"
 
 // signBody is the webhook signature: RSA-PSS SHA-256 over the raw body,
 // base64 (standard).
@@ -132,84 +42,40 @@ func (s *Server) signBody(body []byte) string {
 	return base64.StdEncoding.EncodeToString(sig)
 }
 
-// outbox queues deliveries for the senders: a burst of transitions never
-// blocks a request nor starts a goroutine per delivery.
-type outbox struct {
-	mu    sync.Mutex
-	queue []delivery
-	wake  chan struct{}
-}
-
-func newOutbox() *outbox { return &outbox{wake: make(chan struct{}, 1)} }
-
-func (o *outbox) push(d delivery) {
-	o.mu.Lock()
-	o.queue = append(o.queue, d)
-	o.mu.Unlock()
-	select {
-	case o.wake <- struct{}{}:
-	default:
-	}
-}
-
-func (o *outbox) pop() (delivery, bool) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if len(o.queue) == 0 {
-		return delivery{}, false
-	}
-	d := o.queue[0]
-	o.queue[0] = delivery{}
-	o.queue = o.queue[1:]
-	if len(o.queue) > 0 {
-		select { // more work: wake another sender
-		case o.wake <- struct{}{}:
-		default:
-		}
-	}
-	return d, true
-}
-
+// deliverLoop sends the deliveries of committed events, one at a time,
+// and records what each webhook answered.
 func (s *Server) deliverLoop() {
 	defer s.wg.Done()
+	out := s.eng.Outbox()
 	for {
-		d, ok := s.outbox.pop()
+		d, ok := out.Pop()
 		if !ok {
 			select {
 			case <-s.ctx.Done():
 				return
-			case <-s.outbox.wake:
+			case <-out.Wake():
 				continue
 			}
 		}
 		if s.ctx.Err() != nil {
 			return
 		}
-		{
-			status := s.send(d)
-			s.mu.Lock()
-			if a, ok := d.acct.attempts.get(d.attemptID); ok {
-				a.ResponseStatus = status
-				a.UpdatedAt = fmtTime(s.now())
-				s.saveAttempt(d.acct, a)
-			}
-			s.mu.Unlock()
-		}
+		s.eng.Answered(d, s.send(d))
 	}
 }
 
 // send posts one delivery and returns the HTTP status (0: no answer).
 // Deliveries to the sandbox's own receiver on a loopback address are
 // served in process.
-func (s *Server) send(d delivery) int {
-	req, err := http.NewRequestWithContext(s.ctx, http.MethodPost, d.url, bytes.NewReader(d.body))
+func (s *Server) send(d engine.Delivery) int {
+	req, err := http.NewRequestWithContext(s.ctx, http.MethodPost, d.URL, bytes.NewReader(d.Body))
 	if err != nil {
 		return 0
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(signatureHeader, s.signBody(d.body))
+	req.Header.Set(signatureHeader, s.signBody(d.Body))
 	req.Header.Set("User-Agent", "tesouro-sandbox-webhooks")
-	if u, err := url.Parse(d.url); err == nil && u.Path == receiverPath && isLoopbackHost(u.Hostname()) {
+	if u, err := url.Parse(d.URL); err == nil && u.Path == engine.ReceiverPath && isLoopbackHost(u.Hostname()) {
 		rec := httptest.NewRecorder()
 		req.RequestURI = u.RequestURI()
 		s.receiveWebhook(rec, req)
@@ -256,32 +122,6 @@ func (s *Server) webhookReceiver(c *call) error {
 	return c.replyRaw(rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes(), nil)
 }
 
-// setSelfBase points the demo webhooks, and the demo delivery attempts
-// recorded for them, at the receiver of the sandbox as it is served.
-func (s *Server) setSelfBase(base string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rebase := func(u *string) bool {
-		if strings.HasPrefix(*u, defaultDemoBase+receiverPath) {
-			*u = strings.TrimRight(base, "/") + strings.TrimPrefix(*u, defaultDemoBase)
-			return true
-		}
-		return false
-	}
-	for _, a := range s.st.accounts {
-		for _, w := range a.webhooks {
-			if old := w.URL; rebase(&w.URL) && w.URL != old {
-				s.changed(a)
-			}
-		}
-		for _, at := range a.attempts.all() {
-			if old := at.WebhookURL; rebase(&at.WebhookURL) && at.WebhookURL != old {
-				s.saveAttempt(a, at)
-			}
-		}
-	}
-}
-
 // GET /v2/public-key (public): the key that verifies deliveries.
 func (s *Server) publicKey(c *call) error {
 	der := x509.MarshalPKCS1PublicKey(&s.webhookKey.PublicKey)
@@ -305,15 +145,15 @@ func checkWebhook(rawURL string, subscriptions []string) (*url.URL, error) {
 		return nil, badRequest(codeMissingField, "subscriptions: at least one of TICKET, KYC, LIMIT-UPDATE, *")
 	}
 	for _, sub := range subscriptions {
-		if !slices.Contains(subscriptionKinds, sub) {
+		if !slices.Contains(engine.Subscriptions, sub) {
 			return nil, badRequest(codeInvalidField, "subscriptions: unknown kind %q (kinds: TICKET, KYC, LIMIT-UPDATE, *)", truncate(sub, 20))
 		}
 	}
 	return u, nil
 }
 
-// view is the webhook as the service shows it.
-func (w *webhook) view() Webhook {
+// webhookView is the webhook as the service shows it.
+func webhookView(w *engine.Webhook) Webhook {
 	return Webhook{ID: w.ID.String(), URL: w.URL, Subscriptions: slices.Clone(w.Subscriptions)}
 }
 
@@ -330,32 +170,22 @@ func (s *Server) registerWebhook(c *call) error {
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	acct, err := c.scope()
+	id, err := s.eng.RegisterWebhook(c.caller(), u.String(), req.Subscriptions)
 	if err != nil {
 		return err
 	}
-	if len(acct.webhooks) >= maxWebhooks {
-		return conflict(codeLimitReached, "webhookUrl: this account already has %d webhooks, the maximum; delete one first", maxWebhooks)
-	}
-	w := &webhook{ID: s.newID(), URL: u.String(), Subscriptions: slices.Clone(req.Subscriptions), CreatedAt: c.now}
-	acct.webhooks = append(acct.webhooks, w)
-	s.changed(acct)
-	return c.reply(http.StatusOK, map[string]string{"webhookId": w.ID.String()})
+	return c.reply(http.StatusOK, map[string]string{"webhookId": id.String()})
 }
 
 // GET /v2/notifications/webhooks/
 func (s *Server) listWebhooks(c *call) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	acct, err := c.scope()
+	hooks, err := s.eng.Webhooks(c.caller())
 	if err != nil {
 		return err
 	}
 	out := []Webhook{}
-	for _, w := range acct.webhooks {
-		out = append(out, w.view())
+	for i := range hooks {
+		out = append(out, webhookView(&hooks[i]))
 	}
 	return c.reply(http.StatusOK, map[string]any{"webhooks": out})
 }
@@ -369,18 +199,9 @@ func (s *Server) deleteWebhook(c *call) error {
 	if err := c.writable(); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	acct, err := c.scope()
-	if err != nil {
+	if err := s.eng.DeleteWebhook(c.caller(), id); err != nil {
 		return err
 	}
-	i := slices.IndexFunc(acct.webhooks, func(w *webhook) bool { return w.ID == id })
-	if i < 0 {
-		return notFound("webhook", id)
-	}
-	acct.webhooks = slices.Delete(acct.webhooks, i, i+1)
-	s.changed(acct)
 	return c.reply(http.StatusOK, map[string]string{"id": id.String()})
 }
 
@@ -395,22 +216,15 @@ func (s *Server) listAttempts(c *call) error {
 		return err
 	}
 	evID := c.query.Get("webhookEventId")
-	match := func(a *attempt) bool {
+	match := func(a *engine.WebhookAttempt) bool {
 		return (!unacked || !a.Acknowledged) && (evID == "" || a.WebhookEventID == evID)
 	}
-	view := func(a *attempt) WebhookAttempt { return a.WebhookAttempt }
-	return listPage(s, c, "attempts", w, func(a *account) *series[attempt] { return a.attempts }, match, view)
+	return listPage(c, "attempts", w, s.eng.Attempts(), match)
 }
 
 // GET /v2/notifications/webhooks/attempts/{id}
 func (s *Server) getAttempt(c *call) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	_, _, a, err := recordByID(c, func(a *account) *series[attempt] { return a.attempts }, "webhook attempt")
-	if err != nil {
-		return err
-	}
-	return c.reply(http.StatusOK, map[string]any{"eventAttempt": a.WebhookAttempt})
+	return getRecord(s, c, "eventAttempt", s.eng.Attempts())
 }
 
 // PATCH /v2/notifications/webhooks/attempts {ids}
@@ -438,23 +252,92 @@ func (s *Server) ackAttempts(c *call) error {
 		}
 		ids[i] = id
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	acct, err := c.scope()
+	// All or nothing: an unknown id refuses the whole request.
+	if err := s.eng.AckAttempts(c.caller(), ids); err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]any{"acknowledged": len(ids)})
+}
+
+// eventView is the wire form of a stored event.
+func eventView(e *engine.Event) WebhookEvent {
+	data := map[string]any{"status": e.Status}
+	switch e.Subscription {
+	case "TICKET":
+		data["ticketId"] = e.DataID
+	case "KYC":
+		data["attemptId"] = e.DataID
+	default:
+		data["id"] = e.DataID
+	}
+	return WebhookEvent{ID: e.ID.String(), Subscription: e.Subscription, SubAccountID: e.Account.SubAccountID(), Data: data, CreatedAt: engine.NewTime(e.CreatedAt)}
+}
+
+// GET /v2/notifications/webhooks/events: every recorded event of the
+// operated account, newest first.
+func (s *Server) listEvents(c *call) error {
+	w, err := c.createdWindow(c.queryTimeEither)
 	if err != nil {
 		return err
 	}
-	// All or nothing: an unknown id refuses the whole request.
-	for _, id := range ids {
-		if _, ok := acct.attempts.get(id); !ok {
-			return notFound("webhook attempt", id)
-		}
+	f := engine.EventFilter{Subscription: c.query.Get("subscription"), DataID: c.query.Get("dataId"), Window: w}
+	events, next, err := s.eng.Events(c.caller(), f, c.query.Get("cursor"))
+	if err != nil {
+		return err
 	}
-	for _, id := range ids {
-		a, _ := acct.attempts.get(id)
-		a.Acknowledged = true
-		a.UpdatedAt = fmtTime(c.now)
-		s.saveAttempt(acct, a)
+	out := []WebhookEvent{}
+	for i := range events {
+		out = append(out, eventView(&events[i]))
 	}
-	return c.reply(http.StatusOK, map[string]any{"acknowledged": len(ids)})
+	return c.reply(http.StatusOK, map[string]any{"events": out, "cursor": next})
+}
+
+// GET /v2/notifications/webhooks/events/{id}
+func (s *Server) getEvent(c *call) error {
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return err
+	}
+	e, err := s.eng.Event(c.caller(), id)
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]any{"event": eventView(&e)})
+}
+
+// GET /v2/notifications/webhooks/{id}
+func (s *Server) getWebhook(c *call) error {
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return err
+	}
+	w, err := s.eng.Webhook(c.caller(), id)
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]any{"webhook": webhookView(&w)})
+}
+
+// PATCH /v2/notifications/webhooks {webhookId, webhookUrl, subscriptions}
+func (s *Server) updateWebhook(c *call) error {
+	var req UpdateWebhookRequest
+	if err := decodeBody(c, &req); err != nil {
+		return err
+	}
+	if err := c.writable(); err != nil {
+		return err
+	}
+	id, err := engine.FieldUUID("webhookId", req.WebhookID)
+	if err != nil {
+		return err
+	}
+	u, err := checkWebhook(req.WebhookURL, req.Subscriptions)
+	if err != nil {
+		return err
+	}
+	w, err := s.eng.UpdateWebhook(c.caller(), id, u.String(), req.Subscriptions)
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, map[string]any{"webhook": webhookView(&w)})
 }

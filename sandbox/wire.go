@@ -5,10 +5,13 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
 // The request bodies and answers of the interface that are not records
-// kept as shown (kept.go), as spec/service.md describes them.
+// the service keeps and shows as kept (those are package engine's), as
+// spec/service.md describes them.
 
 // Quote is the answer of GET /v2/account/quote/fixed-rate (seed, §3, §7.3, §8).
 type Quote struct {
@@ -23,7 +26,7 @@ type Quote struct {
 	MarkupCurrency       string          `json:"markupCurrency"`
 	InputThirdParty      bool            `json:"inputThirdParty"`
 	OutputThirdParty     bool            `json:"outputThirdParty"`
-	AppliedFees          []Fee           `json:"appliedFees"`
+	AppliedFees          []engine.Fee    `json:"appliedFees"`
 	BasePrice            decimal.Decimal `json:"basePrice"`
 	PairName             string          `json:"pairName"`
 	BlockchainSendMethod string          `json:"blockchainSendMethod,omitempty"`
@@ -34,22 +37,22 @@ type Quote struct {
 // Operation is a multi-signature operation; its detail adds approvers,
 // decodedQuote and beneficiary (§3, §5, §7.5).
 type Operation struct {
-	ID             uuid.UUID       `json:"id"`
-	RequesterEmail string          `json:"requesterEmail"`
-	OperationType  string          `json:"operationType"`
-	Payload        json.RawMessage `json:"payload,omitempty"`
-	Status         OperationStatus `json:"status"`
-	Approvals      int32           `json:"approvals"`
-	MinApprovals   int32           `json:"minApprovals"`
-	CreatedAt      Time            `json:"createdAt"`
-	SubAccountID   string          `json:"subAccountId"`
-	SubAccountName string          `json:"subAccountName"`
-	ExecutedID     string          `json:"executedId"`
-	Reason         string          `json:"reason,omitempty"`
-	RejectedBy     string          `json:"rejectedBy,omitempty"`
-	Approvers      []Approver      `json:"approvers,omitempty"`
-	DecodedQuote   json.RawMessage `json:"decodedQuote,omitempty"`
-	Beneficiary    json.RawMessage `json:"beneficiary,omitempty"`
+	ID             uuid.UUID              `json:"id"`
+	RequesterEmail string                 `json:"requesterEmail"`
+	OperationType  string                 `json:"operationType"`
+	Payload        json.RawMessage        `json:"payload,omitempty"`
+	Status         engine.OperationStatus `json:"status"`
+	Approvals      int32                  `json:"approvals"`
+	MinApprovals   int32                  `json:"minApprovals"`
+	CreatedAt      engine.Time            `json:"createdAt"`
+	SubAccountID   string                 `json:"subAccountId"`
+	SubAccountName string                 `json:"subAccountName"`
+	ExecutedID     string                 `json:"executedId"`
+	Reason         string                 `json:"reason,omitempty"`
+	RejectedBy     string                 `json:"rejectedBy,omitempty"`
+	Approvers      []Approver             `json:"approvers,omitempty"`
+	DecodedQuote   json.RawMessage        `json:"decodedQuote,omitempty"`
+	Beneficiary    json.RawMessage        `json:"beneficiary,omitempty"`
 }
 
 // Approver is one approver of an operation and whether it approved.
@@ -61,13 +64,13 @@ type Approver struct {
 
 // Access is an access of the main account (GET /v2/auth/accesses).
 type Access struct {
-	ID               string      `json:"id"`
-	Email            string      `json:"email"`
-	CreatedAt        string      `json:"createdAt"`
-	UpdatedAt        string      `json:"updatedAt"`
-	FrozenUntil      string      `json:"frozenUntil"`
-	AccessPermission Permissions `json:"accessPermission"`
-	MFA              *MFA        `json:"mfa,omitempty"`
+	ID               string             `json:"id"`
+	Email            string             `json:"email"`
+	CreatedAt        string             `json:"createdAt"`
+	UpdatedAt        string             `json:"updatedAt"`
+	FrozenUntil      string             `json:"frozenUntil"`
+	AccessPermission engine.Permissions `json:"accessPermission"`
+	MFA              *MFA               `json:"mfa,omitempty"`
 }
 
 // MFA is an access's second factor.
@@ -79,14 +82,14 @@ type MFA struct {
 
 // AccessInfo is the caller's own access (GET /v2/account/access-info).
 type AccessInfo struct {
-	Email                    string      `json:"email"`
-	MFAActivated             bool        `json:"mfaActivated"`
-	PricingSet               bool        `json:"pricingSet"`
-	PasswordUpdatedAt        Time        `json:"passwordUpdatedAt"`
-	FrozenUntil              Time        `json:"frozenUntil"`
-	AccountPermissions       Permissions `json:"accountPermissions"`
-	BlacklistedAccountIDs    []uuid.UUID `json:"blacklistedAccountIds"`
-	IsMainAccountBlacklisted bool        `json:"isMainAccountBlacklisted"`
+	Email                    string             `json:"email"`
+	MFAActivated             bool               `json:"mfaActivated"`
+	PricingSet               bool               `json:"pricingSet"`
+	PasswordUpdatedAt        engine.Time        `json:"passwordUpdatedAt"`
+	FrozenUntil              engine.Time        `json:"frozenUntil"`
+	AccountPermissions       engine.Permissions `json:"accountPermissions"`
+	BlacklistedAccountIDs    []uuid.UUID        `json:"blacklistedAccountIds"`
+	IsMainAccountBlacklisted bool               `json:"isMainAccountBlacklisted"`
 }
 
 // Account is an account the caller may operate (GET /v2/accounts, [decided]).
@@ -111,17 +114,11 @@ type AccountInfo struct {
 	TaxID                          string    `json:"taxId,omitempty"`
 }
 
-// The identityStatus values (§7.4).
-const (
-	IdentityNotIdentified = "NOT-IDENTIFIED"
-	IdentityConfirmed     = "CONFIRMED"
-)
-
 // SubAccount is a sub-account as listed (§3) and detailed (§7.4).
 type SubAccount struct {
 	SubAccountID  uuid.UUID   `json:"subAccountId"`
 	MainAccountID uuid.UUID   `json:"mainAccountId"`
-	CreatedAt     Time        `json:"createdAt"`
+	CreatedAt     engine.Time `json:"createdAt"`
 	AccountInfo   AccountInfo `json:"accountInfo"`
 }
 
@@ -132,7 +129,7 @@ type AccountDetails struct {
 	Wallets     []AccountWallet `json:"wallets"`
 	PixKey      string          `json:"pixKey"`
 	BrCode      string          `json:"brCode"`
-	CreatedAt   Time            `json:"createdAt"`
+	CreatedAt   engine.Time     `json:"createdAt"`
 }
 
 // AccountWallet is one of an account's service wallets.
@@ -149,9 +146,9 @@ type AccountLimits struct {
 
 // LimitInfo is an account's limits.
 type LimitInfo struct {
-	Blocked   bool    `json:"blocked"`
-	CreatedAt Time    `json:"createdAt"`
-	Limits    []Limit `json:"limits"`
+	Blocked   bool        `json:"blocked"`
+	CreatedAt engine.Time `json:"createdAt"`
+	Limits    []Limit     `json:"limits"`
 }
 
 // Limit is the monthly limit of one currency and what is used of it.
@@ -200,7 +197,7 @@ type WebhookEvent struct {
 	Subscription string         `json:"subscription"`
 	SubAccountID string         `json:"subAccountId"`
 	Data         map[string]any `json:"data"`
-	CreatedAt    Time           `json:"createdAt"`
+	CreatedAt    engine.Time    `json:"createdAt"`
 }
 
 // DocumentUpload is the answer of POST /v2/documents: where to upload.
@@ -234,34 +231,34 @@ type CreateBRLAccountRequest struct {
 
 // CreateUSDAccountRequest is POST .../bank-accounts/usd/ (§3, §7.4).
 type CreateUSDAccountRequest struct {
-	Alias               string   `json:"alias"`
-	Description         string   `json:"description,omitempty"`
-	BankAccountNumber   string   `json:"bankAccountNumber"`
-	BankRoutingNumber   string   `json:"bankRoutingNumber"`
-	BankBeneficiaryName string   `json:"bankBeneficiaryName"`
-	BankName            string   `json:"bankName,omitempty"`
-	BeneficiaryAddress  *Address `json:"beneficiaryAddress,omitempty"`
-	BankAddress         *Address `json:"bankAddress,omitempty"`
-	FirstName           string   `json:"firstName,omitempty"`
-	LastName            string   `json:"lastName,omitempty"`
+	Alias               string          `json:"alias"`
+	Description         string          `json:"description,omitempty"`
+	BankAccountNumber   string          `json:"bankAccountNumber"`
+	BankRoutingNumber   string          `json:"bankRoutingNumber"`
+	BankBeneficiaryName string          `json:"bankBeneficiaryName"`
+	BankName            string          `json:"bankName,omitempty"`
+	BeneficiaryAddress  *engine.Address `json:"beneficiaryAddress,omitempty"`
+	BankAddress         *engine.Address `json:"bankAddress,omitempty"`
+	FirstName           string          `json:"firstName,omitempty"`
+	LastName            string          `json:"lastName,omitempty"`
 }
 
 // CreateCOPAccountRequest is POST .../bank-accounts/cop/ [decided].
 type CreateCOPAccountRequest struct {
-	Alias              string      `json:"alias"`
-	BeneficiaryName    string      `json:"beneficiaryName"`
-	Description        string      `json:"description,omitempty"`
-	BeneficiaryType    string      `json:"beneficiaryType,omitempty"`
-	BeneficiaryEmail   string      `json:"beneficiaryEmail,omitempty"`
-	BeneficiaryAddress *COPAddress `json:"beneficiaryAddress,omitempty"`
-	PhoneNumber        string      `json:"phoneNumber,omitempty"`
-	AccountType        string      `json:"accountType,omitempty"`
-	BankAccountNumber  string      `json:"bankAccountNumber,omitempty"`
-	DocumentNumber     string      `json:"documentNumber,omitempty"`
-	DocumentType       string      `json:"documentType,omitempty"`
-	BankID             string      `json:"bankId,omitempty"`
-	BankName           string      `json:"bankName,omitempty"`
-	BreBKey            string      `json:"breBKey,omitempty"`
+	Alias              string             `json:"alias"`
+	BeneficiaryName    string             `json:"beneficiaryName"`
+	Description        string             `json:"description,omitempty"`
+	BeneficiaryType    string             `json:"beneficiaryType,omitempty"`
+	BeneficiaryEmail   string             `json:"beneficiaryEmail,omitempty"`
+	BeneficiaryAddress *engine.COPAddress `json:"beneficiaryAddress,omitempty"`
+	PhoneNumber        string             `json:"phoneNumber,omitempty"`
+	AccountType        string             `json:"accountType,omitempty"`
+	BankAccountNumber  string             `json:"bankAccountNumber,omitempty"`
+	DocumentNumber     string             `json:"documentNumber,omitempty"`
+	DocumentType       string             `json:"documentType,omitempty"`
+	BankID             string             `json:"bankId,omitempty"`
+	BankName           string             `json:"bankName,omitempty"`
+	BreBKey            string             `json:"breBKey,omitempty"`
 }
 
 // CreateEURAccountRequest is POST .../bank-accounts/eur/ (§7.4).

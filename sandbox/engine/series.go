@@ -1,4 +1,4 @@
-package sandbox
+package engine
 
 import (
 	"encoding/base64"
@@ -8,10 +8,12 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
-// pageSize is the sandbox's page size for every cursor-paginated list.
-const pageSize = 50
+// PageSize is the sandbox's page size for every cursor-paginated list.
+const PageSize = 50
 
 // series is a collection kept in creation order (time, then id), indexed by
 // id. Lists walk it newest first from a cursor, so a page costs the same
@@ -96,19 +98,19 @@ func (s *series[T]) all() []*T {
 	return out
 }
 
-// window bounds a list by creation time: from inclusive, to exclusive;
+// Window bounds a list by creation time: From inclusive, To exclusive;
 // zero values are open ends.
-type window struct{ from, to time.Time }
+type Window struct{ From, To time.Time }
 
-// holds reports whether t is inside the window.
-func (w window) holds(t time.Time) bool {
-	return (w.from.IsZero() || !t.Before(w.from)) && (w.to.IsZero() || t.Before(w.to))
+// Holds reports whether t is inside the window.
+func (w Window) Holds(t time.Time) bool {
+	return (w.From.IsZero() || !t.Before(w.From)) && (w.To.IsZero() || t.Before(w.To))
 }
 
 // page returns up to limit items, newest first, strictly older than the
 // cursor, inside the window and matching match (nil: all). next is empty
 // on the last page.
-func (s *series[T]) page(cursor string, limit int, w window, match func(*T) bool) (items []*T, next string, err error) {
+func (s *series[T]) page(cursor string, limit int, w Window, match func(*T) bool) (items []*T, next string, err error) {
 	start := len(s.es) // index one past the first candidate
 	if cursor != "" {
 		at, id, err := decodeCursor(cursor)
@@ -117,15 +119,15 @@ func (s *series[T]) page(cursor string, limit int, w window, match func(*T) bool
 		}
 		start = s.search(at, id)
 	}
-	if !w.to.IsZero() {
-		to := w.to.UnixNano()
+	if !w.To.IsZero() {
+		to := w.To.UnixNano()
 		if j := sort.Search(len(s.es), func(i int) bool { return s.es[i].at >= to }); j < start {
 			start = j
 		}
 	}
 	stop := 0
-	if !w.from.IsZero() {
-		from := w.from.UnixNano()
+	if !w.From.IsZero() {
+		from := w.From.UnixNano()
 		stop = sort.Search(len(s.es), func(i int) bool { return s.es[i].at >= from })
 	}
 	lastIdx := -1
@@ -151,16 +153,36 @@ func encodeCursor(at int64, id uuid.UUID) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(at, 10) + "-" + id.String()))
 }
 
+// keyOf is the position a cursor names (nil for none: the first page).
+func keyOf(cursor string) (*store.Key, error) {
+	if cursor == "" {
+		return nil, nil
+	}
+	at, id, err := decodeCursor(cursor)
+	if err != nil {
+		return nil, err
+	}
+	return &store.Key{At: at, ID: id}, nil
+}
+
+// cursorOf is the cursor of a position (none: the last page).
+func cursorOf(k *store.Key) string {
+	if k == nil {
+		return ""
+	}
+	return encodeCursor(k.At, k.ID)
+}
+
 func decodeCursor(c string) (int64, uuid.UUID, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(c)
 	if err != nil {
-		return 0, uuid.Nil, badRequest(codeInvalidCursor, "cursor %q is not one this service returned; start again without a cursor", truncate(c, 40))
+		return 0, uuid.Nil, badRequest(CodeInvalidCursor, "cursor %q is not one this service returned; start again without a cursor", truncate(c, 40))
 	}
 	at, rest, ok := strings.Cut(string(raw), "-")
 	n, err1 := strconv.ParseInt(at, 10, 64)
 	id, err2 := uuid.Parse(rest)
 	if !ok || err1 != nil || err2 != nil {
-		return 0, uuid.Nil, badRequest(codeInvalidCursor, "cursor %q is not one this service returned; start again without a cursor", truncate(c, 40))
+		return 0, uuid.Nil, badRequest(CodeInvalidCursor, "cursor %q is not one this service returned; start again without a cursor", truncate(c, 40))
 	}
 	return n, id, nil
 }

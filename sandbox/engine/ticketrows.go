@@ -1,4 +1,4 @@
-package sandbox
+package engine
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ import (
 // as the ticket's stored JSON.
 func ticketRow(t *ticket) (*store.TicketRow, error) {
 	// Stored as the list answers it, so a page is served from these bytes.
-	detail, err := marshalJSON(&t.Ticket)
+	detail, err := Encode(&t.Ticket)
 	if err != nil {
 		return nil, fmt.Errorf("ticket %s: %w", t.ID, err)
 	}
@@ -47,31 +47,31 @@ func transitionRow(t *ticket, detail []byte) *store.TicketRow {
 	}
 }
 
-// insertTicket stores a new ticket. The caller holds s.mu for writing.
-func (s *Server) insertTicket(t *ticket) {
+// insertTicket stores a new ticket. The caller holds e.mu for writing.
+func (e *Engine) insertTicket(t *ticket) {
 	row, err := ticketRow(t)
 	if err != nil {
-		s.db.Fail(err)
+		e.db.Fail(err)
 		return
 	}
-	s.db.InsertTicket(row)
+	e.db.InsertTicket(row)
 }
 
 // saveTicket writes a ticket's transition: one row, and only the columns
 // a transition changes (the quote, fixed at creation, is not encoded
-// again). The caller holds s.mu for writing.
-func (s *Server) saveTicket(t *ticket) {
-	detail, err := marshalJSON(&t.Ticket)
+// again). The caller holds e.mu for writing.
+func (e *Engine) saveTicket(t *ticket) {
+	detail, err := Encode(&t.Ticket)
 	if err != nil {
-		s.db.Fail(fmt.Errorf("ticket %s: %w", t.ID, err))
+		e.db.Fail(fmt.Errorf("ticket %s: %w", t.ID, err))
 		return
 	}
 	t.stored = detail
-	s.db.UpdateTicket(transitionRow(t, detail))
+	e.db.UpdateTicket(transitionRow(t, detail))
 }
 
 // ticketOf is the ticket a stored row holds.
-func (s *Server) ticketOf(r *store.TicketRow) (*ticket, error) {
+func (e *Engine) ticketOf(r *store.TicketRow) (*ticket, error) {
 	t := &ticket{failReason: r.FailReason, outKind: r.OutKind, stored: r.Detail}
 	if err := json.Unmarshal(t.stored, &t.Ticket); err != nil {
 		return nil, fmt.Errorf("ticket %s: detail: %w", r.ID, err)
@@ -79,7 +79,7 @@ func (s *Server) ticketOf(r *store.TicketRow) (*ticket, error) {
 	if err := json.Unmarshal(r.Quote, &t.q); err != nil {
 		return nil, fmt.Errorf("ticket %s: quote: %w", r.ID, err)
 	}
-	t.acct = s.st.accounts[r.AccountID]
+	t.acct = e.st.accounts[r.AccountID]
 	if t.acct == nil {
 		return nil, fmt.Errorf("ticket %s: unknown account %s", r.ID, r.AccountID)
 	}
@@ -88,29 +88,29 @@ func (s *Server) ticketOf(r *store.TicketRow) (*ticket, error) {
 }
 
 // loadTicket reads a ticket of acct (nil, nil: none); writing says whether
-// the caller holds s.mu for writing (and so reads through its
+// the caller holds e.mu for writing (and so reads through its
 // transaction).
-func (s *Server) loadTicket(writing bool, acct *account, id uuid.UUID) (*ticket, error) {
-	r, err := s.db.Ticket(writing, acct.ID, id)
+func (e *Engine) loadTicket(writing bool, acct *Account, id uuid.UUID) (*ticket, error) {
+	r, err := e.db.Ticket(writing, acct.ID, id)
 	if r == nil || err != nil {
 		return nil, err
 	}
-	return s.ticketOf(r)
+	return e.ticketOf(r)
 }
 
 // ticketByID reads a ticket whatever its account (the lifecycle's lookup).
-func (s *Server) ticketByID(writing bool, id uuid.UUID) (*ticket, error) {
-	r, err := s.db.TicketByID(writing, id)
+func (e *Engine) ticketByID(writing bool, id uuid.UUID) (*ticket, error) {
+	r, err := e.db.TicketByID(writing, id)
 	if r == nil || err != nil {
 		return nil, err
 	}
-	return s.ticketOf(r)
+	return e.ticketOf(r)
 }
 
 // ticketPage reads up to limit tickets of acct matching f, newest first,
 // from the cursor, as their stored JSON: a page is answered without
-// decoding a ticket. next is empty on the last page. The caller holds s.mu.
-func (s *Server) ticketPage(acct *account, f store.TicketFilter, cursor string, limit int) ([]json.RawMessage, string, error) {
+// decoding a ticket. next is empty on the last page. The caller holds e.mu.
+func (e *Engine) ticketPage(acct *Account, f store.TicketFilter, cursor string, limit int) ([]json.RawMessage, string, error) {
 	var after *store.Key
 	if cursor != "" {
 		at, id, err := decodeCursor(cursor)
@@ -119,7 +119,7 @@ func (s *Server) ticketPage(acct *account, f store.TicketFilter, cursor string, 
 		}
 		after = &store.Key{At: at, ID: id}
 	}
-	items, next, err := s.db.TicketPage(acct.ID, f, after, limit)
+	items, next, err := e.db.TicketPage(acct.ID, f, after, limit)
 	if err != nil || next == nil {
 		return items, "", err
 	}
@@ -127,28 +127,28 @@ func (s *Server) ticketPage(acct *account, f store.TicketFilter, cursor string, 
 }
 
 // ticketsWithQuote reads the tickets made from a quote, oldest first.
-func (s *Server) ticketsWithQuote(writing bool, acct *account, quoteID uuid.UUID) ([]*ticket, error) {
-	rows, err := s.db.TicketsWithQuote(writing, acct.ID, quoteID)
+func (e *Engine) ticketsWithQuote(writing bool, acct *Account, quoteID uuid.UUID) ([]*ticket, error) {
+	rows, err := e.db.TicketsWithQuote(writing, acct.ID, quoteID)
 	if err != nil {
 		return nil, err
 	}
-	return s.ticketsOf(rows)
+	return e.ticketsOf(rows)
 }
 
 // allTickets reads every ticket of acct, oldest first (demo history only:
 // a few hundred).
-func (s *Server) allTickets(writing bool, acct *account) ([]*ticket, error) {
-	rows, err := s.db.AccountTickets(writing, acct.ID)
+func (e *Engine) allTickets(writing bool, acct *Account) ([]*ticket, error) {
+	rows, err := e.db.AccountTickets(writing, acct.ID)
 	if err != nil {
 		return nil, err
 	}
-	return s.ticketsOf(rows)
+	return e.ticketsOf(rows)
 }
 
-func (s *Server) ticketsOf(rows []*store.TicketRow) ([]*ticket, error) {
+func (e *Engine) ticketsOf(rows []*store.TicketRow) ([]*ticket, error) {
 	out := make([]*ticket, 0, len(rows))
 	for _, r := range rows {
-		t, err := s.ticketOf(r)
+		t, err := e.ticketOf(r)
 		if err != nil {
 			return nil, err
 		}
@@ -158,7 +158,7 @@ func (s *Server) ticketsOf(rows []*store.TicketRow) ([]*ticket, error) {
 }
 
 // countTickets is the number of stored tickets of acct.
-func (s *Server) countTickets(acct *account) (int, error) { return s.db.CountTickets(acct.ID) }
+func (e *Engine) countTickets(acct *Account) (int, error) { return e.db.CountTickets(acct.ID) }
 
 func senderE2E(t *ticket) string {
 	if t.BrazilianFiatSenderInfo != nil {

@@ -1,4 +1,4 @@
-package sandbox
+package engine
 
 import (
 	"testing"
@@ -13,23 +13,23 @@ import (
 // many amounts and pairs, without HTTP.
 func TestAmountRuleProperties(t *testing.T) {
 	r := newDemoRand(1, "amounts")
-	pairs := []quoteParams{
-		{inCur: "BRL", inMethod: "PIX", outCur: "USDC", outMethod: "POLYGON"},
-		{inCur: "BRLA", inMethod: "INTERNAL", outCur: "BRL", outMethod: "PIX"},
-		{inCur: "USDT", inMethod: "INTERNAL", outCur: "COP", outMethod: "BANK-TRANSFER"},
-		{inCur: "EURC", inMethod: "BASE", outCur: "USD", outMethod: "ACH"},
-		{inCur: "BRL", inMethod: "PIX", outCur: "EURC", outMethod: "INTERNAL", markupPct: decimal.RequireFromString("0.0125"), markupOut: decimal.RequireFromString("0.5")},
+	pairs := []QuoteRequest{
+		{InputCurrency: "BRL", InputMethod: "PIX", OutputCurrency: "USDC", OutputMethod: "POLYGON"},
+		{InputCurrency: "BRLA", InputMethod: "INTERNAL", OutputCurrency: "BRL", OutputMethod: "PIX"},
+		{InputCurrency: "USDT", InputMethod: "INTERNAL", OutputCurrency: "COP", OutputMethod: "BANK-TRANSFER"},
+		{InputCurrency: "EURC", InputMethod: "BASE", OutputCurrency: "USD", OutputMethod: "ACH"},
+		{InputCurrency: "BRL", InputMethod: "PIX", OutputCurrency: "EURC", OutputMethod: "INTERNAL", MarkupFloatingFee: decimal.RequireFromString("0.0125"), MarkupOutputFixedFee: decimal.RequireFromString("0.5")},
 	}
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for _, p := range pairs {
-		bp := basePrice(p.inCur, p.outCur, at)
-		inPrec := money.Precision(p.inCur)
+		bp := basePrice(p.InputCurrency, p.OutputCurrency, at)
+		inPrec := money.Precision(p.InputCurrency)
 		for i := 0; i < 200; i++ {
 			in := r.amount(20, 200000, inPrec)
 			fees, out := p.forward(in, bp)
 			inSum, outSum := decimal.Zero, decimal.Zero
 			for _, f := range fees {
-				if f.Currency == p.inCur {
+				if f.Currency == p.InputCurrency {
 					inSum = inSum.Add(f.Amount)
 				} else {
 					outSum = outSum.Add(f.Amount)
@@ -38,8 +38,8 @@ func TestAmountRuleProperties(t *testing.T) {
 					t.Fatalf("fee %s %s has more decimals than %s takes", f.Type, f.Amount, f.Currency)
 				}
 			}
-			if want := in.Sub(inSum).Mul(bp).Sub(outSum).RoundFloor(money.Precision(p.outCur)); !out.Equal(want) {
-				t.Fatalf("%s→%s %s: out %s, rule %s", p.inCur, p.outCur, in, out, want)
+			if want := in.Sub(inSum).Mul(bp).Sub(outSum).RoundFloor(money.Precision(p.OutputCurrency)); !out.Equal(want) {
+				t.Fatalf("%s→%s %s: out %s, rule %s", p.InputCurrency, p.OutputCurrency, in, out, want)
 			}
 			if !out.IsPositive() {
 				continue
@@ -47,7 +47,7 @@ func TestAmountRuleProperties(t *testing.T) {
 			// Reverse: the smallest input that yields at least out.
 			got, ok := p.solveInput(out, bp)
 			if !ok {
-				t.Fatalf("no input found for %s %s", out, p.outCur)
+				t.Fatalf("no input found for %s %s", out, p.OutputCurrency)
 			}
 			if _, o := p.forward(got, bp); o.LessThan(out) {
 				t.Fatalf("solved input %s yields %s < %s", got, o, out)

@@ -1,4 +1,4 @@
-package sandbox
+package engine
 
 import (
 	"cmp"
@@ -32,46 +32,46 @@ var demoCurrencies = []string{"BRLA", "USDC", "USDT", "EURC"}
 var demoEpoch = time.Date(2025, 1, 6, 12, 0, 0, 0, time.UTC)
 
 // demoRateClock is the time a demo quote made at at is priced at.
-func (s *Server) demoRateClock(at time.Time) time.Time {
-	if s.seedRand == nil {
+func (e *Engine) demoRateClock(at time.Time) time.Time {
+	if e.seedRand == nil {
 		return at
 	}
-	return demoEpoch.Add(at.Sub(s.seedNow))
+	return demoEpoch.Add(at.Sub(e.seedNow))
 }
 
 // seedActivity fills the demo accounts with their history: beneficiaries,
 // webhooks, tickets in every state, multi-signature operations, webhook
 // attempts, trades and compliance records. The history is made by the same
 // code that serves requests, run at past times, so it obeys every rule.
-func (s *Server) seedActivity(seed int64, st *state, now time.Time) error {
+func (e *Engine) seedActivity(seed int64, st *state, now time.Time) error {
 	r := newDemoRand(seed, "activity")
-	s.st = st
-	s.seedRand, s.seedNow = &r, now
-	defer func() { s.seedRand = nil }()
+	e.st = st
+	e.seedRand, e.seedNow = &r, now
+	defer func() { e.seedRand = nil }()
 
 	// The accounts and today's balances are the demo's truth; the history
 	// runs on a float large enough for any demo ticket, and the balances
 	// are brought back to today's at the end. Both are ledger moves, so
 	// every balance stays the sum of its moves.
-	s.db.SetMeta("seed", strconv.FormatInt(seed, 10))
-	s.db.SetMeta("min_approvals", strconv.Itoa(int(st.minApprovals)))
-	saved := map[*account]map[string]decimal.Decimal{}
-	for _, a := range append([]*account{st.main}, st.subs...) {
-		s.saveAccount(a)
+	e.db.SetMeta("seed", strconv.FormatInt(seed, 10))
+	e.db.SetMeta("min_approvals", strconv.Itoa(int(st.minApprovals)))
+	saved := map[*Account]map[string]decimal.Decimal{}
+	for _, a := range append([]*Account{st.main}, st.subs...) {
+		e.saveAccount(a)
 		saved[a] = a.balances
 		a.balances = map[string]decimal.Decimal{}
 		for _, c := range demoCurrencies {
-			s.move(a, c, decimal.NewFromInt(1_000_000_000), uuid.Nil, moveOpening, a.CreatedAt)
+			e.move(a, c, decimal.NewFromInt(1_000_000_000), uuid.Nil, moveOpening, a.CreatedAt)
 		}
 	}
 
-	accts := append([]*account{st.main}, st.subs...)
+	accts := append([]*Account{st.main}, st.subs...)
 	fiat := newDemoRand(seed, "beneficiaries/eur-ars")
 	for i, a := range accts {
 		seedBeneficiaries(r, a, now)
 		seedEURAndARSBeneficiaries(fiat, a, now)
 		if i <= 1 {
-			a.webhooks = append(a.webhooks, &webhook{ID: r.uuid(), URL: defaultDemoBase + receiverPath, Subscriptions: []string{"TICKET"}, CreatedAt: now.Add(-120 * 24 * time.Hour)})
+			a.webhooks = append(a.webhooks, &Webhook{ID: r.uuid(), URL: defaultDemoBase + ReceiverPath, Subscriptions: []string{"TICKET"}, CreatedAt: now.Add(-120 * 24 * time.Hour)})
 		}
 	}
 	operator := st.accessByMail["operator@"+demoDomain]
@@ -82,40 +82,40 @@ func (s *Server) seedActivity(seed int64, st *state, now time.Time) error {
 		}
 		for j := 0; j < n; j++ {
 			age := time.Duration(r.Int64N(int64(demoDays * 24 * time.Hour)))
-			if err := s.seedTicket(r, a, operator, now.Add(-age)); err != nil {
+			if err := e.seedTicket(r, a, operator, now.Add(-age)); err != nil {
 				return err
 			}
 		}
 		// Live ones: waiting for a large PIX payment, and being delivered.
 		for j := 0; j < 2; j++ {
-			if err := s.seedScenario(r, a, operator, now.Add(-time.Duration(40+j*30)*time.Second), scenarioLargePIX, false, false); err != nil {
+			if err := e.seedScenario(r, a, operator, now.Add(-time.Duration(40+j*30)*time.Second), scenarioLargePIX, false, false); err != nil {
 				return err
 			}
 		}
-		if err := s.seedScenario(r, a, operator, now.Add(-500*time.Millisecond), scenarioConvert, false, false); err != nil {
+		if err := e.seedScenario(r, a, operator, now.Add(-500*time.Millisecond), scenarioConvert, false, false); err != nil {
 			return err
 		}
 		if i == 0 {
-			if err := s.seedLiveStates(r, a, operator, now); err != nil {
+			if err := e.seedLiveStates(r, a, operator, now); err != nil {
 				return err
 			}
 		}
 	}
-	if err := s.seedOperations(seed, r, st, now); err != nil {
+	if err := e.seedOperations(seed, r, st, now); err != nil {
 		return err
 	}
-	s.advanceLocked(now)
+	e.advanceLocked(now)
 	for _, a := range accts {
 		for _, c := range slices.Sorted(maps.Keys(a.balances)) {
-			s.setBalance(a, c, saved[a][c], now)
+			e.setBalance(a, c, saved[a][c], now)
 		}
-		if err := s.seedTrades(r, a, now); err != nil {
+		if err := e.seedTrades(r, a, now); err != nil {
 			return err
 		}
 		seedCompliance(r, a, now)
-		s.changed(a)
+		e.changed(a)
 	}
-	return s.orderLedgerByTime()
+	return e.orderLedgerByTime()
 }
 
 // orderLedgerByTime rewrites the demo ledger in time order, with the
@@ -131,14 +131,14 @@ func (s *Server) seedActivity(seed int64, st *state, now time.Time) error {
 // service's is) then adds up from the balance before the range to the
 // balance after it, and no line is larger than the business it records.
 // The balances do not change: they are still the sum of their moves.
-func (s *Server) orderLedgerByTime() error {
+func (e *Engine) orderLedgerByTime() error {
 	type book struct {
 		first, last int64           // the float's two moves: the account's creation, now
 		final       decimal.Decimal // today's balance
 		net, low    decimal.Decimal // the history's net, and its lowest running sum
 		running     decimal.Decimal
 	}
-	moves, err := s.db.Ledger()
+	moves, err := e.db.Ledger()
 	if err != nil {
 		return err
 	}
@@ -176,10 +176,10 @@ func (s *Server) orderLedgerByTime() error {
 	}
 	out = append(out, history...)
 	slices.SortStableFunc(out, func(a, b store.LedgerMove) int { return cmp.Compare(a.At, b.At) })
-	return s.db.ReplaceLedger(out)
+	return e.db.ReplaceLedger(out)
 }
 
-func seedBeneficiaries(r demoRand, a *account, now time.Time) {
+func seedBeneficiaries(r demoRand, a *Account, now time.Time) {
 	at := func() time.Time { return now.Add(-time.Duration(100+r.IntN(200)) * 24 * time.Hour) }
 	chains := []string{"POLYGON", "CELO", "ETHEREUM", "BASE"}
 	names := []string{"Treasury cold wallet", "Exchange hot wallet", "Supplier Alpha", "Market maker", "Payroll wallet"}
@@ -242,138 +242,138 @@ const (
 )
 
 // seedTicket makes one historic ticket of a random scenario.
-func (s *Server) seedTicket(r demoRand, a *account, who *access, at time.Time) error {
+func (e *Engine) seedTicket(r demoRand, a *Account, who *Access, at time.Time) error {
 	sc := scenario(r.IntN(int(scenarioCount)))
 	markup := r.IntN(10) == 0
 	fail := r.IntN(25) == 0
-	return s.seedScenario(r, a, who, at, sc, markup, fail)
+	return e.seedScenario(r, a, who, at, sc, markup, fail)
 }
 
 // seedScenario creates a demo ticket of a scenario at time at.
-func (s *Server) seedScenario(r demoRand, a *account, who *access, at time.Time, sc scenario, markup, fail bool) error {
-	plan, err := s.demoPlan(r, a, who, at, sc, markup)
+func (e *Engine) seedScenario(r demoRand, a *Account, who *Access, at time.Time, sc scenario, markup, fail bool) error {
+	plan, err := e.demoPlan(r, a, who, at, sc, markup)
 	if err != nil {
 		return err
 	}
-	t, err := s.makeTicketLocked(plan, at)
+	t, err := e.makeTicketLocked(plan, at)
 	if err != nil {
 		return err
 	}
 	if fail && t.outKind != "internal" && t.outKind != "own" {
-		defer s.saveTicket(t)
+		defer e.saveTicket(t)
 		t.failReason = []string{"the receiving institution refused the credit", "the beneficiary account is closed", "compliance review rejected the payout"}[r.IntN(3)]
 	}
 	// Large PIX payments of the past were mostly paid by hand.
-	if sc == scenarioLargePIX && at.Before(s.now().Add(-time.Hour)) && r.IntN(4) != 0 {
+	if sc == scenarioLargePIX && at.Before(e.now().Add(-time.Hour)) && r.IntN(4) != 0 {
 		t.fundAt = at.Add(time.Duration(30+r.IntN(200)) * time.Second)
-		s.schedule(t.fundAt, dueFund, t.ID, nil)
-		s.saveTicket(t)
+		e.schedule(t.fundAt, dueFund, t.ID, nil)
+		e.saveTicket(t)
 	}
 	return nil
 }
 
 // demoPlan builds the quote and request of a scenario and plans them as a
 // request at time at would be.
-func (s *Server) demoPlan(r demoRand, a *account, who *access, at time.Time, sc scenario, markup bool) (*ticketPlan, error) {
-	p := &quoteParams{}
-	req := &ticketRequest{ExternalID: ""}
+func (e *Engine) demoPlan(r demoRand, a *Account, who *Access, at time.Time, sc scenario, markup bool) (*ticketPlan, error) {
+	p := &QuoteRequest{}
+	req := &TicketRequest{ExternalID: ""}
 	if r.IntN(3) == 0 {
 		req.ExternalID = "erp-" + r.digits(8)
 	}
 	wallets, brls, usds, cops := a.wallets.all(), a.brl.all(), a.usd.all(), a.cop.all()
 	switch sc {
 	case scenarioSmallPIX:
-		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "BRL", "PIX", "BRLA", "INTERNAL", r.amount(20, 1000, 2)
+		p.InputCurrency, p.InputMethod, p.OutputCurrency, p.OutputMethod, p.InputAmount = "BRL", "PIX", "BRLA", "INTERNAL", r.amount(20, 1000, 2)
 	case scenarioLargePIX:
-		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "BRL", "PIX", "BRLA", "INTERNAL", r.amount(1500, 60000, 2)
+		p.InputCurrency, p.InputMethod, p.OutputCurrency, p.OutputMethod, p.InputAmount = "BRL", "PIX", "BRLA", "INTERNAL", r.amount(1500, 60000, 2)
 	case scenarioPIXToWallet:
 		w := wallets[r.IntN(len(wallets))]
-		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "BRL", "PIX", "USDC", w.WalletChain, r.amount(100, 1000, 2)
-		req.TicketBlockchainOutput = &chainOutputBlock{BeneficiaryWalletID: w.ID.String()}
+		p.InputCurrency, p.InputMethod, p.OutputCurrency, p.OutputMethod, p.InputAmount = "BRL", "PIX", "USDC", w.WalletChain, r.amount(100, 1000, 2)
+		req.TicketBlockchainOutput = &ChainOutputBlock{BeneficiaryWalletID: w.ID.String()}
 	case scenarioPayoutPIX:
 		b := brls[r.IntN(len(brls))]
-		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "BRLA", "INTERNAL", "BRL", "PIX", r.amount(50, 8000, 2)
-		req.TicketBrlPixOutput = &pixOutputBlock{BeneficiaryBrlBankAccountID: b.ID.String(), PixMessage: "invoice " + r.digits(5)}
+		p.InputCurrency, p.InputMethod, p.OutputCurrency, p.OutputMethod, p.InputAmount = "BRLA", "INTERNAL", "BRL", "PIX", r.amount(50, 8000, 2)
+		req.TicketBrlPixOutput = &PixOutputBlock{BeneficiaryBrlBankAccountID: b.ID.String(), PixMessage: "invoice " + r.digits(5)}
 	case scenarioPayoutUSD:
 		b := usds[r.IntN(len(usds))]
 		rail := []string{"ACH", "WIRE"}[r.IntN(2)]
-		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "USDC", "INTERNAL", "USD", rail, r.amount(100, 20000, 2)
+		p.InputCurrency, p.InputMethod, p.OutputCurrency, p.OutputMethod, p.InputAmount = "USDC", "INTERNAL", "USD", rail, r.amount(100, 20000, 2)
 		if rail == "ACH" {
-			req.TicketUsdOutput = &usdOutputBlock{b.ID.String(), "PO-" + r.digits(6)}
+			req.TicketUsdOutput = &USDOutputBlock{b.ID.String(), "PO-" + r.digits(6)}
 		} else {
-			req.TicketUsdWireOutput = &wireOutputBlock{b.ID.String(), "PO-" + r.digits(6)}
+			req.TicketUsdWireOutput = &WireOutputBlock{b.ID.String(), "PO-" + r.digits(6)}
 		}
 	case scenarioDeposit:
 		chain := []string{"POLYGON", "BASE", "CELO"}[r.IntN(3)]
-		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount, p.sendMethod = "USDC", chain, "USDC", "INTERNAL", r.amount(500, 50000, 6), "TRANSFER"
+		p.InputCurrency, p.InputMethod, p.OutputCurrency, p.OutputMethod, p.InputAmount, p.SendMethod = "USDC", chain, "USDC", "INTERNAL", r.amount(500, 50000, 6), "TRANSFER"
 		req.TicketBlockchainInput = blockchainInput(walletFromID(r.uuid()), nil)
 	case scenarioHeld:
-		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "BRLA", "INTERNAL", "USDC", "INTERNAL", r.amount(150000, 400000, 2)
+		p.InputCurrency, p.InputMethod, p.OutputCurrency, p.OutputMethod, p.InputAmount = "BRLA", "INTERNAL", "USDC", "INTERNAL", r.amount(150000, 400000, 2)
 	case scenarioConvert:
-		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "BRLA", "INTERNAL", "USDC", "INTERNAL", r.amount(100, 5000, 6)
+		p.InputCurrency, p.InputMethod, p.OutputCurrency, p.OutputMethod, p.InputAmount = "BRLA", "INTERNAL", "USDC", "INTERNAL", r.amount(100, 5000, 6)
 	case scenarioPayoutCOP:
 		b := cops[r.IntN(len(cops))]
-		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "USDT", "INTERNAL", "COP", "BANK-TRANSFER", r.amount(100, 3000, 6)
-		req.TicketCopOutput = &copOutputBlock{b.ID.String()}
+		p.InputCurrency, p.InputMethod, p.OutputCurrency, p.OutputMethod, p.InputAmount = "USDT", "INTERNAL", "COP", "BANK-TRANSFER", r.amount(100, 3000, 6)
+		req.TicketCopOutput = &COPOutputBlock{b.ID.String()}
 	case scenarioOwnWallet:
-		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount = "EURC", "INTERNAL", "EURC", "ETHEREUM", r.amount(50, 2000, 6)
-		req.TicketBlockchainOutput = &chainOutputBlock{BeneficiaryWalletID: uuid.Nil.String()}
+		p.InputCurrency, p.InputMethod, p.OutputCurrency, p.OutputMethod, p.InputAmount = "EURC", "INTERNAL", "EURC", "ETHEREUM", r.amount(50, 2000, 6)
+		req.TicketBlockchainOutput = &ChainOutputBlock{BeneficiaryWalletID: uuid.Nil.String()}
 	case scenarioPermitToPIX:
 		b := brls[r.IntN(len(brls))]
-		p.inCur, p.inMethod, p.outCur, p.outMethod, p.inAmount, p.sendMethod = "BRLA", "BASE", "BRL", "PIX", r.amount(100, 5000, 6), "PERMIT"
+		p.InputCurrency, p.InputMethod, p.OutputCurrency, p.OutputMethod, p.InputAmount, p.SendMethod = "BRLA", "BASE", "BRL", "PIX", r.amount(100, 5000, 6), "PERMIT"
 		req.TicketBlockchainInput = blockchainInput(walletFromID(r.uuid()), &Permit{R: "0x" + r.hex(64), S: "0x" + r.hex(64), V: 27 + r.IntN(2), Nonce: int64(r.IntN(50)), Deadline: at.Add(time.Hour).Unix()})
-		req.TicketBrlPixOutput = &pixOutputBlock{BeneficiaryBrlBankAccountID: b.ID.String()}
+		req.TicketBrlPixOutput = &PixOutputBlock{BeneficiaryBrlBankAccountID: b.ID.String()}
 	}
 	if markup {
-		p.markupPct = decimal.RequireFromString("0.005")
-		req.TicketMarkupInput = &markupBlock{a.Wallet}
+		p.MarkupFloatingFee = decimal.RequireFromString("0.005")
+		req.TicketMarkupInput = &MarkupBlock{a.Wallet}
 	}
-	q, err := s.claimsAt(r, p, a, who, at)
+	q, err := e.claimsAt(r, p, a, who, at)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := s.planTicket(a, who, req, at, false, q)
+	plan, err := e.planTicket(a, who, req, at, false, q)
 	if err != nil {
 		return nil, fmt.Errorf("demo ticket: %w", err)
 	}
 	return plan, nil
 }
 
-func blockchainInput(wallet string, permit *Permit) *chainInputBlock {
-	return &chainInputBlock{WalletAddress: wallet, Permit: permit}
+func blockchainInput(wallet string, permit *Permit) *ChainInputBlock {
+	return &ChainInputBlock{WalletAddress: wallet, Permit: permit}
 }
 
 // claimsAt prices a quote at a past time, as the quote endpoint would have.
-func (s *Server) claimsAt(r demoRand, p *quoteParams, a *account, who *access, at time.Time) (*quoteClaims, error) {
-	bp := basePrice(p.inCur, p.outCur, s.demoRateClock(at))
-	fees, out := p.forward(p.inAmount, bp)
+func (e *Engine) claimsAt(r demoRand, p *QuoteRequest, a *Account, who *Access, at time.Time) (*QuoteClaims, error) {
+	bp := basePrice(p.InputCurrency, p.OutputCurrency, e.demoRateClock(at))
+	fees, out := p.forward(p.InputAmount, bp)
 	if !out.IsPositive() {
-		return nil, fmt.Errorf("demo quote %s→%s of %s does not cover its fees", p.inCur, p.outCur, p.inAmount)
+		return nil, fmt.Errorf("demo quote %s→%s of %s does not cover its fees", p.InputCurrency, p.OutputCurrency, p.InputAmount)
 	}
-	q := &quoteClaims{
-		ID: r.uuid(), SubAccountID: a.subAccountID(), AccountID: a.ID, AccessID: who.ID,
+	q := &QuoteClaims{
+		ID: r.uuid(), SubAccountID: a.SubAccountID(), AccountID: a.ID, AccessID: who.ID,
 		IssuedAt: at.Add(-3 * time.Second).UnixMilli(), ExpiresAt: at.Add(12 * time.Second).UnixMilli(),
-		InputCurrency: p.inCur, InputPaymentMethod: p.inMethod, InputAmount: p.inAmount,
-		OutputCurrency: p.outCur, OutputPaymentMethod: p.outMethod, OutputAmount: out,
-		BasePrice: bp, SendMethod: p.sendMethod, Fees: fees, MarkupAmount: decimal.Zero,
+		InputCurrency: p.InputCurrency, InputPaymentMethod: p.InputMethod, InputAmount: p.InputAmount,
+		OutputCurrency: p.OutputCurrency, OutputPaymentMethod: p.OutputMethod, OutputAmount: out,
+		BasePrice: bp, SendMethod: p.SendMethod, Fees: fees, MarkupAmount: decimal.Zero,
 	}
 	if p.hasMarkup() {
-		q.MarkupCurrency = p.inCur
-		q.MarkupAmount = markupTotal(fees, p.inCur, p.inCur, bp)
+		q.MarkupCurrency = p.InputCurrency
+		q.MarkupAmount = markupTotal(fees, p.InputCurrency, p.InputCurrency, bp)
 	}
 	return q, nil
 }
 
 // seedOperations parks demo requests: some pending (one already half
 // approved), some executed, rejected and expired.
-func (s *Server) seedOperations(seed int64, r demoRand, st *state, now time.Time) error {
+func (e *Engine) seedOperations(seed int64, r demoRand, st *state, now time.Time) error {
 	requester := st.accessByMail["requester@"+demoDomain]
 	approver3 := st.accessByMail["approver3@"+demoDomain]
 	a1 := st.accessByMail["approver1@"+demoDomain]
 	a2 := st.accessByMail["approver2@"+demoDomain]
 	type spec struct {
-		who  *access
-		acct *account
+		who  *Access
+		acct *Account
 		age  time.Duration
 		sc   scenario
 		end  string // "", "half", "executed", "rejected"
@@ -389,16 +389,16 @@ func (s *Server) seedOperations(seed int64, r demoRand, st *state, now time.Time
 		{requester, st.subs[0], 12 * 24 * time.Hour, scenarioConvert, "rejected"},
 		{requester, st.main, 3 * 24 * time.Hour, scenarioPayoutPIX, "expired"},
 	}
-	var parked []*operation
+	var parked []*Operation
 	defer func() {
 		// Stored as they end up (approved, executed, rejected).
 		for _, op := range parked {
-			s.saveOperation(op)
+			e.saveOperation(op)
 		}
 	}()
 	for _, sp := range specs {
 		at := now.Add(-sp.age)
-		plan, err := s.demoPlan(r, sp.acct, sp.who, at, sp.sc, false)
+		plan, err := e.demoPlan(r, sp.acct, sp.who, at, sp.sc, false)
 		if err != nil {
 			return err
 		}
@@ -407,7 +407,7 @@ func (s *Server) seedOperations(seed int64, r demoRand, st *state, now time.Time
 		if err != nil {
 			return err
 		}
-		op := s.parkLocked(plan, body, at)
+		op := e.parkLocked(plan, body, at)
 		parked = append(parked, op)
 		switch sp.end {
 		case "half":
@@ -415,7 +415,7 @@ func (s *Server) seedOperations(seed int64, r demoRand, st *state, now time.Time
 		case "executed":
 			op.approvals[a1.ID] = true
 			op.approvals[a2.ID] = true
-			s.executeLocked(op, at.Add(40*time.Minute))
+			e.executeLocked(op, at.Add(40*time.Minute))
 		case "rejected":
 			op.approvals[a2.ID] = true
 			op.Status, op.Reason, op.DecidedAt = OperationRejected, "amount does not match the approved invoice", at.Add(2*time.Hour)
@@ -423,3 +423,48 @@ func (s *Server) seedOperations(seed int64, r demoRand, st *state, now time.Time
 	}
 	return nil
 }
+
+// Open readies the engine for a seed: the demo accesses, and either what
+// the store holds (a database seeded before) or the demo history, built in
+// the background behind the lock, in one transaction: Open returns at
+// once, and the first request waits the few milliseconds it takes.
+func (e *Engine) Open(seed int64) error {
+	st, err := e.buildDemo(seed)
+	if err != nil {
+		return err
+	}
+	empty, err := e.db.Verify(seed)
+	if err != nil {
+		return err
+	}
+	e.st = st
+	if !empty {
+		if err := e.loadState(st); err != nil {
+			return e.db.Refused(err)
+		}
+		return nil
+	}
+	e.mu.Lock()
+	start := e.now()
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		defer e.mu.Unlock()
+		if err := e.seedActivity(seed, st, start); err != nil {
+			// The history is made by the request code from fixed inputs;
+			// a refusal here is a defect of the demo data itself.
+			e.seedErr = err
+			e.db.Fail(err)
+		}
+	}()
+	return nil
+}
+
+// FillTickets adds n settled tickets to the main account's history, spread
+// over the last 90 days, in one transaction: for measurements at a scale
+// the request path would take minutes to reach. The same seed gives the
+// same tickets.
+func (e *Engine) FillTickets(n int, seed int64) error { return e.bulkTickets(n, seed) }
+
+// CountTickets is the number of stored tickets of acct.
+func (e *Engine) CountTickets(acct *Account) (int, error) { return e.countTickets(acct) }

@@ -1,7 +1,8 @@
-package sandbox
+package engine
 
 import (
 	"container/heap"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -34,7 +35,7 @@ type dueItem struct {
 	at   int64 // UnixNano
 	kind dueKind
 	t    uuid.UUID // the ticket, read when due
-	op   *operation
+	op   *Operation
 }
 
 type dueQueue []dueItem
@@ -50,47 +51,52 @@ func (q *dueQueue) Pop() any {
 	return it
 }
 
-// schedule queues a transition. The caller holds s.mu.
-func (s *Server) schedule(at time.Time, kind dueKind, t uuid.UUID, op *operation) {
-	heap.Push(&s.st.due, dueItem{at: at.UnixNano(), kind: kind, t: t, op: op})
-	if n := at.UnixNano(); n < s.nextDue.Load() {
-		s.nextDue.Store(n)
+// schedule queues a transition. The caller holds e.mu.
+func (e *Engine) schedule(at time.Time, kind dueKind, t uuid.UUID, op *Operation) {
+	heap.Push(&e.st.due, dueItem{at: at.UnixNano(), kind: kind, t: t, op: op})
+	if n := at.UnixNano(); n < e.nextDue.Load() {
+		e.nextDue.Store(n)
 	}
 }
+
+// Scaled is a lifecycle delay at the engine's speed factor.
+func (e *Engine) Scaled(d time.Duration) time.Duration { return e.scaled(d) }
 
 // scaled divides a lifecycle delay by the speed factor.
-func (s *Server) scaled(d time.Duration) time.Duration {
-	return time.Duration(float64(d) / s.speed)
+func (e *Engine) scaled(d time.Duration) time.Duration {
+	return time.Duration(float64(d) / e.speed)
 }
 
-func (s *Server) advanceIfDue(now time.Time) {
-	if now.UnixNano() < s.nextDue.Load() {
+// AdvanceIfDue applies every transition due at now (each request does,
+// first, at its own clock reading).
+func (e *Engine) AdvanceIfDue(now time.Time) {
+	if now.UnixNano() < e.nextDue.Load() {
 		return
 	}
-	s.mu.Lock()
-	s.advanceLocked(now)
-	s.mu.Unlock()
+	e.mu.Lock()
+	e.advanceLocked(now)
+	e.mu.Unlock()
 }
 
 // advanceLocked applies every transition due at now, in time order, each at
-// its own scheduled time. The caller holds s.mu.
-func (s *Server) advanceLocked(now time.Time) {
+// its own scheduled time. The caller holds e.mu.
+func (e *Engine) advanceLocked(now time.Time) {
 	n := now.UnixNano()
-	for len(s.st.due) > 0 && s.st.due[0].at <= n {
-		it := heap.Pop(&s.st.due).(dueItem)
+	for len(e.st.due) > 0 && e.st.due[0].at <= n {
+		it := heap.Pop(&e.st.due).(dueItem)
 		at := time.Unix(0, it.at).UTC()
 		if it.kind == dueOpExpire {
 			if it.op.Status == OperationPending {
 				it.op.Status = OperationExpired
 				it.op.DecidedAt = at
 				it.op.Reason = "not approved within 24 hours"
-				s.saveOperation(it.op)
+				e.saveOperation(it.op)
 			}
 			continue
 		}
-		t, err := s.ticketByID(true, it.t)
+		t, err := e.ticketByID(true, it.t)
 		if err != nil {
-			s.db.Fail(fmt.Errorf("lifecycle of ticket %s: %w", it.t, err))
+			e.db.Fail(fmt.Errorf("lifecycle of ticket %s: %w", it.t, err))
 			continue
 		}
 		if t == nil {
@@ -99,54 +105,55 @@ func (s *Server) advanceLocked(now time.Time) {
 		switch it.kind {
 		case dueFund:
 			if t.Status == TicketUnpaid && t.fundAt.Equal(at) && at.Before(t.ExpiresAt.Time) {
-				s.fundLocked(t, at)
-				s.saveTicket(t)
+				e.fundLocked(t, at)
+				e.saveTicket(t)
 			}
 		case duePay:
 			switch {
 			case t.Status == TicketProcessing && t.payAt.Equal(at):
-				s.deliverLocked(t, at)
-				s.saveTicket(t)
+				e.deliverLocked(t, at)
+				e.saveTicket(t)
 			case t.Status == TicketPending && t.payAt.Equal(at):
-				s.startProcessingLocked(t, at, "DELIVERY-PROCESSING")
-				s.saveTicket(t)
+				e.startProcessingLocked(t, at, "DELIVERY-PROCESSING")
+				e.saveTicket(t)
 			}
 		case dueExpire:
 			if t.Status == TicketUnpaid && !at.Before(t.ExpiresAt.Time) {
 				t.Reason = reasonExpired
-				s.transitionLocked(t, TicketCanceled, at, "TICKET-CANCELED")
+				e.transitionLocked(t, TicketCanceled, at, "TICKET-CANCELED")
 				t.fundAt = time.Time{}
-				s.saveTicket(t)
+				e.saveTicket(t)
 			}
 		}
 	}
-	if len(s.st.due) > 0 {
-		s.nextDue.Store(s.st.due[0].at)
+	if len(e.st.due) > 0 {
+		e.nextDue.Store(e.st.due[0].at)
 	} else {
-		s.nextDue.Store(math.MaxInt64)
+		e.nextDue.Store(math.MaxInt64)
 	}
 }
 
-func (s *Server) sweepLoop() {
-	defer s.wg.Done()
+// Sweep applies, until ctx is done, what falls due as the clock moves,
+// so that webhooks fire even when nobody asks.
+func (e *Engine) Sweep(ctx context.Context) {
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
-		case <-s.ctx.Done():
+		case <-ctx.Done():
 			return
 		case <-tick.C:
-			s.advanceIfDue(s.now())
+			e.AdvanceIfDue(e.now())
 		}
 	}
 }
 
 // transitionLocked sets a ticket's status and records the event.
-func (s *Server) transitionLocked(t *ticket, status TicketStatus, at time.Time, event string) {
-	s.stampInfoIDs(t)
+func (e *Engine) transitionLocked(t *ticket, status TicketStatus, at time.Time, event string) {
+	e.stampInfoIDs(t)
 	t.Status = status
 	t.UpdatedAt = NewTime(at)
-	s.recordTicketEvent(t, event, at)
+	e.recordTicketEvent(t, event, at)
 }
 
 func randomHex(n int) string {
@@ -157,38 +164,38 @@ func randomHex(n int) string {
 
 // newID is a random identifier at run time, and a deterministic one while
 // the demo data is built.
-func (s *Server) newID() uuid.UUID {
-	if s.seedRand != nil {
-		return s.seedRand.uuid()
+func (e *Engine) newID() uuid.UUID {
+	if e.seedRand != nil {
+		return e.seedRand.uuid()
 	}
 	return uuid.New()
 }
 
-func (s *Server) randomHex(n int) string {
-	if s.seedRand != nil {
-		return s.seedRand.hex(n)
+func (e *Engine) randomHex(n int) string {
+	if e.seedRand != nil {
+		return e.seedRand.hex(n)
 	}
 	return randomHex(n)
 }
 
-func (s *Server) txHash() string { return "0x" + s.randomHex(64) }
+func (e *Engine) txHash() string { return "0x" + e.randomHex(64) }
 
 // endToEndID is a PIX end-to-end id: E + ISPB (8) + yyyyMMddHHmm + 11
 // alphanumerics, 32 characters.
-func (s *Server) endToEndID(ispb string, at time.Time) string {
-	return "E" + ispb + at.UTC().Format("200601021504") + strings.ToUpper(s.randomHex(12))[:11]
+func (e *Engine) endToEndID(ispb string, at time.Time) string {
+	return "E" + ispb + at.UTC().Format("200601021504") + strings.ToUpper(e.randomHex(12))[:11]
 }
 
 const sandboxISPB = "13370000"
 
 // fundLocked records the input as received: UNPAID → PROCESSING.
-func (s *Server) fundLocked(t *ticket, at time.Time) {
+func (e *Engine) fundLocked(t *ticket, at time.Time) {
 	q := &t.q
 	switch {
 	case q.InputPaymentMethod == "PIX":
-		e2e := s.endToEndID("60701190", at)
+		e2e := e.endToEndID("60701190", at)
 		info := &BrazilianFiatSenderInfo{
-			ID: s.newID().String(), TicketID: t.ID.String(), Name: "Pagador Sandbox", TaxID: "52998224725",
+			ID: e.newID().String(), TicketID: t.ID.String(), Name: "Pagador Sandbox", TaxID: "52998224725",
 			BankCode: "60701190", BranchCode: "0001", AccountNumber: "12345678", AccountType: "CACC", EndToEndID: e2e,
 		}
 		if in := t.BrlPixInputInfo; in != nil {
@@ -200,16 +207,16 @@ func (s *Server) fundLocked(t *ticket, at time.Time) {
 		if t.BlockchainSenderInfo != nil {
 			info = *t.BlockchainSenderInfo
 		}
-		info.TxHash = s.txHash()
+		info.TxHash = e.txHash()
 		t.BlockchainSenderInfo = &info
 	}
 	// The payment lands in the account as its token until delivery.
 	if tok := tokenFor(q.InputCurrency); tok != "" && q.InputPaymentMethod != "INTERNAL" {
-		s.move(t.acct, tok, q.InputAmount, t.ID, moveFunded, at)
+		e.move(t.acct, tok, q.InputAmount, t.ID, moveFunded, at)
 		t.held = q.InputAmount
 	}
 	t.fundAt = time.Time{}
-	s.startProcessingLocked(t, at, "DEPOSIT-SUCCESS")
+	e.startProcessingLocked(t, at, "DEPOSIT-SUCCESS")
 }
 
 // tokenFor is the token a fiat amount lands as in a balance.
@@ -230,7 +237,7 @@ func tokenFor(currency string) string {
 
 // deliverLocked delivers the output: PROCESSING → PAID, or FAILED when the
 // beneficiary disappeared in the meantime.
-func (s *Server) deliverLocked(t *ticket, at time.Time) {
+func (e *Engine) deliverLocked(t *ticket, at time.Time) {
 	acct, q := t.acct, &t.q
 	t.payAt = time.Time{}
 	gone := ""
@@ -258,37 +265,37 @@ func (s *Server) deliverLocked(t *ticket, at time.Time) {
 		}
 		// An INTERNAL input goes back; a funded one stays in the balance.
 		if t.debited.IsPositive() {
-			s.move(acct, q.InputCurrency, t.debited, t.ID, moveRefund, at)
+			e.move(acct, q.InputCurrency, t.debited, t.ID, moveRefund, at)
 			t.debited = decimal.Zero
 		}
 		t.held = decimal.Zero
-		s.transitionLocked(t, TicketFailed, at, "DELIVERY-FAILED")
+		e.transitionLocked(t, TicketFailed, at, "DELIVERY-FAILED")
 		return
 	}
 	switch {
 	case t.BrazilianFiatReceiverInfo != nil:
 		r := *t.BrazilianFiatReceiverInfo
-		r.EndToEndID = s.endToEndID(sandboxISPB, at)
+		r.EndToEndID = e.endToEndID(sandboxISPB, at)
 		t.BrazilianFiatReceiverInfo = &r
 	case t.BlockchainReceiverInfo != nil:
 		r := *t.BlockchainReceiverInfo
-		r.TxHash = s.txHash()
+		r.TxHash = e.txHash()
 		t.BlockchainReceiverInfo = &r
 	}
 	if t.held.IsPositive() {
-		s.move(acct, tokenFor(q.InputCurrency), t.held.Neg(), t.ID, moveDelivery, at)
+		e.move(acct, tokenFor(q.InputCurrency), t.held.Neg(), t.ID, moveDelivery, at)
 		t.held = decimal.Zero
 	}
 	if t.outKind == "internal" || t.outKind == "own" {
-		s.move(acct, q.OutputCurrency, q.OutputAmount, t.ID, moveCredit, at)
+		e.move(acct, q.OutputCurrency, q.OutputAmount, t.ID, moveCredit, at)
 	}
 	if t.MarkupInfo != nil {
 		m := *t.MarkupInfo
-		m.TxHash = s.txHash()
+		m.TxHash = e.txHash()
 		t.MarkupInfo = &m
 		if tok := tokenFor(q.MarkupCurrency); tok != "" {
-			s.move(acct, tok, q.MarkupAmount, t.ID, moveMarkup, at)
+			e.move(acct, tok, q.MarkupAmount, t.ID, moveMarkup, at)
 		}
 	}
-	s.transitionLocked(t, TicketPaid, at, "TICKET-COMPLETE")
+	e.transitionLocked(t, TicketPaid, at, "TICKET-COMPLETE")
 }

@@ -1,4 +1,4 @@
-package sandbox
+package engine
 
 import (
 	"encoding/json"
@@ -10,15 +10,15 @@ import (
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
-// The records the sandbox keeps in memory as well as in the database:
+// The records the engine keeps in memory as well as in the database:
 // accounts, their small collections, webhook attempts, multi-signature
 // operations and payment sessions. Each write goes to the database in the
 // transaction of the request that made it.
 
-// saveAccount stores an account's own fields. The caller holds s.mu for
+// saveAccount stores an account's own fields. The caller holds e.mu for
 // writing.
-func (s *Server) saveAccount(a *account) {
-	s.db.PutAccount(store.AccountRow{
+func (e *Engine) saveAccount(a *Account) {
+	e.db.PutAccount(store.AccountRow{
 		ID: a.ID, Name: a.Name, Kind: a.Type, Main: a.Main, MainID: a.MainID, CreatedAt: a.CreatedAt,
 		PixKey: a.PixKey, Wallet: a.Wallet, TaxID: a.TaxID,
 	})
@@ -26,18 +26,18 @@ func (s *Server) saveAccount(a *account) {
 
 // changed notes that one of acct's small collections (beneficiaries,
 // webhooks, trades, compliance records) changed; they are rewritten
-// before s.mu is released. The caller holds s.mu for writing.
-func (s *Server) changed(acct *account) {
-	if s.dirty == nil {
-		s.dirty = map[*account]bool{}
+// before e.mu is released. The caller holds e.mu for writing.
+func (e *Engine) changed(acct *Account) {
+	if e.dirty == nil {
+		e.dirty = map[*Account]bool{}
 	}
-	s.dirty[acct] = true
+	e.dirty[acct] = true
 }
 
 // accountRecords is the stored form of an account's small collections.
 var accountRecordKinds = []string{"wallets", "brl", "usd", "cop", "webhooks", "trades", "ubos", "w8bens", "poa", "eur", "ars", "documents", "kyc"}
 
-func (a *account) recordsOf(kind string) any {
+func (a *Account) recordsOf(kind string) any {
 	switch kind {
 	case "wallets":
 		return values(a.wallets)
@@ -48,7 +48,7 @@ func (a *account) recordsOf(kind string) any {
 	case "cop":
 		return values(a.cop)
 	case "webhooks":
-		out := make([]webhook, len(a.webhooks))
+		out := make([]Webhook, len(a.webhooks))
 		for i, w := range a.webhooks {
 			out[i] = *w
 		}
@@ -73,19 +73,19 @@ func (a *account) recordsOf(kind string) any {
 }
 
 // flushRecords writes the collections of the accounts changed under the
-// lock. The caller holds s.mu for writing.
-func (s *Server) flushRecords() {
-	for a := range s.dirty {
+// lock. The caller holds e.mu for writing.
+func (e *Engine) flushRecords() {
+	for a := range e.dirty {
 		for _, kind := range accountRecordKinds {
 			body, err := json.Marshal(a.recordsOf(kind))
 			if err != nil {
-				s.db.Fail(fmt.Errorf("account %s %s: %w", a.ID, kind, err))
+				e.db.Fail(fmt.Errorf("account %s %s: %w", a.ID, kind, err))
 				break
 			}
-			s.db.PutRecords(a.ID, kind, body)
+			e.db.PutRecords(a.ID, kind, body)
 		}
 	}
-	s.dirty = nil
+	e.dirty = nil
 }
 
 // values copies a collection out, oldest first, to be saved.
@@ -107,15 +107,15 @@ func restore[T any](s *series[T], saved []T, key func(*T) (time.Time, uuid.UUID)
 }
 
 // insertEvent stores a recorded event.
-func (s *Server) insertEvent(acct *account, ev *event) {
-	s.db.InsertEvent(store.EventRow{ID: ev.ID, Account: acct.ID, Subscription: ev.Subscription, Status: ev.Status, DataID: ev.DataID.String(), CreatedAt: ev.CreatedAt})
+func (e *Engine) insertEvent(acct *Account, ev *Event) {
+	e.db.InsertEvent(store.EventRow{ID: ev.ID, Account: acct.ID, Subscription: ev.Subscription, Status: ev.Status, DataID: ev.DataID, CreatedAt: ev.CreatedAt})
 }
 
 // saveAttempt stores a delivery attempt as it is now.
-func (s *Server) saveAttempt(acct *account, a *attempt) {
+func (e *Engine) saveAttempt(acct *Account, a *WebhookAttempt) {
 	created, _ := time.Parse(time.RFC3339Nano, a.CreatedAt)
 	updated, _ := time.Parse(time.RFC3339Nano, a.UpdatedAt)
-	s.db.PutAttempt(store.AttemptRow{
+	e.db.PutAttempt(store.AttemptRow{
 		ID: uuid.MustParse(a.ID), Account: acct.ID, EventID: a.WebhookEventID, URL: a.WebhookURL,
 		CreatedAt: created, UpdatedAt: updated, ResponseStatus: a.ResponseStatus, Acknowledged: a.Acknowledged,
 	})
@@ -127,8 +127,8 @@ type operationState struct {
 	CreatedAt    time.Time       `json:"createdAt"`
 	ExpiresAt    time.Time       `json:"expiresAt"`
 	Payload      json.RawMessage `json:"payload"`
-	Request      ticketRequest   `json:"request"`
-	Quote        quoteClaims     `json:"quote"`
+	Request      TicketRequest   `json:"request"`
+	Quote        QuoteClaims     `json:"quote"`
 	Approvals    []uuid.UUID     `json:"approvals"`
 	ExecutedID   string          `json:"executedId"`
 	Reason       string          `json:"reason"`
@@ -138,7 +138,7 @@ type operationState struct {
 }
 
 // saveOperation stores an operation as it is now.
-func (s *Server) saveOperation(op *operation) {
+func (e *Engine) saveOperation(op *Operation) {
 	st := operationState{
 		Status: op.Status, CreatedAt: op.CreatedAt, ExpiresAt: op.ExpiresAt, Payload: op.Payload, Request: op.req, Quote: op.q,
 		ExecutedID: op.ExecutedID, Reason: op.Reason, DecidedAt: op.DecidedAt, MinApprovals: op.MinApprovals, RejectedBy: op.RejectedBy,
@@ -148,28 +148,28 @@ func (s *Server) saveOperation(op *operation) {
 	}
 	detail, err := json.Marshal(st)
 	if err != nil {
-		s.db.Fail(fmt.Errorf("operation %s: %w", op.ID, err))
+		e.db.Fail(fmt.Errorf("operation %s: %w", op.ID, err))
 		return
 	}
-	s.db.PutOperation(store.OperationRow{ID: op.ID, Account: op.Acct.ID, Requester: op.Requester.ID, Status: string(op.Status), CreatedAt: op.CreatedAt, Detail: detail})
+	e.db.PutOperation(store.OperationRow{ID: op.ID, Account: op.Acct.ID, Requester: op.Requester.ID, Status: string(op.Status), CreatedAt: op.CreatedAt, Detail: detail})
 }
 
 // saveSession stores a new payment session.
-func (s *Server) saveSession(ps *paymentSession) {
-	detail, err := json.Marshal(ps.sessionDetail)
+func (e *Engine) saveSession(ps *Session) {
+	detail, err := json.Marshal(ps.SessionDetail)
 	if err != nil {
-		s.db.Fail(err)
+		e.db.Fail(err)
 		return
 	}
-	s.db.InsertSession(store.SessionRow{ID: ps.ID, Account: ps.acct.ID, Access: ps.who.ID, CreatedAt: ps.CreatedAt, Detail: detail})
+	e.db.InsertSession(store.SessionRow{ID: ps.ID, Account: ps.Account.ID, Access: ps.Opener.ID, CreatedAt: ps.CreatedAt, Detail: detail})
 }
 
 // saveSessionDetail stores what a session holds beyond its owner.
-func (s *Server) saveSessionDetail(ps *paymentSession) {
-	detail, err := json.Marshal(ps.sessionDetail)
+func (e *Engine) saveSessionDetail(ps *Session) {
+	detail, err := json.Marshal(ps.SessionDetail)
 	if err != nil {
-		s.db.Fail(err)
+		e.db.Fail(err)
 		return
 	}
-	s.db.SetSessionDetail(ps.ID, detail)
+	e.db.SetSessionDetail(ps.ID, detail)
 }

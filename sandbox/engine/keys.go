@@ -1,4 +1,4 @@
-package sandbox
+package engine
 
 import (
 	"crypto"
@@ -90,3 +90,6 @@ func parseRSA(p string) (*rsa.PrivateKey, error) {
 	}
 	return rk, nil
 }
+
+// DemoWebhookKey is the fixed demo key that signs webhook deliveries.
+func DemoWebhookKey() (*rsa.PrivateKey, error) { return parseRSA(demoRSAWebhookPEM) }

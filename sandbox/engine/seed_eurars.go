@@ -1,4 +1,4 @@
-package sandbox
+package engine
 
 import (
 	"fmt"
@@ -54,7 +54,7 @@ var demoARSPayees = []arsPayee{
 }
 
 // seedEURAndARSBeneficiaries gives the account its EUR and ARS payees.
-func seedEURAndARSBeneficiaries(r demoRand, a *account, now time.Time) {
+func seedEURAndARSBeneficiaries(r demoRand, a *Account, now time.Time) {
 	at := func() time.Time { return now.Add(-time.Duration(100+r.IntN(200)) * 24 * time.Hour) }
 	for _, i := range r.Perm(len(demoEURPayees))[:2+r.IntN(2)] {
 		p := demoEURPayees[i]

@@ -1,8 +1,6 @@
-package sandbox
+package engine
 
 import (
-	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -13,23 +11,63 @@ import (
 // (spec/service.md §7.2): cancel, ON-HOLD and its release, PENDING for
 // fiat rails funded outside business hours.
 
+// CancelTicket cancels an UNPAID ticket of the operated account (anything
+// else is a conflict).
+func (e *Engine) CancelTicket(c Caller, id uuid.UUID) (Ticket, error) {
+	if err := c.writable(); err != nil {
+		return Ticket{}, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.advanceLocked(c.Now)
+	t, err := e.findTicket(c, id, true)
+	if err != nil {
+		return Ticket{}, err
+	}
+	if t.Status != TicketUnpaid {
+		return Ticket{}, conflict(CodeNotCancelable, "ticket %s is %s; only UNPAID tickets can be canceled", t.ID, t.Status)
+	}
+	t.Reason = reasonCanceled
+	t.fundAt = time.Time{}
+	e.transitionLocked(t, TicketCanceled, c.Now, "TICKET-CANCELED")
+	e.saveTicket(t)
+	return t.Ticket, nil
+}
+
+// ReleaseTicket passes the review of an ON-HOLD ticket of the operated
+// account (sandbox only).
+func (e *Engine) ReleaseTicket(c Caller, id uuid.UUID) (Ticket, error) {
+	if err := c.writable(); err != nil {
+		return Ticket{}, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t, err := e.findTicket(c, id, true)
+	if err != nil {
+		return Ticket{}, err
+	}
+	if t.Status != TicketOnHold {
+		return Ticket{}, conflict(CodeNotHeld, "ticket %s is %s; only ON-HOLD tickets can be released", t.ID, t.Status)
+	}
+	// Released: the limit check is done, so it is not held again.
+	t.Status = TicketPending
+	if !businessHoursRail(t.q.OutputPaymentMethod) || nextBusinessStart(c.Now).IsZero() {
+		e.transitionLocked(t, TicketProcessing, c.Now, "DELIVERY-PROCESSING")
+		t.Reason = ""
+		t.payAt = c.Now.Add(e.scaled(deliveryDelay))
+		e.schedule(t.payAt, duePay, t.ID, nil)
+	} else {
+		e.startProcessingLocked(t, c.Now, "DEPOSIT-SUCCESS")
+	}
+	e.saveTicket(t)
+	return t.Ticket, nil
+}
+
 // Reasons a ticket is CANCELED, in its reason field.
 const (
 	reasonExpired  = "expired: the input was not funded before expiresAt"
 	reasonCanceled = "canceled by the caller while UNPAID"
 )
-
-const codeNotCancelable = "NOT_CANCELABLE"
-const codeNotHeld = "NOT_ON_HOLD"
-
-// ticketStatuses are the values the status filter accepts.
-func ticketStatuses() []string {
-	out := make([]string, len(TicketStatuses))
-	for i, s := range TicketStatuses {
-		out[i] = string(s)
-	}
-	return out
-}
 
 // singleTicketLimits is the most one ticket may bring in, per input
 // currency, before it is held for review (ON-HOLD). The figures are the
@@ -43,7 +81,7 @@ var singleTicketLimits = map[string]decimal.Decimal{
 
 // heldForReview reports whether a ticket's input is above its single-ticket
 // limit.
-func heldForReview(q *quoteClaims) bool {
+func heldForReview(q *QuoteClaims) bool {
 	lim, ok := singleTicketLimits[q.InputCurrency]
 	return ok && q.InputAmount.GreaterThan(lim)
 }
@@ -75,107 +113,30 @@ func nextBusinessStart(at time.Time) time.Time {
 // startProcessingLocked moves a funded ticket on: ON-HOLD when its input
 // is above the single-ticket limit, PENDING when its rail rests, else
 // PROCESSING with the delivery scheduled. event is the webhook status of
-// the funding. The caller holds s.mu.
-func (s *Server) startProcessingLocked(t *ticket, at time.Time, event string) {
+// the funding. The caller holds e.mu.
+func (e *Engine) startProcessingLocked(t *ticket, at time.Time, event string) {
 	switch {
 	case heldForReview(&t.q) && t.Status != TicketOnHold:
 		t.Reason = "held for review: the input is above the single-ticket limit; release it with POST /v2/sandbox/tickets/{id}/release"
-		s.transitionLocked(t, TicketOnHold, at, event)
+		e.transitionLocked(t, TicketOnHold, at, event)
 		t.payAt = time.Time{}
 		return
 	case businessHoursRail(t.q.OutputPaymentMethod) && !nextBusinessStart(at).IsZero():
 		if t.Status != TicketPending {
 			t.Reason = "queued: " + t.q.OutputPaymentMethod + " moves on business days only"
-			s.transitionLocked(t, TicketPending, at, event)
+			e.transitionLocked(t, TicketPending, at, event)
 		}
 		t.payAt = nextBusinessStart(at)
-		s.schedule(t.payAt, duePay, t.ID, nil)
+		e.schedule(t.payAt, duePay, t.ID, nil)
 		return
 	}
 	if t.Status == TicketPending || t.Status == TicketOnHold {
 		t.Reason = ""
 		event = "DELIVERY-PROCESSING"
 	}
-	s.transitionLocked(t, TicketProcessing, at, event)
-	t.payAt = at.Add(s.scaled(deliveryDelay))
-	s.schedule(t.payAt, duePay, t.ID, nil)
-}
-
-// PATCH /v2/account/tickets/{id}/cancel: an UNPAID ticket becomes CANCELED;
-// anything else is 409.
-func (s *Server) cancelTicket(c *call) error {
-	if err := c.writable(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.advanceLocked(c.now)
-	t, err := c.findTicket(true)
-	if err != nil {
-		return err
-	}
-	if t.Status != TicketUnpaid {
-		return conflict(codeNotCancelable, "ticket %s is %s; only UNPAID tickets can be canceled", t.ID, t.Status)
-	}
-	t.Reason = reasonCanceled
-	t.fundAt = time.Time{}
-	s.transitionLocked(t, TicketCanceled, c.now, "TICKET-CANCELED")
-	s.saveTicket(t)
-	return c.reply(http.StatusOK, map[string]any{"ticket": t.Ticket})
-}
-
-// POST /v2/sandbox/tickets/{id}/release: the review of an ON-HOLD ticket
-// passes (sandbox only).
-func (s *Server) releaseTicket(c *call) error {
-	if err := c.writable(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, err := c.findTicket(true)
-	if err != nil {
-		return err
-	}
-	if t.Status != TicketOnHold {
-		return conflict(codeNotHeld, "ticket %s is %s; only ON-HOLD tickets can be released", t.ID, t.Status)
-	}
-	// Released: the limit check is done, so it is not held again.
-	t.Status = TicketPending
-	if !businessHoursRail(t.q.OutputPaymentMethod) || nextBusinessStart(c.now).IsZero() {
-		s.transitionLocked(t, TicketProcessing, c.now, "DELIVERY-PROCESSING")
-		t.Reason = ""
-		t.payAt = c.now.Add(s.scaled(deliveryDelay))
-		s.schedule(t.payAt, duePay, t.ID, nil)
-	} else {
-		s.startProcessingLocked(t, c.now, "DEPOSIT-SUCCESS")
-	}
-	s.saveTicket(t)
-	return c.reply(http.StatusOK, map[string]any{"ticket": t.Ticket})
-}
-
-// createdHead is the creation answer's flat part (§7.1): the live
-// service's fields, beside the seed's {ticket} so that both kinds of client
-// read it.
-type createdHead struct {
-	BrCode     string    `json:"brCode,omitempty"`
-	Expiration Time      `json:"expiration"`
-	ID         uuid.UUID `json:"id"`
-}
-
-func headOf(t *Ticket) createdHead {
-	h := createdHead{Expiration: t.ExpiresAt, ID: t.ID}
-	if t.BrlPixInputInfo != nil {
-		h.BrCode = t.BrCode()
-	}
-	return h
-}
-
-// createdAnswer is the whole creation answer: its head, then {ticket}.
-func createdAnswer(t *Ticket) any {
-	return struct {
-		createdHead
-		Ticket *Ticket `json:"ticket"`
-	}{headOf(t), t}
+	e.transitionLocked(t, TicketProcessing, at, event)
+	t.payAt = at.Add(e.scaled(deliveryDelay))
+	e.schedule(t.payAt, duePay, t.ID, nil)
 }
 
 // Demo scenarios that only seedLiveStates uses (after scenarioCount, so
@@ -186,14 +147,14 @@ const (
 
 // seedLiveStates gives the demo account a ticket in each state the random
 // history rarely or never reaches: ON-HOLD, PENDING (queued), CANCELED by
-// the caller and PARTIAL-FAILED. The caller holds s.mu (seeding).
-func (s *Server) seedLiveStates(r demoRand, a *account, who *access, now time.Time) error {
+// the caller and PARTIAL-FAILED. The caller holds e.mu (seeding).
+func (e *Engine) seedLiveStates(r demoRand, a *Account, who *Access, now time.Time) error {
 	make1 := func(sc scenario, at time.Time) (*ticket, error) {
-		plan, err := s.demoPlan(r, a, who, at, sc, false)
+		plan, err := e.demoPlan(r, a, who, at, sc, false)
 		if err != nil {
 			return nil, err
 		}
-		return s.makeTicketLocked(plan, at)
+		return e.makeTicketLocked(plan, at)
 	}
 	// ON-HOLD: a conversion above the single-ticket limit, waiting for review.
 	if _, err := make1(scenarioHeld, now.Add(-20*time.Minute)); err != nil {
@@ -207,17 +168,17 @@ func (s *Server) seedLiveStates(r demoRand, a *account, who *access, now time.Ti
 	}
 	t.payAt = now.Add(time.Hour)
 	t.Reason = "queued: behind this account's earlier payouts"
-	s.transitionLocked(t, TicketPending, now.Add(-3*time.Minute), "DEPOSIT-SUCCESS")
-	s.schedule(t.payAt, duePay, t.ID, nil)
-	s.saveTicket(t)
+	e.transitionLocked(t, TicketPending, now.Add(-3*time.Minute), "DEPOSIT-SUCCESS")
+	e.schedule(t.payAt, duePay, t.ID, nil)
+	e.saveTicket(t)
 	// CANCELED by the caller: a large PIX payment given up.
 	at := now.Add(-26 * time.Hour)
 	if t, err = make1(scenarioLargePIX, at); err != nil {
 		return err
 	}
 	t.Reason, t.fundAt = reasonCanceled, time.Time{}
-	s.transitionLocked(t, TicketCanceled, at.Add(4*time.Minute), "TICKET-CANCELED")
-	s.saveTicket(t)
+	e.transitionLocked(t, TicketCanceled, at.Add(4*time.Minute), "TICKET-CANCELED")
+	e.saveTicket(t)
 	// PARTIAL-FAILED: a PIX payout split in parts, one refused.
 	at = now.Add(-50 * time.Hour)
 	if t, err = make1(scenarioPayoutPIX, at); err != nil {
@@ -225,36 +186,19 @@ func (s *Server) seedLiveStates(r demoRand, a *account, who *access, now time.Ti
 	}
 	t.payAt = time.Time{}
 	t.FailureReason = "1 of 2 split deliveries was refused by the receiving institution; the other was paid"
-	s.transitionLocked(t, TicketPartialFailed, at.Add(5*time.Second), "DELIVERY-FAILED")
-	s.saveTicket(t)
+	e.transitionLocked(t, TicketPartialFailed, at.Add(5*time.Second), "DELIVERY-FAILED")
+	e.saveTicket(t)
 	return nil
-}
-
-// queryTimeEither reads a ticket-list time filter: RFC 3339 as the tickets
-// guide shows, or integer Unix seconds as live clients send (§7.2).
-func (c *call) queryTimeEither(name string) (time.Time, error) {
-	raw := c.query.Get(name)
-	if raw == "" {
-		return time.Time{}, nil
-	}
-	if n, err := strconv.ParseInt(raw, 10, 64); err == nil && n >= 0 {
-		return time.Unix(n, 0).UTC(), nil
-	}
-	t, err := time.Parse(time.RFC3339Nano, raw)
-	if err != nil {
-		return time.Time{}, badRequest(codeInvalidField, "%s %q must be an RFC 3339 date-time such as 2026-01-31T12:00:00Z or integer Unix seconds", name, truncate(raw, 40))
-	}
-	return t.UTC(), nil
 }
 
 // stampInfoIDs gives every info block of a ticket its own id and the
 // ticket's id, as live records carry them (§7.2). Blocks keep the ids they
-// have. The caller holds s.mu.
-func (s *Server) stampInfoIDs(t *ticket) {
+// have. The caller holds e.mu.
+func (e *Engine) stampInfoIDs(t *ticket) {
 	tid := t.ID.String()
 	stamp := func(id, ticketID *string) {
 		if *id == "" {
-			*id = s.newID().String()
+			*id = e.newID().String()
 		}
 		*ticketID = tid
 	}

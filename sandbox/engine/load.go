@@ -1,4 +1,4 @@
-package sandbox
+package engine
 
 import (
 	"encoding/json"
@@ -15,16 +15,16 @@ import (
 // after the other. Tickets stay in the database; only the lifecycle's work
 // list (tickets still UNPAID, PENDING, ON-HOLD or PROCESSING) is read, to
 // schedule it.
-func (s *Server) loadState(st *state) error {
+func (e *Engine) loadState(st *state) error {
 	fresh := newState()
 	for _, a := range st.accesses {
 		fresh.addAccess(a)
 	}
 	fresh.minApprovals = st.minApprovals
-	s.st = fresh
+	e.st = fresh
 	for _, step := range []func() error{
-		s.loadSettings, s.loadAccounts, s.loadBalances, s.loadRecords,
-		s.loadAttempts, s.loadOperations, s.loadSessions, s.scheduleLiveTickets,
+		e.loadSettings, e.loadAccounts, e.loadBalances, e.loadRecords,
+		e.loadAttempts, e.loadOperations, e.loadSessions, e.scheduleLiveTickets,
 	} {
 		if err := step(); err != nil {
 			return err
@@ -34,28 +34,28 @@ func (s *Server) loadState(st *state) error {
 }
 
 // loadSettings reads the number of approvals an operation needs.
-func (s *Server) loadSettings() error {
-	n, ok, err := s.db.MinApprovals()
+func (e *Engine) loadSettings() error {
+	n, ok, err := e.db.MinApprovals()
 	if ok {
-		s.st.minApprovals = n
+		e.st.minApprovals = n
 	}
 	return err
 }
 
 // loadAccounts reads the main account and its sub-accounts.
-func (s *Server) loadAccounts() error {
-	return s.db.EachAccount(func(r store.AccountRow) error {
+func (e *Engine) loadAccounts() error {
+	return e.db.EachAccount(func(r store.AccountRow) error {
 		a := newAccount(r.ID, r.Name, r.Kind, r.Main, r.MainID, r.CreatedAt)
 		a.PixKey, a.Wallet, a.TaxID = r.PixKey, r.Wallet, r.TaxID
-		s.st.addAccount(a)
+		e.st.addAccount(a)
 		return nil
 	})
 }
 
 // loadBalances reads every account's balances.
-func (s *Server) loadBalances() error {
-	return s.db.EachBalance(func(r store.BalanceRow) error {
-		a, err := s.accountOf(r.Account)
+func (e *Engine) loadBalances() error {
+	return e.db.EachBalance(func(r store.BalanceRow) error {
+		a, err := e.accountOf(r.Account)
 		if err != nil {
 			return err
 		}
@@ -65,9 +65,9 @@ func (s *Server) loadBalances() error {
 }
 
 // loadRecords reads every account's small collections.
-func (s *Server) loadRecords() error {
-	return s.db.EachRecords(func(acct, kind string, body []byte) error {
-		a, err := s.accountOf(acct)
+func (e *Engine) loadRecords() error {
+	return e.db.EachRecords(func(acct, kind string, body []byte) error {
+		a, err := e.accountOf(acct)
 		if err != nil {
 			return err
 		}
@@ -79,29 +79,29 @@ func (s *Server) loadRecords() error {
 }
 
 // loadAttempts reads the webhook delivery attempts.
-func (s *Server) loadAttempts() error {
-	return s.db.EachAttempt(func(acct string, r store.AttemptRow) error {
-		a, err := s.accountOf(acct)
+func (e *Engine) loadAttempts() error {
+	return e.db.EachAttempt(func(acct string, r store.AttemptRow) error {
+		a, err := e.accountOf(acct)
 		if err != nil {
 			return err
 		}
-		a.attempts.add(r.CreatedAt, r.ID, &attempt{WebhookAttempt{
+		a.attempts.add(r.CreatedAt, r.ID, &WebhookAttempt{
 			AccountID: acct, CreatedAt: fmtTime(r.CreatedAt), UpdatedAt: fmtTime(r.UpdatedAt), ID: r.ID.String(),
 			WebhookEventID: r.EventID, WebhookURL: r.URL, ResponseStatus: r.ResponseStatus, Acknowledged: r.Acknowledged,
-		}})
+		})
 		return nil
 	})
 }
 
 // loadOperations reads the multi-signature operations and schedules the
 // expiry of the pending ones.
-func (s *Server) loadOperations() error {
-	return s.db.EachOperation(func(acct string, r store.OperationRow) error {
-		a, err := s.accountOf(acct)
+func (e *Engine) loadOperations() error {
+	return e.db.EachOperation(func(acct string, r store.OperationRow) error {
+		a, err := e.accountOf(acct)
 		if err != nil {
 			return err
 		}
-		who := s.st.accessByID[r.Requester]
+		who := e.st.accessByID[r.Requester]
 		if who == nil {
 			return fmt.Errorf("operation %s refers to an unknown access %s", r.ID, r.Requester)
 		}
@@ -112,7 +112,7 @@ func (s *Server) loadOperations() error {
 		if os.MinApprovals < 1 {
 			return fmt.Errorf("operation %s needs %d approvals; at least 1 is sane", r.ID, os.MinApprovals)
 		}
-		op := &operation{
+		op := &Operation{
 			ID: r.ID, Requester: who, Acct: a, Status: os.Status, CreatedAt: os.CreatedAt, ExpiresAt: os.ExpiresAt,
 			Payload: os.Payload, req: os.Request, q: os.Quote, approvals: map[uuid.UUID]bool{}, ExecutedID: os.ExecutedID,
 			Reason: os.Reason, DecidedAt: os.DecidedAt, MinApprovals: os.MinApprovals, RejectedBy: os.RejectedBy,
@@ -120,9 +120,9 @@ func (s *Server) loadOperations() error {
 		for _, id := range os.Approvals {
 			op.approvals[id] = true
 		}
-		s.st.operations.add(op.CreatedAt, op.ID, op)
+		e.st.operations.add(op.CreatedAt, op.ID, op)
 		if op.Status == OperationPending {
-			s.schedule(op.ExpiresAt, dueOpExpire, uuid.Nil, op)
+			e.schedule(op.ExpiresAt, dueOpExpire, uuid.Nil, op)
 		}
 		return nil
 	})
@@ -131,55 +131,55 @@ func (s *Server) loadOperations() error {
 // loadSessions reads the payment sessions. A session opened before
 // sessions kept their settings has no expiry (zero ExpiresAt): it stays
 // open as it was.
-func (s *Server) loadSessions() error {
-	return s.db.EachSession(func(acct string, r store.SessionRow) error {
-		var d sessionDetail
+func (e *Engine) loadSessions() error {
+	return e.db.EachSession(func(acct string, r store.SessionRow) error {
+		var d SessionDetail
 		if err := json.Unmarshal(r.Detail, &d); err != nil {
 			return fmt.Errorf("payment session %s: %w", r.ID, err)
 		}
-		a, err := s.accountOf(acct)
+		a, err := e.accountOf(acct)
 		if err != nil {
 			return err
 		}
-		who := s.st.accessByID[r.Access]
+		who := e.st.accessByID[r.Access]
 		if who == nil {
 			return fmt.Errorf("payment session %s refers to an unknown access %s", r.ID, r.Access)
 		}
-		s.st.sessions[r.ID] = &paymentSession{ID: r.ID, acct: a, who: who, CreatedAt: r.CreatedAt, sessionDetail: d}
+		e.st.sessions[r.ID] = &Session{ID: r.ID, Account: a, Opener: who, CreatedAt: r.CreatedAt, SessionDetail: d}
 		return nil
 	})
 }
 
 // scheduleLiveTickets puts the transitions the stored tickets still wait
 // for back on the lifecycle's queue.
-func (s *Server) scheduleLiveTickets() error {
-	return s.db.EachLiveTicket(func(t store.LiveTicket) error {
+func (e *Engine) scheduleLiveTickets() error {
+	return e.db.EachLiveTicket(func(t store.LiveTicket) error {
 		if !t.FundAt.IsZero() {
-			s.schedule(t.FundAt, dueFund, t.ID, nil)
+			e.schedule(t.FundAt, dueFund, t.ID, nil)
 		}
 		if !t.PayAt.IsZero() {
-			s.schedule(t.PayAt, duePay, t.ID, nil)
+			e.schedule(t.PayAt, duePay, t.ID, nil)
 		}
 		if t.Status == string(TicketUnpaid) {
-			s.schedule(t.ExpiresAt, dueExpire, t.ID, nil)
+			e.schedule(t.ExpiresAt, dueExpire, t.ID, nil)
 		}
 		return nil
 	})
 }
 
-func (s *Server) accountOf(id string) (*account, error) {
+func (e *Engine) accountOf(id string) (*Account, error) {
 	aid, err := uuid.Parse(id)
 	if err != nil {
 		return nil, fmt.Errorf("account id %q is malformed", id)
 	}
-	a := s.st.accounts[aid]
+	a := e.st.accounts[aid]
 	if a == nil {
 		return nil, fmt.Errorf("account %s is unknown", id)
 	}
 	return a, nil
 }
 
-func (a *account) restoreRecords(kind string, body []byte) error {
+func (a *Account) restoreRecords(kind string, body []byte) error {
 	switch kind {
 	case "wallets":
 		return restoreJSON(a.wallets, body, func(v *Wallet) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
@@ -206,7 +206,7 @@ func (a *account) restoreRecords(kind string, body []byte) error {
 	case "kyc":
 		return restoreJSON(a.kyc, body, func(v *KYCAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "webhooks":
-		var ws []webhook
+		var ws []Webhook
 		if err := json.Unmarshal(body, &ws); err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package sandbox
+package engine
 
 import (
 	"errors"
@@ -39,51 +39,52 @@ func outputBlock(method string) (string, bool) {
 	return "", false
 }
 
-// bankFields are the bank-account fields of a BRL account, given instead
+// BankFields are the bank-account fields of a BRL account, given instead
 // of a PIX key (beneficiary registration and inline PIX output alike).
-type bankFields struct {
+type BankFields struct {
 	TaxID, UserName, BankCode, BranchCode, AccountNumber, AccountType string
 }
 
-func (f bankFields) given() bool {
+// Given reports whether any of the fields was given.
+func (f BankFields) Given() bool {
 	return f.TaxID != "" || f.UserName != "" || f.BankCode != "" || f.BranchCode != "" || f.AccountNumber != "" || f.AccountType != ""
 }
 
-// check validates the fields and returns them normalised; prefix names
+// Check validates the fields and returns them normalised; prefix names
 // the block in messages ("" for a top-level body).
-func (f bankFields) check(prefix string) (bankFields, error) {
+func (f BankFields) Check(prefix string) (BankFields, error) {
 	tax, _, err := validate.TaxID(f.TaxID)
 	if err != nil {
-		return f, fieldErr(prefix+"taxId", err)
+		return f, FieldError(prefix+"taxId", err)
 	}
 	if err := validate.Required(f.UserName); err != nil {
-		return f, fieldErr(prefix+"userName", err)
+		return f, FieldError(prefix+"userName", err)
 	}
 	if len(f.UserName) > 100 {
-		return f, badRequest(codeInvalidField, "%suserName: at most 100 characters", prefix)
+		return f, badRequest(CodeInvalidField, "%suserName: at most 100 characters", prefix)
 	}
 	bank, err := validate.Digits(f.BankCode, 3, 8)
 	if err != nil {
-		return f, fieldErr(prefix+"bankCode", err)
+		return f, FieldError(prefix+"bankCode", err)
 	}
 	if len(bank) != 3 && len(bank) != 8 {
-		return f, badRequest(codeInvalidField, "%sbankCode: 3 digits (COMPE) or 8 digits (ISPB), got %d", prefix, len(bank))
+		return f, badRequest(CodeInvalidField, "%sbankCode: 3 digits (COMPE) or 8 digits (ISPB), got %d", prefix, len(bank))
 	}
 	branch, err := validate.Digits(f.BranchCode, 1, 5)
 	if err != nil {
-		return f, fieldErr(prefix+"branchCode", err)
+		return f, FieldError(prefix+"branchCode", err)
 	}
 	number, err := validate.Digits(f.AccountNumber, 1, 20)
 	if err != nil {
-		return f, fieldErr(prefix+"accountNumber", err)
+		return f, FieldError(prefix+"accountNumber", err)
 	}
 	if !slices.Contains(brlAccountTypes, f.AccountType) {
-		return f, badRequest(codeInvalidField, "%saccountType: must be one of %s, got %q", prefix, strings.Join(brlAccountTypes, ", "), truncate(f.AccountType, 20))
+		return f, badRequest(CodeInvalidField, "%saccountType: must be one of %s, got %q", prefix, strings.Join(brlAccountTypes, ", "), truncate(f.AccountType, 20))
 	}
-	return bankFields{tax, strings.TrimSpace(f.UserName), bank, branch, number, f.AccountType}, nil
+	return BankFields{tax, strings.TrimSpace(f.UserName), bank, branch, number, f.AccountType}, nil
 }
 
-func (s *Server) planOutput(p *ticketPlan) error {
+func (e *Engine) planOutput(p *ticketPlan) error {
 	q, req := p.q, p.req
 	method := q.OutputPaymentMethod
 	sent := map[string]bool{
@@ -94,69 +95,69 @@ func (s *Server) planOutput(p *ticketPlan) error {
 	}
 	want, ok := outputBlock(method)
 	if !ok {
-		return badRequest(codeUnsupportedPair, "outputPaymentMethod: %s/%s payouts need a beneficiary kind this service does not register; quote another output", q.OutputCurrency, method)
+		return badRequest(CodeUnsupportedPair, "outputPaymentMethod: %s/%s payouts need a beneficiary kind this service does not register; quote another output", q.OutputCurrency, method)
 	}
 	for _, b := range []string{"ticketBrlPixOutput", "ticketBlockchainOutput", "ticketUsdOutput", "ticketUsdWireOutput", "ticketEurSepaOutput", "ticketArsOutput", "ticketCopOutput"} {
 		// INTERNAL takes an optional ticketBlockchainOutput (the nil id).
 		if sent[b] && b != want && !(method == "INTERNAL" && b == "ticketBlockchainOutput") {
-			return badRequest(codeUnexpectedBlock, "%s: the quote's output is %s via %s; remove the block", b, q.OutputCurrency, method)
+			return badRequest(CodeUnexpectedBlock, "%s: the quote's output is %s via %s; remove the block", b, q.OutputCurrency, method)
 		}
 	}
 	if want != "" && !sent[want] {
-		return badRequest(codeMissingField, "%s: required, the quote's output is %s via %s", want, q.OutputCurrency, method)
+		return badRequest(CodeMissingField, "%s: required, the quote's output is %s via %s", want, q.OutputCurrency, method)
 	}
 	switch want {
 	case "":
 		p.outKind = "internal"
 		if o := req.TicketBlockchainOutput; o != nil {
 			if o.WalletAddress != "" || o.WalletChain != "" || o.WalletMemo != "" || o.BeneficiaryWalletID != uuid.Nil.String() {
-				return badRequest(codeUnexpectedBlock, "ticketBlockchainOutput: the quote's output stays in the %s balance (INTERNAL); omit the block or send beneficiaryWalletId %s", q.OutputCurrency, uuid.Nil)
+				return badRequest(CodeUnexpectedBlock, "ticketBlockchainOutput: the quote's output stays in the %s balance (INTERNAL); omit the block or send beneficiaryWalletId %s", q.OutputCurrency, uuid.Nil)
 			}
 		}
 		return nil
 	case "ticketBrlPixOutput":
-		return s.planPixOutput(p)
+		return e.planPixOutput(p)
 	case "ticketBlockchainOutput":
-		return s.planChainOutput(p)
+		return e.planChainOutput(p)
 	case "ticketUsdOutput":
-		return s.planUSDOutput(p, "ticketUsdOutput", req.TicketUsdOutput.BeneficiaryUsdBankAccountID, req.TicketUsdOutput.AchReference, "achReference")
+		return e.planUSDOutput(p, "ticketUsdOutput", req.TicketUsdOutput.BeneficiaryUsdBankAccountID, req.TicketUsdOutput.AchReference, "achReference")
 	case "ticketUsdWireOutput":
-		return s.planUSDOutput(p, "ticketUsdWireOutput", req.TicketUsdWireOutput.BeneficiaryUsdBankAccountID, req.TicketUsdWireOutput.WireMessage, "wireMessage")
+		return e.planUSDOutput(p, "ticketUsdWireOutput", req.TicketUsdWireOutput.BeneficiaryUsdBankAccountID, req.TicketUsdWireOutput.WireMessage, "wireMessage")
 	case "ticketCopOutput":
-		id, err := bodyUUID("ticketCopOutput.beneficiaryCopBankAccountId", req.TicketCopOutput.BeneficiaryCopBankAccountID)
+		id, err := FieldUUID("ticketCopOutput.beneficiaryCopBankAccountId", req.TicketCopOutput.BeneficiaryCopBankAccountID)
 		if err != nil {
 			return err
 		}
 		b, ok := p.acct.cop.get(id)
 		if !ok {
-			return badRequest(codeUnknownBeneficiary, "ticketCopOutput.beneficiaryCopBankAccountId: no COP beneficiary %s in this account", id)
+			return badRequest(CodeUnknownBeneficiary, "ticketCopOutput.beneficiaryCopBankAccountId: no COP beneficiary %s in this account", id)
 		}
 		p.outKind, p.outID, p.cop = "cop", id, b
 		return p.payOut()
 	case "ticketEurSepaOutput":
 		o := req.TicketEurSepaOutput
-		id, err := bodyUUID("ticketEurSepaOutput.beneficiaryEurBankAccountId", o.BeneficiaryEurBankAccountID)
+		id, err := FieldUUID("ticketEurSepaOutput.beneficiaryEurBankAccountId", o.BeneficiaryEurBankAccountID)
 		if err != nil {
 			return err
 		}
 		if len(o.SepaReference) > 140 {
-			return badRequest(codeInvalidField, "ticketEurSepaOutput.sepaReference: at most 140 characters")
+			return badRequest(CodeInvalidField, "ticketEurSepaOutput.sepaReference: at most 140 characters")
 		}
 		b, ok := p.acct.eur.get(id)
 		if !ok {
-			return badRequest(codeUnknownBeneficiary, "ticketEurSepaOutput.beneficiaryEurBankAccountId: no EUR beneficiary %s in this account", id)
+			return badRequest(CodeUnknownBeneficiary, "ticketEurSepaOutput.beneficiaryEurBankAccountId: no EUR beneficiary %s in this account", id)
 		}
 		p.outKind, p.outID, p.reference = "eur", id, o.SepaReference
 		p.eurTo = &EuropeanFiatInfo{BankBeneficiaryName: b.BankBeneficiaryName, IBAN: b.IBAN, BIC: b.BIC, DepositMessage: o.SepaReference, PaymentRail: "SEPA", Currency: "EUR"}
 		return p.payOut()
 	case "ticketArsOutput":
-		id, err := bodyUUID("ticketArsOutput.beneficiaryArsBankAccountId", req.TicketArsOutput.BeneficiaryArsBankAccountID)
+		id, err := FieldUUID("ticketArsOutput.beneficiaryArsBankAccountId", req.TicketArsOutput.BeneficiaryArsBankAccountID)
 		if err != nil {
 			return err
 		}
 		b, ok := p.acct.ars.get(id)
 		if !ok {
-			return badRequest(codeUnknownBeneficiary, "ticketArsOutput.beneficiaryArsBankAccountId: no ARS beneficiary %s in this account", id)
+			return badRequest(CodeUnknownBeneficiary, "ticketArsOutput.beneficiaryArsBankAccountId: no ARS beneficiary %s in this account", id)
 		}
 		p.outKind, p.outID = "ars", id
 		p.arsTo = &ArgentineFiatReceiverInfo{CVU: b.CVU, AccountHolder: b.Alias}
@@ -179,32 +180,32 @@ func inlineRefused(what string) error {
 	return forbidden("enforceAllowedBeneficiaries: this access may only pay registered beneficiaries; register the %s first and send its id", what)
 }
 
-func (s *Server) planPixOutput(p *ticketPlan) error {
+func (e *Engine) planPixOutput(p *ticketPlan) error {
 	o := p.req.TicketBrlPixOutput
 	const pre = "ticketBrlPixOutput."
 	if len(o.PixMessage) > 140 {
-		return badRequest(codeInvalidField, pre+"pixMessage: at most 140 characters")
+		return badRequest(CodeInvalidField, pre+"pixMessage: at most 140 characters")
 	}
-	bank := bankFields{o.TaxID, o.UserName, o.BankCode, o.BranchCode, o.AccountNumber, o.AccountType}
+	bank := BankFields{o.TaxID, o.UserName, o.BankCode, o.BranchCode, o.AccountNumber, o.AccountType}
 	variants := 0
-	for _, v := range []bool{o.BeneficiaryBrlBankAccountID != "", o.PixKey != "", o.BrCode != "", bank.given()} {
+	for _, v := range []bool{o.BeneficiaryBrlBankAccountID != "", o.PixKey != "", o.BrCode != "", bank.Given()} {
 		if v {
 			variants++
 		}
 	}
 	if variants > 1 {
-		return badRequest(codeInvalidField, pre+"beneficiaryBrlBankAccountId: give exactly one of beneficiaryBrlBankAccountId, pixKey, brCode or the bank fields")
+		return badRequest(CodeInvalidField, pre+"beneficiaryBrlBankAccountId: give exactly one of beneficiaryBrlBankAccountId, pixKey, brCode or the bank fields")
 	}
 	enforce := p.who.Perms.EnforceAllowedBeneficiaries
 	switch {
 	case o.BeneficiaryBrlBankAccountID != "":
-		id, err := bodyUUID(pre+"beneficiaryBrlBankAccountId", o.BeneficiaryBrlBankAccountID)
+		id, err := FieldUUID(pre+"beneficiaryBrlBankAccountId", o.BeneficiaryBrlBankAccountID)
 		if err != nil {
 			return err
 		}
 		b, ok := p.acct.brl.get(id)
 		if !ok {
-			return badRequest(codeUnknownBeneficiary, pre+"beneficiaryBrlBankAccountId: no BRL beneficiary %s in this account", id)
+			return badRequest(CodeUnknownBeneficiary, pre+"beneficiaryBrlBankAccountId: no BRL beneficiary %s in this account", id)
 		}
 		p.outKind, p.outID, p.brl = "brl", id, b
 	case o.PixKey != "":
@@ -213,7 +214,7 @@ func (s *Server) planPixOutput(p *ticketPlan) error {
 		}
 		kind, key, err := validate.PixKey(o.PixKey)
 		if err != nil {
-			return fieldErr(pre+"pixKey", err)
+			return FieldError(pre+"pixKey", err)
 		}
 		r := &BrazilianFiatReceiverInfo{PixKey: key, UserName: "Recebedor Sandbox"}
 		if kind == validate.PixCPF || kind == validate.PixCNPJ {
@@ -226,56 +227,56 @@ func (s *Server) planPixOutput(p *ticketPlan) error {
 		}
 		code, err := brcode.Parse(o.BrCode)
 		if err != nil {
-			return fieldErr(pre+"brCode", err)
+			return FieldError(pre+"brCode", err)
 		}
 		if want := p.q.OutputBrCode; want != "" && want != o.BrCode {
-			return badRequest(codeInvalidField, pre+"brCode: the quote was asked for another BR Code (outputBrCode); send the same code")
+			return badRequest(CodeInvalidField, pre+"brCode: the quote was asked for another BR Code (outputBrCode); send the same code")
 		}
 		if code.Amount.IsPositive() && !code.Amount.Equal(p.q.OutputAmount) {
-			return badRequest(codeInvalidField, pre+"brCode: the code asks for BRL %s, the quote pays out %s; quote it with outputBrCode", code.Amount, p.q.OutputAmount)
+			return badRequest(CodeInvalidField, pre+"brCode: the code asks for BRL %s, the quote pays out %s; quote it with outputBrCode", code.Amount, p.q.OutputAmount)
 		}
 		p.outKind, p.pixTo = "pix", &BrazilianFiatReceiverInfo{PixKey: code.Key, UserName: code.MerchantName, BrCode: o.BrCode}
-	case bank.given():
+	case bank.Given():
 		if enforce {
 			return inlineRefused("bank account as a BRL beneficiary")
 		}
-		f, err := bank.check(pre)
+		f, err := bank.Check(pre)
 		if err != nil {
 			return err
 		}
 		p.outKind, p.pixTo = "pix", &BrazilianFiatReceiverInfo{TaxID: f.TaxID, UserName: f.UserName, BankCode: f.BankCode, BranchCode: f.BranchCode, AccountNumber: f.AccountNumber, AccountType: f.AccountType}
 	default:
-		return badRequest(codeMissingField, pre+"beneficiaryBrlBankAccountId: required (or pixKey, brCode, or the bank fields taxId, userName, bankCode, branchCode, accountNumber, accountType)")
+		return badRequest(CodeMissingField, pre+"beneficiaryBrlBankAccountId: required (or pixKey, brCode, or the bank fields taxId, userName, bankCode, branchCode, accountNumber, accountType)")
 	}
 	return p.payOut()
 }
 
-func (s *Server) planChainOutput(p *ticketPlan) error {
+func (e *Engine) planChainOutput(p *ticketPlan) error {
 	o, acct, method := p.req.TicketBlockchainOutput, p.acct, p.q.OutputPaymentMethod
 	const pre = "ticketBlockchainOutput."
 	inline := o.WalletAddress != "" || o.WalletChain != "" || o.WalletMemo != ""
 	switch {
 	case inline && o.BeneficiaryWalletID != "":
-		return badRequest(codeInvalidField, pre+"beneficiaryWalletId: give either a registered wallet id or walletChain and walletAddress, not both")
+		return badRequest(CodeInvalidField, pre+"beneficiaryWalletId: give either a registered wallet id or walletChain and walletAddress, not both")
 	case inline:
 		if p.who.Perms.EnforceAllowedBeneficiaries {
 			return inlineRefused("wallet as a beneficiary wallet")
 		}
 		if strings.TrimSpace(o.WalletChain) == "" {
-			return badRequest(codeMissingField, pre+"walletChain: required with walletAddress")
+			return badRequest(CodeMissingField, pre+"walletChain: required with walletAddress")
 		}
 		if o.WalletChain != method {
-			return badRequest(codeInvalidField, pre+"walletChain: %q, the quote pays out on %s", truncate(o.WalletChain, 20), method)
+			return badRequest(CodeInvalidField, pre+"walletChain: %q, the quote pays out on %s", truncate(o.WalletChain, 20), method)
 		}
 		if strings.TrimSpace(o.WalletAddress) == "" {
-			return badRequest(codeMissingField, pre+"walletAddress: required with walletChain")
+			return badRequest(CodeMissingField, pre+"walletAddress: required with walletChain")
 		}
-		addr, err := chainAddress(method, o.WalletAddress)
+		addr, err := ChainAddress(method, o.WalletAddress)
 		if err != nil {
-			return fieldErr(pre+"walletAddress", err)
+			return FieldError(pre+"walletAddress", err)
 		}
 		if len(o.WalletMemo) > 100 {
-			return badRequest(codeInvalidField, pre+"walletMemo: at most 100 characters")
+			return badRequest(CodeInvalidField, pre+"walletMemo: at most 100 characters")
 		}
 		p.outKind, p.chainTo = "inline", &BlockchainReceiverInfo{WalletAddress: addr, WalletChain: method, WalletMemo: o.WalletMemo}
 		if strings.EqualFold(addr, acct.Wallet) {
@@ -283,7 +284,7 @@ func (s *Server) planChainOutput(p *ticketPlan) error {
 		}
 		return p.payOut()
 	}
-	id, err := bodyUUID(pre+"beneficiaryWalletId", o.BeneficiaryWalletID)
+	id, err := FieldUUID(pre+"beneficiaryWalletId", o.BeneficiaryWalletID)
 	if err != nil {
 		return err
 	}
@@ -296,10 +297,10 @@ func (s *Server) planChainOutput(p *ticketPlan) error {
 	}
 	w, ok := acct.wallets.get(id)
 	if !ok {
-		return badRequest(codeUnknownBeneficiary, pre+"beneficiaryWalletId: no beneficiary wallet %s in this account", id)
+		return badRequest(CodeUnknownBeneficiary, pre+"beneficiaryWalletId: no beneficiary wallet %s in this account", id)
 	}
 	if w.WalletChain != method {
-		return badRequest(codeInvalidField, pre+"beneficiaryWalletId: the wallet %q is on %s, the quote pays out on %s", w.Alias, w.WalletChain, method)
+		return badRequest(CodeInvalidField, pre+"beneficiaryWalletId: the wallet %q is on %s, the quote pays out on %s", w.Alias, w.WalletChain, method)
 	}
 	p.outKind, p.outID, p.wallet = "wallet", id, w
 	if strings.EqualFold(w.WalletAddress, acct.Wallet) {
@@ -308,17 +309,17 @@ func (s *Server) planChainOutput(p *ticketPlan) error {
 	return p.payOut()
 }
 
-func (s *Server) planUSDOutput(p *ticketPlan, block, rawID, reference, refField string) error {
-	id, err := bodyUUID(block+".beneficiaryUsdBankAccountId", rawID)
+func (e *Engine) planUSDOutput(p *ticketPlan, block, rawID, reference, refField string) error {
+	id, err := FieldUUID(block+".beneficiaryUsdBankAccountId", rawID)
 	if err != nil {
 		return err
 	}
 	if len(reference) > 140 {
-		return badRequest(codeInvalidField, "%s.%s: at most 140 characters", block, refField)
+		return badRequest(CodeInvalidField, "%s.%s: at most 140 characters", block, refField)
 	}
 	b, ok := p.acct.usd.get(id)
 	if !ok {
-		return badRequest(codeUnknownBeneficiary, "%s.beneficiaryUsdBankAccountId: no USD beneficiary %s in this account", block, id)
+		return badRequest(CodeUnknownBeneficiary, "%s.beneficiaryUsdBankAccountId: no USD beneficiary %s in this account", block, id)
 	}
 	p.outKind, p.outID, p.usd, p.reference = "usd", id, b, reference
 	return p.payOut()
@@ -326,7 +327,7 @@ func (s *Server) planUSDOutput(p *ticketPlan, block, rawID, reference, refField 
 
 // chainAddress validates an address on chain: TRON's base58 form, EIP-55
 // elsewhere (returned checksummed).
-func chainAddress(chain, addr string) (string, error) {
+func ChainAddress(chain, addr string) (string, error) {
 	if chain == "TRON" {
 		if !validTronAddress(addr) {
 			return "", errors.New("a TRON address is T followed by 33 base58 characters")
@@ -335,4 +336,21 @@ func chainAddress(chain, addr string) (string, error) {
 	}
 	a, _, err := validate.EVMAddress(addr)
 	return a, err
+}
+
+// brlAccountTypes are the accountType values of BRL bank fields.
+var brlAccountTypes = []string{"checking", "payment", "savings", "salary"}
+
+// validTronAddress checks a TRON base58 address (T and 33 characters).
+func validTronAddress(s string) bool {
+	const b58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+	if len(s) != 34 || s[0] != 'T' {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune(b58, r) {
+			return false
+		}
+	}
+	return true
 }

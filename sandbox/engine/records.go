@@ -1,4 +1,4 @@
-package sandbox
+package engine
 
 import (
 	"bytes"
@@ -15,6 +15,19 @@ import (
 // that what it stores is what it answers (a page of tickets is served from
 // the stored JSON, never encoded again). They are the sandbox's own reading
 // of the contract, independent of any client's.
+
+// Encode writes v as the service writes JSON: without HTML escaping ("<"
+// stays "<" in messages), and without a trailing newline. A stored ticket
+// is encoded so, because it is answered as stored.
+func Encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
 
 // Time is a moment on the wire: RFC 3339 with fractional seconds in UTC,
 // "" when zero. Stored records are read back with the layouts the service

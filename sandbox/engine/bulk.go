@@ -1,4 +1,4 @@
-package sandbox
+package engine
 
 import (
 	"maps"
@@ -19,30 +19,30 @@ import (
 // externalId. They are final and move no balance (a PAID
 // one's deposit and delivery cancel out), so balances stay the sum of the
 // ledger. The same seed gives the same tickets.
-func (s *Server) bulkTickets(n int, seed int64) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.st
+func (e *Engine) bulkTickets(n int, seed int64) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st := e.st
 	who := st.accessByMail["operator@"+demoDomain]
 	r := newDemoRand(seed, "bulk")
-	now := s.now()
-	s.seedRand, s.seedNow = &r, now
-	defer func() { s.seedRand = nil }()
-	p := &quoteParams{inCur: "BRL", inMethod: "PIX", outCur: "BRLA", outMethod: "INTERNAL", inAmount: decimal.RequireFromString("1500")}
-	q, err := s.claimsAt(r, p, st.main, who, now)
+	now := e.now()
+	e.seedRand, e.seedNow = &r, now
+	defer func() { e.seedRand = nil }()
+	p := &QuoteRequest{InputCurrency: "BRL", InputMethod: "PIX", OutputCurrency: "BRLA", OutputMethod: "INTERNAL", InputAmount: decimal.RequireFromString("1500")}
+	q, err := e.claimsAt(r, p, st.main, who, now)
 	if err != nil {
 		return err
 	}
-	plan, err := s.planTicket(st.main, who, &ticketRequest{}, now, false, q)
+	plan, err := e.planTicket(st.main, who, &TicketRequest{}, now, false, q)
 	if err != nil {
 		return err
 	}
 	// The template is built but not stored: a scratch transaction.
-	tmpl, err := s.ticketTemplate(plan, now)
+	tmpl, err := e.ticketTemplate(plan, now)
 	if err != nil {
 		return err
 	}
-	return s.db.FillTickets(n, func(i int) (*store.TicketRow, error) {
+	return e.db.FillTickets(n, func(i int) (*store.TicketRow, error) {
 		t := *tmpl
 		at := now.Add(-time.Duration(r.Int64N(int64(90 * 24 * time.Hour))))
 		t.ID = r.uuid()
@@ -60,7 +60,7 @@ func (s *Server) bulkTickets(n int, seed int64) error {
 			t.Reason = reasonExpired
 		default:
 			t.Status = TicketPaid
-			t.BrazilianFiatSenderInfo = &BrazilianFiatSenderInfo{ID: r.uuid().String(), TicketID: t.ID.String(), Name: "Pagador Sandbox", EndToEndID: s.endToEndID("60701190", at)}
+			t.BrazilianFiatSenderInfo = &BrazilianFiatSenderInfo{ID: r.uuid().String(), TicketID: t.ID.String(), Name: "Pagador Sandbox", EndToEndID: e.endToEndID("60701190", at)}
 		}
 		return ticketRow(&t)
 	})
@@ -68,19 +68,19 @@ func (s *Server) bulkTickets(n int, seed int64) error {
 
 // ticketTemplate builds the ticket a plan describes without storing it or
 // scheduling anything: the writes it makes go to a savepoint rolled back
-// here. The caller holds s.mu for writing.
-func (s *Server) ticketTemplate(p *ticketPlan, now time.Time) (t *ticket, err error) {
-	err = s.db.Scratch(func() error {
+// here. The caller holds e.mu for writing.
+func (e *Engine) ticketTemplate(p *ticketPlan, now time.Time) (t *ticket, err error) {
+	err = e.db.Scratch(func() error {
 		// What the request code changes in memory is put back as well.
-		due, balances := slices.Clone(s.st.due), maps.Clone(p.acct.balances)
-		hearers := s.hearers(p.acct)
-		hooks := make([][]*webhook, len(hearers))
+		due, balances := slices.Clone(e.st.due), maps.Clone(p.acct.balances)
+		hearers := e.hearers(p.acct)
+		hooks := make([][]*Webhook, len(hearers))
 		for i, a := range hearers {
 			hooks[i], a.webhooks = a.webhooks, nil
 		}
 		var err error
-		t, err = s.makeTicketLocked(p, now)
-		s.st.due, p.acct.balances = due, balances
+		t, err = e.makeTicketLocked(p, now)
+		e.st.due, p.acct.balances = due, balances
 		for i, a := range hearers {
 			a.webhooks = hooks[i]
 		}

@@ -1,4 +1,4 @@
-package sandbox
+package engine
 
 import (
 	"crypto"
@@ -9,9 +9,11 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// account is the main account or one of its sub-accounts. Everything an
+// Account is the main account or one of its sub-accounts. Everything an
 // account owns hangs off it, so no lookup can cross into another account.
-type account struct {
+// Its exported fields do not change once it is made; what it holds is
+// read and changed through the engine, under its lock.
+type Account struct {
 	ID        uuid.UUID
 	Name      string
 	Type      string // INDIVIDUAL or COMPANY
@@ -32,33 +34,31 @@ type account struct {
 	usd     *series[USDAccount]
 	cop     *series[COPAccount]
 
-	webhooks []*webhook
-	events   *series[event]
-	attempts *series[attempt]
+	webhooks []*Webhook
+	attempts *series[WebhookAttempt]
 
-	// Compliance and trades (routes in trades.go and compliance.go).
+	// Compliance and trades (trades.go and compliance.go).
 	trades *series[Trade]
 	ubos   *series[UBO]
 	w8bens *series[W8BEN]
 	poa    *series[ProofOfAddressAttempt]
 
-	// The live service's extra records (routes in liveapi.go).
+	// The live service's extra records (§7.4).
 	eur       *series[EURAccount]
 	ars       *series[ARSAccount]
 	documents *series[Document]
 	kyc       *series[KYCAttempt]
 }
 
-func newAccount(id uuid.UUID, name, typ string, main bool, mainID uuid.UUID, created time.Time) *account {
-	return &account{
+func newAccount(id uuid.UUID, name, typ string, main bool, mainID uuid.UUID, created time.Time) *Account {
+	return &Account{
 		ID: id, Name: name, Type: typ, Main: main, MainID: mainID, CreatedAt: created,
 		balances: map[string]decimal.Decimal{},
 		wallets:  newSeries[Wallet](),
 		brl:      newSeries[BRLAccount](),
 		usd:      newSeries[USDAccount](),
 		cop:      newSeries[COPAccount](),
-		events:   newSeries[event](),
-		attempts: newSeries[attempt](),
+		attempts: newSeries[WebhookAttempt](),
 		trades:   newSeries[Trade](),
 		ubos:     newSeries[UBO](),
 		w8bens:   newSeries[W8BEN](),
@@ -71,17 +71,18 @@ func newAccount(id uuid.UUID, name, typ string, main bool, mainID uuid.UUID, cre
 	}
 }
 
-// subAccountID is the value of the subAccountId query that selects the
-// account ("" for the main account).
-func (a *account) subAccountID() string {
+// SubAccountID is the subAccountId that selects the account ("" for the
+// main account).
+func (a *Account) SubAccountID() string {
 	if a.Main {
 		return ""
 	}
 	return a.ID.String()
 }
 
-// access is a login on the main account, with its key and permissions.
-type access struct {
+// Access is a login on the main account, with its key and permissions.
+// Its fields are set when it is made and changed only under Edit.
+type Access struct {
 	ID          uuid.UUID
 	Name        string // demo name ("operator")
 	Email       string
@@ -95,7 +96,7 @@ type access struct {
 	KeyType       string // ed25519, ecdsa, rsa
 	APIKey        string
 	PrivateKeyPEM string
-	pub           crypto.PublicKey
+	PublicKey     crypto.PublicKey // verifies the API key's signatures
 	Password      string
 	EmailToken    string
 
@@ -103,15 +104,15 @@ type access struct {
 	MainBlacklisted bool
 }
 
-func (a *access) frozen(now time.Time) bool { return a.FrozenUntil.After(now) }
+func (a *Access) frozen(now time.Time) bool { return a.FrozenUntil.After(now) }
 
 // ticket is a ticket read from the database: its public view plus what the
 // lifecycle needs. It is a copy: a change is stored with saveTicket.
 type ticket struct {
 	Ticket
-	acct     *account
+	acct     *Account
 	accessID uuid.UUID
-	q        quoteClaims
+	q        QuoteClaims
 	// output beneficiary, checked again at delivery
 	outKind string // "brl", "wallet", "usd", "cop", "own", "internal"
 	outID   uuid.UUID
@@ -129,17 +130,17 @@ type ticket struct {
 	stored []byte
 }
 
-// operation is a parked multi-signature request.
-type operation struct {
+// Operation is a parked multi-signature request.
+type Operation struct {
 	ID           uuid.UUID
-	Requester    *access
-	Acct         *account
+	Requester    *Access
+	Acct         *Account
 	Status       OperationStatus
 	CreatedAt    time.Time
 	ExpiresAt    time.Time
 	Payload      json.RawMessage
-	req          ticketRequest
-	q            quoteClaims
+	req          TicketRequest
+	q            QuoteClaims
 	approvals    map[uuid.UUID]bool
 	ExecutedID   string
 	Reason       string
@@ -149,24 +150,22 @@ type operation struct {
 	RejectedBy string
 }
 
-// webhook is a registered delivery target of one account.
-type webhook struct {
+// Webhook is a registered delivery target of one account, stored as is
+// among the account's records (its fields' names are its stored form).
+type Webhook struct {
 	ID            uuid.UUID
 	URL           string
 	Subscriptions []string
 	CreatedAt     time.Time
 }
 
-// event is one recorded notification (a ticket transition).
-type event struct {
+// Event is one recorded notification (a ticket transition, a KYC
+// attempt's outcome) of an account.
+type Event struct {
 	ID           uuid.UUID
+	Account      *Account
 	Subscription string
 	Status       string
-	DataID       uuid.UUID
+	DataID       string // the ticket's or the attempt's id
 	CreatedAt    time.Time
-}
-
-// attempt is one delivery of an event to a webhook.
-type attempt struct {
-	WebhookAttempt
 }

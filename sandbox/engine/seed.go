@@ -1,4 +1,4 @@
-package sandbox
+package engine
 
 import (
 	"crypto/sha256"
@@ -111,8 +111,8 @@ const demoDomain = "acme-treasury.example"
 
 // buildDemo makes the demo state for a seed: same seed, same data (times
 // are relative to the sandbox clock at start).
-func (s *Server) buildDemo(seed int64) (*state, error) {
-	now := s.now()
+func (e *Engine) buildDemo(seed int64) (*state, error) {
+	now := e.now()
 	st := newState()
 	r := newDemoRand(seed, "accounts")
 
@@ -127,7 +127,7 @@ func (s *Server) buildDemo(seed int64) (*state, error) {
 		sub := newAccount(r.uuid(), name, typ, false, main.ID, now.Add(-time.Duration(300-60*i)*24*time.Hour))
 		st.addAccount(sub)
 	}
-	for _, a := range append([]*account{main}, st.subs...) {
+	for _, a := range append([]*Account{main}, st.subs...) {
 		a.PixKey = r.uuid().String()
 		a.Wallet = walletFromID(a.ID)
 		a.TaxID = demoCNPJ(r)
@@ -140,10 +140,10 @@ func (s *Server) buildDemo(seed int64) (*state, error) {
 		}
 		secret := derive(seed, "secret/"+d.name)
 		created := now.Add(-time.Duration(200-10*i) * 24 * time.Hour)
-		a := &access{
+		a := &Access{
 			ID: r.uuid(), Name: d.name, Email: d.name + "@" + demoDomain, Perms: d.perms,
 			CreatedAt: created, UpdatedAt: created, PasswordAt: created.Add(24 * time.Hour),
-			KeyType: d.keyType, APIKey: "sbx_" + hex.EncodeToString(secret[:16]), PrivateKeyPEM: pemText, pub: pub,
+			KeyType: d.keyType, APIKey: "sbx_" + hex.EncodeToString(secret[:16]), PrivateKeyPEM: pemText, PublicKey: pub,
 			Password:    "demo-" + hex.EncodeToString(secret[16:22]),
 			EmailToken:  fmt.Sprintf("%06d", (int(secret[22])<<16|int(secret[23])<<8|int(secret[24]))%1000000),
 			Blacklisted: map[uuid.UUID]bool{},
