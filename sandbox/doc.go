@@ -15,7 +15,8 @@
 // Its rooms: package store owns the SQLite database (a file with
 // Config.StatePath, a private in-memory database otherwise, through the
 // same code); package engine owns the service's rules, with its own types,
-// over the store; this package serves them over HTTP: routes, decoding
+// over the store; package demo makes the deterministic demo data through
+// the engine; this package serves them over HTTP: routes, decoding
 // and validation of requests, signatures, replay, the wire shapes and the
 // error → status mapping.
 //

@@ -20,4 +20,4 @@ func (s *Server) access(name string) *engine.Access {
 func (s *Server) countTickets() (int, error) { return s.eng.CountTickets(s.eng.Main()) }
 
 // bulkTickets fills the main account's history with n tickets.
-func (s *Server) bulkTickets(n int, seed int64) error { return s.eng.FillTickets(n, seed) }
+func (s *Server) bulkTickets(n int, seed int64) error { return s.FillTickets(n, seed) }

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tesouro-treasury/tesouro/sandbox/demo"
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
@@ -78,7 +79,7 @@ func New(cfg Config) (*Server, error) {
 		s.clock = time.Now
 	}
 	s.jwtKey = randomKey()
-	if s.webhookKey, err = engine.DemoWebhookKey(); err != nil {
+	if s.webhookKey, err = demo.WebhookKey(); err != nil {
 		return nil, fmt.Errorf("webhook signing key: %w", err)
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -88,8 +89,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.eng = engine.New(s.db, engine.Config{Now: s.clock, Speed: cfg.Speed})
-	if err := s.eng.Open(cfg.Seed); err != nil {
-		s.eng.Wait()
+	if err := s.open(cfg.Seed); err != nil {
 		s.db.Close()
 		return nil, err
 	}
@@ -106,6 +106,33 @@ func New(cfg Config) (*Server, error) {
 		s.eng.Sweep(s.ctx)
 	}()
 	return s, nil
+}
+
+// open readies the engine for a seed: the demo accounts and accesses, and
+// either what the store holds (a database seeded before) or the demo
+// history, built in the background behind the engine's lock.
+func (s *Server) open(seed int64) error {
+	d, err := demo.Build(s.eng, seed)
+	if err != nil {
+		return err
+	}
+	empty, err := s.db.Verify(seed)
+	if err != nil {
+		return err
+	}
+	if !empty {
+		if err := s.eng.Load(); err != nil {
+			return s.db.Refused(err)
+		}
+		return nil
+	}
+	build := d.History(s.eng)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		build()
+	}()
+	return nil
 }
 
 func randomKey() []byte {
@@ -131,7 +158,6 @@ func (s *Server) Close() error {
 	s.once.Do(func() {
 		s.cancel()
 		s.wg.Wait()
-		s.eng.Wait()
 		err = s.db.Close()
 	})
 	return err

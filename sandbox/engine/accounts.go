@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/brcode"
+	"github.com/tesouro-treasury/tesouro/validate"
 )
 
 // FormatTime is a time as the service's records write it: RFC 3339 with
@@ -143,7 +146,7 @@ func (e *Engine) CreateSubAccount(c Caller, name, typ string) (uuid.UUID, error)
 	id := uuid.New()
 	a := newAccount(id, name, typ, false, e.st.main.ID, c.Now)
 	a.PixKey = uuid.New().String()
-	a.Wallet = walletFromID(id)
+	a.Wallet = WalletAddress(id)
 	e.st.addAccount(a)
 	e.saveAccount(a)
 	return id, nil
@@ -162,4 +165,15 @@ func (e *Engine) Balances(c Caller) (map[string]decimal.Decimal, error) {
 		out[k] = v
 	}
 	return out, nil
+}
+
+// WalletAddress is the service wallet of the account id: a stable EIP-55
+// address derived from the id.
+func WalletAddress(id uuid.UUID) string {
+	h := sha256.Sum256(append([]byte("tesouro-sandbox-wallet/"), id[:]...))
+	addr, _, err := validate.EVMAddress("0x" + hex.EncodeToString(h[:20]))
+	if err != nil {
+		return "0x" + hex.EncodeToString(h[:20])
+	}
+	return addr
 }

@@ -66,6 +66,10 @@ func (r Records[T]) Put(acct *Account, at time.Time, id uuid.UUID, v *T) {
 	r.e.changed(acct)
 }
 
+// All is every record of acct, oldest first. The caller holds the lock
+// (Edit, or a History).
+func (r Records[T]) All(acct *Account) []*T { return r.k.of(acct).all() }
+
 // find is the operated account and its record id. The caller holds e.mu.
 func (r Records[T]) find(c Caller, id uuid.UUID) (*Account, *T, error) {
 	acct, err := r.e.scope(c)

@@ -20,7 +20,6 @@ package engine
 import (
 	"crypto/rand"
 	"math"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -54,15 +53,14 @@ type Engine struct {
 	// requests only take the write lock when something is due.
 	nextDue atomic.Int64
 
-	// seedRand is set only while the demo data is built, before the engine
-	// is shared: ids and hashes then come from the seed.
-	seedRand *demoRand
-	seedNow  time.Time // the history's "now", while seedRand is set
+	// seed is set only while a demo history is built (History): ids and
+	// hashes then come from it.
+	seed    Source
+	seedNow time.Time // the history's "now", while seed is set
 	// seedErr is a defect of the demo data, reported by every request.
 	seedErr error
 
 	outbox *Outbox
-	wg     sync.WaitGroup
 }
 
 // New makes an engine over db, with no account yet.
@@ -85,9 +83,6 @@ func New(db *store.Store, cfg Config) *Engine {
 func (e *Engine) Now() time.Time { return e.clock().UTC() }
 
 func (e *Engine) now() time.Time { return e.Now() }
-
-// Wait waits for the demo history being built in the background.
-func (e *Engine) Wait() { e.wg.Wait() }
 
 // Seeded waits until the demo history is built (under the write lock)
 // and reports a defect of it.

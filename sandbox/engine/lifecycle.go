@@ -119,7 +119,7 @@ func (e *Engine) advanceLocked(now time.Time) {
 			}
 		case dueExpire:
 			if t.Status == TicketUnpaid && !at.Before(t.ExpiresAt.Time) {
-				t.Reason = reasonExpired
+				t.Reason = ReasonExpired
 				e.transitionLocked(t, TicketCanceled, at, "TICKET-CANCELED")
 				t.fundAt = time.Time{}
 				e.saveTicket(t)
@@ -165,15 +165,15 @@ func randomHex(n int) string {
 // newID is a random identifier at run time, and a deterministic one while
 // the demo data is built.
 func (e *Engine) newID() uuid.UUID {
-	if e.seedRand != nil {
-		return e.seedRand.uuid()
+	if e.seed != nil {
+		return e.seed.UUID()
 	}
 	return uuid.New()
 }
 
 func (e *Engine) randomHex(n int) string {
-	if e.seedRand != nil {
-		return e.seedRand.hex(n)
+	if e.seed != nil {
+		return e.seed.Hex(n)
 	}
 	return randomHex(n)
 }

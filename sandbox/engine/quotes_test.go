@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 // TestAmountRuleProperties checks the amount rule and the reverse quote on
 // many amounts and pairs, without HTTP.
 func TestAmountRuleProperties(t *testing.T) {
-	r := newDemoRand(1, "amounts")
+	r := rand.New(rand.NewPCG(1, 2))
 	pairs := []QuoteRequest{
 		{InputCurrency: "BRL", InputMethod: "PIX", OutputCurrency: "USDC", OutputMethod: "POLYGON"},
 		{InputCurrency: "BRLA", InputMethod: "INTERNAL", OutputCurrency: "BRL", OutputMethod: "PIX"},
@@ -25,7 +26,7 @@ func TestAmountRuleProperties(t *testing.T) {
 		bp := basePrice(p.InputCurrency, p.OutputCurrency, at)
 		inPrec := money.Precision(p.InputCurrency)
 		for i := 0; i < 200; i++ {
-			in := r.amount(20, 200000, inPrec)
+			in := randomAmount(r, 20, 200000, inPrec)
 			fees, out := p.forward(in, bp)
 			inSum, outSum := decimal.Zero, decimal.Zero
 			for _, f := range fees {
@@ -60,4 +61,13 @@ func TestAmountRuleProperties(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomAmount is a decimal in [lo, hi) with prec decimals.
+func randomAmount(r *rand.Rand, lo, hi int64, prec int32) decimal.Decimal {
+	scale := int64(1)
+	for range prec {
+		scale *= 10
+	}
+	return decimal.New(lo*scale+r.Int64N((hi-lo)*scale), -prec)
 }

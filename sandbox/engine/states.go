@@ -65,7 +65,7 @@ func (e *Engine) ReleaseTicket(c Caller, id uuid.UUID) (Ticket, error) {
 
 // Reasons a ticket is CANCELED, in its reason field.
 const (
-	reasonExpired  = "expired: the input was not funded before expiresAt"
+	ReasonExpired  = "expired: the input was not funded before expiresAt"
 	reasonCanceled = "canceled by the caller while UNPAID"
 )
 
@@ -139,57 +139,6 @@ func (e *Engine) startProcessingLocked(t *ticket, at time.Time, event string) {
 	e.schedule(t.payAt, duePay, t.ID, nil)
 }
 
-// Demo scenarios that only seedLiveStates uses (after scenarioCount, so
-// the random history draws what it always drew).
-const (
-	scenarioHeld scenario = scenarioCount + 1 + iota
-)
-
-// seedLiveStates gives the demo account a ticket in each state the random
-// history rarely or never reaches: ON-HOLD, PENDING (queued), CANCELED by
-// the caller and PARTIAL-FAILED. The caller holds e.mu (seeding).
-func (e *Engine) seedLiveStates(r demoRand, a *Account, who *Access, now time.Time) error {
-	make1 := func(sc scenario, at time.Time) (*ticket, error) {
-		plan, err := e.demoPlan(r, a, who, at, sc, false)
-		if err != nil {
-			return nil, err
-		}
-		return e.makeTicketLocked(plan, at)
-	}
-	// ON-HOLD: a conversion above the single-ticket limit, waiting for review.
-	if _, err := make1(scenarioHeld, now.Add(-20*time.Minute)); err != nil {
-		return err
-	}
-	// PENDING: a USD payout queued behind the account's earlier payouts
-	// until an hour from now.
-	t, err := make1(scenarioPayoutUSD, now.Add(-3*time.Minute))
-	if err != nil {
-		return err
-	}
-	t.payAt = now.Add(time.Hour)
-	t.Reason = "queued: behind this account's earlier payouts"
-	e.transitionLocked(t, TicketPending, now.Add(-3*time.Minute), "DEPOSIT-SUCCESS")
-	e.schedule(t.payAt, duePay, t.ID, nil)
-	e.saveTicket(t)
-	// CANCELED by the caller: a large PIX payment given up.
-	at := now.Add(-26 * time.Hour)
-	if t, err = make1(scenarioLargePIX, at); err != nil {
-		return err
-	}
-	t.Reason, t.fundAt = reasonCanceled, time.Time{}
-	e.transitionLocked(t, TicketCanceled, at.Add(4*time.Minute), "TICKET-CANCELED")
-	e.saveTicket(t)
-	// PARTIAL-FAILED: a PIX payout split in parts, one refused.
-	at = now.Add(-50 * time.Hour)
-	if t, err = make1(scenarioPayoutPIX, at); err != nil {
-		return err
-	}
-	t.payAt = time.Time{}
-	t.FailureReason = "1 of 2 split deliveries was refused by the receiving institution; the other was paid"
-	e.transitionLocked(t, TicketPartialFailed, at.Add(5*time.Second), "DELIVERY-FAILED")
-	e.saveTicket(t)
-	return nil
-}
 
 // stampInfoIDs gives every info block of a ticket its own id and the
 // ticket's id, as live records carry them (§7.2). Blocks keep the ids they

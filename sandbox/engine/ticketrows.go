@@ -173,3 +173,6 @@ func receiverE2E(t *ticket) string {
 	}
 	return ""
 }
+
+// CountTickets is the number of stored tickets of acct.
+func (e *Engine) CountTickets(acct *Account) (int, error) { return e.countTickets(acct) }

@@ -12,7 +12,6 @@
 package engine
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -20,14 +19,6 @@ import (
 
 // eodCutoff is the settlement cut-off, 21:00 UTC (18:00 in São Paulo).
 const eodCutoff = 21 * time.Hour
-
-// Demo trades per account.
-const (
-	demoTradesSettled   = 8
-	demoTradesCancelled = 3
-	demoTradesPending   = 3 // backed by tickets in flight
-	demoTradesOpen      = 2 // no settlement ticket yet
-)
 
 // TradePage is a page of the operated account's trades, newest first,
 // created inside w and accepted by match (nil: all), once the trades due
@@ -159,123 +150,4 @@ func businessDay(d time.Time) time.Time {
 		d = d.AddDate(0, 0, 1)
 	}
 	return d
-}
-
-// tradeFromTicket makes the trade whose settlement ticket is tk: same
-// quote, currencies, methods, amounts, rate and fees.
-func tradeFromTicket(id uuid.UUID, tk *ticket, days int) *Trade {
-	q := tk.Quote
-	created := q.CreatedAt.Time
-	if created.IsZero() || created.After(tk.CreatedAt.Time) {
-		created = tk.CreatedAt.Time
-	}
-	fees := make([]TradeFee, 0, len(q.AppliedFees))
-	for _, f := range q.AppliedFees {
-		fees = append(fees, TradeFee{Type: f.Type, Description: f.Description, Amount: f.Amount, Currency: f.Currency})
-	}
-	return &Trade{
-		ID:                  id,
-		InputCurrency:       q.InputCurrency,
-		InputPaymentMethod:  q.InputPaymentMethod,
-		InputAmount:         q.InputAmount,
-		OutputCurrency:      q.OutputCurrency,
-		OutputPaymentMethod: q.OutputPaymentMethod,
-		OutputAmount:        q.OutputAmount,
-		BasePrice:           q.BasePrice,
-		AppliedFees:         fees,
-		QuoteTokenID:        q.ID,
-		SettlementTerms:     "T+" + strconv.Itoa(days),
-		SettlementDate:      NewTime(SettlementDay(created, days)),
-		Status:              TradePending,
-		CreatedAt:           NewTime(created),
-	}
-}
-
-// seedTrades adds an account's demo trades, each backed by one of its
-// tickets: settled ones by paid tickets, cancelled ones by failed or
-// expired tickets, and pending ones by the tickets still in flight, which
-// settle or cancel them as they complete, plus a few agreed today and not
-// due yet. The history has a dozen or so trades over the last 90 days in
-// every state.
-func (e *Engine) seedTrades(r demoRand, acct *Account, now time.Time) error {
-	since := now.Add(-(demoDays - 4) * 24 * time.Hour)
-	var paid, failed, live []*ticket
-	all, err := e.allTickets(true, acct)
-	if err != nil {
-		return err
-	}
-	for _, tk := range all {
-		if tk.Quote.ID == uuid.Nil {
-			continue
-		}
-		switch tk.Status {
-		case TicketPaid:
-			if tk.CreatedAt.After(since) {
-				paid = append(paid, tk)
-			}
-		case TicketFailed, TicketPartialFailed, TicketCanceled:
-			if tk.CreatedAt.After(since) {
-				failed = append(failed, tk)
-			}
-		case TicketUnpaid, TicketProcessing:
-			// Held and queued tickets wait on a person or a calendar;
-			// a demo trade in flight rides on one that moves by itself.
-			live = append(live, tk)
-		}
-	}
-	var trades []*Trade
-	for _, tk := range pickTickets(r, paid, demoTradesSettled-1+r.IntN(3)) {
-		t := tradeFromTicket(r.uuid(), tk, r.IntN(2))
-		t.Status = TradeSettled
-		id := tk.ID
-		t.SettlementTicketID = &id
-		t.SettledAt = tk.UpdatedAt
-		if t.SettledAt.After(t.SettlementDate.Time) {
-			// Agreed just before a cut-off and paid just after: the next one.
-			t.SettlementDate = NewTime(SettlementDay(t.SettledAt.Time, 0))
-		}
-		trades = append(trades, t)
-	}
-	for _, tk := range pickTickets(r, failed, demoTradesCancelled-1+r.IntN(2)) {
-		t := tradeFromTicket(r.uuid(), tk, r.IntN(2))
-		t.Status = TradeCancelled
-		trades = append(trades, t)
-	}
-	// The newest tickets in flight: they decide their trades while the
-	// sandbox runs. T+1 leaves them a business day.
-	if len(live) > demoTradesPending {
-		live = live[len(live)-demoTradesPending:]
-	}
-	for _, tk := range live {
-		trades = append(trades, tradeFromTicket(r.uuid(), tk, 1))
-	}
-	// Trades agreed today whose settlement ticket is not made yet: they
-	// stay pending until their cut-off, a business day or two away, and
-	// are cancelled if it passes without a paid ticket from their quote.
-	// Their economics repeat a past trade's, on a fresh quote.
-	for _, tk := range pickTickets(r, paid, demoTradesOpen) {
-		days := 1 + r.IntN(2)
-		t := tradeFromTicket(r.uuid(), tk, days)
-		t.QuoteTokenID = r.uuid()
-		created := now.Add(-time.Duration(5+r.IntN(360)) * time.Minute)
-		t.CreatedAt = NewTime(created)
-		t.SettlementDate = NewTime(SettlementDay(created, days))
-		trades = append(trades, t)
-	}
-	for _, t := range trades {
-		acct.trades.add(t.CreatedAt.Time, t.ID, t)
-	}
-	return nil
-}
-
-// pickTickets draws up to n distinct tickets.
-func pickTickets(r demoRand, from []*ticket, n int) []*ticket {
-	if n > len(from) {
-		n = len(from)
-	}
-	out := make([]*ticket, 0, n)
-	for _, i := range r.Perm(len(from))[:n] {
-		out = append(out, from[i])
-	}
-	return out
 }

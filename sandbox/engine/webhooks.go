@@ -29,6 +29,10 @@ const ReceiverPath = "/v2/sandbox/webhook-receiver"
 // learns the one it is served at (SetSelfBase).
 const defaultDemoBase = "http://127.0.0.1:8443"
 
+// DemoReceiverURL is the URL a demo webhook is registered at: the
+// sandbox's own receiver, at the address SetSelfBase then names.
+const DemoReceiverURL = defaultDemoBase + ReceiverPath
+
 // Delivery is one signed POST to send: an event's body, to a webhook's
 // URL, recorded as an attempt of the webhook's account.
 type Delivery struct {
@@ -66,7 +70,7 @@ func (e *Engine) recordTicketEvent(t *ticket, status string, at time.Time) {
 			if !slices.Contains(w.Subscriptions, "TICKET") && !slices.Contains(w.Subscriptions, "*") {
 				continue
 			}
-			if body == nil && e.seedRand == nil {
+			if body == nil && e.seed == nil {
 				body, _ = json.Marshal(eventEnvelope{
 					ID: ev.ID.String(), AccountID: acct.MainID.String(), SubAccountID: acct.SubAccountID(), Subscription: "TICKET",
 					CreatedAt: fmtTime(at), Data: map[string]any{"status": status, "ticket": t.Ticket},
@@ -81,7 +85,7 @@ func (e *Engine) recordTicketEvent(t *ticket, status string, at time.Time) {
 // its main account. The demo history (built from the seed) keeps to acct
 // alone, so that the seed gives the same data as before.
 func (e *Engine) hearers(acct *Account) []*Account {
-	if acct.Main || e.seedRand != nil || e.st.main == nil || e.st.main == acct {
+	if acct.Main || e.seed != nil || e.st.main == nil || e.st.main == acct {
 		return []*Account{acct}
 	}
 	return []*Account{acct, e.st.main}
@@ -95,7 +99,7 @@ func (e *Engine) addAttemptLocked(acct *Account, ev *Event, target string, at ti
 	}
 	acct.attempts.add(at, id, a)
 	defer e.saveAttempt(acct, a)
-	if r := e.seedRand; r != nil {
+	if r := e.seed; r != nil {
 		// Demo history: the receiver answered long ago.
 		switch n := r.IntN(100); {
 		case n < 4:

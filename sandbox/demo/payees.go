@@ -1,4 +1,4 @@
-package engine
+package demo
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -53,21 +54,22 @@ var demoARSPayees = []arsPayee{
 	{"Lucas Benítez", "0000003"},             // Mercado Pago
 }
 
-// seedEURAndARSBeneficiaries gives the account its EUR and ARS payees.
-func seedEURAndARSBeneficiaries(r demoRand, a *Account, now time.Time) {
+// payees gives the account its EUR and ARS beneficiaries, drawn from r.
+func (pa *past) payees(r demoRand, a *engine.Account) {
+	now := pa.now
 	at := func() time.Time { return now.Add(-time.Duration(100+r.IntN(200)) * 24 * time.Hour) }
 	for _, i := range r.Perm(len(demoEURPayees))[:2+r.IntN(2)] {
 		p := demoEURPayees[i]
 		iban := withIBANCheck(p.bic[4:6], p.bban(r))
 		country, _ := validate.Alpha2To3(iban[:2])
-		b := &EURAccount{ID: r.uuid(), Alias: p.name, Description: "demo SEPA payee", IBAN: iban, BIC: p.bic,
-			Country: country, BankBeneficiaryName: p.name, IsBusiness: p.business, CreatedAt: NewTime(at())}
-		a.eur.add(b.CreatedAt.Time, b.ID, b)
+		b := &engine.EURAccount{ID: r.uuid(), Alias: p.name, Description: "demo SEPA payee", IBAN: iban, BIC: p.bic,
+			Country: country, BankBeneficiaryName: p.name, IsBusiness: p.business, CreatedAt: engine.NewTime(at())}
+		pa.e.EURAccounts().Put(a, b.CreatedAt.Time, b.ID, b)
 	}
 	for _, i := range r.Perm(len(demoARSPayees))[:2+r.IntN(2)] {
 		p := demoARSPayees[i]
-		b := &ARSAccount{ID: r.uuid(), Alias: p.name, Description: "demo CVU payee", CVU: demoCVU(p.entity, r.digits(13)), CreatedAt: NewTime(at())}
-		a.ars.add(b.CreatedAt.Time, b.ID, b)
+		b := &engine.ARSAccount{ID: r.uuid(), Alias: p.name, Description: "demo CVU payee", CVU: demoCVU(p.entity, r.digits(13)), CreatedAt: engine.NewTime(at())}
+		pa.e.ARSAccounts().Put(a, b.CreatedAt.Time, b.ID, b)
 	}
 }
 

@@ -1,6 +1,6 @@
 // Code in this file is data: fixed RSA key pairs for the sandbox demo.
 
-package engine
+package demo
 
 // These RSA private keys are SANDBOX DEMO KEYS, published on purpose and
 // never secrets: they sign the demo accesses' requests and the sandbox's

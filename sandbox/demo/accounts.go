@@ -1,7 +1,13 @@
-package engine
+// Package demo is the sandbox's deterministic demo data: the accounts and
+// accesses of a seed (with the keys and secrets of the credentials file),
+// today's balances, and the history behind them (beneficiaries, webhooks,
+// tickets in every state, multi-signature operations, trades and
+// compliance records), made by the engine's own rules at past times
+// through an engine.History. The same seed gives the same data, byte for
+// byte outside the timestamps, which are relative to the engine's clock.
+package demo
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
@@ -10,7 +16,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
-	"github.com/tesouro-treasury/tesouro/validate"
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
 // demoRand is the deterministic source of the demo data.
@@ -47,6 +53,13 @@ func (r demoRand) amount(lo, hi int64, prec int32) decimal.Decimal {
 	return decimal.New(n, -prec)
 }
 
+// UUID, Hex and IntN are what the engine draws while a history is built
+// (engine.Source).
+func (r demoRand) UUID() uuid.UUID { return r.uuid() }
+
+// Hex is n hex digits.
+func (r demoRand) Hex(n int) string { return r.hex(n) }
+
 func (r demoRand) pick(xs []string) string { return xs[r.IntN(len(xs))] }
 
 func (r demoRand) digits(n int) string {
@@ -66,30 +79,20 @@ func (r demoRand) hex(n int) string {
 	return string(b)
 }
 
-// walletFromID makes a stable EIP-55 service-wallet address for an account.
-func walletFromID(id uuid.UUID) string {
-	h := sha256.Sum256(append([]byte("tesouro-sandbox-wallet/"), id[:]...))
-	addr, _, err := validate.EVMAddress("0x" + hex.EncodeToString(h[:20]))
-	if err != nil {
-		return "0x" + hex.EncodeToString(h[:20])
-	}
-	return addr
-}
-
 // demoAccess describes one demo access (spec/service.md §6).
 type demoAccess struct {
 	name    string
 	keyType string
 	rsaPEM  string
 	sec1    bool
-	perms   Permissions
+	perms   engine.Permissions
 }
 
 func demoAccesses() []demoAccess {
-	operator := Permissions{PayIn: true, PayOut: true, Convert: true, OnChain: true, Markup: true, Beneficiary: true}
+	operator := engine.Permissions{PayIn: true, PayOut: true, Convert: true, OnChain: true, Markup: true, Beneficiary: true}
 	requester := operator
 	requester.OperationRequester = true
-	approver := Permissions{OperationApprover: true}
+	approver := engine.Permissions{OperationApprover: true}
 	approver3 := operator
 	approver3.OperationApprover = true
 	approver3.OperationRequester = true
@@ -99,38 +102,45 @@ func demoAccesses() []demoAccess {
 		{name: "approver1", keyType: "ecdsa", sec1: true, perms: approver},
 		{name: "approver2", keyType: "ed25519", perms: approver},
 		{name: "approver3", keyType: "rsa", rsaPEM: demoRSAApprover3PEM, perms: approver3},
-		{name: "viewer", keyType: "rsa", rsaPEM: demoRSAViewerPEM, perms: Permissions{ViewOnly: true}},
-		{name: "restricted", keyType: "ecdsa", perms: Permissions{Convert: true, EnforceAllowedBeneficiaries: true}},
+		{name: "viewer", keyType: "rsa", rsaPEM: demoRSAViewerPEM, perms: engine.Permissions{ViewOnly: true}},
+		{name: "restricted", keyType: "ecdsa", perms: engine.Permissions{Convert: true, EnforceAllowedBeneficiaries: true}},
 		// Not one of the names of §6: an access frozen for a month, so that
 		// frozen accesses can be seen and tried.
 		{name: "frozen", keyType: "ed25519", perms: operator},
 	}
 }
 
+// demoDomain is the e-mail domain of the demo accesses.
 const demoDomain = "acme-treasury.example"
 
-// buildDemo makes the demo state for a seed: same seed, same data (times
-// are relative to the sandbox clock at start).
-func (e *Engine) buildDemo(seed int64) (*state, error) {
-	now := e.now()
-	st := newState()
+// Demo is the demo world of a seed, once its accounts and accesses are in
+// an engine: what the history needs besides them (today's balances).
+type Demo struct {
+	seed  int64
+	today map[*engine.Account]map[string]decimal.Decimal
+}
+
+// Build adds the demo accounts and accesses of seed to e, before e
+// serves: same seed, same data (times are relative to e's clock).
+func Build(e *engine.Engine, seed int64) (*Demo, error) {
+	now := e.Now()
 	r := newDemoRand(seed, "accounts")
 
-	main := newAccount(r.uuid(), "Acme Treasury Ltda", "COMPANY", true, uuid.Nil, now.Add(-400*24*time.Hour))
+	main := engine.NewAccount(r.uuid(), "Acme Treasury Ltda", "COMPANY", true, uuid.Nil, now.Add(-400*24*time.Hour))
 	main.MainID = main.ID
-	st.addAccount(main)
+	accts := []*engine.Account{main}
 	for i, name := range []string{"Acme Payments", "Acme Brokerage", "Acme Sul"} {
 		typ := "COMPANY"
 		if i == 1 {
 			typ = "INDIVIDUAL"
 		}
-		sub := newAccount(r.uuid(), name, typ, false, main.ID, now.Add(-time.Duration(300-60*i)*24*time.Hour))
-		st.addAccount(sub)
+		accts = append(accts, engine.NewAccount(r.uuid(), name, typ, false, main.ID, now.Add(-time.Duration(300-60*i)*24*time.Hour)))
 	}
-	for _, a := range append([]*Account{main}, st.subs...) {
+	for _, a := range accts {
 		a.PixKey = r.uuid().String()
-		a.Wallet = walletFromID(a.ID)
+		a.Wallet = engine.WalletAddress(a.ID)
 		a.TaxID = demoCNPJ(r)
+		e.AddAccount(a)
 	}
 
 	for i, d := range demoAccesses() {
@@ -140,7 +150,7 @@ func (e *Engine) buildDemo(seed int64) (*state, error) {
 		}
 		secret := derive(seed, "secret/"+d.name)
 		created := now.Add(-time.Duration(200-10*i) * 24 * time.Hour)
-		a := &Access{
+		a := &engine.Access{
 			ID: r.uuid(), Name: d.name, Email: d.name + "@" + demoDomain, Perms: d.perms,
 			CreatedAt: created, UpdatedAt: created, PasswordAt: created.Add(24 * time.Hour),
 			KeyType: d.keyType, APIKey: "sbx_" + hex.EncodeToString(secret[:16]), PrivateKeyPEM: pemText, PublicKey: pub,
@@ -149,35 +159,39 @@ func (e *Engine) buildDemo(seed int64) (*state, error) {
 			Blacklisted: map[uuid.UUID]bool{},
 		}
 		a.Perms.ID = r.uuid().String()
-		a.Perms.UpdatedAt = fmtTime(created)
+		a.Perms.UpdatedAt = engine.FormatTime(created)
 		if d.name != "viewer" {
 			a.MFAID = r.uuid()
 		}
 		switch d.name {
 		case "restricted":
-			a.Blacklisted[st.subs[2].ID] = true
+			a.Blacklisted[accts[3].ID] = true
 		case "frozen":
 			a.FrozenUntil = now.Add(30 * 24 * time.Hour).Truncate(time.Second)
 		}
-		st.addAccess(a)
+		e.AddAccess(a)
 	}
-
-	seedBalances(r, st)
-	return st, nil
+	return &Demo{seed: seed, today: todayBalances(r, accts)}, nil
 }
 
-func seedBalances(r demoRand, st *state) {
-	main := st.main
-	main.balances["BRLA"] = decimal.RequireFromString("9457.170326")
-	main.balances["USDC"] = r.amount(20000, 90000, 6)
-	main.balances["USDT"] = r.amount(5000, 30000, 6)
-	main.balances["EURC"] = r.amount(1000, 12000, 6)
-	for _, a := range st.subs {
-		a.balances["BRLA"] = r.amount(500, 50000, 6)
-		a.balances["USDC"] = r.amount(100, 20000, 6)
-		a.balances["USDT"] = r.amount(0, 5000, 6)
-		a.balances["EURC"] = r.amount(0, 3000, 6)
+// todayBalances are the demo accounts' balances today.
+func todayBalances(r demoRand, accts []*engine.Account) map[*engine.Account]map[string]decimal.Decimal {
+	main := map[string]decimal.Decimal{
+		"BRLA": decimal.RequireFromString("9457.170326"),
+		"USDC": r.amount(20000, 90000, 6),
+		"USDT": r.amount(5000, 30000, 6),
+		"EURC": r.amount(1000, 12000, 6),
 	}
+	today := map[*engine.Account]map[string]decimal.Decimal{accts[0]: main}
+	for _, a := range accts[1:] {
+		today[a] = map[string]decimal.Decimal{
+			"BRLA": r.amount(500, 50000, 6),
+			"USDC": r.amount(100, 20000, 6),
+			"USDT": r.amount(0, 5000, 6),
+			"EURC": r.amount(0, 3000, 6),
+		}
+	}
+	return today
 }
 
 // demoCNPJ draws a CNPJ with valid check digits.

@@ -1,4 +1,4 @@
-package engine
+package demo
 
 import (
 	"crypto"
@@ -91,5 +91,5 @@ func parseRSA(p string) (*rsa.PrivateKey, error) {
 	return rk, nil
 }
 
-// DemoWebhookKey is the fixed demo key that signs webhook deliveries.
-func DemoWebhookKey() (*rsa.PrivateKey, error) { return parseRSA(demoRSAWebhookPEM) }
+// WebhookKey is the fixed demo key that signs webhook deliveries.
+func WebhookKey() (*rsa.PrivateKey, error) { return parseRSA(demoRSAWebhookPEM) }
