@@ -21,3 +21,18 @@ func (s *Server) countTickets() (int, error) { return s.eng.CountTickets(s.eng.M
 
 // bulkTickets fills the main account's history with n tickets.
 func (s *Server) bulkTickets(n int, seed int64) error { return s.FillTickets(n, seed) }
+
+// errorBody is the error body of spec/service.md §4.
+type errorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // The permission flags of a ticket creation (spec/service.md §7.5), one
@@ -68,7 +69,7 @@ func TestTicketFlagsOneByOne(t *testing.T) {
 	}
 }
 
-func without(p *engine.Permissions, flag string) {
+func without(p *records.Permissions, flag string) {
 	switch flag {
 	case "payIn":
 		p.PayIn = false

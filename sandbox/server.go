@@ -2,21 +2,21 @@ package sandbox
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/rsa"
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"math"
 	"net"
 	"net/http"
-	"net/url"
-	"strconv"
 	"sync"
 	"time"
 
+	"github.com/tesouro-treasury/tesouro/sandbox/delivery"
 	"github.com/tesouro-treasury/tesouro/sandbox/demo"
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/faults"
+	"github.com/tesouro-treasury/tesouro/sandbox/httpapi"
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
@@ -33,29 +33,14 @@ type Config struct {
 	Wrap func(next http.Handler, creds Credentials) http.Handler
 }
 
-// maxBody is the largest request body accepted (§4: 413 above).
-const maxBody = 1 << 20
-
-// Server is one sandbox: its store, its rules, and how it is served.
+// Server is one sandbox: its store, its rules, and how they are served.
 type Server struct {
-	// replays remembers the API-key requests of the skew window (replay.go).
-	replays replayGuard
-	// logins is the memory of the JWT login flow (auth.go).
-	logins logins
-
 	cfg   Config
 	clock func() time.Time
 
 	db  *store.Store
 	eng *engine.Engine
-
-	routes  router
-	faults  *faults
-	handler http.Handler
-
-	jwtKey     []byte
-	webhookKey *rsa.PrivateKey
-	httpClient *http.Client
+	api *httpapi.Server
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -70,20 +55,19 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Speed < 0 || math.IsNaN(cfg.Speed) || math.IsInf(cfg.Speed, 0) {
 		return nil, fmt.Errorf("speed %v: must be a positive factor such as 1 or 10", cfg.Speed)
 	}
-	f, err := parseFaults(cfg.Faults, cfg.Seed)
+	f, err := faults.Parse(cfg.Faults, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, clock: cfg.Now, faults: f, logins: newLogins()}
+	s := &Server{cfg: cfg, clock: cfg.Now}
 	if s.clock == nil {
 		s.clock = time.Now
 	}
-	s.jwtKey = randomKey()
-	if s.webhookKey, err = demo.WebhookKey(); err != nil {
+	key, err := demo.WebhookKey()
+	if err != nil {
 		return nil, fmt.Errorf("webhook signing key: %w", err)
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.httpClient = &http.Client{Timeout: 5 * time.Second}
 
 	if s.db, err = store.Open(cfg.StatePath); err != nil {
 		return nil, err
@@ -93,14 +77,14 @@ func New(cfg Config) (*Server, error) {
 		s.db.Close()
 		return nil, err
 	}
-	s.routeAll()
-	s.handler = http.HandlerFunc(s.serve)
+	s.api = httpapi.New(s.eng, httpapi.Config{Now: s.clock, Faults: f, WebhookKey: &key.PublicKey})
 
-	for range 4 {
-		s.wg.Add(1)
-		go s.deliverLoop()
-	}
-	s.wg.Add(1)
+	sender := delivery.New(s.eng, key, s.api.Receiver())
+	s.wg.Add(2)
+	go func() {
+		defer s.wg.Done()
+		sender.Run(s.ctx)
+	}()
 	go func() {
 		defer s.wg.Done()
 		s.eng.Sweep(s.ctx)
@@ -135,12 +119,6 @@ func (s *Server) open(seed int64) error {
 	return nil
 }
 
-func randomKey() []byte {
-	k := make([]byte, 32)
-	_, _ = rand.Read(k)
-	return k
-}
-
 // seeded waits until the demo history is built (under the write lock)
 // and reports a defect of it.
 func (s *Server) seeded() error { return s.eng.Seeded() }
@@ -149,7 +127,7 @@ func (s *Server) seeded() error { return s.eng.Seeded() }
 func (s *Server) now() time.Time { return s.clock().UTC() }
 
 // Handler serves the whole interface.
-func (s *Server) Handler() http.Handler { return s.handler }
+func (s *Server) Handler() http.Handler { return s.api }
 
 // Close stops the background work and closes the database (every
 // acknowledged write is already committed).
@@ -202,7 +180,9 @@ func (s *Server) serveOn(ln net.Listener, scheme string) *Running {
 	if s.cfg.Wrap != nil {
 		h = s.cfg.Wrap(h, creds)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: discardLogger()}
+	// net/http's log of aborted handlers is silenced: the drop faults
+	// abort on purpose.
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
 	r := &Running{Server: s, BaseURL: base, Creds: creds, srv: srv}
 	go func() { _ = srv.Serve(ln) }()
 	return r
@@ -238,165 +218,4 @@ func (s *Server) Credentials(baseURL string) Credentials {
 		})
 	}
 	return c
-}
-
-// call is one request being served.
-type call struct {
-	s      *Server
-	r      *http.Request
-	body   []byte
-	params map[string]string
-	query  url.Values
-	now    time.Time
-	who    *engine.Access // nil on public routes
-
-	// the response, written after the handler returned (and released its locks)
-	status      int
-	value       any
-	raw         []byte
-	contentType string
-	headers     map[string]string
-}
-
-// reply sets a JSON response.
-func (c *call) reply(status int, v any) error {
-	c.status, c.value = status, v
-	return nil
-}
-
-// replyRaw sets a non-JSON response.
-func (c *call) replyRaw(status int, contentType string, data []byte, headers map[string]string) error {
-	c.status, c.raw, c.contentType, c.headers = status, data, contentType, headers
-	return nil
-}
-
-func (c *call) param(name string) string { return c.params[name] }
-
-// serve is the request pipeline: faults, body limit, lifecycle, routing,
-// authentication, the handler, then the response.
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	f := s.faults.pick()
-	if f.latency > 0 {
-		select {
-		case <-time.After(f.latency):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	if f.drop {
-		panic(http.ErrAbortHandler)
-	}
-	if f.ratelimit {
-		w.Header().Set("Retry-After", "1")
-		writeError(w, errf(http.StatusTooManyRequests, codeRateLimited, "too many requests; retry after 1 second"))
-		return
-	}
-	if f.error500 {
-		writeError(w, errf(http.StatusInternalServerError, codeInternal, "injected fault: internal error"))
-		return
-	}
-
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		s.db.WriteBegun()
-		defer s.db.WriteEnded()
-	}
-	c := &call{s: s, r: r, now: s.now()}
-	seedErr := s.eng.Seeded()
-	if err := s.db.Failed(); err != nil {
-		writeError(w, errf(http.StatusInternalServerError, codeInternal, "%v", err))
-		return
-	}
-	if seedErr != nil {
-		writeError(w, errf(http.StatusInternalServerError, codeInternal, "the sandbox demo data could not be built (try another --seed): %v", seedErr))
-		return
-	}
-	if r.Body != nil {
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-		if err != nil {
-			writeError(w, badRequest(codeInvalidRequest, "request body could not be read: %v", err))
-			return
-		}
-		if len(body) > maxBody {
-			writeError(w, errf(http.StatusRequestEntityTooLarge, codeTooLarge, "request body is over 1 MiB; send less"))
-			return
-		}
-		c.body = body
-	}
-	s.eng.AdvanceIfDue(c.now)
-
-	rt, params, allowed := s.routes.match(r.Method, r.URL.Path)
-	if rt == nil {
-		if len(allowed) > 0 {
-			methodNotAllowed(w, r.Method, r.URL.Path, allowed)
-			return
-		}
-		writeError(w, notFound("path", r.URL.Path))
-		return
-	}
-	c.params = params
-	q, err := url.ParseQuery(r.URL.RawQuery)
-	if err != nil {
-		writeError(w, badRequest(codeInvalidRequest, "query string is malformed: %v", err))
-		return
-	}
-	c.query = q
-	if rt.auth == authAccess {
-		who, aerr := s.authenticate(c)
-		if aerr != nil {
-			w.Header().Set("WWW-Authenticate", `Bearer, X-API-Key`)
-			writeError(w, aerr)
-			return
-		}
-		c.who = who
-	}
-	err = rt.h(c)
-	if ferr := s.db.Failed(); ferr != nil {
-		// The handler's writes may not be stored: never acknowledge them.
-		err = errf(http.StatusInternalServerError, codeInternal, "%v", ferr)
-	}
-	if err != nil {
-		ae := answerOf(err)
-		if f.dropAfterCommit {
-			panic(http.ErrAbortHandler)
-		}
-		writeError(w, ae)
-		return
-	}
-	if f.dropAfterCommit {
-		panic(http.ErrAbortHandler)
-	}
-	c.write(w)
-}
-
-func (c *call) write(w http.ResponseWriter) {
-	h := w.Header()
-	for k, v := range c.headers {
-		h.Set(k, v)
-	}
-	data := c.raw
-	if c.raw == nil {
-		if c.value == nil {
-			c.value = struct{}{}
-		}
-		var err error
-		data, err = marshalJSON(c.value)
-		if err != nil {
-			writeError(w, errf(http.StatusInternalServerError, codeInternal, "encode response: %v", err))
-			return
-		}
-		c.contentType = "application/json"
-	}
-	h.Set("Content-Type", c.contentType)
-	h.Set("Content-Length", strconv.Itoa(len(data)))
-	if c.status == 0 {
-		c.status = http.StatusOK
-	}
-	w.WriteHeader(c.status)
-	_, _ = w.Write(data)
-}
-
-// caller is who the call is for the engine: its access, the sub-account
-// it asks for, its clock reading.
-func (c *call) caller() engine.Caller {
-	return engine.Caller{Access: c.who, Sub: c.query.Get("subAccountId"), Now: c.now}
 }

@@ -185,7 +185,7 @@ func BenchmarkFilteredList(b *testing.B) {
 		// that hardly moves, more times than the skew window has
 		// milliseconds to stamp it with: the replay guard would refuse
 		// the repeats, and what is measured here is the page.
-		r.Server.replays.off = true
+		r.Server.api.SetReplayGuard(false)
 		c := r.client(b, "operator")
 		c.hc = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 		fixtures = append(fixtures, fixture{n: n, c: c, now: clock()})

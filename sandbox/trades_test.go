@@ -16,6 +16,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // recordsClient is the project's api client signed in as a demo access.
@@ -288,16 +289,16 @@ func TestTradesFilters(t *testing.T) {
 	// Bad filter values are 400s naming the parameter.
 	raw := r.client(t, "operator")
 	for _, tc := range []struct{ query, code, names string }{
-		{"status=DONE", codeInvalidField, "status"},
-		{"status=settled", codeInvalidField, "status"},
-		{"settlementDate=2026-02-30", codeInvalidField, "settlementDate"},
-		{"settlementDate=21%2F11%2F2026", codeInvalidField, "settlementDate"},
-		{"settlementDate=2026-11-21T25:00:00Z", codeInvalidField, "settlementDate"},
-		{"createdAfter=yesterday", codeInvalidField, "createdAfter"},
-		{"createdBefore=2026-11-21T00:00:00Z", codeInvalidField, "createdBefore"},
-		{"createdAfter=200&createdBefore=100", codeInvalidField, "createdBefore"},
-		{"cursor=not-a-cursor", codeInvalidCursor, "cursor"},
-		{"subAccountId=" + uuid.NewString(), codeNotFound, "sub-account"},
+		{"status=DONE", engine.CodeInvalidField, "status"},
+		{"status=settled", engine.CodeInvalidField, "status"},
+		{"settlementDate=2026-02-30", engine.CodeInvalidField, "settlementDate"},
+		{"settlementDate=21%2F11%2F2026", engine.CodeInvalidField, "settlementDate"},
+		{"settlementDate=2026-11-21T25:00:00Z", engine.CodeInvalidField, "settlementDate"},
+		{"createdAfter=yesterday", engine.CodeInvalidField, "createdAfter"},
+		{"createdBefore=2026-11-21T00:00:00Z", engine.CodeInvalidField, "createdBefore"},
+		{"createdAfter=200&createdBefore=100", engine.CodeInvalidField, "createdBefore"},
+		{"cursor=not-a-cursor", engine.CodeInvalidCursor, "cursor"},
+		{"subAccountId=" + uuid.NewString(), engine.CodeNotFound, "sub-account"},
 	} {
 		msg := raw.wantError("GET", "/v2/account/eod/trades?"+tc.query, nil, statusOf(tc.code), tc.code)
 		if !strings.Contains(msg, tc.names) {
@@ -305,11 +306,11 @@ func TestTradesFilters(t *testing.T) {
 		}
 	}
 	_, err := c.ListTrades(testCtx(t), api.TradeFilter{Status: "OPEN"})
-	wantAPIError(t, err, http.StatusBadRequest, codeInvalidField, "status")
+	wantAPIError(t, err, http.StatusBadRequest, engine.CodeInvalidField, "status")
 }
 
 func statusOf(code string) int {
-	if code == codeNotFound {
+	if code == engine.CodeNotFound {
 		return http.StatusNotFound
 	}
 	return http.StatusBadRequest
@@ -327,14 +328,14 @@ func TestTradesPaginate(t *testing.T) {
 	r.Server.eng.Edit(func() {
 		for i := range 130 {
 			at := now.Add(-time.Duration(i/2) * time.Hour)
-			tr := &engine.Trade{
+			tr := &records.Trade{
 				ID: uuid.New(), InputCurrency: "BRLA", InputPaymentMethod: "INTERNAL", InputAmount: decimal.NewFromInt(int64(1000 + i)),
 				OutputCurrency: "USDC", OutputPaymentMethod: "INTERNAL", OutputAmount: decimal.NewFromInt(int64(180 + i)), BasePrice: decimal.RequireFromString("0.18"),
-				AppliedFees: []engine.TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+0", SettlementDate: engine.NewTime(engine.SettlementDay(at, 0)),
-				Status: engine.TradeCancelled, CreatedAt: engine.NewTime(at),
+				AppliedFees: []records.TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+0", SettlementDate: records.NewTime(engine.SettlementDay(at, 0)),
+				Status: records.TradeCancelled, CreatedAt: records.NewTime(at),
 			}
 			if i%3 == 0 {
-				tr.Status = engine.TradeSettled
+				tr.Status = records.TradeSettled
 			}
 			r.Server.eng.Trades().Put(main, at, tr.ID, tr)
 		}
@@ -475,11 +476,11 @@ func TestTradeCancelledPastItsSettlementDate(t *testing.T) {
 
 	// A trade agreed on a quote no ticket was ever made from.
 	now := clock().UTC()
-	orphan := &engine.Trade{
+	orphan := &records.Trade{
 		ID: uuid.New(), InputCurrency: "USDC", InputPaymentMethod: "INTERNAL", InputAmount: decimal.NewFromInt(500),
 		OutputCurrency: "BRLA", OutputPaymentMethod: "INTERNAL", OutputAmount: decimal.NewFromInt(2650), BasePrice: decimal.RequireFromString("5.3"),
-		AppliedFees: []engine.TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+1", SettlementDate: engine.NewTime(engine.SettlementDay(now, 1)),
-		Status: engine.TradePending, CreatedAt: engine.NewTime(now),
+		AppliedFees: []records.TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+1", SettlementDate: records.NewTime(engine.SettlementDay(now, 1)),
+		Status: records.TradePending, CreatedAt: records.NewTime(now),
 	}
 	main := r.Server.eng.Main()
 	r.Server.eng.Edit(func() { r.Server.eng.Trades().Put(main, now, orphan.ID, orphan) })

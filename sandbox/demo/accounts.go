@@ -17,6 +17,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // demoRand is the deterministic source of the demo data.
@@ -85,14 +86,14 @@ type demoAccess struct {
 	keyType string
 	rsaPEM  string
 	sec1    bool
-	perms   engine.Permissions
+	perms   records.Permissions
 }
 
 func demoAccesses() []demoAccess {
-	operator := engine.Permissions{PayIn: true, PayOut: true, Convert: true, OnChain: true, Markup: true, Beneficiary: true}
+	operator := records.Permissions{PayIn: true, PayOut: true, Convert: true, OnChain: true, Markup: true, Beneficiary: true}
 	requester := operator
 	requester.OperationRequester = true
-	approver := engine.Permissions{OperationApprover: true}
+	approver := records.Permissions{OperationApprover: true}
 	approver3 := operator
 	approver3.OperationApprover = true
 	approver3.OperationRequester = true
@@ -102,8 +103,8 @@ func demoAccesses() []demoAccess {
 		{name: "approver1", keyType: "ecdsa", sec1: true, perms: approver},
 		{name: "approver2", keyType: "ed25519", perms: approver},
 		{name: "approver3", keyType: "rsa", rsaPEM: demoRSAApprover3PEM, perms: approver3},
-		{name: "viewer", keyType: "rsa", rsaPEM: demoRSAViewerPEM, perms: engine.Permissions{ViewOnly: true}},
-		{name: "restricted", keyType: "ecdsa", perms: engine.Permissions{Convert: true, EnforceAllowedBeneficiaries: true}},
+		{name: "viewer", keyType: "rsa", rsaPEM: demoRSAViewerPEM, perms: records.Permissions{ViewOnly: true}},
+		{name: "restricted", keyType: "ecdsa", perms: records.Permissions{Convert: true, EnforceAllowedBeneficiaries: true}},
 		// Not one of the names of §6: an access frozen for a month, so that
 		// frozen accesses can be seen and tried.
 		{name: "frozen", keyType: "ed25519", perms: operator},

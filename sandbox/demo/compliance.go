@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // Proof-of-address states and results (spec/service.md §5).
@@ -48,7 +49,7 @@ func (p *past) compliance(acct *engine.Account) {
 	owners := 1 + r.IntN(3)
 	share := 100
 	for i, n := range r.Perm(len(demoOwners))[:owners] {
-		u := &engine.UBO{ID: r.uuid(), FullName: demoOwners[n], HasControl: demoRoles[i%len(demoRoles)], CreatedAt: engine.NewTime(daysAgo(60, 300))}
+		u := &records.UBO{ID: r.uuid(), FullName: demoOwners[n], HasControl: demoRoles[i%len(demoRoles)], CreatedAt: records.NewTime(daysAgo(60, 300))}
 		dob := time.Date(1950+r.IntN(45), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC)
 		u.DateOfBirth = dob.Format(time.DateOnly)
 		if i == 2 {
@@ -67,7 +68,7 @@ func (p *past) compliance(acct *engine.Account) {
 	}
 
 	for range r.IntN(3) {
-		w := &engine.W8BEN{ID: r.uuid(), CreatedAt: engine.NewTime(daysAgo(5, 85))}
+		w := &records.W8BEN{ID: r.uuid(), CreatedAt: records.NewTime(daysAgo(5, 85))}
 		w.W8BenURL = engine.W8BENFormPath + w.ID.String()
 		p.e.W8BENs().Put(acct, w.CreatedAt.Time, w.ID, w)
 	}
@@ -90,18 +91,18 @@ func (p *past) compliance(acct *engine.Account) {
 	steps = append(steps, step{poaProcessing, "", 1, 3, 0}, step{poaPending, "", 0, 1, 0})
 	for _, st := range steps {
 		created := daysAgo(st.lo, st.hi)
-		a := &engine.ProofOfAddressAttempt{ID: r.uuid(), UploadedPoAID: r.uuid(), Status: st.status, Result: st.result, CreatedAt: engine.NewTime(created), UpdatedAt: engine.NewTime(created)}
+		a := &records.ProofOfAddressAttempt{ID: r.uuid(), UploadedPoAID: r.uuid(), Status: st.status, Result: st.result, CreatedAt: records.NewTime(created), UpdatedAt: records.NewTime(created)}
 		switch {
 		case st.result == poaRejected:
 			a.ResultMessage = r.pick(poaRejections)
-			a.UpdatedAt = engine.NewTime(created.Add(st.review))
+			a.UpdatedAt = records.NewTime(created.Add(st.review))
 		case st.result == poaApproved:
 			a.ResultMessage = r.pick(poaApprovals)
-			a.UpdatedAt = engine.NewTime(created.Add(st.review))
+			a.UpdatedAt = records.NewTime(created.Add(st.review))
 		case st.status == poaProcessing:
 			// Picked up by a reviewer a little after the upload.
 			if mid := created.Add(time.Duration(10+r.IntN(50)) * time.Minute); mid.Before(now) {
-				a.UpdatedAt = engine.NewTime(mid)
+				a.UpdatedAt = records.NewTime(mid)
 			}
 		}
 		p.e.ProofsOfAddress().Put(acct, created, a.ID, a)

@@ -6,6 +6,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // Fill adds n settled tickets to the main account's history over the
@@ -37,22 +38,22 @@ func Fill(e *engine.Engine, n int, seed int64) error {
 	if err != nil {
 		return err
 	}
-	return h.Fill(n, tmpl, func(_ int, t *engine.Ticket) {
+	return h.Fill(n, tmpl, func(_ int, t *records.Ticket) {
 		at := now.Add(-time.Duration(r.Int64N(int64(90 * 24 * time.Hour))))
 		t.ID = r.uuid()
-		t.CreatedAt, t.UpdatedAt = engine.NewTime(at), engine.NewTime(at.Add(2*time.Minute))
-		t.ExpiresAt = engine.NewTime(at.Add(30 * time.Minute))
+		t.CreatedAt, t.UpdatedAt = records.NewTime(at), records.NewTime(at.Add(2*time.Minute))
+		t.ExpiresAt = records.NewTime(at.Add(30 * time.Minute))
 		t.ExternalID = ""
 		if r.IntN(3) == 0 {
 			t.ExternalID = "erp-" + r.digits(8)
 		}
 		switch k := r.IntN(1000); {
 		case k < 100:
-			t.Status = engine.TicketCanceled
+			t.Status = records.TicketCanceled
 			t.Reason = engine.ReasonExpired
 		default:
-			t.Status = engine.TicketPaid
-			t.BrazilianFiatSenderInfo = &engine.BrazilianFiatSenderInfo{ID: r.uuid().String(), TicketID: t.ID.String(), Name: "Pagador Sandbox", EndToEndID: h.EndToEndID("60701190", at)}
+			t.Status = records.TicketPaid
+			t.BrazilianFiatSenderInfo = &records.BrazilianFiatSenderInfo{ID: r.uuid().String(), TicketID: t.ID.String(), Name: "Pagador Sandbox", EndToEndID: h.EndToEndID("60701190", at)}
 		}
 	})
 }

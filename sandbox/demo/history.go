@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
@@ -200,12 +201,12 @@ func (p *past) beneficiaries(a *engine.Account) {
 	chains := []string{"POLYGON", "CELO", "ETHEREUM", "BASE"}
 	names := []string{"Treasury cold wallet", "Exchange hot wallet", "Supplier Alpha", "Market maker", "Payroll wallet"}
 	for i := 0; i < 2+r.IntN(3); i++ {
-		w := &engine.Wallet{ID: r.uuid(), Alias: names[i], Description: "demo wallet", WalletAddress: engine.WalletAddress(r.uuid()), WalletChain: chains[i%len(chains)], CreatedAt: engine.NewTime(at())}
+		w := &records.Wallet{ID: r.uuid(), Alias: names[i], Description: "demo wallet", WalletAddress: engine.WalletAddress(r.uuid()), WalletChain: chains[i%len(chains)], CreatedAt: records.NewTime(at())}
 		p.e.Wallets().Put(a, w.CreatedAt.Time, w.ID, w)
 	}
 	people := []string{"Maria Silva", "João Souza", "Ana Costa", "Pedro Lima", "Carla Dias"}
 	for i := 0; i < 2+r.IntN(3); i++ {
-		b := &engine.BRLAccount{ID: r.uuid(), Alias: people[i], Description: "demo beneficiary", CreatedAt: engine.NewTime(at())}
+		b := &records.BRLAccount{ID: r.uuid(), Alias: people[i], Description: "demo beneficiary", CreatedAt: records.NewTime(at())}
 		switch i % 4 {
 		case 0:
 			b.PixKey, b.PixKeyType = demoCPF(r), "CPF"
@@ -222,16 +223,16 @@ func (p *past) beneficiaries(a *engine.Account) {
 	usdNames := []string{"Globex Corp", "Initech LLC", "Umbrella Inc", "Hooli Ltd"}
 	routings := []string{"021000021", "011000015", "026009593"}
 	for i := 0; i < 2+r.IntN(3); i++ {
-		b := &engine.USDAccount{
+		b := &records.USDAccount{
 			ID: r.uuid(), UserID: a.ID, Alias: usdNames[i], Description: "demo supplier", BankAccountNumber: r.digits(10), BankRoutingNumber: routings[i%3],
-			BankBeneficiaryName: usdNames[i], BankName: "Demo Bank NA", CreatedAt: engine.NewTime(at()),
-			BankBeneficiaryAddress: engine.Address{StreetLine1: r.digits(3) + " Main St", City: "New York", State: "NY", PostalCode: "10001", Country: "USA"},
+			BankBeneficiaryName: usdNames[i], BankName: "Demo Bank NA", CreatedAt: records.NewTime(at()),
+			BankBeneficiaryAddress: records.Address{StreetLine1: r.digits(3) + " Main St", City: "New York", State: "NY", PostalCode: "10001", Country: "USA"},
 		}
 		p.e.USDAccounts().Put(a, b.CreatedAt.Time, b.ID, b)
 	}
 	copNames := []string{"Café Andino SAS", "Flores de Bogotá", "Textiles Medellín"}
 	for i := 0; i < 2+r.IntN(2); i++ {
-		b := &engine.COPAccount{ID: r.uuid(), Alias: copNames[i], BeneficiaryName: copNames[i], BeneficiaryType: "COMPANY", CreatedAt: engine.NewTime(at())}
+		b := &records.COPAccount{ID: r.uuid(), Alias: copNames[i], BeneficiaryName: copNames[i], BeneficiaryType: "COMPANY", CreatedAt: records.NewTime(at())}
 		if i%2 == 0 {
 			b.BreBKey = "@" + r.digits(10)
 		} else {
@@ -337,7 +338,7 @@ func (pa *past) plan(a *engine.Account, who *engine.Access, at time.Time, sc sce
 	case scenarioPermitToPIX:
 		b := brls[r.IntN(len(brls))]
 		p.InputCurrency, p.InputMethod, p.OutputCurrency, p.OutputMethod, p.InputAmount, p.SendMethod = "BRLA", "BASE", "BRL", "PIX", r.amount(100, 5000, 6), "PERMIT"
-		req.TicketBlockchainInput = blockchainInput(engine.WalletAddress(r.uuid()), &engine.Permit{R: "0x" + r.hex(64), S: "0x" + r.hex(64), V: 27 + r.IntN(2), Nonce: int64(r.IntN(50)), Deadline: at.Add(time.Hour).Unix()})
+		req.TicketBlockchainInput = blockchainInput(engine.WalletAddress(r.uuid()), &records.Permit{R: "0x" + r.hex(64), S: "0x" + r.hex(64), V: 27 + r.IntN(2), Nonce: int64(r.IntN(50)), Deadline: at.Add(time.Hour).Unix()})
 		req.TicketBrlPixOutput = &engine.PixOutputBlock{BeneficiaryBrlBankAccountID: b.ID.String()}
 	}
 	if markup {
@@ -355,7 +356,7 @@ func (pa *past) plan(a *engine.Account, who *engine.Access, at time.Time, sc sce
 	return plan, nil
 }
 
-func blockchainInput(wallet string, permit *engine.Permit) *engine.ChainInputBlock {
+func blockchainInput(wallet string, permit *records.Permit) *engine.ChainInputBlock {
 	return &engine.ChainInputBlock{WalletAddress: wallet, Permit: permit}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -62,13 +63,13 @@ func (pa *past) payees(r demoRand, a *engine.Account) {
 		p := demoEURPayees[i]
 		iban := withIBANCheck(p.bic[4:6], p.bban(r))
 		country, _ := validate.Alpha2To3(iban[:2])
-		b := &engine.EURAccount{ID: r.uuid(), Alias: p.name, Description: "demo SEPA payee", IBAN: iban, BIC: p.bic,
-			Country: country, BankBeneficiaryName: p.name, IsBusiness: p.business, CreatedAt: engine.NewTime(at())}
+		b := &records.EURAccount{ID: r.uuid(), Alias: p.name, Description: "demo SEPA payee", IBAN: iban, BIC: p.bic,
+			Country: country, BankBeneficiaryName: p.name, IsBusiness: p.business, CreatedAt: records.NewTime(at())}
 		pa.e.EURAccounts().Put(a, b.CreatedAt.Time, b.ID, b)
 	}
 	for _, i := range r.Perm(len(demoARSPayees))[:2+r.IntN(2)] {
 		p := demoARSPayees[i]
-		b := &engine.ARSAccount{ID: r.uuid(), Alias: p.name, Description: "demo CVU payee", CVU: demoCVU(p.entity, r.digits(13)), CreatedAt: engine.NewTime(at())}
+		b := &records.ARSAccount{ID: r.uuid(), Alias: p.name, Description: "demo CVU payee", CVU: demoCVU(p.entity, r.digits(13)), CreatedAt: records.NewTime(at())}
 		pa.e.ARSAccounts().Put(a, b.CreatedAt.Time, b.ID, b)
 	}
 }

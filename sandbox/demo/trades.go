@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // Demo trades per account.
@@ -19,17 +20,17 @@ const (
 
 // tradeFromTicket makes the trade whose settlement ticket is tk: same
 // quote, currencies, methods, amounts, rate and fees.
-func tradeFromTicket(id uuid.UUID, tk *engine.Ticket, days int) *engine.Trade {
+func tradeFromTicket(id uuid.UUID, tk *records.Ticket, days int) *records.Trade {
 	q := tk.Quote
 	created := q.CreatedAt.Time
 	if created.IsZero() || created.After(tk.CreatedAt.Time) {
 		created = tk.CreatedAt.Time
 	}
-	fees := make([]engine.TradeFee, 0, len(q.AppliedFees))
+	fees := make([]records.TradeFee, 0, len(q.AppliedFees))
 	for _, f := range q.AppliedFees {
-		fees = append(fees, engine.TradeFee{Type: f.Type, Description: f.Description, Amount: f.Amount, Currency: f.Currency})
+		fees = append(fees, records.TradeFee{Type: f.Type, Description: f.Description, Amount: f.Amount, Currency: f.Currency})
 	}
-	return &engine.Trade{
+	return &records.Trade{
 		ID:                  id,
 		InputCurrency:       q.InputCurrency,
 		InputPaymentMethod:  q.InputPaymentMethod,
@@ -41,9 +42,9 @@ func tradeFromTicket(id uuid.UUID, tk *engine.Ticket, days int) *engine.Trade {
 		AppliedFees:         fees,
 		QuoteTokenID:        q.ID,
 		SettlementTerms:     "T+" + strconv.Itoa(days),
-		SettlementDate:      engine.NewTime(engine.SettlementDay(created, days)),
-		Status:              engine.TradePending,
-		CreatedAt:           engine.NewTime(created),
+		SettlementDate:      records.NewTime(engine.SettlementDay(created, days)),
+		Status:              records.TradePending,
+		CreatedAt:           records.NewTime(created),
 	}
 }
 
@@ -56,7 +57,7 @@ func tradeFromTicket(id uuid.UUID, tk *engine.Ticket, days int) *engine.Trade {
 func (p *past) trades(acct *engine.Account) error {
 	r, now := p.r, p.now
 	since := now.Add(-(demoDays - 4) * 24 * time.Hour)
-	var paid, failed, live []*engine.Ticket
+	var paid, failed, live []*records.Ticket
 	all, err := p.h.Tickets(acct)
 	if err != nil {
 		return err
@@ -66,36 +67,36 @@ func (p *past) trades(acct *engine.Account) error {
 			continue
 		}
 		switch tk.Status {
-		case engine.TicketPaid:
+		case records.TicketPaid:
 			if tk.CreatedAt.After(since) {
 				paid = append(paid, tk)
 			}
-		case engine.TicketFailed, engine.TicketPartialFailed, engine.TicketCanceled:
+		case records.TicketFailed, records.TicketPartialFailed, records.TicketCanceled:
 			if tk.CreatedAt.After(since) {
 				failed = append(failed, tk)
 			}
-		case engine.TicketUnpaid, engine.TicketProcessing:
+		case records.TicketUnpaid, records.TicketProcessing:
 			// Held and queued tickets wait on a person or a calendar;
 			// a demo trade in flight rides on one that moves by itself.
 			live = append(live, tk)
 		}
 	}
-	var trades []*engine.Trade
+	var trades []*records.Trade
 	for _, tk := range pickTickets(r, paid, demoTradesSettled-1+r.IntN(3)) {
 		t := tradeFromTicket(r.uuid(), tk, r.IntN(2))
-		t.Status = engine.TradeSettled
+		t.Status = records.TradeSettled
 		id := tk.ID
 		t.SettlementTicketID = &id
 		t.SettledAt = tk.UpdatedAt
 		if t.SettledAt.After(t.SettlementDate.Time) {
 			// Agreed just before a cut-off and paid just after: the next one.
-			t.SettlementDate = engine.NewTime(engine.SettlementDay(t.SettledAt.Time, 0))
+			t.SettlementDate = records.NewTime(engine.SettlementDay(t.SettledAt.Time, 0))
 		}
 		trades = append(trades, t)
 	}
 	for _, tk := range pickTickets(r, failed, demoTradesCancelled-1+r.IntN(2)) {
 		t := tradeFromTicket(r.uuid(), tk, r.IntN(2))
-		t.Status = engine.TradeCancelled
+		t.Status = records.TradeCancelled
 		trades = append(trades, t)
 	}
 	// The newest tickets in flight: they decide their trades while the
@@ -115,8 +116,8 @@ func (p *past) trades(acct *engine.Account) error {
 		t := tradeFromTicket(r.uuid(), tk, days)
 		t.QuoteTokenID = r.uuid()
 		created := now.Add(-time.Duration(5+r.IntN(360)) * time.Minute)
-		t.CreatedAt = engine.NewTime(created)
-		t.SettlementDate = engine.NewTime(engine.SettlementDay(created, days))
+		t.CreatedAt = records.NewTime(created)
+		t.SettlementDate = records.NewTime(engine.SettlementDay(created, days))
 		trades = append(trades, t)
 	}
 	for _, t := range trades {
@@ -126,11 +127,11 @@ func (p *past) trades(acct *engine.Account) error {
 }
 
 // pickTickets draws up to n distinct tickets.
-func pickTickets(r demoRand, from []*engine.Ticket, n int) []*engine.Ticket {
+func pickTickets(r demoRand, from []*records.Ticket, n int) []*records.Ticket {
 	if n > len(from) {
 		n = len(from)
 	}
-	out := make([]*engine.Ticket, 0, n)
+	out := make([]*records.Ticket, 0, n)
 	for _, i := range r.Perm(len(from))[:n] {
 		out = append(out, from[i])
 	}

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // Every account keeps small collections of records (beneficiaries of each
@@ -161,71 +163,77 @@ func (k *kind[T]) missing(acct *Account, id uuid.UUID) string {
 
 // The kinds of an account's records.
 var (
-	walletKind = &kind[Wallet]{of: func(a *Account) *series[Wallet] { return a.wallets }, what: "beneficiary wallet", alias: func(v *Wallet) string { return v.Alias }}
-	brlKind    = &kind[BRLAccount]{of: func(a *Account) *series[BRLAccount] { return a.brl }, what: "BRL beneficiary", alias: func(v *BRLAccount) string { return v.Alias }}
-	usdKind    = &kind[USDAccount]{of: func(a *Account) *series[USDAccount] { return a.usd }, what: "USD beneficiary", alias: func(v *USDAccount) string { return v.Alias }}
-	copKind    = &kind[COPAccount]{of: func(a *Account) *series[COPAccount] { return a.cop }, what: "COP beneficiary", alias: func(v *COPAccount) string { return v.Alias }}
-	eurKind    = &kind[EURAccount]{of: func(a *Account) *series[EURAccount] { return a.eur }, what: "EUR beneficiary", alias: func(v *EURAccount) string { return v.Alias }}
-	arsKind    = &kind[ARSAccount]{of: func(a *Account) *series[ARSAccount] { return a.ars }, what: "ARS beneficiary", alias: func(v *ARSAccount) string { return v.Alias }}
+	walletKind = &kind[records.Wallet]{of: func(a *Account) *series[records.Wallet] { return a.wallets }, what: "beneficiary wallet", alias: func(v *records.Wallet) string { return v.Alias }}
+	brlKind    = &kind[records.BRLAccount]{of: func(a *Account) *series[records.BRLAccount] { return a.brl }, what: "BRL beneficiary", alias: func(v *records.BRLAccount) string { return v.Alias }}
+	usdKind    = &kind[records.USDAccount]{of: func(a *Account) *series[records.USDAccount] { return a.usd }, what: "USD beneficiary", alias: func(v *records.USDAccount) string { return v.Alias }}
+	copKind    = &kind[records.COPAccount]{of: func(a *Account) *series[records.COPAccount] { return a.cop }, what: "COP beneficiary", alias: func(v *records.COPAccount) string { return v.Alias }}
+	eurKind    = &kind[records.EURAccount]{of: func(a *Account) *series[records.EURAccount] { return a.eur }, what: "EUR beneficiary", alias: func(v *records.EURAccount) string { return v.Alias }}
+	arsKind    = &kind[records.ARSAccount]{of: func(a *Account) *series[records.ARSAccount] { return a.ars }, what: "ARS beneficiary", alias: func(v *records.ARSAccount) string { return v.Alias }}
 
-	attemptKind  = &kind[WebhookAttempt]{of: func(a *Account) *series[WebhookAttempt] { return a.attempts }, what: "webhook attempt"}
-	tradeKind    = &kind[Trade]{of: func(a *Account) *series[Trade] { return a.trades }}
-	uboKind      = &kind[UBO]{of: func(a *Account) *series[UBO] { return a.ubos }}
-	w8benKind    = &kind[W8BEN]{of: func(a *Account) *series[W8BEN] { return a.w8bens }, what: "W-8BEN"}
-	poaKind      = &kind[ProofOfAddressAttempt]{of: func(a *Account) *series[ProofOfAddressAttempt] { return a.poa }}
-	documentKind = &kind[Document]{of: func(a *Account) *series[Document] { return a.documents }, what: "document"}
-	kycKind      = &kind[KYCAttempt]{of: func(a *Account) *series[KYCAttempt] { return a.kyc }, what: "KYC attempt"}
+	attemptKind  = &kind[records.WebhookAttempt]{of: func(a *Account) *series[records.WebhookAttempt] { return a.attempts }, what: "webhook attempt"}
+	tradeKind    = &kind[records.Trade]{of: func(a *Account) *series[records.Trade] { return a.trades }}
+	uboKind      = &kind[records.UBO]{of: func(a *Account) *series[records.UBO] { return a.ubos }}
+	w8benKind    = &kind[records.W8BEN]{of: func(a *Account) *series[records.W8BEN] { return a.w8bens }, what: "W-8BEN"}
+	poaKind      = &kind[records.ProofOfAddressAttempt]{of: func(a *Account) *series[records.ProofOfAddressAttempt] { return a.poa }}
+	documentKind = &kind[records.Document]{of: func(a *Account) *series[records.Document] { return a.documents }, what: "document"}
+	kycKind      = &kind[records.KYCAttempt]{of: func(a *Account) *series[records.KYCAttempt] { return a.kyc }, what: "KYC attempt"}
 )
 
 // Wallets are the beneficiary wallets.
-func (e *Engine) Wallets() Beneficiaries[Wallet] {
-	return Beneficiaries[Wallet]{Records[Wallet]{e, walletKind}}
+func (e *Engine) Wallets() Beneficiaries[records.Wallet] {
+	return Beneficiaries[records.Wallet]{Records[records.Wallet]{e, walletKind}}
 }
 
 // BRLAccounts are the BRL beneficiaries.
-func (e *Engine) BRLAccounts() Beneficiaries[BRLAccount] {
-	return Beneficiaries[BRLAccount]{Records[BRLAccount]{e, brlKind}}
+func (e *Engine) BRLAccounts() Beneficiaries[records.BRLAccount] {
+	return Beneficiaries[records.BRLAccount]{Records[records.BRLAccount]{e, brlKind}}
 }
 
 // USDAccounts are the USD beneficiaries.
-func (e *Engine) USDAccounts() Beneficiaries[USDAccount] {
-	return Beneficiaries[USDAccount]{Records[USDAccount]{e, usdKind}}
+func (e *Engine) USDAccounts() Beneficiaries[records.USDAccount] {
+	return Beneficiaries[records.USDAccount]{Records[records.USDAccount]{e, usdKind}}
 }
 
 // COPAccounts are the COP beneficiaries.
-func (e *Engine) COPAccounts() Beneficiaries[COPAccount] {
-	return Beneficiaries[COPAccount]{Records[COPAccount]{e, copKind}}
+func (e *Engine) COPAccounts() Beneficiaries[records.COPAccount] {
+	return Beneficiaries[records.COPAccount]{Records[records.COPAccount]{e, copKind}}
 }
 
 // EURAccounts are the EUR beneficiaries.
-func (e *Engine) EURAccounts() Beneficiaries[EURAccount] {
-	return Beneficiaries[EURAccount]{Records[EURAccount]{e, eurKind}}
+func (e *Engine) EURAccounts() Beneficiaries[records.EURAccount] {
+	return Beneficiaries[records.EURAccount]{Records[records.EURAccount]{e, eurKind}}
 }
 
 // ARSAccounts are the ARS beneficiaries.
-func (e *Engine) ARSAccounts() Beneficiaries[ARSAccount] {
-	return Beneficiaries[ARSAccount]{Records[ARSAccount]{e, arsKind}}
+func (e *Engine) ARSAccounts() Beneficiaries[records.ARSAccount] {
+	return Beneficiaries[records.ARSAccount]{Records[records.ARSAccount]{e, arsKind}}
 }
 
 // Attempts are the webhook delivery attempts.
-func (e *Engine) Attempts() Records[WebhookAttempt] { return Records[WebhookAttempt]{e, attemptKind} }
+func (e *Engine) Attempts() Records[records.WebhookAttempt] {
+	return Records[records.WebhookAttempt]{e, attemptKind}
+}
 
 // Trades are the end-of-day trades (TradePage settles the due ones first).
-func (e *Engine) Trades() Records[Trade] { return Records[Trade]{e, tradeKind} }
+func (e *Engine) Trades() Records[records.Trade] { return Records[records.Trade]{e, tradeKind} }
 
 // UBOs are the ultimate beneficial owners.
-func (e *Engine) UBOs() Records[UBO] { return Records[UBO]{e, uboKind} }
+func (e *Engine) UBOs() Records[records.UBO] { return Records[records.UBO]{e, uboKind} }
 
 // W8BENs are the submitted W-8BEN forms.
-func (e *Engine) W8BENs() Records[W8BEN] { return Records[W8BEN]{e, w8benKind} }
+func (e *Engine) W8BENs() Records[records.W8BEN] { return Records[records.W8BEN]{e, w8benKind} }
 
 // ProofsOfAddress are the proof-of-address attempts.
-func (e *Engine) ProofsOfAddress() Records[ProofOfAddressAttempt] {
-	return Records[ProofOfAddressAttempt]{e, poaKind}
+func (e *Engine) ProofsOfAddress() Records[records.ProofOfAddressAttempt] {
+	return Records[records.ProofOfAddressAttempt]{e, poaKind}
 }
 
 // Documents are the identity documents.
-func (e *Engine) Documents() Records[Document] { return Records[Document]{e, documentKind} }
+func (e *Engine) Documents() Records[records.Document] {
+	return Records[records.Document]{e, documentKind}
+}
 
 // KYCAttempts are the KYC attempts.
-func (e *Engine) KYCAttempts() Records[KYCAttempt] { return Records[KYCAttempt]{e, kycKind} }
+func (e *Engine) KYCAttempts() Records[records.KYCAttempt] {
+	return Records[records.KYCAttempt]{e, kycKind}
+}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -24,7 +25,7 @@ const W8BENFormPath = "/v2/sandbox/kyc/w8ben/"
 
 // AddUBO records an owner (validated by the caller) of the operated
 // account.
-func (e *Engine) AddUBO(c Caller, u UBO) (uuid.UUID, error) {
+func (e *Engine) AddUBO(c Caller, u records.UBO) (uuid.UUID, error) {
 	if err := c.writable(); err != nil {
 		return uuid.Nil, err
 	}
@@ -35,24 +36,24 @@ func (e *Engine) AddUBO(c Caller, u UBO) (uuid.UUID, error) {
 		return uuid.Nil, err
 	}
 	u.ID = uuid.New()
-	u.CreatedAt = NewTime(c.Now)
+	u.CreatedAt = records.NewTime(c.Now)
 	acct.ubos.add(c.Now, u.ID, &u)
 	e.changed(acct)
 	return u.ID, nil
 }
 
 // SubmitW8BEN records a W-8BEN form of the operated account.
-func (e *Engine) SubmitW8BEN(c Caller) (W8BEN, error) {
+func (e *Engine) SubmitW8BEN(c Caller) (records.W8BEN, error) {
 	if err := c.writable(); err != nil {
-		return W8BEN{}, err
+		return records.W8BEN{}, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	acct, err := e.scope(c)
 	if err != nil {
-		return W8BEN{}, err
+		return records.W8BEN{}, err
 	}
-	w := &W8BEN{ID: uuid.New(), CreatedAt: NewTime(c.Now)}
+	w := &records.W8BEN{ID: uuid.New(), CreatedAt: records.NewTime(c.Now)}
 	w.W8BenURL = W8BENFormPath + w.ID.String()
 	acct.w8bens.add(c.Now, w.ID, w)
 	e.changed(acct)
@@ -60,7 +61,7 @@ func (e *Engine) SubmitW8BEN(c Caller) (W8BEN, error) {
 }
 
 // W8BENList is every W-8BEN form of the operated account, newest first.
-func (e *Engine) W8BENList(c Caller) ([]W8BEN, error) {
+func (e *Engine) W8BENList(c Caller) ([]records.W8BEN, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	acct, err := e.scope(c)
@@ -68,7 +69,7 @@ func (e *Engine) W8BENList(c Caller) ([]W8BEN, error) {
 		return nil, err
 	}
 	all := acct.w8bens.all()
-	out := make([]W8BEN, 0, len(all))
+	out := make([]records.W8BEN, 0, len(all))
 	for i := len(all) - 1; i >= 0; i-- {
 		out = append(out, *all[i])
 	}
@@ -77,7 +78,7 @@ func (e *Engine) W8BENList(c Caller) ([]W8BEN, error) {
 
 // W8BENForm is the form id, whatever its account (its link needs no
 // credentials: the id is the secret), and the account.
-func (e *Engine) W8BENForm(id uuid.UUID) (W8BEN, *Account, error) {
+func (e *Engine) W8BENForm(id uuid.UUID) (records.W8BEN, *Account, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	for _, acct := range append([]*Account{e.st.main}, e.st.subs...) {
@@ -85,25 +86,25 @@ func (e *Engine) W8BENForm(id uuid.UUID) (W8BEN, *Account, error) {
 			return *w, acct, nil
 		}
 	}
-	return W8BEN{}, nil, notFound("W-8BEN form", id)
+	return records.W8BEN{}, nil, notFound("W-8BEN form", id)
 }
 
 // AddDocument records an identity document of the operated account. The
 // sandbox takes its upload as done at once (ready).
-func (e *Engine) AddDocument(c Caller, documentType string, doubleSided bool) (Document, error) {
+func (e *Engine) AddDocument(c Caller, documentType string, doubleSided bool) (records.Document, error) {
 	if err := c.writable(); err != nil {
-		return Document{}, err
+		return records.Document{}, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	acct, err := e.scope(c)
 	if err != nil {
-		return Document{}, err
+		return records.Document{}, err
 	}
 	id := e.newID()
 	base := "https://uploads.sandbox.invalid/documents/" + id.String()
-	d := &Document{ID: id, DocumentType: documentType, UploadStatusFront: "UPLOADED", UploadURLFront: base + "/front",
-		Ready: true, CreatedAt: NewTime(c.Now), UpdatedAt: NewTime(c.Now)}
+	d := &records.Document{ID: id, DocumentType: documentType, UploadStatusFront: "UPLOADED", UploadURLFront: base + "/front",
+		Ready: true, CreatedAt: records.NewTime(c.Now), UpdatedAt: records.NewTime(c.Now)}
 	if doubleSided {
 		d.UploadStatusBack, d.UploadURLBack = "UPLOADED", base+"/back"
 	}
@@ -147,8 +148,8 @@ func (e *Engine) SubmitKYC(c Caller, data map[string]any) (uuid.UUID, error) {
 	}
 	id := e.newID()
 	delete(data, "subAccountId")
-	k := &KYCAttempt{ID: id, LevelName: "level-1", SubmissionData: data, Status: "COMPLETED", Result: result, ResultMessage: msg,
-		Retryable: result == "REJECTED", CreatedAt: NewTime(c.Now), UpdatedAt: NewTime(c.Now)}
+	k := &records.KYCAttempt{ID: id, LevelName: "level-1", SubmissionData: data, Status: "COMPLETED", Result: result, ResultMessage: msg,
+		Retryable: result == "REJECTED", CreatedAt: records.NewTime(c.Now), UpdatedAt: records.NewTime(c.Now)}
 	acct.kyc.add(c.Now, id, k)
 	e.changed(acct)
 	e.insertEvent(acct, &Event{ID: e.newID(), Subscription: "KYC", Status: "KYC-COMPLETED", DataID: id.String(), CreatedAt: c.Now})

@@ -166,3 +166,15 @@ func (c Caller) writable() error {
 	}
 	return c.Access.MayWrite(c.Now)
 }
+
+// Failed is why the engine stopped answering, or nil: once a commit
+// failed, what it holds in memory is not what is stored.
+func (e *Engine) Failed() error { return e.db.Failed() }
+
+// WriteBegun counts a write request from its first byte, WriteEnded once
+// it is answered: the store keeps a transaction open a moment for the
+// writes in flight, so that they share its commit.
+func (e *Engine) WriteBegun() { e.db.WriteBegun() }
+
+// WriteEnded is the end of a write request counted by WriteBegun.
+func (e *Engine) WriteEnded() { e.db.WriteEnded() }

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
@@ -147,7 +148,7 @@ func (h *History) Make(p *Plan, at time.Time) (*Past, error) {
 }
 
 // Ticket is the ticket's record.
-func (t *Past) Ticket() *Ticket { return &t.t.Ticket }
+func (t *Past) Ticket() *records.Ticket { return &t.t.Ticket }
 
 // PaysOut reports whether the ticket's output leaves the account.
 func (t *Past) PaysOut() bool { return t.t.outKind != "internal" && t.t.outKind != "own" }
@@ -170,7 +171,7 @@ func (t *Past) FundAt(at time.Time) {
 func (t *Past) QueueUntil(at, payAt time.Time, reason string) {
 	t.t.payAt = payAt
 	t.t.Reason = reason
-	t.e.transitionLocked(t.t, TicketPending, at, "DEPOSIT-SUCCESS")
+	t.e.transitionLocked(t.t, records.TicketPending, at, "DEPOSIT-SUCCESS")
 	t.e.schedule(payAt, duePay, t.t.ID, nil)
 	t.e.saveTicket(t.t)
 }
@@ -178,7 +179,7 @@ func (t *Past) QueueUntil(at, payAt time.Time, reason string) {
 // CancelAt has the caller cancel the ticket at at.
 func (t *Past) CancelAt(at time.Time) {
 	t.t.Reason, t.t.fundAt = reasonCanceled, time.Time{}
-	t.e.transitionLocked(t.t, TicketCanceled, at, "TICKET-CANCELED")
+	t.e.transitionLocked(t.t, records.TicketCanceled, at, "TICKET-CANCELED")
 	t.e.saveTicket(t.t)
 }
 
@@ -187,7 +188,7 @@ func (t *Past) CancelAt(at time.Time) {
 func (t *Past) PartiallyFailAt(at time.Time, reason string) {
 	t.t.payAt = time.Time{}
 	t.t.FailureReason = reason
-	t.e.transitionLocked(t.t, TicketPartialFailed, at, "DELIVERY-FAILED")
+	t.e.transitionLocked(t.t, records.TicketPartialFailed, at, "DELIVERY-FAILED")
 	t.e.saveTicket(t.t)
 }
 
@@ -217,7 +218,7 @@ func (o *Parked) Execute(at time.Time) { o.e.executeLocked(o.op, at) }
 
 // Reject has the operation rejected at at, for reason.
 func (o *Parked) Reject(reason string, at time.Time) {
-	o.op.Status, o.op.Reason, o.op.DecidedAt = OperationRejected, reason, at
+	o.op.Status, o.op.Reason, o.op.DecidedAt = records.OperationRejected, reason, at
 }
 
 // Save stores the operation as it ended up.
@@ -227,12 +228,12 @@ func (o *Parked) Save() { o.e.saveOperation(o.op) }
 func (h *History) Advance(now time.Time) { h.e.advanceLocked(now) }
 
 // Tickets are every ticket of acct, oldest first.
-func (h *History) Tickets(acct *Account) ([]*Ticket, error) {
+func (h *History) Tickets(acct *Account) ([]*records.Ticket, error) {
 	all, err := h.e.allTickets(true, acct)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*Ticket, len(all))
+	out := make([]*records.Ticket, len(all))
 	for i, t := range all {
 		out[i] = &t.Ticket
 	}
@@ -267,7 +268,7 @@ func (h *History) Template(p *Plan, now time.Time) (*Past, error) {
 
 // Fill stores n copies of a template ticket, the i-th changed by vary
 // (its id, times, status, blocks): settled tickets that move no balance.
-func (h *History) Fill(n int, tmpl *Past, vary func(i int, t *Ticket)) error {
+func (h *History) Fill(n int, tmpl *Past, vary func(i int, t *records.Ticket)) error {
 	return h.e.db.FillTickets(n, func(i int) (*store.TicketRow, error) {
 		t := *tmpl.t
 		vary(i, &t.Ticket)

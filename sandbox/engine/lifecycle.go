@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // The lifecycle advances from the sandbox clock: every scheduled transition
@@ -86,8 +87,8 @@ func (e *Engine) advanceLocked(now time.Time) {
 		it := heap.Pop(&e.st.due).(dueItem)
 		at := time.Unix(0, it.at).UTC()
 		if it.kind == dueOpExpire {
-			if it.op.Status == OperationPending {
-				it.op.Status = OperationExpired
+			if it.op.Status == records.OperationPending {
+				it.op.Status = records.OperationExpired
 				it.op.DecidedAt = at
 				it.op.Reason = "not approved within 24 hours"
 				e.saveOperation(it.op)
@@ -104,23 +105,23 @@ func (e *Engine) advanceLocked(now time.Time) {
 		}
 		switch it.kind {
 		case dueFund:
-			if t.Status == TicketUnpaid && t.fundAt.Equal(at) && at.Before(t.ExpiresAt.Time) {
+			if t.Status == records.TicketUnpaid && t.fundAt.Equal(at) && at.Before(t.ExpiresAt.Time) {
 				e.fundLocked(t, at)
 				e.saveTicket(t)
 			}
 		case duePay:
 			switch {
-			case t.Status == TicketProcessing && t.payAt.Equal(at):
+			case t.Status == records.TicketProcessing && t.payAt.Equal(at):
 				e.deliverLocked(t, at)
 				e.saveTicket(t)
-			case t.Status == TicketPending && t.payAt.Equal(at):
+			case t.Status == records.TicketPending && t.payAt.Equal(at):
 				e.startProcessingLocked(t, at, "DELIVERY-PROCESSING")
 				e.saveTicket(t)
 			}
 		case dueExpire:
-			if t.Status == TicketUnpaid && !at.Before(t.ExpiresAt.Time) {
+			if t.Status == records.TicketUnpaid && !at.Before(t.ExpiresAt.Time) {
 				t.Reason = ReasonExpired
-				e.transitionLocked(t, TicketCanceled, at, "TICKET-CANCELED")
+				e.transitionLocked(t, records.TicketCanceled, at, "TICKET-CANCELED")
 				t.fundAt = time.Time{}
 				e.saveTicket(t)
 			}
@@ -149,10 +150,10 @@ func (e *Engine) Sweep(ctx context.Context) {
 }
 
 // transitionLocked sets a ticket's status and records the event.
-func (e *Engine) transitionLocked(t *ticket, status TicketStatus, at time.Time, event string) {
+func (e *Engine) transitionLocked(t *ticket, status records.TicketStatus, at time.Time, event string) {
 	e.stampInfoIDs(t)
 	t.Status = status
-	t.UpdatedAt = NewTime(at)
+	t.UpdatedAt = records.NewTime(at)
 	e.recordTicketEvent(t, event, at)
 }
 
@@ -194,7 +195,7 @@ func (e *Engine) fundLocked(t *ticket, at time.Time) {
 	switch {
 	case q.InputPaymentMethod == "PIX":
 		e2e := e.endToEndID("60701190", at)
-		info := &BrazilianFiatSenderInfo{
+		info := &records.BrazilianFiatSenderInfo{
 			ID: e.newID().String(), TicketID: t.ID.String(), Name: "Pagador Sandbox", TaxID: "52998224725",
 			BankCode: "60701190", BranchCode: "0001", AccountNumber: "12345678", AccountType: "CACC", EndToEndID: e2e,
 		}
@@ -203,7 +204,7 @@ func (e *Engine) fundLocked(t *ticket, at time.Time) {
 		}
 		t.BrazilianFiatSenderInfo = info
 	case money.IsChain(q.InputPaymentMethod):
-		info := BlockchainSenderInfo{}
+		info := records.BlockchainSenderInfo{}
 		if t.BlockchainSenderInfo != nil {
 			info = *t.BlockchainSenderInfo
 		}
@@ -269,7 +270,7 @@ func (e *Engine) deliverLocked(t *ticket, at time.Time) {
 			t.debited = decimal.Zero
 		}
 		t.held = decimal.Zero
-		e.transitionLocked(t, TicketFailed, at, "DELIVERY-FAILED")
+		e.transitionLocked(t, records.TicketFailed, at, "DELIVERY-FAILED")
 		return
 	}
 	switch {
@@ -297,5 +298,5 @@ func (e *Engine) deliverLocked(t *ticket, at time.Time) {
 			e.move(acct, tok, q.MarkupAmount, t.ID, moveMarkup, at)
 		}
 	}
-	e.transitionLocked(t, TicketPaid, at, "TICKET-COMPLETE")
+	e.transitionLocked(t, records.TicketPaid, at, "TICKET-COMPLETE")
 }

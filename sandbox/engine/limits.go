@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
@@ -72,7 +73,7 @@ func (e *Engine) Limits(c Caller) (*Account, []Limit, error) {
 }
 
 // notCounted are the ticket states whose money never moved.
-var notCounted = map[TicketStatus]bool{"FAILED": true, "CANCELED": true, "CANCELLED": true, "EXPIRED": true}
+var notCounted = map[records.TicketStatus]bool{"FAILED": true, "CANCELED": true, "CANCELLED": true, "EXPIRED": true}
 
 // monthUsage adds up the tickets of acct created since start, by currency.
 // The caller holds e.mu.
@@ -103,7 +104,7 @@ func (e *Engine) monthUsage(acct *Account, start time.Time) (map[string]Usage, e
 			return nil, err
 		}
 		for _, raw := range rows {
-			var t Ticket
+			var t records.Ticket
 			if err := json.Unmarshal(raw, &t); err != nil {
 				return nil, err
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
@@ -85,7 +86,7 @@ func (e *Engine) loadAttempts() error {
 		if err != nil {
 			return err
 		}
-		a.attempts.add(r.CreatedAt, r.ID, &WebhookAttempt{
+		a.attempts.add(r.CreatedAt, r.ID, &records.WebhookAttempt{
 			AccountID: acct, CreatedAt: fmtTime(r.CreatedAt), UpdatedAt: fmtTime(r.UpdatedAt), ID: r.ID.String(),
 			WebhookEventID: r.EventID, WebhookURL: r.URL, ResponseStatus: r.ResponseStatus, Acknowledged: r.Acknowledged,
 		})
@@ -121,7 +122,7 @@ func (e *Engine) loadOperations() error {
 			op.approvals[id] = true
 		}
 		e.st.operations.add(op.CreatedAt, op.ID, op)
-		if op.Status == OperationPending {
+		if op.Status == records.OperationPending {
 			e.schedule(op.ExpiresAt, dueOpExpire, uuid.Nil, op)
 		}
 		return nil
@@ -160,7 +161,7 @@ func (e *Engine) scheduleLiveTickets() error {
 		if !t.PayAt.IsZero() {
 			e.schedule(t.PayAt, duePay, t.ID, nil)
 		}
-		if t.Status == string(TicketUnpaid) {
+		if t.Status == string(records.TicketUnpaid) {
 			e.schedule(t.ExpiresAt, dueExpire, t.ID, nil)
 		}
 		return nil
@@ -182,29 +183,29 @@ func (e *Engine) accountOf(id string) (*Account, error) {
 func (a *Account) restoreRecords(kind string, body []byte) error {
 	switch kind {
 	case "wallets":
-		return restoreJSON(a.wallets, body, func(v *Wallet) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.wallets, body, func(v *records.Wallet) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "brl":
-		return restoreJSON(a.brl, body, func(v *BRLAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.brl, body, func(v *records.BRLAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "usd":
-		return restoreJSON(a.usd, body, func(v *USDAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.usd, body, func(v *records.USDAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "cop":
-		return restoreJSON(a.cop, body, func(v *COPAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.cop, body, func(v *records.COPAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "trades":
-		return restoreJSON(a.trades, body, func(v *Trade) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.trades, body, func(v *records.Trade) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "ubos":
-		return restoreJSON(a.ubos, body, func(v *UBO) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.ubos, body, func(v *records.UBO) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "w8bens":
-		return restoreJSON(a.w8bens, body, func(v *W8BEN) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.w8bens, body, func(v *records.W8BEN) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "poa":
-		return restoreJSON(a.poa, body, func(v *ProofOfAddressAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.poa, body, func(v *records.ProofOfAddressAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "eur":
-		return restoreJSON(a.eur, body, func(v *EURAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.eur, body, func(v *records.EURAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "ars":
-		return restoreJSON(a.ars, body, func(v *ARSAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.ars, body, func(v *records.ARSAccount) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "documents":
-		return restoreJSON(a.documents, body, func(v *Document) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.documents, body, func(v *records.Document) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "kyc":
-		return restoreJSON(a.kyc, body, func(v *KYCAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+		return restoreJSON(a.kyc, body, func(v *records.KYCAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "webhooks":
 		var ws []Webhook
 		if err := json.Unmarshal(body, &ws); err != nil {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // Account is the main account or one of its sub-accounts. Everything an
@@ -29,45 +31,45 @@ type Account struct {
 
 	balances map[string]decimal.Decimal
 
-	wallets *series[Wallet]
-	brl     *series[BRLAccount]
-	usd     *series[USDAccount]
-	cop     *series[COPAccount]
+	wallets *series[records.Wallet]
+	brl     *series[records.BRLAccount]
+	usd     *series[records.USDAccount]
+	cop     *series[records.COPAccount]
 
 	webhooks []*Webhook
-	attempts *series[WebhookAttempt]
+	attempts *series[records.WebhookAttempt]
 
 	// Compliance and trades (trades.go and compliance.go).
-	trades *series[Trade]
-	ubos   *series[UBO]
-	w8bens *series[W8BEN]
-	poa    *series[ProofOfAddressAttempt]
+	trades *series[records.Trade]
+	ubos   *series[records.UBO]
+	w8bens *series[records.W8BEN]
+	poa    *series[records.ProofOfAddressAttempt]
 
 	// The live service's extra records (§7.4).
-	eur       *series[EURAccount]
-	ars       *series[ARSAccount]
-	documents *series[Document]
-	kyc       *series[KYCAttempt]
+	eur       *series[records.EURAccount]
+	ars       *series[records.ARSAccount]
+	documents *series[records.Document]
+	kyc       *series[records.KYCAttempt]
 }
 
 func newAccount(id uuid.UUID, name, typ string, main bool, mainID uuid.UUID, created time.Time) *Account {
 	return &Account{
 		ID: id, Name: name, Type: typ, Main: main, MainID: mainID, CreatedAt: created,
 		balances: map[string]decimal.Decimal{},
-		wallets:  newSeries[Wallet](),
-		brl:      newSeries[BRLAccount](),
-		usd:      newSeries[USDAccount](),
-		cop:      newSeries[COPAccount](),
-		attempts: newSeries[WebhookAttempt](),
-		trades:   newSeries[Trade](),
-		ubos:     newSeries[UBO](),
-		w8bens:   newSeries[W8BEN](),
-		poa:      newSeries[ProofOfAddressAttempt](),
+		wallets:  newSeries[records.Wallet](),
+		brl:      newSeries[records.BRLAccount](),
+		usd:      newSeries[records.USDAccount](),
+		cop:      newSeries[records.COPAccount](),
+		attempts: newSeries[records.WebhookAttempt](),
+		trades:   newSeries[records.Trade](),
+		ubos:     newSeries[records.UBO](),
+		w8bens:   newSeries[records.W8BEN](),
+		poa:      newSeries[records.ProofOfAddressAttempt](),
 
-		eur:       newSeries[EURAccount](),
-		ars:       newSeries[ARSAccount](),
-		documents: newSeries[Document](),
-		kyc:       newSeries[KYCAttempt](),
+		eur:       newSeries[records.EURAccount](),
+		ars:       newSeries[records.ARSAccount](),
+		documents: newSeries[records.Document](),
+		kyc:       newSeries[records.KYCAttempt](),
 	}
 }
 
@@ -86,7 +88,7 @@ type Access struct {
 	ID          uuid.UUID
 	Name        string // demo name ("operator")
 	Email       string
-	Perms       Permissions
+	Perms       records.Permissions
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 	FrozenUntil time.Time
@@ -109,7 +111,7 @@ func (a *Access) frozen(now time.Time) bool { return a.FrozenUntil.After(now) }
 // ticket is a ticket read from the database: its public view plus what the
 // lifecycle needs. It is a copy: a change is stored with saveTicket.
 type ticket struct {
-	Ticket
+	records.Ticket
 	acct     *Account
 	accessID uuid.UUID
 	q        QuoteClaims
@@ -135,7 +137,7 @@ type Operation struct {
 	ID           uuid.UUID
 	Requester    *Access
 	Acct         *Account
-	Status       OperationStatus
+	Status       records.OperationStatus
 	CreatedAt    time.Time
 	ExpiresAt    time.Time
 	Payload      json.RawMessage

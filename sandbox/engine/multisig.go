@@ -6,6 +6,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // operationTTL is how long a parked request waits for its approvals.
@@ -21,7 +23,7 @@ func decimalInt(n int64) decimal.Decimal { return decimal.NewFromInt(n) }
 // The caller holds e.mu.
 func (e *Engine) parkLocked(p *ticketPlan, body []byte, now time.Time) *Operation {
 	op := &Operation{
-		ID: e.newID(), Requester: p.who, Acct: p.acct, Status: OperationPending, CreatedAt: now, ExpiresAt: now.Add(operationTTL),
+		ID: e.newID(), Requester: p.who, Acct: p.acct, Status: records.OperationPending, CreatedAt: now, ExpiresAt: now.Add(operationTTL),
 		Payload: json.RawMessage(append([]byte(nil), body...)), req: *p.req, q: *p.q,
 		approvals: map[uuid.UUID]bool{}, MinApprovals: e.st.minApprovals,
 	}
@@ -40,12 +42,12 @@ func (e *Engine) executeLocked(op *Operation, now time.Time) {
 	if err == nil {
 		var t *ticket
 		if t, err = e.makeTicketLocked(p, now); err == nil {
-			op.Status = OperationExecuted
+			op.Status = records.OperationExecuted
 			op.ExecutedID = t.ID.String()
 			return
 		}
 	}
-	op.Status = OperationFailed
+	op.Status = records.OperationFailed
 	msg := err.Error()
 	if r, ok := err.(*Refusal); ok {
 		msg = r.Message
@@ -59,7 +61,7 @@ func (e *Engine) executeLocked(op *Operation, now time.Time) {
 type OperationInfo struct {
 	ID                             uuid.UUID
 	RequesterEmail                 string
-	Status                         OperationStatus
+	Status                         records.OperationStatus
 	Approvals, MinApprovals        int32
 	CreatedAt                      time.Time
 	Account                        *Account
@@ -230,7 +232,7 @@ func (e *Engine) decide(c Caller, id uuid.UUID, apply func(op *Operation) error)
 	if op.Requester.ID == c.Access.ID {
 		return OperationInfo{}, refuse(Forbidden, CodeSelf, "you requested this operation; another approver must decide it")
 	}
-	if op.Status != OperationPending {
+	if op.Status != records.OperationPending {
 		return OperationInfo{}, conflict(CodeAlreadyDecided, "operation %s is already %s", op.ID, op.Status)
 	}
 	if err := apply(op); err != nil {
@@ -258,7 +260,7 @@ func (e *Engine) Approve(c Caller, id uuid.UUID) (OperationInfo, error) {
 // Reject rejects an operation, for reason (checked by the caller).
 func (e *Engine) Reject(c Caller, id uuid.UUID, reason string) (OperationInfo, error) {
 	return e.decide(c, id, func(op *Operation) error {
-		op.Status = OperationRejected
+		op.Status = records.OperationRejected
 		op.Reason = reason
 		op.RejectedBy = c.Access.Email
 		op.DecidedAt = c.Now

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -148,7 +149,7 @@ func (e *Engine) planOutput(p *ticketPlan) error {
 			return badRequest(CodeUnknownBeneficiary, "ticketEurSepaOutput.beneficiaryEurBankAccountId: no EUR beneficiary %s in this account", id)
 		}
 		p.outKind, p.outID, p.reference = "eur", id, o.SepaReference
-		p.eurTo = &EuropeanFiatInfo{BankBeneficiaryName: b.BankBeneficiaryName, IBAN: b.IBAN, BIC: b.BIC, DepositMessage: o.SepaReference, PaymentRail: "SEPA", Currency: "EUR"}
+		p.eurTo = &records.EuropeanFiatInfo{BankBeneficiaryName: b.BankBeneficiaryName, IBAN: b.IBAN, BIC: b.BIC, DepositMessage: o.SepaReference, PaymentRail: "SEPA", Currency: "EUR"}
 		return p.payOut()
 	case "ticketArsOutput":
 		id, err := FieldUUID("ticketArsOutput.beneficiaryArsBankAccountId", req.TicketArsOutput.BeneficiaryArsBankAccountID)
@@ -160,7 +161,7 @@ func (e *Engine) planOutput(p *ticketPlan) error {
 			return badRequest(CodeUnknownBeneficiary, "ticketArsOutput.beneficiaryArsBankAccountId: no ARS beneficiary %s in this account", id)
 		}
 		p.outKind, p.outID = "ars", id
-		p.arsTo = &ArgentineFiatReceiverInfo{CVU: b.CVU, AccountHolder: b.Alias}
+		p.arsTo = &records.ArgentineFiatReceiverInfo{CVU: b.CVU, AccountHolder: b.Alias}
 		return p.payOut()
 	}
 	return nil
@@ -216,7 +217,7 @@ func (e *Engine) planPixOutput(p *ticketPlan) error {
 		if err != nil {
 			return FieldError(pre+"pixKey", err)
 		}
-		r := &BrazilianFiatReceiverInfo{PixKey: key, UserName: "Recebedor Sandbox"}
+		r := &records.BrazilianFiatReceiverInfo{PixKey: key, UserName: "Recebedor Sandbox"}
 		if kind == validate.PixCPF || kind == validate.PixCNPJ {
 			r.TaxID = key
 		}
@@ -235,7 +236,7 @@ func (e *Engine) planPixOutput(p *ticketPlan) error {
 		if code.Amount.IsPositive() && !code.Amount.Equal(p.q.OutputAmount) {
 			return badRequest(CodeInvalidField, pre+"brCode: the code asks for BRL %s, the quote pays out %s; quote it with outputBrCode", code.Amount, p.q.OutputAmount)
 		}
-		p.outKind, p.pixTo = "pix", &BrazilianFiatReceiverInfo{PixKey: code.Key, UserName: code.MerchantName, BrCode: o.BrCode}
+		p.outKind, p.pixTo = "pix", &records.BrazilianFiatReceiverInfo{PixKey: code.Key, UserName: code.MerchantName, BrCode: o.BrCode}
 	case bank.Given():
 		if enforce {
 			return inlineRefused("bank account as a BRL beneficiary")
@@ -244,7 +245,7 @@ func (e *Engine) planPixOutput(p *ticketPlan) error {
 		if err != nil {
 			return err
 		}
-		p.outKind, p.pixTo = "pix", &BrazilianFiatReceiverInfo{TaxID: f.TaxID, UserName: f.UserName, BankCode: f.BankCode, BranchCode: f.BranchCode, AccountNumber: f.AccountNumber, AccountType: f.AccountType}
+		p.outKind, p.pixTo = "pix", &records.BrazilianFiatReceiverInfo{TaxID: f.TaxID, UserName: f.UserName, BankCode: f.BankCode, BranchCode: f.BranchCode, AccountNumber: f.AccountNumber, AccountType: f.AccountType}
 	default:
 		return badRequest(CodeMissingField, pre+"beneficiaryBrlBankAccountId: required (or pixKey, brCode, or the bank fields taxId, userName, bankCode, branchCode, accountNumber, accountType)")
 	}
@@ -278,7 +279,7 @@ func (e *Engine) planChainOutput(p *ticketPlan) error {
 		if len(o.WalletMemo) > 100 {
 			return badRequest(CodeInvalidField, pre+"walletMemo: at most 100 characters")
 		}
-		p.outKind, p.chainTo = "inline", &BlockchainReceiverInfo{WalletAddress: addr, WalletChain: method, WalletMemo: o.WalletMemo}
+		p.outKind, p.chainTo = "inline", &records.BlockchainReceiverInfo{WalletAddress: addr, WalletChain: method, WalletMemo: o.WalletMemo}
 		if strings.EqualFold(addr, acct.Wallet) {
 			return nil
 		}

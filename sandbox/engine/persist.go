@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
@@ -112,7 +113,7 @@ func (e *Engine) insertEvent(acct *Account, ev *Event) {
 }
 
 // saveAttempt stores a delivery attempt as it is now.
-func (e *Engine) saveAttempt(acct *Account, a *WebhookAttempt) {
+func (e *Engine) saveAttempt(acct *Account, a *records.WebhookAttempt) {
 	created, _ := time.Parse(time.RFC3339Nano, a.CreatedAt)
 	updated, _ := time.Parse(time.RFC3339Nano, a.UpdatedAt)
 	e.db.PutAttempt(store.AttemptRow{
@@ -123,18 +124,18 @@ func (e *Engine) saveAttempt(acct *Account, a *WebhookAttempt) {
 
 // operationState is the stored detail of a multi-signature operation.
 type operationState struct {
-	Status       OperationStatus `json:"status"`
-	CreatedAt    time.Time       `json:"createdAt"`
-	ExpiresAt    time.Time       `json:"expiresAt"`
-	Payload      json.RawMessage `json:"payload"`
-	Request      TicketRequest   `json:"request"`
-	Quote        QuoteClaims     `json:"quote"`
-	Approvals    []uuid.UUID     `json:"approvals"`
-	ExecutedID   string          `json:"executedId"`
-	Reason       string          `json:"reason"`
-	DecidedAt    time.Time       `json:"decidedAt"`
-	MinApprovals int32           `json:"minApprovals"`
-	RejectedBy   string          `json:"rejectedBy,omitempty"`
+	Status       records.OperationStatus `json:"status"`
+	CreatedAt    time.Time               `json:"createdAt"`
+	ExpiresAt    time.Time               `json:"expiresAt"`
+	Payload      json.RawMessage         `json:"payload"`
+	Request      TicketRequest           `json:"request"`
+	Quote        QuoteClaims             `json:"quote"`
+	Approvals    []uuid.UUID             `json:"approvals"`
+	ExecutedID   string                  `json:"executedId"`
+	Reason       string                  `json:"reason"`
+	DecidedAt    time.Time               `json:"decidedAt"`
+	MinApprovals int32                   `json:"minApprovals"`
+	RejectedBy   string                  `json:"rejectedBy,omitempty"`
 }
 
 // saveOperation stores an operation as it is now.

@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -52,9 +53,9 @@ type PixInputBlock struct {
 }
 
 type ChainInputBlock struct {
-	WalletAddress string             `json:"walletAddress"`
-	Permit        *Permit            `json:"permit,omitempty"`
-	Personal      *PersonalSignature `json:"personal,omitempty"`
+	WalletAddress string                     `json:"walletAddress"`
+	Permit        *records.Permit            `json:"permit,omitempty"`
+	Personal      *records.PersonalSignature `json:"personal,omitempty"`
 }
 
 // pixOutputBlock holds every variant of ticketBrlPixOutput (§7.1); which
@@ -117,17 +118,17 @@ type ticketPlan struct {
 	ttl     time.Duration
 	outKind string // brl, wallet, own, usd, cop, internal, and the inline pix, inline
 	outID   uuid.UUID
-	brl     *BRLAccount
-	wallet  *Wallet
+	brl     *records.BRLAccount
+	wallet  *records.Wallet
 	// pixTo is the receiver of an inline PIX output (key, BR Code or bank
 	// fields); chainTo the receiver of an inline wallet.
-	pixTo      *BrazilianFiatReceiverInfo
-	chainTo    *BlockchainReceiverInfo
+	pixTo      *records.BrazilianFiatReceiverInfo
+	chainTo    *records.BlockchainReceiverInfo
 	reference  string // achReference, wireMessage or sepaReference
-	eurTo      *EuropeanFiatInfo
-	arsTo      *ArgentineFiatReceiverInfo
-	usd        *USDAccount
-	cop        *COPAccount
+	eurTo      *records.EuropeanFiatInfo
+	arsTo      *records.ArgentineFiatReceiverInfo
+	usd        *records.USDAccount
+	cop        *records.COPAccount
 	fromWallet string // blockchain input wallet (checksummed)
 	nowAt      time.Time
 }
@@ -273,9 +274,9 @@ func (e *Engine) planInput(p *ticketPlan) error {
 		switch {
 		case service && signed:
 			return badRequest(CodeUnexpectedBlock, "ticketBlockchainInput: %s is a service wallet; omit permit and personal", addr)
-		case q.SendMethod == SendTransfer && signed:
+		case q.SendMethod == records.SendTransfer && signed:
 			return badRequest(CodeUnexpectedBlock, "ticketBlockchainInput: the quote's send method is TRANSFER; omit permit and personal and transfer the tokens to %s", p.acct.Wallet)
-		case q.SendMethod == SendPermit && !service && !signed:
+		case q.SendMethod == records.SendPermit && !service && !signed:
 			return badRequest(CodeMissingField, "ticketBlockchainInput.permit: required for send method PERMIT (or ticketBlockchainInput.personal)")
 		}
 		if pm := in.Permit; pm != nil {

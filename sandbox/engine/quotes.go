@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // quoteTTL is how long a quote token is honoured (spec/service.md §6).
@@ -67,7 +68,7 @@ type QuoteClaims struct {
 	OutputThirdParty    bool            `json:"otp"`
 	BasePrice           decimal.Decimal `json:"bp"`
 	SendMethod          string          `json:"sm"`
-	Fees                []Fee           `json:"fees"`
+	Fees                []records.Fee   `json:"fees"`
 	// OutputBrCode is the dynamic BR Code the quote pays (§7.3).
 	OutputBrCode string `json:"obc,omitempty"`
 	// TicketRefundID is the ticket the quote refunds (§7.3).
@@ -238,14 +239,14 @@ func (p *QuoteRequest) hasMarkup() bool {
 
 // forward prices an input amount: the fees and the output amount, by the
 // amount rule of §6.
-func (p *QuoteRequest) forward(in, bp decimal.Decimal) (fees []Fee, out decimal.Decimal) {
+func (p *QuoteRequest) forward(in, bp decimal.Decimal) (fees []records.Fee, out decimal.Decimal) {
 	inPrec, outPrec := money.Precision(p.InputCurrency), money.Precision(p.OutputCurrency)
 	inFees, outFeesSum := decimal.Zero, decimal.Zero
 	add := func(typ, desc, cur string, amt decimal.Decimal) {
 		if !amt.IsPositive() {
 			return
 		}
-		fees = append(fees, Fee{Type: typ, Description: desc, Amount: amt, Currency: cur})
+		fees = append(fees, records.Fee{Type: typ, Description: desc, Amount: amt, Currency: cur})
 		if cur == p.InputCurrency {
 			inFees = inFees.Add(amt)
 		} else {
@@ -305,7 +306,7 @@ func (p *QuoteRequest) solveInput(target, bp decimal.Decimal) (decimal.Decimal, 
 
 // markupTotal is the markup in the markup currency; markup fees in the
 // other currency are converted at the base price.
-func markupTotal(fees []Fee, cur, inCur string, bp decimal.Decimal) decimal.Decimal {
+func markupTotal(fees []records.Fee, cur, inCur string, bp decimal.Decimal) decimal.Decimal {
 	total := decimal.Zero
 	for _, f := range fees {
 		if f.Type != "Markup Fee" {

@@ -6,6 +6,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // The sandbox rules of spec/service.md §7.5 that bear on a ticket
@@ -42,7 +43,7 @@ func chainOf(q *QuoteClaims) string {
 func (e *Engine) pendingOperationNaming(acct *Account, id uuid.UUID) *Operation {
 	want := id.String()
 	for _, op := range e.st.operations.all() {
-		if op.Status != OperationPending || op.Acct != acct {
+		if op.Status != records.OperationPending || op.Acct != acct {
 			continue
 		}
 		r := &op.req

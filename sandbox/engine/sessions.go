@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // Payment sessions (spec/service.md §7.4): a hosted checkout that brings
@@ -143,15 +145,15 @@ func (e *Engine) session(id uuid.UUID) (*Session, error) {
 // only brings money in: the quote must be one of the session's (made for
 // its owner, output INTERNAL in its token); any payout block is refused.
 // It is never parked.
-func (e *Engine) CreateSessionTicket(now time.Time, id uuid.UUID, req *TicketRequest) (Ticket, error) {
+func (e *Engine) CreateSessionTicket(now time.Time, id uuid.UUID, req *TicketRequest) (records.Ticket, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	ps, err := e.session(id)
 	if err != nil {
-		return Ticket{}, err
+		return records.Ticket{}, err
 	}
 	if err := ps.CheckOpen(now); err != nil {
-		return Ticket{}, err
+		return records.Ticket{}, err
 	}
 	// The ticket is created with the opener's access as it is now, not as
 	// it was when the session was opened: an access frozen, made view-only,
@@ -160,16 +162,16 @@ func (e *Engine) CreateSessionTicket(now time.Time, id uuid.UUID, req *TicketReq
 	// the access itself would get.
 	who := e.st.accessByID[ps.Opener.ID]
 	if who == nil {
-		return Ticket{}, forbidden("the access that opened payment session %s no longer exists", ps.ID)
+		return records.Ticket{}, forbidden("the access that opened payment session %s no longer exists", ps.ID)
 	}
 	if err := who.MayWrite(now); err != nil {
-		return Ticket{}, err
+		return records.Ticket{}, err
 	}
 	if err := who.Reaches(ps.Account); err != nil {
-		return Ticket{}, err
+		return records.Ticket{}, err
 	}
 	if err := who.MayTakeMoneyIn(); err != nil {
-		return Ticket{}, err
+		return records.Ticket{}, err
 	}
 	for name, sent := range map[string]bool{
 		"ticketBrlPixOutput": req.TicketBrlPixOutput != nil, "ticketUsdOutput": req.TicketUsdOutput != nil,
@@ -177,30 +179,30 @@ func (e *Engine) CreateSessionTicket(now time.Time, id uuid.UUID, req *TicketReq
 		"ticketArsOutput": req.TicketArsOutput != nil, "ticketCopOutput": req.TicketCopOutput != nil,
 	} {
 		if sent {
-			return Ticket{}, badRequest(CodeUnexpectedBlock, "%s: a payment session only brings money in to its owner; no payout", name)
+			return records.Ticket{}, badRequest(CodeUnexpectedBlock, "%s: a payment session only brings money in to its owner; no payout", name)
 		}
 	}
 	q, err := e.openQuote(req.QuoteToken)
 	if err != nil {
-		return Ticket{}, err
+		return records.Ticket{}, err
 	}
 	if q.OutputPaymentMethod != "INTERNAL" || q.OutputCurrency != ps.OutputCurrency || !slices.Contains(ps.PaymentOptions, q.InputPaymentMethod) {
-		return Ticket{}, badRequest(CodeQuoteInvalid, "quoteToken: the quote pays %s via %s from %s; this session takes %s into %s (ask GET /v2/payment-session/%s/fixed-quote)",
+		return records.Ticket{}, badRequest(CodeQuoteInvalid, "quoteToken: the quote pays %s via %s from %s; this session takes %s into %s (ask GET /v2/payment-session/%s/fixed-quote)",
 			q.OutputCurrency, q.OutputPaymentMethod, q.InputPaymentMethod, strings.Join(ps.PaymentOptions, " or "), ps.OutputCurrency, ps.ID)
 	}
 	if q.AccessID != who.ID {
-		return Ticket{}, badRequest(CodeQuoteInvalid, "quoteToken: the quote was not made for this session")
+		return records.Ticket{}, badRequest(CodeQuoteInvalid, "quoteToken: the quote was not made for this session")
 	}
 	p, err := e.planTicket(ps.Account, who, req, now, true, q)
 	if err != nil {
-		return Ticket{}, err
+		return records.Ticket{}, err
 	}
 	if req.ExternalID == "" {
 		req.ExternalID = ps.ExternalID
 	}
 	t, err := e.makeTicketLocked(p, now)
 	if err != nil {
-		return Ticket{}, err
+		return records.Ticket{}, err
 	}
 	ps.TicketID = &t.ID
 	e.saveSessionDetail(ps)
@@ -208,22 +210,22 @@ func (e *Engine) CreateSessionTicket(now time.Time, id uuid.UUID, req *TicketReq
 }
 
 // SessionTicket is the session's ticket.
-func (e *Engine) SessionTicket(id uuid.UUID) (Ticket, error) {
+func (e *Engine) SessionTicket(id uuid.UUID) (records.Ticket, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	ps, err := e.session(id)
 	if err != nil {
-		return Ticket{}, err
+		return records.Ticket{}, err
 	}
 	if ps.TicketID == nil {
-		return Ticket{}, notFound("ticket of payment session", ps.ID)
+		return records.Ticket{}, notFound("ticket of payment session", ps.ID)
 	}
 	t, err := e.loadTicket(false, ps.Account, *ps.TicketID)
 	if err != nil {
-		return Ticket{}, err
+		return records.Ticket{}, err
 	}
 	if t == nil {
-		return Ticket{}, notFound("ticket", *ps.TicketID)
+		return records.Ticket{}, notFound("ticket", *ps.TicketID)
 	}
 	return t.Ticket, nil
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // The live ticket states beyond the plain UNPAID → PROCESSING → PAID path
@@ -13,46 +15,46 @@ import (
 
 // CancelTicket cancels an UNPAID ticket of the operated account (anything
 // else is a conflict).
-func (e *Engine) CancelTicket(c Caller, id uuid.UUID) (Ticket, error) {
+func (e *Engine) CancelTicket(c Caller, id uuid.UUID) (records.Ticket, error) {
 	if err := c.writable(); err != nil {
-		return Ticket{}, err
+		return records.Ticket{}, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.advanceLocked(c.Now)
 	t, err := e.findTicket(c, id, true)
 	if err != nil {
-		return Ticket{}, err
+		return records.Ticket{}, err
 	}
-	if t.Status != TicketUnpaid {
-		return Ticket{}, conflict(CodeNotCancelable, "ticket %s is %s; only UNPAID tickets can be canceled", t.ID, t.Status)
+	if t.Status != records.TicketUnpaid {
+		return records.Ticket{}, conflict(CodeNotCancelable, "ticket %s is %s; only UNPAID tickets can be canceled", t.ID, t.Status)
 	}
 	t.Reason = reasonCanceled
 	t.fundAt = time.Time{}
-	e.transitionLocked(t, TicketCanceled, c.Now, "TICKET-CANCELED")
+	e.transitionLocked(t, records.TicketCanceled, c.Now, "TICKET-CANCELED")
 	e.saveTicket(t)
 	return t.Ticket, nil
 }
 
 // ReleaseTicket passes the review of an ON-HOLD ticket of the operated
 // account (sandbox only).
-func (e *Engine) ReleaseTicket(c Caller, id uuid.UUID) (Ticket, error) {
+func (e *Engine) ReleaseTicket(c Caller, id uuid.UUID) (records.Ticket, error) {
 	if err := c.writable(); err != nil {
-		return Ticket{}, err
+		return records.Ticket{}, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	t, err := e.findTicket(c, id, true)
 	if err != nil {
-		return Ticket{}, err
+		return records.Ticket{}, err
 	}
-	if t.Status != TicketOnHold {
-		return Ticket{}, conflict(CodeNotHeld, "ticket %s is %s; only ON-HOLD tickets can be released", t.ID, t.Status)
+	if t.Status != records.TicketOnHold {
+		return records.Ticket{}, conflict(CodeNotHeld, "ticket %s is %s; only ON-HOLD tickets can be released", t.ID, t.Status)
 	}
 	// Released: the limit check is done, so it is not held again.
-	t.Status = TicketPending
+	t.Status = records.TicketPending
 	if !businessHoursRail(t.q.OutputPaymentMethod) || nextBusinessStart(c.Now).IsZero() {
-		e.transitionLocked(t, TicketProcessing, c.Now, "DELIVERY-PROCESSING")
+		e.transitionLocked(t, records.TicketProcessing, c.Now, "DELIVERY-PROCESSING")
 		t.Reason = ""
 		t.payAt = c.Now.Add(e.scaled(deliveryDelay))
 		e.schedule(t.payAt, duePay, t.ID, nil)
@@ -116,29 +118,28 @@ func nextBusinessStart(at time.Time) time.Time {
 // the funding. The caller holds e.mu.
 func (e *Engine) startProcessingLocked(t *ticket, at time.Time, event string) {
 	switch {
-	case heldForReview(&t.q) && t.Status != TicketOnHold:
+	case heldForReview(&t.q) && t.Status != records.TicketOnHold:
 		t.Reason = "held for review: the input is above the single-ticket limit; release it with POST /v2/sandbox/tickets/{id}/release"
-		e.transitionLocked(t, TicketOnHold, at, event)
+		e.transitionLocked(t, records.TicketOnHold, at, event)
 		t.payAt = time.Time{}
 		return
 	case businessHoursRail(t.q.OutputPaymentMethod) && !nextBusinessStart(at).IsZero():
-		if t.Status != TicketPending {
+		if t.Status != records.TicketPending {
 			t.Reason = "queued: " + t.q.OutputPaymentMethod + " moves on business days only"
-			e.transitionLocked(t, TicketPending, at, event)
+			e.transitionLocked(t, records.TicketPending, at, event)
 		}
 		t.payAt = nextBusinessStart(at)
 		e.schedule(t.payAt, duePay, t.ID, nil)
 		return
 	}
-	if t.Status == TicketPending || t.Status == TicketOnHold {
+	if t.Status == records.TicketPending || t.Status == records.TicketOnHold {
 		t.Reason = ""
 		event = "DELIVERY-PROCESSING"
 	}
-	e.transitionLocked(t, TicketProcessing, at, event)
+	e.transitionLocked(t, records.TicketProcessing, at, event)
 	t.payAt = at.Add(e.scaled(deliveryDelay))
 	e.schedule(t.payAt, duePay, t.ID, nil)
 }
-
 
 // stampInfoIDs gives every info block of a ticket its own id and the
 // ticket's id, as live records carry them (§7.2). Blocks keep the ids they

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
@@ -18,7 +19,7 @@ import (
 // as the ticket's stored JSON.
 func ticketRow(t *ticket) (*store.TicketRow, error) {
 	// Stored as the list answers it, so a page is served from these bytes.
-	detail, err := Encode(&t.Ticket)
+	detail, err := records.Encode(&t.Ticket)
 	if err != nil {
 		return nil, fmt.Errorf("ticket %s: %w", t.ID, err)
 	}
@@ -61,7 +62,7 @@ func (e *Engine) insertTicket(t *ticket) {
 // a transition changes (the quote, fixed at creation, is not encoded
 // again). The caller holds e.mu for writing.
 func (e *Engine) saveTicket(t *ticket) {
-	detail, err := Encode(&t.Ticket)
+	detail, err := records.Encode(&t.Ticket)
 	if err != nil {
 		e.db.Fail(fmt.Errorf("ticket %s: %w", t.ID, err))
 		return

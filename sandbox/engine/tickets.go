@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
@@ -18,21 +20,21 @@ func (e *Engine) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 	q, acct, req := p.q, p.acct, p.req
 	id := e.newID()
 	t := &ticket{acct: acct, accessID: p.who.ID, q: *q, outKind: p.outKind, outID: p.outID}
-	fees := make([]Fee, len(q.Fees))
+	fees := make([]records.Fee, len(q.Fees))
 	for i, f := range q.Fees {
 		reb := f.Type == "Conversion Fee"
 		f.Rebatable = &reb
 		fees[i] = f
 	}
-	t.Ticket = Ticket{
+	t.Ticket = records.Ticket{
 		ID: id, ExternalID: req.ExternalID, WorkspaceID: acct.MainID, UserID: acct.ID,
-		Status: TicketUnpaid, CreatedAt: NewTime(now), UpdatedAt: NewTime(now), ExpiresAt: NewTime(now.Add(p.ttl)),
-		Quote: TicketQuote{
+		Status: records.TicketUnpaid, CreatedAt: records.NewTime(now), UpdatedAt: records.NewTime(now), ExpiresAt: records.NewTime(now.Add(p.ttl)),
+		Quote: records.TicketQuote{
 			ID: q.ID, TicketID: id, InputCurrency: q.InputCurrency, InputPaymentMethod: q.InputPaymentMethod, InputAmount: q.InputAmount,
 			OutputCurrency: q.OutputCurrency, OutputPaymentMethod: q.OutputPaymentMethod, OutputAmount: q.OutputAmount,
 			MarkupCurrency: q.MarkupCurrency, MarkupAmount: q.MarkupAmount, SendMethod: q.SendMethod,
 			InputThirdParty: q.InputThirdParty, OutputThirdParty: q.OutputThirdParty, BasePrice: q.BasePrice, PairName: q.PairName(),
-			CreatedAt: NewTime(time.UnixMilli(q.IssuedAt)), AppliedFees: fees,
+			CreatedAt: records.NewTime(time.UnixMilli(q.IssuedAt)), AppliedFees: fees,
 		},
 	}
 	// Input side.
@@ -47,10 +49,10 @@ func (e *Engine) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 		if err != nil {
 			return nil, fmt.Errorf("BR Code for ticket %s: %w", id, err)
 		}
-		t.BrlPixInputInfo = &BrlPixInputInfo{ID: e.newID().String(), TicketID: id.String(), ReferenceLabel: ref, AdditionalData: extra, BrCode: code}
+		t.BrlPixInputInfo = &records.BrlPixInputInfo{ID: e.newID().String(), TicketID: id.String(), ReferenceLabel: ref, AdditionalData: extra, BrCode: code}
 	case money.IsChain(q.InputPaymentMethod):
-		info := &BlockchainSenderInfo{WalletAddress: p.fromWallet}
-		if q.SendMethod == SendTransfer {
+		info := &records.BlockchainSenderInfo{WalletAddress: p.fromWallet}
+		if q.SendMethod == records.SendTransfer {
 			info.DisposableDepositAddress = acct.Wallet
 		}
 		t.BlockchainSenderInfo = info
@@ -59,14 +61,14 @@ func (e *Engine) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 	switch p.outKind {
 	case "brl":
 		b := p.brl
-		r := &BrazilianFiatReceiverInfo{PixKey: b.PixKey, TaxID: b.TaxID, UserName: b.UserName, BankCode: b.BankCode, BranchCode: b.BranchCode, AccountNumber: b.AccountNumber, AccountType: b.AccountType}
+		r := &records.BrazilianFiatReceiverInfo{PixKey: b.PixKey, TaxID: b.TaxID, UserName: b.UserName, BankCode: b.BankCode, BranchCode: b.BranchCode, AccountNumber: b.AccountNumber, AccountType: b.AccountType}
 		if req.TicketBrlPixOutput != nil {
 			r.PixMessage = req.TicketBrlPixOutput.PixMessage
 		}
 		t.BrazilianFiatReceiverInfo = r
 	case "wallet":
 		w := p.wallet
-		t.BlockchainReceiverInfo = &BlockchainReceiverInfo{ID: e.newID().String(), TicketID: id.String(), WalletAddress: w.WalletAddress, WalletChain: w.WalletChain, WalletMemo: w.WalletMemo}
+		t.BlockchainReceiverInfo = &records.BlockchainReceiverInfo{ID: e.newID().String(), TicketID: id.String(), WalletAddress: w.WalletAddress, WalletChain: w.WalletChain, WalletMemo: w.WalletMemo}
 	case "pix":
 		r := *p.pixTo
 		if req.TicketBrlPixOutput != nil {
@@ -85,16 +87,16 @@ func (e *Engine) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 		r.ID, r.TicketID = e.newID().String(), id.String()
 		t.BlockchainReceiverInfo = &r
 	case "own":
-		t.BlockchainReceiverInfo = &BlockchainReceiverInfo{ID: e.newID().String(), TicketID: id.String(), WalletAddress: acct.Wallet, WalletChain: q.OutputPaymentMethod}
+		t.BlockchainReceiverInfo = &records.BlockchainReceiverInfo{ID: e.newID().String(), TicketID: id.String(), WalletAddress: acct.Wallet, WalletChain: q.OutputPaymentMethod}
 	case "usd":
 		b := p.usd
-		t.AmericanFiatReceiverInfo = &AmericanFiatInfo{
+		t.AmericanFiatReceiverInfo = &records.AmericanFiatInfo{
 			AccountHolderName: b.BankBeneficiaryName, BankAccountNumber: b.BankAccountNumber, BankRoutingNumber: b.BankRoutingNumber,
 			AccountType: "checking", BankName: b.BankName, BankAddress: addressLine(b.BankAddress), DepositMessage: p.reference, PaymentRail: q.OutputPaymentMethod,
 		}
 	}
 	if in := req.TicketBlockchainInput; in != nil && (in.Permit != nil || in.Personal != nil) {
-		info := &BlockchainInputInfo{}
+		info := &records.BlockchainInputInfo{}
 		if pm := in.Permit; pm != nil {
 			info.R, info.S, info.V, info.Nonce, info.Deadline = pm.R, pm.S, pm.V, pm.Nonce, pm.Deadline
 		}
@@ -107,7 +109,7 @@ func (e *Engine) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 		t.RefundableParameter, _ = json.Marshal(map[string]string{"ticketRefundId": q.TicketRefundID})
 	}
 	if q.MarkupAmount.IsPositive() && req.TicketMarkupInput != nil {
-		t.MarkupInfo = &MarkupInfo{MarkupWalletAddress: req.TicketMarkupInput.MarkupWalletAddress}
+		t.MarkupInfo = &records.MarkupInfo{MarkupWalletAddress: req.TicketMarkupInput.MarkupWalletAddress}
 	}
 
 	e.stampInfoIDs(t)
@@ -142,7 +144,7 @@ func merchantName(name string) string {
 	return name
 }
 
-func addressLine(a Address) string {
+func addressLine(a records.Address) string {
 	parts := []string{}
 	for _, p := range []string{a.StreetLine1, a.StreetLine2, a.City, a.State, a.PostalCode, a.Country} {
 		if p != "" {
@@ -156,7 +158,7 @@ func addressLine(a Address) string {
 // JSON it is stored as, which an answer about it is made of (nil only for
 // a ticket never stored).
 type StoredTicket struct {
-	Ticket
+	records.Ticket
 	JSON []byte
 }
 
@@ -252,20 +254,20 @@ func (e *Engine) FindTicket(c Caller, id uuid.UUID) (*StoredTicket, error) {
 
 // PaidTicket is a PAID ticket of the operated account, for its receipt,
 // and the account's name.
-func (e *Engine) PaidTicket(c Caller, id uuid.UUID) (Ticket, string, error) {
+func (e *Engine) PaidTicket(c Caller, id uuid.UUID) (records.Ticket, string, error) {
 	e.mu.RLock()
 	t, err := e.findTicket(c, id, false)
-	var view Ticket
+	var view records.Ticket
 	var acctName string
 	if err == nil {
 		view, acctName = t.Ticket, t.acct.Name
 	}
 	e.mu.RUnlock()
 	if err != nil {
-		return Ticket{}, "", err
+		return records.Ticket{}, "", err
 	}
-	if view.Status != TicketPaid {
-		return Ticket{}, "", conflict(CodeReceiptNA, "ticket %s is %s; a receipt exists only once it is PAID", view.ID, view.Status)
+	if view.Status != records.TicketPaid {
+		return records.Ticket{}, "", conflict(CodeReceiptNA, "ticket %s is %s; a receipt exists only once it is PAID", view.ID, view.Status)
 	}
 	return view, acctName, nil
 }
@@ -281,7 +283,7 @@ func (e *Engine) FundTicket(c Caller, id uuid.UUID) (*StoredTicket, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.Status != TicketUnpaid {
+	if t.Status != records.TicketUnpaid {
 		return nil, conflict(CodeNotFundable, "ticket %s is %s; only UNPAID tickets can be funded", t.ID, t.Status)
 	}
 	e.fundLocked(t, c.Now)

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // eodCutoff is the settlement cut-off, 21:00 UTC (18:00 in São Paulo).
@@ -23,7 +25,7 @@ const eodCutoff = 21 * time.Hour
 // TradePage is a page of the operated account's trades, newest first,
 // created inside w and accepted by match (nil: all), once the trades due
 // were settled or cancelled.
-func (e *Engine) TradePage(c Caller, w Window, cursor string, match func(*Trade) bool) ([]Trade, string, error) {
+func (e *Engine) TradePage(c Caller, w Window, cursor string, match func(*records.Trade) bool) ([]records.Trade, string, error) {
 	if err := e.settleDueTrades(c); err != nil {
 		return nil, "", err
 	}
@@ -66,14 +68,14 @@ func (e *Engine) settleDueTrades(c Caller) error {
 
 // tradeMove is one pending trade's transition.
 type tradeMove struct {
-	t  *Trade
-	to TradeStatus
+	t  *records.Trade
+	to records.TradeStatus
 	by *ticket // the paid settlement ticket, for SETTLED
 }
 
 func (m tradeMove) apply() {
 	m.t.Status = m.to
-	if m.to == TradeSettled {
+	if m.to == records.TradeSettled {
 		id := m.by.ID
 		m.t.SettlementTicketID = &id
 		m.t.SettledAt = m.by.UpdatedAt
@@ -83,9 +85,9 @@ func (m tradeMove) apply() {
 // tradeTransitions lists what is due for the account's pending trades at
 // now. The caller holds e.mu.
 func (e *Engine) tradeTransitions(writing bool, acct *Account, now time.Time) ([]tradeMove, error) {
-	var pending []*Trade
+	var pending []*records.Trade
 	for _, t := range acct.trades.all() {
-		if t.Status == TradePending {
+		if t.Status == records.TradePending {
 			pending = append(pending, t)
 		}
 	}
@@ -102,12 +104,12 @@ func (e *Engine) tradeTransitions(writing bool, acct *Account, now time.Time) ([
 		// Decided by what happened first, so the answer does not depend
 		// on when somebody looks: a ticket paid after the cut-off missed it.
 		switch {
-		case tk != nil && tk.Status == TicketPaid && !tk.UpdatedAt.After(t.SettlementDate.Time):
-			moves = append(moves, tradeMove{t: t, to: TradeSettled, by: tk})
-		case tk != nil && tk.Status.Final() && tk.Status != TicketPaid:
-			moves = append(moves, tradeMove{t: t, to: TradeCancelled})
+		case tk != nil && tk.Status == records.TicketPaid && !tk.UpdatedAt.After(t.SettlementDate.Time):
+			moves = append(moves, tradeMove{t: t, to: records.TradeSettled, by: tk})
+		case tk != nil && tk.Status.Final() && tk.Status != records.TicketPaid:
+			moves = append(moves, tradeMove{t: t, to: records.TradeCancelled})
 		case !now.Before(t.SettlementDate.Time):
-			moves = append(moves, tradeMove{t: t, to: TradeCancelled})
+			moves = append(moves, tradeMove{t: t, to: records.TradeCancelled})
 		}
 	}
 	return moves, nil
@@ -121,7 +123,7 @@ func settlementTicket(tickets []*ticket, quoteID uuid.UUID) *ticket {
 		if tk.Quote.ID != quoteID {
 			continue
 		}
-		if tk.Status == TicketPaid {
+		if tk.Status == records.TicketPaid {
 			return tk
 		}
 		found = tk

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
@@ -91,9 +92,9 @@ func (e *Engine) hearers(acct *Account) []*Account {
 	return []*Account{acct, e.st.main}
 }
 
-func (e *Engine) addAttemptLocked(acct *Account, ev *Event, target string, at time.Time, body []byte) *WebhookAttempt {
+func (e *Engine) addAttemptLocked(acct *Account, ev *Event, target string, at time.Time, body []byte) *records.WebhookAttempt {
 	id := e.newID()
-	a := &WebhookAttempt{
+	a := &records.WebhookAttempt{
 		AccountID: acct.ID.String(), CreatedAt: fmtTime(at), UpdatedAt: fmtTime(at), ID: id.String(),
 		WebhookEventID: ev.ID.String(), WebhookURL: target,
 	}

@@ -1,4 +1,4 @@
-package sandbox
+package httpapi
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
@@ -361,3 +362,9 @@ const (
 	loginWindow      = 15 * time.Minute
 	codeLoginLocked  = "LOGIN_LOCKED"
 )
+
+// Tokens are a JWT pair (§2).
+type Tokens struct {
+	AccessToken  string `json:"accessToken"`
+	RefreshToken string `json:"refreshToken"`
+}

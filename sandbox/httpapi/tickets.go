@@ -1,4 +1,4 @@
-package sandbox
+package httpapi
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // Tickets (seed, §5, §7.1, §7.2): creation, the list and its filters, a
@@ -156,7 +157,7 @@ func (s *Server) releaseTicket(c *call) error {
 }
 
 // ticketTransition moves the ticket of the path on and replies with it.
-func (s *Server) ticketTransition(c *call, move func(engine.Caller, uuid.UUID) (engine.Ticket, error)) error {
+func (s *Server) ticketTransition(c *call, move func(engine.Caller, uuid.UUID) (records.Ticket, error)) error {
 	if err := c.writable(); err != nil {
 		return err
 	}
@@ -175,12 +176,12 @@ func (s *Server) ticketTransition(c *call, move func(engine.Caller, uuid.UUID) (
 // service's fields, beside the seed's {ticket} so that both kinds of client
 // read it.
 type createdHead struct {
-	BrCode     string      `json:"brCode,omitempty"`
-	Expiration engine.Time `json:"expiration"`
-	ID         uuid.UUID   `json:"id"`
+	BrCode     string       `json:"brCode,omitempty"`
+	Expiration records.Time `json:"expiration"`
+	ID         uuid.UUID    `json:"id"`
 }
 
-func headOf(t *engine.Ticket) createdHead {
+func headOf(t *records.Ticket) createdHead {
 	h := createdHead{Expiration: t.ExpiresAt, ID: t.ID}
 	if t.BrlPixInputInfo != nil {
 		h.BrCode = t.BrCode()
@@ -189,17 +190,17 @@ func headOf(t *engine.Ticket) createdHead {
 }
 
 // createdAnswer is the whole creation answer: its head, then {ticket}.
-func createdAnswer(t *engine.Ticket) any {
+func createdAnswer(t *records.Ticket) any {
 	return struct {
 		createdHead
-		Ticket *engine.Ticket `json:"ticket"`
+		Ticket *records.Ticket `json:"ticket"`
 	}{headOf(t), t}
 }
 
 // ticketStatuses are the values the status filter accepts.
 func ticketStatuses() []string {
-	out := make([]string, len(engine.TicketStatuses))
-	for i, s := range engine.TicketStatuses {
+	out := make([]string, len(records.TicketStatuses))
+	for i, s := range records.TicketStatuses {
 		out[i] = string(s)
 	}
 	return out

@@ -1,4 +1,4 @@
-package sandbox
+package httpapi
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // Multi-signature operations (§3, §5, §7.5): the approver's inbox, an
@@ -18,7 +19,7 @@ import (
 func operationView(op *engine.OperationInfo) Operation {
 	v := Operation{
 		ID: op.ID, RequesterEmail: op.RequesterEmail, OperationType: engine.OperationCreateTicket, Payload: op.Payload,
-		Status: op.Status, Approvals: op.Approvals, MinApprovals: op.MinApprovals, CreatedAt: engine.NewTime(op.CreatedAt),
+		Status: op.Status, Approvals: op.Approvals, MinApprovals: op.MinApprovals, CreatedAt: records.NewTime(op.CreatedAt),
 		SubAccountID: op.Account.SubAccountID(), SubAccountName: op.Account.Name, ExecutedID: op.ExecutedID, Reason: op.Reason, RejectedBy: op.RejectedBy,
 	}
 	if op.Approvers != nil {
@@ -52,25 +53,25 @@ func beneficiaryView(b *engine.Beneficiary) json.RawMessage {
 	}
 	var v any
 	switch r := b.Record.(type) {
-	case *engine.BRLAccount:
+	case *records.BRLAccount:
 		v = struct {
 			Kind string `json:"kind"`
-			engine.BRLAccount
+			records.BRLAccount
 		}{b.Kind, *r}
-	case *engine.Wallet:
+	case *records.Wallet:
 		v = struct {
 			Kind string `json:"kind"`
-			engine.Wallet
+			records.Wallet
 		}{b.Kind, *r}
-	case *engine.USDAccount:
+	case *records.USDAccount:
 		v = struct {
 			Kind string `json:"kind"`
-			engine.USDAccount
+			records.USDAccount
 		}{b.Kind, *r}
-	case *engine.COPAccount:
+	case *records.COPAccount:
 		v = struct {
 			Kind string `json:"kind"`
-			engine.COPAccount
+			records.COPAccount
 		}{b.Kind, *r}
 	default:
 		v = map[string]string{"kind": b.Kind, "walletAddress": b.WalletAddress, "walletChain": b.WalletChain}
@@ -149,4 +150,32 @@ func (s *Server) rejectOperation(c *call) error {
 	return s.decide(c, func(who engine.Caller, id uuid.UUID) (engine.OperationInfo, error) {
 		return s.eng.Reject(who, id, req.Reason)
 	})
+}
+
+// Operation is a multi-signature operation; its detail adds approvers,
+// decodedQuote and beneficiary (§3, §5, §7.5).
+type Operation struct {
+	ID             uuid.UUID               `json:"id"`
+	RequesterEmail string                  `json:"requesterEmail"`
+	OperationType  string                  `json:"operationType"`
+	Payload        json.RawMessage         `json:"payload,omitempty"`
+	Status         records.OperationStatus `json:"status"`
+	Approvals      int32                   `json:"approvals"`
+	MinApprovals   int32                   `json:"minApprovals"`
+	CreatedAt      records.Time            `json:"createdAt"`
+	SubAccountID   string                  `json:"subAccountId"`
+	SubAccountName string                  `json:"subAccountName"`
+	ExecutedID     string                  `json:"executedId"`
+	Reason         string                  `json:"reason,omitempty"`
+	RejectedBy     string                  `json:"rejectedBy,omitempty"`
+	Approvers      []Approver              `json:"approvers,omitempty"`
+	DecodedQuote   json.RawMessage         `json:"decodedQuote,omitempty"`
+	Beneficiary    json.RawMessage         `json:"beneficiary,omitempty"`
+}
+
+// Approver is one approver of an operation and whether it approved.
+type Approver struct {
+	AccessID    uuid.UUID `json:"accessId"`
+	Email       string    `json:"email"`
+	HasApproved bool      `json:"hasApproved"`
 }

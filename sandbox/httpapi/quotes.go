@@ -1,4 +1,4 @@
-package sandbox
+package httpapi
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/brcode"
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // Quotes (seed, §3, §7.3, §8): the query read and checked against the
@@ -137,7 +138,7 @@ func (c *call) quoteRequest() (*engine.QuoteRequest, error) {
 			return nil, badRequest(codeMissingField, "blockchainSendMethod: required when the input is on a chain (%s): PERMIT or TRANSFER", p.InputMethod)
 		}
 	}
-	if sm != "" && sm != engine.SendPermit && sm != engine.SendTransfer {
+	if sm != "" && sm != records.SendPermit && sm != records.SendTransfer {
 		return nil, badRequest(codeInvalidField, "blockchainSendMethod: must be PERMIT or TRANSFER, got %q", truncate(sm, 16))
 	}
 	if money.IsChain(p.InputMethod) {
@@ -182,7 +183,7 @@ func (s *Server) quote(c *call) error {
 
 // quoteView is the answer of a quote: its claims and its token.
 func quoteView(q *engine.QuoteClaims, token string) Quote {
-	fees := make([]engine.Fee, len(q.Fees))
+	fees := make([]records.Fee, len(q.Fees))
 	copy(fees, q.Fees)
 	// Quotes carry rebatable too (service.md §7.2), as tickets do.
 	for i := range fees {
@@ -196,4 +197,25 @@ func quoteView(q *engine.QuoteClaims, token string) Quote {
 		AppliedFees: fees, BasePrice: q.BasePrice, PairName: q.PairName(), BlockchainSendMethod: q.SendMethod,
 		OutputBrCode: q.OutputBrCode, TicketRefundID: q.TicketRefundID,
 	}
+}
+
+// Quote is the answer of GET /v2/account/quote/fixed-rate (seed, §3, §7.3, §8).
+type Quote struct {
+	QuoteToken           string          `json:"quoteToken"`
+	InputCurrency        string          `json:"inputCurrency"`
+	InputPaymentMethod   string          `json:"inputPaymentMethod"`
+	InputAmount          decimal.Decimal `json:"inputAmount"`
+	OutputCurrency       string          `json:"outputCurrency"`
+	OutputPaymentMethod  string          `json:"outputPaymentMethod"`
+	OutputAmount         decimal.Decimal `json:"outputAmount"`
+	MarkupAmount         decimal.Decimal `json:"markupAmount"`
+	MarkupCurrency       string          `json:"markupCurrency"`
+	InputThirdParty      bool            `json:"inputThirdParty"`
+	OutputThirdParty     bool            `json:"outputThirdParty"`
+	AppliedFees          []records.Fee   `json:"appliedFees"`
+	BasePrice            decimal.Decimal `json:"basePrice"`
+	PairName             string          `json:"pairName"`
+	BlockchainSendMethod string          `json:"blockchainSendMethod,omitempty"`
+	OutputBrCode         string          `json:"outputBrCode,omitempty"`
+	TicketRefundID       string          `json:"ticketRefundId,omitempty"`
 }

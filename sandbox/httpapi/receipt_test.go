@@ -1,4 +1,4 @@
-package sandbox
+package httpapi
 
 import (
 	"bytes"
@@ -11,20 +11,21 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
-	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // TestReceiptPDFStructure checks what a PDF reader relies on: the header,
 // every cross-reference offset pointing at its object, the stream length,
 // startxref and the trailer.
 func TestReceiptPDFStructure(t *testing.T) {
-	tk := &engine.Ticket{
-		ID: uuid.New(), Status: engine.TicketPaid, ExternalID: "inv (42) \\ à",
-		CreatedAt: engine.NewTime(time.Now()), UpdatedAt: engine.NewTime(time.Now()),
-		Quote: engine.TicketQuote{InputCurrency: "BRL", InputPaymentMethod: "PIX", InputAmount: decimal.RequireFromString("100"),
+	tk := &records.Ticket{
+		ID: uuid.New(), Status: records.TicketPaid, ExternalID: "inv (42) \\ à",
+		CreatedAt: records.NewTime(time.Now()), UpdatedAt: records.NewTime(time.Now()),
+		Quote: records.TicketQuote{InputCurrency: "BRL", InputPaymentMethod: "PIX", InputAmount: decimal.RequireFromString("100"),
 			OutputCurrency: "BRLA", OutputPaymentMethod: "INTERNAL", OutputAmount: decimal.RequireFromString("99.9"), BasePrice: decimal.NewFromInt(1),
-			AppliedFees: []engine.Fee{{Type: "Conversion Fee", Amount: decimal.RequireFromString("0.1"), Currency: "BRL"}}},
-		BrazilianFiatSenderInfo: &engine.BrazilianFiatSenderInfo{EndToEndID: "E123"},
+			AppliedFees: []records.Fee{{Type: "Conversion Fee", Amount: decimal.RequireFromString("0.1"), Currency: "BRL"}}},
+		BrazilianFiatSenderInfo: &records.BrazilianFiatSenderInfo{EndToEndID: "E123"},
 	}
 	pdf := receiptPDF(tk, "Acme Treasury Ltda")
 	if !bytes.HasPrefix(pdf, []byte("%PDF-1.4\n")) || !bytes.HasSuffix(pdf, []byte("%%EOF\n")) {

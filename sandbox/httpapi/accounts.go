@@ -1,4 +1,4 @@
-package sandbox
+package httpapi
 
 import (
 	"maps"
@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -24,8 +25,8 @@ func (s *Server) accessInfo(c *call) error {
 		Email:                    a.Email,
 		MFAActivated:             a.MFAID != uuid.Nil,
 		PricingSet:               true,
-		PasswordUpdatedAt:        engine.NewTime(a.PasswordAt),
-		FrozenUntil:              engine.NewTime(a.FrozenUntil),
+		PasswordUpdatedAt:        records.NewTime(a.PasswordAt),
+		FrozenUntil:              records.NewTime(a.FrozenUntil),
 		AccountPermissions:       a.Perms,
 		BlacklistedAccountIDs:    []uuid.UUID{},
 		IsMainAccountBlacklisted: a.MainBlacklisted,
@@ -83,7 +84,7 @@ func (s *Server) listAccounts(c *call) error {
 
 func subAccountView(a *engine.Account) SubAccount {
 	return SubAccount{
-		SubAccountID: a.ID, MainAccountID: a.MainID, CreatedAt: engine.NewTime(a.CreatedAt),
+		SubAccountID: a.ID, MainAccountID: a.MainID, CreatedAt: records.NewTime(a.CreatedAt),
 		AccountInfo: AccountInfo{ID: a.ID, AccountType: a.Type, Name: a.Name},
 	}
 }
@@ -156,7 +157,7 @@ func (s *Server) accountDetails(c *call) error {
 		return err
 	}
 	return c.reply(http.StatusOK, AccountDetails{
-		ID: a.ID, AccountInfo: accountInfo(a, id), PixKey: a.PixKey, BrCode: code, CreatedAt: engine.NewTime(a.CreatedAt),
+		ID: a.ID, AccountInfo: accountInfo(a, id), PixKey: a.PixKey, BrCode: code, CreatedAt: records.NewTime(a.CreatedAt),
 		// One service wallet serves every EVM chain.
 		Wallets: []AccountWallet{{ID: uuid.NewSHA1(a.ID, []byte("wallet")).String(), WalletAddress: a.Wallet, Chain: "EVM"}},
 	})
@@ -201,4 +202,87 @@ func (s *Server) staticBrCode(c *call) error {
 		return err
 	}
 	return c.reply(http.StatusOK, map[string]string{"brCode": code})
+}
+
+// Access is an access of the main account (GET /v2/auth/accesses).
+type Access struct {
+	ID               string              `json:"id"`
+	Email            string              `json:"email"`
+	CreatedAt        string              `json:"createdAt"`
+	UpdatedAt        string              `json:"updatedAt"`
+	FrozenUntil      string              `json:"frozenUntil"`
+	AccessPermission records.Permissions `json:"accessPermission"`
+	MFA              *MFA                `json:"mfa,omitempty"`
+}
+
+// MFA is an access's second factor.
+type MFA struct {
+	ID        string `json:"id"`
+	CreatedAt string `json:"createdAt"`
+	UpdatedAt string `json:"updatedAt"`
+}
+
+// AccessInfo is the caller's own access (GET /v2/account/access-info).
+type AccessInfo struct {
+	Email                    string              `json:"email"`
+	MFAActivated             bool                `json:"mfaActivated"`
+	PricingSet               bool                `json:"pricingSet"`
+	PasswordUpdatedAt        records.Time        `json:"passwordUpdatedAt"`
+	FrozenUntil              records.Time        `json:"frozenUntil"`
+	AccountPermissions       records.Permissions `json:"accountPermissions"`
+	BlacklistedAccountIDs    []uuid.UUID         `json:"blacklistedAccountIds"`
+	IsMainAccountBlacklisted bool                `json:"isMainAccountBlacklisted"`
+}
+
+// Account is an account the caller may operate (GET /v2/accounts, [decided]).
+type Account struct {
+	ID            uuid.UUID `json:"id"`
+	Name          string    `json:"name"`
+	AccountType   string    `json:"accountType"`
+	MainAccountID string    `json:"mainAccountId"`
+}
+
+// AccountInfo is an account's identity; the full form (account-info, a
+// sub-account's detail) adds the fields after name (§7.4).
+type AccountInfo struct {
+	ID                             uuid.UUID `json:"id"`
+	AccountType                    string    `json:"accountType"`
+	Name                           string    `json:"name"`
+	CountrySubdivisionTaxResidence string    `json:"countrySubdivisionTaxResidence,omitempty"`
+	CountryTaxResidence            string    `json:"countryTaxResidence,omitempty"`
+	IdentityStatus                 string    `json:"identityStatus,omitempty"`
+	FullName                       string    `json:"fullName,omitempty"`
+	Birthdate                      string    `json:"birthdate,omitempty"`
+	TaxID                          string    `json:"taxId,omitempty"`
+}
+
+// SubAccount is a sub-account as listed (§3) and detailed (§7.4).
+type SubAccount struct {
+	SubAccountID  uuid.UUID    `json:"subAccountId"`
+	MainAccountID uuid.UUID    `json:"mainAccountId"`
+	CreatedAt     records.Time `json:"createdAt"`
+	AccountInfo   AccountInfo  `json:"accountInfo"`
+}
+
+// AccountDetails is GET /v2/account/account-info (§7.4).
+type AccountDetails struct {
+	ID          uuid.UUID       `json:"id"`
+	AccountInfo AccountInfo     `json:"accountInfo"`
+	Wallets     []AccountWallet `json:"wallets"`
+	PixKey      string          `json:"pixKey"`
+	BrCode      string          `json:"brCode"`
+	CreatedAt   records.Time    `json:"createdAt"`
+}
+
+// AccountWallet is one of an account's service wallets.
+type AccountWallet struct {
+	ID            string `json:"id"`
+	WalletAddress string `json:"walletAddress"`
+	Chain         string `json:"chain"`
+}
+
+// CreateSubAccountRequest is POST /v2/account/sub-accounts (§3).
+type CreateSubAccountRequest struct {
+	AccountType string `json:"accountType"`
+	Name        string `json:"name"`
 }

@@ -1,4 +1,4 @@
-package sandbox
+package httpapi
 
 import (
 	"net/http"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -31,11 +31,11 @@ func (s *Server) listTrades(c *call) error {
 // is either a calendar date YYYY-MM-DD, matching every trade that settles
 // on that UTC day, or an RFC 3339 date-time, matching the trades whose
 // settlement date is that exact instant (as a previous answer printed it).
-func tradeMatcher(c *call) (func(*engine.Trade) bool, error) {
-	var status engine.TradeStatus
+func tradeMatcher(c *call) (func(*records.Trade) bool, error) {
+	var status records.TradeStatus
 	if raw := c.query.Get("status"); raw != "" {
-		status = engine.TradeStatus(raw)
-		if !slices.Contains([]engine.TradeStatus{engine.TradePending, engine.TradeSettled, engine.TradeCancelled}, status) {
+		status = records.TradeStatus(raw)
+		if !slices.Contains([]records.TradeStatus{records.TradePending, records.TradeSettled, records.TradeCancelled}, status) {
 			return nil, badRequest(codeInvalidField, "status: %q is not a trade state; use PENDING, SETTLED or CANCELLED", truncate(raw, 20))
 		}
 	}
@@ -59,7 +59,7 @@ func tradeMatcher(c *call) (func(*engine.Trade) bool, error) {
 	if status == "" && day == "" && instant.IsZero() {
 		return nil, nil
 	}
-	return func(t *engine.Trade) bool {
+	return func(t *records.Trade) bool {
 		if status != "" && t.Status != status {
 			return false
 		}

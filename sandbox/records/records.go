@@ -1,4 +1,14 @@
-package engine
+// Package records is the sandbox's own reading of the contract's records:
+// the records the service keeps, in the shape spec/service.md shows them
+// (§3, §5, §7 and §8): tickets and their blocks, beneficiaries, trades,
+// compliance records, webhook attempts, an access's permissions, and the
+// states they pass through. The engine keeps them and the HTTP surface
+// shows them; a record is kept as the service shows it, so that what is
+// stored is what is answered (a page of tickets is served from the stored
+// JSON, never encoded again). It is independent of any client's reading:
+// where a client misreads the service, the sandbox does not agree with it
+// by construction.
+package records
 
 import (
 	"bytes"
@@ -9,12 +19,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 )
-
-// The records the service keeps, in the shape spec/service.md shows them
-// (§3, §5, §7 and §8): the sandbox keeps each as the service shows it, so
-// that what it stores is what it answers (a page of tickets is served from
-// the stored JSON, never encoded again). They are the sandbox's own reading
-// of the contract, independent of any client's.
 
 // Encode writes v as the service writes JSON: without HTML escaping ("<"
 // stays "<" in messages), and without a trailing newline. A stored ticket

@@ -1,26 +1,20 @@
-package sandbox
+package httpapi
 
 import (
 	"bytes"
-	"context"
-	"crypto"
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/sha256"
 	"crypto/x509"
-	"encoding/base64"
 	"encoding/pem"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/tesouro-treasury/tesouro/sandbox/delivery"
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // Webhooks (§3, §7.4, §8.6): registration, the list and edits, delivery
@@ -28,85 +22,16 @@ import (
 // verifies deliveries, and the sending of deliveries with the sandbox's
 // own receiver.
 
-// signatureHeader carries a delivery's signature.
-const signatureHeader = "signature"
-
-// signBody is the webhook signature: RSA-PSS SHA-256 over the raw body,
-// base64 (standard).
-func (s *Server) signBody(body []byte) string {
-	h := sha256.Sum256(body)
-	sig, err := rsa.SignPSS(rand.Reader, s.webhookKey, crypto.SHA256, h[:], &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash})
-	if err != nil {
-		return ""
-	}
-	return base64.StdEncoding.EncodeToString(sig)
-}
-
-// deliverLoop sends the deliveries of committed events, one at a time,
-// and records what each webhook answered.
-func (s *Server) deliverLoop() {
-	defer s.wg.Done()
-	out := s.eng.Outbox()
-	for {
-		d, ok := out.Pop()
-		if !ok {
-			select {
-			case <-s.ctx.Done():
-				return
-			case <-out.Wake():
-				continue
-			}
-		}
-		if s.ctx.Err() != nil {
-			return
-		}
-		s.eng.Answered(d, s.send(d))
-	}
-}
-
-// send posts one delivery and returns the HTTP status (0: no answer).
-// Deliveries to the sandbox's own receiver on a loopback address are
-// served in process.
-func (s *Server) send(d engine.Delivery) int {
-	req, err := http.NewRequestWithContext(s.ctx, http.MethodPost, d.URL, bytes.NewReader(d.Body))
-	if err != nil {
-		return 0
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(signatureHeader, s.signBody(d.Body))
-	req.Header.Set("User-Agent", "tesouro-sandbox-webhooks")
-	if u, err := url.Parse(d.URL); err == nil && u.Path == engine.ReceiverPath && isLoopbackHost(u.Hostname()) {
-		rec := httptest.NewRecorder()
-		req.RequestURI = u.RequestURI()
-		s.receiveWebhook(rec, req)
-		return rec.Code
-	}
-	ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
-	defer cancel()
-	resp, err := s.httpClient.Do(req.WithContext(ctx))
-	if err != nil {
-		return 0
-	}
-	resp.Body.Close()
-	return resp.StatusCode
-}
-
-func isLoopbackHost(h string) bool {
-	if h == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
-}
+// Receiver is the sandbox's own webhook receiver, for the deliveries the
+// sandbox sends to itself in process.
+func (s *Server) Receiver() http.Handler { return http.HandlerFunc(s.receiveWebhook) }
 
 // receiveWebhook is the demo receiver: it checks the signature with the
 // public key, as an integrator would, and answers 200 or 400.
 func (s *Server) receiveWebhook(w http.ResponseWriter, r *http.Request) {
 	var body bytes.Buffer
 	_, _ = body.ReadFrom(http.MaxBytesReader(w, r.Body, maxBody))
-	sig, err := base64.StdEncoding.DecodeString(r.Header.Get(signatureHeader))
-	h := sha256.Sum256(body.Bytes())
-	if err != nil || rsa.VerifyPSS(&s.webhookKey.PublicKey, crypto.SHA256, h[:], sig, &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthAuto}) != nil {
+	if !delivery.Verify(s.webhookKey, body.Bytes(), r.Header.Get(delivery.SignatureHeader)) {
 		writeError(w, badRequest(codeBadSignature, "signature header does not verify with GET /v2/public-key"))
 		return
 	}
@@ -124,7 +49,7 @@ func (s *Server) webhookReceiver(c *call) error {
 
 // GET /v2/public-key (public): the key that verifies deliveries.
 func (s *Server) publicKey(c *call) error {
-	der := x509.MarshalPKCS1PublicKey(&s.webhookKey.PublicKey)
+	der := x509.MarshalPKCS1PublicKey(s.webhookKey)
 	p := pem.EncodeToMemory(&pem.Block{Type: "RSA PUBLIC KEY", Bytes: der})
 	return c.reply(http.StatusOK, map[string]string{"publicKey": string(p)})
 }
@@ -139,7 +64,7 @@ func checkWebhook(rawURL string, subscriptions []string) (*url.URL, error) {
 		return nil, badRequest(codeMissingField, "webhookUrl: required")
 	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
 		return nil, badRequest(codeInvalidField, "webhookUrl: %q is not an absolute http(s) URL", truncate(rawURL, 60))
-	case u.Scheme == "http" && !isLoopbackHost(u.Hostname()):
+	case u.Scheme == "http" && !delivery.IsLoopback(u.Hostname()):
 		return nil, badRequest(codeInvalidField, "webhookUrl: plain http is only accepted for loopback addresses; use https")
 	case len(subscriptions) == 0:
 		return nil, badRequest(codeMissingField, "subscriptions: at least one of TICKET, KYC, LIMIT-UPDATE, *")
@@ -216,7 +141,7 @@ func (s *Server) listAttempts(c *call) error {
 		return err
 	}
 	evID := c.query.Get("webhookEventId")
-	match := func(a *engine.WebhookAttempt) bool {
+	match := func(a *records.WebhookAttempt) bool {
 		return (!unacked || !a.Acknowledged) && (evID == "" || a.WebhookEventID == evID)
 	}
 	return listPage(c, "attempts", w, s.eng.Attempts(), match)
@@ -270,7 +195,7 @@ func eventView(e *engine.Event) WebhookEvent {
 	default:
 		data["id"] = e.DataID
 	}
-	return WebhookEvent{ID: e.ID.String(), Subscription: e.Subscription, SubAccountID: e.Account.SubAccountID(), Data: data, CreatedAt: engine.NewTime(e.CreatedAt)}
+	return WebhookEvent{ID: e.ID.String(), Subscription: e.Subscription, SubAccountID: e.Account.SubAccountID(), Data: data, CreatedAt: records.NewTime(e.CreatedAt)}
 }
 
 // GET /v2/notifications/webhooks/events: every recorded event of the
@@ -340,4 +265,33 @@ func (s *Server) updateWebhook(c *call) error {
 		return err
 	}
 	return c.reply(http.StatusOK, map[string]any{"webhook": webhookView(&w)})
+}
+
+// Webhook is a registered webhook (§3).
+type Webhook struct {
+	ID            string   `json:"id"`
+	URL           string   `json:"url"`
+	Subscriptions []string `json:"subscriptions"`
+}
+
+// WebhookEvent is a recorded event (§7.4, §8.6).
+type WebhookEvent struct {
+	ID           string         `json:"id"`
+	Subscription string         `json:"subscription"`
+	SubAccountID string         `json:"subAccountId"`
+	Data         map[string]any `json:"data"`
+	CreatedAt    records.Time   `json:"createdAt"`
+}
+
+// RegisterWebhookRequest is POST /v2/notifications/webhooks/ (§3).
+type RegisterWebhookRequest struct {
+	WebhookURL    string   `json:"webhookUrl"`
+	Subscriptions []string `json:"subscriptions"`
+}
+
+// UpdateWebhookRequest is PATCH /v2/notifications/webhooks (§7.4).
+type UpdateWebhookRequest struct {
+	WebhookID     string   `json:"webhookId"`
+	WebhookURL    string   `json:"webhookUrl"`
+	Subscriptions []string `json:"subscriptions"`
 }

@@ -1,4 +1,4 @@
-package sandbox
+package httpapi
 
 import (
 	"net/http"
@@ -35,4 +35,11 @@ func (s *Server) pixInfo(c *call) error {
 		info.Name, info.TaxID = "", ""
 	}
 	return c.reply(http.StatusOK, info)
+}
+
+// PixInfo is who a PIX key pays (§7.4).
+type PixInfo struct {
+	Name     string `json:"name"`
+	TaxID    string `json:"taxId"`
+	BankName string `json:"bankName"`
 }

@@ -1,4 +1,4 @@
-package sandbox
+package httpapi
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -49,8 +50,8 @@ func fieldProblem(field, value string, err error) error {
 
 // check validates a UBO and returns the record to store (without id and
 // creation time). today is the sandbox's current UTC date.
-func (q *uboRequest) check(today time.Time) (engine.UBO, error) {
-	var u engine.UBO
+func (q *uboRequest) check(today time.Time) (records.UBO, error) {
+	var u records.UBO
 	u.FullName = strings.TrimSpace(q.FullName)
 	if u.FullName == "" {
 		return u, badRequest(codeMissingField, "fullName: required: type the owner's full name")
@@ -280,7 +281,7 @@ func (s *Server) listDocuments(c *call) error {
 		return err
 	}
 	kind := c.query.Get("documentType")
-	return listPage(c, "documents", w, s.eng.Documents(), func(d *engine.Document) bool { return kind == "" || d.DocumentType == kind })
+	return listPage(c, "documents", w, s.eng.Documents(), func(d *records.Document) bool { return kind == "" || d.DocumentType == kind })
 }
 
 // GET /v2/documents/{id}
@@ -337,7 +338,7 @@ func (s *Server) listKYCAttempts(c *call) error {
 		return err
 	}
 	level, status, result := c.query.Get("levelName"), c.query.Get("status"), c.query.Get("result")
-	return listPage(c, "attempts", w, s.eng.KYCAttempts(), func(k *engine.KYCAttempt) bool {
+	return listPage(c, "attempts", w, s.eng.KYCAttempts(), func(k *records.KYCAttempt) bool {
 		return (level == "" || k.LevelName == level) && (status == "" || k.Status == status) && (result == "" || k.Result == result)
 	})
 }
@@ -359,4 +360,17 @@ func (s *Server) getW8BEN(c *call) error {
 	}
 	v.W8BenURL = c.absoluteURL(v.W8BenURL)
 	return c.reply(http.StatusOK, map[string]any{"w8ben": v})
+}
+
+// DocumentUpload is the answer of POST /v2/documents: where to upload.
+type DocumentUpload struct {
+	ID             string `json:"id"`
+	UploadURLFront string `json:"uploadURLFront"`
+	UploadURLBack  string `json:"uploadURLBack,omitempty"`
+}
+
+// CreateDocumentRequest is POST /v2/documents (§7.4).
+type CreateDocumentRequest struct {
+	DocumentType  string `json:"documentType"`
+	IsDoubleSided bool   `json:"isDoubleSided"`
 }

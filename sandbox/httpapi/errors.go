@@ -1,4 +1,4 @@
-package sandbox
+package httpapi
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // Error codes of the error body (spec/service.md §4): the rules' own
@@ -109,5 +110,5 @@ func writeError(w http.ResponseWriter, e *apiError) {
 	_, _ = w.Write(data)
 }
 
-// marshalJSON encodes as the service writes JSON (engine.Encode).
-func marshalJSON(v any) ([]byte, error) { return engine.Encode(v) }
+// marshalJSON encodes as the service writes JSON (records.Encode).
+func marshalJSON(v any) ([]byte, error) { return records.Encode(v) }

@@ -1,4 +1,4 @@
-package sandbox
+package httpapi
 
 import (
 	"net/http"
@@ -101,4 +101,20 @@ func matchSegs(pattern, segs []string) (map[string]string, bool) {
 func methodNotAllowed(w http.ResponseWriter, method, path string, allowed []string) {
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
 	writeError(w, errf(http.StatusMethodNotAllowed, codeMethodNotAllowed, "%s is not allowed on %s (allowed: %s)", method, path, strings.Join(allowed, ", ")))
+}
+
+// Route is one route of the interface: its method and its path pattern
+// ("{name}" segments are parameters).
+type Route struct {
+	Method, Pattern string
+	Public          bool // needs no credentials
+}
+
+// Routes are the interface's routes, in the order they are matched.
+func (s *Server) Routes() []Route {
+	out := make([]Route, len(s.routes.routes))
+	for i, rt := range s.routes.routes {
+		out[i] = Route{Method: rt.method, Pattern: "/" + strings.Join(rt.segs, "/"), Public: rt.auth == authNone}
+	}
+	return out
 }

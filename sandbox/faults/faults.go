@@ -1,9 +1,12 @@
-package sandbox
+// Package faults injects the failures of spec/service.md §6 into the
+// requests a sandbox serves (--faults "latency=50ms,error500=0.1,drop=0.05,
+// dropAfterCommit=0.1,ratelimit=0.02"), for the reliability tests of a
+// client. Probabilities are drawn from a generator seeded by the sandbox
+// seed, so a run can be repeated. The zero Faults injects nothing.
+package faults
 
 import (
 	"fmt"
-	"io"
-	"log"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -11,10 +14,8 @@ import (
 	"time"
 )
 
-// faults injects failures into requests (--faults "latency=50ms,error500=0.1,
-// drop=0.05,dropAfterCommit=0.1,ratelimit=0.02"). Probabilities are drawn
-// from a generator seeded by the sandbox seed, so a run can be repeated.
-type faults struct {
+// Faults is what failures to inject, and how often.
+type Faults struct {
 	latency                                    time.Duration
 	error500, drop, dropAfterCommit, ratelimit float64
 
@@ -22,14 +23,17 @@ type faults struct {
 	rng *rand.Rand
 }
 
-// faultSet is what happens to one request.
-type faultSet struct {
-	latency                                    time.Duration
-	error500, drop, dropAfterCommit, ratelimit bool
+// Set is what happens to one request: a delay, and at most one failure
+// (a 500, the connection closed before or after the work, a 429).
+type Set struct {
+	Latency                                    time.Duration
+	Error500, Drop, DropAfterCommit, RateLimit bool
 }
 
-func parseFaults(spec string, seed int64) (*faults, error) {
-	f := &faults{rng: rand.New(rand.NewPCG(uint64(seed), 0x5eed))}
+// Parse reads a --faults spec (comma-separated kind=value), its draws
+// seeded by seed.
+func Parse(spec string, seed int64) (*Faults, error) {
+	f := &Faults{rng: rand.New(rand.NewPCG(uint64(seed), 0x5eed))}
 	spec = strings.TrimSpace(spec)
 	if spec == "" {
 		return f, nil
@@ -72,32 +76,28 @@ func parseFaults(spec string, seed int64) (*faults, error) {
 	return f, nil
 }
 
-func (f *faults) active() bool {
+func (f *Faults) active() bool {
 	return f.latency > 0 || f.error500 > 0 || f.drop > 0 || f.dropAfterCommit > 0 || f.ratelimit > 0
 }
 
-// pick draws the faults of one request. At most one failure applies; the
+// Pick draws the faults of one request. At most one failure applies; the
 // order of the draws is fixed so that a seed reproduces a run.
-func (f *faults) pick() faultSet {
+func (f *Faults) Pick() Set {
 	if !f.active() {
-		return faultSet{}
+		return Set{}
 	}
-	fs := faultSet{latency: f.latency}
+	fs := Set{Latency: f.latency}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch {
 	case f.drop > 0 && f.rng.Float64() < f.drop:
-		fs.drop = true
+		fs.Drop = true
 	case f.ratelimit > 0 && f.rng.Float64() < f.ratelimit:
-		fs.ratelimit = true
+		fs.RateLimit = true
 	case f.error500 > 0 && f.rng.Float64() < f.error500:
-		fs.error500 = true
+		fs.Error500 = true
 	case f.dropAfterCommit > 0 && f.rng.Float64() < f.dropAfterCommit:
-		fs.dropAfterCommit = true
+		fs.DropAfterCommit = true
 	}
 	return fs
 }
-
-// discardLogger silences net/http's log of aborted handlers (the drop
-// faults abort on purpose).
-func discardLogger() *log.Logger { return log.New(io.Discard, "", 0) }

@@ -1,4 +1,4 @@
-package sandbox
+package httpapi
 
 import (
 	"net/http"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -55,12 +56,12 @@ type beneficiaryKind[T any] struct {
 }
 
 var (
-	walletKind = beneficiaryKind[engine.Wallet]{(*engine.Engine).Wallets, "wallet", "wallets"}
-	brlKind    = beneficiaryKind[engine.BRLAccount]{(*engine.Engine).BRLAccounts, "brlBankAccount", "brlBankAccounts"}
-	usdKind    = beneficiaryKind[engine.USDAccount]{(*engine.Engine).USDAccounts, "beneficiaryUsdBankAccount", "beneficiaryUsdBankAccount"}
-	copKind    = beneficiaryKind[engine.COPAccount]{(*engine.Engine).COPAccounts, "", "beneficiaryCopBankAccount"}
-	eurKind    = beneficiaryKind[engine.EURAccount]{(*engine.Engine).EURAccounts, "beneficiaryEurBankAccount", "beneficiaryEurBankAccount"}
-	arsKind    = beneficiaryKind[engine.ARSAccount]{(*engine.Engine).ARSAccounts, "beneficiaryArsBankAccount", "beneficiaryArsBankAccount"}
+	walletKind = beneficiaryKind[records.Wallet]{(*engine.Engine).Wallets, "wallet", "wallets"}
+	brlKind    = beneficiaryKind[records.BRLAccount]{(*engine.Engine).BRLAccounts, "brlBankAccount", "brlBankAccounts"}
+	usdKind    = beneficiaryKind[records.USDAccount]{(*engine.Engine).USDAccounts, "beneficiaryUsdBankAccount", "beneficiaryUsdBankAccount"}
+	copKind    = beneficiaryKind[records.COPAccount]{(*engine.Engine).COPAccounts, "", "beneficiaryCopBankAccount"}
+	eurKind    = beneficiaryKind[records.EURAccount]{(*engine.Engine).EURAccounts, "beneficiaryEurBankAccount", "beneficiaryEurBankAccount"}
+	arsKind    = beneficiaryKind[records.ARSAccount]{(*engine.Engine).ARSAccounts, "beneficiaryArsBankAccount", "beneficiaryArsBankAccount"}
 )
 
 // add stores a validated beneficiary in the operated account and replies
@@ -143,8 +144,8 @@ func (s *Server) createWallet(c *call) error {
 	if len(req.WalletMemo) > 100 {
 		return badRequest(codeInvalidField, "walletMemo: at most 100 characters")
 	}
-	return walletKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *engine.Wallet {
-		return &engine.Wallet{ID: id, Alias: req.Alias, Description: req.Description, WalletAddress: addr, WalletChain: req.WalletChain, WalletMemo: req.WalletMemo, CreatedAt: engine.NewTime(c.now)}
+	return walletKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *records.Wallet {
+		return &records.Wallet{ID: id, Alias: req.Alias, Description: req.Description, WalletAddress: addr, WalletChain: req.WalletChain, WalletMemo: req.WalletMemo, CreatedAt: records.NewTime(c.now)}
 	})
 }
 
@@ -154,7 +155,7 @@ func (s *Server) listWallets(c *call) error {
 	if chain != "" && !slices.Contains(money.Chains(), chain) {
 		return badRequest(codeInvalidField, "walletChain: unknown chain %q", truncate(chain, 20))
 	}
-	return walletKind.list(s, c, func(v *engine.Wallet) bool {
+	return walletKind.list(s, c, func(v *records.Wallet) bool {
 		return containsFold(v.Alias, alias) && (addr == "" || strings.EqualFold(v.WalletAddress, addr)) && (chain == "" || v.WalletChain == chain)
 	})
 }
@@ -169,7 +170,7 @@ func (s *Server) createBRL(c *call) error {
 	if err := decodeBeneficiary(c, &req, &req.Alias, &req.Description); err != nil {
 		return err
 	}
-	b := &engine.BRLAccount{Alias: req.Alias, Description: req.Description, CreatedAt: engine.NewTime(c.now)}
+	b := &records.BRLAccount{Alias: req.Alias, Description: req.Description, CreatedAt: records.NewTime(c.now)}
 	bankGiven := req.TaxID != "" || req.UserName != "" || req.BankCode != "" || req.BranchCode != "" || req.AccountNumber != "" || req.AccountType != ""
 	switch {
 	case req.PixKey != "" && bankGiven:
@@ -192,7 +193,7 @@ func (s *Server) createBRL(c *call) error {
 	default:
 		return badRequest(codeMissingField, "pixKey: required (or all of taxId, userName, bankCode, branchCode, accountNumber, accountType)")
 	}
-	return brlKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *engine.BRLAccount {
+	return brlKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *records.BRLAccount {
 		b.ID = id
 		return b
 	})
@@ -204,7 +205,7 @@ func (s *Server) getBRL(c *call) error { return brlKind.get(s, c) }
 
 func (s *Server) deleteBRL(c *call) error { return brlKind.remove(s, c) }
 
-func checkAddress(field string, a *engine.Address) error {
+func checkAddress(field string, a *records.Address) error {
 	if a == nil {
 		return nil
 	}
@@ -240,7 +241,7 @@ func (s *Server) createUSD(c *call) error {
 	}
 	for _, a := range []struct {
 		field string
-		v     *engine.Address
+		v     *records.Address
 	}{{"beneficiaryAddress", req.BeneficiaryAddress}, {"bankAddress", req.BankAddress}} {
 		if err := bothSpellings(a.field, a.v); err != nil {
 			return err
@@ -249,11 +250,11 @@ func (s *Server) createUSD(c *call) error {
 			return err
 		}
 	}
-	return usdKind.add(s, c, req.Alias, func(acct *engine.Account, id uuid.UUID) *engine.USDAccount {
-		b := &engine.USDAccount{
+	return usdKind.add(s, c, req.Alias, func(acct *engine.Account, id uuid.UUID) *records.USDAccount {
+		b := &records.USDAccount{
 			ID: id, UserID: acct.ID, Alias: req.Alias, Description: req.Description, BankAccountNumber: number, BankRoutingNumber: routing,
 			BankBeneficiaryName: strings.TrimSpace(req.BankBeneficiaryName), BankName: req.BankName, FirstName: req.FirstName, LastName: req.LastName,
-			CreatedAt: engine.NewTime(c.now),
+			CreatedAt: records.NewTime(c.now),
 		}
 		if req.BeneficiaryAddress != nil {
 			b.BankBeneficiaryAddress = *req.BeneficiaryAddress
@@ -315,12 +316,12 @@ func (s *Server) createCOP(c *call) error {
 			return fieldErr("beneficiaryAddress.country", err)
 		}
 	}
-	return copKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *engine.COPAccount {
-		return &engine.COPAccount{
+	return copKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *records.COPAccount {
+		return &records.COPAccount{
 			ID: id, Alias: req.Alias, BeneficiaryName: strings.TrimSpace(req.BeneficiaryName), Description: req.Description,
 			BeneficiaryType: req.BeneficiaryType, BeneficiaryEmail: req.BeneficiaryEmail, BeneficiaryAddress: req.BeneficiaryAddress,
 			PhoneNumber: req.PhoneNumber, AccountType: req.AccountType, BankAccountNumber: req.BankAccountNumber, DocumentNumber: req.DocumentNumber,
-			DocumentType: req.DocumentType, BankID: req.BankID, BankName: req.BankName, BreBKey: req.BreBKey, CreatedAt: engine.NewTime(c.now),
+			DocumentType: req.DocumentType, BankID: req.BankID, BankName: req.BankName, BreBKey: req.BreBKey, CreatedAt: records.NewTime(c.now),
 		}
 	})
 }
@@ -350,9 +351,9 @@ func (s *Server) createEUR(c *call) error {
 	if err := validate.Required(req.BankBeneficiaryName); err != nil {
 		return fieldErr("bankBeneficiaryName", err)
 	}
-	return eurKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *engine.EURAccount {
-		return &engine.EURAccount{ID: id, Alias: req.Alias, Description: req.Description, IBAN: iban, BIC: bic, Country: country,
-			BankBeneficiaryName: strings.TrimSpace(req.BankBeneficiaryName), IsBusiness: req.IsBusiness, CreatedAt: engine.NewTime(c.now)}
+	return eurKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *records.EURAccount {
+		return &records.EURAccount{ID: id, Alias: req.Alias, Description: req.Description, IBAN: iban, BIC: bic, Country: country,
+			BankBeneficiaryName: strings.TrimSpace(req.BankBeneficiaryName), IsBusiness: req.IsBusiness, CreatedAt: records.NewTime(c.now)}
 	})
 }
 
@@ -370,8 +371,8 @@ func (s *Server) createARS(c *call) error {
 	if err != nil {
 		return fieldErr("cvu", err)
 	}
-	return arsKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *engine.ARSAccount {
-		return &engine.ARSAccount{ID: id, Alias: req.Alias, Description: req.Description, CVU: cvu, CreatedAt: engine.NewTime(c.now)}
+	return arsKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *records.ARSAccount {
+		return &records.ARSAccount{ID: id, Alias: req.Alias, Description: req.Description, CVU: cvu, CreatedAt: records.NewTime(c.now)}
 	})
 }
 
@@ -383,7 +384,7 @@ func (s *Server) getARS(c *call) error { return arsKind.get(s, c) }
 // ({streetLine1, streetLine2, postalCode} and the older {streetAddress,
 // zipCode}), so that nothing sent is dropped and both kinds of client
 // read it back. Both sent and different is a 400.
-func bothSpellings(field string, a *engine.Address) error {
+func bothSpellings(field string, a *records.Address) error {
 	if a == nil {
 		return nil
 	}
@@ -408,4 +409,76 @@ func bothSpellings(field string, a *engine.Address) error {
 		return badRequest(codeInvalidField, "%s.streetAddress: at most 200 characters", field)
 	}
 	return nil
+}
+
+// CreateWalletRequest is POST /v2/account/beneficiaries/wallets/ (§3).
+type CreateWalletRequest struct {
+	Alias         string `json:"alias"`
+	Description   string `json:"description,omitempty"`
+	WalletAddress string `json:"walletAddress"`
+	WalletChain   string `json:"walletChain"`
+	WalletMemo    string `json:"walletMemo,omitempty"`
+}
+
+// CreateBRLAccountRequest is POST .../bank-accounts/brl/ (§3).
+type CreateBRLAccountRequest struct {
+	Alias         string `json:"alias"`
+	Description   string `json:"description,omitempty"`
+	PixKey        string `json:"pixKey,omitempty"`
+	TaxID         string `json:"taxId,omitempty"`
+	UserName      string `json:"userName,omitempty"`
+	BankCode      string `json:"bankCode,omitempty"`
+	BranchCode    string `json:"branchCode,omitempty"`
+	AccountNumber string `json:"accountNumber,omitempty"`
+	AccountType   string `json:"accountType,omitempty"`
+}
+
+// CreateUSDAccountRequest is POST .../bank-accounts/usd/ (§3, §7.4).
+type CreateUSDAccountRequest struct {
+	Alias               string           `json:"alias"`
+	Description         string           `json:"description,omitempty"`
+	BankAccountNumber   string           `json:"bankAccountNumber"`
+	BankRoutingNumber   string           `json:"bankRoutingNumber"`
+	BankBeneficiaryName string           `json:"bankBeneficiaryName"`
+	BankName            string           `json:"bankName,omitempty"`
+	BeneficiaryAddress  *records.Address `json:"beneficiaryAddress,omitempty"`
+	BankAddress         *records.Address `json:"bankAddress,omitempty"`
+	FirstName           string           `json:"firstName,omitempty"`
+	LastName            string           `json:"lastName,omitempty"`
+}
+
+// CreateCOPAccountRequest is POST .../bank-accounts/cop/ [decided].
+type CreateCOPAccountRequest struct {
+	Alias              string              `json:"alias"`
+	BeneficiaryName    string              `json:"beneficiaryName"`
+	Description        string              `json:"description,omitempty"`
+	BeneficiaryType    string              `json:"beneficiaryType,omitempty"`
+	BeneficiaryEmail   string              `json:"beneficiaryEmail,omitempty"`
+	BeneficiaryAddress *records.COPAddress `json:"beneficiaryAddress,omitempty"`
+	PhoneNumber        string              `json:"phoneNumber,omitempty"`
+	AccountType        string              `json:"accountType,omitempty"`
+	BankAccountNumber  string              `json:"bankAccountNumber,omitempty"`
+	DocumentNumber     string              `json:"documentNumber,omitempty"`
+	DocumentType       string              `json:"documentType,omitempty"`
+	BankID             string              `json:"bankId,omitempty"`
+	BankName           string              `json:"bankName,omitempty"`
+	BreBKey            string              `json:"breBKey,omitempty"`
+}
+
+// CreateEURAccountRequest is POST .../bank-accounts/eur/ (§7.4).
+type CreateEURAccountRequest struct {
+	Alias               string `json:"alias"`
+	Description         string `json:"description,omitempty"`
+	IBAN                string `json:"iban"`
+	BIC                 string `json:"bic,omitempty"`
+	Country             string `json:"country"`
+	BankBeneficiaryName string `json:"bankBeneficiaryName"`
+	IsBusiness          bool   `json:"isBusiness"`
+}
+
+// CreateARSAccountRequest is POST .../bank-accounts/ars/ (§7.4).
+type CreateARSAccountRequest struct {
+	Alias       string `json:"alias"`
+	Description string `json:"description,omitempty"`
+	CVU         string `json:"cvu"`
 }

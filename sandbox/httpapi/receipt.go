@@ -1,17 +1,17 @@
-package sandbox
+package httpapi
 
 import (
 	"bytes"
 	"fmt"
 	"strings"
 
-	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // receiptPDF renders a one-page PDF receipt of a paid ticket: a real,
 // minimal PDF 1.4 document (Helvetica text, a correct cross-reference
 // table) that any viewer opens.
-func receiptPDF(t *engine.Ticket, accountName string) []byte {
+func receiptPDF(t *records.Ticket, accountName string) []byte {
 	q := &t.Quote
 	lines := []string{
 		"Payment receipt",
