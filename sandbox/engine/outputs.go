@@ -109,13 +109,7 @@ func (e *Engine) planOutput(p *ticketPlan) error {
 	}
 	switch want {
 	case "":
-		p.outKind = "internal"
-		if o := req.TicketBlockchainOutput; o != nil {
-			if o.WalletAddress != "" || o.WalletChain != "" || o.WalletMemo != "" || o.BeneficiaryWalletID != uuid.Nil.String() {
-				return badRequest(CodeUnexpectedBlock, "ticketBlockchainOutput: the quote's output stays in the %s balance (INTERNAL); omit the block or send beneficiaryWalletId %s", q.OutputCurrency, uuid.Nil)
-			}
-		}
-		return nil
+		return planInternalOutput(p)
 	case "ticketBrlPixOutput":
 		return e.planPixOutput(p)
 	case "ticketBlockchainOutput":
@@ -125,46 +119,73 @@ func (e *Engine) planOutput(p *ticketPlan) error {
 	case "ticketUsdWireOutput":
 		return e.planUSDOutput(p, "ticketUsdWireOutput", req.TicketUsdWireOutput.BeneficiaryUsdBankAccountID, req.TicketUsdWireOutput.WireMessage, "wireMessage")
 	case "ticketCopOutput":
-		id, err := FieldUUID("ticketCopOutput.beneficiaryCopBankAccountId", req.TicketCopOutput.BeneficiaryCopBankAccountID)
-		if err != nil {
-			return err
-		}
-		b, ok := p.acct.cop.get(id)
-		if !ok {
-			return badRequest(CodeUnknownBeneficiary, "ticketCopOutput.beneficiaryCopBankAccountId: no COP beneficiary %s in this account", id)
-		}
-		p.outKind, p.outID, p.cop = "cop", id, b
-		return p.payOut()
+		return planCOPOutput(p)
 	case "ticketEurSepaOutput":
-		o := req.TicketEurSepaOutput
-		id, err := FieldUUID("ticketEurSepaOutput.beneficiaryEurBankAccountId", o.BeneficiaryEurBankAccountID)
-		if err != nil {
-			return err
-		}
-		if len(o.SepaReference) > 140 {
-			return badRequest(CodeInvalidField, "ticketEurSepaOutput.sepaReference: at most 140 characters")
-		}
-		b, ok := p.acct.eur.get(id)
-		if !ok {
-			return badRequest(CodeUnknownBeneficiary, "ticketEurSepaOutput.beneficiaryEurBankAccountId: no EUR beneficiary %s in this account", id)
-		}
-		p.outKind, p.outID, p.reference = "eur", id, o.SepaReference
-		p.eurTo = &records.EuropeanFiatInfo{BankBeneficiaryName: b.BankBeneficiaryName, IBAN: b.IBAN, BIC: b.BIC, DepositMessage: o.SepaReference, PaymentRail: "SEPA", Currency: "EUR"}
-		return p.payOut()
+		return planEUROutput(p)
 	case "ticketArsOutput":
-		id, err := FieldUUID("ticketArsOutput.beneficiaryArsBankAccountId", req.TicketArsOutput.BeneficiaryArsBankAccountID)
-		if err != nil {
-			return err
-		}
-		b, ok := p.acct.ars.get(id)
-		if !ok {
-			return badRequest(CodeUnknownBeneficiary, "ticketArsOutput.beneficiaryArsBankAccountId: no ARS beneficiary %s in this account", id)
-		}
-		p.outKind, p.outID = "ars", id
-		p.arsTo = &records.ArgentineFiatReceiverInfo{CVU: b.CVU, AccountHolder: b.Alias}
-		return p.payOut()
+		return planARSOutput(p)
 	}
 	return nil
+}
+
+// planInternalOutput keeps the output in the account's balance; the only
+// block allowed is a ticketBlockchainOutput naming the nil wallet.
+func planInternalOutput(p *ticketPlan) error {
+	p.outKind = "internal"
+	if o := p.req.TicketBlockchainOutput; o != nil {
+		if o.WalletAddress != "" || o.WalletChain != "" || o.WalletMemo != "" || o.BeneficiaryWalletID != uuid.Nil.String() {
+			return badRequest(CodeUnexpectedBlock, "ticketBlockchainOutput: the quote's output stays in the %s balance (INTERNAL); omit the block or send beneficiaryWalletId %s", p.q.OutputCurrency, uuid.Nil)
+		}
+	}
+	return nil
+}
+
+// planCOPOutput pays a registered COP beneficiary.
+func planCOPOutput(p *ticketPlan) error {
+	id, err := FieldUUID("ticketCopOutput.beneficiaryCopBankAccountId", p.req.TicketCopOutput.BeneficiaryCopBankAccountID)
+	if err != nil {
+		return err
+	}
+	b, ok := p.acct.cop.get(id)
+	if !ok {
+		return badRequest(CodeUnknownBeneficiary, "ticketCopOutput.beneficiaryCopBankAccountId: no COP beneficiary %s in this account", id)
+	}
+	p.outKind, p.outID, p.cop = "cop", id, b
+	return p.payOut()
+}
+
+// planEUROutput pays a registered EUR beneficiary by SEPA.
+func planEUROutput(p *ticketPlan) error {
+	o := p.req.TicketEurSepaOutput
+	id, err := FieldUUID("ticketEurSepaOutput.beneficiaryEurBankAccountId", o.BeneficiaryEurBankAccountID)
+	if err != nil {
+		return err
+	}
+	if len(o.SepaReference) > 140 {
+		return badRequest(CodeInvalidField, "ticketEurSepaOutput.sepaReference: at most 140 characters")
+	}
+	b, ok := p.acct.eur.get(id)
+	if !ok {
+		return badRequest(CodeUnknownBeneficiary, "ticketEurSepaOutput.beneficiaryEurBankAccountId: no EUR beneficiary %s in this account", id)
+	}
+	p.outKind, p.outID, p.reference = "eur", id, o.SepaReference
+	p.eurTo = &records.EuropeanFiatInfo{BankBeneficiaryName: b.BankBeneficiaryName, IBAN: b.IBAN, BIC: b.BIC, DepositMessage: o.SepaReference, PaymentRail: "SEPA", Currency: "EUR"}
+	return p.payOut()
+}
+
+// planARSOutput pays a registered ARS beneficiary.
+func planARSOutput(p *ticketPlan) error {
+	id, err := FieldUUID("ticketArsOutput.beneficiaryArsBankAccountId", p.req.TicketArsOutput.BeneficiaryArsBankAccountID)
+	if err != nil {
+		return err
+	}
+	b, ok := p.acct.ars.get(id)
+	if !ok {
+		return badRequest(CodeUnknownBeneficiary, "ticketArsOutput.beneficiaryArsBankAccountId: no ARS beneficiary %s in this account", id)
+	}
+	p.outKind, p.outID = "ars", id
+	p.arsTo = &records.ArgentineFiatReceiverInfo{CVU: b.CVU, AccountHolder: b.Alias}
+	return p.payOut()
 }
 
 // payOut checks the permission an output leaving the account needs.

@@ -17,6 +17,23 @@ import (
 // makeTicketLocked creates the ticket a plan describes, debits an INTERNAL
 // input and schedules its lifecycle. The caller holds e.mu.
 func (e *Engine) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error) {
+	t := e.newTicket(p, now)
+	if err := e.fillInput(t, p); err != nil {
+		return nil, err
+	}
+	e.fillOutput(t, p)
+	fillRequested(t, p)
+	e.stampInfoIDs(t)
+	e.recordTicketEvent(t, "TICKET-CREATED", now)
+	e.startTicketLocked(t, now)
+	// One row, written once its first transitions are known (the ledger's
+	// reference to it is checked at commit).
+	e.insertTicket(t)
+	return t, nil
+}
+
+// newTicket is a fresh unpaid ticket carrying the quote it was made from.
+func (e *Engine) newTicket(p *ticketPlan, now time.Time) *ticket {
 	q, acct, req := p.q, p.acct, p.req
 	id := e.newID()
 	t := &ticket{acct: acct, accessID: p.who.ID, q: *q, outKind: p.outKind, outID: p.outID}
@@ -37,7 +54,13 @@ func (e *Engine) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 			CreatedAt: records.NewTime(time.UnixMilli(q.IssuedAt)), AppliedFees: fees,
 		},
 	}
-	// Input side.
+	return t
+}
+
+// fillInput says how the money comes in: the BR Code to pay by PIX, or the
+// wallet the coins are sent from.
+func (e *Engine) fillInput(t *ticket, p *ticketPlan) error {
+	q, acct, req, id := p.q, p.acct, p.req, t.ID
 	switch {
 	case q.InputPaymentMethod == "PIX":
 		ref := strings.ToUpper(strings.ReplaceAll(id.String(), "-", ""))[:25]
@@ -47,7 +70,7 @@ func (e *Engine) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 		}
 		code, err := brcode.Encode(brcode.Payload{Key: acct.PixKey, Amount: q.InputAmount, MerchantName: merchantName(acct.Name), MerchantCity: "SAO PAULO", TxID: ref})
 		if err != nil {
-			return nil, fmt.Errorf("BR Code for ticket %s: %w", id, err)
+			return fmt.Errorf("BR Code for ticket %s: %w", id, err)
 		}
 		t.BrlPixInputInfo = &records.BrlPixInputInfo{ID: e.newID().String(), TicketID: id.String(), ReferenceLabel: ref, AdditionalData: extra, BrCode: code}
 	case money.IsChain(q.InputPaymentMethod):
@@ -57,7 +80,12 @@ func (e *Engine) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 		}
 		t.BlockchainSenderInfo = info
 	}
-	// Output side.
+	return nil
+}
+
+// fillOutput says where the money goes, from the receiver the plan chose.
+func (e *Engine) fillOutput(t *ticket, p *ticketPlan) {
+	q, acct, req, id := p.q, p.acct, p.req, t.ID
 	switch p.outKind {
 	case "brl":
 		b := p.brl
@@ -95,6 +123,12 @@ func (e *Engine) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 			AccountType: "checking", BankName: b.BankName, BankAddress: addressLine(b.BankAddress), DepositMessage: p.reference, PaymentRail: q.OutputPaymentMethod,
 		}
 	}
+}
+
+// fillRequested keeps what the request added beside the two sides: the
+// signatures of a permit, the ticket refunded, the markup's wallet.
+func fillRequested(t *ticket, p *ticketPlan) {
+	q, req := p.q, p.req
 	if in := req.TicketBlockchainInput; in != nil && (in.Permit != nil || in.Personal != nil) {
 		info := &records.BlockchainInputInfo{}
 		if pm := in.Permit; pm != nil {
@@ -111,9 +145,13 @@ func (e *Engine) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 	if q.MarkupAmount.IsPositive() && req.TicketMarkupInput != nil {
 		t.MarkupInfo = &records.MarkupInfo{MarkupWalletAddress: req.TicketMarkupInput.MarkupWalletAddress}
 	}
+}
 
-	e.stampInfoIDs(t)
-	e.recordTicketEvent(t, "TICKET-CREATED", now)
+// startTicketLocked sets a new ticket going: an internal input is debited
+// at once and processing starts; otherwise funding (automatic for a small
+// PIX, always on a chain) and expiry are scheduled.
+func (e *Engine) startTicketLocked(t *ticket, now time.Time) {
+	q, acct := &t.q, t.acct
 	switch {
 	case q.InputPaymentMethod == "INTERNAL":
 		e.move(acct, q.InputCurrency, q.InputAmount.Neg(), t.ID, moveDebit, now)
@@ -130,10 +168,6 @@ func (e *Engine) makeTicketLocked(p *ticketPlan, now time.Time) (*ticket, error)
 		e.schedule(t.fundAt, dueFund, t.ID, nil)
 		e.schedule(t.ExpiresAt.Time, dueExpire, t.ID, nil)
 	}
-	// One row, written once its first transitions are known (the ledger's
-	// reference to it is checked at commit).
-	e.insertTicket(t)
-	return t, nil
 }
 
 func merchantName(name string) string {

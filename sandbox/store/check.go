@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -21,8 +22,6 @@ import (
 // as well (wholeFileCheck). The full sum of the ledger is checked by
 // consistencyErrors, which the crash test runs.
 func checkDatabase(ctx context.Context, db *sql.DB, seed int64, whole bool) (empty bool, err error) {
-	var problems []string
-
 	v, ok, err := metaValue(ctx, db, "seed")
 	if err != nil {
 		return false, err
@@ -33,63 +32,22 @@ func checkDatabase(ctx context.Context, db *sql.DB, seed int64, whole bool) (emp
 	}
 	if !ok {
 		if accounts > 0 {
-			problems = append(problems, "accounts are stored but the seed is not (meta.seed)")
-		}
-		if len(problems) > 0 {
-			return false, fmt.Errorf("%s", strings.Join(problems, "; "))
+			return false, errors.New("accounts are stored but the seed is not (meta.seed)")
 		}
 		return true, nil
 	}
 	if v != strconv.FormatInt(seed, 10) {
 		return false, fmt.Errorf("it was made with --seed %s; start with that seed or name another path", v)
 	}
-	var mains int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM accounts WHERE is_main = 1").Scan(&mains); err != nil {
-		return false, err
-	}
-	if mains != 1 {
-		problems = append(problems, fmt.Sprintf("it has %d main accounts; exactly one is needed", mains))
-	}
-	var strays int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM accounts WHERE is_main = 0 AND main_id NOT IN (SELECT id FROM accounts WHERE is_main = 1)").Scan(&strays); err != nil {
-		return false, err
-	}
-	if strays > 0 {
-		problems = append(problems, fmt.Sprintf("%d sub-accounts belong to no main account", strays))
-	}
-	if v, ok, err := metaValue(ctx, db, "min_approvals"); err != nil {
-		return false, err
-	} else if n, perr := strconv.Atoi(v); ok && (perr != nil || n < 1) {
-		problems = append(problems, fmt.Sprintf("minApprovals is %q; it must be a whole number of at least 1", v))
-	}
-	// Balances: non-negative exact decimals, equal to their ledger.
-	brows, err := db.QueryContext(ctx, `SELECT b.account_id, b.currency, b.amount,
-		(SELECT l.balance_after FROM ledger l WHERE l.account_id = b.account_id AND l.currency = b.currency ORDER BY l.id DESC LIMIT 1)
-		FROM balances b`)
+	accts, err := accountProblems(ctx, db)
 	if err != nil {
 		return false, err
 	}
-	for brows.Next() {
-		var acct, cur, amount string
-		var last sql.NullString
-		if err := brows.Scan(&acct, &cur, &amount, &last); err != nil {
-			brows.Close()
-			return false, err
-		}
-		d, err := decimal.NewFromString(amount)
-		switch {
-		case err != nil:
-			problems = append(problems, fmt.Sprintf("the %s balance of account %s is not a number (%q)", cur, acct, amount))
-		case d.IsNegative():
-			problems = append(problems, fmt.Sprintf("the %s balance of account %s is negative (%s)", cur, acct, amount))
-		case !last.Valid && !d.IsZero():
-			problems = append(problems, fmt.Sprintf("the %s balance of account %s (%s) has no ledger moves", cur, acct, amount))
-		case last.Valid && !decimalEqual(last.String, d):
-			problems = append(problems, fmt.Sprintf("the %s balance of account %s (%s) differs from its ledger (%s)", cur, acct, amount, last.String))
-		}
+	bals, err := balanceProblems(ctx, db)
+	if err != nil {
+		return false, err
 	}
-	brows.Close()
-	if len(problems) > 0 {
+	if problems := append(accts, bals...); len(problems) > 0 {
 		return false, fmt.Errorf("%s", strings.Join(problems, "; "))
 	}
 	if whole {
@@ -198,4 +156,62 @@ func consistencyErrors(ctx context.Context, db *sql.DB) ([]string, error) {
 		}
 	}
 	return problems, err
+}
+
+// accountProblems checks the accounts and the settings they share: one
+// main account, every sub-account under it, a usable approval threshold.
+func accountProblems(ctx context.Context, db *sql.DB) ([]string, error) {
+	var problems []string
+	var mains int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM accounts WHERE is_main = 1").Scan(&mains); err != nil {
+		return nil, err
+	}
+	if mains != 1 {
+		problems = append(problems, fmt.Sprintf("it has %d main accounts; exactly one is needed", mains))
+	}
+	var strays int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM accounts WHERE is_main = 0 AND main_id NOT IN (SELECT id FROM accounts WHERE is_main = 1)").Scan(&strays); err != nil {
+		return nil, err
+	}
+	if strays > 0 {
+		problems = append(problems, fmt.Sprintf("%d sub-accounts belong to no main account", strays))
+	}
+	if v, ok, err := metaValue(ctx, db, "min_approvals"); err != nil {
+		return nil, err
+	} else if n, perr := strconv.Atoi(v); ok && (perr != nil || n < 1) {
+		problems = append(problems, fmt.Sprintf("minApprovals is %q; it must be a whole number of at least 1", v))
+	}
+	return problems, nil
+}
+
+// balanceProblems checks the balances: non-negative exact decimals, equal
+// to their ledger.
+func balanceProblems(ctx context.Context, db *sql.DB) ([]string, error) {
+	var problems []string
+	brows, err := db.QueryContext(ctx, `SELECT b.account_id, b.currency, b.amount,
+		(SELECT l.balance_after FROM ledger l WHERE l.account_id = b.account_id AND l.currency = b.currency ORDER BY l.id DESC LIMIT 1)
+		FROM balances b`)
+	if err != nil {
+		return nil, err
+	}
+	defer brows.Close()
+	for brows.Next() {
+		var acct, cur, amount string
+		var last sql.NullString
+		if err := brows.Scan(&acct, &cur, &amount, &last); err != nil {
+			return nil, err
+		}
+		d, err := decimal.NewFromString(amount)
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("the %s balance of account %s is not a number (%q)", cur, acct, amount))
+		case d.IsNegative():
+			problems = append(problems, fmt.Sprintf("the %s balance of account %s is negative (%s)", cur, acct, amount))
+		case !last.Valid && !d.IsZero():
+			problems = append(problems, fmt.Sprintf("the %s balance of account %s (%s) has no ledger moves", cur, acct, amount))
+		case last.Valid && !decimalEqual(last.String, d):
+			problems = append(problems, fmt.Sprintf("the %s balance of account %s (%s) differs from its ledger (%s)", cur, acct, amount, last.String))
+		}
+	}
+	return problems, nil
 }
