@@ -44,9 +44,25 @@ func parseWireAmount(name, raw, currency string) (decimal.Decimal, error) {
 	return d, nil
 }
 
-// quoteRequest reads and checks the query of a quote: required fields,
-// the catalogue's currencies and methods, the amounts and the markup.
+// quoteRequest reads and checks the query of a quote, step by step and in
+// the order the refusals are owed: the pair against the catalogue, the
+// amounts, the two sides, the markup.
 func (c *call) quoteRequest() (*engine.QuoteRequest, error) {
+	p, err := c.quotePair()
+	if err != nil {
+		return nil, err
+	}
+	for _, step := range []func(*engine.QuoteRequest) error{c.quoteAmounts, c.quoteSides, c.quoteMarkup} {
+		if err := step(p); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// quotePair reads the four required fields and checks them against the
+// catalogue: known currencies, offered methods, a pair that can be traded.
+func (c *call) quotePair() (*engine.QuoteRequest, error) {
 	q := c.query
 	p := &engine.QuoteRequest{
 		InputCurrency: q.Get("inputCurrency"), InputMethod: q.Get("inputPaymentMethod"),
@@ -76,96 +92,128 @@ func (c *call) quoteRequest() (*engine.QuoteRequest, error) {
 	if p.InputCurrency == p.OutputCurrency && p.InputMethod == p.OutputMethod {
 		return nil, badRequest(codeUnsupportedPair, "unsupported pair %s: input and output are the same currency on the same method", pair)
 	}
+	return p, nil
+}
+
+// quoteAmounts reads the one amount a quote is priced from, the BR Code it
+// may be paying (whose amount may stand in for it) and the ticket it may
+// refund.
+func (c *call) quoteAmounts(p *engine.QuoteRequest) error {
+	q := c.query
 	inRaw, outRaw := q.Get("inputAmount"), q.Get("outputAmount")
 	if code := q.Get("outputBrCode"); code != "" {
-		// Paying a dynamic BR Code: the amount may come from the code.
-		amount, err := outputBrCode(p, code)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case amount.IsPositive() && inRaw != "":
-			return nil, badRequest(codeInvalidField, "inputAmount: the BR Code of outputBrCode fixes the output at BRL %s; omit the amounts", amount.StringFixed(2))
-		case amount.IsPositive() && outRaw != "":
-			if d, err := decimal.NewFromString(outRaw); err != nil || !d.Equal(amount) {
-				return nil, badRequest(codeInvalidField, "outputAmount: the BR Code of outputBrCode asks for BRL %s, not %s", amount.StringFixed(2), truncate(outRaw, 20))
-			}
-		case amount.IsPositive():
-			outRaw = amount.StringFixed(2)
-		case inRaw == "" && outRaw == "":
-			return nil, badRequest(codeMissingField, "inputAmount: required (or outputAmount): the BR Code of outputBrCode carries no amount")
+		var err error
+		if outRaw, err = brCodeAmount(p, code, inRaw, outRaw); err != nil {
+			return err
 		}
 	}
 	if raw := q.Get("ticketRefundId"); raw != "" {
 		if _, err := uuid.Parse(raw); err != nil {
-			return nil, badRequest(codeInvalidField, "ticketRefundId: %q is not a ticket id (a UUID)", truncate(raw, 40))
+			return badRequest(codeInvalidField, "ticketRefundId: %q is not a ticket id (a UUID)", truncate(raw, 40))
 		}
 		p.TicketRefundID = raw
 	}
 	switch {
 	case inRaw != "" && outRaw != "":
-		return nil, badRequest(codeInvalidField, "inputAmount, outputAmount: give exactly one of them, not both")
+		return badRequest(codeInvalidField, "inputAmount, outputAmount: give exactly one of them, not both")
 	case inRaw == "" && outRaw == "":
-		return nil, badRequest(codeMissingField, "inputAmount: required (or outputAmount)")
+		return badRequest(codeMissingField, "inputAmount: required (or outputAmount)")
 	case inRaw != "":
 		d, err := parseWireAmount("inputAmount", inRaw, p.InputCurrency)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.InputAmount = d
 	default:
 		d, err := parseWireAmount("outputAmount", outRaw, p.OutputCurrency)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.OutputAmount, p.ByOutput = d, true
 	}
+	return nil
+}
+
+// brCodeAmount checks a dynamic BR Code against the amounts asked and
+// returns the output amount to price from: the code's own when it carries
+// one and none was given.
+func brCodeAmount(p *engine.QuoteRequest, code, inRaw, outRaw string) (string, error) {
+	amount, err := outputBrCode(p, code)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case amount.IsPositive() && inRaw != "":
+		return "", badRequest(codeInvalidField, "inputAmount: the BR Code of outputBrCode fixes the output at BRL %s; omit the amounts", amount.StringFixed(2))
+	case amount.IsPositive() && outRaw != "":
+		if d, err := decimal.NewFromString(outRaw); err != nil || !d.Equal(amount) {
+			return "", badRequest(codeInvalidField, "outputAmount: the BR Code of outputBrCode asks for BRL %s, not %s", amount.StringFixed(2), truncate(outRaw, 20))
+		}
+	case amount.IsPositive():
+		return amount.StringFixed(2), nil
+	case inRaw == "" && outRaw == "":
+		return "", badRequest(codeMissingField, "inputAmount: required (or outputAmount): the BR Code of outputBrCode carries no amount")
+	}
+	return outRaw, nil
+}
+
+// quoteSides reads whose each side is and, for an input on a chain, how
+// the coins will be sent.
+func (c *call) quoteSides(p *engine.QuoteRequest) error {
+	q := c.query
 	for _, name := range []string{"inputThirdParty", "outputThirdParty"} {
 		if q.Get(name) == "" {
-			return nil, badRequest(codeMissingField, "%s: required, true or false (whether that side belongs to someone other than the account)", name)
+			return badRequest(codeMissingField, "%s: required, true or false (whether that side belongs to someone other than the account)", name)
 		}
 	}
 	var err error
 	if p.InputThirdParty, err = c.queryBool("inputThirdParty"); err != nil {
-		return nil, err
+		return err
 	}
 	if p.OutputThirdParty, err = c.queryBool("outputThirdParty"); err != nil {
-		return nil, err
+		return err
 	}
 	sm := q.Get("blockchainSendMethod")
-	if money.IsChain(p.InputMethod) {
-		if sm == "" {
-			return nil, badRequest(codeMissingField, "blockchainSendMethod: required when the input is on a chain (%s): PERMIT or TRANSFER", p.InputMethod)
-		}
+	if money.IsChain(p.InputMethod) && sm == "" {
+		return badRequest(codeMissingField, "blockchainSendMethod: required when the input is on a chain (%s): PERMIT or TRANSFER", p.InputMethod)
 	}
 	if sm != "" && sm != records.SendPermit && sm != records.SendTransfer {
-		return nil, badRequest(codeInvalidField, "blockchainSendMethod: must be PERMIT or TRANSFER, got %q", truncate(sm, 16))
+		return badRequest(codeInvalidField, "blockchainSendMethod: must be PERMIT or TRANSFER, got %q", truncate(sm, 16))
 	}
 	if money.IsChain(p.InputMethod) {
 		p.SendMethod = sm
 	}
+	return nil
+}
+
+// quoteMarkup reads the markup the caller adds on top of the service's
+// fees: a floating fraction, fixed amounts on either side, and the
+// currency it is counted in.
+func (c *call) quoteMarkup(p *engine.QuoteRequest) error {
+	q := c.query
 	if raw := q.Get("markupFloatingFee"); raw != "" {
 		d, err := decimal.NewFromString(raw)
 		if err != nil || strings.ContainsAny(raw, "eE") || d.IsNegative() || d.GreaterThan(engine.MaxMarkupFloatingFee()) {
-			return nil, badRequest(codeInvalidField, "markupFloatingFee: must be a fraction between 0 and 0.2 (0.01 is 1%%), got %q", truncate(raw, 20))
+			return badRequest(codeInvalidField, "markupFloatingFee: must be a fraction between 0 and 0.2 (0.01 is 1%%), got %q", truncate(raw, 20))
 		}
 		p.MarkupFloatingFee = d
 	}
+	var err error
 	if raw := q.Get("markupInputFixedFee"); raw != "" {
 		if p.MarkupInputFixedFee, err = parseWireAmount("markupInputFixedFee", raw, p.InputCurrency); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if raw := q.Get("markupOutputFixedFee"); raw != "" {
 		if p.MarkupOutputFixedFee, err = parseWireAmount("markupOutputFixedFee", raw, p.OutputCurrency); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	p.MarkupCurrency = q.Get("markupCurrency")
 	if p.MarkupCurrency != "" && p.MarkupCurrency != p.InputCurrency && p.MarkupCurrency != p.OutputCurrency {
-		return nil, badRequest(codeInvalidField, "markupCurrency: must be the input (%s) or the output (%s) currency, got %q", p.InputCurrency, p.OutputCurrency, truncate(p.MarkupCurrency, 12))
+		return badRequest(codeInvalidField, "markupCurrency: must be the input (%s) or the output (%s) currency, got %q", p.InputCurrency, p.OutputCurrency, truncate(p.MarkupCurrency, 12))
 	}
-	return p, nil
+	return nil
 }
 
 // GET /v2/account/quote/fixed-rate

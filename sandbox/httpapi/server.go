@@ -119,80 +119,24 @@ func (c *call) param(name string) string { return c.params[name] }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	f := s.faults.Pick()
-	if f.Latency > 0 {
-		select {
-		case <-time.After(f.Latency):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	if f.Drop {
-		panic(http.ErrAbortHandler)
-	}
-	if f.RateLimit {
-		w.Header().Set("Retry-After", "1")
-		writeError(w, errf(http.StatusTooManyRequests, codeRateLimited, "too many requests; retry after 1 second"))
+	if s.injectFault(w, r, f) {
 		return
 	}
-	if f.Error500 {
-		writeError(w, errf(http.StatusInternalServerError, codeInternal, "injected fault: internal error"))
-		return
-	}
-
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		s.eng.WriteBegun()
 		defer s.eng.WriteEnded()
 	}
 	c := &call{s: s, r: r, now: s.now()}
-	seedErr := s.eng.Seeded()
-	if err := s.eng.Failed(); err != nil {
-		writeError(w, errf(http.StatusInternalServerError, codeInternal, "%v", err))
+	if err := s.admit(c); err != nil {
+		writeError(w, err)
 		return
-	}
-	if seedErr != nil {
-		writeError(w, errf(http.StatusInternalServerError, codeInternal, "the sandbox demo data could not be built (try another --seed): %v", seedErr))
-		return
-	}
-	if r.Body != nil {
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-		if err != nil {
-			writeError(w, badRequest(codeInvalidRequest, "request body could not be read: %v", err))
-			return
-		}
-		if len(body) > maxBody {
-			writeError(w, errf(http.StatusRequestEntityTooLarge, codeTooLarge, "request body is over 1 MiB; send less"))
-			return
-		}
-		c.body = body
 	}
 	s.eng.AdvanceIfDue(c.now)
-
-	rt, params, allowed := s.routes.match(r.Method, r.URL.Path)
+	rt := s.findRoute(w, c)
 	if rt == nil {
-		if len(allowed) > 0 {
-			methodNotAllowed(w, r.Method, r.URL.Path, allowed)
-			return
-		}
-		writeError(w, notFound("path", r.URL.Path))
 		return
 	}
-	c.params = params
-	q, err := url.ParseQuery(r.URL.RawQuery)
-	if err != nil {
-		writeError(w, badRequest(codeInvalidRequest, "query string is malformed: %v", err))
-		return
-	}
-	c.query = q
-	if rt.auth == authAccess {
-		who, aerr := s.authenticate(c)
-		if aerr != nil {
-			w.Header().Set("WWW-Authenticate", `Bearer, X-API-Key`)
-			writeError(w, aerr)
-			return
-		}
-		c.who = who
-	}
-	err = rt.h(c)
+	err := rt.h(c)
 	if ferr := s.eng.Failed(); ferr != nil {
 		// The handler's writes may not be stored: never acknowledge them.
 		err = errf(http.StatusInternalServerError, codeInternal, "%v", ferr)
@@ -209,6 +153,89 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler)
 	}
 	c.write(w)
+}
+
+// injectFault plays the faults drawn for a request that act before it is
+// read: latency, a dropped connection, throttling, an internal error. It
+// reports whether the request has been answered (or abandoned).
+func (s *Server) injectFault(w http.ResponseWriter, r *http.Request, f faults.Set) bool {
+	if f.Latency > 0 {
+		select {
+		case <-time.After(f.Latency):
+		case <-r.Context().Done():
+			return true
+		}
+	}
+	if f.Drop {
+		panic(http.ErrAbortHandler)
+	}
+	if f.RateLimit {
+		w.Header().Set("Retry-After", "1")
+		writeError(w, errf(http.StatusTooManyRequests, codeRateLimited, "too many requests; retry after 1 second"))
+		return true
+	}
+	if f.Error500 {
+		writeError(w, errf(http.StatusInternalServerError, codeInternal, "injected fault: internal error"))
+		return true
+	}
+	return false
+}
+
+// admit refuses a request the sandbox cannot serve (its storage failed,
+// its demo data could not be built) and reads the request's body, within
+// its limit.
+func (s *Server) admit(c *call) *apiError {
+	seedErr := s.eng.Seeded()
+	if err := s.eng.Failed(); err != nil {
+		return errf(http.StatusInternalServerError, codeInternal, "%v", err)
+	}
+	if seedErr != nil {
+		return errf(http.StatusInternalServerError, codeInternal, "the sandbox demo data could not be built (try another --seed): %v", seedErr)
+	}
+	if c.r.Body != nil {
+		body, err := io.ReadAll(io.LimitReader(c.r.Body, maxBody+1))
+		if err != nil {
+			return badRequest(codeInvalidRequest, "request body could not be read: %v", err)
+		}
+		if len(body) > maxBody {
+			return errf(http.StatusRequestEntityTooLarge, codeTooLarge, "request body is over 1 MiB; send less")
+		}
+		c.body = body
+	}
+	return nil
+}
+
+// findRoute finds the request's route, reads its query and authenticates the
+// caller the route asks for. It answers the request itself and returns nil
+// when any of that fails.
+func (s *Server) findRoute(w http.ResponseWriter, c *call) *route {
+	r := c.r
+	rt, params, allowed := s.routes.match(r.Method, r.URL.Path)
+	if rt == nil {
+		if len(allowed) > 0 {
+			methodNotAllowed(w, r.Method, r.URL.Path, allowed)
+			return nil
+		}
+		writeError(w, notFound("path", r.URL.Path))
+		return nil
+	}
+	c.params = params
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		writeError(w, badRequest(codeInvalidRequest, "query string is malformed: %v", err))
+		return nil
+	}
+	c.query = q
+	if rt.auth == authAccess {
+		who, aerr := s.authenticate(c)
+		if aerr != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer, X-API-Key`)
+			writeError(w, aerr)
+			return nil
+		}
+		c.who = who
+	}
+	return rt
 }
 
 func (c *call) write(w http.ResponseWriter) {
