@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -152,18 +153,25 @@ func (e *Engine) CreateSubAccount(c Caller, name, typ string) (uuid.UUID, error)
 	return id, nil
 }
 
-// Balances are the operated account's balances.
-func (e *Engine) Balances(c Caller) (map[string]decimal.Decimal, error) {
+// Balance is what an account holds of one currency.
+type Balance struct {
+	Currency string
+	Amount   decimal.Decimal
+}
+
+// Balances are the operated account's balances, by currency.
+func (e *Engine) Balances(c Caller) ([]Balance, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	acct, err := e.scope(c)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]decimal.Decimal, len(acct.balances))
+	out := make([]Balance, 0, len(acct.balances))
 	for k, v := range acct.balances {
-		out[k] = v
+		out = append(out, Balance{k, v})
 	}
+	slices.SortFunc(out, func(a, b Balance) int { return strings.Compare(a.Currency, b.Currency) })
 	return out, nil
 }
 

@@ -1,9 +1,7 @@
 package httpapi
 
 import (
-	"maps"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/google/uuid"
@@ -144,8 +142,8 @@ func (s *Server) balances(c *call) error {
 		return err
 	}
 	out := make(map[string]string, len(bal))
-	for _, k := range slices.Sorted(maps.Keys(bal)) {
-		out[k] = bal[k].StringFixed(6)
+	for _, b := range bal {
+		out[b.Currency] = b.Amount.StringFixed(6)
 	}
 	return c.reply(http.StatusOK, map[string]any{"balances": out})
 }
