@@ -15,6 +15,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 func goodUBO() api.CreateUBORequest {
@@ -53,22 +55,22 @@ func TestUBOCreateRules(t *testing.T) {
 		code  string
 		field string
 	}{
-		{"no full name", func(q *api.CreateUBORequest) { q.FullName = "" }, codeMissingField, "fullName"},
-		{"blank full name", func(q *api.CreateUBORequest) { q.FullName = "   " }, codeMissingField, "fullName"},
-		{"no date of birth", func(q *api.CreateUBORequest) { q.DateOfBirth = "" }, codeMissingField, "dateOfBirth"},
-		{"date of birth not YYYY-MM-DD", func(q *api.CreateUBORequest) { q.DateOfBirth = "03/02/1980" }, codeInvalidField, "dateOfBirth"},
-		{"date of birth not a real day", func(q *api.CreateUBORequest) { q.DateOfBirth = "1981-02-29" }, codeInvalidField, "dateOfBirth"},
-		{"date of birth in the future", func(q *api.CreateUBORequest) { q.DateOfBirth = tomorrow }, codeInvalidField, "dateOfBirth"},
-		{"no tax country", func(q *api.CreateUBORequest) { q.CountryOfTaxID = "" }, codeMissingField, "countryOfTaxId"},
-		{"tax country alpha-2", func(q *api.CreateUBORequest) { q.CountryOfTaxID = "BR" }, codeInvalidField, "countryOfTaxId"},
-		{"tax country not ISO", func(q *api.CreateUBORequest) { q.CountryOfTaxID = "XYZ" }, codeInvalidField, "countryOfTaxId"},
-		{"no tax id", func(q *api.CreateUBORequest) { q.TaxIDNumber = " " }, codeMissingField, "taxIdNumber"},
-		{"Brazilian tax id not a CPF", func(q *api.CreateUBORequest) { q.TaxIDNumber = "529.982.247-24" }, codeInvalidField, "taxIdNumber"},
-		{"no control", func(q *api.CreateUBORequest) { q.HasControl = "" }, codeMissingField, "hasControl"},
-		{"document country not ISO", func(q *api.CreateUBORequest) { q.DocumentCountry = "Brazil" }, codeInvalidField, "documentCountry"},
-		{"country alpha-2", func(q *api.CreateUBORequest) { q.Country = "BR" }, codeInvalidField, "country"},
-		{"state spelled out", func(q *api.CreateUBORequest) { q.State = "São Paulo" }, codeInvalidField, "state"},
-		{"state with a digit", func(q *api.CreateUBORequest) { q.State = "S1" }, codeInvalidField, "state"},
+		{"no full name", func(q *api.CreateUBORequest) { q.FullName = "" }, engine.CodeMissingField, "fullName"},
+		{"blank full name", func(q *api.CreateUBORequest) { q.FullName = "   " }, engine.CodeMissingField, "fullName"},
+		{"no date of birth", func(q *api.CreateUBORequest) { q.DateOfBirth = "" }, engine.CodeMissingField, "dateOfBirth"},
+		{"date of birth not YYYY-MM-DD", func(q *api.CreateUBORequest) { q.DateOfBirth = "03/02/1980" }, engine.CodeInvalidField, "dateOfBirth"},
+		{"date of birth not a real day", func(q *api.CreateUBORequest) { q.DateOfBirth = "1981-02-29" }, engine.CodeInvalidField, "dateOfBirth"},
+		{"date of birth in the future", func(q *api.CreateUBORequest) { q.DateOfBirth = tomorrow }, engine.CodeInvalidField, "dateOfBirth"},
+		{"no tax country", func(q *api.CreateUBORequest) { q.CountryOfTaxID = "" }, engine.CodeMissingField, "countryOfTaxId"},
+		{"tax country alpha-2", func(q *api.CreateUBORequest) { q.CountryOfTaxID = "BR" }, engine.CodeInvalidField, "countryOfTaxId"},
+		{"tax country not ISO", func(q *api.CreateUBORequest) { q.CountryOfTaxID = "XYZ" }, engine.CodeInvalidField, "countryOfTaxId"},
+		{"no tax id", func(q *api.CreateUBORequest) { q.TaxIDNumber = " " }, engine.CodeMissingField, "taxIdNumber"},
+		{"Brazilian tax id not a CPF", func(q *api.CreateUBORequest) { q.TaxIDNumber = "529.982.247-24" }, engine.CodeInvalidField, "taxIdNumber"},
+		{"no control", func(q *api.CreateUBORequest) { q.HasControl = "" }, engine.CodeMissingField, "hasControl"},
+		{"document country not ISO", func(q *api.CreateUBORequest) { q.DocumentCountry = "Brazil" }, engine.CodeInvalidField, "documentCountry"},
+		{"country alpha-2", func(q *api.CreateUBORequest) { q.Country = "BR" }, engine.CodeInvalidField, "country"},
+		{"state spelled out", func(q *api.CreateUBORequest) { q.State = "São Paulo" }, engine.CodeInvalidField, "state"},
+		{"state with a digit", func(q *api.CreateUBORequest) { q.State = "S1" }, engine.CodeInvalidField, "state"},
 	} {
 		q := goodUBO()
 		tc.edit(&q)
@@ -85,9 +87,9 @@ func TestUBOCreateRules(t *testing.T) {
 		return `{"fullName":"Ana Costa","dateOfBirth":"1975-06-30","countryOfTaxId":"BRA","taxIdNumber":"12345678909","hasControl":"Director"` + extra + `}`
 	}
 	for _, tc := range []struct{ extra, code, field string }{
-		{`,"uploadedIdentificationId":"passport-scan-1"`, codeInvalidField, "uploadedIdentificationId"},
-		{`,"hasControl":true`, codeInvalidField, "hasControl"},
-		{`,"dateOfBirth":19750630`, codeInvalidField, "dateOfBirth"},
+		{`,"uploadedIdentificationId":"passport-scan-1"`, engine.CodeInvalidField, "uploadedIdentificationId"},
+		{`,"hasControl":true`, engine.CodeInvalidField, "hasControl"},
+		{`,"dateOfBirth":19750630`, engine.CodeInvalidField, "dateOfBirth"},
 	} {
 		msg := raw.wantError("POST", "/v2/account/ubos/", body(tc.extra), http.StatusBadRequest, tc.code)
 		if !strings.HasPrefix(msg, tc.field) {
@@ -138,16 +140,16 @@ func TestW8BEN(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	msg := raw.wantError("POST", "/v2/kyc/w8ben/", `{"usTin":"123456789"}`, http.StatusBadRequest, codeMissingField)
+	msg := raw.wantError("POST", "/v2/kyc/w8ben/", `{"usTin":"123456789"}`, http.StatusBadRequest, engine.CodeMissingField)
 	if !strings.HasPrefix(msg, "useDigitalSignature") {
 		t.Errorf("missing useDigitalSignature: message %q does not name it", msg)
 	}
 	for _, b := range []string{`{"useDigitalSignature":null}`, `{"useDigitalSignature":"yes"}`} {
-		if msg := raw.wantError("POST", "/v2/kyc/w8ben/", b, http.StatusBadRequest, codeInvalidField); !strings.HasPrefix(msg, "useDigitalSignature") {
+		if msg := raw.wantError("POST", "/v2/kyc/w8ben/", b, http.StatusBadRequest, engine.CodeInvalidField); !strings.HasPrefix(msg, "useDigitalSignature") {
 			t.Errorf("%s: message %q does not name useDigitalSignature", b, msg)
 		}
 	}
-	if msg := raw.wantError("POST", "/v2/kyc/w8ben/", `{"useDigitalSignature":true,"treatyArticle":12}`, http.StatusBadRequest, codeInvalidField); !strings.Contains(msg, "treatyArticle") {
+	if msg := raw.wantError("POST", "/v2/kyc/w8ben/", `{"useDigitalSignature":true,"treatyArticle":12}`, http.StatusBadRequest, engine.CodeInvalidField); !strings.Contains(msg, "treatyArticle") {
 		t.Errorf("a number as treatyArticle: message %q does not name it", msg)
 	}
 
@@ -195,7 +197,7 @@ func TestW8BEN(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(doc), w.ID.String()) || !strings.Contains(string(doc), "W-8BEN") {
 		t.Errorf("GET %s: %d %q", w.W8BenURL, resp.StatusCode, doc)
 	}
-	resp, err = http.Get(r.BaseURL + w8benDocPath + uuid.NewString())
+	resp, err = http.Get(r.BaseURL + engine.W8BENFormPath + uuid.NewString())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,24 +266,25 @@ func TestProofOfAddressAttempts(t *testing.T) {
 			t.Errorf("%s: %d %s, want 400", q, got, out)
 		}
 	}
-	if msg := raw.wantError("GET", "/v2/account/address/proof-of-address/attempts/?createdAfter=last-week", nil, http.StatusBadRequest, codeInvalidField); !strings.Contains(msg, "createdAfter") {
+	if msg := raw.wantError("GET", "/v2/account/address/proof-of-address/attempts/?createdAfter=last-week", nil, http.StatusBadRequest, engine.CodeInvalidField); !strings.Contains(msg, "createdAfter") {
 		t.Errorf("message %q does not name createdAfter", msg)
 	}
 
 	// Pages of 50, newest first, no attempt twice.
 	now := time.Now().UTC()
-	r.Server.mu.Lock()
-	for i := range 70 {
-		at := now.Add(-time.Duration(i) * time.Minute)
-		a := &api.ProofOfAddressAttempt{ID: uuid.New(), UploadedPoAID: uuid.New(), Status: "PENDING", CreatedAt: api.NewTime(at), UpdatedAt: api.NewTime(at)}
-		r.Server.st.main.poa.add(at, a.ID, a)
-	}
-	r.Server.mu.Unlock()
+	main := r.Server.eng.Main()
+	r.Server.eng.Edit(func() {
+		for i := range 70 {
+			at := now.Add(-time.Duration(i) * time.Minute)
+			a := &records.ProofOfAddressAttempt{ID: uuid.New(), UploadedPoAID: uuid.New(), Status: "PENDING", CreatedAt: records.NewTime(at), UpdatedAt: records.NewTime(at)}
+			r.Server.eng.ProofsOfAddress().Put(main, at, a.ID, a)
+		}
+	})
 	first, err := c.ListProofOfAddressAttempts(testCtx(t), api.TimeRangeFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(first.Items) != pageSize || first.Cursor == "" {
+	if len(first.Items) != engine.PageSize || first.Cursor == "" {
 		t.Fatalf("first page: %d attempts, cursor %q", len(first.Items), first.Cursor)
 	}
 	paged := allPoA(t, c, api.TimeRangeFilter{})
@@ -305,7 +308,7 @@ func TestComplianceWritesNeedWriteAccess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, code := range map[string]string{"viewer": codeForbidden, "frozen": codeFrozen} {
+	for name, code := range map[string]string{"viewer": engine.CodeForbidden, "frozen": engine.CodeFrozen} {
 		c := recordsClient(t, r, name)
 		_, err := c.CreateUBO(testCtx(t), uuid.Nil, goodUBO())
 		wantAPIError(t, err, http.StatusForbidden, code, "")
@@ -321,8 +324,8 @@ func TestComplianceWritesNeedWriteAccess(t *testing.T) {
 	}
 	// Refused before the body is even looked at.
 	raw := r.client(t, "viewer")
-	raw.wantError("POST", "/v2/kyc/w8ben/", `{}`, http.StatusForbidden, codeForbidden)
-	raw.wantError("POST", "/v2/account/ubos/", `{}`, http.StatusForbidden, codeForbidden)
+	raw.wantError("POST", "/v2/kyc/w8ben/", `{}`, http.StatusForbidden, engine.CodeForbidden)
+	raw.wantError("POST", "/v2/account/ubos/", `{}`, http.StatusForbidden, engine.CodeForbidden)
 
 	if got := allUBOs(t, op, uuid.Nil); len(got) != len(ubos) {
 		t.Errorf("refused writes stored UBOs: %d, had %d", len(got), len(ubos))
@@ -399,9 +402,9 @@ func TestComplianceSubAccountScope(t *testing.T) {
 	restricted := recordsClient(t, r, "restricted")
 	subC := uuid.MustParse(r.Creds.SubAccounts[2].ID)
 	_, err = restricted.ListUBOs(testCtx(t), subC, "")
-	wantAPIError(t, err, http.StatusForbidden, codeBlacklisted, "")
+	wantAPIError(t, err, http.StatusForbidden, engine.CodeBlacklisted, "")
 	_, err = restricted.CreateUBO(testCtx(t), subC, goodUBO())
-	wantAPIError(t, err, http.StatusForbidden, codeBlacklisted, "")
+	wantAPIError(t, err, http.StatusForbidden, engine.CodeBlacklisted, "")
 	_, err = c.ListProofOfAddressAttempts(testCtx(t), api.TimeRangeFilter{SubAccountID: uuid.New()})
 	if !errors.Is(err, api.ErrNotFound) {
 		t.Errorf("attempts of a foreign sub-account: %v, want not found", err)
@@ -479,7 +482,7 @@ func TestComplianceStateSurvivesRestart(t *testing.T) {
 	if i < 0 {
 		t.Fatal("a W-8BEN submitted before the restart is gone")
 	}
-	if want := r2.BaseURL + w8benDocPath + form.ID.String(); forms[i].W8BenURL != want {
+	if want := r2.BaseURL + engine.W8BENFormPath + form.ID.String(); forms[i].W8BenURL != want {
 		t.Errorf("after the restart the form links to %s, want %s", forms[i].W8BenURL, want)
 	}
 	resp, err := http.Get(forms[i].W8BenURL)

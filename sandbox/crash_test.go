@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -18,6 +19,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
 // TestCrashKeepsAcknowledgedTickets runs the real `tesouro sandbox --state`
@@ -143,20 +145,25 @@ func TestCrashKeepsAcknowledgedTickets(t *testing.T) {
 	}
 	_ = proc.Wait()
 
-	db, err := openDatabase(context.Background(), statePath)
+	db, err := store.Open(statePath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.close()
+	defer db.Close()
+	raw := readOnly(t, statePath)
 	stored := map[string]string{}
-	if err := eachRow(context.Background(), db.r, "SELECT external_id, id FROM tickets WHERE external_id IS NOT NULL", func(r *sql.Rows) error {
+	rows, err := raw.Query("SELECT external_id, id FROM tickets WHERE external_id IS NOT NULL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
 		var ext, id string
-		if err := r.Scan(&ext, &id); err != nil {
-			return err
+		if err := rows.Scan(&ext, &id); err != nil {
+			t.Fatal(err)
 		}
 		stored[ext] = id
-		return nil
-	}); err != nil {
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		t.Fatal(err)
 	}
 	missing := 0
@@ -172,13 +179,13 @@ func TestCrashKeepsAcknowledgedTickets(t *testing.T) {
 		t.Fatalf("%d of %d acknowledged tickets are gone", missing, len(acked))
 	}
 	var dups int
-	if err := db.r.QueryRow("SELECT count(*) FROM (SELECT external_id FROM tickets WHERE external_id IS NOT NULL GROUP BY account_id, external_id HAVING count(*) > 1)").Scan(&dups); err != nil {
+	if err := raw.QueryRow("SELECT count(*) FROM (SELECT external_id FROM tickets WHERE external_id IS NOT NULL GROUP BY account_id, external_id HAVING count(*) > 1)").Scan(&dups); err != nil {
 		t.Fatal(err)
 	}
 	if dups != 0 {
 		t.Errorf("%d externalIds are stored more than once", dups)
 	}
-	problems, err := consistencyErrors(context.Background(), db.r)
+	problems, err := db.Consistency(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,4 +304,15 @@ func checkAcked(t *testing.T, base string, creds Credentials, acked map[string]s
 	if missing > 0 {
 		t.Fatalf("%d of %d acknowledged tickets are gone", missing, len(acked))
 	}
+}
+
+// readOnly opens a database file straight, to read what it holds.
+func readOnly(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // Credentials is what a client needs to talk to a sandbox as any of its
@@ -28,15 +28,15 @@ type SubAccountCredential struct {
 // password and e-mailed login token for the JWT flow. These are sandbox demo
 // secrets, meaningful to no other service.
 type AccessCredential struct {
-	Name          string          `json:"name"`
-	Email         string          `json:"email"`
-	AccessID      string          `json:"accessId"`
-	APIKey        string          `json:"apiKey"`
-	KeyType       string          `json:"keyType"`
-	PrivateKeyPEM string          `json:"privateKeyPem"`
-	Password      string          `json:"password"`
-	EmailToken    string          `json:"emailToken"`
-	Permissions   api.Permissions `json:"permissions"`
+	Name          string              `json:"name"`
+	Email         string              `json:"email"`
+	AccessID      string              `json:"accessId"`
+	APIKey        string              `json:"apiKey"`
+	KeyType       string              `json:"keyType"`
+	PrivateKeyPEM string              `json:"privateKeyPem"`
+	Password      string              `json:"password"`
+	EmailToken    string              `json:"emailToken"`
+	Permissions   records.Permissions `json:"permissions"`
 }
 
 // Access returns the demo access with that name.

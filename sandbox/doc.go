@@ -2,60 +2,33 @@
 // service: quotes, tickets and their lifecycle, beneficiaries, sub-accounts,
 // multi-signature operations, webhooks, compliance records and end-of-day
 // trades, with the authentication and authorization rules of the real
-// service.
+// service. It is what the dashboard embeds in-process, what the tests
+// drive over real HTTP, and what `tesouro sandbox` serves for integrators.
 //
-// It is an http.Handler (Server.Handler) that the dashboard embeds
-// in-process, that the tests drive over real HTTP, and that
-// `tesouro sandbox` serves for integrators. Every rule of spec/service.md
-// §4–§6 and §7.5 is enforced (rules.go, replay.go: the permission flag of
-// each kind of ticket, a signature accepted once, the login lockout, a
-// beneficiary kept while a pending operation pays it): bad input is a 4xx
-// naming the problem, never a 5xx.
-// The clock is injectable (Config.Now), so the lifecycle of tickets and
-// operations advances from that clock and tests with a fake clock are
-// deterministic. Demo data is deterministic for a seed.
+// This package is the small façade they use: a Config, New (a Server,
+// whose Handler serves the interface), Start and StartTLS (a Running
+// sandbox on an address), Close, and the Credentials of the demo accesses.
+// The house behind it has a room for each concern, and its imports run one
+// way, from the surfaces down to the database:
 //
-// Its state is a SQLite database (db.go, schema.go): a file with
-// Config.StatePath, a private in-memory database otherwise, through the
-// same code. Tickets, ledger moves and events are rows only; accounts,
-// their small collections, webhook attempts and operations are also kept
-// in memory for reads. A write is answered only once committed (txn.go).
+//   - httpapi serves the interface over HTTP: routes, decoding and
+//     validation of requests, signatures, replay, the wire shapes and the
+//     error → status mapping, one file per resource;
+//   - delivery sends the signed webhook deliveries, and faults injects the
+//     failures of --faults into requests;
+//   - demo makes the deterministic demo data of a seed, through the engine;
+//   - engine is the service's rules over the store: pricing, tickets and
+//     their lifecycle, the ledger, limits, permissions, multi-signature
+//     operations, payment sessions and webhook events;
+//   - records is the contract's records as the service keeps and shows
+//     them, the vocabulary the rooms above share;
+//   - store owns the SQLite database: a file with Config.StatePath, a
+//     private in-memory database otherwise, through the same code.
 //
-// # Adding an endpoint
-//
-// Register it in a route hook with r.handle(method, pattern, authAccess,
-// handler); collection paths match with and without a trailing slash, and a
-// handler is func(c *call) error. On authAccess routes c.who is the caller;
-// c.scope() resolves ?subAccountId= to the operated account (400 for a
-// malformed id, 404 for a foreign one, 403 ACCOUNT_BLACKLISTED) and must be
-// called with s.mu held. Every account owns its records, so scoping is by
-// construction; c.writable() refuses viewOnly and frozen accesses before
-// any write.
-//
-// Read input with c.query, c.queryUnix, c.queryRFC3339, c.queryBool,
-// c.pathUUID and decodeBody (a 400 naming the field). Reply
-// with c.reply(status, value), which writes after the handler returns and
-// its locks are released: reply with copies, never pointers into the store.
-// Return badRequest, notFound, forbidden, conflict or errf for the error
-// body of spec/service.md §4. Use c.now (s.now() outside a request), never
-// time.Now.
-//
-// Reads take s.mu.RLock. In-memory collections are read directly;
-// listPage serves a page of one of them (newest first) and
-// c.createdWindow reads the createdAfter/createdBefore window. Rows are
-// read with s.reader(false) (the read pool): ticketPage, loadTicket.
-//
-// Writes take s.mu.Lock and defer s.mu.Unlock: everything written while
-// it is held is one transaction, which Unlock commits before the handler
-// returns, so the reply is sent only after the commit (a failed commit
-// makes the sandbox answer 500 to everything until restarted, since memory
-// and file no longer agree). Inside, read rows with s.reader(true) (the
-// write transaction, which sees its own writes), and store what changes:
-// insertTicket or saveTicket (one row) for a ticket, s.move for any
-// balance change (never assign a balance), recordTicketEvent for a
-// transition, saveAttempt, saveOperation, saveSession, saveAccount, and
-// s.changed(acct) after changing one of an account's small collections
-// (beneficiaries, webhooks, trades, compliance records). A new kind of row
-// is a new table in a new step at the end of migrations (schema.go), with
-// its write as one s.exec statement.
+// Every rule of spec/service.md §4–§6 and §7.5 is enforced: bad input is a
+// 4xx naming the problem, never a 5xx. The clock is injectable
+// (Config.Now), so the lifecycle of tickets and operations advances from
+// that clock and tests with a fake clock are deterministic. Demo data is
+// deterministic for a seed. CONTRIBUTING.md says which file of each room
+// an endpoint touches.
 package sandbox

@@ -35,7 +35,7 @@ func BenchmarkListTickets(b *testing.B) {
 		if err := r.Server.seeded(); err != nil {
 			b.Fatal(err)
 		}
-		have, err := r.Server.countTickets(r.Server.st.main)
+		have, err := r.Server.countTickets()
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -82,7 +82,7 @@ func startFrozen(b *testing.B, access string) (*Running, *rawClient, time.Time) 
 	b.Cleanup(func() { r.Close() })
 	// Many presigned requests share a millisecond of the frozen clock; the
 	// replay guard would take them for replays of each other.
-	r.Server.replays.off = true
+	r.Server.api.SetReplayGuard(false)
 	return r, r.client(b, access), frozen
 }
 
@@ -118,7 +118,7 @@ func BenchmarkServerTicketCreations(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			r, c, frozen := startFrozen(b, "operator")
-			r.Server.replays.off = !each
+			r.Server.api.SetReplayGuard(each)
 			sub := r.Creds.SubAccounts[1].ID
 			dropWebhooks(c, "", "?subAccountId="+sub) // see benchCreations
 			var q struct{ QuoteToken string }

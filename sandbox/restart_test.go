@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
 // A ticket still live when the sandbox stops goes on with its lifecycle
@@ -35,7 +37,7 @@ func TestRestartResumesLiveTickets(t *testing.T) {
 	}
 
 	// Past the PIX funding delay, on a new sandbox over the same file.
-	at.Add(int64(pixFundDelay + time.Second))
+	at.Add(int64(engine.PIXFundDelay + time.Second))
 	r, err = Start(cfg, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

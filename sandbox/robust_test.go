@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
 // TestBadInputNeverFails500 sends malformed bodies, ids and queries to every
@@ -27,10 +29,11 @@ func TestBadInputNeverFails500(t *testing.T) {
 	queries := []string{"", "?subAccountId=x", "?cursor=zz", "?createdAfter=-1", "?createdBefore=9999999999999999999", "?inputAmount=NaN&inputCurrency=BRL",
 		"?status=%00", "?unackedOnly=maybe", "?subAccountId=" + uuid.NewString(), "?%zz"}
 	ids := []string{"x", uuid.NewString(), "00000000-0000-0000-0000-000000000000", strings.Repeat("9", 300)}
-	for _, rt := range r.Server.routes.routes {
+	for _, rt := range r.Server.api.Routes() {
 		for _, id := range ids {
-			segs := make([]string, len(rt.segs))
-			for i, s := range rt.segs {
+			pattern := strings.Split(strings.TrimPrefix(rt.Pattern, "/"), "/")
+			segs := make([]string, len(pattern))
+			for i, s := range pattern {
 				if strings.HasPrefix(s, "{") {
 					s = id
 				}
@@ -52,14 +55,14 @@ func TestBadInputNeverFails500(t *testing.T) {
 					if b != "" {
 						body = b
 					}
-					code, out := c.do(rt.method, path+q, body)
+					code, out := c.do(rt.Method, path+q, body)
 					if code >= 500 {
-						t.Fatalf("%s %s%s with %q: %d %s", rt.method, path, q, truncate(b, 40), code, out)
+						t.Fatalf("%s %s%s with %q: %d %s", rt.Method, path, q, truncate(b, 40), code, out)
 					}
 					if code >= 400 {
 						var e errorBody
 						if err := json.Unmarshal(out, &e); err != nil || e.Error.Code == "" || e.Error.Message == "" {
-							t.Fatalf("%s %s%s: %d without the §4 body: %s", rt.method, path, q, code, out)
+							t.Fatalf("%s %s%s: %d without the §4 body: %s", rt.Method, path, q, code, out)
 						}
 					}
 				}
@@ -76,7 +79,7 @@ func TestSpeedScalesTheLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if got := s.scaled(pixFundDelay); got != 300*time.Millisecond {
+	if got := s.eng.Scaled(engine.PIXFundDelay); got != 300*time.Millisecond {
 		t.Errorf("3 s at speed 10 is %v, want 300ms", got)
 	}
 	if _, err := New(Config{Speed: -1}); err == nil {

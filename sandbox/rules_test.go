@@ -12,6 +12,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // The permission flags of a ticket creation (spec/service.md §7.5), one
@@ -36,16 +38,9 @@ func TestTicketFlagsOneByOne(t *testing.T) {
 		t.Run("without "+flag, func(t *testing.T) {
 			r := startTest(t, Config{Seed: 33})
 			c := r.client(t, "operator")
-			r.Server.mu.Lock()
-			var op *access
-			for _, a := range r.Server.st.accesses {
-				if a.Name == "operator" {
-					op = a
-				}
-			}
-			without(&op.Perms, flag)
-			wallet := r.Server.st.main.Wallet
-			r.Server.mu.Unlock()
+			op := r.Server.access("operator")
+			r.Server.eng.Edit(func() { without(&op.Perms, flag) })
+			wallet := r.Server.eng.Main().Wallet
 
 			for _, tk := range tickets {
 				var qt struct{ QuoteToken string }
@@ -74,7 +69,7 @@ func TestTicketFlagsOneByOne(t *testing.T) {
 	}
 }
 
-func without(p *api.Permissions, flag string) {
+func without(p *records.Permissions, flag string) {
 	switch flag {
 	case "payIn":
 		p.PayIn = false
@@ -97,21 +92,21 @@ func without(p *api.Permissions, flag string) {
 // quote make the ticket, so each refusal is the change's doing.
 func TestSessionTicketChecksTheOpenerAtCreation(t *testing.T) {
 	r := startTest(t, Config{Seed: 34})
-	sub := r.Server.st.subs[0]
-	changes := map[string]func(a *access) (undo func()){
-		"frozen": func(a *access) func() {
+	sub := r.Server.eng.SubAccounts()[0]
+	changes := map[string]func(a *engine.Access) (undo func()){
+		"frozen": func(a *engine.Access) func() {
 			a.FrozenUntil = r.Server.now().Add(time.Hour)
 			return func() { a.FrozenUntil = time.Time{} }
 		},
-		"viewOnly": func(a *access) func() {
+		"viewOnly": func(a *engine.Access) func() {
 			a.Perms.ViewOnly = true
 			return func() { a.Perms.ViewOnly = false }
 		},
-		"without payIn": func(a *access) func() {
+		"without payIn": func(a *engine.Access) func() {
 			a.Perms.PayIn = false
 			return func() { a.Perms.PayIn = true }
 		},
-		"blacklisted": func(a *access) func() {
+		"blacklisted": func(a *engine.Access) func() {
 			a.Blacklisted[sub.ID] = true
 			return func() { delete(a.Blacklisted, sub.ID) }
 		},
@@ -121,12 +116,7 @@ func TestSessionTicketChecksTheOpenerAtCreation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var operator *access
-	for _, a := range r.Server.st.accesses {
-		if a.Name == "operator" {
-			operator = a
-		}
-	}
+	operator := r.Server.access("operator")
 	for name, change := range changes {
 		t.Run(name, func(t *testing.T) {
 			sid, err := op.CreatePaymentSession(testCtx(t), sub.ID, api.CreatePaymentSessionRequest{PaymentOptions: []string{"PIX"}, OutputCurrency: "BRLA"})
@@ -137,14 +127,9 @@ func TestSessionTicketChecksTheOpenerAtCreation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r.Server.mu.Lock()
-			undo := sync.OnceFunc(change(operator))
-			r.Server.mu.Unlock()
-			t.Cleanup(func() {
-				r.Server.mu.Lock()
-				undo()
-				r.Server.mu.Unlock()
-			})
+			var undo func()
+			r.Server.eng.Edit(func() { undo = sync.OnceFunc(change(operator)) })
+			t.Cleanup(func() { r.Server.eng.Edit(undo) })
 
 			// The refusal the access gets elsewhere: opening another session.
 			_, own := op.CreatePaymentSession(testCtx(t), sub.ID, api.CreatePaymentSessionRequest{PaymentOptions: []string{"PIX"}, OutputCurrency: "BRLA"})
@@ -158,9 +143,7 @@ func TestSessionTicketChecksTheOpenerAtCreation(t *testing.T) {
 				t.Errorf("after the refusal the session is %+v (%v), want still OPEN", ps, err)
 			}
 
-			r.Server.mu.Lock()
-			undo()
-			r.Server.mu.Unlock()
+			r.Server.eng.Edit(undo)
 			tk, err := payer.CreatePaymentSessionTicket(testCtx(t), sid, api.CreateTicketRequest{QuoteToken: q.QuoteToken})
 			if err != nil || tk.Quote.OutputCurrency != "BRLA" {
 				t.Fatalf("once undone: %+v %v", tk, err)

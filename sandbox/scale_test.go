@@ -42,7 +42,7 @@ func TestScaleOfTheStateFile(t *testing.T) {
 		if err := s.seeded(); err != nil {
 			t.Fatal(err)
 		}
-		have, err := s.countTickets(s.st.main)
+		have, err := s.countTickets()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,22 +2,22 @@ package sandbox
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/rsa"
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"math"
 	"net"
 	"net/http"
-	"net/url"
-	"runtime"
-	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/google/uuid"
+	"github.com/tesouro-treasury/tesouro/sandbox/delivery"
+	"github.com/tesouro-treasury/tesouro/sandbox/demo"
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/faults"
+	"github.com/tesouro-treasury/tesouro/sandbox/httpapi"
+	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
 // Config configures a sandbox.
@@ -33,62 +33,14 @@ type Config struct {
 	Wrap func(next http.Handler, creds Credentials) http.Handler
 }
 
-// maxBody is the largest request body accepted (§4: 413 above).
-const maxBody = 1 << 20
-
-// Server is one sandbox: its store, clock and keys.
+// Server is one sandbox: its store, its rules, and how they are served.
 type Server struct {
-	// lockout holds the recent login failures per e-mail (guarded by mu;
-	// not stored: a restart forgives them).
-	lockout map[string][]time.Time
-	// replays remembers the API-key requests of the skew window (replay.go).
-	replays replayGuard
-
 	cfg   Config
 	clock func() time.Time
-	speed float64
 
-	// mu guards st and everything reachable from it; its write side is
-	// the database transaction (txn.go).
-	mu    storeLock
-	st    *store
-	db    *database
-	cur   *batch            // the open write transaction, under mu
-	dirty map[*account]bool // accounts whose small collections changed in cur
-	// checked is closed once the whole file was checked (at once, or in
-	// the background for a big file).
-	checked chan struct{}
-	// inflight counts the write requests (any method but GET and HEAD)
-	// being served: a batch stays open for them (storeLock.Unlock).
-	inflight atomic.Int32
-	// commits and committed count the group commits and the writers they
-	// carried (the benchmarks report writers per commit).
-	commits, committed atomic.Int64
-	// storeErr is set when a commit failed: the sandbox then refuses
-	// every request (what it holds in memory is not what is stored).
-	storeErr atomic.Pointer[error]
-
-	routes  router
-	faults  *faults
-	handler http.Handler
-
-	quoteKey   []byte
-	jwtKey     []byte
-	webhookKey *rsa.PrivateKey
-
-	// nextDue is the UnixNano of the earliest scheduled transition, so that
-	// requests only take the write lock when something is due.
-	nextDue atomic.Int64
-
-	// seedRand is set only while the demo data is built, before the server
-	// is shared: ids and hashes then come from the seed.
-	seedRand *demoRand
-	seedNow  time.Time // the history's "now", while seedRand is set
-	// seedErr is a defect of the demo data, reported by every request.
-	seedErr error
-
-	outbox     *outbox
-	httpClient *http.Client
+	db  *store.Store
+	eng *engine.Engine
+	api *httpapi.Server
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -103,124 +55,79 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Speed < 0 || math.IsNaN(cfg.Speed) || math.IsInf(cfg.Speed, 0) {
 		return nil, fmt.Errorf("speed %v: must be a positive factor such as 1 or 10", cfg.Speed)
 	}
-	f, err := parseFaults(cfg.Faults, cfg.Seed)
+	f, err := faults.Parse(cfg.Faults, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, clock: cfg.Now, speed: cfg.Speed, faults: f}
+	s := &Server{cfg: cfg, clock: cfg.Now}
 	if s.clock == nil {
 		s.clock = time.Now
 	}
-	if s.speed == 0 {
-		s.speed = 1
-	}
-	s.quoteKey = randomKey()
-	s.jwtKey = randomKey()
-	if s.webhookKey, err = parseRSA(demoRSAWebhookPEM); err != nil {
+	key, err := demo.WebhookKey()
+	if err != nil {
 		return nil, fmt.Errorf("webhook signing key: %w", err)
 	}
-	s.nextDue.Store(math.MaxInt64)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.httpClient = &http.Client{Timeout: 5 * time.Second}
-	s.outbox = newOutbox()
 
-	s.mu.s = s
-	if s.db, err = openDatabase(s.ctx, cfg.StatePath); err != nil {
+	if s.db, err = store.Open(cfg.StatePath); err != nil {
 		return nil, err
 	}
-	st, err := s.buildDemo(cfg.Seed)
-	if err != nil {
-		s.db.close()
+	s.eng = engine.New(s.db, engine.Config{Now: s.clock, Speed: cfg.Speed})
+	if err := s.open(cfg.Seed); err != nil {
+		s.db.Close()
 		return nil, err
 	}
-	size, err := databaseSize(s.ctx, s.db.r)
-	if err != nil {
-		s.db.close()
-		return nil, describeCheckError(cfg.StatePath, err)
-	}
-	whole := size <= syncCheckLimit
-	empty, err := checkDatabase(s.ctx, s.db.r, cfg.Seed, whole)
-	if err != nil {
-		s.db.close()
-		return nil, describeCheckError(cfg.StatePath, err)
-	}
-	s.checked = make(chan struct{})
-	if whole {
-		close(s.checked)
-	} else {
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			defer close(s.checked)
-			// Seconds of reading the whole file: on a thread of its own at
-			// the lowest priority, so that requests served meanwhile get
-			// the cores and the disk first.
-			runtime.LockOSThread()
-			lowerThreadPriority()
-			if err := wholeFileCheck(s.ctx, s.db.r); err != nil && s.ctx.Err() == nil {
-				s.refuseAll(describeCheckError(cfg.StatePath, err))
-			}
-		}()
-	}
-	s.st = st
-	if !empty {
-		if err := s.loadStore(s.ctx, st); err != nil {
-			s.db.close()
-			return nil, describeCheckError(cfg.StatePath, err)
-		}
-	} else {
-		// The demo history is built behind the lock, in one transaction:
-		// New returns at once, and the first request waits the few
-		// milliseconds it takes.
-		s.mu.Lock()
-		start := s.now()
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			defer s.mu.Unlock()
-			if err := s.seedActivity(cfg.Seed, st, start); err != nil {
-				// The history is made by the request code from fixed inputs;
-				// a refusal here is a defect of the demo data itself.
-				s.seedErr = err
-				s.tx().fail(err)
-			}
-		}()
-	}
-	s.routeAll()
-	s.handler = http.HandlerFunc(s.serve)
+	s.api = httpapi.New(s.eng, httpapi.Config{Now: s.clock, Faults: f, WebhookKey: &key.PublicKey})
 
-	for range 4 {
-		s.wg.Add(1)
-		go s.deliverLoop()
-	}
+	sender := delivery.New(s.eng, key, s.api.Receiver())
 	s.wg.Add(2)
-	go s.sweepLoop()
 	go func() {
 		defer s.wg.Done()
-		s.db.checkpointLoop(s.ctx)
+		sender.Run(s.ctx)
+	}()
+	go func() {
+		defer s.wg.Done()
+		s.eng.Sweep(s.ctx)
 	}()
 	return s, nil
 }
 
-func randomKey() []byte {
-	k := make([]byte, 32)
-	_, _ = rand.Read(k)
-	return k
+// open readies the engine for a seed: the demo accounts and accesses, and
+// either what the store holds (a database seeded before) or the demo
+// history, built in the background behind the engine's lock.
+func (s *Server) open(seed int64) error {
+	d, err := demo.Build(s.eng, seed)
+	if err != nil {
+		return err
+	}
+	empty, err := s.db.Verify(seed)
+	if err != nil {
+		return err
+	}
+	if !empty {
+		if err := s.eng.Load(); err != nil {
+			return s.db.Refused(err)
+		}
+		return nil
+	}
+	build := d.History(s.eng)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		build()
+	}()
+	return nil
 }
 
 // seeded waits until the demo history is built (under the write lock)
 // and reports a defect of it.
-func (s *Server) seeded() error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.seedErr
-}
+func (s *Server) seeded() error { return s.eng.Seeded() }
 
 // now is the sandbox clock in UTC.
 func (s *Server) now() time.Time { return s.clock().UTC() }
 
 // Handler serves the whole interface.
-func (s *Server) Handler() http.Handler { return s.handler }
+func (s *Server) Handler() http.Handler { return s.api }
 
 // Close stops the background work and closes the database (every
 // acknowledged write is already committed).
@@ -229,8 +136,7 @@ func (s *Server) Close() error {
 	s.once.Do(func() {
 		s.cancel()
 		s.wg.Wait()
-		s.mu.flush()
-		err = s.db.close()
+		err = s.db.Close()
 	})
 	return err
 }
@@ -274,7 +180,9 @@ func (s *Server) serveOn(ln net.Listener, scheme string) *Running {
 	if s.cfg.Wrap != nil {
 		h = s.cfg.Wrap(h, creds)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: discardLogger()}
+	// net/http's log of aborted handlers is silenced: the drop faults
+	// abort on purpose.
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
 	r := &Running{Server: s, BaseURL: base, Creds: creds, srv: srv}
 	go func() { _ = srv.Serve(ln) }()
 	return r
@@ -295,14 +203,12 @@ func (r *Running) Close() error {
 // Credentials returns the demo accesses' credentials for a sandbox served
 // at baseURL.
 func (s *Server) Credentials(baseURL string) Credentials {
-	s.setSelfBase(baseURL)
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	c := Credentials{BaseURL: baseURL, MainAccountID: s.st.main.ID.String()}
-	for _, a := range s.st.subs {
+	s.eng.SetSelfBase(baseURL)
+	c := Credentials{BaseURL: baseURL, MainAccountID: s.eng.Main().ID.String()}
+	for _, a := range s.eng.SubAccounts() {
 		c.SubAccounts = append(c.SubAccounts, SubAccountCredential{ID: a.ID.String(), Name: a.Name})
 	}
-	for _, a := range s.st.accesses {
+	for _, a := range s.eng.Accesses() {
 		if a.APIKey == "" {
 			continue
 		}
@@ -313,166 +219,3 @@ func (s *Server) Credentials(baseURL string) Credentials {
 	}
 	return c
 }
-
-// call is one request being served.
-type call struct {
-	s      *Server
-	r      *http.Request
-	body   []byte
-	params map[string]string
-	query  url.Values
-	now    time.Time
-	who    *access // nil on public routes
-
-	// the response, written after the handler returned (and released its locks)
-	status      int
-	value       any
-	raw         []byte
-	contentType string
-	headers     map[string]string
-}
-
-// reply sets a JSON response.
-func (c *call) reply(status int, v any) error {
-	c.status, c.value = status, v
-	return nil
-}
-
-// replyRaw sets a non-JSON response.
-func (c *call) replyRaw(status int, contentType string, data []byte, headers map[string]string) error {
-	c.status, c.raw, c.contentType, c.headers = status, data, contentType, headers
-	return nil
-}
-
-func (c *call) param(name string) string { return c.params[name] }
-
-// serve is the request pipeline: faults, body limit, lifecycle, routing,
-// authentication, the handler, then the response.
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	f := s.faults.pick()
-	if f.latency > 0 {
-		select {
-		case <-time.After(f.latency):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	if f.drop {
-		panic(http.ErrAbortHandler)
-	}
-	if f.ratelimit {
-		w.Header().Set("Retry-After", "1")
-		writeError(w, errf(http.StatusTooManyRequests, codeRateLimited, "too many requests; retry after 1 second"))
-		return
-	}
-	if f.error500 {
-		writeError(w, errf(http.StatusInternalServerError, codeInternal, "injected fault: internal error"))
-		return
-	}
-
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		s.inflight.Add(1)
-		defer s.inflight.Add(-1)
-	}
-	c := &call{s: s, r: r, now: s.now()}
-	s.mu.RLock()
-	seedErr := s.seedErr
-	s.mu.RUnlock()
-	if err := s.failed(); err != nil {
-		writeError(w, errf(http.StatusInternalServerError, codeInternal, "%v", err))
-		return
-	}
-	if seedErr != nil {
-		writeError(w, errf(http.StatusInternalServerError, codeInternal, "the sandbox demo data could not be built (try another --seed): %v", seedErr))
-		return
-	}
-	if r.Body != nil {
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-		if err != nil {
-			writeError(w, badRequest(codeInvalidRequest, "request body could not be read: %v", err))
-			return
-		}
-		if len(body) > maxBody {
-			writeError(w, errf(http.StatusRequestEntityTooLarge, codeTooLarge, "request body is over 1 MiB; send less"))
-			return
-		}
-		c.body = body
-	}
-	s.advanceIfDue(c.now)
-
-	rt, params, allowed := s.routes.match(r.Method, r.URL.Path)
-	if rt == nil {
-		if len(allowed) > 0 {
-			methodNotAllowed(w, r.Method, r.URL.Path, allowed)
-			return
-		}
-		writeError(w, notFound("path", r.URL.Path))
-		return
-	}
-	c.params = params
-	q, err := url.ParseQuery(r.URL.RawQuery)
-	if err != nil {
-		writeError(w, badRequest(codeInvalidRequest, "query string is malformed: %v", err))
-		return
-	}
-	c.query = q
-	if rt.auth == authAccess {
-		who, aerr := s.authenticate(c)
-		if aerr != nil {
-			w.Header().Set("WWW-Authenticate", `Bearer, X-API-Key`)
-			writeError(w, aerr)
-			return
-		}
-		c.who = who
-	}
-	err = rt.h(c)
-	if ferr := s.failed(); ferr != nil {
-		// The handler's writes may not be stored: never acknowledge them.
-		err = errf(http.StatusInternalServerError, codeInternal, "%v", ferr)
-	}
-	if err != nil {
-		var ae *apiError
-		if !errors.As(err, &ae) {
-			ae = errf(http.StatusInternalServerError, codeInternal, "internal error: %v", err)
-		}
-		if f.dropAfterCommit {
-			panic(http.ErrAbortHandler)
-		}
-		writeError(w, ae)
-		return
-	}
-	if f.dropAfterCommit {
-		panic(http.ErrAbortHandler)
-	}
-	c.write(w)
-}
-
-func (c *call) write(w http.ResponseWriter) {
-	h := w.Header()
-	for k, v := range c.headers {
-		h.Set(k, v)
-	}
-	data := c.raw
-	if c.raw == nil {
-		if c.value == nil {
-			c.value = struct{}{}
-		}
-		var err error
-		data, err = marshalJSON(c.value)
-		if err != nil {
-			writeError(w, errf(http.StatusInternalServerError, codeInternal, "encode response: %v", err))
-			return
-		}
-		c.contentType = "application/json"
-	}
-	h.Set("Content-Type", c.contentType)
-	h.Set("Content-Length", strconv.Itoa(len(data)))
-	if c.status == 0 {
-		c.status = http.StatusOK
-	}
-	w.WriteHeader(c.status)
-	_, _ = w.Write(data)
-}
-
-// newID is a random identifier, for code without a server at hand.
-func newID() uuid.UUID { return uuid.New() }

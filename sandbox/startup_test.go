@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
 // newStateFile makes a seeded state database at a fresh path and closes it.
@@ -118,11 +121,19 @@ func TestStateFileReopensAndLeavesNothingBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := s.countTickets(s.st.main)
+	n, err := s.countTickets()
 	if err != nil || n < 300 {
 		t.Fatalf("reopened with %d tickets (%v)", n, err)
 	}
-	if len(s.st.main.wallets.all()) == 0 || len(s.st.operations.all()) == 0 {
+	wallets, _, err := s.eng.Wallets().Page(engine.Caller{}, engine.Window{}, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, _, err := s.eng.OperationPage(engine.Caller{Access: s.access("approver1")}, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(wallets) == 0 || len(ops) == 0 {
 		t.Fatal("beneficiaries or operations were not reloaded")
 	}
 	if err := s.Close(); err != nil {
@@ -136,12 +147,12 @@ func TestStateFileReopensAndLeavesNothingBehind(t *testing.T) {
 		}
 		t.Fatalf("left in the directory: %v", names)
 	}
-	db, err := openDatabase(t.Context(), path)
+	db, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.close()
-	problems, err := consistencyErrors(t.Context(), db.r)
+	defer db.Close()
+	problems, err := db.Consistency(t.Context())
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("balances and ledger disagree: %v %v", problems, err)
 	}

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/store"
 )
 
 // Benchmarks of the store at scale. The stored tickets are added in one
@@ -43,7 +45,7 @@ func startFilled(tb testing.TB, cfg Config, n int) *Running {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	have, err := r.Server.countTickets(r.Server.st.main)
+	have, err := r.Server.countTickets()
 	if err != nil {
 		r.Close()
 		tb.Fatal(err)
@@ -95,7 +97,7 @@ func benchCreations(b *testing.B, onDisk bool, sizes []int) {
 		// A file over syncCheckLimit is read whole in the background
 		// after start: seconds of one core, once, not what a creation
 		// costs.
-		<-r.Server.checked
+		<-r.Server.db.Checked()
 		c := r.client(b, "operator")
 		c.hc = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 		// Creations go to a sub-account, and no webhook hears it (neither
@@ -133,7 +135,8 @@ func dropWebhooks(c *rawClient, scopes ...string) {
 func benchCreationsOn(b *testing.B, srv *Server, c *rawClient, sub, token string, seq *atomic.Int64, onDisk bool) {
 	b.SetParallelism(4) // 8 connections on 2 cores
 	start, cpu0 := time.Now(), processCPU()
-	commits0, writers0, frames0 := srv.commits.Load(), srv.committed.Load(), srv.db.walFrames.Load()
+	commits0, writers0 := srv.db.Commits()
+	frames0 := srv.db.WALFrames()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
@@ -152,14 +155,14 @@ func benchCreationsOn(b *testing.B, srv *Server, c *rawClient, sub, token string
 	// than the rate on a shared machine: 2 cores / cpu-µs is the
 	// rate the machine would give if nothing else ran on it.
 	b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
-	if n := srv.commits.Load() - commits0; n > 0 {
-		b.ReportMetric(float64(srv.committed.Load()-writers0)/float64(n), "writers/commit")
+	if commits, writers := srv.db.Commits(); commits > commits0 {
+		b.ReportMetric(float64(writers-writers0)/float64(commits-commits0), "writers/commit")
 	}
 	if onDisk {
 		// The checkpointer counts the frames every 250 ms: let it see
 		// the last ones.
-		time.Sleep(2 * checkpointEvery)
-		b.ReportMetric(float64(srv.db.walFrames.Load()-frames0)/float64(b.N), "wal-frames/op")
+		time.Sleep(2 * store.CheckpointEvery)
+		b.ReportMetric(float64(srv.db.WALFrames()-frames0)/float64(b.N), "wal-frames/op")
 	}
 }
 
@@ -182,7 +185,7 @@ func BenchmarkFilteredList(b *testing.B) {
 		// that hardly moves, more times than the skew window has
 		// milliseconds to stamp it with: the replay guard would refuse
 		// the repeats, and what is measured here is the page.
-		r.Server.replays.off = true
+		r.Server.api.SetReplayGuard(false)
 		c := r.client(b, "operator")
 		c.hc = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 		fixtures = append(fixtures, fixture{n: n, c: c, now: clock()})

@@ -15,6 +15,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 )
 
 // recordsClient is the project's api client signed in as a demo access.
@@ -183,7 +185,7 @@ func TestSettlementDay(t *testing.T) {
 		{"216h30m", 1, "2026-11-10T21:00:00Z"},    // Monday, T+1: Tuesday
 		{"140h", 3, "2026-11-10T21:00:00Z"},       // Thursday 20:00, T+3: Friday, Monday, Tuesday
 	} {
-		got := settlementDay(at(tc.created), tc.days).Format(time.RFC3339)
+		got := engine.SettlementDay(at(tc.created), tc.days).Format(time.RFC3339)
 		if got != tc.want {
 			t.Errorf("agreed %v, T+%d: settles %s, want %s", at(tc.created), tc.days, got, tc.want)
 		}
@@ -287,16 +289,16 @@ func TestTradesFilters(t *testing.T) {
 	// Bad filter values are 400s naming the parameter.
 	raw := r.client(t, "operator")
 	for _, tc := range []struct{ query, code, names string }{
-		{"status=DONE", codeInvalidField, "status"},
-		{"status=settled", codeInvalidField, "status"},
-		{"settlementDate=2026-02-30", codeInvalidField, "settlementDate"},
-		{"settlementDate=21%2F11%2F2026", codeInvalidField, "settlementDate"},
-		{"settlementDate=2026-11-21T25:00:00Z", codeInvalidField, "settlementDate"},
-		{"createdAfter=yesterday", codeInvalidField, "createdAfter"},
-		{"createdBefore=2026-11-21T00:00:00Z", codeInvalidField, "createdBefore"},
-		{"createdAfter=200&createdBefore=100", codeInvalidField, "createdBefore"},
-		{"cursor=not-a-cursor", codeInvalidCursor, "cursor"},
-		{"subAccountId=" + uuid.NewString(), codeNotFound, "sub-account"},
+		{"status=DONE", engine.CodeInvalidField, "status"},
+		{"status=settled", engine.CodeInvalidField, "status"},
+		{"settlementDate=2026-02-30", engine.CodeInvalidField, "settlementDate"},
+		{"settlementDate=21%2F11%2F2026", engine.CodeInvalidField, "settlementDate"},
+		{"settlementDate=2026-11-21T25:00:00Z", engine.CodeInvalidField, "settlementDate"},
+		{"createdAfter=yesterday", engine.CodeInvalidField, "createdAfter"},
+		{"createdBefore=2026-11-21T00:00:00Z", engine.CodeInvalidField, "createdBefore"},
+		{"createdAfter=200&createdBefore=100", engine.CodeInvalidField, "createdBefore"},
+		{"cursor=not-a-cursor", engine.CodeInvalidCursor, "cursor"},
+		{"subAccountId=" + uuid.NewString(), engine.CodeNotFound, "sub-account"},
 	} {
 		msg := raw.wantError("GET", "/v2/account/eod/trades?"+tc.query, nil, statusOf(tc.code), tc.code)
 		if !strings.Contains(msg, tc.names) {
@@ -304,11 +306,11 @@ func TestTradesFilters(t *testing.T) {
 		}
 	}
 	_, err := c.ListTrades(testCtx(t), api.TradeFilter{Status: "OPEN"})
-	wantAPIError(t, err, http.StatusBadRequest, codeInvalidField, "status")
+	wantAPIError(t, err, http.StatusBadRequest, engine.CodeInvalidField, "status")
 }
 
 func statusOf(code string) int {
-	if code == codeNotFound {
+	if code == engine.CodeNotFound {
 		return http.StatusNotFound
 	}
 	return http.StatusBadRequest
@@ -322,29 +324,29 @@ func TestTradesPaginate(t *testing.T) {
 	// Enough history for several pages: 130 settled and cancelled trades,
 	// some of them at the same instant (the cursor must not skip those).
 	now := time.Now().UTC()
-	r.Server.mu.Lock()
-	main := r.Server.st.main
-	for i := range 130 {
-		at := now.Add(-time.Duration(i/2) * time.Hour)
-		tr := &api.Trade{
-			ID: uuid.New(), InputCurrency: "BRLA", InputPaymentMethod: "INTERNAL", InputAmount: decimal.NewFromInt(int64(1000 + i)),
-			OutputCurrency: "USDC", OutputPaymentMethod: "INTERNAL", OutputAmount: decimal.NewFromInt(int64(180 + i)), BasePrice: decimal.RequireFromString("0.18"),
-			AppliedFees: []api.TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+0", SettlementDate: api.NewTime(settlementDay(at, 0)),
-			Status: api.TradeCancelled, CreatedAt: api.NewTime(at),
+	main := r.Server.eng.Main()
+	r.Server.eng.Edit(func() {
+		for i := range 130 {
+			at := now.Add(-time.Duration(i/2) * time.Hour)
+			tr := &records.Trade{
+				ID: uuid.New(), InputCurrency: "BRLA", InputPaymentMethod: "INTERNAL", InputAmount: decimal.NewFromInt(int64(1000 + i)),
+				OutputCurrency: "USDC", OutputPaymentMethod: "INTERNAL", OutputAmount: decimal.NewFromInt(int64(180 + i)), BasePrice: decimal.RequireFromString("0.18"),
+				AppliedFees: []records.TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+0", SettlementDate: records.NewTime(engine.SettlementDay(at, 0)),
+				Status: records.TradeCancelled, CreatedAt: records.NewTime(at),
+			}
+			if i%3 == 0 {
+				tr.Status = records.TradeSettled
+			}
+			r.Server.eng.Trades().Put(main, at, tr.ID, tr)
 		}
-		if i%3 == 0 {
-			tr.Status = api.TradeSettled
-		}
-		main.trades.add(at, tr.ID, tr)
-	}
-	r.Server.mu.Unlock()
+	})
 
 	first, err := c.ListTrades(testCtx(t), api.TradeFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(first.Items) != pageSize || first.Cursor == "" {
-		t.Fatalf("first page: %d trades and cursor %q, want %d and a cursor", len(first.Items), first.Cursor, pageSize)
+	if len(first.Items) != engine.PageSize || first.Cursor == "" {
+		t.Fatalf("first page: %d trades and cursor %q, want %d and a cursor", len(first.Items), first.Cursor, engine.PageSize)
 	}
 	all := allTrades(t, c, api.TradeFilter{})
 	if len(all) != len(demo)+130 {
@@ -368,7 +370,7 @@ func TestTradesPaginate(t *testing.T) {
 			n++
 		}
 	}
-	if len(settled) != n || n < pageSize {
+	if len(settled) != n || n < engine.PageSize {
 		t.Errorf("status=SETTLED across pages: %d trades, want %d (over one page)", len(settled), n)
 	}
 	for _, tr := range settled {
@@ -474,15 +476,14 @@ func TestTradeCancelledPastItsSettlementDate(t *testing.T) {
 
 	// A trade agreed on a quote no ticket was ever made from.
 	now := clock().UTC()
-	orphan := &api.Trade{
+	orphan := &records.Trade{
 		ID: uuid.New(), InputCurrency: "USDC", InputPaymentMethod: "INTERNAL", InputAmount: decimal.NewFromInt(500),
 		OutputCurrency: "BRLA", OutputPaymentMethod: "INTERNAL", OutputAmount: decimal.NewFromInt(2650), BasePrice: decimal.RequireFromString("5.3"),
-		AppliedFees: []api.TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+1", SettlementDate: api.NewTime(settlementDay(now, 1)),
-		Status: api.TradePending, CreatedAt: api.NewTime(now),
+		AppliedFees: []records.TradeFee{}, QuoteTokenID: uuid.New(), SettlementTerms: "T+1", SettlementDate: records.NewTime(engine.SettlementDay(now, 1)),
+		Status: records.TradePending, CreatedAt: records.NewTime(now),
 	}
-	r.Server.mu.Lock()
-	r.Server.st.main.trades.add(now, orphan.ID, orphan)
-	r.Server.mu.Unlock()
+	main := r.Server.eng.Main()
+	r.Server.eng.Edit(func() { r.Server.eng.Trades().Put(main, now, orphan.ID, orphan) })
 	raw.json("GET", "/v2/account/eod/trades?status=PENDING", nil, http.StatusOK, &page)
 	if !slices.Contains(tradeIDs(page.Trades), orphan.ID) {
 		t.Fatal("a trade before its settlement date is not pending")

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 )
 
 // In memory, writers queued on the store lock share one transaction, and a
@@ -76,7 +78,7 @@ func TestInMemoryBatchedWritersAndReadersBetweenThem(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
-	commits, writes := r.Server.commits.Load(), r.Server.committed.Load()
+	commits, writes := r.Server.db.Commits()
 	t.Logf("%d writers in %d commits, %d reads", writes, commits, reads.Load())
 	if commits >= writes {
 		t.Errorf("%d writers took %d commits: no transaction carried two writers", writes, commits)
@@ -102,8 +104,8 @@ func TestCreationNamesTheSubAccountBeforeTheQuote(t *testing.T) {
 		t.Errorf("unknown sub-account and bad token: %d %s, want 404 naming the sub-account", code, out)
 	}
 	code, out = c.do("POST", "/v2/account/tickets/", body)
-	if code != http.StatusBadRequest || !strings.Contains(string(out), codeQuoteInvalid) {
-		t.Errorf("bad token: %d %s, want 400 %s", code, out, codeQuoteInvalid)
+	if code != http.StatusBadRequest || !strings.Contains(string(out), engine.CodeQuoteInvalid) {
+		t.Errorf("bad token: %d %s, want 400 %s", code, out, engine.CodeQuoteInvalid)
 	}
 }
 
@@ -118,10 +120,8 @@ func TestInMemoryBulkTemplateRollsBackWithoutAJournal(t *testing.T) {
 	t.Cleanup(func() { r.Close() })
 	s := r.Server
 	mode := func() string {
-		var m string
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if err := s.db.wr.QueryRowContext(t.Context(), "PRAGMA journal_mode").Scan(&m); err != nil {
+		m, err := s.db.JournalMode()
+		if err != nil {
 			t.Fatal(err)
 		}
 		return m
@@ -129,14 +129,14 @@ func TestInMemoryBulkTemplateRollsBackWithoutAJournal(t *testing.T) {
 	if m := mode(); m != "off" {
 		t.Fatalf("in-memory journal mode %q, want off", m)
 	}
-	have, err := s.countTickets(s.st.main)
+	have, err := s.countTickets()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := s.bulkTickets(100, 5); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.countTickets(s.st.main)
+	got, err := s.countTickets()
 	if err != nil {
 		t.Fatal(err)
 	}

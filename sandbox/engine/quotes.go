@@ -1,0 +1,325 @@
+package engine
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
+)
+
+// quoteTTL is how long a quote token is honoured (spec/service.md §6).
+const quoteTTL = 15 * time.Second
+
+// usdValue is the mid-market value of one unit of each currency in USD.
+// Tokens are valued as the fiat they are pegged to.
+var usdValue = map[string]decimal.Decimal{
+	"BRL": decimal.RequireFromString("0.185"), "BRLA": decimal.RequireFromString("0.185"),
+	"USD": decimal.NewFromInt(1), "USDC": decimal.NewFromInt(1), "USDT": decimal.NewFromInt(1),
+	"USDM": decimal.NewFromInt(1), "USDCe": decimal.NewFromInt(1),
+	"EUR": decimal.RequireFromString("1.085"), "EURC": decimal.RequireFromString("1.085"),
+	"COP": decimal.RequireFromString("0.000245"), "ARS": decimal.RequireFromString("0.00098"),
+}
+
+// Fees of the sandbox (spec/service.md §6 leaves them to the emulator).
+var (
+	conversionPct    = decimal.RequireFromString("0.005") // currencies not pegged
+	peggedPct        = decimal.RequireFromString("0.001") // pegged but different codes (BRL→BRLA)
+	maxMarkupPct     = decimal.RequireFromString("0.2")
+	maxInputUSDValue = decimal.NewFromInt(5_000_000)
+	outFees          = map[string]decimal.Decimal{ // per output method, in the output currency
+		"PIX": decimal.RequireFromString("0.50"), "ACH": decimal.RequireFromString("2.00"),
+		"WIRE": decimal.RequireFromString("15.00"), "SEPA": decimal.RequireFromString("1.00"),
+		"BANK-TRANSFER": decimal.RequireFromString("4000.00"), "CVU": decimal.RequireFromString("300.00"),
+	}
+	gasUSD = map[string]decimal.Decimal{ // per output chain, in USD
+		"POLYGON": decimal.RequireFromString("0.01"), "CELO": decimal.RequireFromString("0.005"),
+		"BASE": decimal.RequireFromString("0.02"), "ETHEREUM": decimal.RequireFromString("1.50"),
+		"GNOSIS": decimal.RequireFromString("0.005"), "MOONBEAM": decimal.RequireFromString("0.01"), "TRON": decimal.RequireFromString("1.00"),
+	}
+)
+
+// QuoteClaims is everything a quote token carries; the token is these
+// claims in JSON with an HMAC, so nothing in it can be changed.
+type QuoteClaims struct {
+	ID                  uuid.UUID       `json:"id"`
+	SubAccountID        string          `json:"sub"`
+	AccountID           uuid.UUID       `json:"acct"`
+	AccessID            uuid.UUID       `json:"acc"`
+	IssuedAt            int64           `json:"iat"` // Unix ms
+	ExpiresAt           int64           `json:"exp"` // Unix ms
+	InputCurrency       string          `json:"ic"`
+	InputPaymentMethod  string          `json:"im"`
+	InputAmount         decimal.Decimal `json:"ia"`
+	OutputCurrency      string          `json:"oc"`
+	OutputPaymentMethod string          `json:"om"`
+	OutputAmount        decimal.Decimal `json:"oa"`
+	MarkupAmount        decimal.Decimal `json:"ma"`
+	MarkupCurrency      string          `json:"mc"`
+	InputThirdParty     bool            `json:"itp"`
+	OutputThirdParty    bool            `json:"otp"`
+	BasePrice           decimal.Decimal `json:"bp"`
+	SendMethod          string          `json:"sm"`
+	Fees                []records.Fee   `json:"fees"`
+	// OutputBrCode is the dynamic BR Code the quote pays (§7.3).
+	OutputBrCode string `json:"obc,omitempty"`
+	// TicketRefundID is the ticket the quote refunds (§7.3).
+	TicketRefundID string `json:"trf,omitempty"`
+
+	// raw is the JSON openQuote read the claims from, which a ticket
+	// stores as is (nil for claims made here). Claims are not changed
+	// once read.
+	raw []byte
+}
+
+// PairName is the pair the quote names.
+func (q *QuoteClaims) PairName() string { return q.InputCurrency + q.OutputCurrency }
+
+// conversion reports whether input and output currencies differ (5-minute tickets).
+func (q *QuoteClaims) conversion() bool { return q.InputCurrency != q.OutputCurrency }
+
+// Expiry is when the quote stops being honoured.
+func (q *QuoteClaims) Expiry() time.Time { return time.UnixMilli(q.ExpiresAt).UTC() }
+
+// sealQuoteWith seals claims with a key. Demo history uses a key derived
+// from the seed, so that the demo is the same for a seed; such tokens are
+// long expired and never open with the live key.
+func sealQuoteWith(key []byte, q *QuoteClaims) string {
+	body, _ := json.Marshal(q)
+	p := base64.RawURLEncoding.EncodeToString(body)
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(p))
+	return p + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// quoteOf is the quote a ticket creation carries, issued to who. It reads
+// only the token and the sandbox's fixed quote key, so a creation checks it
+// before it waits on the store lock.
+func (e *Engine) quoteOf(who *Access, tok string) (*QuoteClaims, error) {
+	if strings.TrimSpace(tok) == "" {
+		return nil, badRequest(CodeMissingField, "quoteToken: required (from GET /v2/account/quote/fixed-rate)")
+	}
+	q, err := e.openQuote(tok)
+	if err != nil {
+		return nil, err
+	}
+	if q.AccessID != who.ID {
+		return nil, badRequest(CodeQuoteInvalid, "quoteToken: the quote was issued to another access; request your own quote")
+	}
+	return q, nil
+}
+
+// openQuote checks a token's HMAC and decodes it; it does not check expiry.
+func (e *Engine) openQuote(tok string) (*QuoteClaims, error) {
+	bad := badRequest(CodeQuoteInvalid, "quoteToken: not a quote token this service issued (or it was altered); request a new quote")
+	p, sig, ok := strings.Cut(strings.TrimSpace(tok), ".")
+	if !ok {
+		return nil, bad
+	}
+	got, err := base64.RawURLEncoding.DecodeString(sig)
+	if err != nil {
+		return nil, bad
+	}
+	m := hmac.New(sha256.New, e.quoteKey)
+	m.Write([]byte(p))
+	if !hmac.Equal(got, m.Sum(nil)) {
+		return nil, bad
+	}
+	body, err := base64.RawURLEncoding.DecodeString(p)
+	if err != nil {
+		return nil, bad
+	}
+	var q QuoteClaims
+	if err := json.Unmarshal(body, &q); err != nil {
+		return nil, bad
+	}
+	q.raw = body
+	return &q, nil
+}
+
+// basePrice is how many units of out one unit of in buys at t, before fees:
+// 1 for pegged pairs, otherwise mid-market with a small drift that changes
+// every 10 seconds (so that re-quotes visibly differ) and depends only on
+// the clock.
+func basePrice(in, out string, t time.Time) decimal.Decimal {
+	if money.Pegged(in, out) {
+		return decimal.NewFromInt(1)
+	}
+	mid := usdValue[in].DivRound(usdValue[out], 12)
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(t.Unix()/10))
+	h := sha256.Sum256(append([]byte(in+">"+out+"/"), b[:]...))
+	bp := int64(h[0]%31) - 15 // ±0.15%
+	drift := decimal.NewFromInt(10000 + bp).Div(decimal.NewFromInt(10000))
+	return mid.Mul(drift).Round(10)
+}
+
+// QuoteRequest is what a quote is asked for (seed, §3, §7.3), its values
+// read and checked against the catalogue by the caller: exactly one of
+// the amounts, by ByOutput.
+type QuoteRequest struct {
+	InputCurrency, InputMethod, OutputCurrency, OutputMethod string
+	InputAmount, OutputAmount                                decimal.Decimal
+	ByOutput                                                 bool
+	InputThirdParty, OutputThirdParty                        bool
+	SendMethod                                               string
+	MarkupFloatingFee, MarkupInputFixedFee                   decimal.Decimal
+	MarkupOutputFixedFee                                     decimal.Decimal
+	MarkupCurrency                                           string
+	OutputBrCode, TicketRefundID                             string
+}
+
+// MaxMarkupFloatingFee is the largest markup fraction a quote may carry.
+func MaxMarkupFloatingFee() decimal.Decimal { return maxMarkupPct }
+
+// Quote prices r for the operated account and issues it: its claims, and
+// the token a ticket creation carries them in.
+func (e *Engine) Quote(c Caller, r *QuoteRequest) (*QuoteClaims, string, error) {
+	e.mu.RLock()
+	acct, err := e.scope(c)
+	e.mu.RUnlock()
+	if err != nil {
+		return nil, "", err
+	}
+	p := r
+	bp := basePrice(p.InputCurrency, p.OutputCurrency, c.Now)
+	in := p.InputAmount
+	if p.ByOutput {
+		var ok bool
+		if in, ok = p.solveInput(p.OutputAmount, bp); !ok {
+			return nil, "", badRequest(CodeAmountTooLarge, "outputAmount: %s %s is more than this service converts in one ticket", p.OutputAmount, p.OutputCurrency)
+		}
+	}
+	if in.Mul(usdValue[p.InputCurrency]).GreaterThan(maxInputUSDValue) {
+		return nil, "", badRequest(CodeAmountTooLarge, "%s: %s %s is over the limit of one ticket (USD 5,000,000 equivalent); split it", p.amountField(), in, p.InputCurrency)
+	}
+	fees, out := p.forward(in, bp)
+	if !out.IsPositive() {
+		return nil, "", badRequest(CodeAmountTooSmall, "%s: %s %s does not cover the fees; raise the amount", p.amountField(), in, p.InputCurrency)
+	}
+	q := &QuoteClaims{
+		ID: uuid.New(), SubAccountID: acct.SubAccountID(), AccountID: acct.ID, AccessID: c.Access.ID,
+		IssuedAt: c.Now.UnixMilli(), ExpiresAt: c.Now.Add(quoteTTL).UnixMilli(),
+		InputCurrency: p.InputCurrency, InputPaymentMethod: p.InputMethod, InputAmount: in,
+		OutputCurrency: p.OutputCurrency, OutputPaymentMethod: p.OutputMethod, OutputAmount: out,
+		InputThirdParty: p.InputThirdParty, OutputThirdParty: p.OutputThirdParty, BasePrice: bp, SendMethod: p.SendMethod, Fees: fees,
+		MarkupAmount: decimal.Zero, OutputBrCode: p.OutputBrCode, TicketRefundID: p.TicketRefundID,
+	}
+	if p.hasMarkup() {
+		q.MarkupCurrency = p.MarkupCurrency
+		if q.MarkupCurrency == "" {
+			q.MarkupCurrency = p.InputCurrency
+			if !p.MarkupFloatingFee.IsPositive() && !p.MarkupInputFixedFee.IsPositive() {
+				q.MarkupCurrency = p.OutputCurrency
+			}
+		}
+		q.MarkupAmount = markupTotal(fees, q.MarkupCurrency, p.InputCurrency, bp)
+	}
+	return q, sealQuoteWith(e.quoteKey, q), nil
+}
+
+func (p *QuoteRequest) amountField() string {
+	if p.ByOutput {
+		return "outputAmount"
+	}
+	return "inputAmount"
+}
+
+func (p *QuoteRequest) hasMarkup() bool {
+	return p.MarkupFloatingFee.IsPositive() || p.MarkupInputFixedFee.IsPositive() || p.MarkupOutputFixedFee.IsPositive()
+}
+
+// forward prices an input amount: the fees and the output amount, by the
+// amount rule of §6.
+func (p *QuoteRequest) forward(in, bp decimal.Decimal) (fees []records.Fee, out decimal.Decimal) {
+	inPrec, outPrec := money.Precision(p.InputCurrency), money.Precision(p.OutputCurrency)
+	inFees, outFeesSum := decimal.Zero, decimal.Zero
+	add := func(typ, desc, cur string, amt decimal.Decimal) {
+		if !amt.IsPositive() {
+			return
+		}
+		fees = append(fees, records.Fee{Type: typ, Description: desc, Amount: amt, Currency: cur})
+		if cur == p.InputCurrency {
+			inFees = inFees.Add(amt)
+		} else {
+			outFeesSum = outFeesSum.Add(amt)
+		}
+	}
+	if p.MarkupFloatingFee.IsPositive() {
+		add("Markup Fee", "markup "+p.MarkupFloatingFee.Mul(decimal.NewFromInt(100)).String()+"% of the input", p.InputCurrency, in.Mul(p.MarkupFloatingFee).Round(inPrec))
+	}
+	add("Markup Fee", "fixed markup on the input", p.InputCurrency, p.MarkupInputFixedFee)
+	if p.InputCurrency != p.OutputCurrency {
+		pct := conversionPct
+		if money.Pegged(p.InputCurrency, p.OutputCurrency) {
+			pct = peggedPct
+		}
+		add("Conversion Fee", "conversion "+pct.Mul(decimal.NewFromInt(100)).String()+"% of the amount converted", p.InputCurrency, in.Sub(inFees).Mul(pct).Round(inPrec))
+	}
+	if f, ok := outFees[p.OutputMethod]; ok {
+		add("Out Fee", p.OutputMethod+" payout", p.OutputCurrency, f)
+	}
+	if g, ok := gasUSD[p.OutputMethod]; ok && money.IsChain(p.OutputMethod) {
+		add("Gas Fee", p.OutputMethod+" network fee", p.OutputCurrency, g.DivRound(usdValue[p.OutputCurrency], outPrec).RoundCeil(outPrec))
+	}
+	add("Markup Fee", "fixed markup on the output", p.OutputCurrency, p.MarkupOutputFixedFee)
+	out = in.Sub(inFees).Mul(bp).Sub(outFeesSum).RoundFloor(outPrec)
+	return fees, out
+}
+
+// solveInput finds the smallest input amount (at input precision) whose
+// forward quote yields at least target.
+func (p *QuoteRequest) solveInput(target, bp decimal.Decimal) (decimal.Decimal, bool) {
+	inPrec := money.Precision(p.InputCurrency)
+	ulp := decimal.New(1, -inPrec)
+	// A first guess from the totals, then a binary search on the grid.
+	_, probe := p.forward(decimal.NewFromInt(1_000_000), bp)
+	if !probe.IsPositive() {
+		return decimal.Zero, false
+	}
+	lo := decimal.Zero
+	hi := target.Add(decimal.NewFromInt(1)).Div(bp).Mul(decimal.NewFromInt(2)).Add(decimal.NewFromInt(100_000)).RoundCeil(inPrec)
+	if _, o := p.forward(hi, bp); o.LessThan(target) {
+		return decimal.Zero, false
+	}
+	for hi.Sub(lo).GreaterThan(ulp) {
+		mid := lo.Add(hi).Div(decimal.NewFromInt(2)).RoundFloor(inPrec)
+		if mid.LessThanOrEqual(lo) {
+			mid = lo.Add(ulp)
+		}
+		if _, o := p.forward(mid, bp); o.GreaterThanOrEqual(target) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, true
+}
+
+// markupTotal is the markup in the markup currency; markup fees in the
+// other currency are converted at the base price.
+func markupTotal(fees []records.Fee, cur, inCur string, bp decimal.Decimal) decimal.Decimal {
+	total := decimal.Zero
+	for _, f := range fees {
+		if f.Type != "Markup Fee" {
+			continue
+		}
+		switch {
+		case f.Currency == cur:
+			total = total.Add(f.Amount)
+		case f.Currency == inCur: // in → out
+			total = total.Add(f.Amount.Mul(bp))
+		default: // out → in
+			total = total.Add(f.Amount.DivRound(bp, 12))
+		}
+	}
+	return total.Round(money.Precision(cur))
+}

@@ -1,0 +1,385 @@
+package engine
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
+	"github.com/tesouro-treasury/tesouro/sandbox/store"
+)
+
+// Webhooks (§3, §7.4, §8.6): every ticket transition is an event of its
+// account; each webhook that hears it gets a delivery attempt, and the
+// delivery itself (the signed POST) is queued once the event is committed,
+// for the surface that sends it (Outbox).
+
+// maxWebhooks is how many webhooks an account may register.
+const maxWebhooks = 3
+
+// ReceiverPath is the path of the sandbox's own demo receiver, which the
+// demo webhooks are registered at (a demo target that verifies the
+// signature, so deliveries work without any network).
+const ReceiverPath = "/v2/sandbox/webhook-receiver"
+
+// defaultDemoBase is the address the demo webhooks name until the engine
+// learns the one it is served at (SetSelfBase).
+const defaultDemoBase = "http://127.0.0.1:8443"
+
+// DemoReceiverURL is the URL a demo webhook is registered at: the
+// sandbox's own receiver, at the address SetSelfBase then names.
+const DemoReceiverURL = defaultDemoBase + ReceiverPath
+
+// Delivery is one signed POST to send: an event's body, to a webhook's
+// URL, recorded as an attempt of the webhook's account.
+type Delivery struct {
+	Account   *Account
+	AttemptID uuid.UUID
+	URL       string
+	Body      []byte
+}
+
+// eventEnvelope is the delivered body [decided: the real payload is not
+// documented beyond {subscription, data}].
+type eventEnvelope struct {
+	ID           string         `json:"id"`
+	AccountID    string         `json:"accountId"`
+	SubAccountID string         `json:"subAccountId"`
+	Subscription string         `json:"subscription"`
+	CreatedAt    string         `json:"createdAt"`
+	Data         map[string]any `json:"data"`
+}
+
+// recordTicketEvent records a ticket transition as an event and queues a
+// signed delivery to every webhook subscribed to tickets that hears the
+// account: its own and, for a sub-account, the main account's. The live
+// catalogue registers and lists webhooks without subAccountId (§7.4), so
+// the main account's webhooks hear every sub-account, which the envelope
+// names; an attempt is kept with the webhook's account. The caller holds
+// e.mu.
+func (e *Engine) recordTicketEvent(t *ticket, status string, at time.Time) {
+	acct := t.acct
+	ev := &Event{ID: e.newID(), Subscription: "TICKET", Status: status, DataID: t.ID.String(), CreatedAt: at}
+	e.insertEvent(acct, ev)
+	var body []byte
+	for _, owner := range e.hearers(acct) {
+		for _, w := range owner.webhooks {
+			if !slices.Contains(w.Subscriptions, "TICKET") && !slices.Contains(w.Subscriptions, "*") {
+				continue
+			}
+			if body == nil && e.seed == nil {
+				body, _ = json.Marshal(eventEnvelope{
+					ID: ev.ID.String(), AccountID: acct.MainID.String(), SubAccountID: acct.SubAccountID(), Subscription: "TICKET",
+					CreatedAt: fmtTime(at), Data: map[string]any{"status": status, "ticket": t.Ticket},
+				})
+			}
+			e.addAttemptLocked(owner, ev, w.URL, at, body)
+		}
+	}
+}
+
+// hearers are the accounts whose webhooks hear acct's events: acct, then
+// its main account. The demo history (built from the seed) keeps to acct
+// alone, so that the seed gives the same data as before.
+func (e *Engine) hearers(acct *Account) []*Account {
+	if acct.Main || e.seed != nil || e.st.main == nil || e.st.main == acct {
+		return []*Account{acct}
+	}
+	return []*Account{acct, e.st.main}
+}
+
+func (e *Engine) addAttemptLocked(acct *Account, ev *Event, target string, at time.Time, body []byte) *records.WebhookAttempt {
+	id := e.newID()
+	a := &records.WebhookAttempt{
+		AccountID: acct.ID.String(), CreatedAt: fmtTime(at), UpdatedAt: fmtTime(at), ID: id.String(),
+		WebhookEventID: ev.ID.String(), WebhookURL: target,
+	}
+	acct.attempts.add(at, id, a)
+	defer e.saveAttempt(acct, a)
+	if r := e.seed; r != nil {
+		// Demo history: the receiver answered long ago.
+		switch n := r.IntN(100); {
+		case n < 4:
+			a.ResponseStatus = 500
+		case n < 6:
+			a.ResponseStatus = 0
+		default:
+			a.ResponseStatus = 200
+			a.Acknowledged = r.IntN(10) < 8
+		}
+		return a
+	}
+	if body != nil {
+		// Sent once the event is committed: a receiver never hears of a
+		// transition that a crash could undo.
+		d := Delivery{Account: acct, AttemptID: id, URL: target, Body: body}
+		e.db.AfterCommit(func() { e.outbox.push(d) })
+	}
+	return a
+}
+
+// SetSelfBase points the demo webhooks, and the demo delivery attempts
+// recorded for them, at the receiver of the sandbox as it is served at
+// base.
+func (e *Engine) SetSelfBase(base string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	rebase := func(u *string) bool {
+		if strings.HasPrefix(*u, defaultDemoBase+ReceiverPath) {
+			*u = strings.TrimRight(base, "/") + strings.TrimPrefix(*u, defaultDemoBase)
+			return true
+		}
+		return false
+	}
+	for _, a := range e.st.accounts {
+		for _, w := range a.webhooks {
+			if old := w.URL; rebase(&w.URL) && w.URL != old {
+				e.changed(a)
+			}
+		}
+		for _, at := range a.attempts.all() {
+			if old := at.WebhookURL; rebase(&at.WebhookURL) && at.WebhookURL != old {
+				e.saveAttempt(a, at)
+			}
+		}
+	}
+}
+
+// Outbox queues the deliveries of committed events for the senders: a
+// burst of transitions never blocks a request nor starts a goroutine per
+// delivery.
+type Outbox struct {
+	mu    sync.Mutex
+	queue []Delivery
+	wake  chan struct{}
+}
+
+func newOutbox() *Outbox { return &Outbox{wake: make(chan struct{}, 1)} }
+
+func (o *Outbox) push(d Delivery) {
+	o.mu.Lock()
+	o.queue = append(o.queue, d)
+	o.mu.Unlock()
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Pop takes the oldest delivery (false: none queued).
+func (o *Outbox) Pop() (Delivery, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.queue) == 0 {
+		return Delivery{}, false
+	}
+	d := o.queue[0]
+	o.queue[0] = Delivery{}
+	o.queue = o.queue[1:]
+	if len(o.queue) > 0 {
+		select { // more work: wake another sender
+		case o.wake <- struct{}{}:
+		default:
+		}
+	}
+	return d, true
+}
+
+// Wake receives when deliveries may be queued.
+func (o *Outbox) Wake() <-chan struct{} { return o.wake }
+
+// Outbox is the queue of deliveries to send.
+func (e *Engine) Outbox() *Outbox { return e.outbox }
+
+// Answered records what the webhook answered a delivery (0: nothing).
+func (e *Engine) Answered(d Delivery, status int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if a, ok := d.Account.attempts.get(d.AttemptID); ok {
+		a.ResponseStatus = status
+		a.UpdatedAt = fmtTime(e.now())
+		e.saveAttempt(d.Account, a)
+	}
+}
+
+// Subscriptions are the kinds of events a webhook may subscribe to.
+var Subscriptions = []string{"TICKET", "KYC", "LIMIT-UPDATE", "*"}
+
+// RegisterWebhook registers a webhook (its URL and subscriptions checked
+// by the caller) for the operated account, up to maxWebhooks.
+func (e *Engine) RegisterWebhook(c Caller, url string, subscriptions []string) (uuid.UUID, error) {
+	if err := c.writable(); err != nil {
+		return uuid.Nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	acct, err := e.scope(c)
+	if err != nil {
+		return uuid.Nil, err
+	}
+	if len(acct.webhooks) >= maxWebhooks {
+		return uuid.Nil, conflict(CodeLimitReached, "webhookUrl: this account already has %d webhooks, the maximum; delete one first", maxWebhooks)
+	}
+	w := &Webhook{ID: e.newID(), URL: url, Subscriptions: slices.Clone(subscriptions), CreatedAt: c.Now}
+	acct.webhooks = append(acct.webhooks, w)
+	e.changed(acct)
+	return w.ID, nil
+}
+
+// Webhooks are the operated account's webhooks, as copies.
+func (e *Engine) Webhooks(c Caller) ([]Webhook, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	acct, err := e.scope(c)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Webhook, 0, len(acct.webhooks))
+	for _, w := range acct.webhooks {
+		out = append(out, w.copy())
+	}
+	return out, nil
+}
+
+func (w *Webhook) copy() Webhook {
+	c := *w
+	c.Subscriptions = slices.Clone(w.Subscriptions)
+	return c
+}
+
+// Webhook is a copy of the operated account's webhook id.
+func (e *Engine) Webhook(c Caller, id uuid.UUID) (Webhook, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	acct, err := e.scope(c)
+	if err != nil {
+		return Webhook{}, err
+	}
+	for _, w := range acct.webhooks {
+		if w.ID == id {
+			return w.copy(), nil
+		}
+	}
+	return Webhook{}, notFound("webhook", id)
+}
+
+// UpdateWebhook points a webhook of the operated account at url, with
+// subscriptions (both checked by the caller).
+func (e *Engine) UpdateWebhook(c Caller, id uuid.UUID, url string, subscriptions []string) (Webhook, error) {
+	if err := c.writable(); err != nil {
+		return Webhook{}, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	acct, err := e.scope(c)
+	if err != nil {
+		return Webhook{}, err
+	}
+	for _, w := range acct.webhooks {
+		if w.ID == id {
+			w.URL, w.Subscriptions = url, slices.Clone(subscriptions)
+			e.changed(acct)
+			return w.copy(), nil
+		}
+	}
+	return Webhook{}, notFound("webhook", id)
+}
+
+// DeleteWebhook deletes a webhook of the operated account.
+func (e *Engine) DeleteWebhook(c Caller, id uuid.UUID) error {
+	if err := c.writable(); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	acct, err := e.scope(c)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(acct.webhooks, func(w *Webhook) bool { return w.ID == id })
+	if i < 0 {
+		return notFound("webhook", id)
+	}
+	acct.webhooks = slices.Delete(acct.webhooks, i, i+1)
+	e.changed(acct)
+	return nil
+}
+
+// AckAttempts marks delivery attempts of the operated account
+// acknowledged: all or nothing, an unknown id refuses them all.
+func (e *Engine) AckAttempts(c Caller, ids []uuid.UUID) error {
+	if err := c.writable(); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	acct, err := e.scope(c)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if _, ok := acct.attempts.get(id); !ok {
+			return notFound("webhook attempt", id)
+		}
+	}
+	for _, id := range ids {
+		a, _ := acct.attempts.get(id)
+		a.Acknowledged = true
+		a.UpdatedAt = fmtTime(c.Now)
+		e.saveAttempt(acct, a)
+	}
+	return nil
+}
+
+// EventFilter is an event list query; empty fields do not filter.
+type EventFilter struct {
+	Subscription, DataID string
+	Window               Window
+}
+
+// Events is a page of the operated account's recorded events, newest
+// first, from the cursor.
+func (e *Engine) Events(c Caller, f EventFilter, cursor string) ([]Event, string, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	acct, err := e.scope(c)
+	if err != nil {
+		return nil, "", err
+	}
+	after, err := keyOf(cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	rows, more, err := e.db.Events(acct.ID, store.EventFilter{Subscription: f.Subscription, DataID: f.DataID, From: f.Window.From, To: f.Window.To}, after, PageSize)
+	if err != nil {
+		return nil, "", err
+	}
+	out := make([]Event, len(rows))
+	for i, r := range rows {
+		out[i] = eventOf(acct, r)
+	}
+	return out, cursorOf(more), nil
+}
+
+// Event is one recorded event of the operated account.
+func (e *Engine) Event(c Caller, id uuid.UUID) (Event, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	acct, err := e.scope(c)
+	if err != nil {
+		return Event{}, err
+	}
+	r, err := e.db.Event(acct.ID, id)
+	if err != nil {
+		return Event{}, notFound("webhook event", id)
+	}
+	return eventOf(acct, r), nil
+}
+
+func eventOf(acct *Account, r store.EventRow) Event {
+	return Event{ID: r.ID, Account: acct, Subscription: r.Subscription, Status: r.Status, DataID: r.DataID, CreatedAt: r.CreatedAt}
+}
