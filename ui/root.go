@@ -117,7 +117,7 @@ type Root struct {
 	cmd        *commandLine
 	filter     *textinput.Model
 	filters    map[string]string
-	confirm    *ConfirmMsg
+	confirm    *confirmState
 	prompt     *promptState
 	switcher   *switcher
 
@@ -329,9 +329,7 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case ConfirmMsg:
-		c := msg
-		r.confirm = &c
-		r.relayout()
+		r.openConfirm(msg)
 		return nil
 	case PromptMsg:
 		r.prompt = newPrompt(msg, r.theme, r.width)
@@ -654,6 +652,7 @@ func (r *Root) relayout() {
 	if r.switcher != nil {
 		r.switcher.setSize(r.layout.Width, r.layout.Content)
 	}
+	r.confirmShown()
 }
 
 // screenIndex finds a screen by id.
@@ -781,11 +780,11 @@ func (r *Root) stopping() string {
 // quit ends the program, asking first when a flow is under way.
 func (r *Root) quit() tea.Cmd {
 	if body := r.stopping(); body != "" {
-		r.confirm = &ConfirmMsg{
+		r.openConfirm(ConfirmMsg{
 			Title: "Quit Tesouro?",
 			Body:  body,
 			OnYes: func() tea.Msg { return quitMsg{} },
-		}
+		})
 		return nil
 	}
 	r.quitting = true
@@ -808,11 +807,11 @@ func (r *Root) requestSwitch(a Account) tea.Cmd {
 		}
 	}
 	if body := r.stopping(); body != "" {
-		r.confirm = &ConfirmMsg{
+		r.openConfirm(ConfirmMsg{
 			Title: "Switch to " + displayName(a) + "?",
 			Body:  "Switching ends the work of " + r.session.AccountName() + ":\n" + body,
 			OnYes: func() tea.Msg { return switchNowMsg{a} },
-		}
+		})
 		return nil
 	}
 	return r.switchAccount(a)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -262,22 +263,71 @@ func TestConfirmDefaultsToNo(t *testing.T) {
 	}
 }
 
-// A confirmation taller than the window says how much of it is hidden,
-// above the y hint, instead of cutting its end silently.
-func TestConfirmSaysWhatATinyWindowHides(t *testing.T) {
+// A confirmation taller than the window says how many of its lines are
+// still to be read; y does nothing until every line has been on screen,
+// scrolling never closes the box, and then y confirms.
+func TestConfirmArmsOnlyOnceEveryLineWasRead(t *testing.T) {
 	h := newHarness(t, nil)
 	h.send(tea.WindowSizeMsg{Width: 40, Height: 12})
 	body := "Amount: 100.00 BRL\nDestination: PIX to Ana\nHolder: Ana Lima\nAccount: main\nFees: none\nRequested by ana\nState as of now\nApproved by: bea\nPair: BRLABRL\nNote: last"
-	h.send(ConfirmMsg{Title: "Approve?", Body: body, OnYes: func() tea.Msg { return nil }})
+	ran := false
+	h.send(ConfirmMsg{Title: "Approve?", Body: body, OnYes: func() tea.Msg { ran = true; return nil }})
 	v := plain(h.view())
-	if !strings.Contains(v, "Amount: 100.00 BRL") || !strings.Contains(v, "y confirm") {
-		t.Fatalf("a tiny window must keep the start of the body and the y hint:\n%s", v)
+	if !strings.Contains(v, "Amount: 100.00 BRL") {
+		t.Fatalf("a tiny window must keep the start of the body:\n%s", v)
 	}
 	if strings.Contains(v, "Note: last") {
 		t.Fatalf("the whole body fits: the test proves nothing:\n%s", v)
 	}
-	if !strings.Contains(v, "more lines: enlarge the window") {
-		t.Fatalf("the confirmation hides lines without saying so:\n%s", v)
+	if !strings.Contains(v, "more lines to read before y") {
+		t.Fatalf("the confirmation hides lines without saying how many:\n%s", v)
+	}
+	h.key("y")
+	if ran {
+		t.Fatal("y approved what was never on screen")
+	}
+	if h.root.Mode() != ModePrompt {
+		t.Fatal("an early y closed the confirmation")
+	}
+	for i := 0; i < 10 && !strings.Contains(plain(h.view()), "Note: last"); i++ {
+		h.key("down")
+		if h.root.Mode() != ModePrompt {
+			t.Fatal("scrolling closed the confirmation")
+		}
+	}
+	v = plain(h.view())
+	if !strings.Contains(v, "Note: last") || !strings.Contains(v, "y confirm") {
+		t.Fatalf("scrolled to the end, the last line and y must show:\n%s", v)
+	}
+	h.key("y")
+	if !ran {
+		t.Fatal("y did not confirm once every line was read")
+	}
+}
+
+// PgDn and space scroll by a page; esc and n cancel at any point.
+func TestConfirmScrollsByPagesAndCancels(t *testing.T) {
+	for _, cancel := range []string{"esc", "n"} {
+		h := newHarness(t, nil)
+		h.send(tea.WindowSizeMsg{Width: 40, Height: 12})
+		lines := make([]string, 30)
+		for i := range lines {
+			lines[i] = fmt.Sprintf("line %02d", i)
+		}
+		ran := false
+		h.send(ConfirmMsg{Title: "Pay?", Body: strings.Join(lines, "\n"), OnYes: func() tea.Msg { ran = true; return nil }})
+		h.key("pgdown")
+		h.key("space")
+		if h.root.Mode() != ModePrompt {
+			t.Fatal("paging closed the confirmation")
+		}
+		if v := plain(h.view()); !strings.Contains(v, "line 14") || strings.Contains(v, "line 00") {
+			t.Fatalf("two pages down, the window should be well past the start:\n%s", v)
+		}
+		h.key(cancel)
+		if ran || h.root.Mode() != ModeNormal {
+			t.Fatalf("%s did not cancel", cancel)
+		}
 	}
 }
 

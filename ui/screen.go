@@ -185,7 +185,9 @@ func Toast(level ToastLevel, text string) tea.Cmd {
 type RefreshedMsg struct{ At time.Time }
 
 // ConfirmMsg asks the root to show a yes/no prompt over the current screen.
-// Only "y" runs OnYes; any other key cancels and runs OnNo (which may be
+// Only "y" runs OnYes, and only once every line of Body has been on
+// screen (the root scrolls a body taller than the window with ↓, PgDn and
+// space); any other key cancels and runs OnNo (which may be
 // nil). Body should repeat exactly what is being confirmed.
 type ConfirmMsg struct {
 	Title string
