@@ -720,17 +720,52 @@ func TestSubAccountFlagResolvesByNameBeforeBuildingScreens(t *testing.T) {
 	}
 }
 
-func TestTabsKeepTheActiveTitleWhenNarrow(t *testing.T) {
-	h := newHarness(t, nil)
-	for _, w := range []int{100, 40, 25} {
-		h.send(tea.WindowSizeMsg{Width: w, Height: 12})
-		h.key("3")
-		tabs := strings.Split(plain(h.view()), "\n")[1]
-		if !strings.Contains(tabs, "3 Tickets") {
-			t.Errorf("width %d: active tab title lost: %q", w, tabs)
+// The tab bar is chosen from the width alone: showing another screen
+// changes which tab is marked, never a label or a position.
+func TestTabsAreTheSameOnEveryScreen(t *testing.T) {
+	h := twelveScreens(t)
+	for _, w := range []int{160, 120, 100, 80, 60, 40} {
+		h.send(tea.WindowSizeMsg{Width: w, Height: 24})
+		var first string
+		for _, k := range []string{"1", "4", "0", "-", "=", "3"} {
+			h.key(k)
+			tabs := strings.Split(plain(h.view()), "\n")[1]
+			if lipgloss.Width(tabs) > w {
+				t.Fatalf("width %d: the bar is %d cells wide: %q", w, lipgloss.Width(tabs), tabs)
+			}
+			bar := tabs
+			if w < 80 {
+				// The keys only, then the shown screen's title.
+				bar = strings.TrimSpace(tabs[:strings.Index(tabs, "=")+1])
+			}
+			if first == "" {
+				first = bar
+			} else if bar != first {
+				t.Errorf("width %d: the bar changed with screen %s:\n%q\n%q", w, k, first, bar)
+			}
 		}
-		if !strings.Contains(tabs, "1") || !strings.Contains(tabs, "2") {
-			t.Errorf("width %d: other tabs lost their number: %q", w, tabs)
+		if w < 80 && !strings.Contains(strings.Split(plain(h.view()), "\n")[1], "Tickets") {
+			t.Errorf("width %d: the keys-only bar does not name the shown screen", w)
+		}
+	}
+}
+
+// Every screen has a key, Batch and Statement included, and help lists
+// each screen with its key.
+func TestEveryScreenHasAKeyListedInHelp(t *testing.T) {
+	h := twelveScreens(t)
+	for i, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "-", "="} {
+		h.key(k)
+		if got := h.root.activeID(); got != strings.ToLower(twelveTitles[i]) {
+			t.Errorf("key %s shows %s, want %s", k, got, twelveTitles[i])
+		}
+	}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.key("?")
+	v := plain(h.view())
+	for _, want := range []string{"-  Batch", "=  Statement", "1  Overview", "0  Accesses"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("help lacks %q:\n%s", want, v)
 		}
 	}
 }
@@ -789,20 +824,9 @@ func (sw *switcher) accountChoices() []string {
 // From 80 columns up every screen keeps a name on its tab, so none of the
 // ten is undiscoverable.
 func TestEveryTabKeepsANameFrom80Columns(t *testing.T) {
-	titles := []string{"Overview", "Quote", "Tickets", "Approvals", "Beneficiaries", "Sub-accounts", "Trades", "Compliance", "Webhooks", "Accesses", "Batch", "Statement"}
-	shorts := []string{"Home", "Qte", "Tkts", "Appr", "Bnfs", "Subs", "Trds", "Comp", "Hook", "Accs", "Bat", "Stmt"}
-	var screens []Factory
-	for i, title := range titles {
-		id := strings.ToLower(title)
-		screens = append(screens, Factory{ID: id, Title: title, Short: shorts[i], New: func(s *Session) Screen {
-			return &stubScreen{id: id, title: title, s: s}
-		}})
-	}
-	fake := newFake()
-	h := &harness{t: t, fake: fake}
-	r := h.newRoot(Options{Connect: func(ctx context.Context) (*Connection, error) {
-		return &Connection{Client: fake, Screens: screens}, nil
-	}})
+	titles, shorts := twelveTitles, twelveShorts
+	h := twelveScreens(t)
+	r := h.root
 	for _, w := range []int{80, 100, 120} {
 		h.send(tea.WindowSizeMsg{Width: w, Height: 24})
 		h.run(r.Init())
@@ -869,4 +893,28 @@ func TestSwitcherTellsAFailedLoadWithoutThePath(t *testing.T) {
 	if !strings.Contains(v, "could not list accounts: not allowed here (HTTP 403)") || strings.Contains(v, "/v2/") {
 		t.Fatalf("the switcher's error:\n%s", v)
 	}
+}
+
+var (
+	twelveTitles = []string{"Overview", "Quote", "Tickets", "Approvals", "Beneficiaries", "Sub-accounts", "Trades", "Compliance", "Webhooks", "Accesses", "Batch", "Statement"}
+	twelveShorts = []string{"Home", "Qte", "Tkts", "Appr", "Bnfs", "Subs", "Trds", "Comp", "Hook", "Accs", "Bat", "Stmt"}
+)
+
+// twelveScreens is a dashboard of stub screens with the real titles.
+func twelveScreens(t *testing.T) *harness {
+	var screens []Factory
+	for i, title := range twelveTitles {
+		id := strings.ToLower(title)
+		screens = append(screens, Factory{ID: id, Title: title, Short: twelveShorts[i], New: func(s *Session) Screen {
+			return &stubScreen{id: id, title: title, s: s}
+		}})
+	}
+	fake := newFake()
+	h := &harness{t: t, fake: fake}
+	r := h.newRoot(Options{Connect: func(ctx context.Context) (*Connection, error) {
+		return &Connection{Client: fake, Screens: screens}, nil
+	}})
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 24})
+	h.run(r.Init())
+	return h
 }

@@ -158,88 +158,101 @@ func (r *Root) notice() string {
 	return strings.Join(parts, "; ") + ": those actions are hidden"
 }
 
-// The three lengths a tab reads at: its digit, its digit and short name,
-// its digit and full title.
+// The lengths the tabs read at, longest first. One is chosen for every
+// tab from the window's width alone, so the bar reads the same on every
+// screen and no tab moves when another is shown.
 const (
-	tabNumber = iota
-	tabShort
-	tabFull
+	tabFull  = iota // "1 Overview  2 Quote  …"
+	tabShort        // "1 Home  2 Qte  …"
+	tabTight        // "1Home 2Qte …"
+	tabKeys         // "1 2 3 …", the shown screen's title after them
 )
 
-// tabsView: "1 Overview 2 Quote ..." with the active tab marked.
+// tabCountRoom is the room kept for a count a tab may carry
+// ("Approvals (12)"), so that a count does not change the length chosen.
+const tabCountRoom = 5
+
+// tabsView: every screen's key and name, at the length the width allows,
+// the shown one marked (reverse video, readable without colour).
 func (r *Root) tabsView(w int) string {
-	t := r.theme
 	n := len(r.screens)
 	if n == 0 {
 		return ""
 	}
-	// Each tab reads at one of three lengths: its number, its number and
-	// short name, or its number and full title. Every tab keeps at least
-	// its short name while that fits (from 80 columns up), so no screen
-	// goes nameless; then the tabs nearest the active one get their full
-	// titles as room allows.
-	level := make([]int, n)
-	render := func() string {
-		var b strings.Builder
-		for i := range n {
-			label := r.tabLabel(i, level[i])
-			if i == r.active {
-				b.WriteString(t.ActiveTab.Render(" " + label + " "))
-			} else {
-				b.WriteString(t.Tab.Render(label + " "))
-			}
-		}
-		return b.String()
-	}
-	for i := range level {
-		level[i] = tabShort
-	}
-	level[r.active] = tabFull
-	if lipgloss.Width(render()) > w {
-		// Every short name before the active tab's full title: the
-		// active tab is marked by its style either way.
-		level[r.active] = tabShort
-	}
-	if lipgloss.Width(render()) > w {
-		for i := range level {
-			level[i] = tabNumber
-		}
-		level[r.active] = tabFull
-	}
-	out := render()
-	for d := 0; d < n; d++ {
-		for _, i := range []int{r.active + d, r.active - d} {
-			if i < 0 || i >= n || level[i] == tabFull {
-				continue
-			}
-			was := level[i]
-			level[i] = tabFull
-			if next := render(); lipgloss.Width(next) <= w {
-				out = next
-			} else {
-				level[i] = was
-				return out
-			}
+	level := tabKeys
+	for _, l := range []int{tabFull, tabShort, tabTight} {
+		if r.tabsWidth(l) <= w {
+			level = l
+			break
 		}
 	}
-	return out
+	return r.renderTabs(level)
 }
 
-// tabLabel is tab i at one length: its digit key, then its short name or
-// its full title. Screens past the tenth have no digit (1 is Overview's),
-// so they always show at least their short name.
-func (r *Root) tabLabel(i, level int) string {
-	var parts []string
-	if i < 10 {
-		parts = append(parts, fmt.Sprint((i+1)%10))
+// tabsWidth is the width of the bar at level, from the screens' own
+// titles and the room kept for a count: the same whichever is shown.
+func (r *Root) tabsWidth(level int) int {
+	w := tabCountRoom
+	for i := range r.factories {
+		w += lipgloss.Width(r.tabLabel(i, level, r.factories[i].Title))
+		if i > 0 {
+			w += len(tabSeparator(level))
+		}
 	}
-	switch {
-	case level == tabFull:
-		parts = append(parts, r.title(i))
-	case level == tabShort || i >= 10:
-		parts = append(parts, r.short(i))
+	if level == tabKeys {
+		w += 2 + lipgloss.Width(r.factories[r.active].Title)
 	}
-	return strings.Join(parts, " ")
+	return w
+}
+
+func tabSeparator(level int) string {
+	if level == tabFull || level == tabShort {
+		return "  "
+	}
+	return " "
+}
+
+func (r *Root) renderTabs(level int) string {
+	t := r.theme
+	var b strings.Builder
+	for i := range r.screens {
+		if i > 0 {
+			b.WriteString(t.Tab.Render(tabSeparator(level)))
+		}
+		label := r.tabLabel(i, level, r.title(i))
+		if i == r.active {
+			b.WriteString(t.ActiveTab.Render(label))
+		} else {
+			b.WriteString(t.Tab.Render(label))
+		}
+	}
+	if level == tabKeys {
+		b.WriteString("  " + t.ActiveTab.Render(r.title(r.active)))
+	}
+	return b.String()
+}
+
+// tabLabel is tab i at level: its key, then its title, or its short
+// name followed by the count its title carries.
+func (r *Root) tabLabel(i, level int, title string) string {
+	k := screenKey(i)
+	count := strings.TrimSpace(strings.TrimPrefix(title, r.factories[i].Title))
+	name := r.short(i)
+	if count != "" {
+		name += " " + count
+	}
+	switch level {
+	case tabFull:
+		return strings.TrimSpace(k + " " + title)
+	case tabShort:
+		return strings.TrimSpace(k + " " + name)
+	case tabTight:
+		return k + name
+	}
+	if k == "" {
+		return r.short(i)
+	}
+	return k
 }
 
 // short is the short name of screen i: its factory's, or the start of its
