@@ -117,8 +117,8 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	}
 	a2.Send("y")
 	a2.WaitFor("executed, ticket", 10*time.Second)
-	s = a2.WaitFor("✓ executed: ticket", 10*time.Second)
-	ticket := opRe.FindString(s[strings.Index(s, "✓ executed: ticket"):])
+	s = a2.WaitFor("✓ EXECUTED: ticket", 10*time.Second)
+	ticket := opRe.FindString(s[strings.Index(s, "✓ EXECUTED: ticket"):])
 	if ticket == "" {
 		t.Fatalf("no ticket id in the toast:\n%s", s)
 	}

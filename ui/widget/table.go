@@ -20,6 +20,9 @@ type Column struct {
 	Title string
 	Width int
 	Right bool
+	// Status marks a column of status words: each cell is coloured by
+	// Styles.Status (the selected row keeps its own style).
+	Status bool
 }
 
 // Row is one table row. ID identifies the row across updates: the cursor and
@@ -35,6 +38,9 @@ type Row struct {
 // "▶" so that it is never conveyed by style alone.
 type Styles struct {
 	Header, Cell, Selected, Disabled lipgloss.Style
+	// Status colours a cell of a Status column by what it says; nil
+	// leaves it in Cell.
+	Status func(word string) lipgloss.Style
 }
 
 // DefaultStyles are the styles a new table starts with.
@@ -682,7 +688,7 @@ func (t *Table) View() string {
 				if it.disabled {
 					st = t.styles.Disabled
 				}
-				line = t.fit(noMarker + st.Render(t.cells(it.text())))
+				line = t.fit(noMarker + t.styledCells(it.text(), st, it.disabled))
 				t.lines[it.id] = line
 			}
 			b.WriteString(line)
@@ -726,6 +732,43 @@ func (t *Table) cells(text string) string {
 		} else {
 			b.WriteString(c)
 			b.WriteString(pad)
+		}
+	}
+	return b.String()
+}
+
+// styledCells is cells in style st, each cell of a column with a Style
+// in its own (not on a disabled row, which reads as one).
+func (t *Table) styledCells(text string, st lipgloss.Style, disabled bool) string {
+	styled := false
+	for _, c := range t.cols {
+		styled = styled || c.Status
+	}
+	styled = styled && t.styles.Status != nil
+	if !styled || disabled {
+		return st.Render(t.cells(text))
+	}
+	var b strings.Builder
+	rest := text
+	for i, w := range t.widths {
+		c, tail, _ := strings.Cut(rest, cellSep)
+		rest = tail
+		if i > 0 {
+			b.WriteString(st.Render(separator))
+		}
+		if w <= 0 {
+			continue
+		}
+		cell := ansi.Truncate(c, w, "…")
+		pad := strings.Repeat(" ", w-ansi.StringWidth(cell))
+		cs := st
+		if t.cols[i].Status {
+			cs = t.styles.Status(c)
+		}
+		if t.cols[i].Right {
+			b.WriteString(st.Render(pad) + cs.Render(cell))
+		} else {
+			b.WriteString(cs.Render(cell) + st.Render(pad))
 		}
 	}
 	return b.String()

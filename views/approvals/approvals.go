@@ -236,7 +236,7 @@ func (m *Screen) rejectBlock(it *item) error {
 		return err
 	}
 	if it.op.Status != api.OperationPending {
-		return fmt.Errorf("already decided: %s", strings.ToLower(string(it.op.Status)))
+		return fmt.Errorf("already decided: %s", it.op.Status)
 	}
 	if m.own(it) {
 		return errors.New("you requested this operation: another approver must decide it")

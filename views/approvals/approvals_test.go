@@ -91,7 +91,7 @@ func TestSecondApprovalExecutesAndTheTicketOpens(t *testing.T) {
 		t.Fatal("not executed")
 	}
 	last := h.Toasts[len(h.Toasts)-1].Text
-	if !strings.Contains(last, theirs.ExecutedID[:8]) || !strings.Contains(h.PlainView(), "executed: ticket "+theirs.ExecutedID) {
+	if !strings.Contains(last, theirs.ExecutedID[:8]) || !strings.Contains(h.PlainView(), "EXECUTED: ticket "+theirs.ExecutedID) {
 		t.Fatalf("toast %q lacks the ticket id", last)
 	}
 	h.selectOp(theirs.ID)
@@ -154,7 +154,7 @@ func TestRejectNeedsAReason(t *testing.T) {
 		t.Fatalf("journal = %+v", es)
 	}
 	h.selectOp(theirs.ID)
-	if v := h.PlainView(); !strings.Contains(v, "rejected: too expensive") {
+	if v := h.PlainView(); !strings.Contains(v, "REJECTED: too expensive") {
 		t.Fatalf("the outcome is not shown:\n%s", v)
 	}
 	if h.Screen.Title() != "Approvals (1)" {

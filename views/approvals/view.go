@@ -55,23 +55,23 @@ func (m *Screen) actionLine(it *item) string {
 	}
 	switch it.op.Status {
 	case api.OperationExecuted:
-		return th.Good.Render("✓ executed: ticket " + it.op.ExecutedID + " · t opens it")
+		return th.StatusWord(api.MeaningDone, "EXECUTED: ticket "+it.op.ExecutedID) + th.Muted.Render(" · t opens it")
 	case api.OperationRejected:
-		r := "✗ rejected"
+		r := "✗ REJECTED"
 		if it.op.RejectedBy != "" {
 			r += " by " + it.op.RejectedBy
 		}
 		if it.op.Reason != "" {
 			r += ": " + it.op.Reason
 		}
-		return th.Warn.Render(r)
+		return th.Bad.Render(r)
 	case api.OperationPending:
 	default:
-		r := strings.ToLower(string(it.op.Status))
+		r := string(it.op.Status)
 		if it.op.Reason != "" {
 			r += ": " + it.op.Reason
 		}
-		return th.Muted.Render(r)
+		return th.StatusWord(it.op.Status.Meaning(), r)
 	}
 	if it.sending {
 		return th.Muted.Render("sending your decision…")

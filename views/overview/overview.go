@@ -81,12 +81,7 @@ type keyMap struct {
 
 // New builds the Overview for a session.
 func New(s *ui.Session, svc Service) ui.Screen {
-	t := widget.NewTable(
-		widget.Column{Title: "Created", Width: 11},
-		widget.Column{Title: "Status", Width: 10},
-		widget.Column{Title: "Sends", Right: true},
-		widget.Column{Title: "Receives", Right: true},
-	)
+	t := widget.NewTable(ticketColumns(nil)...)
 	t.SetStyles(s.Styles().TableStyles())
 	t.SetEmpty("no tickets yet")
 	return &Screen{
@@ -240,6 +235,7 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		m.ticketsErr, m.ticketsDone = msg.Err, true
 		if msg.Err == nil {
 			m.tickets = msg.Value
+			m.table.SetColumns(ticketColumns(msg.Value)...)
 			m.table.SetRows(ticketRows(m.s.Styles(), msg.Value))
 		}
 		return m, m.refreshed()

@@ -247,6 +247,22 @@ func sortedCurrencies(b api.Balances) []string {
 	return out
 }
 
+// ticketColumns are the latest tickets' columns: the status as wide as
+// the longest listed (a status cut short reads as another), the amounts
+// in the rest.
+func ticketColumns(ts []api.Ticket) []widget.Column {
+	status := len("Status")
+	for _, tk := range ts {
+		status = max(status, len(tk.Status))
+	}
+	return []widget.Column{
+		{Title: "Created", Width: 11},
+		{Title: "Status", Width: status, Status: true},
+		{Title: "Sends", Right: true},
+		{Title: "Receives", Right: true},
+	}
+}
+
 // ticketRows are the latest tickets as table rows.
 func ticketRows(t *ui.Theme, ts []api.Ticket) []widget.Row {
 	rows := make([]widget.Row, 0, len(ts))
@@ -256,7 +272,7 @@ func ticketRows(t *ui.Theme, ts []api.Ticket) []widget.Row {
 			ID: tk.ID.String(),
 			Cells: []string{
 				tk.CreatedAt.Local().Format("01-02 15:04"),
-				t.StatusStyle(string(tk.Status)).Render(string(tk.Status)),
+				string(tk.Status),
 				money.Format(q.InputAmount, q.InputCurrency) + " " + q.InputCurrency,
 				money.Format(q.OutputAmount, q.OutputCurrency) + " " + q.OutputCurrency,
 			},

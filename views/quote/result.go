@@ -692,9 +692,9 @@ func statusText(th theme, s api.TicketStatus) string {
 	case api.TicketUnpaid:
 		return th.warn.Render("… " + string(s) + " (waiting for the payment)")
 	case api.TicketProcessing:
-		return th.warn.Render("… " + string(s) + " (paid, delivering)")
+		return th.value.Render(string(s) + " (paid, delivering)")
 	case api.TicketPending:
-		return th.warn.Render("… " + string(s) + " (paid, queued)")
+		return th.value.Render(string(s) + " (paid, queued)")
 	case api.TicketOnHold:
 		return th.warn.Render("… " + string(s) + " (paid, held for review)")
 	}

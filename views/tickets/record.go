@@ -213,12 +213,12 @@ func layoutsFor(in, out int) listing.Layouts {
 		NarrowWidth: max(56, tableGutter+statusWidth+out+shortCreated+2),
 		Full:        columns(in, out),
 		Medium: []widget.Column{
-			{Title: "Status", Width: statusWidth},
+			{Title: "Status", Width: statusWidth, Status: true},
 			{Title: "Created", Width: createdWidth},
 			{Title: "Input", Width: in, Right: true},
 			{Title: "Output", Width: out, Right: true},
 		},
-		Narrow: []widget.Column{{Title: "Status", Width: statusWidth}, {Title: "Output", Right: true}, {Title: "Created", Width: shortCreated}},
+		Narrow: []widget.Column{{Title: "Status", Width: statusWidth, Status: true}, {Title: "Output", Right: true}, {Title: "Created", Width: shortCreated}},
 	}
 }
 
@@ -231,11 +231,11 @@ func tinyColumns(w, status, out int) []widget.Column {
 	status = min(max(status, len("Status")), statusWidth)
 	switch {
 	case w >= tableGutter+status+out+whenWidth+2:
-		return []widget.Column{{Title: "Status", Width: status}, {Title: "Output", Right: true}, {Title: "When", Width: whenWidth}}
+		return []widget.Column{{Title: "Status", Width: status, Status: true}, {Title: "Output", Right: true}, {Title: "When", Width: whenWidth}}
 	case w >= tableGutter+status+out+1:
-		return []widget.Column{{Title: "Status", Width: status}, {Title: "Output", Right: true}}
+		return []widget.Column{{Title: "Status", Width: status, Status: true}, {Title: "Output", Right: true}}
 	}
-	return []widget.Column{{Title: "Status"}, {Title: "Output", Width: out, Right: true}}
+	return []widget.Column{{Title: "Status", Status: true}, {Title: "Output", Width: out, Right: true}}
 }
 
 // listColumns are the layout and the columns of the list w cells wide
@@ -298,7 +298,7 @@ func shortWhen(t, now time.Time) string {
 func columns(in, out int) []widget.Column {
 	return []widget.Column{
 		{Title: "ID", Width: idWidth},
-		{Title: "Status", Width: statusWidth},
+		{Title: "Status", Width: statusWidth, Status: true},
 		{Title: "Created", Width: createdWidth},
 		{Title: "Input", Width: in, Right: true},
 		{Title: "Output", Width: out, Right: true},
