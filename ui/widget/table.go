@@ -400,6 +400,13 @@ func (t *Table) remember(lq string, match []int32) {
 	t.recent = append([]recentFilter{{q: lq, match: match}}, t.recent[:min(len(t.recent), 3)]...)
 }
 
+// Matches reports whether row r is among those SetFilter(q) shows: what
+// an export of the rows on screen keeps.
+func Matches(r Row, q string) bool {
+	lq := strings.ToLower(q)
+	return lq == "" || strings.Contains(newItem(r).plain, lq)
+}
+
 // Filter returns the current filter query.
 func (t *Table) Filter() string { return t.filter }
 

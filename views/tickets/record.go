@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/export"
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
@@ -158,24 +159,13 @@ func newRecord(t *api.Ticket) *record {
 		BasePrice:     toNum(q.BasePrice),
 		MarkupAmount:  toNum(q.MarkupAmount),
 		markupCur:     codeOf(q.MarkupCurrency),
-		EndToEndID:    endToEndID(t),
+		EndToEndID:    export.EndToEndID(t),
 		FailureReason: t.FailureReason,
 	}
 	if t.Rebate != nil {
 		r.RebateAmount, r.rebateCur = toNum(t.Rebate.Amount), codeOf(t.Rebate.Currency)
 	}
 	return r
-}
-
-// endToEndID is the PIX end-to-end id of either side, when there is one.
-func endToEndID(t *api.Ticket) string {
-	if t.BrazilianFiatSenderInfo != nil && t.BrazilianFiatSenderInfo.EndToEndID != "" {
-		return t.BrazilianFiatSenderInfo.EndToEndID
-	}
-	if t.BrazilianFiatReceiverInfo != nil {
-		return t.BrazilianFiatReceiverInfo.EndToEndID
-	}
-	return ""
 }
 
 // statusWidth fits the longest live status, PARTIAL-FAILED, whole: a

@@ -308,7 +308,7 @@ func (m *Model) openDetailKeepScroll() tea.Cmd {
 func (m *Model) receipt(id uuid.UUID) tea.Cmd {
 	return tea.Batch(
 		ui.Toast(ui.ToastInfo, "Downloading the receipt of "+id.String()[:8]+"…"),
-		call(m.s, saveReceipt(m.svc, m.s.StateDir, m.s.Account.ID, id)),
+		call(m.s, saveReceipt(m.svc, m.exportDir, m.s.Account.ID, id)),
 	)
 }
 
