@@ -36,18 +36,18 @@ type exportPage struct {
 // only once the last row is in. A file under an export's name is always a
 // whole export; a stopped or failed one leaves nothing behind.
 type exportRun struct {
-	q     api.TicketFilter // the first page's query; the cursor moves
-	acct  export.Account
-	tmp   *os.File
-	w     *export.Writer
-	path  string // the final name
-	rows  int    // written so far
+	q    api.TicketFilter // the first page's query; the cursor moves
+	acct export.Account
+	tmp  *os.File
+	w    *export.Writer
+	path string // the final name
+	rows int    // written so far
 	// slash is the / filter on screen: the export keeps the rows it
 	// shows; listed counts what the service listed.
 	slash  string
 	listed int
-	pages int
-	seen  map[string]bool // cursors already followed: a repeat would loop
+	pages  int
+	seen   map[string]bool // cursors already followed: a repeat would loop
 }
 
 // startExport starts exporting every ticket the applied server filters
