@@ -1,13 +1,13 @@
 package approvals
 
 import (
-	"time"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/shopspring/decimal"
 
