@@ -19,4 +19,6 @@ type Service interface {
 	// Quote prices a parked operation today, for the approval's
 	// confirmation (see price.go).
 	Quote(ctx context.Context, req api.QuoteRequest) (*api.Quote, error)
+	// GetTicket follows the ticket a request executed (My requests).
+	GetTicket(ctx context.Context, subAccountID, id uuid.UUID) (*api.Ticket, error)
 }

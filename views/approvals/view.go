@@ -11,6 +11,9 @@ import (
 
 // View implements ui.Screen.
 func (m *Screen) View() string {
+	if m.showMine {
+		return m.mine.view(m.s.Styles().Muted.Render("m inbox ·"))
+	}
 	if m.open != "" {
 		return m.detailView()
 	}
@@ -28,7 +31,7 @@ func (m *Screen) summaryLine() string {
 	th := m.s.Styles()
 	switch {
 	case m.notApprover:
-		return th.Warn.Render("⊘ the approval inbox is for approvers, and this access is not one")
+		return th.Warn.Render("⊘ the approval inbox is for approvers, and this access is not one · m: your own requests")
 	case m.err != nil && errors.Is(m.err, api.ErrForbidden):
 		return th.Warn.Render("⊘ the approval inbox is for approvers, and this access is not one (the service answered 403)")
 	case m.err != nil:

@@ -50,6 +50,19 @@ type Service struct {
 	// Quotes are the quotes asked, in order.
 	Fresh  *api.Quote
 	Quotes []api.QuoteRequest
+	// Tickets are the tickets executed operations created, by id.
+	Tickets map[uuid.UUID]*api.Ticket
+}
+
+// GetTicket is the fake service's answer: a ticket of Tickets.
+func (f *Service) GetTicket(_ context.Context, _, id uuid.UUID) (*api.Ticket, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if t := f.Tickets[id]; t != nil {
+		c := *t
+		return &c, nil
+	}
+	return nil, &api.Error{Status: 404, Code: "NOT_FOUND", Message: "no such ticket"}
 }
 
 // Quote is the fake service's answer: Fresh, whatever is asked.
