@@ -75,6 +75,10 @@ type Options struct {
 	RequestTimeout time.Duration
 	// Notify says how news of a screen (Session.Notify) reaches the user.
 	Notify NotifyOptions
+	// Heartbeat is how often the root makes sure the service answers
+	// when nothing else asked it (see reach.go); 0 means every 4 seconds,
+	// a negative value never.
+	Heartbeat time.Duration
 }
 
 // Root is the dashboard's top-level model: it owns the session, the screens,
@@ -121,13 +125,16 @@ type Root struct {
 	prompt     *promptState
 	switcher   *switcher
 
-	toast       *toast
-	toastSeq    int
-	lastRefresh time.Time
+	toast    *toast
+	toastSeq int
 
 	pulseArmed bool
 	frame      int
 	quitting   bool
+
+	// beatArmed is set while the heartbeat's timer runs; down is whether
+	// the window shows the service as not answering (see reach.go).
+	beatArmed, down bool
 }
 
 // New builds the root model. It does no I/O: the first frame is drawn before
@@ -263,7 +270,19 @@ func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (r *Root) update(msg tea.Msg) tea.Cmd {
+	return tea.Batch(r.handle(msg), r.followReach())
+}
+
+func (r *Root) handle(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case beatMsg:
+		if msg.session != r.session {
+			r.beatArmed = false
+			return r.beat()
+		}
+		return r.onBeat(msg)
+	case probedMsg:
+		return nil
 	case tea.WindowSizeMsg:
 		r.width, r.height = msg.Width, msg.Height
 		r.relayout()
@@ -324,9 +343,8 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case RefreshedMsg:
-		if msg.At.After(r.lastRefresh) {
-			r.lastRefresh = msg.At
-		}
+		// Each panel says how fresh its own values are (Fresh): one time
+		// for the window would make older figures look fresh.
 		return nil
 	case ConfirmMsg:
 		r.openConfirm(msg)
@@ -433,6 +451,7 @@ func (r *Root) connected(msg connectedMsg) tea.Cmd {
 		StateDir:       r.opts.StateDir,
 		Time:           r.opts.Clock,
 		Theme:          r.theme,
+		reach:          &Reach{},
 	}
 	r.factories = msg.conn.Screens
 	if r.resolving != "" {
@@ -442,7 +461,7 @@ func (r *Root) connected(msg connectedMsg) tea.Cmd {
 		}
 	}
 	r.session = s
-	cmds := []tea.Cmd{r.loadAccess(s), r.loadAccounts(s)}
+	cmds := []tea.Cmd{r.loadAccess(s), r.loadAccounts(s), r.beat()}
 	if r.resolving == "" {
 		cmds = append(cmds, r.buildScreens())
 	}

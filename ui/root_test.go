@@ -855,7 +855,7 @@ func TestAccessInfoIsRetriedAfterAFailure(t *testing.T) {
 	h.fake.accessFails = 2
 	h.newRoot(Options{Connect: func(ctx context.Context) (*Connection, error) {
 		return &Connection{Client: h.fake, Screens: overviewOnly()}, nil
-	}})
+	}, Heartbeat: -1}) // the heartbeat's own asks are not retries
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
 	h.run(h.root.Init())
 	if h.root.Session().Access != nil || !strings.Contains(plain(h.view()), "retrying in 2s") {

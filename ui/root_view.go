@@ -346,9 +346,6 @@ func (r *Root) footerView(w int) string {
 			right = append(right, t.Status.Render(fmt.Sprintf("%s %d in flight", widget.SpinnerFrame(r.now()), n)))
 		}
 	}
-	if !r.lastRefresh.IsZero() && w >= 60 {
-		right = append(right, t.Status.Render("updated "+r.lastRefresh.Local().Format("15:04:05")))
-	}
 	toast := r.toast
 	if toast != nil && toast.screen != r.activeID() {
 		toast = nil // it told of another screen
@@ -359,6 +356,10 @@ func (r *Root) footerView(w int) string {
 	rs := strings.Join(right, t.Status.Render(" · "))
 	var left string
 	switch {
+	case r.reachBanner() != "" && r.Mode() != ModePrompt && r.cmd == nil && r.filter == nil:
+		// The service does not answer: said at once, in the footer's
+		// place, so that nothing above moves.
+		return Truncate(t.Error.Render("✗ "+r.reachBanner()), w)
 	case r.prompt != nil && r.confirm == nil:
 		left = r.promptStatus()
 	case r.cmd != nil && r.confirm == nil:

@@ -128,7 +128,14 @@ type Session struct {
 	inFlight atomic.Int64
 	sid      atomic.Uint64
 	life     lifetime
+	// reach is whether the service answers (nil in a session built by
+	// hand: then nothing is recorded).
+	reach *Reach
 }
+
+// Down reports whether the service does not answer: since when, and what
+// failed first (see Reach).
+func (s *Session) Down() (since time.Time, what string, down bool) { return s.reach.Down() }
 
 // id is the session's process-wide number, drawn on first use from the
 // same sequence as request ids.
