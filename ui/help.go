@@ -62,7 +62,7 @@ func (r *Root) helpView(w, h int) string {
 	if n := r.notice(); n != "" {
 		lines = append(lines, t.Notice.Render("⚠ "+n))
 	}
-	lines = append(lines, t.Muted.Render("? or esc closes help"))
+	lines = append(lines, t.Muted.Render("?, esc or q closes help"))
 	if h <= 0 || len(lines) <= h {
 		r.helpOffset = 0
 		return strings.Join(lines, "\n")

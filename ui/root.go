@@ -533,6 +533,7 @@ func (r *Root) accountsLoaded(msg accountsMsg) tea.Cmd {
 		return tea.Batch(cmd, r.broadcast(AccountsLoadedMsg{Err: msg.err}))
 	}
 	r.session.Accounts, r.barred = msg.accounts, msg.barred
+	r.session.Barred = msg.barred
 	var cmds []tea.Cmd
 	if acc := r.session.Account; !acc.Main() && r.resolving == "" && !slices.ContainsFunc(msg.accounts, func(a api.Account) bool { return a.ID == acc.ID }) {
 		cmds = append(cmds, Toast(ToastError, fmt.Sprintf("Sub-account %s is not among the accounts this access may operate: press S to choose one", acc.ID)))

@@ -36,10 +36,10 @@ func (r *Root) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return r.toActive(msg)
 	case ModeHelp:
 		switch {
-		case key.Matches(msg, r.keys.Help), key.Matches(msg, r.keys.Back):
+		case key.Matches(msg, r.keys.Help), key.Matches(msg, r.keys.Back), key.Matches(msg, r.keys.Quit):
+			// q leaves help as esc does: help is read, not a place to quit
+			// from by a key meant to close it.
 			r.help = false
-		case key.Matches(msg, r.keys.Quit):
-			return r.quit()
 		default:
 			switch msg.String() {
 			case "down", "j":

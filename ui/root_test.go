@@ -918,3 +918,58 @@ func twelveScreens(t *testing.T) *harness {
 	h.run(r.Init())
 	return h
 }
+
+// q on the help screen closes help; it does not quit.
+func TestQClosesHelpInsteadOfQuitting(t *testing.T) {
+	h := newHarness(t, nil)
+	h.key("?")
+	if h.root.Mode() != ModeHelp {
+		t.Fatal("? did not open help")
+	}
+	h.key("q")
+	if h.quit || h.root.Mode() != ModeNormal {
+		t.Fatalf("q on help: quit %v, mode %s", h.quit, h.root.Mode())
+	}
+}
+
+// :sub with a part of a name: Tab completes it ("pag" is in "Acme
+// Pagamentos"), and Enter on the part says what Tab gives rather than
+// taking it silently.
+func TestSubCompletesAPartOfTheName(t *testing.T) {
+	h := newHarness(t, nil)
+	first := h.root.Session()
+	h.key(":")
+	h.typeText("sub pag")
+	h.key("enter")
+	if h.root.Session() != first {
+		t.Fatal("Enter took a near miss")
+	}
+	if v := plain(h.view()); !strings.Contains(v, "Tab: sub Acme Pagamentos") {
+		t.Fatalf("Enter does not say what Tab gives:\n%s", v)
+	}
+	h.key("tab")
+	if got := h.root.cmd.input.Value(); got != "sub Acme Pagamentos" {
+		t.Fatalf("Tab completed to %q", got)
+	}
+	h.key("enter")
+	if s := h.root.Session(); s.Account.ID != acmeID {
+		t.Fatalf("did not switch to Acme (account %v)", s.Account)
+	}
+}
+
+// Enter in the switcher on a blacklisted match, or on no match, says why
+// in the popup itself.
+func TestSwitcherEnterOnADisabledMatchSaysWhy(t *testing.T) {
+	h := newHarness(t, nil)
+	h.key("S")
+	h.typeText("banned")
+	h.key("enter")
+	if v := plain(h.view()); !strings.Contains(v, "✗") || !strings.Contains(v, "Banned Branch") || !strings.Contains(v, "blacklisted") {
+		t.Fatalf("enter on a blacklisted account said nothing in the popup:\n%s", v)
+	}
+	h.typeText("zzz")
+	h.key("enter")
+	if v := plain(h.view()); !strings.Contains(v, `no account matches "bannedzzz"`) {
+		t.Fatalf("enter on no match said nothing:\n%s", v)
+	}
+}

@@ -388,8 +388,8 @@ func (r *Root) hintsView() string {
 		return ""
 	case ModeHelp:
 		closeHelp := r.keys.Help
-		closeHelp.SetHelp("?/esc", "close help")
-		bs = []key.Binding{closeHelp, r.keys.Quit}
+		closeHelp.SetHelp("?/esc/q", "close help")
+		bs = []key.Binding{closeHelp}
 	case ModeForm:
 		if s := r.Active(); s != nil {
 			bs = s.KeyMap()

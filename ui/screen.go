@@ -124,6 +124,9 @@ type Session struct {
 	// Accounts are the accounts the access may operate (main first); nil
 	// until they have loaded.
 	Accounts []api.Account
+	// Barred are the sub-accounts the accounts list leaves out (the access
+	// is blacklisted from them), with their names, for saying which.
+	Barred []api.Account
 
 	inFlight atomic.Int64
 	sid      atomic.Uint64

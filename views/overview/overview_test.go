@@ -495,3 +495,18 @@ func TestOverviewKeepsLastGoodValuesWhenTheServiceIsGone(t *testing.T) {
 		t.Errorf("the layout changed")
 	}
 }
+
+// A sub-account the access is blacklisted from is named, not shown by id:
+// the accounts list leaves it out, and its name comes with the barred ones.
+func TestBlacklistedSubAccountIsNamed(t *testing.T) {
+	f := newFake()
+	s := session(ui.Account{}, approver)
+	barred := uuid.MustParse("0b0c5c1e-2a4b-4c8e-9a51-0d5e6f7a8b9c")
+	s.Access.BlacklistedAccountIDs = []uuid.UUID{barred}
+	s.Barred = []api.Account{{ID: barred, Name: "Filial Bloqueada"}}
+	d := start(t, f, s)
+	d.Screen.SetSize(120, 30)
+	if v := d.PlainView(); !strings.Contains(v, "blacklisted: Filial Bloqueada") || strings.Contains(v, "0b0c5c1e") {
+		t.Fatalf("the blacklisted sub-account is not named:\n%s", v)
+	}
+}

@@ -210,7 +210,9 @@ func (m *Screen) accessLines(w int) []string {
 
 func (m *Screen) blacklistText(a *api.AccessInfo) string {
 	t := m.s.Styles()
-	names := ui.BlacklistNames(a, m.s.Accounts, func(id uuid.UUID) string { return id.String()[:8] })
+	// The accounts list leaves out what the access is barred from: their
+	// names come with the barred ones.
+	names := ui.BlacklistNames(a, slices.Concat(m.s.Accounts, m.s.Barred), func(id uuid.UUID) string { return id.String()[:8] })
 	if len(names) == 0 {
 		return t.Good.Render("none")
 	}

@@ -74,3 +74,22 @@ func TestCancelFromTheListAndReadOnly(t *testing.T) {
 		t.Fatal("a read-only session cancelled")
 	}
 }
+
+// The detail of an UNPAID ticket offers c in its keys, so help lists it.
+func TestDetailOfAnUnpaidTicketListsCancel(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(6)} // the second is UNPAID
+	m := start(t, svc, 120, 30)
+	press(t, m, "j", "enter")
+	if m.detail == nil {
+		t.Fatal("enter did not open the detail")
+	}
+	found := false
+	for _, b := range m.KeyMap() {
+		if b.Enabled() && b.Help().Key == "c" && b.Help().Desc == "cancel ticket" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("the detail's keys omit c: %v", m.KeyMap())
+	}
+}
