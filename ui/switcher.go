@@ -1,8 +1,8 @@
 package ui
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"sort"
 	"strings"
