@@ -973,3 +973,21 @@ func TestSwitcherEnterOnADisabledMatchSaysWhy(t *testing.T) {
 		t.Fatalf("enter on no match said nothing:\n%s", v)
 	}
 }
+
+// The footer shows whole hints, as many as fit, never one cut short.
+func TestFooterHintsAreNeverCut(t *testing.T) {
+	h := newHarness(t, nil)
+	sc := h.screen("overview")
+	sc.bindings = []key.Binding{Binding("n", "new quote", "n"), Binding("e", "edit the amount", "e"), Binding("a", "auto re-quote", "a")}
+	for _, w := range []int{40, 60, 80, 120} {
+		h.send(tea.WindowSizeMsg{Width: w, Height: 24})
+		lines := strings.Split(plain(h.view()), "\n")
+		foot := lines[len(lines)-1]
+		if strings.Contains(foot, "…") {
+			t.Errorf("width %d: a hint is cut: %q", w, foot)
+		}
+		if !strings.Contains(foot, "n new quote") {
+			t.Errorf("width %d: the first hint is not whole: %q", w, foot)
+		}
+	}
+}

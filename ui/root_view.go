@@ -370,11 +370,12 @@ func (r *Root) footerView(w int) string {
 		// The toast goes first; the key hints stay after it as far as
 		// they fit, so a toast never hides what the keys do.
 		left = t.toastView(toast)
-		if hints := r.hintsView(); hints != "" {
+		room := w - lipgloss.Width(rs) - 1 - lipgloss.Width(left) - 3
+		if hints := r.hintsFit(room); hints != "" {
 			left += "   " + hints
 		}
 	default:
-		left = r.hintsView()
+		left = r.hintsFit(w - lipgloss.Width(rs) - 1)
 	}
 	return Spread(left, rs, w)
 }
@@ -405,6 +406,28 @@ func (r *Root) hintsView() string {
 		bs = append(bs, r.globalBindings(true)...)
 	}
 	return r.renderHints(bs)
+}
+
+// hintsFit is hintsView in room cells: whole hints only, as many as fit,
+// so that no hint is read cut ("n new quot…"); help (?) lists the rest.
+func (r *Root) hintsFit(room int) string {
+	all := r.hintsView()
+	if lipgloss.Width(all) <= room {
+		return all
+	}
+	parts := strings.Split(all, "  ")
+	out := ""
+	for _, p := range parts {
+		next := p
+		if out != "" {
+			next = out + "  " + p
+		}
+		if lipgloss.Width(next) > room {
+			break
+		}
+		out = next
+	}
+	return out
 }
 
 // navigationKeys move a cursor; every list has them, so the footer leaves

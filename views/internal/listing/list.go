@@ -91,6 +91,39 @@ type List[T any] struct {
 	// failed: the count line says "as of", and how old the rows are
 	// while they could not be refreshed.
 	fresh ui.Fresh
+	// held are the keys pressed before the first page came (see Defer).
+	held []tea.KeyPressMsg
+}
+
+// heldKeys are the keys that move in or open a list: pressed before its
+// first page came, they are kept for when it does, rather than lost (G
+// then enter would otherwise open the first row).
+var heldKeys = map[string]bool{"G": true, "end": true, "g": true, "home": true, "enter": true,
+	"j": true, "k": true, "up": true, "down": true, "pgdown": true, "pgup": true}
+
+// maxHeld bounds the keys kept while the first page is on its way.
+const maxHeld = 16
+
+// Defer keeps msg for when the first page comes, and reports whether it
+// did: only keys that move in or open the list, only while it is empty
+// and its first page on its way.
+func (l *List[T]) Defer(msg tea.KeyPressMsg) bool {
+	if l.Loaded() || !l.Loading() || len(l.held) >= maxHeld || !heldKeys[msg.String()] {
+		return false
+	}
+	l.held = append(l.held, msg)
+	return true
+}
+
+// Held returns the keys Defer kept, once the first page came, and forgets
+// them: the screen handles them in order as if pressed now.
+func (l *List[T]) Held() []tea.KeyPressMsg {
+	if !l.Loaded() || len(l.held) == 0 {
+		return nil
+	}
+	h := l.held
+	l.held = nil
+	return h
 }
 
 // New is the list of what ("trades") for s, drawn with row, each value
