@@ -160,12 +160,13 @@ func (r *Root) notice() string {
 
 // The lengths the tabs read at, longest first. One is chosen for every
 // tab from the window's width alone, so the bar reads the same on every
-// screen and no tab moves when another is shown.
+// screen and no tab moves when another is shown; below the full titles,
+// the shown screen's title follows the tabs.
 const (
 	tabFull  = iota // "1 Overview  2 Quote  …"
-	tabShort        // "1 Home  2 Qte  …"
-	tabTight        // "1Home 2Qte …"
-	tabKeys         // "1 2 3 …", the shown screen's title after them
+	tabShort        // "1 Home  2 Qte  …  Overview"
+	tabTight        // "1Home 2Qte …  Overview"
+	tabKeys         // "1 2 3 …  Overview"
 )
 
 // tabCountRoom is the room kept for a count a tab may carry
@@ -179,14 +180,30 @@ func (r *Root) tabsView(w int) string {
 	if n == 0 {
 		return ""
 	}
+	// Below the full titles, a length is chosen with room for the longest
+	// title after the tabs, so that the shown one is named on every
+	// screen; short of that, the tight names alone, else the keys.
+	longest := 0
+	for _, f := range r.factories {
+		longest = max(longest, lipgloss.Width(f.Title))
+	}
 	level := tabKeys
-	for _, l := range []int{tabFull, tabShort, tabTight} {
-		if r.tabsWidth(l) <= w {
-			level = l
-			break
+	switch {
+	case r.tabsWidth(tabFull) <= w:
+		level = tabFull
+	case r.tabsWidth(tabShort)+2+longest <= w:
+		level = tabShort
+	case r.tabsWidth(tabTight) <= w:
+		level = tabTight
+	}
+	bar := r.renderTabs(level)
+	if level != tabFull {
+		// The shown screen's title follows the tabs when it fits whole.
+		if title := "  " + r.theme.Title.Render(r.title(r.active)); lipgloss.Width(bar)+lipgloss.Width(title) <= w {
+			bar += title
 		}
 	}
-	return r.renderTabs(level)
+	return bar
 }
 
 // tabsWidth is the width of the bar at level, from the screens' own
@@ -225,9 +242,6 @@ func (r *Root) renderTabs(level int) string {
 		} else {
 			b.WriteString(t.Tab.Render(label))
 		}
-	}
-	if level == tabKeys {
-		b.WriteString("  " + t.ActiveTab.Render(r.title(r.active)))
 	}
 	return b.String()
 }
