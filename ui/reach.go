@@ -72,8 +72,12 @@ func (r *Reach) Last() time.Time {
 // heartbeatEvery is how often the root makes sure the service answers
 // (unless Options.Heartbeat says otherwise): a request is sent only when
 // none answered since the last beat, so that a service gone is told
-// within two beats.
-const heartbeatEvery = 4 * time.Second
+// within two beats and a probe's timeout (probeTimeout).
+const heartbeatEvery = 2 * time.Second
+
+// probeTimeout bounds the heartbeat's request: a service that does not
+// answer the access info in this time is taken as not answering.
+const probeTimeout = 3 * time.Second
 
 func (r *Root) heartbeat() time.Duration {
 	if r.opts.Heartbeat != 0 {
@@ -110,7 +114,7 @@ func (r *Root) onBeat(msg beatMsg) tea.Cmd {
 	cmds := []tea.Cmd{r.beat()}
 	s := r.session
 	if _, _, down := s.reach.Down(); down || r.now().Sub(s.reach.Last()) >= r.heartbeat() {
-		_, probe := Call(s, r.heartbeat(), func(ctx context.Context) (struct{}, error) {
+		_, probe := Call(s, probeTimeout, func(ctx context.Context) (struct{}, error) {
 			_, err := s.Client.AccessInfo(ctx)
 			return struct{}{}, err
 		})

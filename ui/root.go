@@ -76,7 +76,7 @@ type Options struct {
 	// Notify says how news of a screen (Session.Notify) reaches the user.
 	Notify NotifyOptions
 	// Heartbeat is how often the root makes sure the service answers
-	// when nothing else asked it (see reach.go); 0 means every 4 seconds,
+	// when nothing else asked it (see reach.go); 0 means every 2 seconds,
 	// a negative value never.
 	Heartbeat time.Duration
 }
