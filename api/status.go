@@ -78,3 +78,19 @@ func StatusMeaning(word string) Meaning {
 	}
 	return TradeStatus(w).Meaning()
 }
+
+// Rejection says who rejected an operation and why, in the service's
+// words: "REJECTED by approver1@…: the reason"; "" unless it is rejected.
+func (o *Operation) Rejection() string {
+	if o == nil || o.Status != OperationRejected {
+		return ""
+	}
+	s := string(OperationRejected)
+	if o.RejectedBy != "" {
+		s += " by " + o.RejectedBy
+	}
+	if o.Reason != "" {
+		s += ": " + o.Reason
+	}
+	return s
+}

@@ -37,11 +37,7 @@ func TestE2EApprovalAt40x12WaitsForEveryLine(t *testing.T) {
 	opID := parkForApproval(t, creds, "requester", "432")
 
 	a1 := startTUISized(t, nil, creds, "approver1", 40, 12)
-	a1.Send("4")
-	a1.WaitFor("pending", 15*time.Second)
-	a1.Send("/")
-	a1.Type("432.00")
-	a1.Send("Enter")
+	inboxOn(a1, "432.00")
 	a1.WaitFor("432.00", 10*time.Second)
 	a1.Send("a")
 	s := a1.WaitFor("to read before y", 15*time.Second)
@@ -177,22 +173,7 @@ func TestE2ERequesterFindsARejectionAfterARestart(t *testing.T) {
 	state := []string{"XDG_STATE_HOME=" + filepath.Join(t.TempDir(), "state")}
 	tm := startTUISized(t, state, creds, "requester", 100, 32)
 	tm.WaitFor("Overview", 15*time.Second)
-	tm.Send("2")
-	tm.WaitFor("Quote builder", 5*time.Second)
-	tm.Send("e")
-	for range 5 {
-		tm.Send("Down")
-	}
-	tm.Type("543")
-	quoteToDetails(tm)
-	tm.Send("C-s")
-	tm.WaitFor("Confirm the ticket", 5*time.Second)
-	tm.Send("y")
-	s := tm.WaitFor("Sent for approval", 15*time.Second)
-	opID := opRe.FindString(s[strings.Index(s, "Sent for approval"):])
-	if opID == "" {
-		t.Fatalf("no operation id:\n%s", s)
-	}
+	opID := parkOn(t, tm, "543")
 	tm.Send("q")
 	tm.WaitExit(10 * time.Second)
 
@@ -204,10 +185,10 @@ func TestE2ERequesterFindsARejectionAfterARestart(t *testing.T) {
 	again := startTUISized(t, state, creds, "requester", 120, 32)
 	again.WaitFor("Overview", 15*time.Second)
 	again.Send("4")
-	s = again.WaitFor("My requests", 10*time.Second)
-	s = again.WaitFor("REJECTED", 15*time.Second)
+	again.WaitFor("My requests", 10*time.Second)
+	s := again.WaitFor("REJECTED", 15*time.Second)
 	// The whole reason is under the table, wrapped to the width.
-	if words := strings.Join(strings.Fields(s), " "); !strings.Contains(words, "rejected by approver1@") || !strings.Contains(words, "the supplier changed its bank") {
+	if words := strings.Join(strings.Fields(s), " "); !strings.Contains(words, "REJECTED by approver1@") || !strings.Contains(words, "the supplier changed its bank") {
 		t.Fatalf("the rejection and its reason are not found:\n%s", s)
 	}
 }

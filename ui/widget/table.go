@@ -664,7 +664,7 @@ func (t *Table) View() string {
 	var b strings.Builder
 	b.Grow((t.width + 16) * t.height)
 	if t.head == "" {
-		t.head = t.fit(t.styles.Header.Render(noMarker + t.cells(strings.Join(t.headerCells(), cellSep))))
+		t.head = t.fit(t.styles.Header.Render(noMarker + t.cells(strings.Join(t.headerCells(), cellSep), nil)))
 	}
 	b.WriteString(t.head)
 	lines := 1
@@ -685,7 +685,7 @@ func (t *Table) View() string {
 		it := &t.items[t.at(v)]
 		if v == t.cursor {
 			if t.selFor != it.id || t.sel == "" {
-				t.sel, t.selFor = t.fit(marker+t.styles.Selected.Render(t.cells(it.text()))), it.id
+				t.sel, t.selFor = t.fit(marker+t.styles.Selected.Render(t.cells(it.text(), nil))), it.id
 			}
 			b.WriteString(t.sel)
 		} else {
@@ -718,8 +718,9 @@ func (t *Table) headerCells() []string {
 }
 
 // cells lays the joined cells of a row out in the column widths,
-// truncating with "…" and padding by display width.
-func (t *Table) cells(text string) string {
+// truncating with "…" and padding by display width; paint, when set,
+// styles each cell (its column given) before it is padded.
+func (t *Table) cells(text string, paint func(col int, cell string) string) string {
 	var b strings.Builder
 	rest := text
 	for i, w := range t.widths {
@@ -733,6 +734,9 @@ func (t *Table) cells(text string) string {
 		}
 		c = ansi.Truncate(c, w, "…")
 		pad := strings.Repeat(" ", w-ansi.StringWidth(c))
+		if paint != nil {
+			c = paint(i, c)
+		}
 		if t.cols[i].Right {
 			b.WriteString(pad)
 			b.WriteString(c)
@@ -744,41 +748,22 @@ func (t *Table) cells(text string) string {
 	return b.String()
 }
 
-// styledCells is cells in style st, each cell of a column with a Style
-// in its own (not on a disabled row, which reads as one).
+// styledCells is cells in style st, each cell of a Status column in the
+// style of its word (not on a disabled row, which reads as one).
 func (t *Table) styledCells(text string, st lipgloss.Style, disabled bool) string {
 	styled := false
 	for _, c := range t.cols {
 		styled = styled || c.Status
 	}
-	styled = styled && t.styles.Status != nil
-	if !styled || disabled {
-		return st.Render(t.cells(text))
+	if !styled || disabled || t.styles.Status == nil {
+		return st.Render(t.cells(text, nil))
 	}
-	var b strings.Builder
-	rest := text
-	for i, w := range t.widths {
-		c, tail, _ := strings.Cut(rest, cellSep)
-		rest = tail
-		if i > 0 {
-			b.WriteString(st.Render(separator))
+	return t.cells(text, func(col int, cell string) string {
+		if t.cols[col].Status {
+			return t.styles.Status(cell).Render(cell)
 		}
-		if w <= 0 {
-			continue
-		}
-		cell := ansi.Truncate(c, w, "…")
-		pad := strings.Repeat(" ", w-ansi.StringWidth(cell))
-		cs := st
-		if t.cols[i].Status {
-			cs = t.styles.Status(c)
-		}
-		if t.cols[i].Right {
-			b.WriteString(st.Render(pad) + cs.Render(cell))
-		} else {
-			b.WriteString(cs.Render(cell) + st.Render(pad))
-		}
-	}
-	return b.String()
+		return st.Render(cell)
+	})
 }
 
 // fit truncates or pads a rendered line to exactly the table's width.

@@ -218,14 +218,7 @@ func (r *requests) tableRows() []widget.Row {
 func outcomeOf(op *api.Operation, t *api.Ticket) string {
 	switch op.Status {
 	case api.OperationRejected:
-		s := "rejected"
-		if op.RejectedBy != "" {
-			s += " by " + op.RejectedBy
-		}
-		if op.Reason != "" {
-			s += ": " + op.Reason
-		}
-		return s
+		return op.Rejection()
 	case api.OperationExecuted:
 		s := "ticket " + op.ExecutedID
 		if t != nil {

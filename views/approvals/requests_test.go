@@ -52,7 +52,7 @@ func TestMyRequestsFromTheJournalAndTheService(t *testing.T) {
 		d := fakeservice.Drive(t, s2, func(s *ui.Session) ui.Screen { return New(s, svc) }, 140, 20)
 		d.Key("down") // the rejected one: its whole reason under the table
 		v := d.PlainView()
-		for _, want := range []string{"My requests", "2 requested", "REJECTED", "rejected by approver1@example.com: amount above the monthly limit",
+		for _, want := range []string{"My requests", "2 requested", "REJECTED", "REJECTED by approver1@example.com: amount above the monthly limit",
 			"EXECUTED", "ticket " + ticket.String() + " PAID", "2/2"} {
 			if !strings.Contains(v, want) {
 				t.Errorf("%s: My requests lacks %q:\n%s", run, want, v)

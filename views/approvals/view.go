@@ -60,14 +60,7 @@ func (m *Screen) actionLine(it *item) string {
 	case api.OperationExecuted:
 		return th.StatusWord(api.MeaningDone, "EXECUTED: ticket "+it.op.ExecutedID) + th.Muted.Render(" · t opens it")
 	case api.OperationRejected:
-		r := "✗ REJECTED"
-		if it.op.RejectedBy != "" {
-			r += " by " + it.op.RejectedBy
-		}
-		if it.op.Reason != "" {
-			r += ": " + it.op.Reason
-		}
-		return th.Bad.Render(r)
+		return th.Bad.Render("✗ " + it.op.Rejection())
 	case api.OperationPending:
 	default:
 		r := string(it.op.Status)

@@ -190,15 +190,8 @@ func (r *result) onOperation(op *api.Operation) tea.Cmd {
 		r.step("EXECUTED · ticket " + id.String())
 		return tea.Batch(append(cmds, ui.Toast(ui.ToastSuccess, "approved: ticket created"), r.changed(ui.ChangedTickets|ui.ChangedBalances), r.fetch())...)
 	case api.OperationRejected:
-		what := "REJECTED"
-		if op.RejectedBy != "" {
-			what += " by " + op.RejectedBy
-		}
-		if op.Reason != "" {
-			what += ": " + op.Reason
-		}
-		r.step(what)
-		return tea.Batch(append(cmds, ui.Toast(ui.ToastError, "operation "+strings.ToLower(what)))...)
+		r.step(op.Rejection())
+		return tea.Batch(append(cmds, ui.Toast(ui.ToastError, "operation "+op.Rejection()))...)
 	default:
 		r.step(string(op.Status) + ": nothing moved")
 		return tea.Batch(append(cmds, ui.Toast(ui.ToastError, "operation "+string(op.Status)))...)
