@@ -114,9 +114,14 @@ func (r *Root) confirmView(w, h int) string {
 	}
 	switch {
 	case unread > 0:
-		hint = t.Warn.Render(fmt.Sprintf("↓ %s to read before y", plural(unread, "more line"))) + t.HintDesc.Render(" · esc/n cancel")
+		hint = t.Warn.Render(fmt.Sprintf("↓ %s to read before y", plural(unread, "line")))
+		if more := t.HintDesc.Render(" · esc/n cancel"); lipgloss.Width(hint+more) <= w {
+			hint += more
+		}
 	case len(f.lines) > f.room:
 		hint = t.HintKey.Render("y") + t.HintDesc.Render(" confirm · ↑ scroll · esc/n cancel")
+	default:
+		hint = t.HintKey.Render("y") + t.HintDesc.Render(" confirm · esc/n cancel")
 	}
 	title := t.BoxTitle.Render(c.Title)
 	if len(f.lines) > f.room && f.room > 0 {

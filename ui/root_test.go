@@ -279,7 +279,7 @@ func TestConfirmArmsOnlyOnceEveryLineWasRead(t *testing.T) {
 	if strings.Contains(v, "Note: last") {
 		t.Fatalf("the whole body fits: the test proves nothing:\n%s", v)
 	}
-	if !strings.Contains(v, "more lines to read before y") {
+	if !strings.Contains(v, "lines to read before y") {
 		t.Fatalf("the confirmation hides lines without saying how many:\n%s", v)
 	}
 	h.key("y")

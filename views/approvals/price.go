@@ -95,8 +95,12 @@ func (m *Screen) priceLines(it *item, t *today) []string {
 	case t.q != nil:
 		out = append(out, "Price now:   "+priceText(t.q.PairName, t.q.BasePrice))
 		diff := t.q.OutputAmount.Sub(q.OutputAmount)
-		line := fmt.Sprintf("Receives:    %s at the parked price; %s at today's (%s%s)",
-			q.Receives(), amount(t.q.OutputAmount, t.q.OutputCurrency), sign(diff), amount(diff.Abs(), q.OutputCurrency))
+		change := "the same"
+		if !diff.IsZero() {
+			change = sign(diff) + amount(diff.Abs(), q.OutputCurrency)
+		}
+		line := fmt.Sprintf("Receives:    %s at the parked price; %s at today's (%s)",
+			q.Receives(), amount(t.q.OutputAmount, t.q.OutputCurrency), change)
 		if old > staleAfter && !diff.IsZero() {
 			line = th.Warn.Render(line)
 		}

@@ -269,8 +269,11 @@ func (r *requests) view(tabs string) string {
 	foot := ""
 	if rq := r.selected(); rq != nil {
 		foot = "Operation " + rq.id.String()
-		if rq.op != nil {
-			foot += " · " + th.StatusWord(rq.op.Status.Meaning(), string(rq.op.Status)) + " · " + outcomeOf(rq.op, rq.ticket)
+		switch op := rq.op; {
+		case op != nil && op.Status == api.OperationRejected:
+			foot += " · " + th.StatusWord(op.Status.Meaning(), op.Rejection())
+		case op != nil:
+			foot += " · " + th.StatusWord(op.Status.Meaning(), string(op.Status)) + " · " + outcomeOf(op, rq.ticket)
 		}
 	}
 	// The whole outcome of the selected request, wrapped under the table:
