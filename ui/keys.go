@@ -17,7 +17,7 @@ type GlobalKeys struct {
 	Next      key.Binding
 	Prev      key.Binding
 	Switch    key.Binding
-	Screens   key.Binding // help entry for the number keys
+	Screens   key.Binding // help entry for the number row (1-0, - and =)
 	Interrupt key.Binding
 }
 
