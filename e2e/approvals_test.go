@@ -105,7 +105,7 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	}
 	a1.Send("a")
 	s = a1.WaitFor("Approve operation", 5*time.Second)
-	for _, want := range []string{"321.00 BRL", "Pair:", "Destination:", "Account:", "SANDBOX", "1 of 2 after yours"} {
+	for _, want := range []string{"321.00 BRL", "Price then:", "Destination:", "Account:", "SANDBOX", "1 of 2 after yours"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the confirmation lacks %q", want)
 		}

@@ -20,6 +20,16 @@ import (
 // started again under an open dashboard, a requester who finds a rejected
 // request after a restart, and a CVU saved twice only on a second yes.
 
+// saveConfirmed sends the open beneficiary form and answers yes to the
+// confirmation of what it registers, which it returns.
+func saveConfirmed(tm *Term) string {
+	tm.t.Helper()
+	tm.Send("C-s")
+	s := tm.WaitFor("Register this", 10*time.Second)
+	tm.Send("y")
+	return s
+}
+
 // startTUISized is the dashboard as access of the sandbox of creds, in a
 // pane of w×h from the start, with env added.
 func startTUISized(t *testing.T, env []string, creds, as string, w, h int) *Term {
