@@ -18,7 +18,7 @@ import (
 )
 
 // screens lists the dashboard's screens in tab order, built on client c;
-// number keys 1..9 and 0 select them in this order. Each views package
+// the number row (1..9, 0, - and =) selects them in this order. Each views package
 // declares the calls it makes as its own Service interface, so the compiler
 // checks here that the client has every one of them.
 func screens(c *api.Client) []ui.Factory {
@@ -33,7 +33,7 @@ func screens(c *api.Client) []ui.Factory {
 		{ID: "compliance", Title: "Compliance", Short: "Comp", New: func(s *ui.Session) ui.Screen { return compliance.New(s, c) }},           // 8
 		{ID: "webhooks", Title: "Webhooks", Short: "Hook", New: func(s *ui.Session) ui.Screen { return webhooks.New(s, c) }},                 // 9
 		{ID: "accesses", Title: "Accesses", Short: "Accs", New: func(s *ui.Session) ui.Screen { return accesses.New(s, c) }},                 // 0
-		{ID: "batch", Title: "Batch", Short: "Bat", New: func(s *ui.Session) ui.Screen { return batch.New(s, c) }},                           // tab only
-		{ID: "statement", Title: "Statement", Short: "Stmt", New: func(s *ui.Session) ui.Screen { return statement.New(s, c) }},              // tab only
+		{ID: "batch", Title: "Batch", Short: "Bat", New: func(s *ui.Session) ui.Screen { return batch.New(s, c) }},                           // -
+		{ID: "statement", Title: "Statement", Short: "Stmt", New: func(s *ui.Session) ui.Screen { return statement.New(s, c) }},              // =
 	}
 }

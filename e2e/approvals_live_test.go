@@ -16,7 +16,7 @@ func TestE2EApprovalOnTheLiveState(t *testing.T) {
 	_, creds := startSandbox(t)
 
 	a2 := openAs(t, creds, "approver2")
-	a2.WaitFor("Approvals (4)", 15*time.Second) // the inbox is watched from the start
+	a2.WaitFor("Appr (4)", 15*time.Second) // the inbox is watched from the start
 	a2.WaitFor("4 pending", 15*time.Second)
 
 	opID := parkForApproval(t, creds, "requester", "654")
@@ -24,7 +24,7 @@ func TestE2EApprovalOnTheLiveState(t *testing.T) {
 	if !strings.Contains(s, "Balances") {
 		t.Fatalf("the news did not reach approver2 on the Overview:\n%s", s)
 	}
-	a2.WaitFor("Approvals (5)", 5*time.Second)
+	a2.WaitFor("Appr (5)", 5*time.Second)
 	a2.WaitFor("5 pending", 10*time.Second) // the Overview's count follows
 
 	a2.Send("4")

@@ -20,6 +20,15 @@ var opRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[
 func parkForApproval(t *testing.T, creds, access, amount string) string {
 	t.Helper()
 	tm := openAs(t, creds, access)
+	id := parkOn(t, tm, amount)
+	tm.Send("q")
+	return id
+}
+
+// parkOn prices amount BRL on the open dashboard tm of a requester,
+// confirms it, and returns the id of the operation the service parked.
+func parkOn(t *testing.T, tm *Term, amount string) string {
+	t.Helper()
 	tm.Send("2")
 	tm.WaitFor("Quote builder", 5*time.Second)
 	tm.Send("e")
@@ -37,7 +46,6 @@ func parkForApproval(t *testing.T, creds, access, amount string) string {
 	if id == "" {
 		t.Fatalf("no operation id after %q:\n%s", "Sent for approval", s)
 	}
-	tm.Send("q")
 	return id
 }
 
@@ -46,13 +54,20 @@ func parkForApproval(t *testing.T, creds, access, amount string) string {
 func openInbox(t *testing.T, creds, access, amount string) *Term {
 	t.Helper()
 	tm := openAs(t, creds, access)
-	tm.Send("4")
-	tm.WaitFor("pending ·", 10*time.Second)
-	tm.Send("/")
-	tm.Type(amount + " BRL")
-	tm.Send("Enter")
+	inboxOn(tm, amount+" BRL")
 	tm.WaitFor("filter: "+amount, 5*time.Second)
 	return tm
+}
+
+// inboxOn shows the Approvals screen of tm with the inbox filtered down
+// to what matches filter.
+func inboxOn(tm *Term, filter string) {
+	tm.t.Helper()
+	tm.Send("4")
+	tm.WaitFor("pending", 10*time.Second)
+	tm.Send("/")
+	tm.Type(filter)
+	tm.Send("Enter")
 }
 
 func readJournal(t *testing.T, tm *Term) []journal.Entry {
@@ -90,7 +105,7 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	}
 	a1.Send("a")
 	s = a1.WaitFor("Approve operation", 5*time.Second)
-	for _, want := range []string{"321.00 BRL", "Pair:", "Destination:", "Account:", "SANDBOX", "1 of 2 after yours"} {
+	for _, want := range []string{"321.00 BRL", "Price then:", "Destination:", "Account:", "SANDBOX", "1 of 2 after yours"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the confirmation lacks %q", want)
 		}
@@ -117,8 +132,8 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	}
 	a2.Send("y")
 	a2.WaitFor("executed, ticket", 10*time.Second)
-	s = a2.WaitFor("✓ executed: ticket", 10*time.Second)
-	ticket := opRe.FindString(s[strings.Index(s, "✓ executed: ticket"):])
+	s = a2.WaitFor("✓ EXECUTED: ticket", 10*time.Second)
+	ticket := opRe.FindString(s[strings.Index(s, "✓ EXECUTED: ticket"):])
 	if ticket == "" {
 		t.Fatalf("no ticket id in the toast:\n%s", s)
 	}

@@ -47,7 +47,10 @@ func TestE2EBeneficiariesLive(t *testing.T) {
 	tm.Send("BSpace")
 	tm.Type("0")
 	tm.WaitFor("check digits verified (DEU)", 5*time.Second)
-	tm.Send("C-s")
+	s = saveConfirmed(tm)
+	if !strings.Contains(s, "PERMANENT") {
+		t.Fatalf("the save of an EUR account does not say it is permanent:\n%s", s)
+	}
 	s = tm.WaitFor(fmt.Sprintf("[EUR %d]", demo+1), 10*time.Second)
 	if !strings.Contains(s, "E2E Lieferant") || !strings.Contains(s, "DE89 3704 0044 0532 0130 00") || !strings.Contains(s, "DEU") {
 		t.Fatalf("the corrected EUR account is not listed:\n%s", s)

@@ -39,7 +39,7 @@ func TestE2EBeneficiaryForms(t *testing.T) {
 	tm.Send("BSpace")
 	tm.Type("5")
 	tm.WaitFor("recognised: CPF 52998224725", 3*time.Second)
-	tm.Send("C-s")
+	saveConfirmed(tm)
 	s = tm.WaitFor("[BRL 3]", 10*time.Second)
 	if !strings.Contains(s, "E2E Fornecedor") || !strings.Contains(s, "341 0001 123456") {
 		t.Fatalf("the corrected beneficiary is not listed:\n%s", s)
@@ -58,7 +58,7 @@ func TestE2EBeneficiaryForms(t *testing.T) {
 	tm.Send("BSpace")
 	tm.Type("d")
 	tm.WaitFor("checksummed form: 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", 3*time.Second)
-	tm.Send("C-s")
+	saveConfirmed(tm)
 	s = tm.WaitFor("[Wallets 5]", 10*time.Second)
 	if !strings.Contains(s, "E2E Wallet") || !strings.Contains(s, "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed") {
 		t.Fatalf("the fixed wallet is not listed:\n%s", s)
@@ -71,7 +71,7 @@ func TestE2EBeneficiaryForms(t *testing.T) {
 	tm.Send("Tab", "Tab")
 	tm.Type("0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359")
 	tm.WaitFor("no EIP-55 checksum", 3*time.Second)
-	tm.Send("C-s")
+	saveConfirmed(tm)
 	s = tm.WaitFor("[Wallets 6]", 10*time.Second)
 	if !strings.Contains(s, "E2E Lower") || !strings.Contains(s, "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359") {
 		t.Fatalf("the lower-case wallet is not listed in its checksummed form:\n%s", s)

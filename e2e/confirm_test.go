@@ -69,12 +69,22 @@ func TestE2EConfirmationPinsTheBeneficiaryKeyAboveY(t *testing.T) {
 
 	tm.Resize(40, 12)
 	s = tm.WaitUntil("the confirmation redrawn at 40 columns", 5*time.Second, func(s string) bool {
-		return strings.Contains(s, "Send ") && strings.Contains(s, "y: create the ticket")
+		return strings.Contains(s, "Send ") && strings.Contains(s, "to read before y")
 	})
-	check("40x12", s)
 	if !strings.Contains(s, "more ↓") {
 		t.Fatalf("40x12: the details scroll but no marker says so:\n%s", s)
 	}
+	// y waits until every line was read: paged through, the summary is
+	// still right above it.
+	for range 20 {
+		if strings.Contains(tm.Screen(), "y: create the ticket") {
+			break
+		}
+		tm.Send("PageDown")
+		time.Sleep(150 * time.Millisecond)
+	}
+	s = tm.WaitFor("y: create the ticket", 5*time.Second)
+	check("40x12", s)
 }
 
 // extRe reads the external id off the details step.

@@ -39,7 +39,7 @@ func TestE2ETicketsCancelUnpaid(t *testing.T) {
 		t.Fatalf("the ticket is %s before the confirmation was answered", got.Status)
 	}
 	tm.Send("y")
-	tm.WaitFor("Ticket "+target.ID.String()[:8]+" canceled", 10*time.Second)
+	tm.WaitFor("Ticket "+target.ID.String()[:8]+" CANCELED", 10*time.Second)
 	tm.WaitFor("CANCELED", 5*time.Second)
 	// The events end the pane; they are read again after the cancel and
 	// may land after a G, so G is pressed again until they show.

@@ -102,10 +102,11 @@ func TestE2ETicketsFilterPageDetail(t *testing.T) {
 			t.Fatalf("detail lacks the %s block:\n%s", block, detail)
 		}
 	}
-	// Its receipt lands in the state directory, and the pane says where.
+	// Its receipt lands where exports go (the state directory's exports
+	// when no export_dir is set), and the pane says where.
 	tm.Send("d")
 	tm.WaitFor("Receipt saved", 10*time.Second)
-	receipts, _ := filepath.Glob(filepath.Join(tm.State, "receipts", "ticket-*.pdf"))
+	receipts, _ := filepath.Glob(filepath.Join(tm.State, "exports", "ticket-*.pdf"))
 	if len(receipts) != 1 {
 		t.Fatalf("receipts in %s: %v", tm.State, receipts)
 	}

@@ -83,11 +83,13 @@ func TestFileNameNamesTheAccount(t *testing.T) {
 	}
 }
 
-func TestDirIsExportDirFromConfigElseHere(t *testing.T) {
+// Every export and receipt goes to export_dir, else to the exports
+// folder of the state directory, never to wherever the program started.
+func TestDirIsExportDirFromConfigElseTheStateExports(t *testing.T) {
 	cfg := t.TempDir()
-	env := map[string]string{"TESOURO_CONFIG_DIR": cfg, "HOME": t.TempDir()}
+	env := map[string]string{"TESOURO_CONFIG_DIR": cfg, "HOME": t.TempDir(), "XDG_STATE_HOME": t.TempDir()}
 	getenv := func(k string) string { return env[k] }
-	if d, err := Dir(getenv); err != nil || d != "." {
+	if d, err := Dir(getenv); err != nil || d != filepath.Join(env["XDG_STATE_HOME"], "tesouro", "exports") {
 		t.Fatalf("without config: %q, %v", d, err)
 	}
 	if err := os.WriteFile(filepath.Join(cfg, "config.toml"), []byte("export_dir = \"~/exports/tesouro\"\n"), 0o600); err != nil {

@@ -25,7 +25,7 @@ var TicketColumns = func() []string {
 		k := feeKey(t)
 		cols = append(cols, "fee_"+k+"_input", "fee_"+k+"_output")
 	}
-	return append(cols, "fees_other", "failure_reason")
+	return append(cols, "fees_other", "failure_reason", "destination", "end_to_end_id", "tx_hash")
 }()
 
 // feeKey turns "Conversion Fee" into "conversion".
@@ -83,7 +83,66 @@ func TicketRow(a Account, t api.Ticket) []string {
 	if reason == "" {
 		reason = t.Reason
 	}
-	return append(row, strings.Join(other, "; "), reason)
+	return append(row, strings.Join(other, "; "), reason, Destination(&t), EndToEndID(&t), TxHash(&t))
+}
+
+// Destination is where a ticket's output went, as its receiver record
+// names it: a PIX key or bank account, a wallet on its chain, a US, EU or
+// Argentine account; "" when the ticket has no receiver record.
+func Destination(t *api.Ticket) string {
+	join := func(parts ...string) string {
+		var out []string
+		for _, p := range parts {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	switch {
+	case t.BlockchainReceiverInfo != nil:
+		r := t.BlockchainReceiverInfo
+		return join(r.WalletAddress, r.WalletChain)
+	case t.BrazilianFiatReceiverInfo != nil:
+		r := t.BrazilianFiatReceiverInfo
+		if r.PixKey != "" {
+			return join("PIX key", r.PixKey, r.UserName)
+		}
+		return join("bank", r.BankCode, "branch", r.BranchCode, "account", r.AccountNumber, r.UserName)
+	case t.AmericanFiatReceiverInfo != nil:
+		r := t.AmericanFiatReceiverInfo
+		return join(r.PaymentRail, "routing", r.BankRoutingNumber, "account", r.BankAccountNumber, r.AccountHolderName)
+	case t.EuropeanFiatReceiverInfo != nil:
+		r := t.EuropeanFiatReceiverInfo
+		return join("IBAN", r.IBAN, r.BankBeneficiaryName)
+	case t.ArgentineFiatReceiverInfo != nil:
+		r := t.ArgentineFiatReceiverInfo
+		return join("CVU", r.CVU, r.AccountHolder)
+	}
+	return ""
+}
+
+// EndToEndID is the PIX end-to-end id of either side, when there is one.
+func EndToEndID(t *api.Ticket) string {
+	if t.BrazilianFiatSenderInfo != nil && t.BrazilianFiatSenderInfo.EndToEndID != "" {
+		return t.BrazilianFiatSenderInfo.EndToEndID
+	}
+	if t.BrazilianFiatReceiverInfo != nil {
+		return t.BrazilianFiatReceiverInfo.EndToEndID
+	}
+	return ""
+}
+
+// TxHash is the hash of the transaction that delivered a ticket's output
+// on a chain, else of the one that brought its input.
+func TxHash(t *api.Ticket) string {
+	if r := t.BlockchainReceiverInfo; r != nil && r.TxHash != "" {
+		return r.TxHash
+	}
+	if s := t.BlockchainSenderInfo; s != nil {
+		return s.TxHash
+	}
+	return ""
 }
 
 func timeCell(t api.Time) string {

@@ -103,6 +103,7 @@ func call[T any](s *Session, timeout time.Duration, detached bool, fn func(ctx c
 		ctx, cancel := context.WithTimeout(parent, timeout)
 		defer cancel()
 		v, err := fn(ctx)
+		s.reach.saw(err, parent, s.Now())
 		return Result[T]{Req: req, Value: v, Err: err}
 	}
 }

@@ -115,6 +115,15 @@ func (r *Root) completions(text string) []string {
 			out = append(out, "sub "+n)
 		}
 	}
+	if len(out) == 0 && arg != "" {
+		// Nothing starts so: a part of the name ("bro" for "Acme
+		// Brokerage") completes too.
+		for _, n := range r.accountNames() {
+			if strings.Contains(strings.ToLower(n), arg) {
+				out = append(out, "sub "+n)
+			}
+		}
+	}
 	return out
 }
 
@@ -187,6 +196,10 @@ func (r *Root) runCommand(line string) (tea.Cmd, error) {
 			// A sub-account the list left out: say why it cannot be chosen.
 			if b, berr := findAccount(r.barred, arg); berr == nil {
 				return nil, errors.New(unoperable(b.Name, barredReason(r.session, b.ID)))
+			}
+			// Enter never takes a near miss; it says what Tab would give.
+			if cands := r.completions("sub " + arg); len(cands) > 0 {
+				return nil, fmt.Errorf("no account named %q · Tab: %s", arg, strings.Join(cands, ", "))
 			}
 			return nil, err
 		}

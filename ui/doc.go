@@ -10,7 +10,11 @@
 //     an enabled binding of the active screen's KeyMap answers to goes to the
 //     screen (so a screen that binds esc to close its detail pane gets esc);
 //     what is left is global: / filter, esc back, tab / shift+tab and the
-//     number keys for screens, S for the account switcher.
+//     number row for screens (1 to 9, 0, - and =), S for the account
+//     switcher. In help, q closes help as ? and esc do.
+//   - While a confirmation is open, ↓, PgDn and space scroll it and y
+//     confirms only once every line has been on screen; any other key
+//     cancels.
 //   - While a screen is Capturing (a form or text input has focus) every key
 //     but ctrl+c goes to it, esc included.
 //   - While the filter, the command line, a prompt, a confirmation or the

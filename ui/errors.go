@@ -28,5 +28,10 @@ func ErrorText(err error) string {
 			return fmt.Sprintf("the service answered HTTP %d", ae.Status)
 		}
 	}
+	if errors.Is(err, api.ErrNoAnswer) {
+		// Which request and why the network failed are in the debug log
+		// and the footer's banner; a panel says it in a few words.
+		return "no answer from the service (r retries)"
+	}
 	return err.Error()
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"github.com/tesouro-treasury/tesouro/ui/clocktest"
 	"slices"
 	"sync"
@@ -24,12 +25,18 @@ type fakeClient struct {
 	// accessFails is how many access-info loads fail before one succeeds.
 	accessFails int
 	accessAsks  int
+	// down makes every access info ask go unanswered, as when the
+	// service is stopped.
+	down bool
 	// accountsErr, when set, is the answer to every accounts load.
 	accountsErr error
 }
 
 func (f *fakeClient) AccessInfo(ctx context.Context) (*api.AccessInfo, error) {
 	f.accessAsks++
+	if f.down {
+		return nil, fmt.Errorf("GET /v2/account/access-info: %w: connection refused", api.ErrNoAnswer)
+	}
 	if f.accessAsks <= f.accessFails {
 		return nil, errors.New("connection reset by peer")
 	}

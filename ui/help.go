@@ -23,6 +23,14 @@ func (r *Root) helpSections() []helpSection {
 		out = append(out, helpSection{title: s.Title(), bindings: s.KeyMap()})
 	}
 	out = append(out, helpSection{title: "Global", bindings: r.globalBindings(false)})
+	// Every screen by its key, so that none is found only by tabbing.
+	var screens []key.Binding
+	for i, f := range r.factories {
+		if k := screenKey(i); k != "" {
+			screens = append(screens, key.NewBinding(key.WithKeys(k), key.WithHelp(k, f.Title)))
+		}
+	}
+	out = append(out, helpSection{title: "Screens", bindings: screens})
 	return out
 }
 
@@ -54,7 +62,7 @@ func (r *Root) helpView(w, h int) string {
 	if n := r.notice(); n != "" {
 		lines = append(lines, t.Notice.Render("⚠ "+n))
 	}
-	lines = append(lines, t.Muted.Render("? or esc closes help"))
+	lines = append(lines, t.Muted.Render("?, esc or q closes help"))
 	if h <= 0 || len(lines) <= h {
 		r.helpOffset = 0
 		return strings.Join(lines, "\n")

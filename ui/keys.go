@@ -17,7 +17,7 @@ type GlobalKeys struct {
 	Next      key.Binding
 	Prev      key.Binding
 	Switch    key.Binding
-	Screens   key.Binding // help entry for the number keys
+	Screens   key.Binding // help entry for the number row (1-0, - and =)
 	Interrupt key.Binding
 }
 
@@ -32,20 +32,27 @@ func DefaultGlobalKeys() GlobalKeys {
 		Next:      Binding("tab", "next screen", "tab"),
 		Prev:      Binding("shift+tab", "previous screen", "shift+tab"),
 		Switch:    Binding("S", "switch account", "S"),
-		Screens:   Binding("1-0", "go to screen", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"),
+		Screens:   Binding("1-0 - =", "go to screen", screenKeys...),
 		Interrupt: Binding("ctrl+c", "quit now", "ctrl+c"),
 	}
 }
 
-// screenKeyIndex maps a number key to a screen index (1..9 then 0).
+// screenKeys are the keys that show a screen, in tab order: the number
+// row, 1 to 9, then 0, - and =.
+var screenKeys = []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "-", "="}
+
+// screenKeyIndex maps a screen key to a screen index.
 func screenKeyIndex(k string) (int, bool) {
-	if len(k) != 1 || k[0] < '0' || k[0] > '9' {
-		return 0, false
+	i := slices.Index(screenKeys, k)
+	return i, i >= 0
+}
+
+// screenKey is the key of screen i, or "" past the last key.
+func screenKey(i int) string {
+	if i < 0 || i >= len(screenKeys) {
+		return ""
 	}
-	if k[0] == '0' {
-		return 9, true
-	}
-	return int(k[0] - '1'), true
+	return screenKeys[i]
 }
 
 // bindsKey reports whether an enabled binding of bs answers to k.

@@ -116,7 +116,7 @@ func BlacklistNames(a *api.AccessInfo, accounts []api.Account, unlisted func(uui
 	}
 	for _, id := range a.BlacklistedAccountIDs {
 		name := unlisted(id)
-		if i := slices.IndexFunc(accounts, func(acc api.Account) bool { return acc.ID == id }); i >= 0 {
+		if i := slices.IndexFunc(accounts, func(acc api.Account) bool { return acc.ID == id }); i >= 0 && accounts[i].Name != "" {
 			name = accounts[i].Name
 		}
 		names = append(names, name)

@@ -1,13 +1,10 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
@@ -73,33 +70,4 @@ func (r *Root) promptStatus() string {
 		return t.Error.Render("✗ " + ErrorText(r.prompt.err))
 	}
 	return t.HintKey.Render("enter") + t.HintDesc.Render(" submit  ") + t.HintKey.Render("esc") + t.HintDesc.Render(" cancel")
-}
-
-// confirmView is the confirmation box over the content. The body repeats
-// what is being confirmed; the default is no.
-func (r *Root) confirmView(w, h int) string {
-	c := r.confirm
-	t := r.theme
-	inner := max(min(w-4, 72), 10)
-	body := lipgloss.NewStyle().Width(inner).Render(c.Body)
-	hint := t.HintKey.Render("y") + t.HintDesc.Render(" confirm · any other key cancels (default: no)")
-	box := t.Box.Width(min(inner+4, w)).Render(t.BoxTitle.Render(c.Title) + "\n\n" + body + "\n\n" + hint)
-	if lipgloss.Height(box) > h {
-		// A small window: drop the frame and spacing, keep the hint last
-		// so that it is never the part cut off.
-		body = lipgloss.NewStyle().Width(max(w-1, 1)).Render(c.Body)
-		lines := strings.Split(body, "\n")
-		if room := h - 2; len(lines) > room {
-			// What y would confirm is not all on screen: say so, in the
-			// place of the last line that fits, rather than cut silently.
-			hidden := len(lines) - max(room-1, 0)
-			more := t.Warn.Render(ansi.Truncate(fmt.Sprintf("… %d more lines: enlarge the window to read them", hidden), max(w-1, 1), "…"))
-			lines = append(lines[:max(room-1, 0)], more)
-			if room <= 0 {
-				lines = nil
-			}
-		}
-		return strings.Join(append(append([]string{t.BoxTitle.Render(c.Title)}, lines...), hint), "\n")
-	}
-	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
 }

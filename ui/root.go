@@ -75,6 +75,10 @@ type Options struct {
 	RequestTimeout time.Duration
 	// Notify says how news of a screen (Session.Notify) reaches the user.
 	Notify NotifyOptions
+	// Heartbeat is how often the root makes sure the service answers
+	// when nothing else asked it (see reach.go); 0 means every 2 seconds,
+	// a negative value never.
+	Heartbeat time.Duration
 }
 
 // Root is the dashboard's top-level model: it owns the session, the screens,
@@ -117,17 +121,20 @@ type Root struct {
 	cmd        *commandLine
 	filter     *textinput.Model
 	filters    map[string]string
-	confirm    *ConfirmMsg
+	confirm    *confirmState
 	prompt     *promptState
 	switcher   *switcher
 
-	toast       *toast
-	toastSeq    int
-	lastRefresh time.Time
+	toast    *toast
+	toastSeq int
 
 	pulseArmed bool
 	frame      int
 	quitting   bool
+
+	// beatArmed is set while the heartbeat's timer runs; down is whether
+	// the window shows the service as not answering (see reach.go).
+	beatArmed, down bool
 }
 
 // New builds the root model. It does no I/O: the first frame is drawn before
@@ -263,7 +270,19 @@ func (r *Root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (r *Root) update(msg tea.Msg) tea.Cmd {
+	return tea.Batch(r.handle(msg), r.followReach())
+}
+
+func (r *Root) handle(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case beatMsg:
+		if msg.session != r.session {
+			r.beatArmed = false
+			return r.beat()
+		}
+		return r.onBeat(msg)
+	case probedMsg:
+		return nil
 	case tea.WindowSizeMsg:
 		r.width, r.height = msg.Width, msg.Height
 		r.relayout()
@@ -324,14 +343,11 @@ func (r *Root) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case RefreshedMsg:
-		if msg.At.After(r.lastRefresh) {
-			r.lastRefresh = msg.At
-		}
+		// Each panel says how fresh its own values are (Fresh): one time
+		// for the window would make older figures look fresh.
 		return nil
 	case ConfirmMsg:
-		c := msg
-		r.confirm = &c
-		r.relayout()
+		r.openConfirm(msg)
 		return nil
 	case PromptMsg:
 		r.prompt = newPrompt(msg, r.theme, r.width)
@@ -435,6 +451,7 @@ func (r *Root) connected(msg connectedMsg) tea.Cmd {
 		StateDir:       r.opts.StateDir,
 		Time:           r.opts.Clock,
 		Theme:          r.theme,
+		reach:          &Reach{},
 	}
 	r.factories = msg.conn.Screens
 	if r.resolving != "" {
@@ -444,7 +461,7 @@ func (r *Root) connected(msg connectedMsg) tea.Cmd {
 		}
 	}
 	r.session = s
-	cmds := []tea.Cmd{r.loadAccess(s), r.loadAccounts(s)}
+	cmds := []tea.Cmd{r.loadAccess(s), r.loadAccounts(s), r.beat()}
 	if r.resolving == "" {
 		cmds = append(cmds, r.buildScreens())
 	}
@@ -516,6 +533,7 @@ func (r *Root) accountsLoaded(msg accountsMsg) tea.Cmd {
 		return tea.Batch(cmd, r.broadcast(AccountsLoadedMsg{Err: msg.err}))
 	}
 	r.session.Accounts, r.barred = msg.accounts, msg.barred
+	r.session.Barred = msg.barred
 	var cmds []tea.Cmd
 	if acc := r.session.Account; !acc.Main() && r.resolving == "" && !slices.ContainsFunc(msg.accounts, func(a api.Account) bool { return a.ID == acc.ID }) {
 		cmds = append(cmds, Toast(ToastError, fmt.Sprintf("Sub-account %s is not among the accounts this access may operate: press S to choose one", acc.ID)))
@@ -654,6 +672,7 @@ func (r *Root) relayout() {
 	if r.switcher != nil {
 		r.switcher.setSize(r.layout.Width, r.layout.Content)
 	}
+	r.confirmShown()
 }
 
 // screenIndex finds a screen by id.
@@ -781,11 +800,11 @@ func (r *Root) stopping() string {
 // quit ends the program, asking first when a flow is under way.
 func (r *Root) quit() tea.Cmd {
 	if body := r.stopping(); body != "" {
-		r.confirm = &ConfirmMsg{
+		r.openConfirm(ConfirmMsg{
 			Title: "Quit Tesouro?",
 			Body:  body,
 			OnYes: func() tea.Msg { return quitMsg{} },
-		}
+		})
 		return nil
 	}
 	r.quitting = true
@@ -808,11 +827,11 @@ func (r *Root) requestSwitch(a Account) tea.Cmd {
 		}
 	}
 	if body := r.stopping(); body != "" {
-		r.confirm = &ConfirmMsg{
+		r.openConfirm(ConfirmMsg{
 			Title: "Switch to " + displayName(a) + "?",
 			Body:  "Switching ends the work of " + r.session.AccountName() + ":\n" + body,
 			OnYes: func() tea.Msg { return switchNowMsg{a} },
-		}
+		})
 		return nil
 	}
 	return r.switchAccount(a)

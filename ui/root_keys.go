@@ -17,7 +17,7 @@ func (r *Root) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case ModePrompt:
 		switch {
 		case r.confirm != nil:
-			return r.answerConfirm(k)
+			return r.confirmKey(k)
 		case r.prompt != nil:
 			return r.promptKey(msg)
 		case r.switcher != nil:
@@ -36,10 +36,10 @@ func (r *Root) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return r.toActive(msg)
 	case ModeHelp:
 		switch {
-		case key.Matches(msg, r.keys.Help), key.Matches(msg, r.keys.Back):
+		case key.Matches(msg, r.keys.Help), key.Matches(msg, r.keys.Back), key.Matches(msg, r.keys.Quit):
+			// q leaves help as esc does: help is read, not a place to quit
+			// from by a key meant to close it.
 			r.help = false
-		case key.Matches(msg, r.keys.Quit):
-			return r.quit()
 		default:
 			switch msg.String() {
 			case "down", "j":
@@ -188,15 +188,4 @@ func (r *Root) setFilter(q string) tea.Cmd {
 	}
 	r.filters[r.activeID()] = q
 	return r.toActive(FilterMsg{Query: q})
-}
-
-// answerConfirm: only "y" confirms; any other key cancels (default no).
-func (r *Root) answerConfirm(k string) tea.Cmd {
-	c := r.confirm
-	r.confirm = nil
-	r.relayout()
-	if k == "y" {
-		return r.withPulse(c.OnYes)
-	}
-	return tea.Batch(c.OnNo, Toast(ToastInfo, "Cancelled: "+strings.TrimSuffix(c.Title, "?")))
 }

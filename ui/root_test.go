@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -262,22 +263,71 @@ func TestConfirmDefaultsToNo(t *testing.T) {
 	}
 }
 
-// A confirmation taller than the window says how much of it is hidden,
-// above the y hint, instead of cutting its end silently.
-func TestConfirmSaysWhatATinyWindowHides(t *testing.T) {
+// A confirmation taller than the window says how many of its lines are
+// still to be read; y does nothing until every line has been on screen,
+// scrolling never closes the box, and then y confirms.
+func TestConfirmArmsOnlyOnceEveryLineWasRead(t *testing.T) {
 	h := newHarness(t, nil)
 	h.send(tea.WindowSizeMsg{Width: 40, Height: 12})
 	body := "Amount: 100.00 BRL\nDestination: PIX to Ana\nHolder: Ana Lima\nAccount: main\nFees: none\nRequested by ana\nState as of now\nApproved by: bea\nPair: BRLABRL\nNote: last"
-	h.send(ConfirmMsg{Title: "Approve?", Body: body, OnYes: func() tea.Msg { return nil }})
+	ran := false
+	h.send(ConfirmMsg{Title: "Approve?", Body: body, OnYes: func() tea.Msg { ran = true; return nil }})
 	v := plain(h.view())
-	if !strings.Contains(v, "Amount: 100.00 BRL") || !strings.Contains(v, "y confirm") {
-		t.Fatalf("a tiny window must keep the start of the body and the y hint:\n%s", v)
+	if !strings.Contains(v, "Amount: 100.00 BRL") {
+		t.Fatalf("a tiny window must keep the start of the body:\n%s", v)
 	}
 	if strings.Contains(v, "Note: last") {
 		t.Fatalf("the whole body fits: the test proves nothing:\n%s", v)
 	}
-	if !strings.Contains(v, "more lines: enlarge the window") {
-		t.Fatalf("the confirmation hides lines without saying so:\n%s", v)
+	if !strings.Contains(v, "lines to read before y") {
+		t.Fatalf("the confirmation hides lines without saying how many:\n%s", v)
+	}
+	h.key("y")
+	if ran {
+		t.Fatal("y approved what was never on screen")
+	}
+	if h.root.Mode() != ModePrompt {
+		t.Fatal("an early y closed the confirmation")
+	}
+	for i := 0; i < 10 && !strings.Contains(plain(h.view()), "Note: last"); i++ {
+		h.key("down")
+		if h.root.Mode() != ModePrompt {
+			t.Fatal("scrolling closed the confirmation")
+		}
+	}
+	v = plain(h.view())
+	if !strings.Contains(v, "Note: last") || !strings.Contains(v, "y confirm") {
+		t.Fatalf("scrolled to the end, the last line and y must show:\n%s", v)
+	}
+	h.key("y")
+	if !ran {
+		t.Fatal("y did not confirm once every line was read")
+	}
+}
+
+// PgDn and space scroll by a page; esc and n cancel at any point.
+func TestConfirmScrollsByPagesAndCancels(t *testing.T) {
+	for _, cancel := range []string{"esc", "n"} {
+		h := newHarness(t, nil)
+		h.send(tea.WindowSizeMsg{Width: 40, Height: 12})
+		lines := make([]string, 30)
+		for i := range lines {
+			lines[i] = fmt.Sprintf("line %02d", i)
+		}
+		ran := false
+		h.send(ConfirmMsg{Title: "Pay?", Body: strings.Join(lines, "\n"), OnYes: func() tea.Msg { ran = true; return nil }})
+		h.key("pgdown")
+		h.key("space")
+		if h.root.Mode() != ModePrompt {
+			t.Fatal("paging closed the confirmation")
+		}
+		if v := plain(h.view()); !strings.Contains(v, "line 14") || strings.Contains(v, "line 00") {
+			t.Fatalf("two pages down, the window should be well past the start:\n%s", v)
+		}
+		h.key(cancel)
+		if ran || h.root.Mode() != ModeNormal {
+			t.Fatalf("%s did not cancel", cancel)
+		}
 	}
 }
 
@@ -670,17 +720,50 @@ func TestSubAccountFlagResolvesByNameBeforeBuildingScreens(t *testing.T) {
 	}
 }
 
-func TestTabsKeepTheActiveTitleWhenNarrow(t *testing.T) {
-	h := newHarness(t, nil)
-	for _, w := range []int{100, 40, 25} {
-		h.send(tea.WindowSizeMsg{Width: w, Height: 12})
-		h.key("3")
-		tabs := strings.Split(plain(h.view()), "\n")[1]
-		if !strings.Contains(tabs, "3 Tickets") {
-			t.Errorf("width %d: active tab title lost: %q", w, tabs)
+// The tab bar is chosen from the width alone: showing another screen
+// changes which tab is marked, never a label or a position.
+func TestTabsAreTheSameOnEveryScreen(t *testing.T) {
+	h := twelveScreens(t)
+	for _, w := range []int{160, 120, 100, 80, 60, 40} {
+		h.send(tea.WindowSizeMsg{Width: w, Height: 24})
+		var first string
+		for _, k := range []string{"1", "4", "0", "-", "=", "3"} {
+			h.key(k)
+			tabs := strings.Split(plain(h.view()), "\n")[1]
+			if lipgloss.Width(tabs) > w {
+				t.Fatalf("width %d: the bar is %d cells wide: %q", w, lipgloss.Width(tabs), tabs)
+			}
+			// Below the full titles the shown screen's title follows the
+			// tabs: the tabs themselves must not change.
+			bar := strings.TrimSuffix(strings.TrimRight(tabs, " "), "  "+twelveTitles[h.root.active])
+			if first == "" {
+				first = bar
+			} else if bar != first {
+				t.Errorf("width %d: the bar changed with screen %s:\n%q\n%q", w, k, first, bar)
+			}
 		}
-		if !strings.Contains(tabs, "1") || !strings.Contains(tabs, "2") {
-			t.Errorf("width %d: other tabs lost their number: %q", w, tabs)
+		if w != 80 && !strings.Contains(strings.Split(plain(h.view()), "\n")[1], "Tickets") {
+			t.Errorf("width %d: the bar does not name the shown screen", w)
+		}
+	}
+}
+
+// Every screen has a key, Batch and Statement included, and help lists
+// each screen with its key.
+func TestEveryScreenHasAKeyListedInHelp(t *testing.T) {
+	h := twelveScreens(t)
+	for i, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "-", "="} {
+		h.key(k)
+		if got := h.root.activeID(); got != strings.ToLower(twelveTitles[i]) {
+			t.Errorf("key %s shows %s, want %s", k, got, twelveTitles[i])
+		}
+	}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.key("?")
+	v := plain(h.view())
+	for _, want := range []string{"-  Batch", "=  Statement", "1  Overview", "0  Accesses"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("help lacks %q:\n%s", want, v)
 		}
 	}
 }
@@ -739,20 +822,9 @@ func (sw *switcher) accountChoices() []string {
 // From 80 columns up every screen keeps a name on its tab, so none of the
 // ten is undiscoverable.
 func TestEveryTabKeepsANameFrom80Columns(t *testing.T) {
-	titles := []string{"Overview", "Quote", "Tickets", "Approvals", "Beneficiaries", "Sub-accounts", "Trades", "Compliance", "Webhooks", "Accesses", "Batch", "Statement"}
-	shorts := []string{"Home", "Qte", "Tkts", "Appr", "Bnfs", "Subs", "Trds", "Comp", "Hook", "Accs", "Bat", "Stmt"}
-	var screens []Factory
-	for i, title := range titles {
-		id := strings.ToLower(title)
-		screens = append(screens, Factory{ID: id, Title: title, Short: shorts[i], New: func(s *Session) Screen {
-			return &stubScreen{id: id, title: title, s: s}
-		}})
-	}
-	fake := newFake()
-	h := &harness{t: t, fake: fake}
-	r := h.newRoot(Options{Connect: func(ctx context.Context) (*Connection, error) {
-		return &Connection{Client: fake, Screens: screens}, nil
-	}})
+	titles, shorts := twelveTitles, twelveShorts
+	h := twelveScreens(t)
+	r := h.root
 	for _, w := range []int{80, 100, 120} {
 		h.send(tea.WindowSizeMsg{Width: w, Height: 24})
 		h.run(r.Init())
@@ -781,7 +853,7 @@ func TestAccessInfoIsRetriedAfterAFailure(t *testing.T) {
 	h.fake.accessFails = 2
 	h.newRoot(Options{Connect: func(ctx context.Context) (*Connection, error) {
 		return &Connection{Client: h.fake, Screens: overviewOnly()}, nil
-	}})
+	}, Heartbeat: -1}) // the heartbeat's own asks are not retries
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
 	h.run(h.root.Init())
 	if h.root.Session().Access != nil || !strings.Contains(plain(h.view()), "retrying in 2s") {
@@ -818,5 +890,102 @@ func TestSwitcherTellsAFailedLoadWithoutThePath(t *testing.T) {
 	v := plain(h.view())
 	if !strings.Contains(v, "could not list accounts: not allowed here (HTTP 403)") || strings.Contains(v, "/v2/") {
 		t.Fatalf("the switcher's error:\n%s", v)
+	}
+}
+
+var (
+	twelveTitles = []string{"Overview", "Quote", "Tickets", "Approvals", "Beneficiaries", "Sub-accounts", "Trades", "Compliance", "Webhooks", "Accesses", "Batch", "Statement"}
+	twelveShorts = []string{"Home", "Qte", "Tkts", "Appr", "Bnfs", "Subs", "Trds", "Comp", "Hook", "Accs", "Bat", "Stmt"}
+)
+
+// twelveScreens is a dashboard of stub screens with the real titles.
+func twelveScreens(t *testing.T) *harness {
+	var screens []Factory
+	for i, title := range twelveTitles {
+		id := strings.ToLower(title)
+		screens = append(screens, Factory{ID: id, Title: title, Short: twelveShorts[i], New: func(s *Session) Screen {
+			return &stubScreen{id: id, title: title, s: s}
+		}})
+	}
+	fake := newFake()
+	h := &harness{t: t, fake: fake}
+	r := h.newRoot(Options{Connect: func(ctx context.Context) (*Connection, error) {
+		return &Connection{Client: fake, Screens: screens}, nil
+	}})
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 24})
+	h.run(r.Init())
+	return h
+}
+
+// q on the help screen closes help; it does not quit.
+func TestQClosesHelpInsteadOfQuitting(t *testing.T) {
+	h := newHarness(t, nil)
+	h.key("?")
+	if h.root.Mode() != ModeHelp {
+		t.Fatal("? did not open help")
+	}
+	h.key("q")
+	if h.quit || h.root.Mode() != ModeNormal {
+		t.Fatalf("q on help: quit %v, mode %s", h.quit, h.root.Mode())
+	}
+}
+
+// :sub with a part of a name: Tab completes it ("pag" is in "Acme
+// Pagamentos"), and Enter on the part says what Tab gives rather than
+// taking it silently.
+func TestSubCompletesAPartOfTheName(t *testing.T) {
+	h := newHarness(t, nil)
+	first := h.root.Session()
+	h.key(":")
+	h.typeText("sub pag")
+	h.key("enter")
+	if h.root.Session() != first {
+		t.Fatal("Enter took a near miss")
+	}
+	if v := plain(h.view()); !strings.Contains(v, "Tab: sub Acme Pagamentos") {
+		t.Fatalf("Enter does not say what Tab gives:\n%s", v)
+	}
+	h.key("tab")
+	if got := h.root.cmd.input.Value(); got != "sub Acme Pagamentos" {
+		t.Fatalf("Tab completed to %q", got)
+	}
+	h.key("enter")
+	if s := h.root.Session(); s.Account.ID != acmeID {
+		t.Fatalf("did not switch to Acme (account %v)", s.Account)
+	}
+}
+
+// Enter in the switcher on a blacklisted match, or on no match, says why
+// in the popup itself.
+func TestSwitcherEnterOnADisabledMatchSaysWhy(t *testing.T) {
+	h := newHarness(t, nil)
+	h.key("S")
+	h.typeText("banned")
+	h.key("enter")
+	if v := plain(h.view()); !strings.Contains(v, "✗") || !strings.Contains(v, "Banned Branch") || !strings.Contains(v, "blacklisted") {
+		t.Fatalf("enter on a blacklisted account said nothing in the popup:\n%s", v)
+	}
+	h.typeText("zzz")
+	h.key("enter")
+	if v := plain(h.view()); !strings.Contains(v, `no account matches "bannedzzz"`) {
+		t.Fatalf("enter on no match said nothing:\n%s", v)
+	}
+}
+
+// The footer shows whole hints, as many as fit, never one cut short.
+func TestFooterHintsAreNeverCut(t *testing.T) {
+	h := newHarness(t, nil)
+	sc := h.screen("overview")
+	sc.bindings = []key.Binding{Binding("n", "new quote", "n"), Binding("e", "edit the amount", "e"), Binding("a", "auto re-quote", "a")}
+	for _, w := range []int{40, 60, 80, 120} {
+		h.send(tea.WindowSizeMsg{Width: w, Height: 24})
+		lines := strings.Split(plain(h.view()), "\n")
+		foot := lines[len(lines)-1]
+		if strings.Contains(foot, "…") {
+			t.Errorf("width %d: a hint is cut: %q", w, foot)
+		}
+		if !strings.Contains(foot, "n new quote") {
+			t.Errorf("width %d: the first hint is not whole: %q", w, foot)
+		}
 	}
 }

@@ -158,88 +158,115 @@ func (r *Root) notice() string {
 	return strings.Join(parts, "; ") + ": those actions are hidden"
 }
 
-// The three lengths a tab reads at: its digit, its digit and short name,
-// its digit and full title.
+// The lengths the tabs read at, longest first. One is chosen for every
+// tab from the window's width alone, so the bar reads the same on every
+// screen and no tab moves when another is shown; below the full titles,
+// the shown screen's title follows the tabs.
 const (
-	tabNumber = iota
-	tabShort
-	tabFull
+	tabFull  = iota // "1 Overview  2 Quote  …"
+	tabShort        // "1 Home  2 Qte  …  Overview"
+	tabTight        // "1Home 2Qte …  Overview"
+	tabKeys         // "1 2 3 …  Overview"
 )
 
-// tabsView: "1 Overview 2 Quote ..." with the active tab marked.
+// tabCountRoom is the room kept for a count a tab may carry
+// ("Approvals (12)"), so that a count does not change the length chosen.
+const tabCountRoom = 5
+
+// tabsView: every screen's key and name, at the length the width allows,
+// the shown one marked (reverse video, readable without colour).
 func (r *Root) tabsView(w int) string {
-	t := r.theme
 	n := len(r.screens)
 	if n == 0 {
 		return ""
 	}
-	// Each tab reads at one of three lengths: its number, its number and
-	// short name, or its number and full title. Every tab keeps at least
-	// its short name while that fits (from 80 columns up), so no screen
-	// goes nameless; then the tabs nearest the active one get their full
-	// titles as room allows.
-	level := make([]int, n)
-	render := func() string {
-		var b strings.Builder
-		for i := range n {
-			label := r.tabLabel(i, level[i])
-			if i == r.active {
-				b.WriteString(t.ActiveTab.Render(" " + label + " "))
-			} else {
-				b.WriteString(t.Tab.Render(label + " "))
-			}
-		}
-		return b.String()
+	// Below the full titles, a length is chosen with room for the longest
+	// title after the tabs, so that the shown one is named on every
+	// screen; short of that, the tight names alone, else the keys.
+	longest := 0
+	for _, f := range r.factories {
+		longest = max(longest, lipgloss.Width(f.Title))
 	}
-	for i := range level {
-		level[i] = tabShort
+	level := tabKeys
+	switch {
+	case r.tabsWidth(tabFull) <= w:
+		level = tabFull
+	case r.tabsWidth(tabShort)+2+longest <= w:
+		level = tabShort
+	case r.tabsWidth(tabTight) <= w:
+		level = tabTight
 	}
-	level[r.active] = tabFull
-	if lipgloss.Width(render()) > w {
-		// Every short name before the active tab's full title: the
-		// active tab is marked by its style either way.
-		level[r.active] = tabShort
-	}
-	if lipgloss.Width(render()) > w {
-		for i := range level {
-			level[i] = tabNumber
-		}
-		level[r.active] = tabFull
-	}
-	out := render()
-	for d := 0; d < n; d++ {
-		for _, i := range []int{r.active + d, r.active - d} {
-			if i < 0 || i >= n || level[i] == tabFull {
-				continue
-			}
-			was := level[i]
-			level[i] = tabFull
-			if next := render(); lipgloss.Width(next) <= w {
-				out = next
-			} else {
-				level[i] = was
-				return out
-			}
+	bar := r.renderTabs(level)
+	if level != tabFull {
+		// The shown screen's title follows the tabs when it fits whole.
+		if title := "  " + r.theme.Title.Render(r.title(r.active)); lipgloss.Width(bar)+lipgloss.Width(title) <= w {
+			bar += title
 		}
 	}
-	return out
+	return bar
 }
 
-// tabLabel is tab i at one length: its digit key, then its short name or
-// its full title. Screens past the tenth have no digit (1 is Overview's),
-// so they always show at least their short name.
-func (r *Root) tabLabel(i, level int) string {
-	var parts []string
-	if i < 10 {
-		parts = append(parts, fmt.Sprint((i+1)%10))
+// tabsWidth is the width of the bar at level, from the screens' own
+// titles and the room kept for a count: the same whichever is shown.
+func (r *Root) tabsWidth(level int) int {
+	w := tabCountRoom
+	for i := range r.factories {
+		w += lipgloss.Width(r.tabLabel(i, level, r.factories[i].Title))
+		if i > 0 {
+			w += len(tabSeparator(level))
+		}
 	}
-	switch {
-	case level == tabFull:
-		parts = append(parts, r.title(i))
-	case level == tabShort || i >= 10:
-		parts = append(parts, r.short(i))
+	if level == tabKeys {
+		w += 2 + lipgloss.Width(r.factories[r.active].Title)
 	}
-	return strings.Join(parts, " ")
+	return w
+}
+
+func tabSeparator(level int) string {
+	if level == tabFull || level == tabShort {
+		return "  "
+	}
+	return " "
+}
+
+func (r *Root) renderTabs(level int) string {
+	t := r.theme
+	var b strings.Builder
+	for i := range r.screens {
+		if i > 0 {
+			b.WriteString(t.Tab.Render(tabSeparator(level)))
+		}
+		label := r.tabLabel(i, level, r.title(i))
+		if i == r.active {
+			b.WriteString(t.ActiveTab.Render(label))
+		} else {
+			b.WriteString(t.Tab.Render(label))
+		}
+	}
+	return b.String()
+}
+
+// tabLabel is tab i at level: its key, then its title, or its short
+// name followed by the count its title carries.
+func (r *Root) tabLabel(i, level int, title string) string {
+	k := screenKey(i)
+	count := strings.TrimSpace(strings.TrimPrefix(title, r.factories[i].Title))
+	name := r.short(i)
+	if count != "" {
+		name += " " + count
+	}
+	switch level {
+	case tabFull:
+		return strings.TrimSpace(k + " " + title)
+	case tabShort:
+		return strings.TrimSpace(k + " " + name)
+	case tabTight:
+		return k + name
+	}
+	if k == "" {
+		return r.short(i)
+	}
+	return k
 }
 
 // short is the short name of screen i: its factory's, or the start of its
@@ -333,9 +360,6 @@ func (r *Root) footerView(w int) string {
 			right = append(right, t.Status.Render(fmt.Sprintf("%s %d in flight", widget.SpinnerFrame(r.now()), n)))
 		}
 	}
-	if !r.lastRefresh.IsZero() && w >= 60 {
-		right = append(right, t.Status.Render("updated "+r.lastRefresh.Local().Format("15:04:05")))
-	}
 	toast := r.toast
 	if toast != nil && toast.screen != r.activeID() {
 		toast = nil // it told of another screen
@@ -346,6 +370,10 @@ func (r *Root) footerView(w int) string {
 	rs := strings.Join(right, t.Status.Render(" · "))
 	var left string
 	switch {
+	case r.reachBanner() != "" && r.Mode() != ModePrompt && r.cmd == nil && r.filter == nil:
+		// The service does not answer: said at once, in the footer's
+		// place, so that nothing above moves.
+		return Truncate(t.Error.Render("✗ "+r.reachBanner()), w)
 	case r.prompt != nil && r.confirm == nil:
 		left = r.promptStatus()
 	case r.cmd != nil && r.confirm == nil:
@@ -356,11 +384,12 @@ func (r *Root) footerView(w int) string {
 		// The toast goes first; the key hints stay after it as far as
 		// they fit, so a toast never hides what the keys do.
 		left = t.toastView(toast)
-		if hints := r.hintsView(); hints != "" {
+		room := w - lipgloss.Width(rs) - 1 - lipgloss.Width(left) - 3
+		if hints := r.hintsFit(room); hints != "" {
 			left += "   " + hints
 		}
 	default:
-		left = r.hintsView()
+		left = r.hintsFit(w - lipgloss.Width(rs) - 1)
 	}
 	return Spread(left, rs, w)
 }
@@ -374,8 +403,8 @@ func (r *Root) hintsView() string {
 		return ""
 	case ModeHelp:
 		closeHelp := r.keys.Help
-		closeHelp.SetHelp("?/esc", "close help")
-		bs = []key.Binding{closeHelp, r.keys.Quit}
+		closeHelp.SetHelp("?/esc/q", "close help")
+		bs = []key.Binding{closeHelp}
 	case ModeForm:
 		if s := r.Active(); s != nil {
 			bs = s.KeyMap()
@@ -391,6 +420,28 @@ func (r *Root) hintsView() string {
 		bs = append(bs, r.globalBindings(true)...)
 	}
 	return r.renderHints(bs)
+}
+
+// hintsFit is hintsView in room cells: whole hints only, as many as fit,
+// so that no hint is read cut ("n new quot…"); help (?) lists the rest.
+func (r *Root) hintsFit(room int) string {
+	all := r.hintsView()
+	if lipgloss.Width(all) <= room {
+		return all
+	}
+	parts := strings.Split(all, "  ")
+	out := ""
+	for _, p := range parts {
+		next := p
+		if out != "" {
+			next = out + "  " + p
+		}
+		if lipgloss.Width(next) > room {
+			break
+		}
+		out = next
+	}
+	return out
 }
 
 // navigationKeys move a cursor; every list has them, so the footer leaves

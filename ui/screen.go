@@ -124,11 +124,21 @@ type Session struct {
 	// Accounts are the accounts the access may operate (main first); nil
 	// until they have loaded.
 	Accounts []api.Account
+	// Barred are the sub-accounts the accounts list leaves out (the access
+	// is blacklisted from them), with their names, for saying which.
+	Barred []api.Account
 
 	inFlight atomic.Int64
 	sid      atomic.Uint64
 	life     lifetime
+	// reach is whether the service answers (nil in a session built by
+	// hand: then nothing is recorded).
+	reach *Reach
 }
+
+// Down reports whether the service does not answer: since when, and what
+// failed first (see Reach).
+func (s *Session) Down() (since time.Time, what string, down bool) { return s.reach.Down() }
 
 // id is the session's process-wide number, drawn on first use from the
 // same sequence as request ids.
@@ -185,7 +195,9 @@ func Toast(level ToastLevel, text string) tea.Cmd {
 type RefreshedMsg struct{ At time.Time }
 
 // ConfirmMsg asks the root to show a yes/no prompt over the current screen.
-// Only "y" runs OnYes; any other key cancels and runs OnNo (which may be
+// Only "y" runs OnYes, and only once every line of Body has been on
+// screen (the root scrolls a body taller than the window with ↓, PgDn and
+// space); any other key cancels and runs OnNo (which may be
 // nil). Body should repeat exactly what is being confirmed.
 type ConfirmMsg struct {
 	Title string

@@ -38,6 +38,8 @@ func (s *Session) WithAccount(a Account) *Session {
 		Time:           s.Time,
 		Theme:          s.Theme,
 		Accounts:       s.Accounts,
+		Barred:         s.Barred,
+		reach:          s.reach,
 	}
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"sort"
 	"strings"
@@ -29,6 +30,9 @@ type switcher struct {
 	accounts []api.Account
 	barred   []api.Account
 	session  *Session
+	// said is why the last enter did not switch, shown in the popup
+	// (the footer's toast may be out of sight behind it).
+	said string
 }
 
 type switchItem struct {
@@ -189,11 +193,13 @@ func (r *Root) switcherKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "enter":
 		if sw.cursor >= len(sw.shown) {
+			sw.said = fmt.Sprintf("no account matches %q: esc closes, backspace widens the search", sw.input.Value())
 			return nil
 		}
 		it := sw.all[sw.shown[sw.cursor]]
 		if it.disabled != "" {
-			return Toast(ToastError, unoperable(it.account.Name, it.disabled))
+			sw.said = unoperable(it.account.Name, it.disabled)
+			return Toast(ToastError, sw.said)
 		}
 		r.switcher = nil
 		r.relayout()
@@ -202,6 +208,7 @@ func (r *Root) switcherKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return r.requestSwitch(it.account)
 	}
+	sw.said = ""
 	return sw.update(msg)
 }
 
@@ -250,6 +257,9 @@ func (sw *switcher) view(w, h int) string {
 			lines = append(lines, line)
 		}
 		b.WriteString(strings.Join(lines, "\n"))
+	}
+	if sw.said != "" {
+		b.WriteString("\n" + t.Error.Width(inner).Render("✗ "+sw.said))
 	}
 	b.WriteString("\n" + t.HintKey.Render("enter") + t.HintDesc.Render(" switch · ") + t.HintKey.Render("↑/↓") + t.HintDesc.Render(" move · ") + t.HintKey.Render("esc") + t.HintDesc.Render(" close"))
 	box := t.Box.Width(inner + 4).Render(b.String())

@@ -20,6 +20,9 @@ type Column struct {
 	Title string
 	Width int
 	Right bool
+	// Status marks a column of status words: each cell is coloured by
+	// Styles.Status (the selected row keeps its own style).
+	Status bool
 }
 
 // Row is one table row. ID identifies the row across updates: the cursor and
@@ -35,6 +38,9 @@ type Row struct {
 // "▶" so that it is never conveyed by style alone.
 type Styles struct {
 	Header, Cell, Selected, Disabled lipgloss.Style
+	// Status colours a cell of a Status column by what it says; nil
+	// leaves it in Cell.
+	Status func(word string) lipgloss.Style
 }
 
 // DefaultStyles are the styles a new table starts with.
@@ -394,6 +400,13 @@ func (t *Table) remember(lq string, match []int32) {
 	t.recent = append([]recentFilter{{q: lq, match: match}}, t.recent[:min(len(t.recent), 3)]...)
 }
 
+// Matches reports whether row r is among those SetFilter(q) shows: what
+// an export of the rows on screen keeps.
+func Matches(r Row, q string) bool {
+	lq := strings.ToLower(q)
+	return lq == "" || strings.Contains(newItem(r).plain, lq)
+}
+
 // Filter returns the current filter query.
 func (t *Table) Filter() string { return t.filter }
 
@@ -651,7 +664,7 @@ func (t *Table) View() string {
 	var b strings.Builder
 	b.Grow((t.width + 16) * t.height)
 	if t.head == "" {
-		t.head = t.fit(t.styles.Header.Render(noMarker + t.cells(strings.Join(t.headerCells(), cellSep))))
+		t.head = t.fit(t.styles.Header.Render(noMarker + t.cells(strings.Join(t.headerCells(), cellSep), nil)))
 	}
 	b.WriteString(t.head)
 	lines := 1
@@ -672,7 +685,7 @@ func (t *Table) View() string {
 		it := &t.items[t.at(v)]
 		if v == t.cursor {
 			if t.selFor != it.id || t.sel == "" {
-				t.sel, t.selFor = t.fit(marker+t.styles.Selected.Render(t.cells(it.text()))), it.id
+				t.sel, t.selFor = t.fit(marker+t.styles.Selected.Render(t.cells(it.text(), nil))), it.id
 			}
 			b.WriteString(t.sel)
 		} else {
@@ -682,7 +695,7 @@ func (t *Table) View() string {
 				if it.disabled {
 					st = t.styles.Disabled
 				}
-				line = t.fit(noMarker + st.Render(t.cells(it.text())))
+				line = t.fit(noMarker + t.styledCells(it.text(), st, it.disabled))
 				t.lines[it.id] = line
 			}
 			b.WriteString(line)
@@ -705,8 +718,9 @@ func (t *Table) headerCells() []string {
 }
 
 // cells lays the joined cells of a row out in the column widths,
-// truncating with "…" and padding by display width.
-func (t *Table) cells(text string) string {
+// truncating with "…" and padding by display width; paint, when set,
+// styles each cell (its column given) before it is padded.
+func (t *Table) cells(text string, paint func(col int, cell string) string) string {
 	var b strings.Builder
 	rest := text
 	for i, w := range t.widths {
@@ -720,6 +734,9 @@ func (t *Table) cells(text string) string {
 		}
 		c = ansi.Truncate(c, w, "…")
 		pad := strings.Repeat(" ", w-ansi.StringWidth(c))
+		if paint != nil {
+			c = paint(i, c)
+		}
 		if t.cols[i].Right {
 			b.WriteString(pad)
 			b.WriteString(c)
@@ -729,6 +746,24 @@ func (t *Table) cells(text string) string {
 		}
 	}
 	return b.String()
+}
+
+// styledCells is cells in style st, each cell of a Status column in the
+// style of its word (not on a disabled row, which reads as one).
+func (t *Table) styledCells(text string, st lipgloss.Style, disabled bool) string {
+	styled := false
+	for _, c := range t.cols {
+		styled = styled || c.Status
+	}
+	if !styled || disabled || t.styles.Status == nil {
+		return st.Render(t.cells(text, nil))
+	}
+	return t.cells(text, func(col int, cell string) string {
+		if t.cols[col].Status {
+			return t.styles.Status(cell).Render(cell)
+		}
+		return st.Render(cell)
+	})
 }
 
 // fit truncates or pads a rendered line to exactly the table's width.

@@ -2,6 +2,7 @@ package accesses
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/google/uuid"
@@ -43,7 +44,7 @@ func (m *Screen) ownLines() []string {
 	}
 	lines = append(lines, "  "+t.Value.Render(a.Email)+t.Muted.Render(" · "+mfa)+frozen)
 	lines = append(lines, "  "+t.Label.Render("may: ")+strings.Join(ui.PermissionNames(a.AccountPermissions), ", "))
-	if bl := ui.BlacklistNames(a, m.s.Accounts, uuid.UUID.String); len(bl) > 0 {
+	if bl := ui.BlacklistNames(a, slices.Concat(m.s.Accounts, m.s.Barred), uuid.UUID.String); len(bl) > 0 {
 		lines = append(lines, "  "+t.Label.Render("blacklisted from: ")+t.Bad.Render(strings.Join(bl, ", ")))
 	}
 	return lines

@@ -39,7 +39,7 @@ type item struct {
 }
 
 type keyMap struct {
-	Open, Back, Approve, Reject, Ticket, Refresh, Mark, MarkAll, ScrollUp, ScrollDown key.Binding
+	Open, Back, Approve, Reject, Ticket, Refresh, Mark, MarkAll, ScrollUp, ScrollDown, Mine, Inbox key.Binding
 }
 
 // Screen is the Approvals screen.
@@ -90,6 +90,12 @@ type Screen struct {
 	marked map[string]bool
 	batch  ui.Slot
 
+	// mine is the My requests tab (requests.go), shown instead of the
+	// inbox while showMine; chosen is set once the user picked a tab
+	// (else the access decides: a requester who is no approver gets it).
+	mine             *requests
+	showMine, chosen bool
+
 	email  string          // the caller's e-mail the rows were built for
 	shown  []int           // cells shown at this width, as indexes into allColumns
 	cols   []widget.Column // their columns, sized to the rows
@@ -116,7 +122,10 @@ func New(s *ui.Session, svc Service) ui.Screen {
 		MarkAll:    key.NewBinding(key.WithKeys("*"), key.WithHelp("*", "select all shown")),
 		ScrollUp:   key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "scroll")),
 		ScrollDown: key.NewBinding(key.WithKeys("down", "j")),
+		Mine:       key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "my requests")),
+		Inbox:      key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "the approval inbox")),
 	}
+	m.mine = newRequests(s, svc)
 	m.SetSize(m.width, m.height)
 	return m
 }
@@ -143,8 +152,25 @@ func (m *Screen) Pending() int {
 	return n
 }
 
-// Init loads the inbox.
-func (m *Screen) Init() tea.Cmd { return tea.Batch(m.reload(), m.poll()) }
+// Init loads the inbox, and the requests of this access.
+func (m *Screen) Init() tea.Cmd {
+	return tea.Batch(m.reload(), m.poll(), m.pickTab())
+}
+
+// pickTab shows My requests to an access that requests approvals but
+// does not approve, until the user picks a tab; the tab loads when it
+// comes on.
+func (m *Screen) pickTab() tea.Cmd {
+	if a := m.s.Access; a != nil && !m.chosen {
+		p := a.AccountPermissions
+		was := m.showMine
+		m.showMine = p.OperationRequester && !p.OperationApprover
+		if m.showMine && !was {
+			return tea.Batch(m.mine.load(), m.mine.follow())
+		}
+	}
+	return nil
+}
 
 // Filterable implements ui.Filterable: the root's / filter narrows the inbox.
 func (m *Screen) Filterable() bool { return true }
@@ -166,6 +192,7 @@ func (m *Screen) Busy() bool {
 // SetSize implements ui.Screen.
 func (m *Screen) SetSize(w, h int) {
 	m.width, m.height = max(w, 1), max(h, 1)
+	m.mine.setSize(m.width, m.height)
 	m.table.SetSize(m.width, max(m.height-2, 1))
 	m.fit()
 }
@@ -173,6 +200,9 @@ func (m *Screen) SetSize(w, h int) {
 // KeyMap implements ui.Screen.
 func (m *Screen) KeyMap() []key.Binding {
 	k := m.keys
+	if m.showMine {
+		return append([]key.Binding{k.Inbox}, m.mine.bindings(k)...)
+	}
 	it := m.current()
 	k.Approve.SetEnabled(it != nil && m.approveBlock(it) == nil)
 	k.Reject.SetEnabled(it != nil && m.rejectBlock(it) == nil)
@@ -186,7 +216,7 @@ func (m *Screen) KeyMap() []key.Binding {
 		k.Approve.SetEnabled(true)
 		k.Approve.SetHelp("a", fmt.Sprintf("approve the %d selected", n))
 	}
-	return append([]key.Binding{k.Open, k.Mark, k.MarkAll, k.Approve, k.Reject, k.Ticket, k.Refresh}, m.table.KeyMap()...)
+	return append([]key.Binding{k.Open, k.Mark, k.MarkAll, k.Approve, k.Reject, k.Ticket, k.Refresh, k.Mine}, m.table.KeyMap()...)
 }
 
 // current is the operation in the detail view, else the selected row.
@@ -236,7 +266,7 @@ func (m *Screen) rejectBlock(it *item) error {
 		return err
 	}
 	if it.op.Status != api.OperationPending {
-		return fmt.Errorf("already decided: %s", strings.ToLower(string(it.op.Status)))
+		return fmt.Errorf("already decided: %s", it.op.Status)
 	}
 	if m.own(it) {
 		return errors.New("you requested this operation: another approver must decide it")

@@ -54,7 +54,7 @@ func TestApproveAsksFirstRepeatingWhatIsApprovedThenJournals(t *testing.T) {
 		t.Fatal("approved before the confirmation")
 	}
 	ask := h.Asks[0]
-	for _, want := range []string{"1,000.00 BRL → 181.234500 USDC", "BRLUSDC at 0.1823 (PIX → POLYGON)", "cold wallet",
+	for _, want := range []string{"1,000.00 BRL → 181.234500 USDC", "Price then:  BRLUSDC at 0.1823", "PIX → POLYGON", "cold wallet",
 		"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "Matriz", "Conversion Fee 5.00 BRL", "Gas Fee 0.250000 USDC", "SANDBOX"} {
 		if !strings.Contains(ask.Body, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, ask.Body)
@@ -91,7 +91,7 @@ func TestSecondApprovalExecutesAndTheTicketOpens(t *testing.T) {
 		t.Fatal("not executed")
 	}
 	last := h.Toasts[len(h.Toasts)-1].Text
-	if !strings.Contains(last, theirs.ExecutedID[:8]) || !strings.Contains(h.PlainView(), "executed: ticket "+theirs.ExecutedID) {
+	if !strings.Contains(last, theirs.ExecutedID[:8]) || !strings.Contains(h.PlainView(), "EXECUTED: ticket "+theirs.ExecutedID) {
 		t.Fatalf("toast %q lacks the ticket id", last)
 	}
 	h.selectOp(theirs.ID)
@@ -154,7 +154,7 @@ func TestRejectNeedsAReason(t *testing.T) {
 		t.Fatalf("journal = %+v", es)
 	}
 	h.selectOp(theirs.ID)
-	if v := h.PlainView(); !strings.Contains(v, "rejected: too expensive") {
+	if v := h.PlainView(); !strings.Contains(v, "REJECTED: too expensive") {
 		t.Fatalf("the outcome is not shown:\n%s", v)
 	}
 	if h.Screen.Title() != "Approvals (1)" {

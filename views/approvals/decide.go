@@ -42,7 +42,7 @@ func (m *Screen) fetchToDecide(it *item, action string, block func(*item) error,
 // confirmApprove asks for the confirmation of it, whose detail has just
 // been fetched with who its PIX payout reaches (holder, nil for another
 // output).
-func (m *Screen) confirmApprove(it *item, holder *pixholder.Lookup) tea.Cmd {
+func (m *Screen) confirmApprove(it *item, holder *pixholder.Lookup, t *today) tea.Cmd {
 	if it == nil {
 		return nil
 	}
@@ -70,13 +70,17 @@ func (m *Screen) confirmApprove(it *item, holder *pixholder.Lookup) tea.Cmd {
 	} else {
 		b.WriteString("Amount:      unknown (the service sent no decoded quote)\n")
 	}
+
 	// Who receives the money, before anything else about it.
 	fmt.Fprintf(&b, "Destination: %s\n", destinationOf(op, q).Line(op))
 	if h, ok := m.holderLine(holder); ok {
 		fmt.Fprintf(&b, "Holder:      %s\n", h)
 	}
+	for _, l := range m.priceLines(it, t) {
+		b.WriteString(l + "\n")
+	}
 	if q != nil {
-		fmt.Fprintf(&b, "Pair:        %s at %s (%s → %s)\n", q.PairName, q.BasePrice.String(), q.InputMethod, q.OutputMethod)
+		fmt.Fprintf(&b, "Methods:     %s → %s\n", q.InputMethod, q.OutputMethod)
 	}
 	fmt.Fprintf(&b, "Account:     %s\n", accountLine(op))
 	if q != nil {
@@ -299,11 +303,17 @@ func (m *Screen) decided(res ui.Result[decision]) tea.Cmd {
 // accounts: the main account (the nil id) when it names none or names the
 // main account by its id.
 func (m *Screen) opAccount(op api.Operation) uuid.UUID {
+	return accountOf(m.s.Accounts, op)
+}
+
+// accountOf is opAccount among the accounts listed (a command carries a
+// copy of them).
+func accountOf(accounts []api.Account, op api.Operation) uuid.UUID {
 	id, err := uuid.Parse(op.SubAccountID)
 	if err != nil {
 		return uuid.Nil
 	}
-	for _, a := range m.s.Accounts {
+	for _, a := range accounts {
 		if a.ID == id && a.MainAccountID == "" {
 			return uuid.Nil
 		}

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -31,6 +32,8 @@ type quote struct {
 	PairName                     string
 	SendMethod                   string
 	Fees                         []api.Fee
+	// At is when it was quoted, when the decoded quote says so.
+	At time.Time
 }
 
 func object(raw json.RawMessage) map[string]json.RawMessage {
@@ -100,6 +103,9 @@ func decodeQuote(raw json.RawMessage) *quote {
 	}
 	if q.SendMethod == "" {
 		q.SendMethod = str(m, "sendMethod")
+	}
+	if at, err := time.Parse(time.RFC3339Nano, str(m, "createdAt")); err == nil {
+		q.At = at
 	}
 	if q.PairName == "" && q.InputCurrency != "" {
 		q.PairName = q.InputCurrency + q.OutputCurrency

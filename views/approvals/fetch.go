@@ -3,6 +3,7 @@ package approvals
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -39,6 +40,9 @@ type detail struct {
 	// holder is who its PIX payout reaches, looked up when the detail was
 	// fetched to approve it (nil otherwise, or for another output).
 	holder *pixholder.Lookup
+	// today is its price now, asked when the detail was fetched to
+	// approve it (nil otherwise).
+	today *today
 }
 
 // poll arms the next reload of the live loop, replacing any armed before;
@@ -116,12 +120,14 @@ func (m *Screen) fetchDetailFor(id string, withHolder bool) tea.Cmd {
 		sl = &ui.Slot{}
 		m.details[id] = sl
 	}
-	svc := m.svc
+	svc, accounts := m.svc, slices.Clone(m.s.Accounts)
 	return ui.Fetch(m.s, sl, requestTimeout, func(ctx context.Context) (detail, error) {
 		op, err := svc.GetOperation(ctx, uid)
 		d := detail{id: id, op: op}
 		if err == nil && withHolder {
 			d.holder = holderOf(ctx, svc, op)
+			t := priceToday(ctx, svc, op, accountOf(accounts, *op))
+			d.today = &t
 		}
 		return d, err
 	})
@@ -281,7 +287,7 @@ func (m *Screen) detailArrived(msg ui.Result[detail]) tea.Cmd {
 		m.after.id = ""
 		switch action {
 		case "approve":
-			return m.confirmApprove(m.item(id), msg.Value.holder)
+			return m.confirmApprove(m.item(id), msg.Value.holder, msg.Value.today)
 		case "reject":
 			return m.promptReject(m.item(id))
 		}

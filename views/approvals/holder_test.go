@@ -70,7 +70,7 @@ func TestApprovalNamesWhoThePixPayoutReaches(t *testing.T) {
 			if strings.HasPrefix(body, "✗ NO HOLDER") != (c.name == "unknown key") || strings.Count(body, "NO HOLDER") > 1 {
 				t.Errorf("the unknown key is not said first, or said of a known one:\n%s", body)
 			}
-			if d, p := strings.Index(body, "Holder:"), strings.Index(body, "Pair:"); d < 0 || p < d {
+			if d, p := strings.Index(body, "Holder:"), strings.Index(body, "Price then:"); d < 0 || p < d {
 				t.Errorf("the holder is not above the pair:\n%s", body)
 			}
 			if !slices.Equal(svc.PixAsked, c.asked) {

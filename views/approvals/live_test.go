@@ -63,10 +63,10 @@ func TestDecisionOnAnOperationDecidedElsewhereIsRefused(t *testing.T) {
 	if len(h.Asks)+len(h.Prompts) != 0 {
 		t.Fatalf("a decision was offered on a rejected operation: %d asks, %d prompts", len(h.Asks), len(h.Prompts))
 	}
-	if len(h.Toasts) != 2 || !strings.Contains(h.Toasts[0].Text, "Cannot approve now: already decided: rejected") {
+	if len(h.Toasts) != 2 || !strings.Contains(h.Toasts[0].Text, "Cannot approve now: already decided: REJECTED") {
 		t.Fatalf("toasts = %+v", h.Toasts)
 	}
-	if v := h.PlainView(); !strings.Contains(v, "✗ rejected by approver1@example.com: wrong wallet") {
+	if v := h.PlainView(); !strings.Contains(v, "✗ REJECTED by approver1@example.com: wrong wallet") {
 		t.Fatalf("who rejected and why is not shown:\n%s", v)
 	}
 	h.Key("enter")
@@ -252,7 +252,7 @@ func TestBatchLeavesOutWhatWasDecidedElsewhere(t *testing.T) {
 	}
 	second.Status = api.OperationRejected
 	h.Key("a")
-	if len(h.Asks) != 1 || !strings.Contains(h.Asks[0].Body, "Left out: "+short(second.ID.String())+": already decided: rejected") {
+	if len(h.Asks) != 1 || !strings.Contains(h.Asks[0].Body, "Left out: "+short(second.ID.String())+": already decided: REJECTED") {
 		t.Fatalf("asks %+v", h.Asks)
 	}
 	h.Run(h.Asks[0].OnYes)

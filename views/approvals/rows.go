@@ -50,7 +50,7 @@ var allColumns = []widget.Column{
 	colApprovals:   {Title: "Appr", Width: 4, Right: true},
 	colAge:         {Title: "Age", Right: true},
 	colAccount:     {Title: "Account"},
-	colStatus:      {Title: "Status", Width: 8},
+	colStatus:      {Title: "Status", Width: 8, Status: true},
 }
 
 const (

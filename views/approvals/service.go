@@ -16,4 +16,9 @@ type Service interface {
 	ApproveOperation(ctx context.Context, id uuid.UUID) (*api.Operation, error)
 	RejectOperation(ctx context.Context, id uuid.UUID, reason string) (*api.Operation, error)
 	PixInfo(ctx context.Context, pixKey string) (*api.PixInfo, error)
+	// Quote prices a parked operation today, for the approval's
+	// confirmation (see price.go).
+	Quote(ctx context.Context, req api.QuoteRequest) (*api.Quote, error)
+	// GetTicket follows the ticket a request executed (My requests).
+	GetTicket(ctx context.Context, subAccountID, id uuid.UUID) (*api.Ticket, error)
 }

@@ -34,6 +34,12 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		m.email = e
 		m.rebuild()
 	}
+	switch msg.(type) {
+	case ui.Result[mine], minePollMsg:
+		return m, m.mine.update(msg, m.visible && m.showMine)
+	case ui.ThemeChangedMsg:
+		m.mine.update(msg, false)
+	}
 	switch msg := msg.(type) {
 	case listing.WholeMsg[api.Operation]:
 		return m, m.inbox(msg)
@@ -60,22 +66,29 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		// rather than at the end of the slow loop's wait.
 		m.visible = visible
 		cmds := []tea.Cmd{m.poll()}
+		if visible && m.showMine {
+			cmds = append(cmds, m.mine.load(), m.mine.follow())
+		}
 		if visible && !m.listing.Waiting() && m.s.Now().Sub(m.askedAt) >= visibleEvery {
 			cmds = append(cmds, m.reload())
 		}
 		return m, tea.Batch(cmds...)
 	case ui.AccessLoadedMsg:
 		m.accessFailed = msg.Err != nil
+		tab := m.pickTab()
 		if m.deferred {
-			return m, m.reload()
+			return m, tea.Batch(tab, m.reload())
 		}
-		return m, nil
+		return m, tab
 	case ui.ChangedMsg:
 		// An operation was parked from another screen: the inbox shows it.
 		if msg.By == m.ID() || !msg.For(m.s, ui.ChangedOperations) {
 			return m, nil
 		}
 		cmds := []tea.Cmd{m.reload()}
+		if m.showMine {
+			cmds = append(cmds, m.mine.load())
+		}
 		if m.open != "" {
 			cmds = append(cmds, m.fetchDetail(m.open))
 		}
@@ -133,6 +146,25 @@ func (m *Screen) navigate(id string) tea.Cmd {
 }
 
 func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
+	if msg.String() == "m" && m.open == "" {
+		m.showMine, m.chosen = !m.showMine, true
+		if m.showMine {
+			return tea.Batch(m.mine.load(), m.mine.follow())
+		}
+		return nil
+	}
+	if m.showMine {
+		switch {
+		case key.Matches(msg, m.keys.Refresh):
+			return m.mine.load()
+		case msg.String() == "t":
+			if id := m.mine.ticket(); id != "" {
+				return ui.Navigate("tickets", id)
+			}
+			return nil
+		}
+		return m.mine.update(msg, true)
+	}
 	it := m.current()
 	switch {
 	case key.Matches(msg, m.keys.Refresh):

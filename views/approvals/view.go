@@ -11,6 +11,9 @@ import (
 
 // View implements ui.Screen.
 func (m *Screen) View() string {
+	if m.showMine {
+		return m.mine.view(m.s.Styles().Muted.Render("m inbox ·"))
+	}
 	if m.open != "" {
 		return m.detailView()
 	}
@@ -28,7 +31,7 @@ func (m *Screen) summaryLine() string {
 	th := m.s.Styles()
 	switch {
 	case m.notApprover:
-		return th.Warn.Render("⊘ the approval inbox is for approvers, and this access is not one")
+		return th.Warn.Render("⊘ the approval inbox is for approvers, and this access is not one · m: your own requests")
 	case m.err != nil && errors.Is(m.err, api.ErrForbidden):
 		return th.Warn.Render("⊘ the approval inbox is for approvers, and this access is not one (the service answered 403)")
 	case m.err != nil:
@@ -55,23 +58,16 @@ func (m *Screen) actionLine(it *item) string {
 	}
 	switch it.op.Status {
 	case api.OperationExecuted:
-		return th.Good.Render("✓ executed: ticket " + it.op.ExecutedID + " · t opens it")
+		return th.StatusWord(api.MeaningDone, "EXECUTED: ticket "+it.op.ExecutedID) + th.Muted.Render(" · t opens it")
 	case api.OperationRejected:
-		r := "✗ rejected"
-		if it.op.RejectedBy != "" {
-			r += " by " + it.op.RejectedBy
-		}
-		if it.op.Reason != "" {
-			r += ": " + it.op.Reason
-		}
-		return th.Warn.Render(r)
+		return th.Bad.Render("✗ " + it.op.Rejection())
 	case api.OperationPending:
 	default:
-		r := strings.ToLower(string(it.op.Status))
+		r := string(it.op.Status)
 		if it.op.Reason != "" {
 			r += ": " + it.op.Reason
 		}
-		return th.Muted.Render(r)
+		return th.StatusWord(it.op.Status.Meaning(), r)
 	}
 	if it.sending {
 		return th.Muted.Render("sending your decision…")

@@ -96,7 +96,7 @@ func TestReviewRefusesInvalidRowsThenPaysOnConfirmation(t *testing.T) {
 	d := screentest.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, c) }, 120, 24)
 	open(d, path)
 	v := d.PlainView()
-	for _, want := range []string{"File: " + path, "10.25 BRL", "12.25 BRL", "INVALID: \"Nobody\" is no r", "Rows: 3 to pay, 0 already created, 0 parked earlier, 1 invalid, of 4", "1 rows are invalid: nothing is paid", "Environment: SANDBOX", "Account:"} {
+	for _, want := range []string{"File: " + path, "10.25 BRL", "12.25 BRL", "INVALID: \"Nobody\" is no r", "Rows: 3 to pay, 0 already created, 0 parked earlier, 1 invalid, of 4", "1 row is invalid: nothing is paid", "Environment: SANDBOX", "Account:"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("review lacks %q:\n%s", want, v)
 		}
@@ -266,7 +266,7 @@ func TestReviewFitsMediumAndNarrowTerminals(t *testing.T) {
 		want []string
 	}{
 		{80, 24, []string{"Destination", "Pays", "Rows: 3 to pay, 0 already created, 0 parked earlier, 1 invalid, of 4", "They receive: 33.75 BRL", "You pay (at today's quotes): ",
-			"Environment: SANDBOX", "1 rows are invalid: nothing is paid"}},
+			"Environment: SANDBOX", "1 row is invalid: nothing is paid"}},
 		{40, 12, []string{"SANDBOX · ", "File: " + filepath.Base(path) + " · 3 to pay of 4", "Receive: 33.75 BRL", "Pay: ",
 			"1 invalid: o opens a file, v drops them"}},
 	} {

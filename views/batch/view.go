@@ -158,7 +158,8 @@ func (m *Screen) reviewFoot(narrow bool) []string {
 	case !p.Ready() && narrow:
 		add(plain, fmt.Sprintf("%d invalid: o opens a file, v drops them", len(p.Rows)-p.Valid()))
 	case !p.Ready():
-		add(plain, fmt.Sprintf("%d rows are invalid: nothing is paid. Fix the file (o), or drop them (v).", len(p.Rows)-p.Valid()))
+		n := len(p.Rows) - p.Valid()
+		add(plain, fmt.Sprintf("%d %s: nothing is paid. Fix the file (o), or drop %s (v).", n, pick(n, "row is invalid", "rows are invalid"), pick(n, "it", "them")))
 	case p.Count(pay.StateNew) == 0:
 		add(plain, "Nothing to pay: earlier runs settled every row. c records this run.")
 	default:
@@ -425,4 +426,12 @@ func short(id string) string {
 		return id[:8]
 	}
 	return id
+}
+
+// pick is one when n is 1, else many.
+func pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -33,6 +33,14 @@ func sendWallet(t *testing.T, sc *Screen, alias string) tea.Cmd {
 	f.SetValue("walletAddress", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
 	_, cmd := sc.Update(fakeservice.KeyPress("ctrl+s"))
 	if cmd == nil {
+		t.Fatal("the form was not checked")
+	}
+	ask, ok := cmd().(ui.ConfirmMsg)
+	if !ok {
+		t.Fatal("the save was not confirmed first")
+	}
+	_, cmd = sc.Update(ask.OnYes())
+	if cmd == nil {
 		t.Fatal("the form was not sent")
 	}
 	return cmd
@@ -74,4 +82,26 @@ func TestBeneficiariesDropAnOlderLoad(t *testing.T) {
 	svc := &fakeservice.Service{Wallets: []api.Wallet{wallet("first")}}
 	h := newHarness(t, svc, canWrite)
 	staletest.Refresh(h.Driver, func() { svc.Wallets = []api.Wallet{wallet("second")} }, "second", "first").Check(t)
+}
+
+// An alias is not cut while the window has columns to spare, and the BRL
+// list says what it knows of who a PIX key pays (the service keeps no
+// holder's name for it): its tax id, else its note.
+func TestAliasesWholeAndThePixColumnFilled(t *testing.T) {
+	svc := &fakeservice.Service{Wallets: []api.Wallet{wallet("Fornecedor de Insumos Ltda")}}
+	svc.BRL = []api.BRLAccount{
+		{ID: uuid.New(), Alias: "Maria", PixKey: "52998224725", PixKeyType: "CPF", TaxID: "52998224725"},
+		{ID: uuid.New(), Alias: "Loja", PixKey: "loja@example.com", PixKeyType: "EMAIL", Description: "aluguel da loja"},
+	}
+	h := newHarness(t, svc, canWrite)
+	if v := h.PlainView(); !strings.Contains(v, "Fornecedor de Insumos Ltda") {
+		t.Fatalf("the alias is cut with room to spare:\n%s", v)
+	}
+	toTab(h, 1)
+	v := h.PlainView()
+	for _, want := range []string{"Holder / note", "52998224725  ", "aluguel da loja"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("the BRL list lacks %q:\n%s", want, v)
+		}
+	}
 }

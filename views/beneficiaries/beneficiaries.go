@@ -31,8 +31,10 @@ type Screen struct {
 	// when last seen, watched the last key looked up as typed, known the
 	// last holder found.
 	holderSlot, pausing ui.Slot
-	typed, watched      string
-	known               holder
+	// saveSlot awaits the operator's yes to save the open form.
+	saveSlot       ui.Slot
+	typed, watched string
+	known          holder
 }
 
 // New builds the screen for a session.
@@ -92,6 +94,8 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.holderOK(msg)
+	case saveYesMsg:
+		return m, m.saved(msg)
 	case tabbed.SentMsg:
 		cmd, created := m.Sent(msg)
 		if created {
@@ -130,11 +134,12 @@ func (m *Screen) openForm() tea.Cmd {
 		return ui.Toast(ui.ToastError, "Cannot add a beneficiary: "+ui.ErrorText(err))
 	}
 	k := m.kinds[m.Cur()]
+	m.saveSlot.Cancel()
 	if k.key == "brl" {
 		m.holderSlot.Cancel()
 		m.pausing.Cancel()
 		m.typed, m.watched, m.known = "", "", holder{}
 		return m.OpenVettedForm(k.newForm(), k.request, m.vetPix)
 	}
-	return m.OpenForm(k.newForm(), k.request)
+	return m.OpenVettedForm(k.newForm(), k.request, m.vet)
 }

@@ -32,7 +32,7 @@ func TestBRLWrongCPFIsRefusedLocallyThenTheFixedOneIsSentAndListed(t *testing.T)
 	h := newHarness(t, svc, canWrite)
 	openBRLBankForm(h)
 	h.screen().Form().SetValue("taxId", "529.982.247-24")
-	h.Key("ctrl+s")
+	h.save()
 
 	if len(svc.BRLSent) != 0 {
 		t.Fatalf("a wrong CPF was sent: %+v", svc.BRLSent)
@@ -51,7 +51,7 @@ func TestBRLWrongCPFIsRefusedLocallyThenTheFixedOneIsSentAndListed(t *testing.T)
 	if hint := f.Hint("taxId"); !strings.Contains(hint, "CPF 52998224725") {
 		t.Fatalf("hint = %q, want the recognised CPF", hint)
 	}
-	h.Key("ctrl+s")
+	h.save()
 
 	if len(svc.BRLSent) != 1 {
 		t.Fatalf("sent %d requests, want 1", len(svc.BRLSent))
@@ -108,7 +108,7 @@ func TestPixKeyKindIsShown(t *testing.T) {
 	f := h.screen().Form()
 	f.SetValue("alias", "x")
 	f.SetValue("pixKey", "11912345678")
-	h.Key("ctrl+s")
+	h.save()
 	if !strings.Contains(f.Error("pixKey"), "+55") {
 		t.Fatalf("11 bare digits that fail as a CPF should suggest +55: %q", f.Error("pixKey"))
 	}
@@ -122,7 +122,7 @@ func TestWalletChecksumRefusedThenAcceptedInChecksummedForm(t *testing.T) {
 	f.SetValue("alias", "cold")
 	f.SetValue("walletChain", "POLYGON")
 	f.SetValue("walletAddress", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD")
-	h.Key("ctrl+s")
+	h.save()
 	if len(svc.WalletsSent) != 0 || !strings.Contains(f.Error("walletAddress"), "checksum does not match") {
 		t.Fatalf("bad checksum: sent %v, error %q", svc.WalletsSent, f.Error("walletAddress"))
 	}
@@ -130,7 +130,7 @@ func TestWalletChecksumRefusedThenAcceptedInChecksummedForm(t *testing.T) {
 	if !strings.Contains(h.PlainView(), "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359") {
 		t.Fatalf("the checksummed form is not shown:\n%s", h.PlainView())
 	}
-	h.Key("ctrl+s")
+	h.save()
 	if len(svc.WalletsSent) != 1 || svc.WalletsSent[0].WalletAddress != "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359" || svc.WalletsSent[0].WalletChain != "POLYGON" {
 		t.Fatalf("sent %+v, want the checksummed address on POLYGON", svc.WalletsSent)
 	}
@@ -145,7 +145,7 @@ func TestServiceErrorLandsOnTheFieldItNames(t *testing.T) {
 	f.SetValue("alias", "x")
 	f.SetValue("pixKey", "fulano@example.com")
 	svc.Holders = map[string]api.PixInfo{"fulano@example.com": {Name: "Fulano de Tal", TaxID: "***.982.247-**", BankName: "Banco Exemplo"}}
-	h.Key("ctrl+s")
+	h.save()
 	if len(h.Asks) != 1 {
 		t.Fatalf("the holder was not shown before saving: %d confirmations", len(h.Asks))
 	}
@@ -231,7 +231,7 @@ func TestABAAndCOPRules(t *testing.T) {
 	h.Key("right", "right", "n")
 	f := h.screen().Form()
 	f.SetValue("bankRoutingNumber", "123456789")
-	h.Key("ctrl+s")
+	h.save()
 	if !strings.Contains(f.Error("bankRoutingNumber"), "check digit") {
 		t.Fatalf("ABA 123456789: %q", f.Error("bankRoutingNumber"))
 	}
@@ -255,7 +255,7 @@ func copWithoutPayee(h harness) *form.Form {
 	f := h.newForm("COP account")
 	f.SetValue("alias", "bogota")
 	f.SetValue("beneficiaryName", "Juan")
-	h.Key("ctrl+s")
+	h.save()
 	if !strings.Contains(f.Error("breBKey"), "Bre-B key") {
 		h.T.Fatalf("COP without key nor account: %q", f.Error("breBKey"))
 	}
@@ -278,7 +278,7 @@ func TestCOPRuleErrorClearsWhenTheFieldsItNamesAreFilled(t *testing.T) {
 	if v := h.PlainView(); strings.Contains(v, "type a Bre-B key, or the bank account") {
 		t.Fatalf("the rule's error is still shown:\n%s", v)
 	}
-	h.Key("ctrl+s")
+	h.save()
 	if !strings.Contains(f.Error("bankId"), "bank id or the bank name") {
 		t.Fatalf("an account without its bank: %q", f.Error("bankId"))
 	}
@@ -313,7 +313,7 @@ func TestSmallTerminal(t *testing.T) {
 		fakeservice.CheckSize(t, h.Screen.View(), sz[0], sz[1])
 		h.Key("n")
 		fakeservice.CheckSize(t, h.Screen.View(), sz[0], sz[1])
-		h.Key("ctrl+s")
+		h.save()
 		fakeservice.CheckSize(t, h.Screen.View(), sz[0], sz[1])
 		h.Key("esc")
 	}

@@ -18,7 +18,7 @@ func (h harness) createWallet() {
 	f.SetValue("alias", "Cold")
 	f.SetValue("walletChain", "POLYGON")
 	f.SetValue("walletAddress", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
-	h.Key("ctrl+s")
+	h.save()
 }
 
 func TestCreatedBeneficiaryTellsTheQuotePickers(t *testing.T) {

@@ -80,6 +80,7 @@ func eurKind(svc Service) *kind {
 			}
 			return creates(Service.CreateEURAccount, req)
 		},
+		keyOf:      eurFormKey,
 		createPath: "POST /v2/account/beneficiaries/bank-accounts/eur/",
 	}
 }
@@ -103,6 +104,7 @@ func arsKind(svc Service) *kind {
 			}
 			return creates(Service.CreateARSAccount, req)
 		},
+		keyOf:      arsFormKey,
 		createPath: "POST /v2/account/beneficiaries/bank-accounts/ars/",
 	}
 }
@@ -116,7 +118,7 @@ func eurEntry(e api.EURAccount) tabbed.Entry {
 	if iban != "" {
 		iban = validate.IBANGroups(iban)
 	}
-	return tabbed.Entry{ID: e.ID.String(), Name: e.Alias,
+	return tabbed.Entry{ID: e.ID.String(), Name: e.Alias, Key: ibanKey(e.IBAN),
 		Cells: []string{e.Alias, e.BankBeneficiaryName, iban, e.BIC},
 		Detail: [][2]string{{"Alias", e.Alias}, {"Beneficiary", e.BankBeneficiaryName}, {"IBAN", iban}, {"BIC", e.BIC},
 			{"Country", e.Country}, {"Business", business}, {"Description", e.Description}, {"Id", e.ID.String()}}}
@@ -127,7 +129,7 @@ func arsEntry(a api.ARSAccount) tabbed.Entry {
 	if len(cvu) == 22 {
 		cvu = cvu[:8] + " " + cvu[8:]
 	}
-	return tabbed.Entry{ID: a.ID.String(), Name: a.Alias,
+	return tabbed.Entry{ID: a.ID.String(), Name: a.Alias, Key: cvuKey(a.CVU),
 		Cells:  []string{a.Alias, cvu, strings.TrimSpace(a.Description), date(a.CreatedAt)},
 		Detail: [][2]string{{"Alias", a.Alias}, {"CVU", cvu}, {"Description", a.Description}, {"Id", a.ID.String()}}}
 }

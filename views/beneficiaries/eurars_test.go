@@ -41,7 +41,7 @@ func TestEURBadIBANOnItsFieldThenTheGoodOneIsSentAndListed(t *testing.T) {
 	h.Type("Dupont SARL")
 	h.Key("tab")
 	h.Type("FR14 2004 1010 0505 0001 3M02 607") // last digit wrong
-	h.Key("ctrl+s")
+	h.save()
 	if len(svc.EURSent) != 0 {
 		t.Fatalf("a bad IBAN was sent: %+v", svc.EURSent)
 	}
@@ -56,7 +56,7 @@ func TestEURBadIBANOnItsFieldThenTheGoodOneIsSentAndListed(t *testing.T) {
 	if hint := f.Hint("iban"); !strings.Contains(hint, "FR14 2004 1010 0505 0001 3M02 606") || !strings.Contains(hint, "FRA") {
 		t.Fatalf("IBAN hint = %q", hint)
 	}
-	h.Key("ctrl+s")
+	h.save()
 	if len(svc.EURSent) != 1 {
 		t.Fatalf("sent %d EUR requests, want 1", len(svc.EURSent))
 	}
@@ -78,9 +78,15 @@ func TestEURBadIBANOnItsFieldThenTheGoodOneIsSentAndListed(t *testing.T) {
 	if es := h.Journal(); len(es) != 1 || es[0].Action != "create-beneficiary-eur" || es[0].Outcome != "created" {
 		t.Fatalf("journal = %+v", es)
 	}
+	// The save was confirmed, repeating what is registered and that the
+	// service can never delete it.
+	if len(h.Asks) != 1 || !strings.Contains(h.Asks[0].Body, "PERMANENT: the service offers no delete for EUR accounts") ||
+		!strings.Contains(h.Asks[0].Body, "IBAN: FR1420041010050500013M02606") {
+		t.Fatalf("the save was not confirmed with its facts: %+v", h.Asks)
+	}
 	// No delete in the live catalogue: d says so, and asks nothing.
 	h.Key("d")
-	if len(h.Asks) != 0 || len(h.Toasts) == 0 || !strings.Contains(h.Toasts[len(h.Toasts)-1].Text, "no delete for EUR accounts") {
+	if len(h.Asks) != 1 || len(h.Toasts) == 0 || !strings.Contains(h.Toasts[len(h.Toasts)-1].Text, "no delete for EUR accounts") {
 		t.Fatalf("d on EUR: asks %d toasts %+v", len(h.Asks), h.Toasts)
 	}
 }
@@ -98,7 +104,7 @@ func TestEURServiceRefusalLandsOnTheBICField(t *testing.T) {
 	f.SetValue("bic", "deutdeff")
 	f.SetValue("country", "DEU")
 	f.SetValue("isBusiness", "yes")
-	h.Key("ctrl+s")
+	h.save()
 	if len(svc.EURSent) != 1 || svc.EURSent[0].BIC != "DEUTDEFF" || !svc.EURSent[0].IsBusiness || svc.EURSent[0].Country != "DEU" {
 		t.Fatalf("sent %+v", svc.EURSent)
 	}
@@ -118,7 +124,7 @@ func TestARSBadCVUOnItsFieldThenTheGoodOneIsSentAndListed(t *testing.T) {
 	h.Type("Proveedor")
 	h.Key("tab")
 	h.Type("2850590840090418135201") // first block's check digit wrong
-	h.Key("ctrl+s")
+	h.save()
 	if len(svc.ARSSent) != 0 || f.FocusedKey() != "cvu" || f.Error("cvu") == "" {
 		t.Fatalf("bad CVU: sent %+v focus %q error %q", svc.ARSSent, f.FocusedKey(), f.Error("cvu"))
 	}
@@ -132,12 +138,47 @@ func TestARSBadCVUOnItsFieldThenTheGoodOneIsSentAndListed(t *testing.T) {
 	if hint := f.Hint("cvu"); !strings.Contains(hint, "28505909 40090418135201") {
 		t.Fatalf("CVU hint = %q", hint)
 	}
-	h.Key("ctrl+s")
+	h.save()
 	if len(svc.ARSSent) != 1 || svc.ARSSent[0] != (api.CreateARSAccountRequest{Alias: "Proveedor", CVU: "2850590940090418135201"}) {
 		t.Fatalf("sent %+v", svc.ARSSent)
 	}
 	if v := h.PlainView(); h.screen().Form() != nil || !strings.Contains(v, "[ARS 1]") || !strings.Contains(v, "Proveedor") {
 		t.Fatalf("the new account is not listed:\n%s", v)
+	}
+}
+
+// A CVU already registered is named in the confirmation, and only a
+// second yes saves it again; a no at the second question saves nothing.
+func TestDuplicateCVUNeedsASecondYes(t *testing.T) {
+	svc := &fakeservice.Service{}
+	svc.ARS = []api.ARSAccount{{ID: uuid.New(), Alias: "Proveedor BA", CVU: "2850590940090418135201"}}
+	h := newHarness(t, svc, canWrite)
+	toTab(h, tabARS)
+	for _, second := range []bool{false, true} {
+		h.newForm("ARS")
+		h.Type("Otro nombre")
+		h.Key("tab")
+		h.Type("2850590940090418135201")
+		n := len(h.Asks)
+		h.Key("ctrl+s")
+		if len(h.Asks) != n+1 || !strings.Contains(h.Asks[n].Body, `CVU 2850590940090418135201 is "Proveedor BA"'s`) {
+			t.Fatalf("the duplicate is not named: %+v", h.Asks[n:])
+		}
+		h.Run(h.Asks[n].OnYes)
+		if len(svc.ARSSent) != 0 || len(h.Asks) != n+2 || !strings.Contains(h.Asks[n+1].Title, "Second yes") {
+			t.Fatalf("one yes saved a duplicate: sent %+v, asks %+v", svc.ARSSent, h.Asks[n:])
+		}
+		if !second {
+			h.Key("esc") // the form is left: nothing saved
+			if len(svc.ARSSent) != 0 {
+				t.Fatalf("sent %+v", svc.ARSSent)
+			}
+			continue
+		}
+		h.Run(h.Asks[n+1].OnYes)
+		if len(svc.ARSSent) != 1 || svc.ARSSent[0].Alias != "Otro nombre" {
+			t.Fatalf("the second yes did not save: %+v", svc.ARSSent)
+		}
 	}
 }
 
@@ -171,7 +212,7 @@ func TestPixKeyHolderIsShownBeforeSaving(t *testing.T) {
 	svc.Holders = map[string]api.PixInfo{"52998224725": fulano}
 	h := newHarness(t, svc, canWrite)
 	openPixForm(h, "Fulano", "529.982.247-25")
-	h.Key("ctrl+s")
+	h.save()
 	if len(svc.PixAsked) != 1 || svc.PixAsked[0] != "52998224725" {
 		t.Fatalf("pix-info asked %v, want the normalised key", svc.PixAsked)
 	}
@@ -195,7 +236,7 @@ func TestPixKeyHolderIsShownBeforeSaving(t *testing.T) {
 		t.Fatalf("after no: sent %+v, form open %v", svc.BRLSent, h.screen().Form() != nil)
 	}
 	// Again, and yes: saved with the key, and listed.
-	h.Key("ctrl+s")
+	h.save()
 	if len(h.Asks) != 2 {
 		t.Fatalf("ctrl+s again did not show the holder: %d asks", len(h.Asks))
 	}
@@ -212,7 +253,7 @@ func TestUnknownPixKeyIsSaidOnItsField(t *testing.T) {
 	svc := &fakeservice.Service{}
 	h := newHarness(t, svc, canWrite)
 	openPixForm(h, "Ninguém", "ninguem@example.com")
-	h.Key("ctrl+s")
+	h.save()
 	f := h.screen().Form()
 	if len(svc.PixAsked) != 1 {
 		t.Fatalf("pix-info was not asked: %v", svc.PixAsked)
@@ -233,7 +274,7 @@ func TestUnknownPixKeyIsSaidOnItsField(t *testing.T) {
 	f.SetValue("bankCode", "341")
 	f.SetValue("branchCode", "1")
 	f.SetValue("accountNumber", "1")
-	h.Key("ctrl+s")
+	h.save()
 	if len(svc.PixAsked) != 1 || len(svc.BRLSent) != 1 || svc.BRLSent[0].PixKey != "" {
 		t.Fatalf("bank account: asked %v sent %+v", svc.PixAsked, svc.BRLSent)
 	}
@@ -258,7 +299,7 @@ func TestPixHolderOfAnEarlierKeyIsDropped(t *testing.T) {
 	if len(h.Asks) != 0 || len(svc.BRLSent) != 0 {
 		t.Fatalf("the earlier key's holder went on: asks %d sent %+v", len(h.Asks), svc.BRLSent)
 	}
-	h.Key("ctrl+s")
+	h.save()
 	if len(h.Asks) != 1 || !strings.Contains(h.Asks[0].Body, "fulano@example.com") {
 		t.Fatalf("the new key's holder: %+v", h.Asks)
 	}
@@ -337,7 +378,7 @@ func TestPixHolderShowsUnderTheKeyAsTyped(t *testing.T) {
 			t.Fatalf("the holder is not under the key (%q):\n%s", want, v)
 		}
 	}
-	h.Key("ctrl+s")
+	h.save()
 	if len(svc.PixAsked) != 1 || len(h.Asks) != 1 || !strings.Contains(h.Asks[0].Body, "Fulano de Tal") {
 		t.Fatalf("ctrl+s: asked %v, confirmations %d", svc.PixAsked, len(h.Asks))
 	}
@@ -360,7 +401,7 @@ func TestUnknownPixKeyIsSaidAsTyped(t *testing.T) {
 	if f.Error("pixKey") != unknownKey("ninguem@example.com") || !strings.Contains(h.PlainView(), "✗ no holder for this key") {
 		t.Fatalf("error %q:\n%s", f.Error("pixKey"), h.PlainView())
 	}
-	h.Key("ctrl+s")
+	h.save()
 	if len(h.Asks) != 0 || len(svc.BRLSent) != 0 || len(svc.PixAsked) != 1 {
 		t.Fatalf("an unknown key went on: asks %d sent %v asked %v", len(h.Asks), svc.BRLSent, svc.PixAsked)
 	}

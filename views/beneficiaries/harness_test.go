@@ -1,6 +1,7 @@
 package beneficiaries
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -35,4 +36,15 @@ func (h harness) newForm(what string) *form.Form {
 		h.T.Fatalf("n did not open the %s form", what)
 	}
 	return f
+}
+
+// save presses ctrl+s and answers yes to the save confirmation it opens
+// (a PIX key's holder is confirmed by the test itself).
+func (h harness) save() {
+	h.T.Helper()
+	n := len(h.Asks)
+	h.Key("ctrl+s")
+	if len(h.Asks) > n && strings.HasPrefix(h.Asks[len(h.Asks)-1].Title, "Register") {
+		h.Run(h.Asks[len(h.Asks)-1].OnYes)
+	}
 }

@@ -27,6 +27,9 @@ type kind struct {
 	// del is nil where the service offers no delete (USD, COP, EUR, ARS).
 	del     func(svc Service, ctx context.Context, account, id uuid.UUID) error
 	delPath string
+	// keyOf is the account the form pays, written as its list's
+	// Entry.Key (see same.go).
+	keyOf func(f *form.Form) string
 }
 
 // sender is a create call whose request was read from the form before the
@@ -113,6 +116,7 @@ func walletKind(svc Service) *kind {
 			}
 			return creates(Service.CreateWallet, req)
 		},
+		keyOf:      walletFormKey,
 		createPath: "POST /v2/account/beneficiaries/wallets/",
 		del:        Service.DeleteWallet,
 		delPath:    "DELETE /v2/account/beneficiaries/wallets/",
@@ -131,7 +135,7 @@ func brlKind(svc Service) *kind {
 	return &kind{svc: svc,
 		key: "brl", noun: "BRL account",
 		List: &tabbed.List{Title: "BRL", Narrow: []int{0, 2},
-			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Kind", Width: 10}, {Title: "Key / account"}, {Title: "Name", Width: 18}},
+			Cols: []widget.Column{{Title: "Alias", Width: 16}, {Title: "Kind", Width: 10}, {Title: "Key / account"}, {Title: "Holder / note", Width: 18}},
 			Load: lists(svc, Service.ListBRLAccounts, brlEntry)},
 		newForm: func() *form.Form {
 			return beneficiaryForm("New BRL beneficiary", "supplier",
@@ -161,6 +165,7 @@ func brlKind(svc Service) *kind {
 			}
 			return creates(Service.CreateBRLAccount, req)
 		},
+		keyOf:      brlFormKey,
 		createPath: "POST /v2/account/beneficiaries/bank-accounts/brl/",
 		del:        Service.DeleteBRLAccount,
 		delPath:    "DELETE /v2/account/beneficiaries/bank-accounts/brl/",
@@ -223,6 +228,7 @@ func usdKind(svc Service) *kind {
 			}
 			return creates(Service.CreateUSDAccount, req)
 		},
+		keyOf:      usdFormKey,
 		createPath: "POST /v2/account/beneficiaries/bank-accounts/usd/",
 	}
 }
@@ -279,6 +285,7 @@ func copKind(svc Service) *kind {
 			}
 			return creates(Service.CreateCOPAccount, req)
 		},
+		keyOf:      copFormKey,
 		createPath: "POST /v2/account/beneficiaries/bank-accounts/cop/",
 	}
 }
@@ -286,7 +293,7 @@ func copKind(svc Service) *kind {
 // The entries of the lists: the cells of a row, then every detail.
 
 func walletEntry(w api.Wallet) tabbed.Entry {
-	return tabbed.Entry{ID: w.ID.String(), Name: w.Alias,
+	return tabbed.Entry{ID: w.ID.String(), Name: w.Alias, Key: walletKey(w.WalletAddress, w.WalletChain),
 		Cells: []string{w.Alias, w.WalletChain, w.WalletAddress, date(w.CreatedAt)},
 		Detail: [][2]string{{"Alias", w.Alias}, {"Address", w.WalletAddress}, {"Chain", w.WalletChain},
 			{"Memo", w.WalletMemo}, {"Description", w.Description}, {"Id", w.ID.String()}}}
@@ -295,9 +302,13 @@ func walletEntry(w api.Wallet) tabbed.Entry {
 func brlEntry(b api.BRLAccount) tabbed.Entry {
 	e := tabbed.Entry{ID: b.ID.String(), Name: b.Alias}
 	if b.PixKey != "" {
-		e.Cells = []string{b.Alias, "PIX " + b.PixKeyType, b.PixKey, b.UserName}
-		e.Detail = [][2]string{{"Alias", b.Alias}, {"PIX key", b.PixKey}, {"Key kind", b.PixKeyType}}
+		// The service keeps no holder's name for a PIX key: the column
+		// says what it knows of who it pays, the tax id or the note.
+		e.Key = pixKeyKey(b.PixKey)
+		e.Cells = []string{b.Alias, "PIX " + b.PixKeyType, b.PixKey, nonEmpty(b.UserName, b.TaxID, b.Description)}
+		e.Detail = [][2]string{{"Alias", b.Alias}, {"PIX key", b.PixKey}, {"Key kind", b.PixKeyType}, {"Tax id", b.TaxID}}
 	} else {
+		e.Key = brlBankKey(b.BankCode, b.BranchCode, b.AccountNumber)
 		acc := b.BankCode + " " + b.BranchCode + " " + b.AccountNumber
 		e.Cells = []string{b.Alias, "bank", acc, b.UserName}
 		e.Detail = [][2]string{{"Alias", b.Alias}, {"Holder", b.UserName}, {"Tax id", b.TaxID},
@@ -308,7 +319,7 @@ func brlEntry(b api.BRLAccount) tabbed.Entry {
 }
 
 func usdEntry(u api.USDAccount) tabbed.Entry {
-	return tabbed.Entry{ID: u.ID.String(), Name: u.Alias,
+	return tabbed.Entry{ID: u.ID.String(), Name: u.Alias, Key: usdKey(u.BankRoutingNumber, u.BankAccountNumber),
 		Cells: []string{u.Alias, u.BankBeneficiaryName, u.BankRoutingNumber, u.BankAccountNumber},
 		Detail: [][2]string{{"Alias", u.Alias}, {"Beneficiary", u.BankBeneficiaryName},
 			{"Name", strings.TrimSpace(u.FirstName + " " + u.LastName)},
@@ -326,7 +337,7 @@ func copEntry(c api.COPAccount) tabbed.Entry {
 	if a := c.BeneficiaryAddress; a != nil {
 		addr = addressLine(api.Address{StreetLine1: a.StreetLine1, City: a.City, State: a.State, PostalCode: a.ZipCode, Country: a.Country})
 	}
-	return tabbed.Entry{ID: c.ID.String(), Name: c.Alias,
+	return tabbed.Entry{ID: c.ID.String(), Name: c.Alias, Key: copKey(c.BankAccountNumber, c.BreBKey),
 		Cells: []string{c.Alias, c.BeneficiaryName, where, c.BankName},
 		Detail: [][2]string{{"Alias", c.Alias}, {"Beneficiary", c.BeneficiaryName}, {"Type", c.BeneficiaryType},
 			{"Document", strings.TrimSpace(c.DocumentType + " " + c.DocumentNumber)},

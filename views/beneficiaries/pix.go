@@ -121,7 +121,7 @@ func (m *Screen) plainLine(l pixholder.Lookup, waiting bool) string {
 // key goes once its holder was shown and confirmed.
 func (m *Screen) vetPix(f *form.Form) tea.Cmd {
 	if f.Value("mode") != modePix {
-		return m.Send()
+		return m.vet(f)
 	}
 	key := f.Normalized("pixKey")
 	f.SetFormError("")
@@ -190,7 +190,11 @@ func (m *Screen) confirmHolder(f *form.Form, h holder) tea.Cmd {
 	}
 	th := m.s.Styles()
 	line, _ := pixholder.Lookup{Holder: &h.Holder}.Line(pixholder.Styles{Value: th.Value, Dim: th.Muted, Warn: th.Warn, Err: th.Error}, false)
-	return ui.Confirm(title, holderBody(line, key, alias, m.accountName()), onYes)
+	body := holderBody(line, key, alias, m.accountName())
+	if dupKey, dup := m.duplicate(f); dup != "" {
+		body = th.Warn.Render(fmt.Sprintf("⚠ ALREADY REGISTERED: %s is %q's; a second yes is asked.", dupKey, dup)) + "\n" + body
+	}
+	return ui.Confirm(title, body, onYes)
 }
 
 // holderBody is what the confirmation repeats: who the key pays (line, as
@@ -209,8 +213,13 @@ func (m *Screen) holderOK(msg holderOKMsg) tea.Cmd {
 	if !m.holderSlot.Take(msg) {
 		return nil
 	}
-	if f := m.pixForm(); f == nil || f.Sending() {
+	f := m.pixForm()
+	if f == nil || f.Sending() {
 		return nil
+	}
+	if _, dup := m.duplicate(f); dup != "" {
+		// The holder's confirmation named it: the second yes.
+		return m.confirmSave(f, true)
 	}
 	return m.Send()
 }

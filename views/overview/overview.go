@@ -47,6 +47,10 @@ type Screen struct {
 	// (it cannot before the access is known).
 	pendingAsked bool
 
+	// Each panel's freshness: when its values were read, and why the last
+	// read failed; a failed read keeps the values before it (dimmed).
+	balFresh, ticketsFresh, pendingFresh, infoFresh, limitsFresh ui.Fresh
+
 	balances    api.Balances
 	balErr      error
 	balLoaded   bool
@@ -81,12 +85,7 @@ type keyMap struct {
 
 // New builds the Overview for a session.
 func New(s *ui.Session, svc Service) ui.Screen {
-	t := widget.NewTable(
-		widget.Column{Title: "Created", Width: 11},
-		widget.Column{Title: "Status", Width: 10},
-		widget.Column{Title: "Sends", Right: true},
-		widget.Column{Title: "Receives", Right: true},
-	)
+	t := widget.NewTable(ticketColumns(nil)...)
 	t.SetStyles(s.Styles().TableStyles())
 	t.SetEmpty("no tickets yet")
 	return &Screen{
@@ -231,24 +230,29 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		if !m.balReq.Take(msg) {
 			return m, nil
 		}
-		m.balances, m.balErr, m.balLoaded = msg.Value, msg.Err, true
+		m.balErr, m.balLoaded = msg.Err, true
+		if m.balFresh.Took(m.s.Now(), msg.Err) {
+			m.balances = msg.Value
+		}
 		return m, m.refreshed()
 	case ui.Result[[]api.Ticket]:
 		if !m.ticketsReq.Take(msg) {
 			return m, nil
 		}
 		m.ticketsErr, m.ticketsDone = msg.Err, true
-		if msg.Err == nil {
+		if m.ticketsFresh.Took(m.s.Now(), msg.Err) {
 			m.tickets = msg.Value
+			m.table.SetColumns(ticketColumns(msg.Value)...)
 			m.table.SetRows(ticketRows(m.s.Styles(), msg.Value))
 		}
+		m.restyle()
 		return m, m.refreshed()
 	case ui.Result[*api.AccountDetails]:
 		if !m.infoReq.Take(msg) {
 			return m, nil
 		}
 		m.infoErr = msg.Err
-		if msg.Err == nil {
+		if m.infoFresh.Took(m.s.Now(), msg.Err) {
 			m.info = msg.Value
 		}
 		m.SetSize(m.w, m.h)
@@ -258,7 +262,7 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return m, nil
 		}
 		m.limitsErr, m.limitsDone = msg.Err, true
-		if msg.Err == nil {
+		if m.limitsFresh.Took(m.s.Now(), msg.Err) {
 			m.limits = msg.Value
 		}
 		m.SetSize(m.w, m.h)
@@ -278,7 +282,10 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		if !m.pendingReq.Take(msg) {
 			return m, nil
 		}
-		m.pending, m.pendingMore, m.pendingErr, m.pendingDone = msg.Value.n, msg.Value.more, msg.Err, true
+		m.pendingErr, m.pendingDone = msg.Err, true
+		if m.pendingFresh.Took(m.s.Now(), msg.Err) {
+			m.pending, m.pendingMore = msg.Value.n, msg.Value.more
+		}
 		return m, nil
 	case ui.AccessLoadedMsg:
 		if !m.pendingAsked {
@@ -288,7 +295,7 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case ui.ChangedMsg:
 		return m, m.reload(msg)
 	case ui.ThemeChangedMsg:
-		m.table.SetStyles(m.s.Styles().TableStyles())
+		m.restyle()
 		m.table.SetRows(ticketRows(m.s.Styles(), m.tickets))
 		return m, nil
 	case refreshMsg:
@@ -300,6 +307,17 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return m, m.handleKey(msg)
 	}
 	return m, nil
+}
+
+// restyle gives the latest tickets their styles: dimmed while the last
+// read of them failed.
+func (m *Screen) restyle() {
+	t := m.s.Styles()
+	st := t.TableStyles()
+	if m.ticketsFresh.Stale() {
+		st.Cell, st.Status = t.Disabled, nil
+	}
+	m.table.SetStyles(st)
 }
 
 func (m *Screen) refreshed() tea.Cmd {

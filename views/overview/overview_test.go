@@ -3,6 +3,7 @@ package overview
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -34,6 +35,8 @@ type fake struct {
 	limits    map[uuid.UUID]*api.AccountLimits
 	limitsN   int
 	amounts   []string // amounts BR Codes were asked for
+	// gone makes every read go unanswered, as when the service stopped.
+	gone error
 }
 
 func (f *fake) StaticBrCode(_ context.Context, sub uuid.UUID, amount, label, data string) (string, error) {
@@ -95,6 +98,9 @@ func limitsOf(max string) *api.AccountLimits {
 var _ Service = (*fake)(nil)
 
 func (f *fake) Balances(_ context.Context, sub uuid.UUID) (api.Balances, error) {
+	if f.gone != nil {
+		return nil, f.gone
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.asked = append(f.asked, sub)
@@ -102,6 +108,9 @@ func (f *fake) Balances(_ context.Context, sub uuid.UUID) (api.Balances, error) 
 }
 
 func (f *fake) ListTickets(_ context.Context, flt api.TicketFilter) (api.Page[api.Ticket], error) {
+	if f.gone != nil {
+		return api.Page[api.Ticket]{}, f.gone
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var out []api.Ticket
@@ -456,5 +465,48 @@ func TestAShortWindowKeepsTheLatestTickets(t *testing.T) {
 	d.Screen.SetSize(100, 40)
 	if v := d.PlainView(); !strings.Contains(v, "49,500.00") || !strings.Contains(v, "500.00 BRL") {
 		t.Fatalf("100x40: limits or tickets missing:\n%s", v)
+	}
+}
+
+// A panel whose refresh got no answer keeps its last good values, dimmed,
+// with their time and age, and the layout does not change; each panel
+// says as of when its values are.
+func TestOverviewKeepsLastGoodValuesWhenTheServiceIsGone(t *testing.T) {
+	f := newFake()
+	d := start(t, f, session(ui.Account{}, approver))
+	d.Screen.SetSize(120, 30)
+	before := d.PlainView()
+	if !strings.Contains(before, "  as of 14:00:00") || !strings.Contains(before, "Latest tickets · as of 14:00:00") || !strings.Contains(before, "Limits this month · November 2026 · as of 14:00:00") {
+		t.Fatalf("a panel does not say as of when:\n%s", before)
+	}
+	f.gone = fmt.Errorf("GET /v2/account/balances: %w: connection refused", api.ErrNoAnswer)
+	d.Advance(2 * time.Minute)
+	d.Key("r")
+	after := d.PlainView()
+	for _, want := range []string{"as of 14:00:00, 2m ago, not refreshed", "9,457.17"} {
+		if !strings.Contains(after, want) {
+			t.Errorf("the last good values are not kept with their age (%q):\n%s", want, after)
+		}
+	}
+	if strings.Contains(after, "✗") {
+		t.Errorf("an error line took the place of the values:\n%s", after)
+	}
+	if len(strings.Split(after, "\n")) != len(strings.Split(before, "\n")) {
+		t.Errorf("the layout changed")
+	}
+}
+
+// A sub-account the access is blacklisted from is named, not shown by id:
+// the accounts list leaves it out, and its name comes with the barred ones.
+func TestBlacklistedSubAccountIsNamed(t *testing.T) {
+	f := newFake()
+	s := session(ui.Account{}, approver)
+	barred := uuid.MustParse("0b0c5c1e-2a4b-4c8e-9a51-0d5e6f7a8b9c")
+	s.Access.BlacklistedAccountIDs = []uuid.UUID{barred}
+	s.Barred = []api.Account{{ID: barred, Name: "Filial Bloqueada"}}
+	d := start(t, f, s)
+	d.Screen.SetSize(120, 30)
+	if v := d.PlainView(); !strings.Contains(v, "blacklisted: Filial Bloqueada") || strings.Contains(v, "0b0c5c1e") {
+		t.Fatalf("the blacklisted sub-account is not named:\n%s", v)
 	}
 }

@@ -19,7 +19,7 @@ const chainWidth = 12
 // BR Code, and its deposit wallet on each chain, in w cells.
 func (m *Screen) receiveLines(w int) []string {
 	t := m.s.Styles()
-	lines := []string{t.Title.Render("Receive")}
+	lines := []string{t.Title.Render("Receive") + m.infoFresh.Note(t, m.s.Now())}
 	switch {
 	case m.infoErr != nil && m.info == nil:
 		return append(lines, ui.Fit(t.Error.Render("✗ "+ui.ErrorText(m.infoErr)), w, 1), t.Muted.Render("r retries"))
@@ -128,7 +128,7 @@ func (m *Screen) limitsLines(w int) []string {
 			title += t.Muted.Render(" · " + monthNames[u.Month-1] + " " + strconv.Itoa(u.Year))
 		}
 	}
-	lines = append(lines, title)
+	lines = append(lines, title+m.limitsFresh.Note(t, m.s.Now()))
 	if info.Blocked {
 		lines = append(lines, ui.Fit("  "+t.Bad.Render("BLOCKED: the service accepts no ticket from this account"), w, 1))
 	}

@@ -48,7 +48,7 @@ func (m *Screen) View() string {
 	if m.w >= twoColumns {
 		left := ui.Fit(strings.Join(m.leftLines(leftWidth), "\n"), leftWidth, m.h)
 		sep := strings.TrimSuffix(strings.Repeat(t.Muted.Render("│")+"\n", m.h), "\n")
-		right := strings.Join(m.wideRightLines(m.w-leftWidth-3), "\n") + "\n" + t.Title.Render("Latest tickets") + "\n" + m.ticketsView()
+		right := strings.Join(m.wideRightLines(m.w-leftWidth-3), "\n") + "\n" + t.Title.Render("Latest tickets") + m.ticketsFresh.Note(t, m.s.Now()) + "\n" + m.ticketsView()
 		return ui.Fit(lipgloss.JoinHorizontal(lipgloss.Top, left, " ", sep, " ", right), m.w, m.h)
 	}
 	lines := m.leftLines(m.w)
@@ -56,7 +56,7 @@ func (m *Screen) View() string {
 	if rest := m.h - len(lines) - 2; rest > 1 {
 		// The left blocks grow as data arrives, so the table is sized here.
 		m.table.SetSize(m.w, rest)
-		out += "\n\n" + t.Title.Render("Latest tickets") + "\n" + m.ticketsView()
+		out += "\n\n" + t.Title.Render("Latest tickets") + m.ticketsFresh.Note(t, m.s.Now()) + "\n" + m.ticketsView()
 	}
 	return ui.Fit(out, m.w, m.h)
 }
@@ -64,7 +64,7 @@ func (m *Screen) View() string {
 func (m *Screen) ticketsView() string {
 	t := m.s.Styles()
 	switch {
-	case m.ticketsErr != nil:
+	case m.ticketsErr != nil && !m.ticketsFresh.Known():
 		return t.Error.Render("✗ "+ui.ErrorText(m.ticketsErr)) + "\n" + t.Muted.Render("r retries")
 	case !m.ticketsDone:
 		return t.Muted.Render(widget.SpinnerFrame(m.s.Now()) + " loading tickets…")
@@ -77,8 +77,13 @@ func (m *Screen) leftLines(w int) []string {
 	t := m.s.Styles()
 	var lines []string
 	lines = append(lines, t.Title.Render("Balances")+t.Muted.Render(" · "+m.accountShort()))
+	if note := m.balFresh.Text(m.s.Now()); note != "" {
+		// On a line of its own: the column is narrow, and the age of
+		// stale values must be read whole.
+		lines = append(lines, ui.Fit(m.balFresh.NoteStyle(t).Render("  "+note), w, 1))
+	}
 	switch {
-	case m.balErr != nil:
+	case m.balErr != nil && !m.balFresh.Known():
 		lines = append(lines, t.Error.Render("✗ "+ui.ErrorText(m.balErr)), t.Muted.Render("r retries"))
 	case !m.balLoaded:
 		lines = append(lines, t.Muted.Render("loading balances…"))
@@ -92,12 +97,18 @@ func (m *Screen) leftLines(w int) []string {
 			amts[i] = money.Format(m.balances[c], c)
 			amtW = max(amtW, len(amts[i]))
 		}
+		label, amt := m.balFresh.Style(t, t.Label), m.balFresh.Style(t, t.Amount)
 		for i, c := range cur {
-			lines = append(lines, "  "+t.Label.Render(ui.PadRight(c, 5))+" "+t.Amount.Render(ui.PadLeft(amts[i], amtW)))
+			lines = append(lines, "  "+label.Render(ui.PadRight(c, 5))+" "+amt.Render(ui.PadLeft(amts[i], amtW)))
 		}
 	}
 	lines = append(lines, "")
-	lines = append(lines, t.Title.Render("Approvals")+" "+m.approvalsText())
+	approvals := t.Title.Render("Approvals") + " " + m.approvalsText()
+	if lipgloss.Width(approvals) > w {
+		// The pointer to the screen goes before the count is cut.
+		approvals = strings.Replace(approvals, t.Muted.Render(" (see Approvals)"), "", 1)
+	}
+	lines = append(lines, approvals)
 	lines = append(lines, "")
 	lines = append(lines, m.accessLines(w)...)
 	if m.w < twoColumns {
@@ -156,8 +167,10 @@ func (m *Screen) approvalsText() string {
 		return t.Muted.Render("…")
 	case !m.isApprover():
 		return t.Muted.Render("not an approver")
-	case m.pendingErr != nil:
+	case m.pendingErr != nil && !m.pendingFresh.Known():
 		return t.Error.Render("✗ " + ui.ErrorText(m.pendingErr))
+	case m.pendingFresh.Stale():
+		return t.Disabled.Render(fmt.Sprintf("%d pending", m.pending)) + t.Warn.Render(" "+ui.Ago(m.s.Now().Sub(m.pendingFresh.At))+" old")
 	case !m.pendingDone:
 		return t.Muted.Render("loading…")
 	}
@@ -197,7 +210,9 @@ func (m *Screen) accessLines(w int) []string {
 
 func (m *Screen) blacklistText(a *api.AccessInfo) string {
 	t := m.s.Styles()
-	names := ui.BlacklistNames(a, m.s.Accounts, func(id uuid.UUID) string { return id.String()[:8] })
+	// The accounts list leaves out what the access is barred from: their
+	// names come with the barred ones.
+	names := ui.BlacklistNames(a, slices.Concat(m.s.Accounts, m.s.Barred), func(id uuid.UUID) string { return id.String()[:8] })
 	if len(names) == 0 {
 		return t.Good.Render("none")
 	}
@@ -247,6 +262,22 @@ func sortedCurrencies(b api.Balances) []string {
 	return out
 }
 
+// ticketColumns are the latest tickets' columns: the status as wide as
+// the longest listed (a status cut short reads as another), the amounts
+// in the rest.
+func ticketColumns(ts []api.Ticket) []widget.Column {
+	status := len("Status")
+	for _, tk := range ts {
+		status = max(status, len(tk.Status))
+	}
+	return []widget.Column{
+		{Title: "Created", Width: 11},
+		{Title: "Status", Width: status, Status: true},
+		{Title: "Sends", Right: true},
+		{Title: "Receives", Right: true},
+	}
+}
+
 // ticketRows are the latest tickets as table rows.
 func ticketRows(t *ui.Theme, ts []api.Ticket) []widget.Row {
 	rows := make([]widget.Row, 0, len(ts))
@@ -256,7 +287,7 @@ func ticketRows(t *ui.Theme, ts []api.Ticket) []widget.Row {
 			ID: tk.ID.String(),
 			Cells: []string{
 				tk.CreatedAt.Local().Format("01-02 15:04"),
-				t.StatusStyle(string(tk.Status)).Render(string(tk.Status)),
+				string(tk.Status),
 				money.Format(q.InputAmount, q.InputCurrency) + " " + q.InputCurrency,
 				money.Format(q.OutputAmount, q.OutputCurrency) + " " + q.OutputCurrency,
 			},

@@ -15,6 +15,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
 	"github.com/tesouro-treasury/tesouro/views/internal/pixholder"
 )
@@ -57,7 +58,13 @@ type confirmation struct {
 	limits   *api.LimitInfo
 
 	offset int
-	w, h   int
+	// read is what of the confirmation has been on screen: y waits until
+	// every line has.
+	read widget.Reading
+	// measuring is set while unread lays the confirmation out, whose y
+	// line asks unread in turn.
+	measuring bool
+	w, h      int
 }
 
 func newConfirmation(m *Screen, in payment.Intent) *confirmation {
@@ -69,7 +76,12 @@ func newConfirmation(m *Screen, in payment.Intent) *confirmation {
 }
 
 // SetSize implements the stage's part of ui.Screen.
-func (c *confirmation) SetSize(w, h int) { c.w, c.h = w, h }
+func (c *confirmation) SetSize(w, h int) {
+	c.w, c.h = w, h
+	if c.m.quote != nil {
+		c.shown(c.m.s.Now())
+	}
+}
 
 // KeyMap is what the confirmation offers now.
 func (c *confirmation) KeyMap() []key.Binding {
@@ -164,6 +176,8 @@ func (c *confirmation) canConfirm(now time.Time) string {
 		return "the PIX key has no holder"
 	case c.conflict:
 		return "the external id names another payment's ticket"
+	case c.unread(now) > 0:
+		return "some lines have not been on screen yet"
 	}
 	return ""
 }
@@ -211,12 +225,22 @@ func (m *Screen) keyConfirm(msg tea.KeyPressMsg) tea.Cmd {
 			return m.requoteForConfirm()
 		}
 		return nil
-	case "up", "k":
-		// Scrolling is neither yes nor no: the details may not fit.
-		c.offset = max(c.offset-1, 0)
-		return nil
-	case "down", "j":
-		c.offset++
+	case "up", "k", "pgup", "down", "j", "pgdown", "space", " ":
+		// Scrolling is neither yes nor no: the details may not fit, and
+		// y waits until they have all been on screen.
+		page := max(c.frame(m.s.Now()).bodyH, 1)
+		switch msg.String() {
+		case "up", "k":
+			c.offset--
+		case "pgup":
+			c.offset -= page
+		case "down", "j":
+			c.offset++
+		default:
+			c.offset += page
+		}
+		c.offset = max(c.offset, 0)
+		c.shown(m.s.Now())
 		return nil
 	}
 	// Anything else is "no": back to the details, nothing sent.

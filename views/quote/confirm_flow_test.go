@@ -55,7 +55,7 @@ func (h *harness) lines(w, hgt int) []string {
 func yRow(t *testing.T, lines []string) int {
 	t.Helper()
 	for i, l := range lines {
-		if strings.HasPrefix(l, "y: ") {
+		if strings.HasPrefix(l, "y: ") || (strings.HasPrefix(l, "↓ ") && strings.Contains(l, "to read before y")) {
 			return i
 		}
 	}
@@ -472,4 +472,41 @@ func TestLateHolderIsDropped(t *testing.T) {
 		b.send(msg)
 	}
 	b.want("Newer Holder")
+}
+
+// readConfirmation pages through the confirmation until every line of it
+// has been on screen.
+func (h *harness) readConfirmation() {
+	h.t.Helper()
+	for range 30 {
+		if h.m.confirm == nil || h.m.confirm.unread(h.m.s.Now()) == 0 {
+			return
+		}
+		h.keys("pgdown")
+	}
+	h.t.Fatalf("paging never showed every line:\n%s", h.screen())
+}
+
+// On a window too short for the whole confirmation, y sends nothing until
+// every line has been on screen; the y line says how many remain, and ↓,
+// PgDn and space scroll without going back.
+func TestConfirmationYWaitsForEveryLine(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.toConfirmation("500")
+	h.m.SetSize(40, 9)
+	h.want("to read before y")
+	h.keys("y")
+	if h.createCount() != 0 || h.m.stage != stageConfirm {
+		t.Fatalf("an early y: %d creations, stage %v", h.createCount(), h.m.stage)
+	}
+	h.keys("down", "space")
+	if h.m.stage != stageConfirm {
+		t.Fatalf("scrolling left the confirmation: stage %v", h.m.stage)
+	}
+	h.readConfirmation()
+	h.want("y: ")
+	h.keys("y")
+	if h.createCount() != 1 {
+		t.Fatalf("y after reading everything: %d creations, want 1:\n%s", h.createCount(), h.screen())
+	}
 }

@@ -1,6 +1,7 @@
 package quote
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -23,13 +24,20 @@ type footLine struct {
 	drop int
 }
 
-// View draws the confirmation: the details scroll at the top, and the
-// summary of what moves (amounts, who receives and where, the account, the
-// environment, the seconds left) stays pinned directly above the y line at
-// every size, with a marker when some of the details are out of view.
-func (c *confirmation) View() string {
-	m := c.m
-	now := m.s.Now()
+// confirmFrame is the confirmation laid out for its window: the lines
+// that scroll (body), the summary pinned above the y line (pinned), and
+// the height left to the body (bodyH; all of it fits when fits is set).
+type confirmFrame struct {
+	body   []string
+	pinned []string
+	bodyH  int
+	fits   bool
+}
+
+// frame lays the confirmation out at now. Lines of the summary that give
+// way on a short window join the end of the body, where scrolling shows
+// them: nothing the confirmation says is out of reach at any size.
+func (c *confirmation) frame(now time.Time) confirmFrame {
 	body := c.body()
 	foot := c.foot(now)
 	h := c.h
@@ -39,6 +47,7 @@ func (c *confirmation) View() string {
 		room = h
 	}
 	// Lines give way, least needed first, until the summary fits.
+	var moved []string
 	for len(foot) > room {
 		worst := -1
 		for i, l := range foot {
@@ -49,6 +58,11 @@ func (c *confirmation) View() string {
 		if worst < 0 {
 			break
 		}
+		if foot[worst].drop != dropCountdown {
+			// The seconds left are on the y line too; the rest is read
+			// by scrolling.
+			moved = append(moved, foot[worst].text)
+		}
 		foot = append(foot[:worst], foot[worst+1:]...)
 	}
 	pinned := make([]string, 0, len(foot)+1)
@@ -56,23 +70,71 @@ func (c *confirmation) View() string {
 		pinned = append(pinned, l.text)
 	}
 	if fits {
+		return confirmFrame{body: body, pinned: pinned, bodyH: len(body), fits: true}
+	}
+	for i := len(moved) - 1; i >= 0; i-- {
+		body = append(body, moved[i])
+	}
+	// A window so short that the summary leaves the details no line:
+	// the summary's first rows scroll with them, the y line stays.
+	for h-len(pinned)-1 < 1 && len(pinned) > 1 && h > 1 {
+		body = append(body, pinned[0])
+		pinned = pinned[1:]
+	}
+	return confirmFrame{body: body, pinned: pinned, bodyH: max(h-len(pinned)-1, 0)}
+}
+
+// dropCountdown is the drop order of the seconds-left row: the first to
+// give way, and the one not kept for scrolling (it changes every second,
+// and the y line says it too).
+const dropCountdown = 5
+
+// shown scrolls the body within its bounds and records the lines on
+// screen now (see unread).
+func (c *confirmation) shown(now time.Time) {
+	f := c.frame(now)
+	if f.fits {
 		c.offset = 0
-		return fit(append(body, pinned...), 0, c.w, h)
 	}
-	bodyH := max(h-len(pinned)-1, 0)
-	c.offset = min(c.offset, max(len(body)-bodyH, 0))
-	marker := m.th.dim.Render("┄ more ↓ · ↑/↓ scroll")
-	if c.offset+bodyH >= len(body) {
-		marker = m.th.dim.Render("┄ more ↑ · ↑/↓ scroll")
+	c.offset = max(min(c.offset, len(f.body)-f.bodyH), 0)
+	c.read.Show(f.body[c.offset:min(c.offset+f.bodyH, len(f.body))])
+}
+
+// unread is how many lines of the confirmation have not been on screen:
+// y waits until there are none.
+func (c *confirmation) unread(now time.Time) int {
+	if c.measuring {
+		return 0 // asked by the y line while the frame is measured
 	}
-	pinned = append([]string{marker}, pinned...)
+	c.measuring = true
+	defer func() { c.measuring = false }()
+	return c.read.Unread(c.frame(now).body)
+}
+
+// View draws the confirmation: the details scroll at the top, and the
+// summary of what moves (amounts, who receives and where, the account, the
+// environment, the seconds left) stays pinned directly above the y line at
+// every size, with a marker when some of the details are out of view.
+func (c *confirmation) View() string {
+	m := c.m
+	f := c.frame(m.s.Now())
+	h := c.h
+	if f.fits {
+		return fit(append(f.body, f.pinned...), 0, c.w, h)
+	}
+	c.offset = min(c.offset, max(len(f.body)-f.bodyH, 0))
+	marker := m.th.dim.Render("┄ more ↓ · ↓/PgDn/space scroll")
+	if c.offset+f.bodyH >= len(f.body) {
+		marker = m.th.dim.Render("┄ more ↑ · ↑/PgUp scroll")
+	}
+	pinned := append([]string{marker}, f.pinned...)
 	if len(pinned) > h {
 		pinned = pinned[len(pinned)-h:] // the y line is the last to go
 	}
-	if bodyH == 0 {
+	if f.bodyH == 0 {
 		return fit(pinned, 0, c.w, h)
 	}
-	return fit(body, c.offset, c.w, bodyH) + "\n" + fit(pinned, 0, c.w, len(pinned))
+	return fit(f.body, c.offset, c.w, f.bodyH) + "\n" + fit(pinned, 0, c.w, len(pinned))
 }
 
 // body is everything the summary does not say: the fees, the comparison
@@ -220,7 +282,7 @@ func (c *confirmation) foot(now time.Time) []footLine {
 		if m.auto {
 			left += th.dim.Render(" · renews itself (auto re-quote on)")
 		}
-		row("Seconds left", left, 5, true)
+		row("Seconds left", left, dropCountdown, true)
 	}
 	for _, l := range wrap(c.yLine(now, narrow), max(c.w, 1)) {
 		out = append(out, footLine{l, 0})
@@ -256,6 +318,16 @@ func (c *confirmation) yLine(now time.Time, narrow bool) string {
 		return th.dim.Render("y waits for the PIX directory's answer… · any other key: back")
 	case c.conflict:
 		return th.err.Render("✗ Not sent: the external id names another payment.") + th.dim.Render(" · any other key: back to change it")
+	}
+	if n := c.unread(now); n > 0 {
+		if narrow {
+			line := th.warn.Render(fmt.Sprintf("↓ %s to read before y", plural(n, "line")))
+			if more := widget.FormatRemaining(m.countdown.Remaining(now)) + " left"; widthOf(line)+3+len(more) <= c.w {
+				line += th.dim.Render(" · " + more)
+			}
+			return line
+		}
+		return th.warn.Render(fmt.Sprintf("↓ %s to read before y", plural(n, "more line"))) + th.dim.Render(" · any other key: back")
 	}
 	confirm, cancel := c.bindings()
 	line := th.value.Render(confirm.Help().Key + ": " + confirm.Help().Desc)

@@ -34,7 +34,7 @@ func newKeyMap() keyMap {
 		NewQuote:  b("new quote", "n"),
 		Approvals: b("open in Approvals", "o"),
 		Tickets:   b("open in Tickets", "t"),
-		Scroll:    key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "scroll")),
+		Scroll:    key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown", "space"), key.WithHelp("↑/↓/PgDn/space", "scroll")),
 		Unlock:    b("edit the external id", "ctrl+e"),
 		// Move and Done are what the hint lines show for the keys that
 		// move the focus and leave the quote form.

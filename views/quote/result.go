@@ -190,15 +190,8 @@ func (r *result) onOperation(op *api.Operation) tea.Cmd {
 		r.step("EXECUTED · ticket " + id.String())
 		return tea.Batch(append(cmds, ui.Toast(ui.ToastSuccess, "approved: ticket created"), r.changed(ui.ChangedTickets|ui.ChangedBalances), r.fetch())...)
 	case api.OperationRejected:
-		what := "REJECTED"
-		if op.RejectedBy != "" {
-			what += " by " + op.RejectedBy
-		}
-		if op.Reason != "" {
-			what += ": " + op.Reason
-		}
-		r.step(what)
-		return tea.Batch(append(cmds, ui.Toast(ui.ToastError, "operation "+strings.ToLower(what)))...)
+		r.step(op.Rejection())
+		return tea.Batch(append(cmds, ui.Toast(ui.ToastError, "operation "+op.Rejection()))...)
 	default:
 		r.step(string(op.Status) + ": nothing moved")
 		return tea.Batch(append(cmds, ui.Toast(ui.ToastError, "operation "+string(op.Status)))...)
@@ -692,9 +685,9 @@ func statusText(th theme, s api.TicketStatus) string {
 	case api.TicketUnpaid:
 		return th.warn.Render("… " + string(s) + " (waiting for the payment)")
 	case api.TicketProcessing:
-		return th.warn.Render("… " + string(s) + " (paid, delivering)")
+		return th.value.Render(string(s) + " (paid, delivering)")
 	case api.TicketPending:
-		return th.warn.Render("… " + string(s) + " (paid, queued)")
+		return th.value.Render(string(s) + " (paid, queued)")
 	case api.TicketOnHold:
 		return th.warn.Render("… " + string(s) + " (paid, held for review)")
 	}

@@ -276,8 +276,17 @@ func (m *Screen) quoteFromForm() tea.Cmd {
 	return m.requestQuote(in)
 }
 
-// Update implements ui.Screen.
+// Update implements ui.Screen. After every message the confirmation, when
+// open, records what of it is on screen: y waits until all of it has been.
 func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	s, cmd := m.update(msg)
+	if m.stage == stageConfirm && m.confirm != nil {
+		m.confirm.shown(m.s.Now())
+	}
+	return s, cmd
+}
+
+func (m *Screen) update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ui.Result[quoted]:
 		if !m.quoting.Take(msg) {

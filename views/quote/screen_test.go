@@ -773,6 +773,7 @@ func TestEveryStageFitsSmallTerminals(t *testing.T) {
 	check("picker")
 	h.keys("enter")
 	check("confirm")
+	h.readConfirmation()
 	h.keys("y")
 	check("result")
 	h.m.SetSize(40, 12)

@@ -85,7 +85,7 @@ func (m *Model) onCanceled(msg canceled) tea.Cmd {
 		events = m.loadEvents()
 	}
 	m.update(msg.ticket)
-	return tea.Batch(journal, ui.Toast(ui.ToastSuccess, "Ticket "+short+" canceled"),
+	return tea.Batch(journal, ui.Toast(ui.ToastSuccess, "Ticket "+short+" "+string(api.TicketCanceled)),
 		ui.ChangedIn(m.s.Account.ID, ui.ChangedTickets|ui.ChangedBalances, m.ID()), events)
 }
 

@@ -80,19 +80,10 @@ func yesNo(b bool) string {
 
 // statusText is the status in words and style; the word alone carries it.
 func statusText(th *ui.Theme, st api.TicketStatus) string {
-	switch st {
-	case api.TicketPaid:
-		return th.Good.Render("✓ PAID")
-	case api.TicketFailed:
-		return th.Bad.Render("✗ FAILED")
-	case api.TicketPartialFailed:
-		return th.Bad.Render("✗ PARTIAL-FAILED")
-	case api.TicketCanceled:
-		return th.Muted.Render("CANCELED")
-	case api.TicketUnpaid, api.TicketPending, api.TicketOnHold, api.TicketProcessing:
-		return th.Warn.Render(string(st) + " (live)")
+	if !st.Final() {
+		return th.StatusWord(st.Meaning(), string(st)) + th.Muted.Render(" (live)")
 	}
-	return string(st)
+	return th.StatusWord(st.Meaning(), string(st))
 }
 
 func amt(d decimal.Decimal, cur string) string {

@@ -13,6 +13,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/export"
 	"github.com/tesouro-treasury/tesouro/ui"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
 
 // exportPageMsg is a page of the export under way.
@@ -23,7 +24,8 @@ type exportPageMsg = ui.Result[exportPage]
 // flushed and closed it (last), so that Update does no file I/O but the
 // final rename.
 type exportPage struct {
-	rows   int
+	rows   int // written: those the / filter keeps
+	listed int // the service listed
 	cursor string
 	last   bool
 }
@@ -34,19 +36,23 @@ type exportPage struct {
 // only once the last row is in. A file under an export's name is always a
 // whole export; a stopped or failed one leaves nothing behind.
 type exportRun struct {
-	q     api.TicketFilter // the first page's query; the cursor moves
-	acct  export.Account
-	tmp   *os.File
-	w     *export.Writer
-	path  string // the final name
-	rows  int    // written so far
-	pages int
-	seen  map[string]bool // cursors already followed: a repeat would loop
+	q    api.TicketFilter // the first page's query; the cursor moves
+	acct export.Account
+	tmp  *os.File
+	w    *export.Writer
+	path string // the final name
+	rows int    // written so far
+	// slash is the / filter on screen: the export keeps the rows it
+	// shows; listed counts what the service listed.
+	slash  string
+	listed int
+	pages  int
+	seen   map[string]bool // cursors already followed: a repeat would loop
 }
 
 // startExport starts exporting every ticket the applied server filters
-// match (the / filter, which only narrows what is loaded, does not apply:
-// the export is of the service's records, not of the rows on screen).
+// match and the / filter keeps: what the screen shows, every page of it,
+// loaded or not. The toast says how many of how many were kept.
 func (m *Model) startExport() tea.Cmd {
 	if m.exp != nil {
 		return ui.Toast(ui.ToastInfo, "An export is under way (esc stops it)")
@@ -79,14 +85,14 @@ func (m *Model) startExport() tea.Cmd {
 		os.Remove(tmp.Name())
 		return ui.Toast(ui.ToastError, "Export not started: "+ui.ErrorText(err))
 	}
-	m.exp = &exportRun{q: q, acct: acct, tmp: tmp, w: w, path: filepath.Join(dir, file), seen: map[string]bool{}}
+	m.exp = &exportRun{q: q, acct: acct, tmp: tmp, w: w, path: filepath.Join(dir, file), seen: map[string]bool{}, slash: m.list.Filter()}
 	m.relayout()
 	return m.exportNext()
 }
 
 // exportNext asks for the export's next page.
 func (m *Model) exportNext() tea.Cmd {
-	svc, q, acct, w, tmp := m.svc, m.exp.q, m.exp.acct, m.exp.w, m.exp.tmp
+	svc, q, acct, w, tmp, slash, loc := m.svc, m.exp.q, m.exp.acct, m.exp.w, m.exp.tmp, m.exp.slash, m.loc()
 	// One page is in flight at a time, so the writer is only ever used by
 	// one command; a stop closes and removes the file under it, and the
 	// slot drops what that command answers.
@@ -95,12 +101,16 @@ func (m *Model) exportNext() tea.Cmd {
 		if err != nil {
 			return exportPage{}, fmt.Errorf("list tickets: %w", err)
 		}
+		out := exportPage{listed: len(p.Items), cursor: p.Cursor, last: !p.More() || len(p.Items) == 0}
 		for _, t := range p.Items {
+			if slash != "" && !widget.Matches(newRecord(&t).row(loc), slash) {
+				continue
+			}
 			if err := w.Row(export.TicketRow(acct, t)); err != nil {
 				return exportPage{}, err
 			}
+			out.rows++
 		}
-		out := exportPage{rows: len(p.Items), cursor: p.Cursor, last: !p.More() || len(p.Items) == 0}
 		if out.last {
 			err = w.Flush()
 			if cerr := tmp.Close(); err == nil {
@@ -121,6 +131,7 @@ func (m *Model) onExportPage(msg exportPageMsg) tea.Cmd {
 	}
 	p := msg.Value
 	e.rows += p.rows
+	e.listed += p.listed
 	e.pages++
 	if !p.last {
 		if e.seen[p.cursor] {
@@ -138,10 +149,13 @@ func (m *Model) onExportPage(msg exportPageMsg) tea.Cmd {
 		m.relayout()
 		return ui.Toast(ui.ToastError, "Export failed, nothing saved: "+ui.ErrorText(err))
 	}
-	n := e.rows
-	m.note, m.notePath = fmt.Sprintf("exported %d tickets to ", n), e.path
+	what := fmt.Sprintf("%d tickets", e.rows)
+	if e.slash != "" {
+		what = fmt.Sprintf("%d of %d tickets (those matching /%s)", e.rows, e.listed, e.slash)
+	}
+	m.note, m.notePath = "exported "+what+" to ", e.path
 	m.relayout()
-	return ui.Toast(ui.ToastSuccess, fmt.Sprintf("Exported %d tickets to %s", n, e.path))
+	return ui.Toast(ui.ToastSuccess, "Exported "+what+" to "+e.path)
 }
 
 // stopExport stops the export under way at the user's word (esc).
@@ -165,6 +179,9 @@ func (m *Model) abortExport() {
 // exportProgress is the progress line of the export under way.
 func (m *Model) exportProgress() string {
 	e := m.exp
+	if e.slash != "" {
+		return fmt.Sprintf("exporting: %d of %d tickets match /%s, %d pages so far · esc stops", e.rows, e.listed, e.slash, e.pages)
+	}
 	return fmt.Sprintf("exporting: %d tickets, %d pages so far · esc stops", e.rows, e.pages)
 }
 

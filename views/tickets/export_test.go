@@ -220,3 +220,34 @@ func TestGLoadsEveryTicketAndEscStops(t *testing.T) {
 	}
 	mustContain(t, screen(m), svc.tickets[2344].ID.String()[:8])
 }
+
+// An export follows the screen: with the / filter on, only the rows it
+// shows are written, of every page, and the toast says how many of how
+// many; the file names where each ticket's money went, its end-to-end id
+// and its transaction hash.
+func TestExportKeepsWhatTheSlashFilterShows(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(130)}
+	for _, i := range []int{7, 99} { // one loaded, one on a later page
+		svc.tickets[i].Quote.OutputCurrency = "COP"
+	}
+	svc.tickets[7].BlockchainReceiverInfo = &api.BlockchainReceiverInfo{WalletAddress: "0xabc", WalletChain: "POLYGON", TxHash: "0xfeed"}
+	svc.tickets[7].BrazilianFiatSenderInfo = &api.BrazilianFiatSenderInfo{EndToEndID: "E123"}
+	m, dir := startIn(t, svc)
+	m.Update(ui.FilterMsg{Query: "COP"})
+	_, cmd := m.Update(screentest.KeyPress("e"))
+	out := run(t, m, cmd)
+	if ts := toasts(out); len(ts) != 1 || !strings.Contains(ts[0], "Exported 2 of 130 tickets (those matching /COP)") {
+		t.Fatalf("toasts %v", ts)
+	}
+	entries, _ := os.ReadDir(dir)
+	recs := exporttest.Read(t, filepath.Join(dir, entries[0].Name()))
+	if len(recs) != 3 {
+		t.Fatalf("%d records, want the header and 2 rows", len(recs))
+	}
+	col := func(h string) int { return slices.Index(export.TicketColumns, h) }
+	row := recs[1]
+	if row[col("ticket_id")] != svc.tickets[7].ID.String() || row[col("destination")] != "0xabc POLYGON" ||
+		row[col("end_to_end_id")] != "E123" || row[col("tx_hash")] != "0xfeed" {
+		t.Fatalf("row %v", row)
+	}
+}

@@ -13,22 +13,23 @@ import (
 	"github.com/tesouro-treasury/tesouro/export"
 )
 
-// errNoStateDir is returned when the session has no state directory to
-// write into.
-var errNoStateDir = errors.New("no state directory is known: set XDG_STATE_HOME (or HOME) and restart")
-
-// saveReceipt downloads the PDF receipt of a PAID ticket into
-// <state>/receipts/ticket-<id>.pdf.
-func saveReceipt(svc Service, stateDir string, account, id uuid.UUID) func(context.Context) (receipt, error) {
+// saveReceipt downloads the PDF receipt of a PAID ticket into the export
+// directory (dir gives it, see export.Dir), as ticket-<id>.pdf: receipts
+// and exports are found in one place.
+func saveReceipt(svc Service, dir func() (string, error), account, id uuid.UUID) func(context.Context) (receipt, error) {
 	return func(ctx context.Context) (receipt, error) {
 		pdf, err := svc.TicketReceipt(ctx, account, id)
 		if err != nil {
 			return receipt{id: id}, fmt.Errorf("download receipt of %s: %w", id, err)
 		}
-		if stateDir == "" {
-			return receipt{id: id}, errNoStateDir
+		d, err := dir()
+		if err != nil {
+			return receipt{id: id}, err
 		}
-		path, err := export.WriteFile(filepath.Join(stateDir, "receipts"), "ticket-"+id.String()+".pdf", pdf)
+		if abs, err := filepath.Abs(d); err == nil {
+			d = abs
+		}
+		path, err := export.WriteFile(d, "ticket-"+id.String()+".pdf", pdf)
 		return receipt{id: id, path: path}, err
 	}
 }

@@ -73,7 +73,7 @@ func TestCancelUnpaidTicketAgainstTheSandbox(t *testing.T) {
 		t.Fatalf("canceled before the confirmation: %s", got.Status)
 	}
 	out = run(t, m, ask.OnYes)
-	if ts := toasts(out); len(ts) != 1 || ts[0] != "Ticket "+tk.ID.String()[:8]+" canceled" {
+	if ts := toasts(out); len(ts) != 1 || ts[0] != "Ticket "+tk.ID.String()[:8]+" CANCELED" {
 		t.Fatalf("toasts %v", ts)
 	}
 	mustContain(t, screen(m), "CANCELED", "canceled by the caller", "TICKET-CANCELED")

@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/export"
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
@@ -158,24 +159,13 @@ func newRecord(t *api.Ticket) *record {
 		BasePrice:     toNum(q.BasePrice),
 		MarkupAmount:  toNum(q.MarkupAmount),
 		markupCur:     codeOf(q.MarkupCurrency),
-		EndToEndID:    endToEndID(t),
+		EndToEndID:    export.EndToEndID(t),
 		FailureReason: t.FailureReason,
 	}
 	if t.Rebate != nil {
 		r.RebateAmount, r.rebateCur = toNum(t.Rebate.Amount), codeOf(t.Rebate.Currency)
 	}
 	return r
-}
-
-// endToEndID is the PIX end-to-end id of either side, when there is one.
-func endToEndID(t *api.Ticket) string {
-	if t.BrazilianFiatSenderInfo != nil && t.BrazilianFiatSenderInfo.EndToEndID != "" {
-		return t.BrazilianFiatSenderInfo.EndToEndID
-	}
-	if t.BrazilianFiatReceiverInfo != nil {
-		return t.BrazilianFiatReceiverInfo.EndToEndID
-	}
-	return ""
 }
 
 // statusWidth fits the longest live status, PARTIAL-FAILED, whole: a
@@ -213,12 +203,12 @@ func layoutsFor(in, out int) listing.Layouts {
 		NarrowWidth: max(56, tableGutter+statusWidth+out+shortCreated+2),
 		Full:        columns(in, out),
 		Medium: []widget.Column{
-			{Title: "Status", Width: statusWidth},
+			{Title: "Status", Width: statusWidth, Status: true},
 			{Title: "Created", Width: createdWidth},
 			{Title: "Input", Width: in, Right: true},
 			{Title: "Output", Width: out, Right: true},
 		},
-		Narrow: []widget.Column{{Title: "Status", Width: statusWidth}, {Title: "Output", Right: true}, {Title: "Created", Width: shortCreated}},
+		Narrow: []widget.Column{{Title: "Status", Width: statusWidth, Status: true}, {Title: "Output", Right: true}, {Title: "Created", Width: shortCreated}},
 	}
 }
 
@@ -231,11 +221,11 @@ func tinyColumns(w, status, out int) []widget.Column {
 	status = min(max(status, len("Status")), statusWidth)
 	switch {
 	case w >= tableGutter+status+out+whenWidth+2:
-		return []widget.Column{{Title: "Status", Width: status}, {Title: "Output", Right: true}, {Title: "When", Width: whenWidth}}
+		return []widget.Column{{Title: "Status", Width: status, Status: true}, {Title: "Output", Right: true}, {Title: "When", Width: whenWidth}}
 	case w >= tableGutter+status+out+1:
-		return []widget.Column{{Title: "Status", Width: status}, {Title: "Output", Right: true}}
+		return []widget.Column{{Title: "Status", Width: status, Status: true}, {Title: "Output", Right: true}}
 	}
-	return []widget.Column{{Title: "Status"}, {Title: "Output", Width: out, Right: true}}
+	return []widget.Column{{Title: "Status", Status: true}, {Title: "Output", Width: out, Right: true}}
 }
 
 // listColumns are the layout and the columns of the list w cells wide
@@ -298,7 +288,7 @@ func shortWhen(t, now time.Time) string {
 func columns(in, out int) []widget.Column {
 	return []widget.Column{
 		{Title: "ID", Width: idWidth},
-		{Title: "Status", Width: statusWidth},
+		{Title: "Status", Width: statusWidth, Status: true},
 		{Title: "Created", Width: createdWidth},
 		{Title: "Input", Width: in, Right: true},
 		{Title: "Output", Width: out, Right: true},

@@ -74,3 +74,39 @@ func TestCancelFromTheListAndReadOnly(t *testing.T) {
 		t.Fatal("a read-only session cancelled")
 	}
 }
+
+// The detail of an UNPAID ticket offers c in its keys, so help lists it.
+func TestDetailOfAnUnpaidTicketListsCancel(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(6)} // the second is UNPAID
+	m := start(t, svc, 120, 30)
+	press(t, m, "j", "enter")
+	if m.detail == nil {
+		t.Fatal("enter did not open the detail")
+	}
+	found := false
+	for _, b := range m.KeyMap() {
+		if b.Enabled() && b.Help().Key == "c" && b.Help().Desc == "cancel ticket" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("the detail's keys omit c: %v", m.KeyMap())
+	}
+}
+
+// Keys pressed while the first page loads are kept for it: G then enter
+// open the last ticket, not the newest one.
+func TestKeysPressedWhileLoadingAreKept(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(6)}
+	m := New(newSession(t, svc), svc).(*Model)
+	m.SetSize(120, 30)
+	load := m.Init()
+	press(t, m, "G", "enter")
+	if m.detail != nil {
+		t.Fatal("a detail opened before any ticket was listed")
+	}
+	run(t, m, load)
+	if m.detail == nil || m.detail.id != svc.tickets[5].ID {
+		t.Fatalf("G, enter pressed while loading: detail %v, want the last ticket %s", m.detail, svc.tickets[5].ID)
+	}
+}

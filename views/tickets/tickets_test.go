@@ -255,8 +255,10 @@ func TestReceiptOnlyForPaidTickets(t *testing.T) {
 			t.Fatal("receipt offered in help for a PENDING ticket")
 		}
 	}
-	press(t, m, "k", "enter", "d") // PAID, from the detail pane
-	want := filepath.Join(m.s.StateDir, "receipts", "ticket-"+svc.tickets[0].ID.String()+".pdf")
+	dir := t.TempDir()
+	m.exportDir = func() (string, error) { return dir, nil }
+	press(t, m, "k", "enter", "d") // PAID, from the detail pane, to where exports go
+	want := filepath.Join(dir, "ticket-"+svc.tickets[0].ID.String()+".pdf")
 	data, err := os.ReadFile(want)
 	if err != nil || !strings.HasPrefix(string(data), "%PDF") {
 		t.Fatalf("receipt not saved at %s: %v", want, err)

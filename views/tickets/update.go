@@ -23,6 +23,9 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	}
 	if cmd, ok := m.list.Handle(msg); ok {
 		m.relayout() // the header shows the error, if any
+		for _, k := range m.list.Held() {
+			cmd = tea.Batch(cmd, m.onKey(k))
+		}
 		return m, cmd
 	}
 	switch msg := msg.(type) {
@@ -73,6 +76,9 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyPressMsg:
+		if m.detail == nil && !m.bar.Active() && m.list.Defer(msg) {
+			return m, nil // for when the first page comes
+		}
 		return m, m.onKey(msg)
 	}
 	return m, m.list.Rest(msg)
@@ -308,7 +314,7 @@ func (m *Model) openDetailKeepScroll() tea.Cmd {
 func (m *Model) receipt(id uuid.UUID) tea.Cmd {
 	return tea.Batch(
 		ui.Toast(ui.ToastInfo, "Downloading the receipt of "+id.String()[:8]+"…"),
-		call(m.s, saveReceipt(m.svc, m.s.StateDir, m.s.Account.ID, id)),
+		call(m.s, saveReceipt(m.svc, m.exportDir, m.s.Account.ID, id)),
 	)
 }
 

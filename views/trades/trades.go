@@ -265,15 +265,15 @@ var layouts = listing.Layouts{
 	FullWidth: 74, NarrowWidth: 56, // from 74 the ID, status, settlement date, input and output show whole
 	Full: []widget.Column{
 		{Title: "ID", Width: 9},
-		{Title: "Status", Width: 9},
+		{Title: "Status", Width: 9, Status: true},
 		{Title: "Settles", Width: 10},
 		{Title: "Input", Width: 19, Right: true},
 		{Title: "Output", Width: 19, Right: true},
 		{Title: "Created", Width: 16},
 		{Title: "Terms"},
 	},
-	Narrow: []widget.Column{{Title: "Status", Width: 9}, {Title: "Output", Right: true}, {Title: "Settles", Width: 10}},
-	Tiny:   []widget.Column{{Title: "Status", Width: 9}, {Title: "Output", Right: true}, {Title: "Settles", Width: 7}},
+	Narrow: []widget.Column{{Title: "Status", Width: 9, Status: true}, {Title: "Output", Right: true}, {Title: "Settles", Width: 10}},
+	Tiny:   []widget.Column{{Title: "Status", Width: 9, Status: true}, {Title: "Output", Right: true}, {Title: "Settles", Width: 7}},
 }
 
 // shortDay is a calendar day in five cells: month and day in the current

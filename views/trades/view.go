@@ -42,16 +42,7 @@ func tradeLines(t *api.Trade, th *ui.Theme, width int, loc *time.Location) []str
 
 	s.Title("Trade")
 	s.KV("ID", t.ID.String())
-	status := string(t.Status)
-	switch t.Status {
-	case api.TradeSettled:
-		status = th.Good.Render("✓ SETTLED")
-	case api.TradeCancelled:
-		status = th.Muted.Render("✗ CANCELLED")
-	case api.TradePending:
-		status = th.Warn.Render("PENDING")
-	}
-	s.KV("Status", status)
+	s.KV("Status", th.StatusWord(t.Status.Meaning(), string(t.Status)))
 	s.KV("Created", ts(t.CreatedAt))
 	s.KV("Terms", t.SettlementTerms)
 	if !t.SettlementDate.IsZero() {

@@ -6,6 +6,7 @@
 package fakeservice
 
 import (
+	"context"
 	"sync"
 
 	"github.com/google/uuid"
@@ -45,4 +46,33 @@ type Service struct {
 	Rejected map[uuid.UUID]string // operation: reason
 	Gets     int                  // operation details fetched
 	Lists    int                  // inbox pages listed
+	// Fresh is the answer to every quote asked (an error when nil);
+	// Quotes are the quotes asked, in order.
+	Fresh  *api.Quote
+	Quotes []api.QuoteRequest
+	// Tickets are the tickets executed operations created, by id.
+	Tickets map[uuid.UUID]*api.Ticket
+}
+
+// GetTicket is the fake service's answer: a ticket of Tickets.
+func (f *Service) GetTicket(_ context.Context, _, id uuid.UUID) (*api.Ticket, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if t := f.Tickets[id]; t != nil {
+		c := *t
+		return &c, nil
+	}
+	return nil, &api.Error{Status: 404, Code: "NOT_FOUND", Message: "no such ticket"}
+}
+
+// Quote is the fake service's answer: Fresh, whatever is asked.
+func (f *Service) Quote(_ context.Context, req api.QuoteRequest) (*api.Quote, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.Quotes = append(f.Quotes, req)
+	if f.Fresh == nil {
+		return nil, &api.Error{Status: 503, Message: "no price now"}
+	}
+	q := *f.Fresh
+	return &q, nil
 }

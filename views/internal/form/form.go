@@ -424,6 +424,18 @@ func (f *Form) Keys() []string {
 	return out
 }
 
+// Summary is what the form will send, as a confirmation repeats it: the
+// label and the value to send of each field shown that holds one.
+func (f *Form) Summary() [][2]string {
+	var out [][2]string
+	for _, fl := range f.fields {
+		if v := f.Normalized(fl.Key); v != "" {
+			out = append(out, [2]string{fl.Label, v})
+		}
+	}
+	return out
+}
+
 // FocusedKey is the key of the field with focus.
 func (f *Form) FocusedKey() string {
 	if fl := f.focused(); fl != nil {

@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
@@ -86,6 +87,43 @@ type List[T any] struct {
 	// ownHeader: the screen draws its own header, the table gets the
 	// whole size (SetTableSize).
 	ownHeader bool
+	// fresh is when the list last took a page, and why the last ask
+	// failed: the count line says "as of", and how old the rows are
+	// while they could not be refreshed.
+	fresh ui.Fresh
+	// held are the keys pressed before the first page came (see Defer).
+	held []tea.KeyPressMsg
+}
+
+// heldKeys are the keys that move in or open a list: pressed before its
+// first page came, they are kept for when it does, rather than lost (G
+// then enter would otherwise open the first row).
+var heldKeys = map[string]bool{"G": true, "end": true, "g": true, "home": true, "enter": true,
+	"j": true, "k": true, "up": true, "down": true, "pgdown": true, "pgup": true}
+
+// maxHeld bounds the keys kept while the first page is on its way.
+const maxHeld = 16
+
+// Defer keeps msg for when the first page comes, and reports whether it
+// did: only keys that move in or open the list, only while it is empty
+// and its first page on its way.
+func (l *List[T]) Defer(msg tea.KeyPressMsg) bool {
+	if l.Loaded() || !l.Loading() || len(l.held) >= maxHeld || !heldKeys[msg.String()] {
+		return false
+	}
+	l.held = append(l.held, msg)
+	return true
+}
+
+// Held returns the keys Defer kept, once the first page came, and forgets
+// them: the screen handles them in order as if pressed now.
+func (l *List[T]) Held() []tea.KeyPressMsg {
+	if !l.Loaded() || len(l.held) == 0 {
+		return nil
+	}
+	h := l.held
+	l.held = nil
+	return h
 }
 
 // New is the list of what ("trades") for s, drawn with row, each value
@@ -330,6 +368,7 @@ func (l *List[T]) page(msg PageMsg[T]) tea.Cmd {
 	}
 	defer l.relayout()
 	l.Err = msg.Err
+	l.fresh.Took(l.s.Now(), msg.Err)
 	if msg.Err != nil {
 		l.refresh, l.toEnd = false, false
 		return nil
@@ -405,6 +444,20 @@ func (l *List[T]) Count(notes ...string) string {
 	return s
 }
 
+// AsOf says when the rows were last read (" · as of 15:04:05"), and how
+// old they are while they could not be refreshed; "" before any read.
+func (l *List[T]) AsOf() string {
+	f := l.fresh
+	if !f.Known() {
+		return ""
+	}
+	s := " · as of " + f.At.In(l.s.Now().Location()).Format("15:04:05")
+	if f.Stale() && l.Len() > 0 {
+		s += ", " + ui.Ago(l.s.Now().Sub(f.At)) + " ago, not refreshed"
+	}
+	return s
+}
+
 // SetSize gives the list w×h cells, its count and error lines included.
 func (l *List[T]) SetSize(w, h int) {
 	l.width, l.height = max(w, 0), max(h, 0)
@@ -443,7 +496,11 @@ func (l *List[T]) header(filters string, notes []string) []string {
 		return nil
 	}
 	th := l.s.Styles()
-	lines := []string{CountLine(th, l.Count(notes...), filters, l.width)}
+	count := l.Count(notes...)
+	if asOf := l.AsOf(); lipgloss.Width(count)+lipgloss.Width(asOf)+lipgloss.Width(filters)+2 <= l.width {
+		count += asOf // when it fits beside the rest: a narrow window keeps the count
+	}
+	lines := []string{CountLine(th, count, filters, l.width)}
 	if l.Extra != nil {
 		lines = append(lines, l.Extra(l.width, l.height)...)
 	}

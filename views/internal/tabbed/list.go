@@ -2,7 +2,10 @@ package tabbed
 
 import (
 	"context"
+	"slices"
 
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
@@ -17,6 +20,10 @@ type Entry struct {
 	Name   string // what toasts and confirmations call it (an alias)
 	Cells  []string
 	Detail [][2]string // label, value; blank values are left out
+	// Key is the account the record pays, written one way (an IBAN, a
+	// CVU, a PIX key, a wallet on its chain): two records with the same
+	// Key pay the same account. "" when it names none.
+	Key string
 }
 
 // List is one tab: what it shows and how it loads. The rows, their paging
@@ -52,6 +59,12 @@ func (l *List) Table() *widget.Table { return l.list.Table.Table }
 
 // Err is the error of the list's last load.
 func (l *List) Err() error { return l.list.Err }
+
+// Entries are the records loaded (every page: see build).
+func (l *List) Entries() []Entry { return l.list.Items() }
+
+// Loaded reports whether the list has loaded to its end.
+func (l *List) Loaded() bool { return l.list.Loaded() && !l.list.Loading() && !l.list.More }
 
 // Selected is the selected record.
 func (l *List) Selected() (Entry, bool) { return l.list.Selected() }
@@ -93,6 +106,50 @@ func (l *List) build(s *ui.Session) {
 		}, l.Cols...)
 	l.list.All = true
 	l.list.SetEmpty(l.Empty)
+	l.list.OnPage = func([]Entry) tea.Cmd { l.redraw(); return nil }
+}
+
+// minShared is the least room the column that takes the rest keeps when
+// a fixed column grows to show its longest value.
+const minShared = 24
+
+// redraw lays the columns out for the entries loaded and the width: a
+// fixed column grows, up to twice its width, to show its longest value
+// whole (an alias is not cut while room is spare), as long as the column
+// that takes the rest keeps minShared cells.
+func (l *List) redraw() {
+	cols, pick := l.Cols, []int(nil)
+	if l.narrow {
+		cols, pick = listing.Pick(l.Cols, l.Narrow), l.Narrow
+	}
+	cols = slices.Clone(cols)
+	w, _ := l.list.Size()
+	spare := w - 2 - max(len(cols)-1, 0) - minShared // the marker, the separators
+	for _, c := range cols {
+		spare -= c.Width
+	}
+	for i := range cols {
+		if cols[i].Width == 0 || spare <= 0 {
+			continue
+		}
+		widest := 0
+		for _, e := range l.list.Items() {
+			cells := e.Cells
+			if pick != nil {
+				cells = listing.Pick(e.Cells, pick)
+			}
+			if i < len(cells) {
+				widest = max(widest, lipgloss.Width(cells[i]))
+			}
+		}
+		grow := min(widest, 2*cols[i].Width) - cols[i].Width
+		if grow > 0 {
+			grow = min(grow, spare)
+			cols[i].Width += grow
+			spare -= grow
+		}
+	}
+	l.list.Redraw(cols...)
 }
 
 func (l *List) row(e Entry) widget.Row {
@@ -105,9 +162,5 @@ func (l *List) row(e Entry) widget.Row {
 // setNarrow lays out the table for the width.
 func (l *List) setNarrow(narrow bool) {
 	l.narrow = narrow
-	if narrow {
-		l.list.Redraw(listing.Pick(l.Cols, l.Narrow)...)
-	} else {
-		l.list.Redraw(l.Cols...)
-	}
+	l.redraw()
 }

@@ -179,6 +179,7 @@ func (f *Frame) SetSize(w, h int) {
 	}
 	for _, l := range f.lists {
 		l.list.SetTableSize(f.width, th)
+		l.redraw()
 	}
 	if f.form != nil {
 		f.form.SetSize(f.width, f.height)
