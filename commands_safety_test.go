@@ -194,7 +194,9 @@ func TestForwardToDeliversSignedEventsThatVerify(t *testing.T) {
 	waitFor(t, 45*time.Second, "the sandbox to start", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
 
 	var tk struct{ ID string }
-	created := mustTesouro(t, "--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "50.00", "--external-id", "fw-1", "--yes", "--json")
+	// Above the sandbox's auto-fund limit (1,000 BRL), so the ticket waits
+	// for the fund below rather than racing it at --speed 50.
+	created := mustTesouro(t, "--credentials", creds, "ticket", "create", "--from", "BRL", "--to", "USDC", "--amount", "1500.00", "--external-id", "fw-1", "--yes", "--json")
 	if err := json.Unmarshal([]byte(created), &tk); err != nil {
 		t.Fatal(err)
 	}
