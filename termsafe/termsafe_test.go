@@ -41,7 +41,7 @@ func TestEscapesAreVisible(t *testing.T) {
 		"a\tb\nc":           `a\x09b\x0ac`,
 		"a\xffb":            `a\xffb`,
 		"São Paulo — ok ✓":  "São Paulo — ok ✓",
-		"family 👨‍👩‍👧":       "family 👨‍👩‍👧",
+		"family 👨‍👩‍👧":      "family 👨‍👩‍👧",
 	} {
 		if got := Line(in); got != want {
 			t.Errorf("Line(%q) = %q, want %q", in, got, want)
