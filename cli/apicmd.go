@@ -18,6 +18,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/termsafe"
 )
 
 func newCmdAPI(f *Factory) *cobra.Command {
@@ -128,19 +129,18 @@ func (f *Factory) rawRequest(ctx context.Context, s *session, method, path strin
 		if include && page == 0 {
 			fmt.Fprintf(f.Stdout, "HTTP %d %s\n", resp.Status, http.StatusText(resp.Status))
 			for _, k := range slices.Sorted(maps.Keys(resp.Header)) {
-				fmt.Fprintf(f.Stdout, "%s: %s\n", k, strings.Join(resp.Header[k], ", "))
+				fmt.Fprintf(f.Stdout, "%s: %s\n", termsafe.Line(k), termsafe.Line(strings.Join(resp.Header[k], ", ")))
 			}
 			fmt.Fprintln(f.Stdout)
 		}
 		if resp.Status < 200 || resp.Status > 299 {
-			f.Stdout.Write(resp.Body)
-			if len(resp.Body) > 0 && resp.Body[len(resp.Body)-1] != '\n' {
-				fmt.Fprintln(f.Stdout)
+			if err := f.printBody(resp.Body, &Output{Format: "json"}); err != nil {
+				return err
 			}
 			return fmt.Errorf("%s %s: HTTP %d", method, path, resp.Status)
 		}
 		if !paginate {
-			return f.printJSON(resp.Body, out)
+			return f.printBody(resp.Body, out)
 		}
 		var pg map[string]json.RawMessage
 		if err := json.Unmarshal(resp.Body, &pg); err != nil {
@@ -166,7 +166,7 @@ func (f *Factory) rawRequest(ctx context.Context, s *session, method, path strin
 		if cursor == "" {
 			delete(merged, "cursor")
 			b, _ := json.Marshal(merged)
-			return f.printJSON(b, out)
+			return f.printBody(b, out)
 		}
 		if query == nil {
 			query = url.Values{}
@@ -227,17 +227,27 @@ func answerIDs(body []byte) map[string]string {
 	return ids
 }
 
-// printJSON prints an answer indented, or through --jq.
-func (f *Factory) printJSON(b []byte, out *Output) error {
+// printBody prints an answer: JSON indented (exact: its encoder escapes
+// control characters), or through --jq; anything else as it came when
+// stdout is a file or a pipe (a PDF receipt), and made safe to read when
+// it is a terminal (termsafe.Text): a body is text from outside.
+func (f *Factory) printBody(b []byte, out *Output) error {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil
 	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		// Not JSON (a PDF receipt, say): as is.
-		_, err := f.Stdout.Write(b)
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		if !isTerminal(f.Stdout) {
+			_, err := f.Stdout.Write(b)
+			return err
+		}
+		text := termsafe.Text(string(b))
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		_, err := io.WriteString(f.Stdout, text)
 		return err
 	}
 	return out.Write(f.Stdout, v, nil)

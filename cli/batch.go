@@ -15,6 +15,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/batch"
 	"github.com/tesouro-treasury/tesouro/keystore"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/termsafe"
 )
 
 func newCmdBatch(e *Factory) *cobra.Command {
@@ -207,7 +208,7 @@ func (e *Factory) runBatch(ctx context.Context, s *session, file *batch.File, f 
 			fmt.Fprintf(e.Stderr, "warning: journal: %v\n", o.JournalErr)
 		}
 		if o.Err != "" && o.Status != batch.NotSent {
-			fmt.Fprintf(e.Stderr, "row %d: %s: %s\n", o.Row.N, o.Status, o.Err)
+			fmt.Fprintf(e.Stderr, "row %d: %s: %s\n", o.Row.N, o.Status, termsafe.Line(o.Err))
 		}
 		progress(p)
 	})
@@ -232,13 +233,13 @@ func (e *Factory) printReview(s *session, plan *batch.Plan) {
 	for _, r := range plan.Rows {
 		switch r.State() {
 		case batch.StateInvalid:
-			fmt.Fprintf(w, "row %d (line %d): INVALID: %s\n", r.N, r.Line, r.Problem)
+			fmt.Fprintf(w, "row %d (line %d): INVALID: %s\n", r.N, r.Line, termsafe.Line(r.Problem))
 			continue
 		case batch.StateDone:
-			fmt.Fprintf(w, "row %d: already created by an earlier run: ticket %s (not paid again)\n", r.N, r.TicketID)
+			fmt.Fprintf(w, "row %d: already created by an earlier run: ticket %s (not paid again)\n", r.N, termsafe.Line(r.TicketID))
 			continue
 		case batch.StateParked:
-			fmt.Fprintf(w, "row %d: parked for approval by an earlier run: operation %s (not sent again)\n", r.N, nonEmptyOr(r.OperationID, "id not read"))
+			fmt.Fprintf(w, "row %d: parked for approval by an earlier run: operation %s (not sent again)\n", r.N, termsafe.Line(nonEmptyOr(r.OperationID, "id not read")))
 			continue
 		case batch.StateUnknown:
 			fmt.Fprintf(w, "row %d: an earlier run lost the answer to its parked creation: not sent again\n", r.N)
@@ -260,10 +261,13 @@ func (e *Factory) printReview(s *session, plan *batch.Plan) {
 			}
 			price = fmt.Sprintf(" for %s %s (fees %s)", money.Format(r.Quote.InputAmount, r.Source), r.Source, strings.Join(fees, ", "))
 		}
-		fmt.Fprintf(w, "row %d: NEW: %s %s to %s [%s]%s\n", r.N, money.Format(r.Amount, r.Currency), r.Currency, who, r.Destination(), price)
+		// Who is paid and where come from the file and the service: shown
+		// safe, as every other line of the review.
+		fmt.Fprintf(w, "row %d: NEW: %s %s to %s [%s]%s\n", r.N, money.Format(r.Amount, r.Currency), termsafe.Line(r.Currency),
+			termsafe.Line(who), termsafe.Line(r.Destination()), termsafe.Line(price))
 	}
 	for _, p := range plan.Problems {
-		fmt.Fprintf(w, "BATCH: %s\n", p)
+		fmt.Fprintf(w, "BATCH: %s\n", termsafe.Line(p))
 	}
 	env := "SANDBOX"
 	if s.target.Production {

@@ -14,13 +14,16 @@ import (
 )
 
 // beneficiaryRow is one beneficiary of any kind, as listed.
+// Each field holds one value, so that the CSV form has one per cell.
 type beneficiaryRow struct {
-	Kind      string `json:"kind"` // wallet, brl, usd, cop, eur, ars
-	ID        string `json:"id"`
-	Alias     string `json:"alias"`
-	Target    string `json:"target"` // address, PIX key, account number, IBAN or CVU
-	Detail    string `json:"detail"` // chain, key type or bank
-	CreatedAt string `json:"createdAt"`
+	Kind       string `json:"kind"` // wallet, brl, usd, cop, eur, ars
+	ID         string `json:"id"`
+	Alias      string `json:"alias"`
+	Target     string `json:"target"`     // address, PIX key, account number, IBAN or CVU
+	TargetType string `json:"targetType"` // the chain, the PIX key's type, ACCOUNT, IBAN or CVU
+	Bank       string `json:"bank"`       // bank code, name or BIC
+	Branch     string `json:"branch"`
+	CreatedAt  string `json:"createdAt"`
 }
 
 var beneficiaryKinds = []string{"wallet", "brl", "usd", "cop", "eur", "ars"}
@@ -71,7 +74,7 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 						return c.ListWallets(ctx, api.WalletFilter{SubAccountID: s.sub, Alias: alias, Cursor: cur})
 					})
 					for _, w := range ws {
-						rows = append(rows, beneficiaryRow{"wallet", w.ID.String(), w.Alias, w.WalletAddress, w.WalletChain, ts(w.CreatedAt)})
+						rows = append(rows, beneficiaryRow{"wallet", w.ID.String(), w.Alias, w.WalletAddress, w.WalletChain, "", "", ts(w.CreatedAt)})
 					}
 				case "brl":
 					var bs []api.BRLAccount
@@ -79,11 +82,11 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 						return c.ListBRLAccounts(ctx, bf(cur))
 					})
 					for _, b := range bs {
-						target, detail := b.PixKey, b.PixKeyType
-						if target == "" {
-							target, detail = b.AccountNumber, "bank "+b.BankCode+" branch "+b.BranchCode
+						r := beneficiaryRow{"brl", b.ID.String(), b.Alias, b.PixKey, b.PixKeyType, "", "", ts(b.CreatedAt)}
+						if r.Target == "" {
+							r.Target, r.TargetType, r.Bank, r.Branch = b.AccountNumber, "ACCOUNT", b.BankCode, b.BranchCode
 						}
-						rows = append(rows, beneficiaryRow{"brl", b.ID.String(), b.Alias, target, detail, ts(b.CreatedAt)})
+						rows = append(rows, r)
 					}
 				case "usd":
 					var us []api.USDAccount
@@ -91,7 +94,7 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 						return c.ListUSDAccounts(ctx, bf(cur))
 					})
 					for _, u := range us {
-						rows = append(rows, beneficiaryRow{"usd", u.ID.String(), u.Alias, u.BankAccountNumber, u.BankName, ts(u.CreatedAt)})
+						rows = append(rows, beneficiaryRow{"usd", u.ID.String(), u.Alias, u.BankAccountNumber, "ACCOUNT", u.BankName, "", ts(u.CreatedAt)})
 					}
 				case "cop":
 					var cs []api.COPAccount
@@ -99,7 +102,7 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 						return c.ListCOPAccounts(ctx, bf(cur))
 					})
 					for _, b := range cs {
-						rows = append(rows, beneficiaryRow{"cop", b.ID.String(), b.Alias, b.BankAccountNumber, b.BankName, ts(b.CreatedAt)})
+						rows = append(rows, beneficiaryRow{"cop", b.ID.String(), b.Alias, b.BankAccountNumber, "ACCOUNT", b.BankName, "", ts(b.CreatedAt)})
 					}
 				case "eur":
 					var es []api.EURAccount
@@ -107,7 +110,7 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 						return c.ListEURAccounts(ctx, bf(cur))
 					})
 					for _, b := range es {
-						rows = append(rows, beneficiaryRow{"eur", b.ID.String(), b.Alias, b.IBAN, "BIC " + b.BIC + " · " + b.BankBeneficiaryName, ts(b.CreatedAt)})
+						rows = append(rows, beneficiaryRow{"eur", b.ID.String(), b.Alias, b.IBAN, "IBAN", b.BIC, "", ts(b.CreatedAt)})
 					}
 				case "ars":
 					var as []api.ARSAccount
@@ -115,7 +118,7 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 						return c.ListARSAccounts(ctx, bf(cur))
 					})
 					for _, b := range as {
-						rows = append(rows, beneficiaryRow{"ars", b.ID.String(), b.Alias, b.CVU, "CVU", ts(b.CreatedAt)})
+						rows = append(rows, beneficiaryRow{"ars", b.ID.String(), b.Alias, b.CVU, "CVU", "", "", ts(b.CreatedAt)})
 					}
 				}
 				if err != nil {
@@ -126,9 +129,9 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 				rows = rows[:*limit]
 			}
 			return out.Write(f.Stdout, rows, func() Table {
-				t := Table{Columns: []string{"kind", "id", "alias", "target", "detail", "created_at"}}
+				t := Table{Columns: []string{"kind", "id", "alias", "target", "target_type", "bank", "branch", "created_at"}}
 				for _, r := range rows {
-					t.Rows = append(t.Rows, []string{r.Kind, r.ID, r.Alias, r.Target, r.Detail, r.CreatedAt})
+					t.Rows = append(t.Rows, []string{r.Kind, r.ID, r.Alias, r.Target, r.TargetType, r.Bank, r.Branch, r.CreatedAt})
 				}
 				return t
 			})

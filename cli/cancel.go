@@ -10,6 +10,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/termsafe"
 )
 
 // scriptedWrite says whether a write may go ahead without a person at a
@@ -105,7 +106,7 @@ func (f *Factory) printCancelSummary(s *session, tk *api.Ticket) {
 	fmt.Fprintf(w, "Account:      %s\n", s.accountLabel())
 	fmt.Fprintf(w, "Ticket:       %s (%s)\n", tk.ID, tk.Status)
 	if tk.ExternalID != "" {
-		fmt.Fprintf(w, "External id:  %s\n", tk.ExternalID)
+		fmt.Fprintf(w, "External id:  %s\n", termsafe.Line(tk.ExternalID))
 	}
 	fmt.Fprintf(w, "You pay:      %s %s via %s\n", money.Wire(q.InputAmount, q.InputCurrency), q.InputCurrency, q.InputPaymentMethod)
 	fmt.Fprintf(w, "You receive:  %s %s via %s\n", money.Wire(q.OutputAmount, q.OutputCurrency), q.OutputCurrency, q.OutputPaymentMethod)

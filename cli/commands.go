@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/termsafe"
 )
 
 // scriptingCommands are the commands that act on the service.
@@ -135,7 +136,7 @@ func (s *session) accountLabel() string {
 	if s.sub == uuid.Nil {
 		return "main account"
 	}
-	return fmt.Sprintf("%s (%s)", s.subName, s.sub)
+	return fmt.Sprintf("%s (%s)", termsafe.Line(s.subName), s.sub)
 }
 
 // GroupRunE is the RunE of a command that only groups others: without a

@@ -45,7 +45,7 @@ tesouro-tickets-ACCOUNT-YYYYMMDD-HHMMSS.csv.`,
 				return err
 			}
 			if output == "-" {
-				n, err := f.writeTickets(ctx, s, tf, acct, f.Stdout)
+				n, err := f.writeTickets(ctx, s, tf, acct, f.Stdout, true)
 				if err == nil {
 					fmt.Fprintf(f.Stderr, "%d tickets exported\n", n)
 				}
@@ -70,7 +70,7 @@ tesouro-tickets-ACCOUNT-YYYYMMDD-HHMMSS.csv.`,
 				return fmt.Errorf("export: %w", err)
 			}
 			defer os.Remove(tmp.Name())
-			n, err := f.writeTickets(ctx, s, tf, acct, tmp)
+			n, err := f.writeTickets(ctx, s, tf, acct, tmp, false)
 			if cerr := tmp.Close(); err == nil {
 				err = cerr
 			}
@@ -107,8 +107,9 @@ func exportAccount(ctx context.Context, s *session) (export.Account, error) {
 }
 
 // writeTickets writes every matching ticket, page by page, showing
-// progress on stderr when it is a terminal.
-func (f *Factory) writeTickets(ctx context.Context, s *session, tf api.TicketFilter, acct export.Account, w io.Writer) (int, error) {
+// progress on stderr when it is a terminal. To stdout (toStdout) the cells
+// are made safe as every CSV printed there is; a file keeps them exact.
+func (f *Factory) writeTickets(ctx context.Context, s *session, tf api.TicketFilter, acct export.Account, w io.Writer, toStdout bool) (int, error) {
 	cw, err := export.NewWriter(w, export.TicketColumns)
 	if err != nil {
 		return 0, err
@@ -118,7 +119,11 @@ func (f *Factory) writeTickets(ctx context.Context, s *session, tf api.TicketFil
 		if err != nil {
 			return cw.Rows(), err
 		}
-		if err := cw.Row(export.TicketRow(acct, tk)); err != nil {
+		row := export.TicketRow(acct, tk)
+		if toStdout {
+			row = safeCells(row)
+		}
+		if err := cw.Row(row); err != nil {
 			return cw.Rows(), err
 		}
 		if progress && cw.Rows()%100 == 0 {

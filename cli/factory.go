@@ -43,8 +43,12 @@ func (s IOStreams) StdoutTTY() bool { return isTerminal(s.Stdout) }
 // StderrTTY reports whether stderr is a terminal (progress lines go there).
 func (s IOStreams) StderrTTY() bool { return isTerminal(s.Stderr) }
 
-// isTerminal reports whether f is a terminal.
+// isTerminal reports whether f is a terminal. A stream that says whether
+// it is one (IsTerminal) is believed: tests hand such buffers.
 func isTerminal(f any) bool {
+	if t, ok := f.(interface{ IsTerminal() bool }); ok {
+		return t.IsTerminal()
+	}
 	fh, ok := f.(*os.File)
 	return ok && term.IsTerminal(int(fh.Fd()))
 }

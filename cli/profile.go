@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -70,8 +69,7 @@ func (f *Factory) profileList() error {
 		fmt.Fprintf(f.Stdout, "No profiles in %s.\nAdd one with: tesouro profile add NAME --base-url URL --env sandbox|production --api-key-file FILE --private-key-file FILE\n", cfg.Dir)
 		return nil
 	}
-	tw := tabwriter.NewWriter(f.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "\tNAME\tENV\tAUTH\tBASE URL\tE-MAIL\tSUB-ACCOUNT\tMODE")
+	t := Table{Columns: []string{"", "name", "env", "auth", "base_url", "e-mail", "sub-account", "mode"}}
 	for _, p := range cfg.Profiles {
 		mark := ""
 		if p.Name == cfg.Active {
@@ -81,9 +79,9 @@ func (f *Factory) profileList() error {
 		if p.ReadOnly {
 			mode = "read-only"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", mark, p.Name, envLabel(p.Env), p.Auth, p.BaseURL, dash(p.Email), subLabel(p.SubAccount), mode)
+		t.Rows = append(t.Rows, []string{mark, p.Name, envLabel(p.Env), p.Auth, p.BaseURL, dash(p.Email), subLabel(p.SubAccount), mode})
 	}
-	return tw.Flush()
+	return writeTable(f.Stdout, t)
 }
 
 func newCmdProfileUse(f *Factory) *cobra.Command {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -151,15 +150,19 @@ func quoteTable(q *api.Quote, s *session) Table {
 	t := Table{Columns: []string{"field", "value"}}
 	add := func(k, v string) { t.Rows = append(t.Rows, []string{k, v}) }
 	add("account", s.accountLabel())
-	add("you pay", money.Wire(q.InputAmount, q.InputCurrency)+" "+q.InputCurrency+" via "+q.InputPaymentMethod)
-	add("you receive", money.Wire(q.OutputAmount, q.OutputCurrency)+" "+q.OutputCurrency+" via "+q.OutputPaymentMethod)
-	add("base price", q.BasePrice.String()+" "+q.PairName)
-	for _, f := range q.AppliedFees {
-		add("fee", fmt.Sprintf("%s %s %s", f.Type, money.Wire(f.Amount, f.Currency), f.Currency))
-	}
+	add("input_amount", money.Wire(q.InputAmount, q.InputCurrency))
+	add("input_currency", q.InputCurrency)
+	add("input_method", q.InputPaymentMethod)
+	add("output_amount", money.Wire(q.OutputAmount, q.OutputCurrency))
+	add("output_currency", q.OutputCurrency)
+	add("output_method", q.OutputPaymentMethod)
+	add("base_price", q.BasePrice.String())
+	add("pair", q.PairName)
+	addFees(add, q.AppliedFees)
 	if !q.MarkupAmount.IsZero() {
-		add("markup", money.Wire(q.MarkupAmount, q.MarkupCurrency)+" "+q.MarkupCurrency)
+		add("markup_amount", money.Wire(q.MarkupAmount, q.MarkupCurrency))
+		add("markup_currency", q.MarkupCurrency)
 	}
-	add("valid for", quoteLife.String())
+	add("valid_for", quoteLife.String())
 	return t
 }

@@ -108,12 +108,13 @@ func newCmdTicketsList(f *Factory) *cobra.Command {
 }
 
 func ticketsTable(list []api.Ticket) Table {
-	t := Table{Columns: []string{"id", "external_id", "status", "created_at", "input", "output"}}
+	t := Table{Columns: []string{"id", "external_id", "status", "created_at", "input_amount", "input_currency", "input_method",
+		"output_amount", "output_currency", "output_method"}}
 	for _, tk := range list {
 		q := tk.Quote
 		t.Rows = append(t.Rows, []string{tk.ID.String(), tk.ExternalID, string(tk.Status), tk.CreatedAt.UTC().Format(time.RFC3339),
-			money.Wire(q.InputAmount, q.InputCurrency) + " " + q.InputCurrency + " " + q.InputPaymentMethod,
-			money.Wire(q.OutputAmount, q.OutputCurrency) + " " + q.OutputCurrency + " " + q.OutputPaymentMethod})
+			money.Wire(q.InputAmount, q.InputCurrency), q.InputCurrency, q.InputPaymentMethod,
+			money.Wire(q.OutputAmount, q.OutputCurrency), q.OutputCurrency, q.OutputPaymentMethod})
 	}
 	return t
 }
@@ -141,6 +142,16 @@ func newCmdTicketsGet(f *Factory) *cobra.Command {
 	return cmd
 }
 
+// addFees adds one amount row and one currency row per fee, named after
+// its type (fee_in_amount, fee_in_currency, ...).
+func addFees(add func(k, v string), fees []api.Fee) {
+	for _, f := range fees {
+		k := "fee_" + strings.ToLower(f.Type)
+		add(k+"_amount", money.Wire(f.Amount, f.Currency))
+		add(k+"_currency", f.Currency)
+	}
+}
+
 // ticketDetail is one ticket as field/value rows.
 func ticketDetail(tk *api.Ticket) Table {
 	q := tk.Quote
@@ -153,12 +164,14 @@ func ticketDetail(tk *api.Ticket) Table {
 	if !tk.ExpiresAt.IsZero() {
 		add("expires_at", tk.ExpiresAt.UTC().Format(time.RFC3339))
 	}
-	add("input", money.Wire(q.InputAmount, q.InputCurrency)+" "+q.InputCurrency+" "+q.InputPaymentMethod)
-	add("output", money.Wire(q.OutputAmount, q.OutputCurrency)+" "+q.OutputCurrency+" "+q.OutputPaymentMethod)
+	add("input_amount", money.Wire(q.InputAmount, q.InputCurrency))
+	add("input_currency", q.InputCurrency)
+	add("input_method", q.InputPaymentMethod)
+	add("output_amount", money.Wire(q.OutputAmount, q.OutputCurrency))
+	add("output_currency", q.OutputCurrency)
+	add("output_method", q.OutputPaymentMethod)
 	add("base_price", q.BasePrice.String())
-	for _, f := range q.AppliedFees {
-		add("fee", f.Type+" "+money.Wire(f.Amount, f.Currency)+" "+f.Currency)
-	}
+	addFees(add, q.AppliedFees)
 	if r := tk.FailureReason; r != "" {
 		add("failure_reason", r)
 	}

@@ -15,6 +15,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -57,7 +58,7 @@ func newCmdWebhooksList(f *Factory) *cobra.Command {
 			return out.Write(f.Stdout, hooks, func() Table {
 				t := Table{Columns: []string{"id", "url", "subscriptions"}}
 				for _, h := range hooks {
-					t.Rows = append(t.Rows, []string{h.ID, h.URL, fmt.Sprint(h.Subscriptions)})
+					t.Rows = append(t.Rows, []string{h.ID, h.URL, strings.Join(h.Subscriptions, ",")})
 				}
 				return t
 			})
