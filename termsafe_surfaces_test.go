@@ -3,6 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -118,3 +122,57 @@ func TestPlantedEscapesReachNoSurfaceRaw(t *testing.T) {
 		})
 	}
 }
+
+// tesouro api prints a body that is not JSON as it came into a file or a
+// pipe, and escaped at a terminal.
+func TestAPINonJSONBodyIsEscapedAtATerminal(t *testing.T) {
+	r, err := sandbox.Start(sandbox.Config{Seed: 1}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	body := "status: ok\n" + strings.Join(mapValues(hostile), "\n") + "\n"
+	target, _ := url.Parse(r.BaseURL)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if strings.HasSuffix(req.URL.Path, "/text") {
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, body)
+			return
+		}
+		proxy.ServeHTTP(w, req)
+	}))
+	t.Cleanup(srv.Close)
+	creds := r.Creds
+	creds.BaseURL = srv.URL
+	path := filepath.Join(t.TempDir(), "creds.json")
+	if err := creds.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if out := mustTesouro(t, "--credentials", path, "api", "/v2/text"); out != body {
+		t.Errorf("piped, the body changed: %q", out)
+	}
+	var out, errOut terminal
+	f := testFactory(strings.NewReader(""), &out, &errOut, func(k string) string {
+		return map[string]string{"XDG_STATE_HOME": t.TempDir(), "TESOURO_CONFIG_DIR": t.TempDir()}[k]
+	})
+	if code := run(f, []string{"--credentials", path, "api", "/v2/text"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if bad := termsafe.Find(out.String()); bad != "" || !strings.Contains(out.String(), "status: ok\n") {
+		t.Errorf("at a terminal the body carries %q raw: %q", bad, out.String())
+	}
+}
+
+func mapValues(m map[string]string) []string {
+	var out []string
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}
+
+// terminal is a buffer the command line takes for a terminal.
+type terminal struct{ strings.Builder }
+
+func (*terminal) IsTerminal() bool { return true }

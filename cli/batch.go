@@ -95,27 +95,18 @@ scripted writes.`,
 			return fmt.Errorf("%s: %w", args[0], err)
 		}
 		interactive := e.StdinTTY() && !f.yes
-		t, err := e.Resolve()
-		if err != nil {
-			return err
-		}
-		if !f.dryRun {
-			switch {
-			case t.ReadOnly:
-				return Usagef("read-only: a batch run is a write (use --dry-run to check it, or drop --readonly)")
-			case !interactive && !f.yes:
-				return Usagef("no terminal to confirm at: pass --yes to pay without asking, or --dry-run to check")
-			}
-			if err := scriptedWrite(t, "a batch run", interactive); err != nil {
-				return err
-			}
-		}
 		if f.results == "" {
 			f.results = strings.TrimSuffix(args[0], filepath.Ext(args[0])) + ".results.csv"
 		}
-		return e.run(cmd, func(ctx context.Context, s *session) error {
-			return e.runBatch(ctx, s, file, f, interactive, out)
-		})
+		run := func(ctx context.Context, s *session) error { return e.runBatch(ctx, s, file, f, interactive, out) }
+		if f.dryRun {
+			// A dry run only reads: it never reaches the journal.
+			return e.run(cmd, run)
+		}
+		if !interactive && !f.yes {
+			return Usagef("no terminal to confirm at: pass --yes to pay without asking, or --dry-run to check")
+		}
+		return e.runWrite(cmd, write{what: "batch run (check it with --dry-run)", interactive: interactive}, run)
 	}
 	return cmd
 }

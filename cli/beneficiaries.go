@@ -198,14 +198,7 @@ func newCmdBeneficiariesAdd(f *Factory) *cobra.Command {
 		if !interactive && !yes {
 			return Usagef("no terminal to confirm at: pass --yes to add without asking")
 		}
-		t, err := f.Resolve()
-		if err != nil {
-			return err
-		}
-		if err := scriptedWrite(t, "adding a beneficiary", interactive); err != nil {
-			return err
-		}
-		return f.run(cmd, func(ctx context.Context, s *session) error {
+		return f.runWrite(cmd, write{what: "beneficiaries add", interactive: interactive}, func(ctx context.Context, s *session) error {
 			fmt.Fprintf(f.Stderr, "Add %s beneficiary %q to %s\n", kind, alias, s.accountLabel())
 			if interactive && !f.Prompter.Confirm(ctx, "Add it?") {
 				return fmt.Errorf("not confirmed: nothing added")

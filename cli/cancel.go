@@ -13,20 +13,6 @@ import (
 	"github.com/tesouro-treasury/tesouro/termsafe"
 )
 
-// scriptedWrite says whether a write may go ahead without a person at a
-// terminal (ticket create, tickets cancel, beneficiaries add, batch run):
-// never under --readonly, and on a production profile only when the
-// profile allows scripted writes.
-func scriptedWrite(t *Target, what string, interactive bool) error {
-	switch {
-	case t.ReadOnly:
-		return Usagef("read-only: %s is a write (drop --readonly, or use a profile that is not read-only)", what)
-	case t.Production && !interactive && !t.ScriptedWrites:
-		return fmt.Errorf("profile %s is a PRODUCTION profile that does not allow scripted writes: confirm at a terminal (without --yes), or allow it with \"tesouro profile add %s ... --allow-scripted-writes --replace\"", t.Profile, t.Profile)
-	}
-	return nil
-}
-
 func newCmdTicketsCancel(f *Factory) *cobra.Command {
 	var yes bool
 	cmd := &cobra.Command{
@@ -53,14 +39,7 @@ profile allows them: tesouro profile add NAME ... --allow-scripted-writes.`,
 		if !interactive && !yes {
 			return Usagef("no terminal to confirm at: pass --yes to cancel without asking")
 		}
-		t, err := f.Resolve()
-		if err != nil {
-			return err
-		}
-		if err := scriptedWrite(t, "tickets cancel", interactive); err != nil {
-			return err
-		}
-		return f.run(cmd, func(ctx context.Context, s *session) error {
+		return f.runWrite(cmd, write{what: "tickets cancel", interactive: interactive}, func(ctx context.Context, s *session) error {
 			c := s.client()
 			tk, err := c.GetTicket(ctx, s.sub, id)
 			if err != nil {

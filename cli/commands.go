@@ -27,15 +27,14 @@ type session struct {
 	conn    *Conn
 	sub     uuid.UUID // uuid.Nil: the main account
 	subName string
+	// gated: the session was opened by runWrite, past the write gate; only
+	// then may it journal, hence write.
+	gated bool
 }
 
-// open resolves the target, connects and, unless mainOnly, resolves
-// --sub-account (or the profile's default). The caller must call close.
-func (f *Factory) open(ctx context.Context, mainOnly bool) (*session, error) {
-	t, err := f.Resolve()
-	if err != nil {
-		return nil, err
-	}
+// open connects to t and, unless mainOnly, resolves --sub-account (or the
+// profile's default). The caller must call close.
+func (f *Factory) open(ctx context.Context, t *Target, mainOnly bool) (*session, error) {
 	conn, err := t.Connect(ctx)
 	if err != nil {
 		return nil, err
@@ -69,11 +68,22 @@ func (f *Factory) runMain(cmd *cobra.Command, fn func(ctx context.Context, s *se
 }
 
 func (f *Factory) runOn(cmd *cobra.Command, mainOnly bool, fn func(ctx context.Context, s *session) error) error {
-	ctx := cmd.Context()
-	s, err := f.open(ctx, mainOnly)
+	t, err := f.Resolve()
 	if err != nil {
 		return err
 	}
+	return f.runTarget(cmd, t, mainOnly, false, fn)
+}
+
+// runTarget runs fn in a session on t; gated says the write gate was
+// crossed (runWrite).
+func (f *Factory) runTarget(cmd *cobra.Command, t *Target, mainOnly, gated bool, fn func(ctx context.Context, s *session) error) error {
+	ctx := cmd.Context()
+	s, err := f.open(ctx, t, mainOnly)
+	if err != nil {
+		return err
+	}
+	s.gated = gated
 	defer s.close()
 	return fn(ctx, s)
 }

@@ -32,6 +32,8 @@ type Target struct {
 	Funding    bool   // the sandbox's "simulate the payment" is available
 	ReadOnly   bool
 	SubAccount string // --sub-account, else the profile's default
+	// readOnlyFlag: --readonly was given (else ReadOnly is the profile's).
+	readOnlyFlag bool
 	// ScriptedWrites is the profile's permission for scripts to write
 	// (ticket create --yes) on production.
 	ScriptedWrites bool
@@ -86,7 +88,7 @@ func (f *Factory) resolve(dashboard bool) (*Target, error) {
 	if g.As == "" {
 		g.As = "operator"
 	}
-	t := &Target{ReadOnly: g.ReadOnly, SubAccount: strings.TrimSpace(g.SubAccount)}
+	t := &Target{ReadOnly: g.ReadOnly, readOnlyFlag: g.ReadOnly, SubAccount: strings.TrimSpace(g.SubAccount)}
 	switch {
 	case g.Sandbox:
 		f.embedded(t, g.As)

@@ -88,14 +88,7 @@ profile allows them: tesouro profile add NAME ... --allow-scripted-writes.`,
 		if _, err := f.intent(qf, uuid.Nil); err != nil {
 			return err
 		}
-		t, err := e.Resolve()
-		if err != nil {
-			return err
-		}
-		if err := scriptedWrite(t, "ticket create", interactive); err != nil {
-			return err
-		}
-		return e.run(cmd, func(ctx context.Context, s *session) error {
+		return e.runWrite(cmd, write{what: "ticket create", interactive: interactive}, func(ctx context.Context, s *session) error {
 			in, _ := f.intent(qf, s.sub)
 			return e.createTicket(ctx, s, in, interactive, out)
 		})

@@ -106,10 +106,7 @@ func newCmdWebhooksAck(f *Factory) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return f.runMain(cmd, func(ctx context.Context, s *session) error {
-				if s.target.ReadOnly {
-					return Usagef("read-only: acknowledging is a write")
-				}
+			return f.runWrite(cmd, write{what: "webhooks ack", mainOnly: true}, func(ctx context.Context, s *session) error {
 				err := s.write("acknowledge-webhook-attempts", "PATCH /v2/notifications/webhooks/attempts", func(je *journal.Entry) error {
 					je.IDs = make(map[string]string, len(args))
 					for i, id := range args {
