@@ -69,7 +69,8 @@ scripted writes.`,
 		Example: `  tesouro batch template > payouts.csv
   tesouro batch run payouts.csv --dry-run
   tesouro batch run payouts.csv --yes`,
-		Args: exactArgs("FILE"),
+		Args:        exactArgs("FILE"),
+		Annotations: map[string]string{longRunning: ""},
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&f.dryRun, "dry-run", false, "check and price, print the review, send nothing")

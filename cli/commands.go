@@ -77,8 +77,19 @@ func (f *Factory) runOn(cmd *cobra.Command, mainOnly bool, fn func(ctx context.C
 
 // runTarget runs fn in a session on t; gated says the write gate was
 // crossed (runWrite).
-func (f *Factory) runTarget(cmd *cobra.Command, t *Target, mainOnly, gated bool, fn func(ctx context.Context, s *session) error) error {
+// The command's deadline (--timeout) bounds all of it, connecting
+// included, except the time a person spends answering a question.
+func (f *Factory) runTarget(cmd *cobra.Command, t *Target, mainOnly, gated bool, fn func(ctx context.Context, s *session) error) (err error) {
 	ctx := cmd.Context()
+	if f.G.Timeout < 0 {
+		return Usagef("--timeout %s: give a duration such as 30s or 5m, or 0 for no limit", f.G.Timeout)
+	}
+	if d := f.timeoutFor(cmd); d > 0 {
+		var release func()
+		ctx, release = withDeadline(ctx, d)
+		defer release()
+		defer func() { err = explainDeadline(ctx, err, t) }()
+	}
 	s, err := f.open(ctx, t, mainOnly)
 	if err != nil {
 		return err

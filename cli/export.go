@@ -30,7 +30,8 @@ export_dir from config.toml, named after the account:
 tesouro-tickets-ACCOUNT-YYYYMMDD-HHMMSS.csv.`,
 		Example: `  tesouro tickets export --status PAID --since 2026-01-14 --until 2026-01-15
   tesouro tickets export -o - | wc -l`,
-		Args: noArgs,
+		Args:        noArgs,
+		Annotations: map[string]string{longRunning: ""},
 	}
 	filters.add(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write to FILE (- for stdout) instead of a named file in the export directory")

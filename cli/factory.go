@@ -26,6 +26,8 @@ type Globals struct {
 	ReadOnly    bool
 	Debug       bool
 	Sandbox     bool
+	// Timeout is a command's overall deadline (0: none).
+	Timeout time.Duration
 }
 
 // IOStreams are the process's standard streams. Tests give buffers.

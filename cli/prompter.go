@@ -55,6 +55,7 @@ func (p *Prompter) Confirm(ctx context.Context, question string) bool {
 // Line asks for one line and returns it trimmed. A cancelled ctx (a signal)
 // stops the wait.
 func (p *Prompter) Line(ctx context.Context, label string) (string, error) {
+	defer pauseDeadline(ctx)()
 	fmt.Fprint(p.out, label)
 	type answer struct {
 		line string

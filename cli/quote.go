@@ -119,6 +119,10 @@ func newCmdQuote(f *Factory) *cobra.Command {
 		if watch < 0 || (watch > 0 && watch < time.Second) {
 			return Usagef("--watch %s: give an interval of at least 1s", watch)
 		}
+		if watch > 0 {
+			// Watched until Ctrl-C: no overall deadline unless asked for.
+			cmd.Annotations = map[string]string{longRunning: ""}
+		}
 		return f.run(cmd, func(ctx context.Context, s *session) error {
 			in, _ := qf.intent(s.sub)
 			req := in.QuoteRequest()

@@ -43,6 +43,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	pf.BoolVar(&f.G.Sandbox, "sandbox", false, "use a fresh embedded sandbox")
 	pf.StringVar(&f.G.As, "as", "", "demo access NAME for --sandbox or --credentials (default operator)")
 	pf.StringVar(&f.G.Credentials, "credentials", "", "credentials FILE written by a running 'tesouro sandbox' (loopback only)")
+	pf.DurationVar(&f.G.Timeout, "timeout", DefaultTimeout, "the command's overall DURATION for the service to answer, retries included (0: no limit; the dashboard and tesouro sandbox have none)")
 	_ = root.RegisterFlagCompletionFunc("as", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return DemoAccesses, cobra.ShellCompDirectiveNoFileComp
 	})
