@@ -109,8 +109,7 @@ func newCmdQuote(f *Factory) *cobra.Command {
 		Args: noArgs,
 	}
 	qf.add(cmd)
-	cmd.Flags().DurationVar(&watch, "watch", 0, "re-quote every INTERVAL (e.g. 5s) until interrupted")
-	cmd.Flags().Lookup("watch").NoOptDefVal = "5s"
+	cmd.Flags().DurationVar(&watch, "watch", 0, "quote again every INTERVAL (such as 5s) until interrupted")
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if _, err := qf.intent(uuid.Nil); err != nil {

@@ -1,12 +1,6 @@
 package cli
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"io"
-
-	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -51,29 +45,21 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 
 	root.AddCommand(newCmdSandbox(f), newCmdProfile(f), newCmdKeygen(f), newCmdLogin(f), newCmdVersion(f))
 	root.AddCommand(scriptingCommands(f)...)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return UsageError{Msg: err.Error()} })
+	root.SetFlagErrorFunc(flagError)
+	root.SetHelpCommand(newCmdHelp(root))
+	// The completion command cobra adds: a shell it does not know is a
+	// usage mistake (it printed the help and exited 0).
+	root.InitDefaultCompletionCmd()
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = GroupRunE("bash, zsh, fish or powershell")
+	}
 	root.SetVersionTemplate("tesouro {{.Version}}\n")
 	setVersion(root, f.Build.Line())
 	root.SetIn(f.Stdin)
 	root.SetOut(f.Stdout)
 	root.SetErr(f.Stderr)
 	return root
-}
-
-// PrintError is the error handler to give fang: a command's error styled
-// at a terminal, one plain line otherwise (scripts grep it).
-func (f *Factory) PrintError(w io.Writer, styles fang.Styles, err error) {
-	if errors.Is(err, context.Canceled) {
-		return // a signal: the exit code says it
-	}
-	if f.StderrTTY() {
-		fang.DefaultErrorHandler(w, styles, err)
-		return
-	}
-	fmt.Fprintln(f.Stderr, "tesouro:", err)
-	if IsUsage(err) {
-		fmt.Fprintln(f.Stderr, "Run 'tesouro help' or 'tesouro COMMAND --help' for usage.")
-	}
 }
 
 // completeProfiles completes --profile with the configured profile names.
