@@ -33,7 +33,9 @@ func newCmdApprovalsList(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the operations waiting for your approval",
-		Args:  noArgs,
+		Example: `  tesouro approvals list
+  tesouro --sandbox --as approver1 approvals list --jq length`,
+		Args: noArgs,
 	}
 	out := addOutputFlags(cmd)
 	limit := limitFlag(cmd)
@@ -64,7 +66,9 @@ func newCmdApprovalsShow(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show OPERATION_ID",
 		Short: "Show an operation: what it would do, who asked, who approved",
-		Args:  exactArgs("OPERATION_ID"),
+		Example: `  tesouro approvals show OPERATION_ID
+  tesouro approvals show OPERATION_ID --json`,
+		Args: exactArgs("OPERATION_ID"),
 	}
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {

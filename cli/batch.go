@@ -28,7 +28,9 @@ func newCmdBatch(e *Factory) *cobra.Command {
 	cmd.AddCommand(&cobra.Command{
 		Use:   "template",
 		Short: "Print an example batch file with every column",
-		Args:  noArgs,
+		Example: `  tesouro batch template > payouts.csv
+  tesouro batch run payouts.csv --dry-run`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			_, err := io.WriteString(e.Stdout, batch.Template())
 			return err

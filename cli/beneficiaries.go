@@ -44,7 +44,10 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List beneficiaries (every kind unless --kind)",
-		Args:  noArgs,
+		Example: `  tesouro beneficiaries list
+  tesouro beneficiaries list --kind brl --format csv
+  tesouro beneficiaries list --alias "Maria Silva" --jq '.[0].id'`,
+		Args: noArgs,
 	}
 	cmd.Flags().StringVar(&kind, "kind", "", "only this KIND: wallet, brl, usd, cop, eur or ars")
 	cmd.Flags().StringVar(&alias, "alias", "", "only beneficiaries with this ALIAS")
@@ -162,8 +165,8 @@ func newCmdBeneficiariesAdd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "add",
 		Short: "Add a wallet (--address, --chain) or a BRL PIX account (--pix-key)",
-		Example: `  tesouro beneficiaries add --kind wallet --alias treasury --address 0xAbC... --chain POLYGON
-  tesouro beneficiaries add --kind brl --alias fornecedor --pix-key 12345678909 --tax-id 12345678909 --name "Fulano"`,
+		Example: `  tesouro beneficiaries add --kind wallet --alias treasury --address 0x52908400098527886E0F7030069857D2E4169EE7 --chain POLYGON --yes
+  tesouro beneficiaries add --kind brl --alias fornecedor --pix-key 12345678909 --tax-id 12345678909 --name "Fulano de Tal" --yes`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()

@@ -24,8 +24,8 @@ other state, and so does this command, before asking.
 
 Scripts (--yes or no terminal) are refused on production profiles unless the
 profile allows them: tesouro profile add NAME ... --allow-scripted-writes.`,
-		Example: `  tesouro tickets cancel 7f3c0d2e-5b8a-4c1f-9e6d-2a4b8c0e1f3a
-  tesouro tickets cancel 7f3c0d2e-5b8a-4c1f-9e6d-2a4b8c0e1f3a --yes --json`,
+		Example: `  # at a terminal, it asks first
+  tesouro tickets cancel TICKET_ID --yes --jq .status`,
 		Args: exactArgs("TICKET_ID"),
 	}
 	cmd.Flags().BoolVar(&yes, "yes", false, "cancel without asking (scripts)")

@@ -36,9 +36,12 @@ func newCmdDashboard(f *Factory) *cobra.Command {
 		Use:   "tesouro",
 		Short: "A terminal treasury dashboard",
 		Long:  dashboardLong,
-		Example: `  tesouro                          # the dashboard on the active profile
-  tesouro --sandbox --as approver1 # a fresh demo sandbox, as an approver
-  tesouro balances --json          # scripting commands take --json, --jq, --format csv
+		Example: `  # the dashboard on the active profile
+  tesouro
+  # a fresh demo sandbox, as an approver
+  tesouro --sandbox --as approver1
+  # scripting commands take --json, --jq, --format csv
+  tesouro balances --json
   tesouro tickets export --status PAID`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {

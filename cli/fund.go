@@ -17,7 +17,7 @@ func newCmdSandboxFund(f *Factory) *cobra.Command {
 		Use:   "fund TICKET_ID",
 		Short: "Simulate the payer funding a ticket (sandbox only)",
 		Example: `  tesouro --credentials ~/.local/state/tesouro/sandbox-credentials.json sandbox fund TICKET_ID
-  tesouro --profile local sandbox fund TICKET_ID --json`,
+  tesouro --sandbox sandbox fund TICKET_ID --json`,
 		Args: exactArgs("TICKET_ID"),
 	}
 	out := addOutputFlags(cmd)

@@ -55,6 +55,7 @@ func newCmdProfileList(f *Factory) *cobra.Command {
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "List the profiles; * marks the active one (reads no secret)",
+		Example: `  tesouro profile list`,
 		Args:    noArgs,
 		RunE:    func(*cobra.Command, []string) error { return f.profileList() },
 	}
@@ -88,6 +89,7 @@ func newCmdProfileUse(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:               "use NAME",
 		Short:             "Make NAME the profile used by default",
+		Example:           `  tesouro profile use acme`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: f.completeProfiles,
 		RunE:              f.profileUse,
@@ -120,6 +122,7 @@ func newCmdProfileRemove(f *Factory) *cobra.Command {
 		Use:               "remove NAME",
 		Aliases:           []string{"rm"},
 		Short:             "Remove a profile and delete its secrets from the keyring",
+		Example:           `  tesouro profile remove old`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: f.completeProfiles,
 		RunE:              func(cmd *cobra.Command, args []string) error { return f.profileRemove(cmd, args, &force) },

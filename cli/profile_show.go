@@ -16,8 +16,10 @@ import (
 func newCmdProfileShow(f *Factory) *cobra.Command {
 	var check bool
 	cmd := &cobra.Command{
-		Use:               "show [NAME]",
-		Short:             "Show a profile and which secrets the keyring holds for it, never the secrets",
+		Use:   "show [NAME]",
+		Short: "Show a profile and which secrets the keyring holds for it, never the secrets",
+		Example: `  tesouro profile show
+  tesouro profile show acme --check`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: f.completeProfiles,
 		RunE:              func(cmd *cobra.Command, args []string) error { return f.profileShow(cmd, args, &check) },

@@ -42,6 +42,8 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		return DemoAccesses, cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = root.RegisterFlagCompletionFunc("profile", f.completeProfiles)
+	_ = root.RegisterFlagCompletionFunc("sub-account", noFiles)
+	_ = root.RegisterFlagCompletionFunc("timeout", fixed("30s", "60s", "5m", "0"))
 
 	root.AddCommand(newCmdSandbox(f), newCmdProfile(f), newCmdKeygen(f), newCmdLogin(f), newCmdVersion(f))
 	root.AddCommand(scriptingCommands(f)...)
@@ -56,9 +58,29 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	}
 	root.SetVersionTemplate("tesouro {{.Version}}\n")
 	setVersion(root, f.Build.Line())
+	completeFlags(root)
+	groupCommands(root)
+	setHelp(root)
 	root.SetIn(f.Stdin)
 	root.SetOut(f.Stdout)
+	if !f.StdoutTTY() {
+		// Help into a file or a pipe: no padding to the terminal's width.
+		root.SetOut(&trimWriter{w: f.Stdout})
+	}
 	root.SetErr(f.Stderr)
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		// Completion scripts go out exactly as generated.
+		c.SetOut(f.Stdout)
+		c.Example = "  tesouro completion bash > tesouro.bash\n  source tesouro.bash"
+		for _, sh := range c.Commands() {
+			sh.Example = map[string]string{
+				"bash":       "  tesouro completion bash > tesouro.bash\n  tesouro completion bash --no-descriptions > tesouro.bash",
+				"zsh":        "  tesouro completion zsh > _tesouro",
+				"fish":       "  tesouro completion fish > tesouro.fish",
+				"powershell": "  tesouro completion powershell > tesouro.ps1",
+			}[sh.Name()]
+		}
+	}
 	return root
 }
 

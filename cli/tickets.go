@@ -123,7 +123,9 @@ func newCmdTicketsGet(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "get TICKET_ID",
 		Short: "Show one ticket",
-		Args:  exactArgs("TICKET_ID"),
+		Example: `  tesouro tickets get TICKET_ID
+  tesouro tickets get TICKET_ID --jq .status`,
+		Args: exactArgs("TICKET_ID"),
 	}
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -184,9 +186,10 @@ func ticketDetail(tk *api.Ticket) Table {
 func newCmdTicketsReceipt(f *Factory) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
-		Use:   "receipt TICKET_ID",
-		Short: "Save a ticket's PDF receipt",
-		Args:  exactArgs("TICKET_ID"),
+		Use:     "receipt TICKET_ID",
+		Short:   "Save a ticket's PDF receipt",
+		Example: `  tesouro tickets receipt TICKET_ID -o receipt.pdf`,
+		Args:    exactArgs("TICKET_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, err := parseID("ticket", args[0])
 			if err != nil {

@@ -47,7 +47,9 @@ func newCmdWebhooks(f *Factory) *cobra.Command {
 }
 
 func newCmdWebhooksList(f *Factory) *cobra.Command {
-	cmd := &cobra.Command{Use: "list", Short: "List the account's webhooks", Args: noArgs}
+	cmd := &cobra.Command{Use: "list", Short: "List the account's webhooks", Args: noArgs,
+		Example: `  tesouro webhooks list
+  tesouro webhooks list --jq '.[] | {id, subscriptions}'`}
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		return f.runMain(cmd, func(ctx context.Context, s *session) error {
@@ -70,7 +72,9 @@ func newCmdWebhooksList(f *Factory) *cobra.Command {
 func newCmdWebhooksAttempts(f *Factory) *cobra.Command {
 	var unacked bool
 	var event string
-	cmd := &cobra.Command{Use: "attempts", Short: "List delivery attempts (every page; --limit to stop early)", Args: noArgs}
+	cmd := &cobra.Command{Use: "attempts", Short: "List delivery attempts (every page; --limit to stop early)", Args: noArgs,
+		Example: `  tesouro webhooks attempts --unacked
+  tesouro webhooks attempts --unacked --jq '.[].id' | xargs tesouro webhooks ack`}
 	cmd.Flags().BoolVar(&unacked, "unacked", false, "only attempts not acknowledged yet")
 	cmd.Flags().StringVar(&event, "event", "", "only attempts of this webhook event ID")
 	out := addOutputFlags(cmd)
@@ -99,6 +103,8 @@ func newCmdWebhooksAck(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "ack ATTEMPT_ID...",
 		Short: "Acknowledge delivery attempts",
+		Example: `  tesouro webhooks ack ATTEMPT_ID
+  tesouro webhooks attempts --unacked --jq '.[].id' | xargs tesouro webhooks ack`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return Usagef("%s: give at least one ATTEMPT_ID (see tesouro webhooks attempts --unacked)", cmd.CommandPath())
