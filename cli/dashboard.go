@@ -29,7 +29,13 @@ loopback) so that a first run shows a working dashboard with demo data.
 The dashboard needs a terminal; for scripts use the commands below with
 --json, --jq or --format csv. They act through a profile (tesouro profile
 add), --sandbox or --credentials FILE, never on demo data by default: with
-no profile they exit 2.`
+no profile they exit 2.
+
+Exit status: 0 when the command did what was asked; 1 for a runtime failure
+(an error answer, the network, the keyring, a rule refusing a write, the
+deadline); 2 for a usage mistake (an unknown command or flag, a bad value,
+a missing argument, no profile, --readonly, no terminal); 130 and 143
+after SIGINT and SIGTERM. tesouro man prints the manual.`
 
 func newCmdDashboard(f *Factory) *cobra.Command {
 	return &cobra.Command{

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"context"
+
+	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -45,7 +48,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	_ = root.RegisterFlagCompletionFunc("sub-account", noFiles)
 	_ = root.RegisterFlagCompletionFunc("timeout", fixed("30s", "60s", "5m", "0"))
 
-	root.AddCommand(newCmdSandbox(f), newCmdProfile(f), newCmdKeygen(f), newCmdLogin(f), newCmdVersion(f))
+	root.AddCommand(newCmdSandbox(f), newCmdProfile(f), newCmdKeygen(f), newCmdLogin(f), newCmdVersion(f), newCmdMan(f))
 	root.AddCommand(scriptingCommands(f)...)
 	root.SetFlagErrorFunc(flagError)
 	root.SetHelpCommand(newCmdHelp(root))
@@ -82,6 +85,15 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		}
 	}
 	return root
+}
+
+// Execute runs the command tree on args with fang: its styled help and
+// completions, our error handler (PrintError) and our manual (tesouro
+// man); the version is ours too (--version on every command).
+func (f *Factory) Execute(ctx context.Context, args []string) error {
+	root := NewCmdRoot(f)
+	root.SetArgs(args)
+	return fang.Execute(ctx, root, fang.WithoutVersion(), fang.WithoutManpage(), fang.WithErrorHandler(f.PrintError))
 }
 
 // completeProfiles completes --profile with the configured profile names.
