@@ -62,8 +62,8 @@ Running the batch again, after an interruption or with rows appended,
 removed, reordered or edited, finds what earlier runs created and pays
 exactly the rest; the review marks each row new, already created, parked or
 invalid. A lost answer is looked up, never blindly sent again. Every run is
-appended to FILE.results.csv with its time (one line per row, invalid rows
-with their reason), and each creation is recorded in the local journal.
+appended to NAME.results.csv beside the file (payouts.csv: payouts.results.csv)
+with its time (one line per row, invalid rows with their reason), and each creation is recorded in the local journal.
 
 At a terminal the batch is confirmed (on production by typing the total);
 scripts pass --yes, which production profiles refuse unless they allow
@@ -78,7 +78,7 @@ scripted writes.`,
 	fs.BoolVar(&f.dryRun, "dry-run", false, "check and price, print the review, send nothing")
 	fs.BoolVar(&f.yes, "yes", false, "pay without asking (scripts)")
 	fs.BoolVar(&f.onlyValid, "only-valid", false, "pay the valid rows even if others are invalid")
-	fs.StringVar(&f.results, "results", "", "where to append the results CSV (default: FILE.results.csv)")
+	fs.StringVar(&f.results, "results", "", "where to append the results CSV (default: NAME.results.csv beside the file)")
 	fs.StringVar(&f.name, "batch", "", "the batch's NAME, part of every row's external id (default: the file's name without extension)")
 	fs.IntVar(&f.concurrency, "concurrency", 4, "rows in flight at once (1-16)")
 	out := addOutputFlags(cmd)

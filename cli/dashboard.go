@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -99,17 +100,17 @@ func (f *Factory) runDashboard(ctx context.Context) error {
 	} else {
 		opts.Journal = j
 	}
-	log.Printf("dashboard start: env=%s profile=%q embedded=%v readonly=%v sub-account=%q", opts.Env, opts.Profile, opts.Embedded, opts.ReadOnly, opts.SubAccount)
+	slog.Info("dashboard start", "env", opts.Env, "profile", opts.Profile, "embedded", opts.Embedded, "readonly", opts.ReadOnly, "sub-account", opts.SubAccount)
 
 	root := ui.New(opts)
 	prog := tea.NewProgram(root, tea.WithContext(ctx), tea.WithInput(f.Stdin), tea.WithOutput(f.Stdout))
 	_, runErr := prog.Run()
 	if err := root.Close(); err != nil {
-		log.Printf("close: %v", err)
+		slog.Warn("close", "err", err)
 		fmt.Fprintln(f.Stderr, "tesouro: warning:", err)
 	}
 	if runErr != nil {
-		log.Printf("program: %v", runErr)
+		slog.Error("program", "err", runErr)
 	}
 	if logPath != "" {
 		fmt.Fprintln(f.Stderr, "tesouro: debug log written to", logPath)
@@ -148,9 +149,10 @@ func (f *Factory) dashboardOptions(t *Target) ui.Options {
 	return opts
 }
 
-// setupLog sends the standard logger, and the debug trace of every HTTP
-// exchange, to a file in the state directory with --debug, and nowhere
-// otherwise (stderr would draw over the dashboard).
+// setupLog sends the debug trace of every HTTP exchange, and every line the
+// dashboard logs (log/slog, and the standard logger, which slog's default
+// takes over), to a file in the state directory with --debug, as slog text
+// lines; nowhere otherwise (stderr would draw over the dashboard).
 func (f *Factory) setupLog(stateDir string) (path string, closeFn func(), err error) {
 	if !f.DebugAPI() {
 		log.SetOutput(io.Discard)
@@ -164,11 +166,14 @@ func (f *Factory) setupLog(stateDir string) (path string, closeFn func(), err er
 	if err != nil {
 		return "", nil, fmt.Errorf("--debug: open log file: %w", err)
 	}
-	log.SetOutput(fh)
-	log.SetFlags(log.LstdFlags | log.Lmicroseconds)
-	log.Printf("---- tesouro %s started at %s", f.Build.Line(), time.Now().Format(time.RFC3339))
 	f.traceTo(fh)
-	return path, func() { fh.Close(); log.SetOutput(io.Discard) }, nil
+	slog.SetDefault(f.trace)
+	slog.Info("tesouro started", "version", f.Build.Line(), "at", time.Now().Format(time.RFC3339))
+	return path, func() {
+		slog.SetDefault(slog.New(slog.DiscardHandler))
+		log.SetOutput(io.Discard)
+		fh.Close()
+	}, nil
 }
 
 // notifyOptions are config.toml's [notifications] settings and the desktop

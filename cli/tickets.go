@@ -148,7 +148,8 @@ func newCmdTicketsGet(f *Factory) *cobra.Command {
 // its type (fee_in_amount, fee_in_currency, ...).
 func addFees(add func(k, v string), fees []api.Fee) {
 	for _, f := range fees {
-		k := "fee_" + strings.ToLower(f.Type)
+		// "Conversion Fee" is fee_conversion_amount, fee_conversion_currency.
+		k := "fee_" + strings.TrimSuffix(strings.Join(strings.Fields(strings.ToLower(f.Type)), "_"), "_fee")
 		add(k+"_amount", money.Wire(f.Amount, f.Currency))
 		add(k+"_currency", f.Currency)
 	}
