@@ -193,7 +193,7 @@ func (e *Factory) runBatch(ctx context.Context, s *session, file *batch.File, f 
 		fmt.Fprintf(e.Stderr, "warning: results file: %v\n", err)
 	}
 	sum.Results = f.results
-	progress := e.progressLine(len(plan.Rows))
+	progress := e.newMeter(len(plan.Rows))
 	prog, runErr := batch.Run(ctx, s.client(), plan, opts, func(o batch.Outcome, p batch.Progress) {
 		if err := results.Add(o); err != nil {
 			fmt.Fprintf(e.Stderr, "warning: results file: %v\n", err)
@@ -204,8 +204,10 @@ func (e *Factory) runBatch(ctx context.Context, s *session, file *batch.File, f 
 		if o.Err != "" && o.Status != batch.NotSent {
 			fmt.Fprintf(e.Stderr, "row %d: %s: %s\n", o.Row.N, o.Status, termsafe.Line(o.Err))
 		}
-		progress(p)
+		progress.update(p.Total-p.Remaining, fmt.Sprintf("created %d  existing %d  parked %d  failed %d  not sent %d  remaining %d",
+			p.Created, p.Existing, p.Parked, p.Failed, p.NotSent, p.Remaining))
 	})
+	progress.finish(false)
 	sum.Created, sum.Existing, sum.Parked, sum.Failed, sum.NotSent, sum.Remaining = prog.Created, prog.Existing, prog.Parked, prog.Failed, prog.NotSent, prog.Remaining
 	if err := out.Write(e.Stdout, sum, sum.table); err != nil {
 		return err
@@ -306,26 +308,4 @@ func (e *Factory) confirmBatch(ctx context.Context, s *session, plan *batch.Plan
 		}
 	}
 	return true
-}
-
-// progressLine reports progress on stderr: rewritten in place at a
-// terminal, a line every tenth of the batch otherwise.
-func (e *Factory) progressLine(total int) func(batch.Progress) {
-	tty := e.StderrTTY()
-	step := max(1, total/10)
-	last := time.Time{}
-	return func(p batch.Progress) {
-		done := p.Total - p.Remaining
-		line := fmt.Sprintf("%d/%d  created %d  existing %d  parked %d  failed %d  not sent %d  remaining %d", done, p.Total, p.Created, p.Existing, p.Parked, p.Failed, p.NotSent, p.Remaining)
-		switch {
-		case tty && (time.Since(last) > 100*time.Millisecond || p.Remaining == 0):
-			last = time.Now()
-			fmt.Fprintf(e.Stderr, "\r%s", line)
-			if p.Remaining == 0 {
-				fmt.Fprintln(e.Stderr)
-			}
-		case !tty && (done%step == 0 || p.Remaining == 0):
-			fmt.Fprintln(e.Stderr, line)
-		}
-	}
 }

@@ -115,7 +115,8 @@ func (f *Factory) writeTickets(ctx context.Context, s *session, tf api.TicketFil
 	if err != nil {
 		return 0, err
 	}
-	progress := f.StderrTTY()
+	progress := f.newMeter(0)
+	defer progress.finish(true)
 	for tk, err := range api.All(ctx, ticketPages(s, tf)) {
 		if err != nil {
 			return cw.Rows(), err
@@ -127,12 +128,7 @@ func (f *Factory) writeTickets(ctx context.Context, s *session, tf api.TicketFil
 		if err := cw.Row(row); err != nil {
 			return cw.Rows(), err
 		}
-		if progress && cw.Rows()%100 == 0 {
-			fmt.Fprintf(f.Stderr, "\rexporting: %d tickets", cw.Rows())
-		}
-	}
-	if progress {
-		fmt.Fprint(f.Stderr, "\r\033[K")
+		progress.update(cw.Rows(), "tickets exported")
 	}
 	return cw.Rows(), cw.Flush()
 }
