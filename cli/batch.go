@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -31,12 +32,39 @@ func newCmdBatch(e *Factory) *cobra.Command {
 		Example: `  tesouro batch template > payouts.csv
   tesouro batch run payouts.csv --dry-run`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := io.WriteString(e.Stdout, batch.Template())
-			return err
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return writeTemplate(e.Stdout) },
 	}, newCmdBatchRun(e))
 	return cmd
+}
+
+// templateRows are the example rows of batch template, one per kind of
+// payee, under batch.Columns. They name payees the demo data has (a PIX
+// beneficiary by alias, a PIX key, USD, EUR, ARS and COP beneficiaries
+// registered there, a wallet beneficiary, an inline address), so that the
+// template runs as it is against --sandbox; with an account of one's own,
+// the aliases are replaced by one's own.
+var templateRows = [][]string{
+	{"Maria Silva", "", "150.00", "BRL", "", "", "invoice 2041", ""},
+	{"fornecedor@example.com", "", "89.90", "BRL", "", "BRLA", "invoice 2042", "erp-2042"},
+	{"Globex Corp", "", "1200.00", "USD", "ACH", "USDC", "invoice 2043", ""},
+	{"Globex Corp", "", "2500.00", "USD", "WIRE", "USDC", "invoice 2044", ""},
+	{"Sophie Martin", "", "980.00", "EUR", "", "EURC", "Rechnung 2045", ""},
+	{"Bodega Luján SA", "", "150000.00", "ARS", "", "", "", ""},
+	{"Flores de Bogotá", "", "2500000.00", "COP", "", "", "", ""},
+	{"Treasury cold wallet", "", "25.5", "USDC", "", "USDC", "", ""},
+	{"0x52908400098527886E0F7030069857D2E4169EE7", "POLYGON", "10", "USDC", "", "USDC", "top-up", ""},
+}
+
+// writeTemplate prints the batch template: the columns and templateRows.
+func writeTemplate(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(batch.Columns); err != nil {
+		return err
+	}
+	if err := cw.WriteAll(templateRows); err != nil {
+		return err
+	}
+	return cw.Error()
 }
 
 type batchFlags struct {
