@@ -21,6 +21,7 @@ require (
 	golang.org/x/term v0.47.0
 	modernc.org/libc v1.80.1
 	modernc.org/sqlite v1.62.0
+	mvdan.cc/sh/v3 v3.14.1
 	rsc.io/qr v0.2.0
 )
 

@@ -33,7 +33,7 @@ func newCmdApprovalsList(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the operations waiting for your approval",
-		Example: `  tesouro approvals list
+		Example: `  tesouro --profile approver approvals list
   tesouro --sandbox --as approver1 approvals list --jq length`,
 		Args: noArgs,
 	}
@@ -66,8 +66,8 @@ func newCmdApprovalsShow(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show OPERATION_ID",
 		Short: "Show an operation: what it would do, who asked, who approved",
-		Example: `  tesouro approvals show OPERATION_ID
-  tesouro approvals show OPERATION_ID --json`,
+		Example: `  tesouro --profile approver approvals show OPERATION_ID
+  TESOURO_PROFILE=approver tesouro approvals show OPERATION_ID --json`,
 		Args: exactArgs("OPERATION_ID"),
 	}
 	out := addOutputFlags(cmd)

@@ -166,7 +166,7 @@ func newCmdBeneficiariesAdd(f *Factory) *cobra.Command {
 		Use:   "add",
 		Short: "Add a wallet (--address, --chain) or a BRL PIX account (--pix-key)",
 		Example: `  tesouro beneficiaries add --kind wallet --alias treasury --address 0x52908400098527886E0F7030069857D2E4169EE7 --chain POLYGON --yes
-  tesouro beneficiaries add --kind brl --alias fornecedor --pix-key 12345678909 --tax-id 12345678909 --name "Fulano de Tal" --yes`,
+  tesouro beneficiaries add --kind brl --alias fornecedor --pix-key fornecedor@example.com --yes`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
@@ -177,8 +177,8 @@ func newCmdBeneficiariesAdd(f *Factory) *cobra.Command {
 	fs.StringVar(&chain, "chain", "", "wallet CHAIN: POLYGON, CELO, ETHEREUM, BASE (--kind wallet)")
 	fs.StringVar(&memo, "memo", "", "wallet MEMO (--kind wallet)")
 	fs.StringVar(&pixKey, "pix-key", "", "the account's PIX key (--kind brl)")
-	fs.StringVar(&taxID, "tax-id", "", "tax id of the holder: CPF or CNPJ (--kind brl)")
-	fs.StringVar(&name, "name", "", "holder's NAME (--kind brl)")
+	fs.StringVar(&taxID, "tax-id", "", "a bank account's holder's CPF or CNPJ: refused with --pix-key, which names its holder")
+	fs.StringVar(&name, "name", "", "a bank account's holder's NAME: refused with --pix-key, which names its holder")
 	fs.BoolVar(&yes, "yes", false, "add without asking (scripts)")
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
@@ -193,6 +193,11 @@ func newCmdBeneficiariesAdd(f *Factory) *cobra.Command {
 		case "brl":
 			if pixKey == "" {
 				return Usagef("--kind brl needs --pix-key")
+			}
+			if taxID != "" || name != "" {
+				// The service takes a PIX key or a bank account's fields,
+				// never both: the key names its holder.
+				return Usagef("--tax-id and --name describe a bank account, and a PIX key names its holder: give --pix-key alone (bank accounts are added in the dashboard)")
 			}
 		default:
 			return Usagef("--kind %q: use wallet or brl (other kinds are added in the dashboard)", kind)

@@ -52,6 +52,12 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	root.AddCommand(scriptingCommands(f)...)
 	root.SetFlagErrorFunc(flagError)
 	root.SetHelpCommand(newCmdHelp(root))
+	// cobra's completion command keeps the writer the root has when it is
+	// made: the streams are set first, so that scripts go to f.Stdout as
+	// generated.
+	root.SetIn(f.Stdin)
+	root.SetOut(f.Stdout)
+	root.SetErr(f.Stderr)
 	// The completion command cobra adds: a shell it does not know is a
 	// usage mistake (it printed the help and exited 0).
 	root.InitDefaultCompletionCmd()
@@ -64,16 +70,11 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	completeFlags(root)
 	groupCommands(root)
 	setHelp(root)
-	root.SetIn(f.Stdin)
-	root.SetOut(f.Stdout)
 	if !f.StdoutTTY() {
 		// Help into a file or a pipe: no padding to the terminal's width.
 		root.SetOut(&trimWriter{w: f.Stdout})
 	}
-	root.SetErr(f.Stderr)
 	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
-		// Completion scripts go out exactly as generated.
-		c.SetOut(f.Stdout)
 		c.Example = "  tesouro completion bash > tesouro.bash\n  source tesouro.bash"
 		for _, sh := range c.Commands() {
 			sh.Example = map[string]string{

@@ -146,7 +146,7 @@ with the service's key (GET /v2/public-key). Stdin is either the raw body
 The key comes from --public-key FILE, else from the service of the chosen
 profile (or --credentials / --sandbox). Exit 0 when it verifies, 1 otherwise.`,
 		Example: `  tesouro --credentials sandbox-credentials.json webhooks verify < delivery.http
-  tesouro webhooks verify --signature "$SIG" --public-key key.pem < body.json`,
+  tesouro webhooks verify --signature "$SIG" --public-key service.pem < body.json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			raw, err := io.ReadAll(io.LimitReader(f.Stdin, 8<<20))
