@@ -18,16 +18,8 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 	"github.com/tesouro-treasury/tesouro/termsafe"
+	"github.com/tesouro-treasury/tesouro/termsafe/termsafetest"
 )
-
-// hostile names what each payload would do to a terminal printed raw.
-var hostile = map[string]string{
-	"title":     "\x1b]0;owned\x07",
-	"clipboard": "\x1b]52;c;ZWNobyBvd25lZA==\x07",
-	"clear":     "\x1b[2J\x1b[H",
-	"rlo":       "\u202e",
-	"isolate":   "\u2067x\u2069",
-}
 
 // Every string another access may plant in the service (a sub-account's
 // name, a beneficiary's alias, a webhook's URL, a ticket's external id)
@@ -35,7 +27,13 @@ var hostile = map[string]string{
 // forms, the batch review, and tesouro api's non-JSON bodies at a
 // terminal. JSON stays exact.
 func TestPlantedEscapesReachNoSurfaceRaw(t *testing.T) {
-	for name, payload := range hostile {
+	for name, payload := range termsafetest.Payloads {
+		if name == "invalid" {
+			// JSON carries no invalid UTF-8 (the encoder sends U+FFFD):
+			// it cannot be planted through the service. termsafe's own
+			// tests escape it.
+			continue
+		}
 		t.Run(name, func(t *testing.T) {
 			r, err := sandbox.Start(sandbox.Config{Seed: 1}, "127.0.0.1:0")
 			if err != nil {
@@ -83,8 +81,8 @@ func TestPlantedEscapesReachNoSurfaceRaw(t *testing.T) {
 				{"webhooks", "list"}, {"webhooks", "list", "--format", "csv"},
 				{"--as", "approver1", "approvals", "list"}, {"--as", "approver1", "approvals", "list", "--format", "csv"},
 				{"--sub-account", sub.String(), "balances"},
-				{"batch", "run", batchFile, "--dry-run"},
 			}
+			surfaces = append(surfaces, []string{"batch", "run", batchFile, "--dry-run"})
 			seen := map[string]bool{}
 			for _, args := range surfaces {
 				code, out, errOut := tesouro(t, nil, append([]string{"--credentials", creds}, args...)...)
@@ -131,7 +129,7 @@ func TestAPINonJSONBodyIsEscapedAtATerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.Close() })
-	body := "status: ok\n" + strings.Join(mapValues(hostile), "\n") + "\n"
+	body := "status: ok\n" + strings.Join(mapValues(termsafetest.Payloads), "\n") + "\n"
 	target, _ := url.Parse(r.BaseURL)
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -26,18 +27,15 @@ func noFiles(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirecti
 	return nil, cobra.ShellCompDirectiveNoFileComp
 }
 
-// allMethods are the payment methods of every currency.
+// allMethods are the payment methods of every currency, sorted.
 func allMethods() []string {
-	var out []string
+	set := map[string]bool{}
 	for _, c := range money.Currencies() {
 		for _, m := range money.Methods(c) {
-			if !slices.Contains(out, m) {
-				out = append(out, m)
-			}
+			set[m] = true
 		}
 	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(set))
 }
 
 // methodsOf completes a method flag with the methods of the currency the

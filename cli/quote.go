@@ -153,15 +153,8 @@ func quoteTable(q *api.Quote, s *session) Table {
 	t := Table{Columns: []string{"field", "value"}}
 	add := func(k, v string) { t.Rows = append(t.Rows, []string{k, v}) }
 	add("account", s.accountLabel())
-	add("input_amount", money.Wire(q.InputAmount, q.InputCurrency))
-	add("input_currency", q.InputCurrency)
-	add("input_method", q.InputPaymentMethod)
-	add("output_amount", money.Wire(q.OutputAmount, q.OutputCurrency))
-	add("output_currency", q.OutputCurrency)
-	add("output_method", q.OutputPaymentMethod)
-	add("base_price", q.BasePrice.String())
+	addConversion(add, conversion{q.InputAmount, q.InputCurrency, q.InputPaymentMethod, q.OutputAmount, q.OutputCurrency, q.OutputPaymentMethod, q.BasePrice, q.AppliedFees})
 	add("pair", q.PairName)
-	addFees(add, q.AppliedFees)
 	if !q.MarkupAmount.IsZero() {
 		add("markup_amount", money.Wire(q.MarkupAmount, q.MarkupCurrency))
 		add("markup_currency", q.MarkupCurrency)

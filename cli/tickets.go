@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
 	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/api"
@@ -144,10 +145,29 @@ func newCmdTicketsGet(f *Factory) *cobra.Command {
 	return cmd
 }
 
-// addFees adds one amount row and one currency row per fee, named after
-// its type (fee_in_amount, fee_in_currency, ...).
-func addFees(add func(k, v string), fees []api.Fee) {
-	for _, f := range fees {
+// conversion is what a quote and a ticket both say of a conversion.
+type conversion struct {
+	inAmount          decimal.Decimal
+	inCur, inMethod   string
+	outAmount         decimal.Decimal
+	outCur, outMethod string
+	basePrice         decimal.Decimal
+	fees              []api.Fee
+}
+
+// addConversion adds a conversion as field/value rows, one value each: the
+// amount, currency and method of each side, the base price, and one amount
+// row and one currency row per fee, named after its type
+// (fee_conversion_amount, fee_conversion_currency, ...).
+func addConversion(add func(k, v string), c conversion) {
+	add("input_amount", money.Wire(c.inAmount, c.inCur))
+	add("input_currency", c.inCur)
+	add("input_method", c.inMethod)
+	add("output_amount", money.Wire(c.outAmount, c.outCur))
+	add("output_currency", c.outCur)
+	add("output_method", c.outMethod)
+	add("base_price", c.basePrice.String())
+	for _, f := range c.fees {
 		// "Conversion Fee" is fee_conversion_amount, fee_conversion_currency.
 		k := "fee_" + strings.TrimSuffix(strings.Join(strings.Fields(strings.ToLower(f.Type)), "_"), "_fee")
 		add(k+"_amount", money.Wire(f.Amount, f.Currency))
@@ -167,14 +187,7 @@ func ticketDetail(tk *api.Ticket) Table {
 	if !tk.ExpiresAt.IsZero() {
 		add("expires_at", tk.ExpiresAt.UTC().Format(time.RFC3339))
 	}
-	add("input_amount", money.Wire(q.InputAmount, q.InputCurrency))
-	add("input_currency", q.InputCurrency)
-	add("input_method", q.InputPaymentMethod)
-	add("output_amount", money.Wire(q.OutputAmount, q.OutputCurrency))
-	add("output_currency", q.OutputCurrency)
-	add("output_method", q.OutputPaymentMethod)
-	add("base_price", q.BasePrice.String())
-	addFees(add, q.AppliedFees)
+	addConversion(add, conversion{q.InputAmount, q.InputCurrency, q.InputPaymentMethod, q.OutputAmount, q.OutputCurrency, q.OutputPaymentMethod, q.BasePrice, q.AppliedFees})
 	if r := tk.FailureReason; r != "" {
 		add("failure_reason", r)
 	}

@@ -4,24 +4,13 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/tesouro-treasury/tesouro/termsafe/termsafetest"
 )
 
-// Payloads are the hostile strings a name or a body may carry: each would
-// act on the terminal if it were printed as is.
-var Payloads = map[string]string{
-	"title":     "Acme\x1b]0;pwned\x07 Ltd",
-	"clipboard": "Acme\x1b]52;c;ZWNobyBwd25lZA==\x07 Ltd",
-	"st":        "Acme\x1b]0;pwned\x1b\\ Ltd",
-	"clear":     "Acme\x1b[2J\x1b[H Ltd",
-	"rlo":       "Acme \u202etxt.exe",
-	"isolate":   "Acme \u2067evil\u2069",
-	"c1":        "Acme\u009b2J Ltd",
-	"bell":      "Acme\a\b\r Ltd",
-	"invalid":   "Acme\xff\xfe Ltd",
-}
-
 func TestNoPayloadSurvives(t *testing.T) {
-	for name, p := range Payloads {
+	for name, p := range termsafetest.Payloads {
+		p = "Acme" + p + " Ltd"
 		for mode, f := range map[string]func(string) string{"Line": Line, "Text": Text, "Styled": Styled} {
 			got := f(p)
 			if bad := Find(got); bad != "" {
@@ -71,7 +60,7 @@ func TestCleanTextIsReturnedAsIs(t *testing.T) {
 }
 
 func TestIdempotent(t *testing.T) {
-	for _, p := range Payloads {
+	for _, p := range termsafetest.Payloads {
 		once := Line(p)
 		if Line(once) != once {
 			t.Errorf("Line is not idempotent on %q", p)
@@ -80,7 +69,7 @@ func TestIdempotent(t *testing.T) {
 }
 
 func FuzzLine(f *testing.F) {
-	for _, p := range Payloads {
+	for _, p := range termsafetest.Payloads {
 		f.Add(p)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
