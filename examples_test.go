@@ -450,7 +450,14 @@ var needsTheNetwork = regexp.MustCompile(`example\.com|login --profile ops|profi
 // written against a sandbox, each code block (or command's examples) in a
 // world of its own: exit 0, or for the dashboard exactly its refusal to
 // start without a terminal.
+//
+// It checks what the examples do, not concurrency, and each block starts
+// a sandbox: under the race detector that takes minutes, so it runs
+// without it (.ci/run runs it on its own, after go test -race).
 func TestEveryExampleRuns(t *testing.T) {
+	if raceDetector {
+		t.Skip("run without -race: go test -run TestEveryExampleRuns . (.ci/run does)")
+	}
 	root := cli.NewCmdRoot(testFactory(nil, io.Discard, io.Discard, func(string) string { return "" }))
 	all := append(readmeExamples(t), helpExamples(root)...)
 	if len(all) < 40 {
