@@ -25,8 +25,6 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"charm.land/fang/v2"
-
 	"github.com/tesouro-treasury/tesouro/cli"
 )
 
@@ -68,10 +66,7 @@ func run(f *cli.Factory, args []string) int {
 	return cli.ExitCode(err)
 }
 
-// execute runs the command tree on args with fang's help, completions,
-// man page and error styling.
+// execute runs the command tree on args.
 func execute(ctx context.Context, f *cli.Factory, args []string) error {
-	root := cli.NewCmdRoot(f)
-	root.SetArgs(args)
-	return fang.Execute(ctx, root, fang.WithoutVersion(), fang.WithErrorHandler(f.PrintError))
+	return f.Execute(ctx, args)
 }

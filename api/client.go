@@ -511,3 +511,14 @@ func decodePage[T any](c *Client, cl call, resp *response, key string) (Page[T],
 	}
 	return p, nil
 }
+
+// Unanswered names the request an error left without an answer (the
+// service unreachable, the connection dropped, a deadline passed): its
+// method and path, and ok false when err is no such error.
+func Unanswered(err error) (method, path string, ok bool) {
+	var te *transportError
+	if errors.As(err, &te) {
+		return te.method, te.path, true
+	}
+	return "", "", false
+}

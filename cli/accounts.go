@@ -20,7 +20,9 @@ func newCmdAccounts(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "accounts",
 		Short: "List the main account and its sub-accounts (ids and names for --sub-account)",
-		Args:  noArgs,
+		Example: `  tesouro accounts
+  tesouro accounts --format csv`,
+		Args: noArgs,
 	}
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {

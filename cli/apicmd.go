@@ -18,39 +18,74 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/termsafe"
 )
 
+// apiMethods are the methods tesouro api sends.
+var apiMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
+
 func newCmdAPI(f *Factory) *cobra.Command {
-	var fields []string
-	var input, jq string
+	var fields apiFields
+	var method, input, jq string
 	var paginate, include bool
 	cmd := &cobra.Command{
-		Use:   "api METHOD PATH",
+		Use:   "api PATH",
 		Short: "Send a signed request to any endpoint and print the answer",
 		Long: `Sends a request signed with the chosen profile (or --sandbox, --credentials),
-like "gh api". -f key=value fields become the query of a GET and the JSON
-body of any other method; --input FILE sends a body as is. --paginate follows
-the cursor and prints every item in one answer. -i prints the status line
-and headers first. A status other than 2xx prints the answer and exits 1.`,
-		Example: `  tesouro api GET /v2/account/balances
-  tesouro api GET /v2/account/tickets -f status=PAID --paginate --jq '.tickets | length'
-  tesouro api POST /v2/notifications/webhooks --input hook.json`,
-		Args: exactArgs("METHOD", "PATH"),
+like "gh api". The method is GET unless -X names another: a write is always
+asked for by name, never inferred from the fields.
+
+-f key=value adds a string field; -F key=value a typed one: true, false,
+null and numbers become JSON values (numbers keep every digit), @FILE the
+file's content (@- reads stdin). key[]=value appends to an array,
+key[name]=value sets a member of an object. The fields are the query of a
+GET and the JSON body of any other method; with --input FILE (- for stdin)
+the body is the file, sent as is, and the fields go to the query.
+
+--paginate follows the cursor and prints every page's items in one answer;
+--jq filters it; -i prints the status line and headers first. A body that
+is not JSON is printed as it came into a file or a pipe, and with its
+control characters escaped at a terminal. A status other than 2xx prints
+the answer and exits 1. A write crosses the same gate as every other
+(--readonly, read-only and production profiles) and is journaled.
+
+The older form "tesouro api METHOD PATH" still works.`,
+		Example: `  tesouro api /v2/account/balances
+  tesouro api /v2/account/tickets -f status=PAID --paginate --jq '.tickets | length'
+  tesouro api -X POST /v2/notifications/webhooks -f webhookUrl=http://localhost:4242/hooks -f 'subscriptions[]=*'`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 || len(args) > 2 {
+				return Usagef("%s takes the endpoint's PATH (and -X METHOD), got %d argument(s)", cmd.CommandPath(), len(args))
+			}
+			return nil
+		},
 	}
-	cmd.Flags().StringArrayVarP(&fields, "field", "f", nil, "add a key=value field (query for GET, JSON body otherwise)")
-	cmd.Flags().StringVar(&input, "input", "", "send the body read from FILE (- for stdin)")
-	cmd.Flags().BoolVar(&paginate, "paginate", false, "follow the cursor and merge every page's items")
-	cmd.Flags().BoolVarP(&include, "include", "i", false, "print the status line and headers")
-	cmd.Flags().StringVar(&jq, "jq", "", "filter the answer with a jq expression")
+	fs := cmd.Flags()
+	fs.StringVarP(&method, "method", "X", "GET", "the HTTP METHOD: GET, POST, PUT, PATCH or DELETE")
+	fs.StringArrayVarP(&fields.raw, "raw-field", "f", nil, "add a string field key=value (query of a GET, JSON body otherwise)")
+	fs.StringArrayVarP(&fields.typed, "field", "F", nil, "add a typed field key=value: true, false, null, a number, @FILE; key[]=value for arrays")
+	fs.StringVar(&input, "input", "", "send the body read from FILE as is (- for stdin); fields go to the query")
+	fs.BoolVar(&paginate, "paginate", false, "follow the cursor and merge every page's items")
+	fs.BoolVarP(&include, "include", "i", false, "print the status line and headers first")
+	fs.StringVar(&jq, "jq", "", "filter the answer with a jq EXPRESSION")
+	_ = cmd.RegisterFlagCompletionFunc("method", cobra.FixedCompletions(apiMethods, cobra.ShellCompDirectiveNoFileComp))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		method, path := strings.ToUpper(args[0]), args[1]
-		if !slices.Contains([]string{"GET", "POST", "PUT", "PATCH", "DELETE"}, method) {
-			return Usagef("METHOD %q: use GET, POST, PUT, PATCH or DELETE", args[0])
+		path := args[len(args)-1]
+		method = strings.ToUpper(method)
+		if len(args) == 2 {
+			// The older form: METHOD PATH.
+			if flagChanged(cmd.Flags(), "method") && !strings.EqualFold(args[0], method) {
+				return Usagef("the method is given twice (-X %s and %s): give it once, with -X", method, args[0])
+			}
+			method = strings.ToUpper(args[0])
+		}
+		if !slices.Contains(apiMethods, method) {
+			return Usagef("-X %s: use GET, POST, PUT, PATCH or DELETE", method)
 		}
 		if !strings.HasPrefix(path, "/") {
 			path = "/" + path
 		}
-		var query url.Values
+		query := url.Values{}
 		if p, q, ok := strings.Cut(path, "?"); ok {
 			path = p
 			v, err := url.ParseQuery(q)
@@ -59,48 +94,50 @@ and headers first. A status other than 2xx prints the answer and exits 1.`,
 			}
 			query = v
 		}
-		obj := map[string]string{}
-		for _, kv := range fields {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok || k == "" {
-				return Usagef("-f %q: give key=value", kv)
-			}
-			obj[k] = v
+		parsed, err := fields.parse(f.Stdin)
+		if err != nil {
+			return err
 		}
-		var body []byte
+		var payload []byte
 		switch {
-		case input != "" && len(fields) > 0 && method != "GET":
-			return Usagef("--input and -f exclude each other for %s", method)
 		case input != "":
-			var err error
 			if input == "-" {
-				body, err = io.ReadAll(f.Stdin)
+				payload, err = io.ReadAll(f.Stdin)
 			} else {
-				body, err = os.ReadFile(input)
+				payload, err = os.ReadFile(input)
 			}
+			if err != nil {
+				return fmt.Errorf("--input: %w", err)
+			}
+			if err := queryFields(query, parsed); err != nil {
+				return err
+			}
+		case method == http.MethodGet:
+			if err := queryFields(query, parsed); err != nil {
+				return err
+			}
+		case len(parsed) > 0:
+			obj, err := body(parsed)
 			if err != nil {
 				return err
 			}
-		case method == "GET" && len(fields) > 0:
-			if query == nil {
-				query = url.Values{}
-			}
-			for k, v := range obj {
-				query.Set(k, v)
-			}
-		case len(fields) > 0:
-			body, _ = json.Marshal(obj)
+			payload, _ = json.Marshal(obj)
 		}
-		if paginate && method != "GET" {
+		if paginate && method != http.MethodGet {
 			return Usagef("--paginate is for GET")
 		}
 		out := &Output{Format: "json", JQ: jq}
 		if err := out.check(); err != nil {
 			return err
 		}
-		return f.run(cmd, func(ctx context.Context, s *session) error {
-			return f.rawRequest(ctx, s, method, path, query, body, paginate, include, out)
-		})
+		do := func(ctx context.Context, s *session) error {
+			return f.rawRequest(ctx, s, method, path, query, payload, paginate, include, out)
+		}
+		if method == http.MethodGet {
+			return f.run(cmd, do)
+		}
+		// No person confirms a raw request: it is a scripted write.
+		return f.runWrite(cmd, write{what: "tesouro api " + method}, do)
 	}
 	return cmd
 }
@@ -128,19 +165,18 @@ func (f *Factory) rawRequest(ctx context.Context, s *session, method, path strin
 		if include && page == 0 {
 			fmt.Fprintf(f.Stdout, "HTTP %d %s\n", resp.Status, http.StatusText(resp.Status))
 			for _, k := range slices.Sorted(maps.Keys(resp.Header)) {
-				fmt.Fprintf(f.Stdout, "%s: %s\n", k, strings.Join(resp.Header[k], ", "))
+				fmt.Fprintf(f.Stdout, "%s: %s\n", termsafe.Line(k), termsafe.Line(strings.Join(resp.Header[k], ", ")))
 			}
 			fmt.Fprintln(f.Stdout)
 		}
 		if resp.Status < 200 || resp.Status > 299 {
-			f.Stdout.Write(resp.Body)
-			if len(resp.Body) > 0 && resp.Body[len(resp.Body)-1] != '\n' {
-				fmt.Fprintln(f.Stdout)
+			if err := f.printBody(resp.Body, &Output{Format: "json"}); err != nil {
+				return err
 			}
 			return fmt.Errorf("%s %s: HTTP %d", method, path, resp.Status)
 		}
 		if !paginate {
-			return f.printJSON(resp.Body, out)
+			return f.printBody(resp.Body, out)
 		}
 		var pg map[string]json.RawMessage
 		if err := json.Unmarshal(resp.Body, &pg); err != nil {
@@ -166,7 +202,7 @@ func (f *Factory) rawRequest(ctx context.Context, s *session, method, path strin
 		if cursor == "" {
 			delete(merged, "cursor")
 			b, _ := json.Marshal(merged)
-			return f.printJSON(b, out)
+			return f.printBody(b, out)
 		}
 		if query == nil {
 			query = url.Values{}
@@ -227,17 +263,27 @@ func answerIDs(body []byte) map[string]string {
 	return ids
 }
 
-// printJSON prints an answer indented, or through --jq.
-func (f *Factory) printJSON(b []byte, out *Output) error {
+// printBody prints an answer: JSON indented (exact: its encoder escapes
+// control characters), or through --jq; anything else as it came when
+// stdout is a file or a pipe (a PDF receipt), and made safe to read when
+// it is a terminal (termsafe.Text): a body is text from outside.
+func (f *Factory) printBody(b []byte, out *Output) error {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil
 	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		// Not JSON (a PDF receipt, say): as is.
-		_, err := f.Stdout.Write(b)
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		if !isTerminal(f.Stdout) {
+			_, err := f.Stdout.Write(b)
+			return err
+		}
+		text := termsafe.Text(string(b))
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		_, err := io.WriteString(f.Stdout, text)
 		return err
 	}
 	return out.Write(f.Stdout, v, nil)

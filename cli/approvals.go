@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,7 +33,9 @@ func newCmdApprovalsList(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the operations waiting for your approval",
-		Args:  noArgs,
+		Example: `  tesouro --profile approver approvals list
+  tesouro --sandbox --as approver1 approvals list --jq length`,
+		Args: noArgs,
 	}
 	out := addOutputFlags(cmd)
 	limit := limitFlag(cmd)
@@ -41,14 +46,14 @@ func newCmdApprovalsList(f *Factory) *cobra.Command {
 				return err
 			}
 			return out.Write(f.Stdout, ops, func() Table {
-				t := Table{Columns: []string{"id", "type", "status", "requester", "account", "approvals", "created_at"}}
+				t := Table{Columns: []string{"id", "type", "status", "requester", "account", "approvals", "min_approvals", "created_at"}}
 				for _, o := range ops {
 					acct := o.SubAccountName
 					if acct == "" {
 						acct = "main account"
 					}
 					t.Rows = append(t.Rows, []string{o.ID.String(), o.OperationType, string(o.Status), o.RequesterEmail, acct,
-						fmt.Sprintf("%d/%d", o.Approvals, o.MinApprovals), o.CreatedAt.UTC().Format(time.RFC3339)})
+						fmt.Sprint(o.Approvals), fmt.Sprint(o.MinApprovals), o.CreatedAt.UTC().Format(time.RFC3339)})
 				}
 				return t
 			})
@@ -61,7 +66,9 @@ func newCmdApprovalsShow(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show OPERATION_ID",
 		Short: "Show an operation: what it would do, who asked, who approved",
-		Args:  exactArgs("OPERATION_ID"),
+		Example: `  tesouro --profile approver approvals show OPERATION_ID
+  TESOURO_PROFILE=approver tesouro approvals show OPERATION_ID --json`,
+		Args: exactArgs("OPERATION_ID"),
 	}
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -88,20 +95,56 @@ func operationDetail(o *api.Operation) Table {
 	add("status", string(o.Status))
 	add("requester", o.RequesterEmail)
 	add("account", o.SubAccountName)
-	add("approvals", fmt.Sprintf("%d of %d", o.Approvals, o.MinApprovals))
+	add("approvals", fmt.Sprint(o.Approvals))
+	add("min_approvals", fmt.Sprint(o.MinApprovals))
 	add("created_at", o.CreatedAt.UTC().Format(time.RFC3339))
-	for _, a := range o.Approvers {
-		b, _ := json.Marshal(a)
-		add("approver", string(b))
+	for i, a := range o.Approvers {
+		k := fmt.Sprintf("approver.%d.", i+1)
+		add(k+"email", a.Email)
+		add(k+"approved", fmt.Sprint(a.HasApproved))
 	}
-	if len(o.DecodedQuote) > 0 {
-		add("quote", string(o.DecodedQuote))
-	}
-	if len(o.Beneficiary) > 0 {
-		add("beneficiary", string(o.Beneficiary))
-	}
+	flatten("quote", o.DecodedQuote, add)
+	flatten("beneficiary", o.Beneficiary, add)
 	if o.Reason != "" {
 		add("reason", o.Reason)
 	}
+	if o.RejectedBy != "" {
+		add("rejected_by", o.RejectedBy)
+	}
 	return t
+}
+
+// flatten adds a JSON document as one row per value, named by its path
+// (quote.inputAmount, beneficiary.address.city, approver.1.email): a table
+// shows single values, never raw JSON. Numbers keep their exact text.
+func flatten(prefix string, raw json.RawMessage, add func(k, v string)) {
+	if len(raw) == 0 {
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		add(prefix, string(raw))
+		return
+	}
+	var walk func(k string, v any)
+	walk = func(k string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for _, name := range slices.Sorted(maps.Keys(x)) {
+				walk(k+"."+name, x[name])
+			}
+		case []any:
+			for i, e := range x {
+				walk(fmt.Sprintf("%s.%d", k, i+1), e)
+			}
+		case nil:
+		case string:
+			add(k, x)
+		default:
+			add(k, fmt.Sprint(x))
+		}
+	}
+	walk(prefix, v)
 }

@@ -15,7 +15,7 @@ func newCmdBalances(f *Factory) *cobra.Command {
 		Use:   "balances",
 		Short: "Show the account's balance in every currency",
 		Example: `  tesouro balances
-  tesouro balances --sub-account "Filial Sul" --json
+  tesouro balances --sub-account "Acme Sul" --json
   tesouro balances --jq '.BRL'`,
 		Args: noArgs,
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/batch"
 	"github.com/tesouro-treasury/tesouro/keystore"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/termsafe"
 )
 
 func newCmdBatch(e *Factory) *cobra.Command {
@@ -27,13 +29,42 @@ func newCmdBatch(e *Factory) *cobra.Command {
 	cmd.AddCommand(&cobra.Command{
 		Use:   "template",
 		Short: "Print an example batch file with every column",
-		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := io.WriteString(e.Stdout, batch.Template())
-			return err
-		},
+		Example: `  tesouro batch template > payouts.csv
+  tesouro batch run payouts.csv --dry-run`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return writeTemplate(e.Stdout) },
 	}, newCmdBatchRun(e))
 	return cmd
+}
+
+// templateRows are the example rows of batch template, one per kind of
+// payee, under batch.Columns. They name payees the demo data has (a PIX
+// beneficiary by alias, a PIX key, USD, EUR, ARS and COP beneficiaries
+// registered there, a wallet beneficiary, an inline address), so that the
+// template runs as it is against --sandbox; with an account of one's own,
+// the aliases are replaced by one's own.
+var templateRows = [][]string{
+	{"Maria Silva", "", "150.00", "BRL", "", "", "invoice 2041", ""},
+	{"fornecedor@example.com", "", "89.90", "BRL", "", "BRLA", "invoice 2042", "erp-2042"},
+	{"Globex Corp", "", "1200.00", "USD", "ACH", "USDC", "invoice 2043", ""},
+	{"Globex Corp", "", "2500.00", "USD", "WIRE", "USDC", "invoice 2044", ""},
+	{"Sophie Martin", "", "980.00", "EUR", "", "EURC", "Rechnung 2045", ""},
+	{"Bodega Luján SA", "", "150000.00", "ARS", "", "", "", ""},
+	{"Flores de Bogotá", "", "2500000.00", "COP", "", "", "", ""},
+	{"Treasury cold wallet", "", "25.5", "USDC", "", "USDC", "", ""},
+	{"0x52908400098527886E0F7030069857D2E4169EE7", "POLYGON", "10", "USDC", "", "USDC", "top-up", ""},
+}
+
+// writeTemplate prints the batch template: the columns and templateRows.
+func writeTemplate(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(batch.Columns); err != nil {
+		return err
+	}
+	if err := cw.WriteAll(templateRows); err != nil {
+		return err
+	}
+	return cw.Error()
 }
 
 type batchFlags struct {
@@ -59,8 +90,8 @@ Running the batch again, after an interruption or with rows appended,
 removed, reordered or edited, finds what earlier runs created and pays
 exactly the rest; the review marks each row new, already created, parked or
 invalid. A lost answer is looked up, never blindly sent again. Every run is
-appended to FILE.results.csv with its time (one line per row, invalid rows
-with their reason), and each creation is recorded in the local journal.
+appended to NAME.results.csv beside the file (payouts.csv: payouts.results.csv)
+with its time (one line per row, invalid rows with their reason), and each creation is recorded in the local journal.
 
 At a terminal the batch is confirmed (on production by typing the total);
 scripts pass --yes, which production profiles refuse unless they allow
@@ -68,13 +99,14 @@ scripted writes.`,
 		Example: `  tesouro batch template > payouts.csv
   tesouro batch run payouts.csv --dry-run
   tesouro batch run payouts.csv --yes`,
-		Args: exactArgs("FILE"),
+		Args:        exactArgs("FILE"),
+		Annotations: map[string]string{longRunning: ""},
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&f.dryRun, "dry-run", false, "check and price, print the review, send nothing")
 	fs.BoolVar(&f.yes, "yes", false, "pay without asking (scripts)")
 	fs.BoolVar(&f.onlyValid, "only-valid", false, "pay the valid rows even if others are invalid")
-	fs.StringVar(&f.results, "results", "", "where to append the results CSV (default: FILE.results.csv)")
+	fs.StringVar(&f.results, "results", "", "where to append the results CSV (default: NAME.results.csv beside the file)")
 	fs.StringVar(&f.name, "batch", "", "the batch's NAME, part of every row's external id (default: the file's name without extension)")
 	fs.IntVar(&f.concurrency, "concurrency", 4, "rows in flight at once (1-16)")
 	out := addOutputFlags(cmd)
@@ -94,27 +126,18 @@ scripted writes.`,
 			return fmt.Errorf("%s: %w", args[0], err)
 		}
 		interactive := e.StdinTTY() && !f.yes
-		t, err := e.Resolve()
-		if err != nil {
-			return err
-		}
-		if !f.dryRun {
-			switch {
-			case t.ReadOnly:
-				return Usagef("read-only: a batch run is a write (use --dry-run to check it, or drop --readonly)")
-			case !interactive && !f.yes:
-				return Usagef("no terminal to confirm at: pass --yes to pay without asking, or --dry-run to check")
-			}
-			if err := scriptedWrite(t, "a batch run", interactive); err != nil {
-				return err
-			}
-		}
 		if f.results == "" {
 			f.results = strings.TrimSuffix(args[0], filepath.Ext(args[0])) + ".results.csv"
 		}
-		return e.run(cmd, func(ctx context.Context, s *session) error {
-			return e.runBatch(ctx, s, file, f, interactive, out)
-		})
+		run := func(ctx context.Context, s *session) error { return e.runBatch(ctx, s, file, f, interactive, out) }
+		if f.dryRun {
+			// A dry run only reads: it never reaches the journal.
+			return e.run(cmd, run)
+		}
+		if !interactive && !f.yes {
+			return Usagef("no terminal to confirm at: pass --yes to pay without asking, or --dry-run to check")
+		}
+		return e.runWrite(cmd, write{what: "batch run (check it with --dry-run)", interactive: interactive}, run)
 	}
 	return cmd
 }
@@ -198,7 +221,7 @@ func (e *Factory) runBatch(ctx context.Context, s *session, file *batch.File, f 
 		fmt.Fprintf(e.Stderr, "warning: results file: %v\n", err)
 	}
 	sum.Results = f.results
-	progress := e.progressLine(len(plan.Rows))
+	progress := e.newMeter(len(plan.Rows))
 	prog, runErr := batch.Run(ctx, s.client(), plan, opts, func(o batch.Outcome, p batch.Progress) {
 		if err := results.Add(o); err != nil {
 			fmt.Fprintf(e.Stderr, "warning: results file: %v\n", err)
@@ -207,10 +230,12 @@ func (e *Factory) runBatch(ctx context.Context, s *session, file *batch.File, f 
 			fmt.Fprintf(e.Stderr, "warning: journal: %v\n", o.JournalErr)
 		}
 		if o.Err != "" && o.Status != batch.NotSent {
-			fmt.Fprintf(e.Stderr, "row %d: %s: %s\n", o.Row.N, o.Status, o.Err)
+			fmt.Fprintf(e.Stderr, "row %d: %s: %s\n", o.Row.N, o.Status, termsafe.Line(o.Err))
 		}
-		progress(p)
+		progress.update(p.Total-p.Remaining, fmt.Sprintf("created %d  existing %d  parked %d  failed %d  not sent %d  remaining %d",
+			p.Created, p.Existing, p.Parked, p.Failed, p.NotSent, p.Remaining))
 	})
+	progress.finish(false)
 	sum.Created, sum.Existing, sum.Parked, sum.Failed, sum.NotSent, sum.Remaining = prog.Created, prog.Existing, prog.Parked, prog.Failed, prog.NotSent, prog.Remaining
 	if err := out.Write(e.Stdout, sum, sum.table); err != nil {
 		return err
@@ -232,13 +257,13 @@ func (e *Factory) printReview(s *session, plan *batch.Plan) {
 	for _, r := range plan.Rows {
 		switch r.State() {
 		case batch.StateInvalid:
-			fmt.Fprintf(w, "row %d (line %d): INVALID: %s\n", r.N, r.Line, r.Problem)
+			fmt.Fprintf(w, "row %d (line %d): INVALID: %s\n", r.N, r.Line, termsafe.Line(r.Problem))
 			continue
 		case batch.StateDone:
-			fmt.Fprintf(w, "row %d: already created by an earlier run: ticket %s (not paid again)\n", r.N, r.TicketID)
+			fmt.Fprintf(w, "row %d: already created by an earlier run: ticket %s (not paid again)\n", r.N, termsafe.Line(r.TicketID))
 			continue
 		case batch.StateParked:
-			fmt.Fprintf(w, "row %d: parked for approval by an earlier run: operation %s (not sent again)\n", r.N, nonEmptyOr(r.OperationID, "id not read"))
+			fmt.Fprintf(w, "row %d: parked for approval by an earlier run: operation %s (not sent again)\n", r.N, termsafe.Line(nonEmptyOr(r.OperationID, "id not read")))
 			continue
 		case batch.StateUnknown:
 			fmt.Fprintf(w, "row %d: an earlier run lost the answer to its parked creation: not sent again\n", r.N)
@@ -260,10 +285,13 @@ func (e *Factory) printReview(s *session, plan *batch.Plan) {
 			}
 			price = fmt.Sprintf(" for %s %s (fees %s)", money.Format(r.Quote.InputAmount, r.Source), r.Source, strings.Join(fees, ", "))
 		}
-		fmt.Fprintf(w, "row %d: NEW: %s %s to %s [%s]%s\n", r.N, money.Format(r.Amount, r.Currency), r.Currency, who, r.Destination(), price)
+		// Who is paid and where come from the file and the service: shown
+		// safe, as every other line of the review.
+		fmt.Fprintf(w, "row %d: NEW: %s %s to %s [%s]%s\n", r.N, money.Format(r.Amount, r.Currency), termsafe.Line(r.Currency),
+			termsafe.Line(who), termsafe.Line(r.Destination()), termsafe.Line(price))
 	}
 	for _, p := range plan.Problems {
-		fmt.Fprintf(w, "BATCH: %s\n", p)
+		fmt.Fprintf(w, "BATCH: %s\n", termsafe.Line(p))
 	}
 	env := "SANDBOX"
 	if s.target.Production {
@@ -308,26 +336,4 @@ func (e *Factory) confirmBatch(ctx context.Context, s *session, plan *batch.Plan
 		}
 	}
 	return true
-}
-
-// progressLine reports progress on stderr: rewritten in place at a
-// terminal, a line every tenth of the batch otherwise.
-func (e *Factory) progressLine(total int) func(batch.Progress) {
-	tty := e.StderrTTY()
-	step := max(1, total/10)
-	last := time.Time{}
-	return func(p batch.Progress) {
-		done := p.Total - p.Remaining
-		line := fmt.Sprintf("%d/%d  created %d  existing %d  parked %d  failed %d  not sent %d  remaining %d", done, p.Total, p.Created, p.Existing, p.Parked, p.Failed, p.NotSent, p.Remaining)
-		switch {
-		case tty && (time.Since(last) > 100*time.Millisecond || p.Remaining == 0):
-			last = time.Now()
-			fmt.Fprintf(e.Stderr, "\r%s", line)
-			if p.Remaining == 0 {
-				fmt.Fprintln(e.Stderr)
-			}
-		case !tty && (done%step == 0 || p.Remaining == 0):
-			fmt.Fprintln(e.Stderr, line)
-		}
-	}
 }

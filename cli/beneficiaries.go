@@ -14,13 +14,16 @@ import (
 )
 
 // beneficiaryRow is one beneficiary of any kind, as listed.
+// Each field holds one value, so that the CSV form has one per cell.
 type beneficiaryRow struct {
-	Kind      string `json:"kind"` // wallet, brl, usd, cop, eur, ars
-	ID        string `json:"id"`
-	Alias     string `json:"alias"`
-	Target    string `json:"target"` // address, PIX key, account number, IBAN or CVU
-	Detail    string `json:"detail"` // chain, key type or bank
-	CreatedAt string `json:"createdAt"`
+	Kind       string `json:"kind"` // wallet, brl, usd, cop, eur, ars
+	ID         string `json:"id"`
+	Alias      string `json:"alias"`
+	Target     string `json:"target"`     // address, PIX key, account number, IBAN or CVU
+	TargetType string `json:"targetType"` // the chain, the PIX key's type, ACCOUNT, IBAN or CVU
+	Bank       string `json:"bank"`       // bank code, name or BIC
+	Branch     string `json:"branch"`
+	CreatedAt  string `json:"createdAt"`
 }
 
 var beneficiaryKinds = []string{"wallet", "brl", "usd", "cop", "eur", "ars"}
@@ -41,7 +44,10 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List beneficiaries (every kind unless --kind)",
-		Args:  noArgs,
+		Example: `  tesouro beneficiaries list
+  tesouro beneficiaries list --kind brl --format csv
+  tesouro beneficiaries list --alias "Maria Silva" --jq '.[0].id'`,
+		Args: noArgs,
 	}
 	cmd.Flags().StringVar(&kind, "kind", "", "only this KIND: wallet, brl, usd, cop, eur or ars")
 	cmd.Flags().StringVar(&alias, "alias", "", "only beneficiaries with this ALIAS")
@@ -71,7 +77,7 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 						return c.ListWallets(ctx, api.WalletFilter{SubAccountID: s.sub, Alias: alias, Cursor: cur})
 					})
 					for _, w := range ws {
-						rows = append(rows, beneficiaryRow{"wallet", w.ID.String(), w.Alias, w.WalletAddress, w.WalletChain, ts(w.CreatedAt)})
+						rows = append(rows, beneficiaryRow{"wallet", w.ID.String(), w.Alias, w.WalletAddress, w.WalletChain, "", "", ts(w.CreatedAt)})
 					}
 				case "brl":
 					var bs []api.BRLAccount
@@ -79,11 +85,11 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 						return c.ListBRLAccounts(ctx, bf(cur))
 					})
 					for _, b := range bs {
-						target, detail := b.PixKey, b.PixKeyType
-						if target == "" {
-							target, detail = b.AccountNumber, "bank "+b.BankCode+" branch "+b.BranchCode
+						r := beneficiaryRow{"brl", b.ID.String(), b.Alias, b.PixKey, b.PixKeyType, "", "", ts(b.CreatedAt)}
+						if r.Target == "" {
+							r.Target, r.TargetType, r.Bank, r.Branch = b.AccountNumber, "ACCOUNT", b.BankCode, b.BranchCode
 						}
-						rows = append(rows, beneficiaryRow{"brl", b.ID.String(), b.Alias, target, detail, ts(b.CreatedAt)})
+						rows = append(rows, r)
 					}
 				case "usd":
 					var us []api.USDAccount
@@ -91,7 +97,7 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 						return c.ListUSDAccounts(ctx, bf(cur))
 					})
 					for _, u := range us {
-						rows = append(rows, beneficiaryRow{"usd", u.ID.String(), u.Alias, u.BankAccountNumber, u.BankName, ts(u.CreatedAt)})
+						rows = append(rows, beneficiaryRow{"usd", u.ID.String(), u.Alias, u.BankAccountNumber, "ACCOUNT", u.BankName, "", ts(u.CreatedAt)})
 					}
 				case "cop":
 					var cs []api.COPAccount
@@ -99,7 +105,7 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 						return c.ListCOPAccounts(ctx, bf(cur))
 					})
 					for _, b := range cs {
-						rows = append(rows, beneficiaryRow{"cop", b.ID.String(), b.Alias, b.BankAccountNumber, b.BankName, ts(b.CreatedAt)})
+						rows = append(rows, beneficiaryRow{"cop", b.ID.String(), b.Alias, b.BankAccountNumber, "ACCOUNT", b.BankName, "", ts(b.CreatedAt)})
 					}
 				case "eur":
 					var es []api.EURAccount
@@ -107,7 +113,7 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 						return c.ListEURAccounts(ctx, bf(cur))
 					})
 					for _, b := range es {
-						rows = append(rows, beneficiaryRow{"eur", b.ID.String(), b.Alias, b.IBAN, "BIC " + b.BIC + " · " + b.BankBeneficiaryName, ts(b.CreatedAt)})
+						rows = append(rows, beneficiaryRow{"eur", b.ID.String(), b.Alias, b.IBAN, "IBAN", b.BIC, "", ts(b.CreatedAt)})
 					}
 				case "ars":
 					var as []api.ARSAccount
@@ -115,7 +121,7 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 						return c.ListARSAccounts(ctx, bf(cur))
 					})
 					for _, b := range as {
-						rows = append(rows, beneficiaryRow{"ars", b.ID.String(), b.Alias, b.CVU, "CVU", ts(b.CreatedAt)})
+						rows = append(rows, beneficiaryRow{"ars", b.ID.String(), b.Alias, b.CVU, "CVU", "", "", ts(b.CreatedAt)})
 					}
 				}
 				if err != nil {
@@ -126,9 +132,9 @@ func newCmdBeneficiariesList(f *Factory) *cobra.Command {
 				rows = rows[:*limit]
 			}
 			return out.Write(f.Stdout, rows, func() Table {
-				t := Table{Columns: []string{"kind", "id", "alias", "target", "detail", "created_at"}}
+				t := Table{Columns: []string{"kind", "id", "alias", "target", "target_type", "bank", "branch", "created_at"}}
 				for _, r := range rows {
-					t.Rows = append(t.Rows, []string{r.Kind, r.ID, r.Alias, r.Target, r.Detail, r.CreatedAt})
+					t.Rows = append(t.Rows, []string{r.Kind, r.ID, r.Alias, r.Target, r.TargetType, r.Bank, r.Branch, r.CreatedAt})
 				}
 				return t
 			})
@@ -159,8 +165,8 @@ func newCmdBeneficiariesAdd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "add",
 		Short: "Add a wallet (--address, --chain) or a BRL PIX account (--pix-key)",
-		Example: `  tesouro beneficiaries add --kind wallet --alias treasury --address 0xAbC... --chain POLYGON
-  tesouro beneficiaries add --kind brl --alias fornecedor --pix-key 12345678909 --tax-id 12345678909 --name "Fulano"`,
+		Example: `  tesouro beneficiaries add --kind wallet --alias treasury --address 0x52908400098527886E0F7030069857D2E4169EE7 --chain POLYGON --yes
+  tesouro beneficiaries add --kind brl --alias fornecedor --pix-key fornecedor@example.com --yes`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
@@ -171,8 +177,8 @@ func newCmdBeneficiariesAdd(f *Factory) *cobra.Command {
 	fs.StringVar(&chain, "chain", "", "wallet CHAIN: POLYGON, CELO, ETHEREUM, BASE (--kind wallet)")
 	fs.StringVar(&memo, "memo", "", "wallet MEMO (--kind wallet)")
 	fs.StringVar(&pixKey, "pix-key", "", "the account's PIX key (--kind brl)")
-	fs.StringVar(&taxID, "tax-id", "", "tax id of the holder: CPF or CNPJ (--kind brl)")
-	fs.StringVar(&name, "name", "", "holder's NAME (--kind brl)")
+	fs.StringVar(&taxID, "tax-id", "", "a bank account's holder's CPF or CNPJ: refused with --pix-key, which names its holder")
+	fs.StringVar(&name, "name", "", "a bank account's holder's NAME: refused with --pix-key, which names its holder")
 	fs.BoolVar(&yes, "yes", false, "add without asking (scripts)")
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
@@ -188,6 +194,11 @@ func newCmdBeneficiariesAdd(f *Factory) *cobra.Command {
 			if pixKey == "" {
 				return Usagef("--kind brl needs --pix-key")
 			}
+			if taxID != "" || name != "" {
+				// The service takes a PIX key or a bank account's fields,
+				// never both: the key names its holder.
+				return Usagef("--tax-id and --name describe a bank account, and a PIX key names its holder: give --pix-key alone (bank accounts are added in the dashboard)")
+			}
 		default:
 			return Usagef("--kind %q: use wallet or brl (other kinds are added in the dashboard)", kind)
 		}
@@ -195,14 +206,7 @@ func newCmdBeneficiariesAdd(f *Factory) *cobra.Command {
 		if !interactive && !yes {
 			return Usagef("no terminal to confirm at: pass --yes to add without asking")
 		}
-		t, err := f.Resolve()
-		if err != nil {
-			return err
-		}
-		if err := scriptedWrite(t, "adding a beneficiary", interactive); err != nil {
-			return err
-		}
-		return f.run(cmd, func(ctx context.Context, s *session) error {
+		return f.runWrite(cmd, write{what: "beneficiaries add", interactive: interactive}, func(ctx context.Context, s *session) error {
 			fmt.Fprintf(f.Stderr, "Add %s beneficiary %q to %s\n", kind, alias, s.accountLabel())
 			if interactive && !f.Prompter.Confirm(ctx, "Add it?") {
 				return fmt.Errorf("not confirmed: nothing added")

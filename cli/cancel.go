@@ -10,21 +10,8 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/journal"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/termsafe"
 )
-
-// scriptedWrite says whether a write may go ahead without a person at a
-// terminal (ticket create, tickets cancel, beneficiaries add, batch run):
-// never under --readonly, and on a production profile only when the
-// profile allows scripted writes.
-func scriptedWrite(t *Target, what string, interactive bool) error {
-	switch {
-	case t.ReadOnly:
-		return Usagef("read-only: %s is a write (drop --readonly, or use a profile that is not read-only)", what)
-	case t.Production && !interactive && !t.ScriptedWrites:
-		return fmt.Errorf("profile %s is a PRODUCTION profile that does not allow scripted writes: confirm at a terminal (without --yes), or allow it with \"tesouro profile add %s ... --allow-scripted-writes --replace\"", t.Profile, t.Profile)
-	}
-	return nil
-}
 
 func newCmdTicketsCancel(f *Factory) *cobra.Command {
 	var yes bool
@@ -37,8 +24,8 @@ other state, and so does this command, before asking.
 
 Scripts (--yes or no terminal) are refused on production profiles unless the
 profile allows them: tesouro profile add NAME ... --allow-scripted-writes.`,
-		Example: `  tesouro tickets cancel 7f3c0d2e-5b8a-4c1f-9e6d-2a4b8c0e1f3a
-  tesouro tickets cancel 7f3c0d2e-5b8a-4c1f-9e6d-2a4b8c0e1f3a --yes --json`,
+		Example: `  # at a terminal, it asks first
+  tesouro tickets cancel TICKET_ID --yes --jq .status`,
 		Args: exactArgs("TICKET_ID"),
 	}
 	cmd.Flags().BoolVar(&yes, "yes", false, "cancel without asking (scripts)")
@@ -52,14 +39,7 @@ profile allows them: tesouro profile add NAME ... --allow-scripted-writes.`,
 		if !interactive && !yes {
 			return Usagef("no terminal to confirm at: pass --yes to cancel without asking")
 		}
-		t, err := f.Resolve()
-		if err != nil {
-			return err
-		}
-		if err := scriptedWrite(t, "tickets cancel", interactive); err != nil {
-			return err
-		}
-		return f.run(cmd, func(ctx context.Context, s *session) error {
+		return f.runWrite(cmd, write{what: "tickets cancel", interactive: interactive}, func(ctx context.Context, s *session) error {
 			c := s.client()
 			tk, err := c.GetTicket(ctx, s.sub, id)
 			if err != nil {
@@ -105,7 +85,7 @@ func (f *Factory) printCancelSummary(s *session, tk *api.Ticket) {
 	fmt.Fprintf(w, "Account:      %s\n", s.accountLabel())
 	fmt.Fprintf(w, "Ticket:       %s (%s)\n", tk.ID, tk.Status)
 	if tk.ExternalID != "" {
-		fmt.Fprintf(w, "External id:  %s\n", tk.ExternalID)
+		fmt.Fprintf(w, "External id:  %s\n", termsafe.Line(tk.ExternalID))
 	}
 	fmt.Fprintf(w, "You pay:      %s %s via %s\n", money.Wire(q.InputAmount, q.InputCurrency), q.InputCurrency, q.InputPaymentMethod)
 	fmt.Fprintf(w, "You receive:  %s %s via %s\n", money.Wire(q.OutputAmount, q.OutputCurrency), q.OutputCurrency, q.OutputPaymentMethod)

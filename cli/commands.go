@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/termsafe"
 )
 
 // scriptingCommands are the commands that act on the service.
@@ -26,15 +27,14 @@ type session struct {
 	conn    *Conn
 	sub     uuid.UUID // uuid.Nil: the main account
 	subName string
+	// gated: the session was opened by runWrite, past the write gate; only
+	// then may it journal, hence write.
+	gated bool
 }
 
-// open resolves the target, connects and, unless mainOnly, resolves
-// --sub-account (or the profile's default). The caller must call close.
-func (f *Factory) open(ctx context.Context, mainOnly bool) (*session, error) {
-	t, err := f.Resolve()
-	if err != nil {
-		return nil, err
-	}
+// open connects to t and, unless mainOnly, resolves --sub-account (or the
+// profile's default). The caller must call close.
+func (f *Factory) open(ctx context.Context, t *Target, mainOnly bool) (*session, error) {
 	conn, err := t.Connect(ctx)
 	if err != nil {
 		return nil, err
@@ -68,11 +68,33 @@ func (f *Factory) runMain(cmd *cobra.Command, fn func(ctx context.Context, s *se
 }
 
 func (f *Factory) runOn(cmd *cobra.Command, mainOnly bool, fn func(ctx context.Context, s *session) error) error {
-	ctx := cmd.Context()
-	s, err := f.open(ctx, mainOnly)
+	t, err := f.Resolve()
 	if err != nil {
 		return err
 	}
+	return f.runTarget(cmd, t, mainOnly, false, fn)
+}
+
+// runTarget runs fn in a session on t; gated says the write gate was
+// crossed (runWrite).
+// The command's deadline (--timeout) bounds all of it, connecting
+// included, except the time a person spends answering a question.
+func (f *Factory) runTarget(cmd *cobra.Command, t *Target, mainOnly, gated bool, fn func(ctx context.Context, s *session) error) (err error) {
+	ctx := cmd.Context()
+	if f.G.Timeout < 0 {
+		return Usagef("--timeout %s: give a duration such as 30s or 5m, or 0 for no limit", f.G.Timeout)
+	}
+	if d := f.timeoutFor(cmd); d > 0 {
+		var release func()
+		ctx, release = withDeadline(ctx, d)
+		defer release()
+		defer func() { err = explainDeadline(ctx, err, t) }()
+	}
+	s, err := f.open(ctx, t, mainOnly)
+	if err != nil {
+		return err
+	}
+	s.gated = gated
 	defer s.close()
 	return fn(ctx, s)
 }
@@ -135,7 +157,7 @@ func (s *session) accountLabel() string {
 	if s.sub == uuid.Nil {
 		return "main account"
 	}
-	return fmt.Sprintf("%s (%s)", s.subName, s.sub)
+	return fmt.Sprintf("%s (%s)", termsafe.Line(s.subName), s.sub)
 }
 
 // GroupRunE is the RunE of a command that only groups others: without a

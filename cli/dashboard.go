@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -29,16 +30,25 @@ loopback) so that a first run shows a working dashboard with demo data.
 The dashboard needs a terminal; for scripts use the commands below with
 --json, --jq or --format csv. They act through a profile (tesouro profile
 add), --sandbox or --credentials FILE, never on demo data by default: with
-no profile they exit 2.`
+no profile they exit 2.
+
+Exit status: 0 when the command did what was asked; 1 for a runtime failure
+(an error answer, the network, the keyring, a rule refusing a write, the
+deadline); 2 for a usage mistake (an unknown command or flag, a bad value,
+a missing argument, no profile, --readonly, no terminal); 130 and 143
+after SIGINT and SIGTERM. tesouro man prints the manual.`
 
 func newCmdDashboard(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "tesouro",
 		Short: "A terminal treasury dashboard",
 		Long:  dashboardLong,
-		Example: `  tesouro                          # the dashboard on the active profile
-  tesouro --sandbox --as approver1 # a fresh demo sandbox, as an approver
-  tesouro balances --json          # scripting commands take --json, --jq, --format csv
+		Example: `  # the dashboard on the active profile
+  tesouro
+  # a fresh demo sandbox, as an approver
+  tesouro --sandbox --as approver1
+  # scripting commands take --json, --jq, --format csv
+  tesouro balances --json
   tesouro tickets export --status PAID`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
@@ -90,17 +100,17 @@ func (f *Factory) runDashboard(ctx context.Context) error {
 	} else {
 		opts.Journal = j
 	}
-	log.Printf("dashboard start: env=%s profile=%q embedded=%v readonly=%v sub-account=%q", opts.Env, opts.Profile, opts.Embedded, opts.ReadOnly, opts.SubAccount)
+	slog.Info("dashboard start", "env", opts.Env, "profile", opts.Profile, "embedded", opts.Embedded, "readonly", opts.ReadOnly, "sub-account", opts.SubAccount)
 
 	root := ui.New(opts)
 	prog := tea.NewProgram(root, tea.WithContext(ctx), tea.WithInput(f.Stdin), tea.WithOutput(f.Stdout))
 	_, runErr := prog.Run()
 	if err := root.Close(); err != nil {
-		log.Printf("close: %v", err)
+		slog.Warn("close", "err", err)
 		fmt.Fprintln(f.Stderr, "tesouro: warning:", err)
 	}
 	if runErr != nil {
-		log.Printf("program: %v", runErr)
+		slog.Error("program", "err", runErr)
 	}
 	if logPath != "" {
 		fmt.Fprintln(f.Stderr, "tesouro: debug log written to", logPath)
@@ -139,9 +149,10 @@ func (f *Factory) dashboardOptions(t *Target) ui.Options {
 	return opts
 }
 
-// setupLog sends the standard logger, and the debug trace of every HTTP
-// exchange, to a file in the state directory with --debug, and nowhere
-// otherwise (stderr would draw over the dashboard).
+// setupLog sends the debug trace of every HTTP exchange, and every line the
+// dashboard logs (log/slog, and the standard logger, which slog's default
+// takes over), to a file in the state directory with --debug, as slog text
+// lines; nowhere otherwise (stderr would draw over the dashboard).
 func (f *Factory) setupLog(stateDir string) (path string, closeFn func(), err error) {
 	if !f.DebugAPI() {
 		log.SetOutput(io.Discard)
@@ -155,11 +166,14 @@ func (f *Factory) setupLog(stateDir string) (path string, closeFn func(), err er
 	if err != nil {
 		return "", nil, fmt.Errorf("--debug: open log file: %w", err)
 	}
-	log.SetOutput(fh)
-	log.SetFlags(log.LstdFlags | log.Lmicroseconds)
-	log.Printf("---- tesouro %s started at %s", f.Build.Line(), time.Now().Format(time.RFC3339))
 	f.traceTo(fh)
-	return path, func() { fh.Close(); log.SetOutput(io.Discard) }, nil
+	slog.SetDefault(f.trace)
+	slog.Info("tesouro started", "version", f.Build.Line(), "at", time.Now().Format(time.RFC3339))
+	return path, func() {
+		slog.SetDefault(slog.New(slog.DiscardHandler))
+		log.SetOutput(io.Discard)
+		fh.Close()
+	}, nil
 }
 
 // notifyOptions are config.toml's [notifications] settings and the desktop

@@ -30,7 +30,8 @@ export_dir from config.toml, named after the account:
 tesouro-tickets-ACCOUNT-YYYYMMDD-HHMMSS.csv.`,
 		Example: `  tesouro tickets export --status PAID --since 2026-01-14 --until 2026-01-15
   tesouro tickets export -o - | wc -l`,
-		Args: noArgs,
+		Args:        noArgs,
+		Annotations: map[string]string{longRunning: ""},
 	}
 	filters.add(cmd)
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write to FILE (- for stdout) instead of a named file in the export directory")
@@ -45,7 +46,7 @@ tesouro-tickets-ACCOUNT-YYYYMMDD-HHMMSS.csv.`,
 				return err
 			}
 			if output == "-" {
-				n, err := f.writeTickets(ctx, s, tf, acct, f.Stdout)
+				n, err := f.writeTickets(ctx, s, tf, acct, f.Stdout, true)
 				if err == nil {
 					fmt.Fprintf(f.Stderr, "%d tickets exported\n", n)
 				}
@@ -70,7 +71,7 @@ tesouro-tickets-ACCOUNT-YYYYMMDD-HHMMSS.csv.`,
 				return fmt.Errorf("export: %w", err)
 			}
 			defer os.Remove(tmp.Name())
-			n, err := f.writeTickets(ctx, s, tf, acct, tmp)
+			n, err := f.writeTickets(ctx, s, tf, acct, tmp, false)
 			if cerr := tmp.Close(); err == nil {
 				err = cerr
 			}
@@ -107,26 +108,27 @@ func exportAccount(ctx context.Context, s *session) (export.Account, error) {
 }
 
 // writeTickets writes every matching ticket, page by page, showing
-// progress on stderr when it is a terminal.
-func (f *Factory) writeTickets(ctx context.Context, s *session, tf api.TicketFilter, acct export.Account, w io.Writer) (int, error) {
+// progress on stderr when it is a terminal. To stdout (toStdout) the cells
+// are made safe as every CSV printed there is; a file keeps them exact.
+func (f *Factory) writeTickets(ctx context.Context, s *session, tf api.TicketFilter, acct export.Account, w io.Writer, toStdout bool) (int, error) {
 	cw, err := export.NewWriter(w, export.TicketColumns)
 	if err != nil {
 		return 0, err
 	}
-	progress := f.StderrTTY()
+	progress := f.newMeter(0)
+	defer progress.finish(true)
 	for tk, err := range api.All(ctx, ticketPages(s, tf)) {
 		if err != nil {
 			return cw.Rows(), err
 		}
-		if err := cw.Row(export.TicketRow(acct, tk)); err != nil {
+		row := export.TicketRow(acct, tk)
+		if toStdout {
+			row = safeCells(row)
+		}
+		if err := cw.Row(row); err != nil {
 			return cw.Rows(), err
 		}
-		if progress && cw.Rows()%100 == 0 {
-			fmt.Fprintf(f.Stderr, "\rexporting: %d tickets", cw.Rows())
-		}
-	}
-	if progress {
-		fmt.Fprint(f.Stderr, "\r\033[K")
+		progress.update(cw.Rows(), "tickets exported")
 	}
 	return cw.Rows(), cw.Flush()
 }

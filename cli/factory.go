@@ -26,6 +26,8 @@ type Globals struct {
 	ReadOnly    bool
 	Debug       bool
 	Sandbox     bool
+	// Timeout is a command's overall deadline (0: none).
+	Timeout time.Duration
 }
 
 // IOStreams are the process's standard streams. Tests give buffers.
@@ -43,8 +45,12 @@ func (s IOStreams) StdoutTTY() bool { return isTerminal(s.Stdout) }
 // StderrTTY reports whether stderr is a terminal (progress lines go there).
 func (s IOStreams) StderrTTY() bool { return isTerminal(s.Stderr) }
 
-// isTerminal reports whether f is a terminal.
+// isTerminal reports whether f is a terminal. A stream that says whether
+// it is one (IsTerminal) is believed: tests hand such buffers.
 func isTerminal(f any) bool {
+	if t, ok := f.(interface{ IsTerminal() bool }); ok {
+		return t.IsTerminal()
+	}
 	fh, ok := f.(*os.File)
 	return ok && term.IsTerminal(int(fh.Fd()))
 }

@@ -17,7 +17,7 @@ func newCmdSandboxFund(f *Factory) *cobra.Command {
 		Use:   "fund TICKET_ID",
 		Short: "Simulate the payer funding a ticket (sandbox only)",
 		Example: `  tesouro --credentials ~/.local/state/tesouro/sandbox-credentials.json sandbox fund TICKET_ID
-  tesouro --profile local sandbox fund TICKET_ID --json`,
+  tesouro --sandbox sandbox fund TICKET_ID --json`,
 		Args: exactArgs("TICKET_ID"),
 	}
 	out := addOutputFlags(cmd)
@@ -33,7 +33,7 @@ func newCmdSandboxFund(f *Factory) *cobra.Command {
 		if t.Production {
 			return Usagef("sandbox fund: profile %s is a production profile; funding is simulated only by a sandbox", t.Profile)
 		}
-		return f.run(cmd, func(ctx context.Context, s *session) error {
+		return f.runWrite(cmd, write{what: "sandbox fund"}, func(ctx context.Context, s *session) error {
 			var tk *api.Ticket
 			err := s.write("sandbox-fund-ticket", "POST /v2/sandbox/tickets/{id}/fund", func(je *journal.Entry) error {
 				je.IDs = map[string]string{"ticketId": id.String()}

@@ -53,8 +53,12 @@ func (s *session) write(action, endpoint string, do func(e *journal.Entry) error
 
 // journal is the journal of write actions, naming who acts in this session
 // and where; the payment core writes a payment's lines to it itself. It
-// cannot be opened: nothing is sent.
+// cannot be opened: nothing is sent. Only a session past the write gate
+// (runWrite) has one.
 func (s *session) journal() (*journal.Journal, error) {
+	if !s.gated {
+		return nil, errNoGate
+	}
 	j, err := s.f.Journal()
 	if err != nil {
 		return nil, fmt.Errorf("the journal is not available, and every write is recorded there: %w; nothing was sent", err)

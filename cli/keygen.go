@@ -34,6 +34,8 @@ func newCmdKeygen(f *Factory) *cobra.Command {
 (service tesouro:NAME) and is never written anywhere else; the public key PEM is printed on
 stdout, to register with the service. Then store the API key it issues with
 "tesouro profile add NAME --base-url URL --api-key-file FILE".`,
+		Example: `  tesouro keygen --profile live --type ed25519 > live.pub.pem
+  tesouro keygen --profile live2 --type rsa --bits 2048 > live2.pub.pem`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return Usagef("keygen: unexpected argument(s); give the profile with --profile NAME")

@@ -18,6 +18,7 @@ func newCmdLogin(f *Factory) *cobra.Command {
 		Long: `Logs in to a jwt profile: asks for the password, then for the token the service e-mails
 (both without echo on a terminal, else one per line on stdin), and stores the refresh token
 in the keyring. The dashboard rotates it as it refreshes the session.`,
+		Example: `  tesouro login --profile ops`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return Usagef("login: unexpected argument(s); the password and token are asked for, never taken on the command line")

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
+	"charm.land/lipgloss/v2"
+	"charm.land/lipgloss/v2/table"
 	"github.com/itchyny/gojq"
 	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/export"
+	"github.com/tesouro-treasury/tesouro/termsafe"
 )
 
 // Output is the one output layer of the scripting commands: every command
@@ -26,7 +28,9 @@ type Output struct {
 }
 
 // Table is a command's result in rows, under columns that never change
-// with the data (CSV readers rely on them).
+// with the data (CSV readers rely on them). Each cell holds one value: an
+// amount, its currency and its method are three columns, and nothing is
+// printed as raw JSON.
 type Table struct {
 	Columns []string
 	Rows    [][]string
@@ -100,13 +104,25 @@ func (o *Output) Write(w io.Writer, data any, table func() Table) error {
 			return err
 		}
 		for _, r := range t.Rows {
-			if err := cw.Row(r); err != nil {
+			if err := cw.Row(safeCells(r)); err != nil {
 				return err
 			}
 		}
 		return cw.Flush()
 	}
 	return writeTable(w, table())
+}
+
+// safeCells is a CSV row as it may reach a terminal: CSV goes to stdout,
+// and a cell from outside must not act on the terminal there. Newlines and
+// tabs stay (the CSV quotes them); escape sequences and bidirectional
+// controls are shown escaped.
+func safeCells(r []string) []string {
+	out := make([]string, len(r))
+	for i, c := range r {
+		out[i] = termsafe.Text(c)
+	}
+	return out
 }
 
 // jq runs the expression over the JSON form of data. Strings print raw
@@ -135,6 +151,10 @@ func (o *Output) jq(w io.Writer, data any) error {
 			return fmt.Errorf("--jq: %w", err)
 		}
 		if s, ok := r.(string); ok {
+			// Raw, as jq -r, for scripts; shown safe at a terminal.
+			if isTerminal(w) {
+				s = termsafe.Text(s)
+			}
 			fmt.Fprintln(w, s)
 			continue
 		}
@@ -146,21 +166,64 @@ func (o *Output) jq(w io.Writer, data any) error {
 	}
 }
 
-// writeTable aligns columns with spaces; headers in capitals as ls and gh.
+// writeTable prints t as gh prints a list: columns aligned with two
+// spaces, headers in capitals (bold at a terminal), no borders and no
+// trailing blanks. Every cell is one line made safe for the terminal
+// (termsafe.Line): a tab or newline inside a cell would break the row, an
+// escape sequence would act on the terminal.
 func writeTable(w io.Writer, t Table) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := make([]string, len(t.Columns))
 	for i, c := range t.Columns {
 		head[i] = strings.ToUpper(strings.ReplaceAll(c, "_", " "))
 	}
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
-	for _, r := range t.Rows {
-		cells := make([]string, len(r))
-		for i, c := range r {
-			// A tab or newline inside a cell would break the alignment.
-			cells[i] = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(c)
+	rows := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
+		rows[i] = make([]string, len(r))
+		for j, c := range r {
+			rows[i][j] = termsafe.Line(c)
 		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
-	return tw.Flush()
+	return render(w, head, rows)
+}
+
+// writePairs prints name/value pairs aligned, as profile show does. The
+// values are made safe as table cells are.
+func writePairs(w io.Writer, pairs [][2]string) error {
+	rows := make([][]string, len(pairs))
+	for i, p := range pairs {
+		rows[i] = []string{p[0], termsafe.Line(p[1])}
+	}
+	return render(w, nil, rows)
+}
+
+// render lays rows out with lipgloss/table under head (none when nil).
+func render(w io.Writer, head []string, rows [][]string) error {
+	bold := isTerminal(w)
+	cols := len(head)
+	for _, r := range rows {
+		cols = max(cols, len(r))
+	}
+	tb := table.New().Rows(rows...).Wrap(false).
+		Border(lipgloss.Border{}).BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
+		BorderHeader(false).BorderColumn(false).BorderRow(false).
+		StyleFunc(func(row, col int) lipgloss.Style {
+			st := lipgloss.NewStyle()
+			if col < cols-1 {
+				st = st.PaddingRight(2)
+			}
+			if row == table.HeaderRow && bold {
+				st = st.Bold(true)
+			}
+			return st
+		})
+	if head != nil {
+		tb = tb.Headers(head...)
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(tb.Render(), "\n") {
+		b.WriteString(strings.TrimRight(line, " "))
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -56,6 +55,7 @@ func newCmdProfileList(f *Factory) *cobra.Command {
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "List the profiles; * marks the active one (reads no secret)",
+		Example: `  tesouro profile list`,
 		Args:    noArgs,
 		RunE:    func(*cobra.Command, []string) error { return f.profileList() },
 	}
@@ -70,8 +70,7 @@ func (f *Factory) profileList() error {
 		fmt.Fprintf(f.Stdout, "No profiles in %s.\nAdd one with: tesouro profile add NAME --base-url URL --env sandbox|production --api-key-file FILE --private-key-file FILE\n", cfg.Dir)
 		return nil
 	}
-	tw := tabwriter.NewWriter(f.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "\tNAME\tENV\tAUTH\tBASE URL\tE-MAIL\tSUB-ACCOUNT\tMODE")
+	t := Table{Columns: []string{"", "name", "env", "auth", "base_url", "e-mail", "sub-account", "mode"}}
 	for _, p := range cfg.Profiles {
 		mark := ""
 		if p.Name == cfg.Active {
@@ -81,15 +80,16 @@ func (f *Factory) profileList() error {
 		if p.ReadOnly {
 			mode = "read-only"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", mark, p.Name, envLabel(p.Env), p.Auth, p.BaseURL, dash(p.Email), subLabel(p.SubAccount), mode)
+		t.Rows = append(t.Rows, []string{mark, p.Name, envLabel(p.Env), p.Auth, p.BaseURL, dash(p.Email), subLabel(p.SubAccount), mode})
 	}
-	return tw.Flush()
+	return writeTable(f.Stdout, t)
 }
 
 func newCmdProfileUse(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:               "use NAME",
 		Short:             "Make NAME the profile used by default",
+		Example:           `  tesouro profile use acme`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: f.completeProfiles,
 		RunE:              f.profileUse,
@@ -122,6 +122,7 @@ func newCmdProfileRemove(f *Factory) *cobra.Command {
 		Use:               "remove NAME",
 		Aliases:           []string{"rm"},
 		Short:             "Remove a profile and delete its secrets from the keyring",
+		Example:           `  tesouro profile remove old`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: f.completeProfiles,
 		RunE:              func(cmd *cobra.Command, args []string) error { return f.profileRemove(cmd, args, &force) },

@@ -32,6 +32,9 @@ func newCmdProfileAdd(f *Factory) *cobra.Command {
 profile in config.toml and its secrets in the keyring. The private key may come from an earlier
 "tesouro keygen --profile NAME". Without --api-key-file the API key is asked for (no echo) or
 read from stdin.`,
+		Example: `  tesouro profile add live --base-url https://api.example.com:8443 --env production --api-key-file api-key.txt --private-key-file key.pem
+  tesouro profile add local --base-url http://127.0.0.1:8443 --api-key-file api-key.txt --private-key-file key.pem
+  tesouro profile add ops --base-url https://api.sandbox.example.com:10952 --env sandbox --jwt --email me@example.com`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return f.profileAdd(cmd, args, opts) },
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,8 +16,10 @@ import (
 func newCmdProfileShow(f *Factory) *cobra.Command {
 	var check bool
 	cmd := &cobra.Command{
-		Use:               "show [NAME]",
-		Short:             "Show a profile and which secrets the keyring holds for it, never the secrets",
+		Use:   "show [NAME]",
+		Short: "Show a profile and which secrets the keyring holds for it, never the secrets",
+		Example: `  tesouro profile show
+  tesouro profile show acme --check`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: f.completeProfiles,
 		RunE:              func(cmd *cobra.Command, args []string) error { return f.profileShow(cmd, args, &check) },
@@ -40,18 +41,19 @@ func (f *Factory) profileShow(cmd *cobra.Command, args []string, check *bool) er
 	if p.Name == cfg.Active {
 		active = " (active)"
 	}
-	tw := tabwriter.NewWriter(f.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "Profile:\t%s%s\n", p.Name, active)
-	fmt.Fprintf(tw, "Environment:\t%s\n", envLabel(p.Env))
-	fmt.Fprintf(tw, "Base URL:\t%s\n", p.BaseURL)
-	fmt.Fprintf(tw, "Auth:\t%s\n", p.Auth)
-	fmt.Fprintf(tw, "E-mail:\t%s\n", dash(p.Email))
-	fmt.Fprintf(tw, "Sub-account:\t%s\n", subLabel(p.SubAccount))
-	fmt.Fprintf(tw, "Read-only:\t%s\n", yesNo(p.ReadOnly))
-	if p.Production() {
-		fmt.Fprintf(tw, "Scripted writes:\t%s\n", yesNo(p.ScriptedWrites))
+	pairs := [][2]string{
+		{"Profile:", p.Name + active},
+		{"Environment:", envLabel(p.Env)},
+		{"Base URL:", p.BaseURL},
+		{"Auth:", p.Auth},
+		{"E-mail:", dash(p.Email)},
+		{"Sub-account:", subLabel(p.SubAccount)},
+		{"Read-only:", yesNo(p.ReadOnly)},
 	}
-	fmt.Fprintf(tw, "Keyring:\tservice %s\n", keystore.Service(p.Name))
+	if p.Production() {
+		pairs = append(pairs, [2]string{"Scripted writes:", yesNo(p.ScriptedWrites)})
+	}
+	pairs = append(pairs, [2]string{"Keyring:", "service " + keystore.Service(p.Name)})
 	sec := f.Secrets()
 	var keyringErr error
 	for _, k := range keystore.SecretKeys {
@@ -63,9 +65,9 @@ func (f *Factory) profileShow(cmd *cobra.Command, args []string, check *bool) er
 			keyringErr = err
 			break
 		}
-		fmt.Fprintf(tw, "  %s:\t%s\n", secretLabel(k), state)
+		pairs = append(pairs, [2]string{"  " + secretLabel(k) + ":", state})
 	}
-	if err := tw.Flush(); err != nil {
+	if err := writePairs(f.Stdout, pairs); err != nil {
 		return err
 	}
 	if keyringErr != nil {
@@ -114,15 +116,12 @@ func secretState(sec keystore.Secrets, name, k string) (string, error) {
 }
 
 func printAccessInfo(w io.Writer, info *api.AccessInfo) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "Access e-mail:\t%s\n", info.Email)
-	fmt.Fprintf(tw, "Permissions:\t%s\n", permissionList(info.AccountPermissions))
+	pairs := [][2]string{{"Access e-mail:", info.Email}, {"Permissions:", permissionList(info.AccountPermissions)}}
 	frozen := "no"
 	if info.Frozen(time.Now()) {
 		frozen = "until " + info.FrozenUntil.Local().Format("2006-01-02 15:04")
 	}
-	fmt.Fprintf(tw, "Frozen:\t%s\n", frozen)
-	fmt.Fprintf(tw, "MFA:\t%s\n", yesNo(info.MFAActivated))
+	pairs = append(pairs, [2]string{"Frozen:", frozen}, [2]string{"MFA:", yesNo(info.MFAActivated)})
 	bl := "none"
 	if n := len(info.BlacklistedAccountIDs); n > 0 || info.IsMainAccountBlacklisted {
 		bl = fmt.Sprintf("%d account(s)", n)
@@ -130,8 +129,8 @@ func printAccessInfo(w io.Writer, info *api.AccessInfo) {
 			bl += ", including the main account"
 		}
 	}
-	fmt.Fprintf(tw, "Blacklisted from:\t%s\n", bl)
-	tw.Flush()
+	pairs = append(pairs, [2]string{"Blacklisted from:", bl})
+	_ = writePairs(w, pairs)
 }
 
 // permissionList names the permissions an access holds, in the order the

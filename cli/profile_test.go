@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"charm.land/fang/v2"
-
 	"github.com/tesouro-treasury/tesouro/keystore"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 )
@@ -39,9 +37,7 @@ func (e *profileEnv) run(stdin string, args ...string) (int, string, string) {
 	env := map[string]string{"TESOURO_CONFIG_DIR": e.configDir, "XDG_STATE_HOME": e.stateDir, "HOME": filepath.Dir(e.configDir)}
 	f := New(IOStreams{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut}, func(k string) string { return env[k] }, Build{})
 	f.Secrets = func() keystore.Secrets { return e.secrets }
-	root := NewCmdRoot(f)
-	root.SetArgs(args)
-	code := ExitCode(fang.Execute(context.Background(), root, fang.WithoutVersion(), fang.WithErrorHandler(f.PrintError)))
+	code := ExitCode(f.Execute(context.Background(), args))
 	return code, out.String(), errOut.String()
 }
 

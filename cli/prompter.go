@@ -10,16 +10,17 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/term"
+	"charm.land/huh/v2"
 
 	"github.com/tesouro-treasury/tesouro/keystore"
 )
 
 // Prompter is the one way a command asks the person at the terminal: a
 // yes/no question, a line typed back (a production batch's total), a
-// secret without echo. Questions go to stderr, never mixed with the output
-// scripts read. Stdin is read through one buffer, so that answers piped in
-// one per line reach the questions in order.
+// secret without echo, each a huh field. Questions go to stderr, never
+// mixed with the output scripts read. Without a terminal, stdin is read
+// through one buffer, so that answers piped in one per line reach the
+// questions in order.
 type Prompter struct {
 	in   io.Reader
 	out  io.Writer
@@ -38,24 +39,47 @@ func (p *Prompter) reader() *bufio.Reader {
 	return p.r
 }
 
-// Confirm asks a yes/no question at the terminal; anything but y or yes is
-// no. Without a terminal it is no: a script cannot say yes by accident.
+// Confirm asks a yes/no question at the terminal (huh's confirmation: y
+// or n, enter takes the selection, which starts on No). Without a
+// terminal it is no: a script cannot say yes by accident. The command's
+// deadline stops while the person answers.
 func (p *Prompter) Confirm(ctx context.Context, question string) bool {
 	if !p.tty {
 		return false
 	}
-	a, err := p.Line(ctx, question+" [y/N] ")
-	if err != nil {
+	defer pauseDeadline(ctx)()
+	yes := false
+	field := huh.NewConfirm().Title(question).Affirmative("Yes").Negative("No").Value(&yes)
+	if err := p.form(field).RunWithContext(ctx); err != nil {
 		return false
 	}
-	a = strings.ToLower(a)
-	return a == "y" || a == "yes"
+	return yes
 }
 
-// Line asks for one line and returns it trimmed. A cancelled ctx (a signal)
-// stops the wait.
+// Line asks for one line at the terminal (a production batch's total,
+// typed back) and returns it trimmed. A cancelled ctx (a signal) stops the
+// wait; without a terminal it reads the next line of stdin.
 func (p *Prompter) Line(ctx context.Context, label string) (string, error) {
-	fmt.Fprint(p.out, label)
+	defer pauseDeadline(ctx)()
+	if !p.tty {
+		fmt.Fprint(p.out, label)
+		line, err := p.readLine(ctx)
+		return strings.TrimSpace(line), err
+	}
+	var answer string
+	if err := p.form(huh.NewInput().Title(strings.TrimSpace(label)).Value(&answer)).RunWithContext(ctx); err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(answer), nil
+}
+
+// form is one field asked on the prompter's streams.
+func (p *Prompter) form(field huh.Field) *huh.Form {
+	return huh.NewForm(huh.NewGroup(field)).WithInput(p.in).WithOutput(p.out).WithShowHelp(false)
+}
+
+// readLine reads the next line of stdin; a cancelled ctx stops the wait.
+func (p *Prompter) readLine(ctx context.Context) (string, error) {
 	type answer struct {
 		line string
 		err  error
@@ -73,34 +97,24 @@ func (p *Prompter) Line(ctx context.Context, label string) (string, error) {
 		if a.err != nil && a.line == "" {
 			return "", a.err
 		}
-		return strings.TrimSpace(a.line), nil
+		return a.line, nil
 	}
 }
 
-// terminalFD returns the descriptor of stdin when it is a terminal.
-func (p *Prompter) terminalFD() (int, bool) {
-	f, ok := p.in.(*os.File)
-	if !ok {
-		return 0, false
-	}
-	fd := int(f.Fd())
-	return fd, term.IsTerminal(fd)
-}
-
-// Secret asks for one secret: a no-echo prompt on a terminal, else the
-// next line of stdin.
+// Secret asks for one secret: huh's password input at a terminal (nothing
+// echoed), else the next line of stdin (secrets piped one per line, which
+// huh does not read).
 func (p *Prompter) Secret(label string) (string, error) {
-	if fd, ok := p.terminalFD(); ok {
-		fmt.Fprint(p.out, label)
-		b, err := term.ReadPassword(fd)
-		fmt.Fprintln(p.out)
-		if err != nil {
+	if p.tty {
+		var secret string
+		in := huh.NewInput().Title(strings.TrimSpace(label)).EchoMode(huh.EchoModePassword).Value(&secret)
+		if err := p.form(in).Run(); err != nil {
 			return "", err
 		}
-		if len(b) == 0 {
+		if secret == "" {
 			return "", errors.New("nothing was typed")
 		}
-		return string(b), nil
+		return secret, nil
 	}
 	line, err := p.reader().ReadString('\n')
 	line = strings.TrimRight(line, "\r\n")

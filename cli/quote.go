@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -110,8 +109,7 @@ func newCmdQuote(f *Factory) *cobra.Command {
 		Args: noArgs,
 	}
 	qf.add(cmd)
-	cmd.Flags().DurationVar(&watch, "watch", 0, "re-quote every INTERVAL (e.g. 5s) until interrupted")
-	cmd.Flags().Lookup("watch").NoOptDefVal = "5s"
+	cmd.Flags().DurationVar(&watch, "watch", 0, "quote again every INTERVAL (such as 5s) until interrupted")
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if _, err := qf.intent(uuid.Nil); err != nil {
@@ -119,6 +117,10 @@ func newCmdQuote(f *Factory) *cobra.Command {
 		}
 		if watch < 0 || (watch > 0 && watch < time.Second) {
 			return Usagef("--watch %s: give an interval of at least 1s", watch)
+		}
+		if watch > 0 {
+			// Watched until Ctrl-C: no overall deadline unless asked for.
+			cmd.Annotations = map[string]string{longRunning: ""}
 		}
 		return f.run(cmd, func(ctx context.Context, s *session) error {
 			in, _ := qf.intent(s.sub)
@@ -151,15 +153,12 @@ func quoteTable(q *api.Quote, s *session) Table {
 	t := Table{Columns: []string{"field", "value"}}
 	add := func(k, v string) { t.Rows = append(t.Rows, []string{k, v}) }
 	add("account", s.accountLabel())
-	add("you pay", money.Wire(q.InputAmount, q.InputCurrency)+" "+q.InputCurrency+" via "+q.InputPaymentMethod)
-	add("you receive", money.Wire(q.OutputAmount, q.OutputCurrency)+" "+q.OutputCurrency+" via "+q.OutputPaymentMethod)
-	add("base price", q.BasePrice.String()+" "+q.PairName)
-	for _, f := range q.AppliedFees {
-		add("fee", fmt.Sprintf("%s %s %s", f.Type, money.Wire(f.Amount, f.Currency), f.Currency))
-	}
+	addConversion(add, conversion{q.InputAmount, q.InputCurrency, q.InputPaymentMethod, q.OutputAmount, q.OutputCurrency, q.OutputPaymentMethod, q.BasePrice, q.AppliedFees})
+	add("pair", q.PairName)
 	if !q.MarkupAmount.IsZero() {
-		add("markup", money.Wire(q.MarkupAmount, q.MarkupCurrency)+" "+q.MarkupCurrency)
+		add("markup_amount", money.Wire(q.MarkupAmount, q.MarkupCurrency))
+		add("markup_currency", q.MarkupCurrency)
 	}
-	add("valid for", quoteLife.String())
+	add("valid_for", quoteLife.String())
 	return t
 }

@@ -2,9 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
 
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
@@ -43,36 +40,61 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	pf.BoolVar(&f.G.Sandbox, "sandbox", false, "use a fresh embedded sandbox")
 	pf.StringVar(&f.G.As, "as", "", "demo access NAME for --sandbox or --credentials (default operator)")
 	pf.StringVar(&f.G.Credentials, "credentials", "", "credentials FILE written by a running 'tesouro sandbox' (loopback only)")
+	pf.DurationVar(&f.G.Timeout, "timeout", DefaultTimeout, "the command's overall DURATION for the service to answer, retries included (0: no limit; the dashboard and tesouro sandbox have none)")
 	_ = root.RegisterFlagCompletionFunc("as", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return DemoAccesses, cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = root.RegisterFlagCompletionFunc("profile", f.completeProfiles)
+	_ = root.RegisterFlagCompletionFunc("sub-account", noFiles)
+	_ = root.RegisterFlagCompletionFunc("timeout", fixed("30s", "60s", "5m", "0"))
 
-	root.AddCommand(newCmdSandbox(f), newCmdProfile(f), newCmdKeygen(f), newCmdLogin(f), newCmdVersion(f))
+	root.AddCommand(newCmdSandbox(f), newCmdProfile(f), newCmdKeygen(f), newCmdLogin(f), newCmdVersion(f), newCmdMan(f))
 	root.AddCommand(scriptingCommands(f)...)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return UsageError{Msg: err.Error()} })
-	root.SetVersionTemplate("tesouro {{.Version}}\n")
-	setVersion(root, f.Build.Line())
+	root.SetFlagErrorFunc(flagError)
+	root.SetHelpCommand(newCmdHelp(root))
+	// cobra's completion command keeps the writer the root has when it is
+	// made: the streams are set first, so that scripts go to f.Stdout as
+	// generated.
 	root.SetIn(f.Stdin)
 	root.SetOut(f.Stdout)
 	root.SetErr(f.Stderr)
+	// The completion command cobra adds: a shell it does not know is a
+	// usage mistake (it printed the help and exited 0).
+	root.InitDefaultCompletionCmd()
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = GroupRunE("bash, zsh, fish or powershell")
+	}
+	root.SetVersionTemplate("tesouro {{.Version}}\n")
+	setVersion(root, f.Build.Line())
+	completeFlags(root)
+	groupCommands(root)
+	setHelp(root)
+	if !f.StdoutTTY() {
+		// Help into a file or a pipe: no padding to the terminal's width.
+		root.SetOut(&trimWriter{w: f.Stdout})
+	}
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		c.Example = "  tesouro completion bash > tesouro.bash\n  source tesouro.bash"
+		for _, sh := range c.Commands() {
+			sh.Example = map[string]string{
+				"bash":       "  tesouro completion bash > tesouro.bash\n  tesouro completion bash --no-descriptions > tesouro.bash",
+				"zsh":        "  tesouro completion zsh > _tesouro",
+				"fish":       "  tesouro completion fish > tesouro.fish",
+				"powershell": "  tesouro completion powershell > tesouro.ps1",
+			}[sh.Name()]
+		}
+	}
 	return root
 }
 
-// PrintError is the error handler to give fang: a command's error styled
-// at a terminal, one plain line otherwise (scripts grep it).
-func (f *Factory) PrintError(w io.Writer, styles fang.Styles, err error) {
-	if errors.Is(err, context.Canceled) {
-		return // a signal: the exit code says it
-	}
-	if f.StderrTTY() {
-		fang.DefaultErrorHandler(w, styles, err)
-		return
-	}
-	fmt.Fprintln(f.Stderr, "tesouro:", err)
-	if IsUsage(err) {
-		fmt.Fprintln(f.Stderr, "Run 'tesouro help' or 'tesouro COMMAND --help' for usage.")
-	}
+// Execute runs the command tree on args with fang: its styled help and
+// completions, our error handler (PrintError) and our manual (tesouro
+// man); the version is ours too (--version on every command).
+func (f *Factory) Execute(ctx context.Context, args []string) error {
+	root := NewCmdRoot(f)
+	root.SetArgs(args)
+	return fang.Execute(ctx, root, fang.WithoutVersion(), fang.WithoutManpage(), fang.WithErrorHandler(f.PrintError))
 }
 
 // completeProfiles completes --profile with the configured profile names.

@@ -118,12 +118,11 @@ func (f *Factory) runSandbox(cmd *cobra.Command, opts sandboxFlags) error {
 		return err
 	}
 	ctx := cmd.Context()
+	var fw *Forwarder
 	if opts.forwardTo != "" {
-		fw, err := forward(ctx, f, creds, opts.forwardTo)
-		if err != nil {
+		if fw, err = forward(ctx, f, creds, opts.forwardTo); err != nil {
 			return err
 		}
-		defer fw.Close()
 	}
 	fmt.Fprintf(f.Stdout, "tesouro sandbox listening on %s\n", baseURL)
 	names := make([]string, len(creds.Accesses))
@@ -143,6 +142,12 @@ func (f *Factory) runSandbox(cmd *cobra.Command, opts sandboxFlags) error {
 	fmt.Fprintf(f.Stdout, "try: tesouro --credentials %s --as operator\n", path)
 	fmt.Fprintln(f.Stdout, "press Ctrl-C to stop")
 	<-ctx.Done()
+	if fw != nil {
+		// Its webhook is removed while the sandbox still answers.
+		if err := fw.Close(); err != nil {
+			fmt.Fprintln(f.Stderr, "warning:", err)
+		}
+	}
 	fmt.Fprintln(f.Stdout, "sandbox stopped")
 	return stop()
 }

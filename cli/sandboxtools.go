@@ -8,11 +8,13 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/keystore"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
@@ -67,15 +69,24 @@ func (s *statusRecorder) Flush() {
 // the sandbox signed it (body and signature header untouched), and prints
 // one line per delivery. It registers one webhook for every event ("*"),
 // which hears the main account and every sub-account, pointing at a relay
-// on loopback.
+// on loopback at relayPath. The webhook is removed when the forwarder
+// closes, and one left by a forwarder that could not close (a kill, a
+// crash) is taken over by the next one rather than doubled: a sandbox with
+// --state keeps its webhooks across restarts.
 type Forwarder struct {
-	to  string
-	out io.Writer
-	hc  *http.Client
-	ln  net.Listener
-	srv *http.Server
-	mu  sync.Mutex
+	to     string
+	out    io.Writer
+	hc     *http.Client
+	ln     net.Listener
+	srv    *http.Server
+	mu     sync.Mutex
+	client *api.Client
+	hookID string
 }
+
+// relayPath is the path of the relay's URL, by which a forwarder knows its
+// webhook among the account's.
+const relayPath = "/tesouro-forward-relay"
 
 // forward starts relaying the deliveries of the sandbox whose credentials
 // are creds to the URL to, printing on fac's stdout. The operator demo
@@ -91,25 +102,62 @@ func forward(ctx context.Context, fac *Factory, creds sandbox.Credentials, to st
 
 	acc, ok := creds.Access("operator")
 	if !ok {
-		f.Close()
+		f.srv.Close()
 		return nil, fmt.Errorf("--forward-to: the sandbox has no operator access to register webhooks with")
 	}
 	conn, err := fac.demoConn(creds.BaseURL, acc, nil)
 	if err != nil {
-		f.Close()
+		f.srv.Close()
 		return nil, err
 	}
-	relay := "http://" + ln.Addr().String() + "/relay"
-	// One webhook: the main account's hear every sub-account.
-	if _, err := conn.Client.RegisterWebhook(ctx, api.RegisterWebhookRequest{WebhookURL: relay, Subscriptions: []string{"*"}}); err != nil {
-		f.Close()
+	relay := "http://" + ln.Addr().String() + relayPath
+	f.client = conn.Client
+	if f.hookID, err = f.claim(ctx, relay); err != nil {
+		f.srv.Close()
 		return nil, fmt.Errorf("--forward-to: register the relay webhook: %w", err)
 	}
 	return f, nil
 }
 
-// Close stops the relay.
-func (f *Forwarder) Close() error { return f.srv.Close() }
+// claim points the relay webhook at relay: one left by an earlier
+// forwarder is reused (any more are deleted), else one is registered. One
+// webhook of the main account hears every sub-account.
+func (f *Forwarder) claim(ctx context.Context, relay string) (string, error) {
+	hooks, err := f.client.ListWebhooks(ctx)
+	if err != nil {
+		return "", err
+	}
+	var mine []string
+	for _, h := range hooks {
+		if u, err := url.Parse(h.URL); err == nil && u.Path == relayPath && keystore.Loopback(u.Hostname()) {
+			mine = append(mine, h.ID)
+		}
+	}
+	if len(mine) == 0 {
+		return f.client.RegisterWebhook(ctx, api.RegisterWebhookRequest{WebhookURL: relay, Subscriptions: []string{"*"}})
+	}
+	for _, id := range mine[1:] {
+		if err := f.client.DeleteWebhook(ctx, id); err != nil {
+			return "", err
+		}
+	}
+	return mine[0], f.client.UpdateWebhook(ctx, api.UpdateWebhookRequest{WebhookID: mine[0], WebhookURL: relay, Subscriptions: []string{"*"}})
+}
+
+// Close removes the relay webhook and stops the relay. It must run while
+// the sandbox still serves.
+func (f *Forwarder) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := f.client.DeleteWebhook(ctx, f.hookID)
+	if cerr := f.srv.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("--forward-to: remove the relay webhook %s: %w", f.hookID, err)
+	}
+	return nil
+}
 
 func (f *Forwarder) relay(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))

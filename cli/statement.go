@@ -22,7 +22,7 @@ func newCmdStatement(f *Factory) *cobra.Command {
 currency, the balance it left and what caused it (a ticket, a fee, a funding).
 Amounts are printed exactly as the service keeps them.`,
 		Example: `  tesouro statement --since 2026-01-01 --until 2026-02-01 --format csv > january.csv
-  tesouro statement --sub-account "Filial Sul" --limit 20
+  tesouro statement --sub-account "Acme Sul" --limit 20
   tesouro statement --jq '[.[] | select(.token == "BRL") | .balanceChange | tonumber] | add'`,
 		Args: noArgs,
 	}

@@ -32,6 +32,10 @@ type Target struct {
 	Funding    bool   // the sandbox's "simulate the payment" is available
 	ReadOnly   bool
 	SubAccount string // --sub-account, else the profile's default
+	// readOnlyFlag: --readonly was given (else ReadOnly is the profile's).
+	readOnlyFlag bool
+	// baseURL is the service's address, when known before connecting.
+	baseURL string
 	// ScriptedWrites is the profile's permission for scripts to write
 	// (ticket create --yes) on production.
 	ScriptedWrites bool
@@ -86,7 +90,7 @@ func (f *Factory) resolve(dashboard bool) (*Target, error) {
 	if g.As == "" {
 		g.As = "operator"
 	}
-	t := &Target{ReadOnly: g.ReadOnly, SubAccount: strings.TrimSpace(g.SubAccount)}
+	t := &Target{ReadOnly: g.ReadOnly, readOnlyFlag: g.ReadOnly, SubAccount: strings.TrimSpace(g.SubAccount)}
 	switch {
 	case g.Sandbox:
 		f.embedded(t, g.As)
@@ -105,7 +109,7 @@ func (f *Factory) resolve(dashboard bool) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.Profile, t.Email, t.Production = p.Name, p.Email, p.Production()
+	t.Profile, t.Email, t.Production, t.baseURL = p.Name, p.Email, p.Production(), p.BaseURL
 	t.Funding = !t.Production
 	t.ReadOnly = t.ReadOnly || p.ReadOnly
 	t.ScriptedWrites = p.ScriptedWrites
@@ -173,7 +177,7 @@ func (f *Factory) credentialsTarget(t *Target, path, as string) error {
 	if !ok {
 		return Usagef("the credentials file %s has no access named %q", path, as)
 	}
-	t.Funding, t.DemoAccess = true, as
+	t.Funding, t.DemoAccess, t.baseURL = true, as, creds.BaseURL
 	t.Label = "sandbox (" + filepath.Base(path) + ")"
 	t.Email = acc.Email
 	t.connect = func(ctx context.Context) (*Conn, error) {

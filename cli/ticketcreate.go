@@ -56,7 +56,7 @@ of them goes to the account's own wallet, and INTERNAL stays in the balance.
 Scripts (--yes or no terminal) are refused on production profiles unless the
 profile allows them: tesouro profile add NAME ... --allow-scripted-writes.`,
 		Example: `  tesouro ticket create --from BRL --to USDC --to-method POLYGON --amount 1000 --external-id erp-4711 --yes
-  tesouro ticket create --from BRLA --from-method INTERNAL --to BRL --output-amount 200 --beneficiary BRL_ACCOUNT_ID --external-id erp-4712
+  tesouro ticket create --from BRLA --from-method INTERNAL --to BRL --output-amount 200 --beneficiary BRL_ACCOUNT_ID --external-id erp-4712 --yes
   tesouro ticket create --from USDC --from-method INTERNAL --to EUR --output-amount 950 --beneficiary EUR_ACCOUNT_ID --reference "invoice 12" --external-id erp-4713 --yes`,
 		Args: noArgs,
 	}
@@ -88,14 +88,7 @@ profile allows them: tesouro profile add NAME ... --allow-scripted-writes.`,
 		if _, err := f.intent(qf, uuid.Nil); err != nil {
 			return err
 		}
-		t, err := e.Resolve()
-		if err != nil {
-			return err
-		}
-		if err := scriptedWrite(t, "ticket create", interactive); err != nil {
-			return err
-		}
-		return e.run(cmd, func(ctx context.Context, s *session) error {
+		return e.runWrite(cmd, write{what: "ticket create", interactive: interactive}, func(ctx context.Context, s *session) error {
 			in, _ := f.intent(qf, s.sub)
 			return e.createTicket(ctx, s, in, interactive, out)
 		})

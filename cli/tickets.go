@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
 	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/api"
@@ -108,12 +109,13 @@ func newCmdTicketsList(f *Factory) *cobra.Command {
 }
 
 func ticketsTable(list []api.Ticket) Table {
-	t := Table{Columns: []string{"id", "external_id", "status", "created_at", "input", "output"}}
+	t := Table{Columns: []string{"id", "external_id", "status", "created_at", "input_amount", "input_currency", "input_method",
+		"output_amount", "output_currency", "output_method"}}
 	for _, tk := range list {
 		q := tk.Quote
 		t.Rows = append(t.Rows, []string{tk.ID.String(), tk.ExternalID, string(tk.Status), tk.CreatedAt.UTC().Format(time.RFC3339),
-			money.Wire(q.InputAmount, q.InputCurrency) + " " + q.InputCurrency + " " + q.InputPaymentMethod,
-			money.Wire(q.OutputAmount, q.OutputCurrency) + " " + q.OutputCurrency + " " + q.OutputPaymentMethod})
+			money.Wire(q.InputAmount, q.InputCurrency), q.InputCurrency, q.InputPaymentMethod,
+			money.Wire(q.OutputAmount, q.OutputCurrency), q.OutputCurrency, q.OutputPaymentMethod})
 	}
 	return t
 }
@@ -122,7 +124,9 @@ func newCmdTicketsGet(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "get TICKET_ID",
 		Short: "Show one ticket",
-		Args:  exactArgs("TICKET_ID"),
+		Example: `  tesouro tickets get TICKET_ID
+  tesouro tickets get TICKET_ID --jq .status`,
+		Args: exactArgs("TICKET_ID"),
 	}
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -141,6 +145,36 @@ func newCmdTicketsGet(f *Factory) *cobra.Command {
 	return cmd
 }
 
+// conversion is what a quote and a ticket both say of a conversion.
+type conversion struct {
+	inAmount          decimal.Decimal
+	inCur, inMethod   string
+	outAmount         decimal.Decimal
+	outCur, outMethod string
+	basePrice         decimal.Decimal
+	fees              []api.Fee
+}
+
+// addConversion adds a conversion as field/value rows, one value each: the
+// amount, currency and method of each side, the base price, and one amount
+// row and one currency row per fee, named after its type
+// (fee_conversion_amount, fee_conversion_currency, ...).
+func addConversion(add func(k, v string), c conversion) {
+	add("input_amount", money.Wire(c.inAmount, c.inCur))
+	add("input_currency", c.inCur)
+	add("input_method", c.inMethod)
+	add("output_amount", money.Wire(c.outAmount, c.outCur))
+	add("output_currency", c.outCur)
+	add("output_method", c.outMethod)
+	add("base_price", c.basePrice.String())
+	for _, f := range c.fees {
+		// "Conversion Fee" is fee_conversion_amount, fee_conversion_currency.
+		k := "fee_" + strings.TrimSuffix(strings.Join(strings.Fields(strings.ToLower(f.Type)), "_"), "_fee")
+		add(k+"_amount", money.Wire(f.Amount, f.Currency))
+		add(k+"_currency", f.Currency)
+	}
+}
+
 // ticketDetail is one ticket as field/value rows.
 func ticketDetail(tk *api.Ticket) Table {
 	q := tk.Quote
@@ -153,12 +187,7 @@ func ticketDetail(tk *api.Ticket) Table {
 	if !tk.ExpiresAt.IsZero() {
 		add("expires_at", tk.ExpiresAt.UTC().Format(time.RFC3339))
 	}
-	add("input", money.Wire(q.InputAmount, q.InputCurrency)+" "+q.InputCurrency+" "+q.InputPaymentMethod)
-	add("output", money.Wire(q.OutputAmount, q.OutputCurrency)+" "+q.OutputCurrency+" "+q.OutputPaymentMethod)
-	add("base_price", q.BasePrice.String())
-	for _, f := range q.AppliedFees {
-		add("fee", f.Type+" "+money.Wire(f.Amount, f.Currency)+" "+f.Currency)
-	}
+	addConversion(add, conversion{q.InputAmount, q.InputCurrency, q.InputPaymentMethod, q.OutputAmount, q.OutputCurrency, q.OutputPaymentMethod, q.BasePrice, q.AppliedFees})
 	if r := tk.FailureReason; r != "" {
 		add("failure_reason", r)
 	}
@@ -171,9 +200,10 @@ func ticketDetail(tk *api.Ticket) Table {
 func newCmdTicketsReceipt(f *Factory) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
-		Use:   "receipt TICKET_ID",
-		Short: "Save a ticket's PDF receipt",
-		Args:  exactArgs("TICKET_ID"),
+		Use:     "receipt TICKET_ID",
+		Short:   "Save a ticket's PDF receipt",
+		Example: `  tesouro tickets receipt TICKET_ID -o receipt.pdf`,
+		Args:    exactArgs("TICKET_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, err := parseID("ticket", args[0])
 			if err != nil {

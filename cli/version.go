@@ -63,9 +63,10 @@ func (b Build) UserAgent() string {
 
 func newCmdVersion(f *Factory) *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version, commit and build date",
-		Args:  noArgs,
+		Use:     "version",
+		Short:   "Print the version, commit and build date",
+		Example: `  tesouro version`,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fmt.Fprintln(f.Stdout, "tesouro", f.Build.Line())
 			return nil

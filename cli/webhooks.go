@@ -15,6 +15,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -46,7 +47,9 @@ func newCmdWebhooks(f *Factory) *cobra.Command {
 }
 
 func newCmdWebhooksList(f *Factory) *cobra.Command {
-	cmd := &cobra.Command{Use: "list", Short: "List the account's webhooks", Args: noArgs}
+	cmd := &cobra.Command{Use: "list", Short: "List the account's webhooks", Args: noArgs,
+		Example: `  tesouro webhooks list
+  tesouro webhooks list --jq '.[] | {id, subscriptions}'`}
 	out := addOutputFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		return f.runMain(cmd, func(ctx context.Context, s *session) error {
@@ -57,7 +60,7 @@ func newCmdWebhooksList(f *Factory) *cobra.Command {
 			return out.Write(f.Stdout, hooks, func() Table {
 				t := Table{Columns: []string{"id", "url", "subscriptions"}}
 				for _, h := range hooks {
-					t.Rows = append(t.Rows, []string{h.ID, h.URL, fmt.Sprint(h.Subscriptions)})
+					t.Rows = append(t.Rows, []string{h.ID, h.URL, strings.Join(h.Subscriptions, ",")})
 				}
 				return t
 			})
@@ -69,7 +72,9 @@ func newCmdWebhooksList(f *Factory) *cobra.Command {
 func newCmdWebhooksAttempts(f *Factory) *cobra.Command {
 	var unacked bool
 	var event string
-	cmd := &cobra.Command{Use: "attempts", Short: "List delivery attempts (every page; --limit to stop early)", Args: noArgs}
+	cmd := &cobra.Command{Use: "attempts", Short: "List delivery attempts (every page; --limit to stop early)", Args: noArgs,
+		Example: `  tesouro webhooks attempts --unacked
+  tesouro webhooks attempts --unacked --jq '.[].id' | xargs tesouro webhooks ack`}
 	cmd.Flags().BoolVar(&unacked, "unacked", false, "only attempts not acknowledged yet")
 	cmd.Flags().StringVar(&event, "event", "", "only attempts of this webhook event ID")
 	out := addOutputFlags(cmd)
@@ -98,6 +103,8 @@ func newCmdWebhooksAck(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "ack ATTEMPT_ID...",
 		Short: "Acknowledge delivery attempts",
+		Example: `  tesouro webhooks ack ATTEMPT_ID
+  tesouro webhooks attempts --unacked --jq '.[].id' | xargs tesouro webhooks ack`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return Usagef("%s: give at least one ATTEMPT_ID (see tesouro webhooks attempts --unacked)", cmd.CommandPath())
@@ -105,10 +112,7 @@ func newCmdWebhooksAck(f *Factory) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return f.runMain(cmd, func(ctx context.Context, s *session) error {
-				if s.target.ReadOnly {
-					return Usagef("read-only: acknowledging is a write")
-				}
+			return f.runWrite(cmd, write{what: "webhooks ack", mainOnly: true}, func(ctx context.Context, s *session) error {
 				err := s.write("acknowledge-webhook-attempts", "PATCH /v2/notifications/webhooks/attempts", func(je *journal.Entry) error {
 					je.IDs = make(map[string]string, len(args))
 					for i, id := range args {
@@ -142,7 +146,7 @@ with the service's key (GET /v2/public-key). Stdin is either the raw body
 The key comes from --public-key FILE, else from the service of the chosen
 profile (or --credentials / --sandbox). Exit 0 when it verifies, 1 otherwise.`,
 		Example: `  tesouro --credentials sandbox-credentials.json webhooks verify < delivery.http
-  tesouro webhooks verify --signature "$SIG" --public-key key.pem < body.json`,
+  tesouro webhooks verify --signature "$SIG" --public-key service.pem < body.json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			raw, err := io.ReadAll(io.LimitReader(f.Stdin, 8<<20))

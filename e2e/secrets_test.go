@@ -354,7 +354,7 @@ func TestE2ESecretsNeverLeaveTheKeyring(t *testing.T) {
 	if err != nil || len(debugLog) == 0 {
 		t.Fatalf("debug.log missing or empty: %v", err)
 	}
-	for _, want := range []string{`profile="ops"`, `profile="jwtuser"`} {
+	for _, want := range []string{"profile=ops", "profile=jwtuser"} {
 		if !bytes.Contains(debugLog, []byte(want)) {
 			t.Errorf("debug.log has no run with %s:\n%s", want, debugLog)
 		}

@@ -5,14 +5,21 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tesouro-treasury/tesouro/termsafe"
 )
 
 // Truncate cuts s (which may carry ANSI styles) to at most w cells, ending
-// with "…" when something was cut.
+// with "…" when something was cut. Every line of the window passes through
+// it (Fit, Spread), so it is also where the dashboard makes what it draws
+// safe: an escape sequence or a bidirectional control that came from
+// outside in a name is shown escaped (termsafe.Styled), never acted on;
+// the screens' own colours stay.
 func Truncate(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
+	s = termsafe.Styled(s)
 	if lipgloss.Width(s) <= w {
 		return s
 	}
@@ -58,6 +65,7 @@ func PadLeft(s string, w int) string {
 // Spread puts left and right on one line of w cells, right-aligned right;
 // left is cut first when they do not fit.
 func Spread(left, right string, w int) string {
+	right = termsafe.Styled(right)
 	rw := lipgloss.Width(right)
 	if rw >= w {
 		return Truncate(right, w)
