@@ -56,7 +56,12 @@ func (f *Factory) PrintError(w io.Writer, styles fang.Styles, err error) {
 	msg := termsafe.Text(err.Error())
 	if f.StderrTTY() {
 		fmt.Fprintln(w, styles.ErrorHeader.String())
-		fmt.Fprintln(w, lipgloss.NewStyle().MarginLeft(2).Render(msg))
+		body := lipgloss.NewStyle().MarginLeft(2)
+		if width := f.StderrWidth(); width > 20 {
+			// Wrapped between words, not where the terminal cuts.
+			body = body.Width(width - 3) // the margin is outside the width
+		}
+		fmt.Fprintln(w, body.Render(msg))
 		if IsUsage(err) {
 			fmt.Fprintln(w)
 			fmt.Fprintln(w, lipgloss.NewStyle().MarginLeft(2).Faint(true).Render(usageHint))

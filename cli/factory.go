@@ -45,6 +45,20 @@ func (s IOStreams) StdoutTTY() bool { return isTerminal(s.Stdout) }
 // StderrTTY reports whether stderr is a terminal (progress lines go there).
 func (s IOStreams) StderrTTY() bool { return isTerminal(s.Stderr) }
 
+// StderrWidth is the width of the terminal stderr writes to, 0 when it is
+// not a terminal or does not say.
+func (s IOStreams) StderrWidth() int {
+	fh, ok := s.Stderr.(*os.File)
+	if !ok {
+		return 0
+	}
+	w, _, err := term.GetSize(int(fh.Fd()))
+	if err != nil {
+		return 0
+	}
+	return w
+}
+
 // isTerminal reports whether f is a terminal. A stream that says whether
 // it is one (IsTerminal) is believed: tests hand such buffers.
 func isTerminal(f any) bool {

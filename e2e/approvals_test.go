@@ -188,7 +188,7 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	a1.Type("amount above the monthly limit")
 	a1.Send("Enter")
 	a1.WaitFor("Rejected "+own[:8], 10*time.Second)
-	a1.WaitFor("rejected by approver1@acme-treasury.example: amount above the monthly limit", 10*time.Second)
+	a1.WaitFor("REJECTED by approver1@acme-treasury.example: amount above the monthly limit", 10*time.Second)
 	es := readJournal(t, a1)
 	if len(es) != 2 || es[1].Action != "reject-operation" || es[1].IDs["operationId"] != own ||
 		es[1].Outcome != "rejected: amount above the monthly limit" {
