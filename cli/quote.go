@@ -153,7 +153,7 @@ func quoteTable(q *api.Quote, s *session) Table {
 	t := Table{Columns: []string{"field", "value"}}
 	add := func(k, v string) { t.Rows = append(t.Rows, []string{k, v}) }
 	add("account", s.accountLabel())
-	addConversion(add, conversion{q.InputAmount, q.InputCurrency, q.InputPaymentMethod, q.OutputAmount, q.OutputCurrency, q.OutputPaymentMethod, q.BasePrice, q.AppliedFees})
+	addConversion(add, conversion{q.InputAmount, q.InputCurrency, q.InputPaymentMethod, q.OutputAmount, q.OutputCurrency, q.OutputPaymentMethod, q.BasePrice, q.PairName, q.AppliedFees})
 	add("pair", q.PairName)
 	if !q.MarkupAmount.IsZero() {
 		add("markup_amount", money.Wire(q.MarkupAmount, q.MarkupCurrency))

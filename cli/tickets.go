@@ -12,6 +12,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 )
 
 func newCmdTickets(f *Factory) *cobra.Command {
@@ -152,6 +153,7 @@ type conversion struct {
 	outAmount         decimal.Decimal
 	outCur, outMethod string
 	basePrice         decimal.Decimal
+	pair              string
 	fees              []api.Fee
 }
 
@@ -167,6 +169,13 @@ func addConversion(add func(k, v string), c conversion) {
 	add("output_currency", c.outCur)
 	add("output_method", c.outMethod)
 	add("base_price", c.basePrice.String())
+	// The price in words, both ways, by the market pair (§8.1).
+	if p := payment.PriceOf(c.pair, c.basePrice, c.inCur, c.outCur); p.Known() {
+		add("price", p.String())
+		if p.Base != p.Quote {
+			add("price_inverse", p.Inverse().String())
+		}
+	}
 	for _, f := range c.fees {
 		// "Conversion Fee" is fee_conversion_amount, fee_conversion_currency.
 		k := "fee_" + strings.TrimSuffix(strings.Join(strings.Fields(strings.ToLower(f.Type)), "_"), "_fee")
@@ -187,7 +196,7 @@ func ticketDetail(tk *api.Ticket) Table {
 	if !tk.ExpiresAt.IsZero() {
 		add("expires_at", tk.ExpiresAt.UTC().Format(time.RFC3339))
 	}
-	addConversion(add, conversion{q.InputAmount, q.InputCurrency, q.InputPaymentMethod, q.OutputAmount, q.OutputCurrency, q.OutputPaymentMethod, q.BasePrice, q.AppliedFees})
+	addConversion(add, conversion{q.InputAmount, q.InputCurrency, q.InputPaymentMethod, q.OutputAmount, q.OutputCurrency, q.OutputPaymentMethod, q.BasePrice, q.PairName, q.AppliedFees})
 	if r := tk.FailureReason; r != "" {
 		add("failure_reason", r)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 )
 
 // FeeTypes are the fee types the service lists, each with its own pair of
@@ -25,7 +26,9 @@ var TicketColumns = func() []string {
 		k := feeKey(t)
 		cols = append(cols, "fee_"+k+"_input", "fee_"+k+"_output")
 	}
-	return append(cols, "fees_other", "failure_reason", "destination", "end_to_end_id", "tx_hash")
+	// price_base and price_quote say which way base_price reads: units of
+	// price_quote for one price_base (the market pair, §8.1).
+	return append(cols, "fees_other", "failure_reason", "destination", "end_to_end_id", "tx_hash", "price_base", "price_quote")
 }()
 
 // feeKey turns "Conversion Fee" into "conversion".
@@ -83,7 +86,8 @@ func TicketRow(a Account, t api.Ticket) []string {
 	if reason == "" {
 		reason = t.Reason
 	}
-	return append(row, strings.Join(other, "; "), reason, Destination(&t), EndToEndID(&t), TxHash(&t))
+	price := payment.TicketPrice(q)
+	return append(row, strings.Join(other, "; "), reason, Destination(&t), EndToEndID(&t), TxHash(&t), price.Base, price.Quote)
 }
 
 // Destination is where a ticket's output went, as its receiver record

@@ -82,7 +82,7 @@ func (p Price) Both() string {
 }
 
 // Effective is what one unit sent buys after every fee, in the direction
-// of the trade: "1 BRLA → 0.171234 USDT after fees", at the output
+// of the trade: "1 BRLA → 0.171234 USDT" (shown beside "after fees"), at the output
 // currency's precision; "" when the quote carries no amounts.
 func Effective(q *api.Quote) string {
 	if q == nil || !q.InputAmount.IsPositive() || !q.OutputAmount.IsPositive() {
@@ -90,5 +90,5 @@ func Effective(q *api.Quote) string {
 	}
 	in, out := money.Canonical(q.InputCurrency), money.Canonical(q.OutputCurrency)
 	rate := q.OutputAmount.DivRound(q.InputAmount, money.Precision(out)+2)
-	return "1 " + in + " → " + money.Format(rate, out) + " " + out + " after fees"
+	return "1 " + in + " → " + money.Format(rate, out) + " " + out
 }

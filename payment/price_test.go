@@ -45,7 +45,7 @@ func TestPriceNamesTheMarketPair(t *testing.T) {
 // market's 0.172726.
 func TestEffectiveRateIsAfterFees(t *testing.T) {
 	q := &api.Quote{InputCurrency: "BRLA", OutputCurrency: "USDT", InputAmount: d("582.446313"), OutputAmount: d("100"), PairName: "USDTBRLA", BasePrice: d("5.7895")}
-	if got := Effective(q); got != "1 BRLA → 0.171690 USDT after fees" {
+	if got := Effective(q); got != "1 BRLA → 0.171690 USDT" {
 		t.Errorf("Effective = %q", got)
 	}
 	// The market price agrees with the quote's own amounts within 1 %:

@@ -30,15 +30,25 @@ func checkAmountRule(t *testing.T, q *api.Quote) {
 			t.Errorf("fee %s: rebatable %v, want it set (true for the conversion fee only)", f.Type, f.Rebatable)
 		}
 	}
-	want := q.InputAmount.Sub(in).Mul(q.BasePrice).Sub(out).RoundFloor(money.Precision(q.OutputCurrency))
+	// §8.1: the pair is the market's, BASE then QUOTE; the base is the side
+	// that is not BRL or BRLA, the input when both or neither are. The price
+	// multiplies an input that is the base and divides one that is not.
+	brl := map[string]bool{"BRL": true, "BRLA": true}
+	net := q.InputAmount.Sub(in).Mul(q.BasePrice)
+	wantPair := q.InputCurrency + q.OutputCurrency
+	if brl[q.InputCurrency] && !brl[q.OutputCurrency] {
+		net = q.InputAmount.Sub(in).DivRound(q.BasePrice, 18)
+		wantPair = q.OutputCurrency + q.InputCurrency
+	}
+	want := net.Sub(out).RoundFloor(money.Precision(q.OutputCurrency))
 	if !q.OutputAmount.Equal(want) {
 		t.Errorf("%s: outputAmount %s, amount rule gives %s", q.PairName, q.OutputAmount, want)
 	}
 	if q.InputCurrency != q.OutputCurrency && !hasFee(q.AppliedFees, "Conversion Fee") {
 		t.Errorf("%s: currencies differ but no Conversion Fee is listed", q.PairName)
 	}
-	if q.PairName != q.InputCurrency+q.OutputCurrency {
-		t.Errorf("pairName %q", q.PairName)
+	if q.PairName != wantPair {
+		t.Errorf("pairName %q for %s→%s, want the market pair %s", q.PairName, q.InputCurrency, q.OutputCurrency, wantPair)
 	}
 	if q.QuoteToken == "" {
 		t.Error("no quoteToken")

@@ -114,7 +114,7 @@ func (h *History) Quote(r *QuoteRequest, id uuid.UUID, acct *Account, who *Acces
 	}
 	if r.hasMarkup() {
 		q.MarkupCurrency = r.InputCurrency
-		q.MarkupAmount = markupTotal(fees, r.InputCurrency, r.InputCurrency, bp)
+		q.MarkupAmount = markupTotal(fees, r.InputCurrency, r.InputCurrency, r.OutputCurrency, bp)
 	}
 	return q, nil
 }

@@ -80,8 +80,34 @@ type QuoteClaims struct {
 	raw []byte
 }
 
-// PairName is the pair the quote names.
-func (q *QuoteClaims) PairName() string { return q.InputCurrency + q.OutputCurrency }
+// PairName is the market pair the quote names (§8.1): its base, then its
+// quote currency, whatever way the money flows.
+func (q *QuoteClaims) PairName() string {
+	base, quote := marketPair(q.InputCurrency, q.OutputCurrency)
+	return base + quote
+}
+
+// marketPair is the pair a trade from in to out is priced in (§8.1, the
+// rule decided where the guide is silent): the base is the side that is
+// not BRL or BRLA; the input when both or neither are.
+func marketPair(in, out string) (base, quote string) {
+	if brlSide(in) && !brlSide(out) {
+		return out, in
+	}
+	return in, out
+}
+
+func brlSide(c string) bool { return c == "BRL" || c == "BRLA" }
+
+// converted is amt of in in units of out at the market price bp (units of
+// the pair's quote currency for one of its base): times bp when in is the
+// base, divided by it when in is the quote currency. It is not rounded.
+func converted(amt, bp decimal.Decimal, in, out string) decimal.Decimal {
+	if base, _ := marketPair(in, out); base == in {
+		return amt.Mul(bp)
+	}
+	return amt.DivRound(bp, 18)
+}
 
 // conversion reports whether input and output currencies differ (5-minute tickets).
 func (q *QuoteClaims) conversion() bool { return q.InputCurrency != q.OutputCurrency }
@@ -145,15 +171,17 @@ func (e *Engine) openQuote(tok string) (*QuoteClaims, error) {
 	return &q, nil
 }
 
-// basePrice is how many units of out one unit of in buys at t, before fees:
-// 1 for pegged pairs, otherwise mid-market with a small drift that changes
-// every 10 seconds (so that re-quotes visibly differ) and depends only on
-// the clock.
+// basePrice is the market price of a trade from in to out at t, before
+// fees: units of the pair's quote currency for one unit of its base
+// (marketPair), 1 for pegged pairs, otherwise mid-market with a small drift
+// that changes every 10 seconds (so that re-quotes visibly differ) and
+// depends only on the clock and the direction of the trade.
 func basePrice(in, out string, t time.Time) decimal.Decimal {
 	if money.Pegged(in, out) {
 		return decimal.NewFromInt(1)
 	}
-	mid := usdValue[in].DivRound(usdValue[out], 12)
+	base, quote := marketPair(in, out)
+	mid := usdValue[base].DivRound(usdValue[quote], 12)
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], uint64(t.Unix()/10))
 	h := sha256.Sum256(append([]byte(in+">"+out+"/"), b[:]...))
@@ -221,7 +249,7 @@ func (e *Engine) Quote(c Caller, r *QuoteRequest) (*QuoteClaims, string, error) 
 				q.MarkupCurrency = p.OutputCurrency
 			}
 		}
-		q.MarkupAmount = markupTotal(fees, q.MarkupCurrency, p.InputCurrency, bp)
+		q.MarkupAmount = markupTotal(fees, q.MarkupCurrency, p.InputCurrency, p.OutputCurrency, bp)
 	}
 	return q, sealQuoteWith(e.quoteKey, q), nil
 }
@@ -271,7 +299,7 @@ func (p *QuoteRequest) forward(in, bp decimal.Decimal) (fees []records.Fee, out 
 		add("Gas Fee", p.OutputMethod+" network fee", p.OutputCurrency, g.DivRound(usdValue[p.OutputCurrency], outPrec).RoundCeil(outPrec))
 	}
 	add("Markup Fee", "fixed markup on the output", p.OutputCurrency, p.MarkupOutputFixedFee)
-	out = in.Sub(inFees).Mul(bp).Sub(outFeesSum).RoundFloor(outPrec)
+	out = converted(in.Sub(inFees), bp, p.InputCurrency, p.OutputCurrency).Sub(outFeesSum).RoundFloor(outPrec)
 	return fees, out
 }
 
@@ -286,7 +314,7 @@ func (p *QuoteRequest) solveInput(target, bp decimal.Decimal) (decimal.Decimal, 
 		return decimal.Zero, false
 	}
 	lo := decimal.Zero
-	hi := target.Add(decimal.NewFromInt(1)).Div(bp).Mul(decimal.NewFromInt(2)).Add(decimal.NewFromInt(100_000)).RoundCeil(inPrec)
+	hi := target.Add(decimal.NewFromInt(1)).Div(converted(decimal.NewFromInt(1), bp, p.InputCurrency, p.OutputCurrency)).Mul(decimal.NewFromInt(2)).Add(decimal.NewFromInt(100_000)).RoundCeil(inPrec)
 	if _, o := p.forward(hi, bp); o.LessThan(target) {
 		return decimal.Zero, false
 	}
@@ -304,9 +332,10 @@ func (p *QuoteRequest) solveInput(target, bp decimal.Decimal) (decimal.Decimal, 
 	return hi, true
 }
 
-// markupTotal is the markup in the markup currency; markup fees in the
-// other currency are converted at the base price.
-func markupTotal(fees []records.Fee, cur, inCur string, bp decimal.Decimal) decimal.Decimal {
+// markupTotal is the markup in the markup currency cur; markup fees in the
+// other currency of the trade from inCur to outCur are converted at the
+// base price.
+func markupTotal(fees []records.Fee, cur, inCur, outCur string, bp decimal.Decimal) decimal.Decimal {
 	total := decimal.Zero
 	for _, f := range fees {
 		if f.Type != "Markup Fee" {
@@ -316,9 +345,9 @@ func markupTotal(fees []records.Fee, cur, inCur string, bp decimal.Decimal) deci
 		case f.Currency == cur:
 			total = total.Add(f.Amount)
 		case f.Currency == inCur: // in → out
-			total = total.Add(f.Amount.Mul(bp))
+			total = total.Add(converted(f.Amount, bp, inCur, outCur))
 		default: // out → in
-			total = total.Add(f.Amount.DivRound(bp, 12))
+			total = total.Add(converted(f.Amount, bp, outCur, inCur))
 		}
 	}
 	return total.Round(money.Precision(cur))

@@ -24,7 +24,7 @@ func receiptPDF(t *records.Ticket, accountName string) []byte {
 		"",
 		fmt.Sprintf("Paid in: %s %s via %s", q.InputAmount.String(), q.InputCurrency, q.InputPaymentMethod),
 		fmt.Sprintf("Delivered: %s %s via %s", q.OutputAmount.String(), q.OutputCurrency, q.OutputPaymentMethod),
-		"Base price: " + q.BasePrice.String(),
+		"Base price: " + q.BasePrice.String() + " (" + q.PairName + ")",
 	}
 	for _, f := range q.AppliedFees {
 		lines = append(lines, fmt.Sprintf("Fee: %s %s %s", f.Type, f.Amount.String(), f.Currency))

@@ -54,7 +54,7 @@ func TestApproveAsksFirstRepeatingWhatIsApprovedThenJournals(t *testing.T) {
 		t.Fatal("approved before the confirmation")
 	}
 	ask := h.Asks[0]
-	for _, want := range []string{"1,000.00 BRL → 181.234500 USDC", "Price then:  BRLUSDC at 0.1823", "PIX → POLYGON", "cold wallet",
+	for _, want := range []string{"1,000.00 BRL → 181.234500 USDC", "Price then:  1 BRL = 0.182300 USDC", "PIX → POLYGON", "cold wallet",
 		"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "Matriz", "Conversion Fee 5.00 BRL", "Gas Fee 0.250000 USDC", "SANDBOX"} {
 		if !strings.Contains(ask.Body, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, ask.Body)
@@ -168,7 +168,7 @@ func TestDetailShowsApproversQuoteBeneficiaryAndPayload(t *testing.T) {
 	h.Screen.SetSize(120, 60)
 	v := h.PlainView()
 	for _, want := range []string{"✓ approved  approver2@example.com", "· waiting   approver1@example.com (you)",
-		"Sends", "1,000.00 BRL via PIX", "Base price", "0.1823", "walletAddress", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+		"Sends", "1,000.00 BRL via PIX", "Price", "1 BRL = 0.182300 USDC", "Inverse", "1 USDC = 5.49 BRL", "walletAddress", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
 		"ticketBlockchainOutput.beneficiaryWalletId", "externalId ext-1", "quoteToken eyJhbGciOiJIUzI1NiJ9…"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("detail lacks %q", want)

@@ -146,7 +146,7 @@ func (m *Screen) confirmBatch(res ui.Result[fresh]) tea.Cmd {
 		op, q := it.op, it.quote
 		amt := "amount unknown"
 		if q != nil {
-			amt = q.Short() + " · " + q.PairName
+			amt = q.Short() + " · " + q.price().String()
 			sends[q.InputCurrency] = sends[q.InputCurrency].Add(q.InputAmount)
 			receives[q.OutputCurrency] = receives[q.OutputCurrency].Add(q.OutputAmount)
 		}

@@ -107,9 +107,6 @@ func decodeQuote(raw json.RawMessage) *quote {
 	if at, err := time.Parse(time.RFC3339Nano, str(m, "createdAt")); err == nil {
 		q.At = at
 	}
-	if q.PairName == "" && q.InputCurrency != "" {
-		q.PairName = q.InputCurrency + q.OutputCurrency
-	}
 	var fees []json.RawMessage
 	if json.Unmarshal(m["appliedFees"], &fees) == nil {
 		for _, raw := range fees {

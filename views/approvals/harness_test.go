@@ -3,9 +3,10 @@ package approvals
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"testing"
 	"time"
+
+	"github.com/tesouro-treasury/tesouro/ui/screentest"
 
 	"github.com/google/uuid"
 

@@ -196,7 +196,7 @@ func TestBatchApprovalOfThree(t *testing.T) {
 		"3 approvals · 1 execute a ticket now",
 		"Sends:    1,250.00 BRL + 10.500000 USDC",
 		"Receives: 2.00 BRL + 362.469000 USDC",
-		short(theirs.ID.String()) + " 1,000.00 BRL → 181.234500 USDC · BRLUSDC · POLYGON to cold wallet · 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed on POLYGON · Matriz · 1 of 2 after yours",
+		short(theirs.ID.String()) + " 1,000.00 BRL → 181.234500 USDC · 1 BRL = 0.182300 USDC · POLYGON to cold wallet · 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed on POLYGON · Matriz · 1 of 2 after yours",
 		short(second.ID.String()) + " 250.00 BRL → 181.234500 USDC",
 		"▶ EXECUTES NOW (2 of 2)",
 		"PIX to PIX key maria@example.com",

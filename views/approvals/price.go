@@ -54,8 +54,14 @@ func priceToday(ctx context.Context, svc Service, op *api.Operation, acct uuid.U
 // priceText is how a price is written: the pair and its base price, as
 // every screen writes it today. The one place to change when prices are
 // written as the market pair reads them.
-func priceText(pair string, base decimal.Decimal) string {
-	return pair + " at " + base.String()
+func priceText(q *quote) string {
+	return q.price().String()
+}
+
+// price is the quote's price as the service states it (§8.1), by the one
+// reading every screen uses.
+func (q *quote) price() payment.Price {
+	return payment.PriceOf(q.PairName, q.BasePrice, q.InputCurrency, q.OutputCurrency)
 }
 
 // quotedAt is when the parked price was quoted: the quote's own time when
@@ -86,14 +92,14 @@ func (m *Screen) priceLines(it *item, t *today) []string {
 	if q == nil {
 		return out
 	}
-	out = append(out, "Price then:  "+priceText(q.PairName, q.BasePrice))
+	out = append(out, "Price then:  "+priceText(q))
 	switch {
 	case t == nil:
 		out = append(out, "Price now:   not asked")
 	case t.err != nil:
 		out = append(out, "Price now:   unknown: "+ui.ErrorText(t.err))
 	case t.q != nil:
-		out = append(out, "Price now:   "+priceText(t.q.PairName, t.q.BasePrice))
+		out = append(out, "Price now:   "+payment.QuotePrice(t.q).String())
 		diff := t.q.OutputAmount.Sub(q.OutputAmount)
 		change := "the same"
 		if !diff.IsZero() {

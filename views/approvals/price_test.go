@@ -29,8 +29,8 @@ func TestApprovalShowsThePriceAgeAndTodaysPrice(t *testing.T) {
 	body := ansi.Strip(h.Asks[0].Body)
 	for _, want := range []string{
 		"Quoted:      2026-11-21 06:58:00, 5h 02m ago: this executes at the parked price",
-		"Price then:  BRLUSDC at 0.1823",
-		"Price now:   BRLUSDC at 0.1846",
+		"Price then:  1 BRL = 0.182300 USDC",
+		"Price now:   1 BRL = 0.184600 USDC",
 		"Receives:    181.234500 USDC at the parked price; 183.500000 USDC at today's (+2.265500 USDC)",
 	} {
 		if !strings.Contains(body, want) {

@@ -240,7 +240,7 @@ func TestReviewShowsFiatDestinationsAndTotalsPerCurrency(t *testing.T) {
 	v := d.PlainView()
 	for _, want := range []string{"Destination", "WIRE Chase ••••6789", "IBAN DE89 ••••3000", "CVU ••••0009",
 		"Review Acme (Acme Inc)", "INVALID: Review Acme is a USD bank account (ACH or WIRE): the currency must be USD", "Rows: 3 to pay, 0 already created, 0 parked earlier, 1 invalid, of 4",
-		"They receive: 1,000.00 ARS, 50.00 EUR, 100.00 USD"} {
+		"They receive: 1,000.00 ARS, 50.00 EUR, 100.00 USD", "Prices: 1 USDC = 1.00 USD, 1 EURC = 1.00 EUR, 1 USDC = "} {
 		if !strings.Contains(v, want) {
 			t.Errorf("review lacks %q:\n%s", want, v)
 		}

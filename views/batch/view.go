@@ -11,6 +11,7 @@ import (
 
 	pay "github.com/tesouro-treasury/tesouro/batch"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/ui"
 )
 
@@ -144,6 +145,9 @@ func (m *Screen) reviewFoot(narrow bool) []string {
 		if toPay {
 			add(plain, "They receive: "+strings.Join(recv, ", "))
 			add(plain, m.paysLine()+"   Fees: "+strings.Join(fees, ", "))
+			if prices := m.prices(); prices != "" {
+				add(plain, "Prices: "+prices)
+			}
 		} else {
 			add(plain, "Nothing new to pay: earlier runs created or parked every valid row.")
 		}
@@ -166,6 +170,25 @@ func (m *Screen) reviewFoot(narrow bool) []string {
 		add(plain, fmt.Sprintf("c confirms and pays the %d new rows.", p.Count(pay.StateNew)))
 	}
 	return foot
+}
+
+// prices are the prices the rows to pay were quoted at, one per market
+// pair (the first row's of each), by the reading every screen uses.
+func (m *Screen) prices() string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range m.plan.Rows {
+		if r.State() != pay.StateNew || r.Quote == nil {
+			continue
+		}
+		p := payment.QuotePrice(r.Quote)
+		if !p.Known() || p.Base == p.Quote || seen[p.Base+p.Quote] {
+			continue
+		}
+		seen[p.Base+p.Quote] = true
+		out = append(out, p.String())
+	}
+	return strings.Join(out, ", ")
 }
 
 // rowCounts says what the review found of the rows.

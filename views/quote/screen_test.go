@@ -340,7 +340,7 @@ func TestQuoteToTicketJourney(t *testing.T) {
 	if qr.OutputPaymentMethod != "POLYGON" || qr.InputPaymentMethod != "PIX" {
 		t.Errorf("methods %s → %s", qr.InputPaymentMethod, qr.OutputPaymentMethod)
 	}
-	h.want("You send", "500.00 BRL", "They receive", "497.500000 BRLA", "In Fee", "1.00 BRL", "Conversion Fee", "Base price", "15s")
+	h.want("You send", "500.00 BRL", "They receive", "497.500000 BRLA", "In Fee", "1.00 BRL", "Conversion Fee", "Price", "1 BRL = ", "After fees", "1 BRL → 0.995000 BRLA", "15s")
 
 	h.advance(3 * time.Second)
 	h.want("12s")

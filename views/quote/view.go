@@ -179,7 +179,16 @@ func (m *Screen) amountLines(q *api.Quote) []string {
 	}
 	add("You send", th.value.Render(money.Format(q.InputAmount, q.InputCurrency)+" "+q.InputCurrency)+" via "+q.InputPaymentMethod)
 	add("They receive", th.value.Render(money.Format(q.OutputAmount, q.OutputCurrency)+" "+q.OutputCurrency)+" via "+q.OutputPaymentMethod)
-	add("Base price", "1 "+q.InputCurrency+" = "+q.BasePrice.String()+" "+q.OutputCurrency)
+	// The price of the market pair the service names, both ways (§8.1),
+	// and what one unit sent buys once every fee is paid.
+	price := payment.QuotePrice(q)
+	add("Price", price.String())
+	if price.Base != price.Quote {
+		add("", th.dim.Render(price.Inverse().String()))
+	}
+	if e := payment.Effective(q); e != "" {
+		add("After fees", e)
+	}
 	if len(q.AppliedFees) == 0 {
 		add("Fees", "none")
 	}
@@ -257,7 +266,7 @@ func compareLines(th theme, old, cur *api.Quote) []string {
 	out := []string{"  " + padRight("", 12) + " " + th.dim.Render(padRight("Before", 28)) + " " + th.dim.Render("Now")}
 	out = append(out, row("You send", money.Format(old.InputAmount, old.InputCurrency)+" "+old.InputCurrency, money.Format(cur.InputAmount, cur.InputCurrency)+" "+cur.InputCurrency))
 	out = append(out, row("They receive", money.Format(old.OutputAmount, old.OutputCurrency)+" "+old.OutputCurrency, money.Format(cur.OutputAmount, cur.OutputCurrency)+" "+cur.OutputCurrency))
-	out = append(out, row("Base price", "1 "+old.InputCurrency+" = "+old.BasePrice.String()+" "+old.OutputCurrency, "1 "+cur.InputCurrency+" = "+cur.BasePrice.String()+" "+cur.OutputCurrency))
+	out = append(out, row("Price", payment.QuotePrice(old).String(), payment.QuotePrice(cur).String()))
 	ot, ct := feeTotals(old), feeTotals(cur)
 	out = append(out, row("Fees", ot, ct))
 	return out

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
@@ -131,8 +132,11 @@ func ticketLines(t *api.Ticket, th *ui.Theme, width int, loc *time.Location, now
 	s.KV("Pair", q.PairName)
 	s.KV("Input", amt(q.InputAmount, q.InputCurrency)+" via "+q.InputPaymentMethod)
 	s.KV("Output", amt(q.OutputAmount, q.OutputCurrency)+" via "+q.OutputPaymentMethod)
-	if !q.BasePrice.IsZero() {
-		s.KV("Base price", q.BasePrice.String()+" "+q.OutputCurrency+" per "+q.InputCurrency)
+	if p := payment.TicketPrice(*q); p.Known() {
+		s.KV("Price", p.String())
+		if p.Base != p.Quote {
+			s.KV("Inverse", p.Inverse().String())
+		}
 	}
 	s.KV("Send method", q.SendMethod)
 	if q.MarkupCurrency != "" {

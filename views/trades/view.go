@@ -8,6 +8,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
@@ -58,8 +59,12 @@ func tradeLines(t *api.Trade, th *ui.Theme, width int, loc *time.Location) []str
 	s.Title("Conversion")
 	s.KV("Input", amount(t.InputAmount, t.InputCurrency)+" via "+t.InputPaymentMethod)
 	s.KV("Output", amount(t.OutputAmount, t.OutputCurrency)+" via "+t.OutputPaymentMethod)
-	if !t.BasePrice.IsZero() {
-		s.KV("Base price", t.BasePrice.String()+" "+t.OutputCurrency+" per "+t.InputCurrency)
+	// A trade names no pair: the price is read by the market-pair rule.
+	if p := payment.PriceOf("", t.BasePrice, t.InputCurrency, t.OutputCurrency); p.Known() {
+		s.KV("Price", p.String())
+		if p.Base != p.Quote {
+			s.KV("Inverse", p.Inverse().String())
+		}
 	}
 	if t.QuoteTokenID != uuid.Nil {
 		s.KV("Quote token", t.QuoteTokenID.String())

@@ -2,6 +2,7 @@ package quotetest_test
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -126,3 +127,36 @@ func TestPayEveryOutputKind(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// The Quote screen prices BRLA→USDT as the service names it (§8.1): the
+// market pair USDTBRLA, "1 USDT = … BRLA", and the price read off the
+// screen is within 1 % of what the quote's own amounts say (the fees
+// make the difference), against the sandbox over HTTP.
+func TestQuotePriceReadsTheMarketPair(t *testing.T) {
+	sb, err := sandbox.New(sandbox.Config{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := livetest.Client(t, livetest.Serve(t, sb), "operator", 10*time.Second)
+	s := &ui.Session{Env: ui.EnvSandbox, Profile: "demo",
+		Access: &api.AccessInfo{Email: "operator@demo.test", AccountPermissions: api.Permissions{PayIn: true, PayOut: true, Convert: true, OnChain: true, Markup: true}}}
+	rec := &quotetest.Recorder{Service: c}
+	d := quotetest.New(t, s, rec)
+	if err := d.Quote(quotetest.Payment{InCurrency: "BRLA", InMethod: "INTERNAL", OutCurrency: "USDT", OutMethod: "INTERNAL", Amount: "1000"}); err != nil {
+		t.Fatal(err)
+	}
+	v := d.PlainView()
+	m := regexp.MustCompile(`1 USDT = ([0-9.,]+) BRLA`).FindStringSubmatch(v)
+	if m == nil || !strings.Contains(v, "pair USDTBRLA") || !regexp.MustCompile(`1 BRLA = 0\.[0-9]+ USDT`).MatchString(v) {
+		t.Fatalf("the quote does not read the market pair both ways:\n%s", v)
+	}
+	price := decimal.RequireFromString(strings.ReplaceAll(m[1], ",", ""))
+	out := regexp.MustCompile(`They receive\s+([0-9.,]+) USDT`).FindStringSubmatch(v)
+	if out == nil {
+		t.Fatalf("no amount received on screen:\n%s", v)
+	}
+	implied := decimal.NewFromInt(1000).Div(decimal.RequireFromString(strings.ReplaceAll(out[1], ",", "")))
+	if diff := implied.Sub(price).Abs().Div(price); diff.GreaterThan(decimal.RequireFromString("0.01")) {
+		t.Errorf("1 USDT = %s BRLA on screen, but 1000 BRLA buy %s USDT (%s BRLA each): %s%% apart", price, out[1], implied.StringFixed(4), diff.Mul(decimal.NewFromInt(100)).StringFixed(2))
+	}
+}
