@@ -95,7 +95,7 @@ func TestE2EQuoteToPaidTicket(t *testing.T) {
 	tm.WaitFor("understood: 500.00 BRL you send", 2*time.Second)
 	tm.Send("Enter")
 	s := tm.WaitFor("They receive", 10*time.Second)
-	for _, want := range []string{"You send", "500.00 BRL", "BRLA via POLYGON", "Base price", "Conversion Fee"} {
+	for _, want := range []string{"You send", "500.00 BRL", "BRLA via POLYGON", "1 BRL = 1.000000 BRLA", "After fees", "Conversion Fee"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("quote panel lacks %q:\n%s", want, s)
 		}
