@@ -31,7 +31,7 @@ func ErrorText(err error) string {
 	if errors.Is(err, api.ErrNoAnswer) {
 		// Which request and why the network failed are in the debug log
 		// and the footer's banner; a panel says it in a few words.
-		return "no answer from the service (r retries)"
+		return "no answer from the service" // the caller says how to retry
 	}
 	return err.Error()
 }

@@ -22,3 +22,12 @@ func TestErrorTextHidesTheRequestLine(t *testing.T) {
 		t.Fatalf("a plain error reads %q", got)
 	}
 }
+
+// A lost answer is told in words only: each panel says how to retry in its
+// own place, so the key is not named twice ("(r retries) (r retries)").
+func TestErrorTextOfNoAnswerNamesNoKey(t *testing.T) {
+	got := ErrorText(fmt.Errorf("GET /v2/account/balances: %w", api.ErrNoAnswer))
+	if got != "no answer from the service" {
+		t.Errorf("ErrorText = %q", got)
+	}
+}
