@@ -36,7 +36,7 @@ func sandboxProcess(t *testing.T, flags ...string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Signal(syscall.SIGTERM); _ = cmd.Wait() })
-	waitFor(t, 20*time.Second, "the sandbox to listen", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
+	waitFor(t, sandboxStartWait, "the sandbox to listen", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
 	return creds
 }
 

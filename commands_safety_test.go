@@ -191,7 +191,7 @@ func TestForwardToDeliversSignedEventsThatVerify(t *testing.T) {
 			t.Errorf("sandbox: %v", err)
 		}
 	}()
-	waitFor(t, 45*time.Second, "the sandbox to start", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
+	waitFor(t, sandboxStartWait, "the sandbox to start", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
 
 	var tk struct{ ID string }
 	// Above the sandbox's auto-fund limit (1,000 BRL), so the ticket waits
@@ -363,7 +363,7 @@ func TestLogRequestsOverTLS(t *testing.T) {
 			t.Errorf("sandbox: %v", err)
 		}
 	}()
-	waitFor(t, 45*time.Second, "the sandbox to start", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
+	waitFor(t, sandboxStartWait, "the sandbox to start", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
 	if !strings.Contains(out.String(), "listening on https://") {
 		t.Fatalf("not serving HTTPS:\n%s", out.String())
 	}

@@ -271,6 +271,11 @@ func (s *syncBuffer) String() string {
 }
 
 // waitFor polls cond until it holds or d passes.
+// sandboxStartWait is how long a test waits for a sandbox it started in
+// this process: seconds under -race on a 2-core machine running every
+// other package's tests beside it.
+const sandboxStartWait = 45 * time.Second
+
 func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(d)

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tesouro-treasury/tesouro/api"
 )
@@ -46,7 +45,7 @@ func TestForwardToLeavesNoRelayWebhookBehind(t *testing.T) {
 		}
 		done := make(chan error, 1)
 		go func() { done <- execute(ctx, f, args) }()
-		waitFor(t, 20*time.Second, "the sandbox to listen", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
+		waitFor(t, sandboxStartWait, "the sandbox to listen", func() bool { return strings.Contains(out.String(), "press Ctrl-C") })
 		return func() {
 			cancel()
 			if err := <-done; err != nil {
