@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
+	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
@@ -340,6 +341,11 @@ func (pa *past) plan(a *engine.Account, who *engine.Access, at time.Time, sc sce
 		p.InputCurrency, p.InputMethod, p.OutputCurrency, p.OutputMethod, p.InputAmount, p.SendMethod = "BRLA", "BASE", "BRL", "PIX", r.amount(100, 5000, 6), "PERMIT"
 		req.TicketBlockchainInput = blockchainInput(engine.WalletAddress(r.uuid()), &records.Permit{R: "0x" + r.hex(64), S: "0x" + r.hex(64), V: 27 + r.IntN(2), Nonce: int64(r.IntN(50)), Deadline: at.Add(time.Hour).Unix()})
 		req.TicketBrlPixOutput = &engine.PixOutputBlock{BeneficiaryBrlBankAccountID: b.ID.String()}
+	}
+	// A token input names its send method, as the quote endpoint requires
+	// (§8.4); from the balance, the clients' default.
+	if money.IsToken(p.InputCurrency) && p.SendMethod == "" {
+		p.SendMethod = records.SendPermit
 	}
 	if markup {
 		p.MarkupFloatingFee = decimal.RequireFromString("0.005")

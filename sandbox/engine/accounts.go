@@ -159,7 +159,12 @@ type Balance struct {
 	Amount   decimal.Decimal
 }
 
-// Balances are the operated account's balances, by currency.
+// listedTokens are the tokens a balance list always names, zero included;
+// USDCe is listed where held (§8.2).
+var listedTokens = []string{"BRLA", "USDC", "USDT", "USDM", "EURC"}
+
+// Balances are the operated account's balances, by currency: every token
+// of listedTokens, and whatever else the account holds.
 func (e *Engine) Balances(c Caller) ([]Balance, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
@@ -167,9 +172,14 @@ func (e *Engine) Balances(c Caller) ([]Balance, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Balance, 0, len(acct.balances))
+	out := make([]Balance, 0, len(acct.balances)+len(listedTokens))
 	for k, v := range acct.balances {
 		out = append(out, Balance{k, v})
+	}
+	for _, tok := range listedTokens {
+		if _, held := acct.balances[tok]; !held {
+			out = append(out, Balance{tok, decimal.Zero})
+		}
 	}
 	slices.SortFunc(out, func(a, b Balance) int { return strings.Compare(a.Currency, b.Currency) })
 	return out, nil
