@@ -261,6 +261,18 @@ func endpointCases() []endpointCase {
 			},
 		},
 		{
+			name:   "Metadata",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.Metadata(ctx, sub) },
+			method: "GET", path: "/v2/account/metadata", query: "subAccountId=" + subID,
+			status: 200, resp: `{"brlUnlocked":true,"usdUnlocked":false,"eurUnlocked":true,"arsUnlocked":true,"copUnlocked":true}`,
+			check: func(t *testing.T, got any) {
+				m := got.(*AccountMetadata)
+				if !m.Unlocked("BRL") || m.Unlocked("USD") || !m.Unlocked("EUR") || !m.Unlocked("ARS") || !m.Unlocked("COP") || !m.Unlocked("USDC") {
+					t.Errorf("metadata = %+v", m)
+				}
+			},
+		},
+		{
 			name: "Quote of a token input sends PERMIT when no send method is named (service.md §8.4)",
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.Quote(ctx, QuoteRequest{InputCurrency: "USDT", InputPaymentMethod: "INTERNAL", InputAmount: nd("10"), OutputCurrency: "USDC", OutputPaymentMethod: "INTERNAL"})

@@ -120,6 +120,11 @@ func (p *past) build(today map[*engine.Account]map[string]decimal.Decimal) error
 		return err
 	}
 	h.Advance(now)
+	// Today one sub-account, the individual Acme Brokerage, may not use
+	// the USD rail (§8.7); its past USD payouts predate the lock.
+	if err := h.LockRail(accts[2], "USD"); err != nil {
+		return err
+	}
 	for _, a := range accts {
 		for _, c := range h.Currencies(a) {
 			h.SetBalance(a, c, today[a][c], now)

@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/brcode"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -157,6 +158,30 @@ func (e *Engine) CreateSubAccount(c Caller, name, typ string) (uuid.UUID, error)
 type Balance struct {
 	Currency string
 	Amount   decimal.Decimal
+}
+
+// Metadata is which fiat rails the operated account may use (§8.7).
+func (e *Engine) Metadata(c Caller) (records.AccountMetadata, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	acct, err := e.scope(c)
+	if err != nil {
+		return records.AccountMetadata{}, err
+	}
+	return acct.metadata, nil
+}
+
+// railRefusal refuses a quote or ticket that pays in or out on a fiat
+// rail the account may not use (403 RAIL_LOCKED, §8.7). The caller holds
+// e.mu.
+func railRefusal(acct *Account, in, inMethod, out, outMethod string) error {
+	for _, side := range []struct{ cur, method, field string }{{in, inMethod, "inputCurrency"}, {out, outMethod, "outputCurrency"}} {
+		if open := acct.metadata.Rail(side.cur); open != nil && !*open {
+			return refuse(Forbidden, CodeRailLocked, "%s: the %s rail (%s) is locked for this account (GET /v2/account/metadata says %sUnlocked false); use another account or ask for the rail to be unlocked",
+				side.field, side.cur, side.method, strings.ToLower(side.cur))
+		}
+	}
+	return nil
 }
 
 // listedTokens are the tokens a balance list always names, zero included;

@@ -185,6 +185,9 @@ func MaxMarkupFloatingFee() decimal.Decimal { return maxMarkupPct }
 func (e *Engine) Quote(c Caller, r *QuoteRequest) (*QuoteClaims, string, error) {
 	e.mu.RLock()
 	acct, err := e.scope(c)
+	if err == nil {
+		err = railRefusal(acct, r.InputCurrency, r.InputMethod, r.OutputCurrency, r.OutputMethod)
+	}
 	e.mu.RUnlock()
 	if err != nil {
 		return nil, "", err
