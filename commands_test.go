@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/tesouro-treasury/tesouro/cli"
 	"github.com/tesouro-treasury/tesouro/export"
 	"github.com/tesouro-treasury/tesouro/export/exporttest"
@@ -201,7 +203,8 @@ func TestExportColumnsStayPutAcrossExportsWithDifferentFees(t *testing.T) {
 		mustTesouro(t, append([]string{"--credentials", creds, "tickets", "export", "-o", path}, args...)...)
 		return exporttest.Read(t, path)
 	}
-	// Pegged PIX tickets carry no conversion fee; tickets to a chain carry gas.
+	// Every ticket lists the five fees in its input currency, zero
+	// included (service.md §8.2); only tickets to a chain are charged gas.
 	a := read("--input-currency", "BRL", "--output-currency", "BRLA")
 	b := read("--output-method", "POLYGON")
 	if len(a) < 2 || len(b) < 2 {
@@ -210,17 +213,17 @@ func TestExportColumnsStayPutAcrossExportsWithDifferentFees(t *testing.T) {
 	if !slices.Equal(a[0], b[0]) || !slices.Equal(a[0], export.TicketColumns) {
 		t.Fatalf("headers differ:\n%v\n%v", a[0], b[0])
 	}
-	filled := func(recs [][]string, col string) bool {
+	charged := func(recs [][]string, col string) bool {
 		i := slices.Index(recs[0], col)
 		for _, r := range recs[1:] {
-			if r[i] != "" {
+			if d, err := decimal.NewFromString(r[i]); err == nil && !d.IsZero() {
 				return true
 			}
 		}
 		return false
 	}
-	if filled(a, "fee_gas_output") || !filled(b, "fee_gas_output") {
-		t.Errorf("gas fees: BRL→BRLA export has them %v, POLYGON export %v; want false, true", filled(a, "fee_gas_output"), filled(b, "fee_gas_output"))
+	if charged(a, "fee_gas_input") || !charged(b, "fee_gas_input") {
+		t.Errorf("gas fees: BRL→BRLA export charges them %v, POLYGON export %v; want false, true", charged(a, "fee_gas_input"), charged(b, "fee_gas_input"))
 	}
 	acct := slices.Index(a[0], "account_name")
 	if a[1][acct] != "Acme Treasury Ltda" {

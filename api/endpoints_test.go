@@ -261,6 +261,33 @@ func endpointCases() []endpointCase {
 			},
 		},
 		{
+			name:   "Metadata",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.Metadata(ctx, sub) },
+			method: "GET", path: "/v2/account/metadata", query: "subAccountId=" + subID,
+			status: 200, resp: `{"brlUnlocked":true,"usdUnlocked":false,"eurUnlocked":true,"arsUnlocked":true,"copUnlocked":true}`,
+			check: func(t *testing.T, got any) {
+				m := got.(*AccountMetadata)
+				if !m.Unlocked("BRL") || m.Unlocked("USD") || !m.Unlocked("EUR") || !m.Unlocked("ARS") || !m.Unlocked("COP") || !m.Unlocked("USDC") {
+					t.Errorf("metadata = %+v", m)
+				}
+			},
+		},
+		{
+			name: "Quote of a token input sends PERMIT when no send method is named (service.md §8.4)",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.Quote(ctx, QuoteRequest{InputCurrency: "USDT", InputPaymentMethod: "INTERNAL", InputAmount: nd("10"), OutputCurrency: "USDC", OutputPaymentMethod: "INTERNAL"})
+			},
+			method: "GET", path: "/v2/account/quote/fixed-rate",
+			query:  "blockchainSendMethod=PERMIT&inputAmount=10&inputCurrency=USDT&inputPaymentMethod=INTERNAL&inputThirdParty=false&outputCurrency=USDC&outputPaymentMethod=INTERNAL&outputThirdParty=false",
+			status: 200,
+			resp:   `{"quoteToken":"qt-2","inputCurrency":"USDT","inputPaymentMethod":"INTERNAL","inputAmount":"10","outputCurrency":"USDC","outputPaymentMethod":"INTERNAL","outputAmount":"9.99","markupAmount":"0","markupCurrency":"","inputThirdParty":false,"outputThirdParty":false,"appliedFees":[],"basePrice":"1","pairName":"USDTUSDC","blockchainSendMethod":"PERMIT"}`,
+			check: func(t *testing.T, got any) {
+				if q := got.(*Quote); q.BlockchainSendMethod != SendPermit {
+					t.Errorf("quote = %+v", q)
+				}
+			},
+		},
+		{
 			name:   "GetSubAccount",
 			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetSubAccount(ctx, sub) },
 			method: "GET", path: "/v2/account/sub-accounts/" + subID,

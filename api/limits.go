@@ -75,3 +75,45 @@ func (c *Client) Limits(ctx context.Context, subAccountID uuid.UUID) (*AccountLi
 	}
 	return &out, nil
 }
+
+// AccountMetadata is GET /v2/account/metadata: which fiat rails the
+// operated account may use (service.md §8.7). A quote or ticket on a
+// locked rail is refused with 403 RAIL_LOCKED.
+type AccountMetadata struct {
+	BrlUnlocked bool `json:"brlUnlocked"`
+	UsdUnlocked bool `json:"usdUnlocked"`
+	EurUnlocked bool `json:"eurUnlocked"`
+	ArsUnlocked bool `json:"arsUnlocked"`
+	CopUnlocked bool `json:"copUnlocked"`
+}
+
+// FiatRails are the fiat currencies whose rails the metadata names, in
+// the catalogue's order.
+var FiatRails = []string{"BRL", "USD", "EUR", "COP", "ARS"}
+
+// Unlocked reports whether the rail of a fiat currency is open; a token
+// (no fiat rail) is always open.
+func (m AccountMetadata) Unlocked(currency string) bool {
+	switch currency {
+	case "BRL":
+		return m.BrlUnlocked
+	case "USD":
+		return m.UsdUnlocked
+	case "EUR":
+		return m.EurUnlocked
+	case "ARS":
+		return m.ArsUnlocked
+	case "COP":
+		return m.CopUnlocked
+	}
+	return true
+}
+
+// Metadata reads which fiat rails the operated account may use.
+func (c *Client) Metadata(ctx context.Context, subAccountID uuid.UUID) (*AccountMetadata, error) {
+	var out AccountMetadata
+	if err := c.json(ctx, call{method: http.MethodGet, path: pathMetadata, query: newQuery().sub(subAccountID).values()}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"net/http"
+
+	"github.com/tesouro-treasury/tesouro/money"
 )
 
 // Quote asks for a fixed-rate quote. Exactly one of InputAmount and
 // OutputAmount must be set; the third-party flags are always sent (the
-// service requires them), the markup fields only when set.
+// service requires them), the markup fields only when set. A token input
+// always names its send method, PERMIT unless the request says otherwise:
+// the service refuses a token-input quote without one (service.md §8.4).
 func (c *Client) Quote(ctx context.Context, req QuoteRequest) (*Quote, error) {
 	if req.InputAmount.Valid && req.OutputAmount.Valid || !req.InputAmount.Valid && !req.OutputAmount.Valid && req.OutputBrCode == "" {
 		return nil, errors.New("quote: give exactly one of the input amount and the output amount (or a BR Code carrying its amount)")
@@ -22,6 +26,9 @@ func (c *Client) Quote(ctx context.Context, req QuoteRequest) (*Quote, error) {
 }
 
 func newQuote(req QuoteRequest) query {
+	if req.BlockchainSendMethod == "" && money.IsToken(req.InputCurrency) {
+		req.BlockchainSendMethod = SendPermit
+	}
 	return newQuery().
 		sub(req.SubAccountID).
 		str("inputCurrency", req.InputCurrency).

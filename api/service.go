@@ -31,7 +31,7 @@ type QuoteRequest struct {
 	OutputPaymentMethod  string
 	InputThirdParty      bool
 	OutputThirdParty     bool
-	BlockchainSendMethod string // PERMIT or TRANSFER; required when the input is on a chain
+	BlockchainSendMethod string // PERMIT or TRANSFER; "" sends PERMIT for a token input (§8.4)
 	MarkupFloatingFee    decimal.NullDecimal
 	MarkupInputFixedFee  decimal.NullDecimal
 	MarkupOutputFixedFee decimal.NullDecimal

@@ -34,6 +34,7 @@ const (
 	pathAccounts          = "/v2/accounts"
 	pathSubAccounts       = "/v2/account/sub-accounts"
 	pathBalances          = "/v2/account/balances"
+	pathMetadata          = "/v2/account/metadata"
 	pathWallets           = "/v2/account/beneficiaries/wallets/"
 	pathBRLAccounts       = "/v2/account/beneficiaries/bank-accounts/brl/"
 	pathUSDAccounts       = "/v2/account/beneficiaries/bank-accounts/usd/"

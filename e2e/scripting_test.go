@@ -166,15 +166,20 @@ func TestE2EScriptingCSVColumnsStayPut(t *testing.T) {
 		}
 		return recs
 	}
-	// Pegged BRL→BRLA tickets carry no gas; tickets paid out on a chain do.
+	// Every ticket lists its five fees in the input currency, zero included
+	// (service.md §8.2): pegged BRL→BRLA tickets are charged no gas,
+	// tickets paid out on a chain are.
 	a := csvOf("tickets", "export", "-o", "-", "--input-currency", "BRL", "--output-currency", "BRLA")
 	b := csvOf("tickets", "export", "-o", "-", "--output-method", "POLYGON")
 	if !slices.Equal(a[0], b[0]) || !slices.Equal(a[0], export.TicketColumns) {
 		t.Errorf("tickets export headers differ between exports with different fees:\n%v\n%v", a[0], b[0])
 	}
-	gas := slices.Index(a[0], "fee_gas_output")
+	gas := slices.Index(a[0], "fee_gas_input")
 	hasGas := func(recs [][]string) bool {
-		return slices.ContainsFunc(recs[1:], func(r []string) bool { return r[gas] != "" })
+		return slices.ContainsFunc(recs[1:], func(r []string) bool {
+			d, err := decimal.NewFromString(r[gas])
+			return err == nil && !d.IsZero()
+		})
 	}
 	if hasGas(a) || !hasGas(b) {
 		t.Errorf("the two exports do not differ in fees (gas: %v, %v): the test proves nothing", hasGas(a), hasGas(b))

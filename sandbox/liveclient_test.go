@@ -352,8 +352,10 @@ func TestLiveClientReplay(t *testing.T) {
 		{"getAveniaPayoutTicket", "GET", func() string {
 			return "/v2/account/tickets/" + field("createPixOutputTicket (pixKey)", "id") + "?subAccountId=" + sub
 		}, nil, ticketSchema},
+		// A token input names its send method, PERMIT by the client's
+		// default (service.md §8.4).
 		{"createMoonbeamQuote", "GET", fixed("/v2/account/quote/fixed-rate?" + url.Values{
-			"inputAmount": {"10.00"}, "inputCurrency": {"BRLA"}, "inputPaymentMethod": {"INTERNAL"}, "inputThirdParty": {"false"},
+			"blockchainSendMethod": {"PERMIT"}, "inputAmount": {"10.00"}, "inputCurrency": {"BRLA"}, "inputPaymentMethod": {"INTERNAL"}, "inputThirdParty": {"false"},
 			"outputCurrency": {"BRLA"}, "outputPaymentMethod": {"MOONBEAM"}, "outputThirdParty": {"false"}, "subAccountId": {sub},
 		}.Encode()), nil, quoteSchema},
 		{"createUsdmQuote", "GET", fixed("/v2/account/quote/fixed-rate?" + url.Values{

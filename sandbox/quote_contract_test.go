@@ -26,8 +26,8 @@ func checkAmountRule(t *testing.T, q *api.Quote) {
 		default:
 			t.Fatalf("fee %s in %s, neither the input nor the output currency", f.Type, f.Currency)
 		}
-		if f.Rebatable == nil || *f.Rebatable != (f.Type == "Conversion Fee") {
-			t.Errorf("fee %s: rebatable %v, want it set (true for the conversion fee only)", f.Type, f.Rebatable)
+		if f.Rebatable != nil {
+			t.Errorf("fee %s: a quote's fee carries rebatable %v; only a ticket's quote does (service.md §8.2)", f.Type, *f.Rebatable)
 		}
 	}
 	// §8.1: the pair is the market's, BASE then QUOTE; the base is the side
@@ -133,7 +133,6 @@ func TestQuoteRefusals(t *testing.T) {
 		{"same currency and method", func(r *api.QuoteRequest) { r.OutputCurrency, r.OutputPaymentMethod = "BRL", "PIX" }, "UNSUPPORTED_PAIR", "BRL"},
 		{"method not offered", func(r *api.QuoteRequest) { r.OutputCurrency, r.OutputPaymentMethod = "EURC", "CELO" }, "UNSUPPORTED_PAIR", "CELO"},
 		{"unknown currency", func(r *api.QuoteRequest) { r.OutputCurrency = "DOGE" }, "INVALID_FIELD", "outputCurrency"},
-		{"chain input without send method", func(r *api.QuoteRequest) { r.InputCurrency, r.InputPaymentMethod = "USDC", "POLYGON" }, "MISSING_FIELD", "blockchainSendMethod"},
 		{"too many decimals", func(r *api.QuoteRequest) { r.InputAmount = dec("1.001") }, "INVALID_AMOUNT", "inputAmount"},
 		{"fees eat it all", func(r *api.QuoteRequest) {
 			r.OutputCurrency, r.OutputPaymentMethod, r.InputAmount = "USD", "WIRE", dec("0.10")

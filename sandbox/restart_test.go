@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -50,5 +51,27 @@ func TestRestartResumesLiveTickets(t *testing.T) {
 	c.json("GET", "/v2/account/tickets/"+created.Ticket.ID, nil, 200, &got)
 	if got.Ticket.Status == "UNPAID" {
 		t.Fatal("the ticket stayed UNPAID after the restart: its funding was not scheduled again")
+	}
+}
+
+// The rails an account may use (§8.7) are kept in the state file: the
+// demo's locked USD rail is still locked after a restart.
+func TestRestartKeepsTheLockedRails(t *testing.T) {
+	cfg := Config{Seed: 1, StatePath: filepath.Join(t.TempDir(), "state.db")}
+	read := func() string {
+		r, err := Start(cfg, "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		var m struct{ UsdUnlocked, BrlUnlocked bool }
+		r.client(t, "operator").json("GET", "/v2/account/metadata?subAccountId="+r.Creds.SubAccounts[1].ID, nil, 200, &m)
+		return fmt.Sprintf("usd %v brl %v", m.UsdUnlocked, m.BrlUnlocked)
+	}
+	if first := read(); first != "usd false brl true" {
+		t.Fatalf("Acme Brokerage before the restart: %s, want USD locked", first)
+	}
+	if again := read(); again != "usd false brl true" {
+		t.Fatalf("Acme Brokerage after the restart: %s, want USD still locked", again)
 	}
 }

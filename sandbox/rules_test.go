@@ -29,9 +29,9 @@ func TestTicketFlagsOneByOne(t *testing.T) {
 	const q = "/v2/account/quote/fixed-rate?inputThirdParty=false&outputThirdParty=false&"
 	tickets := []ticket{
 		{"PIX pay-in", q + "inputCurrency=BRL&inputPaymentMethod=PIX&outputCurrency=BRLA&outputPaymentMethod=INTERNAL&inputAmount=50", ``, []string{"payIn", "convert"}},
-		{"conversion in the account", q + "inputCurrency=BRLA&inputPaymentMethod=INTERNAL&outputCurrency=USDC&outputPaymentMethod=INTERNAL&inputAmount=50", ``, []string{"convert"}},
-		{"to the own wallet on chain", q + "inputCurrency=BRLA&inputPaymentMethod=INTERNAL&outputCurrency=BRLA&outputPaymentMethod=POLYGON&inputAmount=5", `,"ticketBlockchainOutput":{"beneficiaryWalletId":"00000000-0000-0000-0000-000000000000"}`, []string{"onChain"}},
-		{"PIX payout", q + "inputCurrency=BRLA&inputPaymentMethod=INTERNAL&outputCurrency=BRL&outputPaymentMethod=PIX&inputAmount=5", `,"ticketBrlPixOutput":{"pixKey":"maria@example.com"}`, []string{"convert", "payOut"}},
+		{"conversion in the account", q + "inputCurrency=BRLA&inputPaymentMethod=INTERNAL&blockchainSendMethod=PERMIT&outputCurrency=USDC&outputPaymentMethod=INTERNAL&inputAmount=50", ``, []string{"convert"}},
+		{"to the own wallet on chain", q + "inputCurrency=BRLA&inputPaymentMethod=INTERNAL&blockchainSendMethod=PERMIT&outputCurrency=BRLA&outputPaymentMethod=POLYGON&inputAmount=5", `,"ticketBlockchainOutput":{"beneficiaryWalletId":"00000000-0000-0000-0000-000000000000"}`, []string{"onChain"}},
+		{"PIX payout", q + "inputCurrency=BRLA&inputPaymentMethod=INTERNAL&blockchainSendMethod=PERMIT&outputCurrency=BRL&outputPaymentMethod=PIX&inputAmount=5", `,"ticketBrlPixOutput":{"pixKey":"maria@example.com"}`, []string{"convert", "payOut"}},
 		{"markup", q + "inputCurrency=BRL&inputPaymentMethod=PIX&outputCurrency=BRLA&outputPaymentMethod=INTERNAL&inputAmount=100&markupFloatingFee=0.01", `,"ticketMarkupInput":{"markupWalletAddress":"WALLET"}`, []string{"payIn", "convert", "markup"}},
 	}
 	for _, flag := range []string{"payIn", "convert", "onChain", "payOut", "markup"} {

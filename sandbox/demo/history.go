@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
+	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
@@ -119,6 +120,11 @@ func (p *past) build(today map[*engine.Account]map[string]decimal.Decimal) error
 		return err
 	}
 	h.Advance(now)
+	// Today one sub-account, the individual Acme Brokerage, may not use
+	// the USD rail (§8.7); its past USD payouts predate the lock.
+	if err := h.LockRail(accts[2], "USD"); err != nil {
+		return err
+	}
 	for _, a := range accts {
 		for _, c := range h.Currencies(a) {
 			h.SetBalance(a, c, today[a][c], now)
@@ -340,6 +346,11 @@ func (pa *past) plan(a *engine.Account, who *engine.Access, at time.Time, sc sce
 		p.InputCurrency, p.InputMethod, p.OutputCurrency, p.OutputMethod, p.InputAmount, p.SendMethod = "BRLA", "BASE", "BRL", "PIX", r.amount(100, 5000, 6), "PERMIT"
 		req.TicketBlockchainInput = blockchainInput(engine.WalletAddress(r.uuid()), &records.Permit{R: "0x" + r.hex(64), S: "0x" + r.hex(64), V: 27 + r.IntN(2), Nonce: int64(r.IntN(50)), Deadline: at.Add(time.Hour).Unix()})
 		req.TicketBrlPixOutput = &engine.PixOutputBlock{BeneficiaryBrlBankAccountID: b.ID.String()}
+	}
+	// A token input names its send method, as the quote endpoint requires
+	// (§8.4); from the balance, the clients' default.
+	if money.IsToken(p.InputCurrency) && p.SendMethod == "" {
+		p.SendMethod = records.SendPermit
 	}
 	if markup {
 		p.MarkupFloatingFee = decimal.RequireFromString("0.005")

@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/brcode"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -159,7 +160,36 @@ type Balance struct {
 	Amount   decimal.Decimal
 }
 
-// Balances are the operated account's balances, by currency.
+// Metadata is which fiat rails the operated account may use (§8.7).
+func (e *Engine) Metadata(c Caller) (records.AccountMetadata, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	acct, err := e.scope(c)
+	if err != nil {
+		return records.AccountMetadata{}, err
+	}
+	return acct.metadata, nil
+}
+
+// railRefusal refuses a quote or ticket that pays in or out on a fiat
+// rail the account may not use (403 RAIL_LOCKED, §8.7). The caller holds
+// e.mu.
+func railRefusal(acct *Account, in, inMethod, out, outMethod string) error {
+	for _, side := range []struct{ cur, method, field string }{{in, inMethod, "inputCurrency"}, {out, outMethod, "outputCurrency"}} {
+		if open := acct.metadata.Rail(side.cur); open != nil && !*open {
+			return refuse(Forbidden, CodeRailLocked, "%s: the %s rail (%s) is locked for this account (GET /v2/account/metadata says %sUnlocked false); use another account or ask for the rail to be unlocked",
+				side.field, side.cur, side.method, strings.ToLower(side.cur))
+		}
+	}
+	return nil
+}
+
+// listedTokens are the tokens a balance list always names, zero included;
+// USDCe is listed where held (§8.2).
+var listedTokens = []string{"BRLA", "USDC", "USDT", "USDM", "EURC"}
+
+// Balances are the operated account's balances, by currency: every token
+// of listedTokens, and whatever else the account holds.
 func (e *Engine) Balances(c Caller) ([]Balance, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
@@ -167,9 +197,14 @@ func (e *Engine) Balances(c Caller) ([]Balance, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Balance, 0, len(acct.balances))
+	out := make([]Balance, 0, len(acct.balances)+len(listedTokens))
 	for k, v := range acct.balances {
 		out = append(out, Balance{k, v})
+	}
+	for _, tok := range listedTokens {
+		if _, held := acct.balances[tok]; !held {
+			out = append(out, Balance{tok, decimal.Zero})
+		}
 	}
 	slices.SortFunc(out, func(a, b Balance) int { return strings.Compare(a.Currency, b.Currency) })
 	return out, nil

@@ -94,6 +94,18 @@ func (h *History) AddWebhook(acct *Account, w *Webhook) {
 	h.e.changed(acct)
 }
 
+// LockRail locks the fiat rail of currency for acct (§8.7): its quotes and
+// tickets on that rail are refused from now on.
+func (h *History) LockRail(acct *Account, currency string) error {
+	open := acct.metadata.Rail(currency)
+	if open == nil {
+		return fmt.Errorf("%s has no fiat rail to lock", currency)
+	}
+	*open = false
+	h.e.changed(acct)
+	return nil
+}
+
 // Changed says that one of acct's small collections was changed.
 func (h *History) Changed(acct *Account) { h.e.changed(acct) }
 

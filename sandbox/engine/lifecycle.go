@@ -298,5 +298,38 @@ func (e *Engine) deliverLocked(t *ticket, at time.Time) {
 			e.move(acct, tok, q.MarkupAmount, t.ID, moveMarkup, at)
 		}
 	}
+	t.Rebate = rebateOf(t)
 	e.transitionLocked(t, records.TicketPaid, at, "TICKET-COMPLETE")
+}
+
+// rebateOf is the part of a delivered ticket's rebatable fees paid back
+// (§8.2; the sandbox's rule [decided]): half of them, in the output
+// currency at the rate the quote converted at, to the account's service
+// wallet (the first of its account-info wallets); nil when none were
+// charged. Its id is derived from the ticket's, so that making it draws
+// nothing from the demo's source.
+func rebateOf(t *ticket) *records.Rebate {
+	q := &t.Quote
+	reb, total := decimal.Zero, decimal.Zero
+	for _, f := range q.AppliedFees {
+		if f.Currency != q.InputCurrency {
+			continue
+		}
+		total = total.Add(f.Amount)
+		if f.Rebatable != nil && *f.Rebatable {
+			reb = reb.Add(f.Amount)
+		}
+	}
+	net := q.InputAmount.Sub(total)
+	if !reb.IsPositive() || !net.IsPositive() {
+		return nil
+	}
+	amt := reb.Div(decimal.NewFromInt(2)).Mul(q.OutputAmount).DivRound(net, 18).RoundFloor(money.Precision(q.OutputCurrency))
+	if !amt.IsPositive() {
+		return nil
+	}
+	return &records.Rebate{
+		ID: uuid.NewSHA1(t.ID, []byte("rebate")), TicketID: t.ID, Amount: amt, Currency: q.OutputCurrency,
+		DestinationWalletAddress: t.acct.Wallet,
+	}
 }

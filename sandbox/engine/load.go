@@ -206,6 +206,8 @@ func (a *Account) restoreRecords(kind string, body []byte) error {
 		return restoreJSON(a.documents, body, func(v *records.Document) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "kyc":
 		return restoreJSON(a.kyc, body, func(v *records.KYCAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
+	case "metadata":
+		return json.Unmarshal(body, &a.metadata)
 	case "webhooks":
 		var ws []Webhook
 		if err := json.Unmarshal(body, &ws); err != nil {

@@ -30,6 +30,8 @@ type Account struct {
 	TaxID  string
 
 	balances map[string]decimal.Decimal
+	// metadata is which fiat rails it may use (§8.7).
+	metadata records.AccountMetadata
 
 	wallets *series[records.Wallet]
 	brl     *series[records.BRLAccount]
@@ -56,6 +58,7 @@ func newAccount(id uuid.UUID, name, typ string, main bool, mainID uuid.UUID, cre
 	return &Account{
 		ID: id, Name: name, Type: typ, Main: main, MainID: mainID, CreatedAt: created,
 		balances: map[string]decimal.Decimal{},
+		metadata: records.Unlocked(),
 		wallets:  newSeries[records.Wallet](),
 		brl:      newSeries[records.BRLAccount](),
 		usd:      newSeries[records.USDAccount](),

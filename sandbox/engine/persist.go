@@ -36,7 +36,7 @@ func (e *Engine) changed(acct *Account) {
 }
 
 // accountRecords is the stored form of an account's small collections.
-var accountRecordKinds = []string{"wallets", "brl", "usd", "cop", "webhooks", "trades", "ubos", "w8bens", "poa", "eur", "ars", "documents", "kyc"}
+var accountRecordKinds = []string{"wallets", "brl", "usd", "cop", "webhooks", "trades", "ubos", "w8bens", "poa", "eur", "ars", "documents", "kyc", "metadata"}
 
 func (a *Account) recordsOf(kind string) any {
 	switch kind {
@@ -68,6 +68,8 @@ func (a *Account) recordsOf(kind string) any {
 		return values(a.documents)
 	case "kyc":
 		return values(a.kyc)
+	case "metadata":
+		return a.metadata
 	default:
 		return values(a.poa)
 	}

@@ -181,6 +181,9 @@ func (e *Engine) planTicket(acct *Account, who *Access, req *TicketRequest, now 
 		}
 		return nil, badRequest(CodeSubAccountMismatch, "subAccountId: the quote was made for subAccountId %s; create the ticket with the same subAccountId", want)
 	}
+	if err := railRefusal(acct, q.InputCurrency, q.InputPaymentMethod, q.OutputCurrency, q.OutputPaymentMethod); err != nil {
+		return nil, err
+	}
 	if checkExpiry && !now.Before(q.Expiry()) {
 		return nil, badRequest(CodeQuoteExpired, "quoteToken: the quote expired at %s (quotes live 15 s); request a new quote", q.Expiry().Format(time.RFC3339))
 	}

@@ -213,6 +213,9 @@ func MaxMarkupFloatingFee() decimal.Decimal { return maxMarkupPct }
 func (e *Engine) Quote(c Caller, r *QuoteRequest) (*QuoteClaims, string, error) {
 	e.mu.RLock()
 	acct, err := e.scope(c)
+	if err == nil {
+		err = railRefusal(acct, r.InputCurrency, r.InputMethod, r.OutputCurrency, r.OutputMethod)
+	}
 	e.mu.RUnlock()
 	if err != nil {
 		return nil, "", err
@@ -265,42 +268,74 @@ func (p *QuoteRequest) hasMarkup() bool {
 	return p.MarkupFloatingFee.IsPositive() || p.MarkupInputFixedFee.IsPositive() || p.MarkupOutputFixedFee.IsPositive()
 }
 
-// forward prices an input amount: the fees and the output amount, by the
-// amount rule of §6.
+// The five fees a quote lists, in the order the service lists them, with
+// the service's own descriptions (§8.2).
+const (
+	FeeMarkup     = "Markup Fee"
+	FeeIn         = "In Fee"
+	FeeConversion = "Conversion Fee"
+	FeeOut        = "Out Fee"
+	FeeGas        = "Gas Fee"
+)
+
+var feeDescriptions = map[string]string{
+	FeeMarkup:     "Total markup fees represented in the input currency.",
+	FeeIn:         "Fees due to input currency and input payment method.",
+	FeeConversion: "Fees due to conversion from input currency to output currency.",
+	FeeOut:        "Fees due to output currency and output payment method.",
+	FeeGas:        "Fees due to blockchain transaction costs.",
+}
+
+// Rebatable says which fees a ticket's quote marks rebatable (§8.2): the
+// service's own fees on the two sides and the conversion, never the
+// caller's markup or the network's gas.
+func Rebatable(feeType string) bool {
+	return feeType == FeeIn || feeType == FeeConversion || feeType == FeeOut
+}
+
+// forward prices an input amount: the five fees, all in the input
+// currency, zero included (§8.2), and the output amount, by the amount
+// rule: (input − fees) converted at the base price (§8.1), rounded down to the output's
+// precision.
 func (p *QuoteRequest) forward(in, bp decimal.Decimal) (fees []records.Fee, out decimal.Decimal) {
 	inPrec, outPrec := money.Precision(p.InputCurrency), money.Precision(p.OutputCurrency)
-	inFees, outFeesSum := decimal.Zero, decimal.Zero
-	add := func(typ, desc, cur string, amt decimal.Decimal) {
-		if !amt.IsPositive() {
-			return
-		}
-		fees = append(fees, records.Fee{Type: typ, Description: desc, Amount: amt, Currency: cur})
-		if cur == p.InputCurrency {
-			inFees = inFees.Add(amt)
-		} else {
-			outFeesSum = outFeesSum.Add(amt)
-		}
-	}
-	if p.MarkupFloatingFee.IsPositive() {
-		add("Markup Fee", "markup "+p.MarkupFloatingFee.Mul(decimal.NewFromInt(100)).String()+"% of the input", p.InputCurrency, in.Mul(p.MarkupFloatingFee).Round(inPrec))
-	}
-	add("Markup Fee", "fixed markup on the input", p.InputCurrency, p.MarkupInputFixedFee)
+	markup := in.Mul(p.MarkupFloatingFee).Round(inPrec).Add(p.MarkupInputFixedFee).Add(p.inInput(p.MarkupOutputFixedFee, p.OutputCurrency))
+	conv := decimal.Zero
 	if p.InputCurrency != p.OutputCurrency {
 		pct := conversionPct
 		if money.Pegged(p.InputCurrency, p.OutputCurrency) {
 			pct = peggedPct
 		}
-		add("Conversion Fee", "conversion "+pct.Mul(decimal.NewFromInt(100)).String()+"% of the amount converted", p.InputCurrency, in.Sub(inFees).Mul(pct).Round(inPrec))
+		conv = in.Sub(markup).Mul(pct).Round(inPrec)
 	}
-	if f, ok := outFees[p.OutputMethod]; ok {
-		add("Out Fee", p.OutputMethod+" payout", p.OutputCurrency, f)
-	}
+	outFee := p.inInput(outFees[p.OutputMethod], p.OutputCurrency)
+	gas := decimal.Zero
 	if g, ok := gasUSD[p.OutputMethod]; ok && money.IsChain(p.OutputMethod) {
-		add("Gas Fee", p.OutputMethod+" network fee", p.OutputCurrency, g.DivRound(usdValue[p.OutputCurrency], outPrec).RoundCeil(outPrec))
+		gas = p.inInput(g, "USD")
 	}
-	add("Markup Fee", "fixed markup on the output", p.OutputCurrency, p.MarkupOutputFixedFee)
-	out = converted(in.Sub(inFees), bp, p.InputCurrency, p.OutputCurrency).Sub(outFeesSum).RoundFloor(outPrec)
+	total := decimal.Zero
+	for _, f := range []struct {
+		typ string
+		amt decimal.Decimal
+	}{{FeeMarkup, markup}, {FeeIn, decimal.Zero}, {FeeConversion, conv}, {FeeOut, outFee}, {FeeGas, gas}} {
+		fees = append(fees, records.Fee{Type: f.typ, Description: feeDescriptions[f.typ], Amount: f.amt, Currency: p.InputCurrency})
+		total = total.Add(f.amt)
+	}
+	out = converted(in.Sub(total), bp, p.InputCurrency, p.OutputCurrency).RoundFloor(outPrec)
 	return fees, out
+}
+
+// inInput is an amount of currency cur in the input currency, at
+// mid-market, rounded up to the input's precision (a fee is never
+// understated by rounding).
+func (p *QuoteRequest) inInput(amt decimal.Decimal, cur string) decimal.Decimal {
+	if !amt.IsPositive() {
+		return decimal.Zero
+	}
+	if cur == p.InputCurrency {
+		return amt
+	}
+	return amt.Mul(usdValue[cur]).DivRound(usdValue[p.InputCurrency], 12).RoundCeil(money.Precision(p.InputCurrency))
 }
 
 // solveInput finds the smallest input amount (at input precision) whose
@@ -338,7 +373,7 @@ func (p *QuoteRequest) solveInput(target, bp decimal.Decimal) (decimal.Decimal, 
 func markupTotal(fees []records.Fee, cur, inCur, outCur string, bp decimal.Decimal) decimal.Decimal {
 	total := decimal.Zero
 	for _, f := range fees {
-		if f.Type != "Markup Fee" {
+		if f.Type != FeeMarkup {
 			continue
 		}
 		switch {

@@ -89,6 +89,7 @@ const (
 	CodeForbidden   = "FORBIDDEN"
 	CodeFrozen      = "ACCESS_FROZEN"
 	CodeBlacklisted = "ACCOUNT_BLACKLISTED"
+	CodeRailLocked  = "RAIL_LOCKED"
 	CodeSelf        = "SELF_APPROVAL"
 
 	CodeNotFound = "NOT_FOUND"

@@ -39,7 +39,7 @@ func (e *Engine) newTicket(p *ticketPlan, now time.Time) *ticket {
 	t := &ticket{acct: acct, accessID: p.who.ID, q: *q, outKind: p.outKind, outID: p.outID}
 	fees := make([]records.Fee, len(q.Fees))
 	for i, f := range q.Fees {
-		reb := f.Type == "Conversion Fee"
+		reb := Rebatable(f.Type)
 		f.Rebatable = &reb
 		fees[i] = f
 	}
@@ -51,6 +51,7 @@ func (e *Engine) newTicket(p *ticketPlan, now time.Time) *ticket {
 			OutputCurrency: q.OutputCurrency, OutputPaymentMethod: q.OutputPaymentMethod, OutputAmount: q.OutputAmount,
 			MarkupCurrency: q.MarkupCurrency, MarkupAmount: q.MarkupAmount, SendMethod: q.SendMethod,
 			InputThirdParty: q.InputThirdParty, OutputThirdParty: q.OutputThirdParty, BasePrice: q.BasePrice, PairName: q.PairName(),
+			OutputBrCode: q.OutputBrCode, TicketRefundID: q.TicketRefundID,
 			CreatedAt: records.NewTime(time.UnixMilli(q.IssuedAt)), AppliedFees: fees,
 		},
 	}

@@ -148,6 +148,15 @@ func (s *Server) balances(c *call) error {
 	return c.reply(http.StatusOK, map[string]any{"balances": out})
 }
 
+// GET /v2/account/metadata: which fiat rails the account may use (§8.7).
+func (s *Server) metadata(c *call) error {
+	m, err := s.eng.Metadata(c.caller())
+	if err != nil {
+		return err
+	}
+	return c.reply(http.StatusOK, m)
+}
+
 // GET /v2/account/account-info
 func (s *Server) accountDetails(c *call) error {
 	a, id, code, err := s.eng.AccountDetails(c.caller())

@@ -157,8 +157,8 @@ func brCodeAmount(p *engine.QuoteRequest, code, inRaw, outRaw string) (string, e
 	return outRaw, nil
 }
 
-// quoteSides reads whose each side is and, for an input on a chain, how
-// the coins will be sent.
+// quoteSides reads whose each side is and, for a token input, how the
+// tokens will be sent.
 func (c *call) quoteSides(p *engine.QuoteRequest) error {
 	q := c.query
 	for _, name := range []string{"inputThirdParty", "outputThirdParty"} {
@@ -173,14 +173,18 @@ func (c *call) quoteSides(p *engine.QuoteRequest) error {
 	if p.OutputThirdParty, err = c.queryBool("outputThirdParty"); err != nil {
 		return err
 	}
+	// Every token input names how the tokens are sent, INTERNAL included
+	// (§8.4); the live service's refusal ends ":blockchainSendMethod is
+	// invalid", which its clients look for.
 	sm := q.Get("blockchainSendMethod")
-	if money.IsChain(p.InputMethod) && sm == "" {
-		return badRequest(codeMissingField, "blockchainSendMethod: required when the input is on a chain (%s): PERMIT or TRANSFER", p.InputMethod)
+	token := money.IsToken(p.InputCurrency) || money.IsChain(p.InputMethod)
+	if token && sm == "" {
+		return badRequest(codeMissingField, "blockchainSendMethod: required for a token input (%s via %s), PERMIT or TRANSFER:blockchainSendMethod is invalid", p.InputCurrency, p.InputMethod)
 	}
 	if sm != "" && sm != records.SendPermit && sm != records.SendTransfer {
-		return badRequest(codeInvalidField, "blockchainSendMethod: must be PERMIT or TRANSFER, got %q", truncate(sm, 16))
+		return badRequest(codeInvalidField, "blockchainSendMethod: must be PERMIT or TRANSFER, got %q:blockchainSendMethod is invalid", truncate(sm, 16))
 	}
-	if money.IsChain(p.InputMethod) {
+	if token {
 		p.SendMethod = sm
 	}
 	return nil
@@ -231,12 +235,12 @@ func (s *Server) quote(c *call) error {
 
 // quoteView is the answer of a quote: its claims and its token.
 func quoteView(q *engine.QuoteClaims, token string) Quote {
+	// The five fees as priced, without rebatable: only the quote a
+	// ticket keeps says which are (§8.2).
 	fees := make([]records.Fee, len(q.Fees))
 	copy(fees, q.Fees)
-	// Quotes carry rebatable too (service.md §7.2), as tickets do.
 	for i := range fees {
-		reb := fees[i].Type == "Conversion Fee"
-		fees[i].Rebatable = &reb
+		fees[i].Rebatable = nil
 	}
 	return Quote{
 		QuoteToken: token, InputCurrency: q.InputCurrency, InputPaymentMethod: q.InputPaymentMethod, InputAmount: q.InputAmount,

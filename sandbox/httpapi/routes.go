@@ -27,6 +27,7 @@ func (s *Server) routeAll() {
 	r.handle(get, "/v2/account/sub-accounts", authAccess, s.listSubAccounts)
 	r.handle(post, "/v2/account/sub-accounts", authAccess, s.createSubAccount)
 	r.handle(get, "/v2/account/balances", authAccess, s.balances)
+	r.handle(get, "/v2/account/metadata", authAccess, s.metadata)
 
 	// Quotes and tickets.
 	r.handle(get, "/v2/account/quote/fixed-rate", authAccess, s.quote)

@@ -131,6 +131,39 @@ const (
 	SendTransfer = "TRANSFER"
 )
 
+// AccountMetadata is which fiat rails an account may use (§8.7): a quote
+// or ticket paying in or out on a locked one is refused.
+type AccountMetadata struct {
+	BrlUnlocked bool `json:"brlUnlocked"`
+	UsdUnlocked bool `json:"usdUnlocked"`
+	EurUnlocked bool `json:"eurUnlocked"`
+	ArsUnlocked bool `json:"arsUnlocked"`
+	CopUnlocked bool `json:"copUnlocked"`
+}
+
+// Unlocked is the metadata of an account with every rail open.
+func Unlocked() AccountMetadata {
+	return AccountMetadata{BrlUnlocked: true, UsdUnlocked: true, EurUnlocked: true, ArsUnlocked: true, CopUnlocked: true}
+}
+
+// Rail is the flag of a fiat currency's rail (nil for a token, which
+// moves on no fiat rail).
+func (m *AccountMetadata) Rail(currency string) *bool {
+	switch currency {
+	case "BRL":
+		return &m.BrlUnlocked
+	case "USD":
+		return &m.UsdUnlocked
+	case "EUR":
+		return &m.EurUnlocked
+	case "ARS":
+		return &m.ArsUnlocked
+	case "COP":
+		return &m.CopUnlocked
+	}
+	return nil
+}
+
 // Permissions are an access's flags (§6, §7.5).
 type Permissions struct {
 	ID                          string `json:"id,omitempty"`

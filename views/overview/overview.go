@@ -40,7 +40,7 @@ type Screen struct {
 	// Each block awaits its latest request (a write reloads only what it
 	// changed): an older answer, or one of another account's screen, is
 	// dropped.
-	balReq, ticketsReq, pendingReq, infoReq, limitsReq, codeReq ui.Slot
+	balReq, ticketsReq, pendingReq, infoReq, limitsReq, codeReq, railsReq ui.Slot
 	// refreshing awaits the next periodic refresh.
 	refreshing ui.Slot
 	// pendingAsked is whether the latest load asked for the pending count
@@ -68,6 +68,9 @@ type Screen struct {
 	limits     *api.AccountLimits
 	limitsErr  error
 	limitsDone bool
+	// rails is which fiat rails the account may use, once it came.
+	rails    *api.AccountMetadata
+	railsErr error
 	// showQR: the static BR Code fills the screen as a QR code; with an
 	// amount asked for (qrAmount), the code the service made for it
 	// (qrCode, "" until it came).
@@ -143,7 +146,7 @@ func (m *Screen) scheduleRefresh() tea.Cmd {
 // load starts every request of the screen.
 func (m *Screen) load() tea.Cmd {
 	m.pendingAsked = false
-	return tea.Batch(m.loadBalances(), m.loadTickets(), m.loadApprovals(), m.loadInfo(), m.loadLimits())
+	return tea.Batch(m.loadBalances(), m.loadTickets(), m.loadApprovals(), m.loadInfo(), m.loadLimits(), m.loadRails())
 }
 
 // reload loads again what a write changed.
@@ -192,6 +195,13 @@ func (m *Screen) loadLimits() tea.Cmd {
 	svc, account := m.svc, m.s.Account.ID
 	return ui.Fetch(m.s, &m.limitsReq, requestTimeout, func(ctx context.Context) (*api.AccountLimits, error) {
 		return svc.Limits(ctx, account)
+	})
+}
+
+func (m *Screen) loadRails() tea.Cmd {
+	svc, account := m.svc, m.s.Account.ID
+	return ui.Fetch(m.s, &m.railsReq, requestTimeout, func(ctx context.Context) (*api.AccountMetadata, error) {
+		return svc.Metadata(ctx, account)
 	})
 }
 
@@ -264,6 +274,16 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		m.limitsErr, m.limitsDone = msg.Err, true
 		if m.limitsFresh.Took(m.s.Now(), msg.Err) {
 			m.limits = msg.Value
+		}
+		m.SetSize(m.w, m.h)
+		return m, nil
+	case ui.Result[*api.AccountMetadata]:
+		if !m.railsReq.Take(msg) {
+			return m, nil
+		}
+		m.railsErr = msg.Err
+		if msg.Err == nil {
+			m.rails = msg.Value
 		}
 		m.SetSize(m.w, m.h)
 		return m, nil

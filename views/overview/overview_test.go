@@ -37,6 +37,17 @@ type fake struct {
 	amounts   []string // amounts BR Codes were asked for
 	// gone makes every read go unanswered, as when the service stopped.
 	gone error
+	rails     map[uuid.UUID]*api.AccountMetadata
+}
+
+func (f *fake) Metadata(_ context.Context, sub uuid.UUID) (*api.AccountMetadata, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if m, ok := f.rails[sub]; ok {
+		c := *m
+		return &c, nil
+	}
+	return nil, errors.New("no such account")
 }
 
 func (f *fake) StaticBrCode(_ context.Context, sub uuid.UUID, amount, label, data string) (string, error) {
@@ -160,6 +171,10 @@ func newFake() *fake {
 				Wallets: []api.AccountWallet{{Chain: "POLYGON", WalletAddress: "0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359"}, {Chain: "TRON", WalletAddress: "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"}}},
 		},
 		limits: map[uuid.UUID]*api.AccountLimits{uuid.Nil: limitsOf("50000"), subID: limitsOf("5000")},
+		rails: map[uuid.UUID]*api.AccountMetadata{
+			uuid.Nil: {BrlUnlocked: true, UsdUnlocked: true, EurUnlocked: true, ArsUnlocked: true, CopUnlocked: true},
+			subID:    {BrlUnlocked: true, UsdUnlocked: false, EurUnlocked: true, ArsUnlocked: false, CopUnlocked: true},
+		},
 	}
 }
 
@@ -219,7 +234,7 @@ func TestOverviewShowsTheOperatedAccountOnly(t *testing.T) {
 }
 
 // TestLateAnswersForAnotherAccountAreDropped delivers the balances,
-// tickets and pending count asked by the Overview of the main account, and
+// tickets, rails and pending count asked by the Overview of the main account, and
 // the firing of its refresh, into the Overview rebuilt for a sub-account,
 // before and after its own answers: it shows only its own.
 func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
@@ -233,7 +248,8 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 		Then: func(t *testing.T, d *screentest.Driver) {
 			if v := d.PlainView(); strings.Contains(v, "1,234.50") || strings.Contains(v, "4 pending") || !strings.Contains(v, "77.00") || !strings.Contains(v, "2 pending") ||
 				strings.Contains(v, "pix@acme.example") || strings.Contains(v, "0x5aAeb") || strings.Contains(v, "49,500.00") ||
-				!strings.Contains(v, "+5511988887777") || !strings.Contains(v, "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359") || !strings.Contains(v, "4,500.00") {
+				!strings.Contains(v, "+5511988887777") || !strings.Contains(v, "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359") || !strings.Contains(v, "4,500.00") ||
+				strings.Contains(v, "unlocked BRL USD") || !strings.Contains(v, "locked USD ARS") {
 				t.Fatalf("B shows A's figures, or not its own:\n%s", v)
 			}
 		}}.Check(t)
@@ -353,6 +369,28 @@ func TestOverviewShowsHowTheAccountReceivesAndItsLimits(t *testing.T) {
 	}
 	if strings.Contains(v, "EURC") || strings.Contains(v, "BRL   chain") {
 		t.Errorf("a limit neither held nor used, or a rail the currency does not use, is shown:\n%s", v)
+	}
+}
+
+// TestOverviewShowsTheRailsUnlocked: the fiat rails the account may use,
+// and the ones locked, from the account's metadata; each account its own.
+func TestOverviewShowsTheRailsUnlocked(t *testing.T) {
+	d := start(t, newFake(), session(ui.Account{}, approver))
+	d.Screen.SetSize(120, 40)
+	if v := d.PlainView(); !strings.Contains(v, "Rails unlocked BRL USD EUR COP ARS") || strings.Contains(v, "locked USD") {
+		t.Errorf("main account: every rail unlocked is not shown:\n%s", v)
+	}
+	d = start(t, newFake(), session(ui.Account{ID: subID, Name: "Filial"}, approver))
+	d.Screen.SetSize(120, 40)
+	if v := d.PlainView(); !strings.Contains(v, "Rails unlocked BRL EUR COP · locked USD ARS") {
+		t.Errorf("sub-account: the locked rails are not shown:\n%s", v)
+	}
+	f := newFake()
+	delete(f.rails, uuid.Nil)
+	d = start(t, f, session(ui.Account{}, approver))
+	d.Screen.SetSize(120, 40)
+	if v := d.PlainView(); !strings.Contains(v, "Rails ✗") {
+		t.Errorf("an unanswered metadata is not said:\n%s", v)
 	}
 }
 

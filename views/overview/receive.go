@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
@@ -129,6 +130,9 @@ func (m *Screen) limitsLines(w int) []string {
 		}
 	}
 	lines = append(lines, title+m.limitsFresh.Note(t, m.s.Now()))
+	if r := m.railsLine(w); r != "" {
+		lines = append(lines, r)
+	}
 	if info.Blocked {
 		lines = append(lines, ui.Fit("  "+t.Bad.Render("BLOCKED: the service accepts no ticket from this account"), w, 1))
 	}
@@ -153,6 +157,37 @@ func (m *Screen) limitsLines(w int) []string {
 			t.Value.Render(ui.PadLeft(money.Format(r.used, r.currency), usedW))+"  "+left, w, 1))
 	}
 	return lines
+}
+
+// railsLine says which fiat rails the account may use ("" until the
+// service said): the open ones, then the locked ones, which the Quote
+// refuses before asking for a price.
+func (m *Screen) railsLine(w int) string {
+	t := m.s.Styles()
+	switch {
+	case m.rails == nil && m.railsErr != nil:
+		return ui.Fit("  "+t.Label.Render(ui.PadRight("Rails", 6))+t.Error.Render("✗ "+ui.ErrorText(m.railsErr)), w, 1)
+	case m.rails == nil:
+		return ""
+	}
+	var open, locked []string
+	for _, c := range api.FiatRails {
+		if m.rails.Unlocked(c) {
+			open = append(open, c)
+		} else {
+			locked = append(locked, c)
+		}
+	}
+	line := "  " + t.Label.Render(ui.PadRight("Rails", 6))
+	if len(open) > 0 {
+		line += t.Value.Render("unlocked " + strings.Join(open, " "))
+	} else {
+		line += t.Bad.Render("no fiat rail unlocked")
+	}
+	if len(locked) > 0 {
+		line += t.Muted.Render(" · ") + t.Bad.Render("locked "+strings.Join(locked, " "))
+	}
+	return ui.Fit(line, w, 1)
 }
 
 var monthNames = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}

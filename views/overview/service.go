@@ -15,5 +15,6 @@ type Service interface {
 	ListApproverOperations(ctx context.Context, cursor string) (api.Page[api.Operation], error)
 	AccountDetails(ctx context.Context, subAccount uuid.UUID) (*api.AccountDetails, error)
 	Limits(ctx context.Context, subAccount uuid.UUID) (*api.AccountLimits, error)
+	Metadata(ctx context.Context, subAccount uuid.UUID) (*api.AccountMetadata, error)
 	StaticBrCode(ctx context.Context, subAccount uuid.UUID, amount, referenceLabel, additionalData string) (string, error)
 }

@@ -20,6 +20,18 @@ type moreFake struct {
 	// takes the next one, the last one stays.
 	ops     []api.Operation
 	opReads int
+	// rails are the fiat rails the account may use (nil: every one).
+	rails *api.AccountMetadata
+}
+
+func (f *fake) Metadata(context.Context, uuid.UUID) (*api.AccountMetadata, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.more.rails == nil {
+		return &api.AccountMetadata{BrlUnlocked: true, UsdUnlocked: true, EurUnlocked: true, ArsUnlocked: true, CopUnlocked: true}, nil
+	}
+	m := *f.more.rails
+	return &m, nil
 }
 
 func (f *fake) GetBRLAccount(_ context.Context, _, id uuid.UUID) (*api.BRLAccount, error) {

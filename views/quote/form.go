@@ -58,12 +58,23 @@ type entry struct {
 	markupDenied string
 }
 
+// railCheck marks a currency whose fiat rail the operated account may not
+// use (service.md §8.7, from the account's metadata once it came): the
+// service would refuse its quote with RAIL_LOCKED, so none is asked for.
+func (e *entry) railCheck(v string, _ form.Values) (string, string, error) {
+	cur := money.Canonical(v)
+	if r := e.m.rails; r != nil && !r.Unlocked(cur) {
+		return "", "", errors.New("the " + cur + " rail is locked for this account: the service refuses its quotes")
+	}
+	return "", "", nil
+}
+
 func newEntry(m *Screen) *entry {
 	e := &entry{m: m}
 	f := form.New("Quote",
-		form.Field{Key: fInCurrency, Label: "Input currency", Suggest: inputCurrencies()},
+		form.Field{Key: fInCurrency, Label: "Input currency", Suggest: inputCurrencies(), Check: e.railCheck},
 		form.Field{Key: fInMethod, Label: "Input method", Options: methodsOf(fInCurrency)},
-		form.Field{Key: fOutCurrency, Label: "Output currency", Suggest: money.Currencies()},
+		form.Field{Key: fOutCurrency, Label: "Output currency", Suggest: money.Currencies(), Check: e.railCheck},
 		form.Field{Key: fOutMethod, Label: "Output method", Options: methodsOf(fOutCurrency)},
 		form.Field{Key: fMode, Label: "Amount is", Choices: []string{modeSend, modeReceive}, Derive: func(v form.Values) (string, string) {
 			if _, p, err := brCodeOf(v); err == nil && p != nil {

@@ -102,6 +102,11 @@ type Screen struct {
 	// creating awaits the ticket creation: only its answer may show a
 	// ticket or end the intent.
 	creating ui.Slot
+	// railsReq awaits the fiat rails the account may use; rails is their
+	// answer (nil until it came, or when it failed: the service then
+	// refuses a locked rail itself).
+	railsReq ui.Slot
+	rails    *api.AccountMetadata
 	// minApprovals is how many approvals a parked ticket needed, learnt
 	// from the last one this screen parked (0: not known yet).
 	minApprovals int32
@@ -133,7 +138,12 @@ func (m *Screen) ID() string { return screenID }
 func (m *Screen) Title() string { return "Quote" }
 
 // Init implements ui.Screen.
-func (m *Screen) Init() tea.Cmd { return nil }
+func (m *Screen) Init() tea.Cmd {
+	svc, account := m.svc, m.s.Account.ID
+	return ui.Fetch(m.s, &m.railsReq, quoteTimeout, func(ctx context.Context) (*api.AccountMetadata, error) {
+		return svc.Metadata(ctx, account)
+	})
+}
 
 // SetSize implements ui.Screen.
 func (m *Screen) SetSize(w, h int) {
@@ -295,6 +305,12 @@ func (m *Screen) update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return m, m.onQuote(msg)
 	case widget.TickMsg:
 		return m, m.onTick(msg)
+	case ui.Result[*api.AccountMetadata]:
+		if m.railsReq.Take(msg) && msg.Err == nil {
+			m.rails = msg.Value
+			m.entry.form.Refresh() // marks a locked rail already chosen
+		}
+		return m, nil
 	case ui.Result[beneficiaries]:
 		if m.listing.Take(msg) {
 			m.onBeneficiaries(msg)

@@ -22,6 +22,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/ui/screentest"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"github.com/tesouro-treasury/tesouro/views/internal/form"
+	"github.com/tesouro-treasury/tesouro/views/internal/staletest"
 )
 
 // fake is the service as the quote builder sees it.
@@ -920,4 +921,50 @@ func TestPickerSaysWhyItsListDidNotLoad(t *testing.T) {
 	if p.LoadErr != "" || len(p.All) != 1 || p.All[0].Title != "Treasury cold" {
 		t.Fatalf("after a list came: LoadErr %q, options %+v", p.LoadErr, p.All)
 	}
+}
+
+// TestALockedRailIsMarkedBeforeAnyPrice: a fiat rail the account may not
+// use (its metadata, service.md §8.7) is marked on the currency that takes
+// it, and no quote is asked for; another rail quotes as before.
+func TestALockedRailIsMarkedBeforeAnyPrice(t *testing.T) {
+	h := newHarness(t, operatorPerms())
+	h.f.more.rails = &api.AccountMetadata{BrlUnlocked: true, UsdUnlocked: false, EurUnlocked: true, ArsUnlocked: true, CopUnlocked: true}
+	h.d.Run(h.m.Init())
+	h.keys("e")
+	h.m.entry.form.SetValue(fInCurrency, "USDC")
+	h.m.entry.form.SetValue(fOutCurrency, "USD")
+	h.m.entry.form.SetValue(fAmount, "100")
+	h.keys("enter")
+	if len(h.f.quotes) != 0 {
+		t.Fatalf("a quote on the locked USD rail was asked for: %+v", h.f.quotes)
+	}
+	h.want("the USD rail is locked for this account")
+	h.m.entry.form.SetValue(fOutCurrency, "BRL")
+	h.keys("enter")
+	if len(h.f.quotes) != 1 || h.f.quotes[0].OutputCurrency != "BRL" {
+		t.Fatalf("quotes %+v: want the BRL one", h.f.quotes)
+	}
+	if strings.Contains(h.screen(), "rail is locked") {
+		t.Errorf("the mark stayed on an open rail:\n%s", h.screen())
+	}
+}
+
+// TestAnotherAccountsRailsAreNotTaken: the rails read for another account
+// (a screen replaced by an account switch) never mark this account's form.
+func TestAnotherAccountsRailsAreNotTaken(t *testing.T) {
+	a := newHarness(t, operatorPerms())
+	a.f.more.rails = &api.AccountMetadata{BrlUnlocked: true} // every other rail locked
+	b := a.switchTo(ui.Account{Name: "Main"})                // its own service: every rail open
+	staletest.AnotherAccount{FromA: []tea.Cmd{a.m.Init()}, B: b.d, Own: b.m.Init(),
+		Held: func() string { return fmt.Sprintf("%+v", b.m.rails) },
+		Then: func(t *testing.T, _ *screentest.Driver) {
+			b.keys("e")
+			b.m.entry.form.SetValue(fInCurrency, "USDC")
+			b.m.entry.form.SetValue(fOutCurrency, "USD")
+			b.m.entry.form.SetValue(fAmount, "100")
+			b.keys("enter")
+			if len(b.f.quotes) != 1 || strings.Contains(b.screen(), "rail is locked") {
+				t.Fatalf("B's open USD rail was marked by A's answer (quotes %d):\n%s", len(b.f.quotes), b.screen())
+			}
+		}}.Check(t)
 }

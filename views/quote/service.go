@@ -14,8 +14,9 @@ import (
 // up by its external id before creating one) and its status, the sandbox's simulated
 // payment, the beneficiaries the ticket may pay, the account's own service
 // wallets (where a markup is paid), who a PIX key pays and the month's
-// limits (read before confirming), and a parked operation (followed until
-// its ticket exists).
+// limits (read before confirming), the fiat rails it may use (a locked one
+// is marked before a price is asked), and a parked operation (followed
+// until its ticket exists).
 type Service interface {
 	payment.Service
 	Quote(ctx context.Context, req api.QuoteRequest) (*api.Quote, error)
@@ -31,5 +32,6 @@ type Service interface {
 	GetBRLAccount(ctx context.Context, subAccountID, id uuid.UUID) (*api.BRLAccount, error)
 	PixInfo(ctx context.Context, pixKey string) (*api.PixInfo, error)
 	Limits(ctx context.Context, subAccountID uuid.UUID) (*api.AccountLimits, error)
+	Metadata(ctx context.Context, subAccountID uuid.UUID) (*api.AccountMetadata, error)
 	GetOperation(ctx context.Context, id uuid.UUID) (*api.Operation, error)
 }
