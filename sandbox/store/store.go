@@ -66,9 +66,20 @@ func Open(path string) (*Store, error) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		db.checkpointLoop(ctx)
+		db.checkpointLoop(ctx, s.truncateWAL)
 	}()
 	return s, nil
+}
+
+// truncateWAL empties the WAL under the store lock (see WALTruncateAt):
+// the open batch, if any, is committed first, as the store's close does.
+func (s *Store) truncateWAL(ctx context.Context) error {
+	s.Lock()
+	defer s.rw.Unlock()
+	if b := s.cur; b != nil {
+		s.commitLocked(b)
+	}
+	return s.db.truncateWAL(ctx)
 }
 
 // Verify checks the database before it is served and reports whether it
