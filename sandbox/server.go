@@ -69,7 +69,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
-	if s.db, err = store.Open(cfg.StatePath); err != nil {
+	if s.db, err = store.OpenFor(cfg.StatePath, cfg.Seed); err != nil {
 		return nil, err
 	}
 	s.eng = engine.New(s.db, engine.Config{Now: s.clock, Speed: cfg.Speed})

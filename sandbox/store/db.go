@@ -120,9 +120,6 @@ func openDatabase(ctx context.Context, path string) (*database, error) {
 			return nil, err
 		}
 		path = abs
-		if err := refuseNonDatabase(path); err != nil {
-			return nil, err
-		}
 	}
 	dsn := dsnFor(path)
 	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
