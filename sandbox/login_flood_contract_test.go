@@ -17,9 +17,11 @@ import (
 // refused 400 naming the field before the lockout remembers it, and what
 // the lockout remembers is bounded (sandbox/httpapi's throttle test holds
 // its table at capacity). TESOURO_LOGIN_FLOOD sets how many 1 MiB logins
-// are sent (default 100; the figure of record is 400).
+// are sent (default 40; the figure of record is 400: the heap in use went
+// from 3.1 to 403 MB before the limit, and stays at 3.2 MB with it).
 func TestLoginFloodIsBounded(t *testing.T) {
-	n := 100
+	// Not parallel: the heap it measures is the whole process's.
+	n := 40
 	if v := os.Getenv("TESOURO_LOGIN_FLOOD"); v != "" {
 		var err error
 		if n, err = strconv.Atoi(v); err != nil || n < 1 {
@@ -64,7 +66,7 @@ func TestLoginFloodIsBounded(t *testing.T) {
 	after := heap()
 	grew := int64(after) - int64(before)
 	t.Logf("%d logins with unique 1 MiB e-mails: heap in use %.1f MB → %.1f MB", n, float64(before)/(1<<20), float64(after)/(1<<20))
-	if grew > 32<<20 {
+	if grew > 20<<20 {
 		t.Fatalf("the heap kept %.1f MB after %d refused logins", float64(grew)/(1<<20), n)
 	}
 }

@@ -11,6 +11,7 @@ import (
 // the published keys are refused, the new ones sign, and they are kept
 // with the state across restarts; another installation has others.
 func TestOwnCredentialsAreThisInstallations(t *testing.T) {
+	t.Parallel()
 	published, err := Start(Config{Seed: 3}, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

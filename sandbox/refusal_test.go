@@ -15,9 +15,11 @@ import (
 // A state refused at start is left byte for byte as it was: the refusal is
 // made reading it, before anything opens it for writing.
 
-// stateWithWAL makes a seeded state whose last writes are still in its WAL,
-// as a sandbox killed while serving leaves it, and returns its path.
-func stateWithWAL(t *testing.T) string {
+// walStates makes a seeded state whose last writes are still in its WAL,
+// as a sandbox killed while serving leaves it, and returns a maker of
+// copies of it at fresh paths (seeding takes seconds under the race
+// detector: it is done once).
+func walStates(t *testing.T) func(t *testing.T) string {
 	t.Helper()
 	good := newStateFile(t)
 	db, err := sql.Open("sqlite", "file:"+good+"?_pragma=journal_mode(WAL)&_pragma=wal_autocheckpoint(0)")
@@ -33,20 +35,25 @@ func stateWithWAL(t *testing.T) string {
 	}
 	// Copied while the connection is open: the copy's WAL holds frames
 	// no checkpoint copied into its database.
-	path := filepath.Join(t.TempDir(), "state.db")
-	for _, ext := range []string{"", "-wal"} {
-		data, err := os.ReadFile(good + ext)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path+ext, data, 0o600); err != nil {
+	var files [2][]byte
+	for i, ext := range []string{"", "-wal"} {
+		if files[i], err = os.ReadFile(good + ext); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() == 0 {
-		t.Fatalf("the WAL holds nothing: %v", err)
+	if len(files[1]) == 0 {
+		t.Fatal("the WAL holds nothing")
 	}
-	return path
+	return func(t *testing.T) string {
+		t.Helper()
+		path := filepath.Join(t.TempDir(), "state.db")
+		for i, ext := range []string{"", "-wal"} {
+			if err := os.WriteFile(path+ext, files[i], 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return path
+	}
 }
 
 // snapshot is the bytes of the state's database and WAL (nil: no file).
@@ -88,6 +95,8 @@ func refusedUntouched(t *testing.T, path string, seed int64, want string) {
 }
 
 func TestRefusedStateIsLeftAsItWas(t *testing.T) {
+	t.Parallel()
+	stateWithWAL := walStates(t)
 	t.Run("the state with its WAL is served", func(t *testing.T) {
 		// The positive case the others are held against.
 		path := stateWithWAL(t)
@@ -144,6 +153,8 @@ func TestRefusedStateIsLeftAsItWas(t *testing.T) {
 // A state the sandbox cannot write is refused at start with the reason,
 // not found by the first write after it said it was listening.
 func TestUnwritableStateIsRefusedAtStart(t *testing.T) {
+	t.Parallel()
+	stateWithWAL := walStates(t)
 	t.Run("read-only", func(t *testing.T) {
 		path := stateWithWAL(t)
 		dir := filepath.Dir(path)
