@@ -47,7 +47,7 @@ per request. "tesouro sandbox fund TICKET" simulates the payer of a ticket.`,
 	fs.Float64Var(&opts.speed, "speed", 1, "lifecycle speed factor (10 funds and pays tickets ten times faster)")
 	fs.StringVar(&opts.state, "state", "", "keep the state in this SQLite database FILE (every answered write is on disk; created if missing)")
 	fs.BoolVar(&opts.tls, "tls", false, "serve HTTPS with a self-signed certificate written next to the credentials")
-	fs.BoolVar(&opts.allowRemote, "allow-remote", false, "allow listening on a non-loopback address")
+	fs.BoolVar(&opts.allowRemote, "allow-remote", false, "allow listening on a non-loopback address; the demo accesses then get credentials of their own, kept with --state")
 	fs.StringVar(&opts.forwardTo, "forward-to", "", "relay every webhook delivery, signed, to this local URL")
 	fs.BoolVar(&opts.logRequests, "log-requests", false, "print one line per request: method, path, status, latency, access")
 	cmd.AddCommand(newCmdSandboxFund(f))
@@ -80,7 +80,9 @@ func (f *Factory) runSandbox(cmd *cobra.Command, opts sandboxFlags) error {
 		}
 		path = filepath.Join(dir, "sandbox-credentials.json")
 	}
-	cfg := sandbox.Config{Seed: opts.seed, Speed: opts.speed, Faults: opts.faults, StatePath: opts.state}
+	// Reachable by others, the demo accesses get secrets of their own:
+	// the published ones of the seed are the same in every tesouro.
+	cfg := sandbox.Config{Seed: opts.seed, Speed: opts.speed, Faults: opts.faults, StatePath: opts.state, OwnCredentials: opts.allowRemote}
 	// A bad --faults is a mistake on the command line: find it before
 	// anything is created.
 	if s, err := sandbox.New(sandbox.Config{Seed: opts.seed, Faults: opts.faults}); err != nil {
@@ -130,6 +132,12 @@ func (f *Factory) runSandbox(cmd *cobra.Command, opts sandboxFlags) error {
 		names[i] = a.Name
 	}
 	fmt.Fprintf(f.Stdout, "credentials: %s (demo accesses: %s)\n", path, strings.Join(names, ", "))
+	switch {
+	case run.OwnCredentials() && opts.state != "":
+		fmt.Fprintf(f.Stdout, "the demo accesses' keys and passwords are this installation's own, kept in %s\n", opts.state)
+	case run.OwnCredentials():
+		fmt.Fprintln(f.Stdout, "the demo accesses' keys and passwords are new at each start (add --state FILE to keep them)")
+	}
 	if certPath != "" {
 		fmt.Fprintf(f.Stdout, "certificate: %s (self-signed; trust it in the client)\n", certPath)
 	}

@@ -27,6 +27,13 @@ type Config struct {
 	Faults    string           // --faults spec, "" for none
 	StatePath string           // "" : nothing persisted
 	Now       func() time.Time // nil: time.Now
+	// OwnCredentials gives the demo accesses secrets of this installation
+	// (a random key, fresh RSA keys) instead of the published ones of the
+	// seed, which every sandbox of the seed shares: for a sandbox others
+	// can reach (--allow-remote). They are generated at the first start
+	// and kept with the state, so a sandbox restarted on the same
+	// StatePath keeps them, with or without this option.
+	OwnCredentials bool
 	// Wrap, when set, wraps the handler that Start and StartTLS serve
 	// (a request log, for one). It gets the credentials handed out at that
 	// address, so it can name the access behind each request.
@@ -69,7 +76,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
-	if s.db, err = store.Open(cfg.StatePath); err != nil {
+	if s.db, err = store.OpenFor(cfg.StatePath, cfg.Seed); err != nil {
 		return nil, err
 	}
 	s.eng = engine.New(s.db, engine.Config{Now: s.clock, Speed: cfg.Speed})
@@ -96,7 +103,11 @@ func New(cfg Config) (*Server, error) {
 // either what the store holds (a database seeded before) or the demo
 // history, built in the background behind the engine's lock.
 func (s *Server) open(seed int64) error {
-	d, err := demo.Build(s.eng, seed)
+	in, err := s.installation()
+	if err != nil {
+		return err
+	}
+	d, err := demo.Build(s.eng, seed, in)
 	if err != nil {
 		return err
 	}
@@ -117,6 +128,47 @@ func (s *Server) open(seed int64) error {
 		build()
 	}()
 	return nil
+}
+
+// installationMeta is the setting that keeps an installation's demo
+// credentials (Config.OwnCredentials).
+const installationMeta = "demo_credentials"
+
+// installation is the secret of the demo credentials kept with the state,
+// one generated now for OwnCredentials, or nil for the published ones.
+func (s *Server) installation() (*demo.Installation, error) {
+	v, ok, err := s.db.Meta(installationMeta)
+	if err != nil {
+		return nil, s.db.Refused(err)
+	}
+	if ok {
+		in, err := demo.ParseInstallation(v)
+		if err != nil {
+			return nil, s.db.Refused(err)
+		}
+		return in, nil
+	}
+	if !s.cfg.OwnCredentials {
+		return nil, nil
+	}
+	in, err := demo.NewInstallation()
+	if err != nil {
+		return nil, fmt.Errorf("demo credentials: %w", err)
+	}
+	s.db.Lock()
+	s.db.SetMeta(installationMeta, in.Marshal())
+	s.db.Unlock()
+	if err := s.db.Failed(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// OwnCredentials reports whether the demo accesses have secrets of this
+// installation rather than the published ones of the seed.
+func (s *Server) OwnCredentials() bool {
+	_, ok, err := s.db.Meta(installationMeta)
+	return ok && err == nil
 }
 
 // seeded waits until the demo history is built (under the write lock)

@@ -9,6 +9,9 @@ import (
 // maxEmail is the longest address SMTP carries (RFC 5321 path limit).
 const maxEmail = 254
 
+// MaxEmail is the longest e-mail address Email accepts, in characters.
+const MaxEmail = maxEmail
+
 // Email checks an e-mail address: one "@", a local part of at most 64
 // printable characters, a domain of dot-separated labels with a top-level
 // label of letters. The domain is lower-cased (it is case-insensitive); the

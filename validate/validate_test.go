@@ -380,3 +380,21 @@ func BenchmarkPixKey(b *testing.B) {
 		}
 	}
 }
+
+// Limits count characters, not bytes: 60 × "é" is 120 bytes and 60
+// characters, within a 100-character limit; 101 × "é" is over it.
+func TestMaxCharsCountsCharacters(t *testing.T) {
+	if err := MaxChars(strings.Repeat("é", 60), 100); err != nil {
+		t.Fatalf("60 characters refused under a 100-character limit: %v", err)
+	}
+	if err := MaxChars(strings.Repeat("é", 100), 100); err != nil {
+		t.Fatalf("100 characters refused under a 100-character limit: %v", err)
+	}
+	err := MaxChars(strings.Repeat("é", 101), 100)
+	if err == nil || !strings.Contains(err.Error(), "101") || !strings.Contains(err.Error(), "100 characters") {
+		t.Fatalf("101 characters: %v", err)
+	}
+	if Chars("aé😀") != 3 {
+		t.Fatalf("Chars(aé😀) = %d, want 3", Chars("aé😀"))
+	}
+}

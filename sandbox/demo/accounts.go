@@ -122,8 +122,11 @@ type Demo struct {
 }
 
 // Build adds the demo accounts and accesses of seed to e, before e
-// serves: same seed, same data (times are relative to e's clock).
-func Build(e *engine.Engine, seed int64) (*Demo, error) {
+// serves: same seed, same data (times are relative to e's clock). The
+// accesses' secrets are the published ones of the seed, or those of in
+// when it is not nil.
+func Build(e *engine.Engine, seed int64, in *Installation) (*Demo, error) {
+	sec := secrets{seed: seed, in: in}
 	now := e.Now()
 	r := newDemoRand(seed, "accounts")
 
@@ -145,11 +148,11 @@ func Build(e *engine.Engine, seed int64) (*Demo, error) {
 	}
 
 	for i, d := range demoAccesses() {
-		pub, pemText, err := demoKey(seed, d.name, d.keyType, d.rsaPEM, d.sec1)
+		pub, pemText, err := demoKey(sec, d.name, d.keyType, sec.rsaPEM(d), d.sec1)
 		if err != nil {
 			return nil, fmt.Errorf("demo access %s: %w", d.name, err)
 		}
-		secret := derive(seed, "secret/"+d.name)
+		secret := sec.derive("secret/" + d.name)
 		created := now.Add(-time.Duration(200-10*i) * 24 * time.Hour)
 		a := &engine.Access{
 			ID: r.uuid(), Name: d.name, Email: d.name + "@" + demoDomain, Perms: d.perms,

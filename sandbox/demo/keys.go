@@ -30,10 +30,10 @@ func derive(seed int64, label string) []byte {
 // fixed demo keys (generating RSA keys is too slow for a sandbox that must
 // start in milliseconds). The PEM encodings vary on purpose (PKCS#8,
 // PKCS#1, SEC 1) so that clients are exercised on every form they accept.
-func demoKey(seed int64, name, keyType, rsaPEM string, sec1 bool) (crypto.PublicKey, string, error) {
+func demoKey(sec secrets, name, keyType, rsaPEM string, sec1 bool) (crypto.PublicKey, string, error) {
 	switch keyType {
 	case "ed25519":
-		priv := ed25519.NewKeyFromSeed(derive(seed, "ed25519/"+name))
+		priv := ed25519.NewKeyFromSeed(sec.derive("ed25519/" + name))
 		der, err := x509.MarshalPKCS8PrivateKey(priv)
 		if err != nil {
 			return nil, "", err
@@ -42,7 +42,7 @@ func demoKey(seed int64, name, keyType, rsaPEM string, sec1 bool) (crypto.Public
 	case "ecdsa":
 		var priv *ecdsa.PrivateKey
 		for i := 0; priv == nil; i++ {
-			k, err := ecdsa.ParseRawPrivateKey(elliptic.P256(), derive(seed, fmt.Sprintf("ecdsa/%s/%d", name, i)))
+			k, err := ecdsa.ParseRawPrivateKey(elliptic.P256(), sec.derive(fmt.Sprintf("ecdsa/%s/%d", name, i)))
 			if err == nil {
 				priv = k
 			}

@@ -61,7 +61,7 @@ func (f BankFields) Check(prefix string) (BankFields, error) {
 	if err := validate.Required(f.UserName); err != nil {
 		return f, FieldError(prefix+"userName", err)
 	}
-	if len(f.UserName) > 100 {
+	if validate.Chars(f.UserName) > 100 {
 		return f, badRequest(CodeInvalidField, "%suserName: at most 100 characters", prefix)
 	}
 	bank, err := validate.Digits(f.BankCode, 3, 8)
@@ -161,7 +161,7 @@ func planEUROutput(p *ticketPlan) error {
 	if err != nil {
 		return err
 	}
-	if len(o.SepaReference) > 140 {
+	if validate.Chars(o.SepaReference) > 140 {
 		return badRequest(CodeInvalidField, "ticketEurSepaOutput.sepaReference: at most 140 characters")
 	}
 	b, ok := p.acct.eur.get(id)
@@ -205,7 +205,7 @@ func inlineRefused(what string) error {
 func (e *Engine) planPixOutput(p *ticketPlan) error {
 	o := p.req.TicketBrlPixOutput
 	const pre = "ticketBrlPixOutput."
-	if len(o.PixMessage) > 140 {
+	if validate.Chars(o.PixMessage) > 140 {
 		return badRequest(CodeInvalidField, pre+"pixMessage: at most 140 characters")
 	}
 	bank := BankFields{o.TaxID, o.UserName, o.BankCode, o.BranchCode, o.AccountNumber, o.AccountType}
@@ -297,7 +297,7 @@ func (e *Engine) planChainOutput(p *ticketPlan) error {
 		if err != nil {
 			return FieldError(pre+"walletAddress", err)
 		}
-		if len(o.WalletMemo) > 100 {
+		if validate.Chars(o.WalletMemo) > 100 {
 			return badRequest(CodeInvalidField, pre+"walletMemo: at most 100 characters")
 		}
 		p.outKind, p.chainTo = "inline", &records.BlockchainReceiverInfo{WalletAddress: addr, WalletChain: method, WalletMemo: o.WalletMemo}
@@ -336,7 +336,7 @@ func (e *Engine) planUSDOutput(p *ticketPlan, block, rawID, reference, refField 
 	if err != nil {
 		return err
 	}
-	if len(reference) > 140 {
+	if validate.Chars(reference) > 140 {
 		return badRequest(CodeInvalidField, "%s.%s: at most 140 characters", block, refField)
 	}
 	b, ok := p.acct.usd.get(id)

@@ -188,7 +188,7 @@ func (e *Engine) planTicket(acct *Account, who *Access, req *TicketRequest, now 
 		return nil, badRequest(CodeQuoteExpired, "quoteToken: the quote expired at %s (quotes live 15 s); request a new quote", q.Expiry().Format(time.RFC3339))
 	}
 	p := &ticketPlan{q: q, req: req, acct: acct, who: who, nowAt: now}
-	if len(req.ExternalID) > MaxExternalIDLen {
+	if validate.Chars(req.ExternalID) > MaxExternalIDLen {
 		return nil, badRequest(CodeInvalidField, "externalId: at most %d characters", MaxExternalIDLen)
 	}
 
@@ -253,7 +253,7 @@ func (e *Engine) planInput(p *ticketPlan) error {
 		if req.TicketBlockchainInput != nil {
 			return badRequest(CodeUnexpectedBlock, "ticketBlockchainInput: the quote's input is BRL via PIX; remove the block")
 		}
-		if req.TicketBrlPixInput != nil && len(req.TicketBrlPixInput.AdditionalData) > 72 {
+		if req.TicketBrlPixInput != nil && validate.Chars(req.TicketBrlPixInput.AdditionalData) > 72 {
 			return badRequest(CodeInvalidField, "ticketBrlPixInput.additionalData: at most 72 characters")
 		}
 	case money.IsChain(q.InputPaymentMethod):

@@ -173,8 +173,8 @@ func (e *Engine) startTicketLocked(t *ticket, now time.Time) {
 
 func merchantName(name string) string {
 	name = strings.ToUpper(name)
-	if len(name) > 25 {
-		name = name[:25]
+	if r := []rune(name); len(r) > 25 {
+		name = string(r[:25]) // 25 characters, never half of one
 	}
 	return name
 }

@@ -122,7 +122,7 @@ func (s *Server) createSubAccount(c *call) error {
 	if err := validate.Required(req.Name); err != nil {
 		return badRequest(codeMissingField, "name: %v", err)
 	}
-	if len(req.Name) > 100 {
+	if validate.Chars(req.Name) > 100 {
 		return badRequest(codeInvalidField, "name: at most 100 characters")
 	}
 	if req.AccountType != "INDIVIDUAL" && req.AccountType != "COMPANY" {
@@ -196,12 +196,12 @@ func (s *Server) staticBrCode(c *call) error {
 		amount = d
 	}
 	label := c.query.Get("referenceLabel")
-	if len(label) > 25 || strings.ContainsFunc(label, func(r rune) bool {
+	if validate.Chars(label) > 25 || strings.ContainsFunc(label, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 	}) {
 		return badRequest(codeInvalidField, "referenceLabel: at most 25 letters and digits")
 	}
-	if len(c.query.Get("additionalData")) > 72 {
+	if validate.Chars(c.query.Get("additionalData")) > 72 {
 		return badRequest(codeInvalidField, "additionalData: at most 72 characters")
 	}
 	code, err := s.eng.StaticBrCode(c.caller(), amount, label)

@@ -21,6 +21,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/validate"
 )
 
 // Authentication windows and lifetimes (spec/service.md §2).
@@ -203,20 +204,33 @@ func (s *Server) login(c *call) error {
 	if req.Password == "" {
 		return badRequest(codeMissingField, "password: required")
 	}
-	l := &s.logins
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	mail := strings.ToLower(strings.TrimSpace(req.Email))
-	if err := l.lockedOut(mail, c.now); err != nil {
+	if err := checkMailLength(mail); err != nil {
+		return err
+	}
+	sh, k := s.logins.throttle.shard(mail)
+	defer sh.mu.Unlock()
+	if err := sh.lockedOut(k, c.now); err != nil {
 		return err
 	}
 	a := s.eng.AccessByMail(mail)
 	if a == nil || !equalSecret(a.Password, req.Password) {
-		l.failed(mail, c.now)
+		sh.failed(k, c.now)
 		return unauthenticated("e-mail or password is wrong")
 	}
-	l.pending[a.ID] = c.now
+	s.logins.mu.Lock()
+	s.logins.pending[a.ID] = c.now
+	s.logins.mu.Unlock()
 	return c.reply(http.StatusOK, map[string]string{"message": "a 6-digit login token was sent to " + a.Email})
+}
+
+// checkMailLength refuses an e-mail longer than any address can be (RFC
+// 5321), before it is remembered anywhere.
+func checkMailLength(mail string) error {
+	if n := validate.Chars(mail); n > validate.MaxEmail {
+		return badRequest(codeInvalidField, "email: at most %d characters, got %d", validate.MaxEmail, n)
+	}
+	return nil
 }
 
 // POST /v2/auth/validate-login {email,emailToken} -> tokens.
@@ -234,25 +248,33 @@ func (s *Server) validateLogin(c *call) error {
 	if req.EmailToken == "" {
 		return badRequest(codeMissingField, "emailToken: required (the 6-digit token sent by e-mail)")
 	}
-	l := &s.logins
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if err := l.lockedOut(strings.ToLower(strings.TrimSpace(req.Email)), c.now); err != nil {
+	mail := strings.ToLower(strings.TrimSpace(req.Email))
+	if err := checkMailLength(mail); err != nil {
 		return err
 	}
-	a := s.eng.AccessByMail(strings.TrimSpace(req.Email))
+	sh, k := s.logins.throttle.shard(mail)
+	defer sh.mu.Unlock()
+	if err := sh.lockedOut(k, c.now); err != nil {
+		return err
+	}
+	a := s.eng.AccessByMail(mail)
 	if a == nil {
 		return unauthenticated("e-mail or token is wrong")
 	}
+	l := s.logins
+	l.mu.Lock()
 	at, ok := l.pending[a.ID]
+	l.mu.Unlock()
 	if !ok || c.now.Sub(at) > loginTokenTTL {
 		return badRequest(codeLoginRequired, "emailToken: no login is waiting for this e-mail (or it is older than 10 minutes); POST /v2/auth/login first")
 	}
 	if !equalSecret(a.EmailToken, req.EmailToken) {
-		l.failed(strings.ToLower(a.Email), c.now)
+		sh.failed(k, c.now)
 		return unauthenticated("e-mail or token is wrong")
 	}
+	l.mu.Lock()
 	delete(l.pending, a.ID)
+	l.mu.Unlock()
 	return c.reply(http.StatusOK, s.issueTokens(a, c.now))
 }
 
@@ -283,7 +305,7 @@ func (s *Server) refresh(c *call) error {
 	if cl.Typ != "refresh" {
 		return unauthenticated("refreshToken: this is an access token, not a refresh token")
 	}
-	l := &s.logins
+	l := s.logins
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if _, used := l.usedRefresh[cl.Jti]; used {
@@ -303,55 +325,18 @@ func (s *Server) refresh(c *call) error {
 }
 
 // logins is the memory of the JWT login flow, not stored (a restart
-// forgives and forgets it): the logins waiting for their e-mailed token,
-// the refresh tokens already used (rotation), and the recent failures per
-// e-mail (the lockout).
+// forgives and forgets it): the logins waiting for their e-mailed token and
+// the refresh tokens already used (rotation), under mu, and the recent
+// failures per e-mail (the lockout), in throttle.
 type logins struct {
 	mu          sync.Mutex
 	pending     map[uuid.UUID]time.Time
 	usedRefresh map[string]time.Time
-	lockout     map[string][]time.Time
+	throttle    throttle
 }
 
-func newLogins() logins {
-	return logins{pending: map[uuid.UUID]time.Time{}, usedRefresh: map[string]time.Time{}}
-}
-
-// recentFailures drops the failures of mail older than the window and
-// returns the rest. The caller holds l.mu.
-func (l *logins) recentFailures(mail string, now time.Time) []time.Time {
-	kept := l.lockout[mail][:0]
-	for _, at := range l.lockout[mail] {
-		if now.Sub(at) < loginWindow {
-			kept = append(kept, at)
-		}
-	}
-	if len(kept) == 0 {
-		delete(l.lockout, mail)
-		return nil
-	}
-	l.lockout[mail] = kept
-	return kept
-}
-
-// lockedOut is the 429 for a locked e-mail, or nil.
-func (l *logins) lockedOut(mail string, now time.Time) *apiError {
-	f := l.recentFailures(mail, now)
-	if len(f) < maxLoginFailures {
-		return nil
-	}
-	wait := f[len(f)-maxLoginFailures].Add(loginWindow).Sub(now)
-	e := errf(http.StatusTooManyRequests, codeLoginLocked, "%d wrong passwords or e-mail tokens for this e-mail within 15 minutes; try again in %s", len(f), wait.Round(time.Second))
-	e.retryAfter = wait
-	return e
-}
-
-// failed counts a wrong password or e-mail token for mail.
-func (l *logins) failed(mail string, now time.Time) {
-	if l.lockout == nil {
-		l.lockout = map[string][]time.Time{}
-	}
-	l.lockout[mail] = append(l.recentFailures(mail, now), now)
+func newLogins() *logins {
+	return &logins{pending: map[uuid.UUID]time.Time{}, usedRefresh: map[string]time.Time{}}
 }
 
 // Login lockout (§7.5): after maxLoginFailures wrong passwords or e-mail

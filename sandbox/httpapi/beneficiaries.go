@@ -25,10 +25,10 @@ func checkAlias(alias, description string) error {
 	if err := validate.Required(alias); err != nil {
 		return fieldErr("alias", err)
 	}
-	if len(alias) > 100 {
+	if validate.Chars(alias) > 100 {
 		return badRequest(codeInvalidField, "alias: at most 100 characters")
 	}
-	if len(description) > 255 {
+	if validate.Chars(description) > 255 {
 		return badRequest(codeInvalidField, "description: at most 255 characters")
 	}
 	return nil
@@ -141,7 +141,7 @@ func (s *Server) createWallet(c *call) error {
 	if err != nil {
 		return fieldErr("walletAddress", err)
 	}
-	if len(req.WalletMemo) > 100 {
+	if validate.Chars(req.WalletMemo) > 100 {
 		return badRequest(codeInvalidField, "walletMemo: at most 100 characters")
 	}
 	return walletKind.add(s, c, req.Alias, func(_ *engine.Account, id uuid.UUID) *records.Wallet {
@@ -215,7 +215,7 @@ func checkAddress(field string, a *records.Address) error {
 		}
 	}
 	for _, f := range []struct{ name, v string }{{"streetLine1", a.StreetLine1}, {"streetLine2", a.StreetLine2}, {"city", a.City}, {"state", a.State}, {"postalCode", a.PostalCode}} {
-		if len(f.v) > 100 {
+		if validate.Chars(f.v) > 100 {
 			return badRequest(codeInvalidField, "%s.%s: at most 100 characters", field, f.name)
 		}
 	}

@@ -76,8 +76,8 @@ func (q *uboRequest) check(today time.Time) (records.UBO, error) {
 		if u.TaxIDNumber, err = validate.CPF(u.TaxIDNumber); err != nil {
 			return u, badRequest(codeInvalidField, "taxIdNumber: a Brazilian owner's tax id is a CPF: %v", err)
 		}
-	} else if len(u.TaxIDNumber) > 40 {
-		return u, badRequest(codeInvalidField, "taxIdNumber: %d characters is too long for a tax id; type at most 40", len(u.TaxIDNumber))
+	} else if validate.Chars(u.TaxIDNumber) > 40 {
+		return u, badRequest(codeInvalidField, "taxIdNumber: %d characters is too long for a tax id; type at most 40", validate.Chars(u.TaxIDNumber))
 	}
 	u.HasControl = strings.TrimSpace(q.HasControl)
 	if u.HasControl == "" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 	"github.com/tesouro-treasury/tesouro/sandbox/records"
+	"github.com/tesouro-treasury/tesouro/validate"
 )
 
 // Multi-signature operations (§3, §5, §7.5): the approver's inbox, an
@@ -144,7 +145,7 @@ func (s *Server) rejectOperation(c *call) error {
 	if req.Reason == "" {
 		return badRequest(codeMissingField, "reason: required, say why the operation is rejected")
 	}
-	if len(req.Reason) > 500 {
+	if validate.Chars(req.Reason) > 500 {
 		return badRequest(codeInvalidField, "reason: at most 500 characters")
 	}
 	return s.decide(c, func(who engine.Caller, id uuid.UUID) (engine.OperationInfo, error) {

@@ -42,7 +42,7 @@ type Server struct {
 	// replays remembers the API-key requests of the skew window (replay.go).
 	replays replayGuard
 	// logins is the memory of the JWT login flow (auth.go).
-	logins logins
+	logins *logins
 	jwtKey []byte
 
 	// webhookKey verifies the deliveries the sandbox signs (GET

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/validate"
 )
 
 // Payment sessions (spec/service.md §7.4): a hosted checkout that brings
@@ -74,7 +75,7 @@ func (s *Server) createPaymentSession(c *call) error {
 	if err := c.who.MayTakeMoneyIn(); err != nil {
 		return err
 	}
-	if len(d.ExternalID) > engine.MaxExternalIDLen {
+	if validate.Chars(d.ExternalID) > engine.MaxExternalIDLen {
 		return badRequest(codeInvalidField, "externalId: at most %d characters", engine.MaxExternalIDLen)
 	}
 	if len(d.PaymentOptions) == 0 {

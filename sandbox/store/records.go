@@ -178,6 +178,11 @@ func (s *Store) SetMeta(key, value string) {
 	s.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value)
 }
 
+// Meta reads a setting stored by SetMeta (ok false when there is none).
+func (s *Store) Meta(key string) (value string, ok bool, err error) {
+	return metaValue(s.ctx, s.db.r, key)
+}
+
 func metaValue(ctx context.Context, db *sql.DB, key string) (string, bool, error) {
 	var v string
 	err := db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)

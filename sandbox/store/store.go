@@ -16,6 +16,7 @@ package store
 
 import (
 	"context"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -42,6 +43,9 @@ type Store struct {
 	// failure is set when a commit failed or the file was found damaged.
 	failure atomic.Pointer[error]
 
+	// pre is what the read-only check before opening found (OpenFor).
+	pre *verdict
+
 	// checked is closed once the whole file was checked (at once, or in
 	// the background for a big file).
 	checked chan struct{}
@@ -53,22 +57,58 @@ type Store struct {
 }
 
 // Open opens (creating if need be) the database at path, or a new private
-// in-memory one for "", and brings its schema up to date. It checks
-// nothing of what the file holds: Verify does.
-func Open(path string) (*Store, error) {
+// in-memory one for "", and brings its schema up to date. A file is
+// refused first, untouched, when it could not be written or its files do
+// not go together (preflight.go); what it holds is checked by Verify.
+func Open(path string) (*Store, error) { return open(path, nil) }
+
+// OpenFor is Open for a sandbox of seed: a file is checked read-only
+// (preflight.go, then the checks of Verify) before it is opened for
+// writing, so that a refused file is left byte for byte as it was.
+func OpenFor(path string, seed int64) (*Store, error) { return open(path, &seed) }
+
+func open(path string, seed *int64) (*Store, error) {
 	ctx, cancel := context.WithCancel(context.Background())
+	var pre *verdict
+	if path != "" {
+		abs, err := filepath.Abs(path)
+		if err == nil {
+			err = preflight(abs)
+		}
+		if err == nil && seed != nil {
+			var v verdict
+			if v, err = checkReadOnly(ctx, abs, *seed); err == nil {
+				pre = &v
+			}
+		}
+		if err != nil {
+			cancel()
+			return nil, err
+		}
+	}
 	db, err := openDatabase(ctx, path)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
-	s := &Store{db: db, ctx: ctx, cancel: cancel, checked: make(chan struct{})}
+	s := &Store{db: db, ctx: ctx, cancel: cancel, checked: make(chan struct{}), pre: pre}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		db.checkpointLoop(ctx)
+		db.checkpointLoop(ctx, s.truncateWAL)
 	}()
 	return s, nil
+}
+
+// truncateWAL empties the WAL under the store lock (see WALTruncateAt):
+// the open batch, if any, is committed first, as the store's close does.
+func (s *Store) truncateWAL(ctx context.Context) error {
+	s.Lock()
+	defer s.rw.Unlock()
+	if b := s.cur; b != nil {
+		s.commitLocked(b)
+	}
+	return s.db.truncateWAL(ctx)
 }
 
 // Verify checks the database before it is served and reports whether it
@@ -78,14 +118,20 @@ func Open(path string) (*Store, error) {
 // the whole file was read.
 func (s *Store) Verify(seed int64) (empty bool, err error) {
 	path := s.db.path
-	size, err := databaseSize(s.ctx, s.db.r)
-	if err != nil {
-		return false, describeCheckError(path, err)
-	}
-	whole := size <= syncCheckLimit
-	empty, err = checkDatabase(s.ctx, s.db.r, seed, whole)
-	if err != nil {
-		return false, describeCheckError(path, err)
+	var whole bool
+	if p := s.pre; p != nil && p.checked && p.seed == seed {
+		// Checked read-only before the file was opened for writing.
+		empty, whole = p.empty, p.whole
+	} else {
+		size, err := databaseSize(s.ctx, s.db.r)
+		if err != nil {
+			return false, describeCheckError(path, err)
+		}
+		whole = size <= syncCheckLimit
+		empty, err = checkDatabase(s.ctx, s.db.r, seed, whole)
+		if err != nil {
+			return false, describeCheckError(path, err)
+		}
 	}
 	if whole {
 		close(s.checked)
