@@ -90,6 +90,9 @@ const (
 	CodeFrozen      = "ACCESS_FROZEN"
 	CodeBlacklisted = "ACCOUNT_BLACKLISTED"
 	CodeSelf        = "SELF_APPROVAL"
+	// CodeNotWebhookOwner refuses a change of a webhook another access
+	// registered [decided: the service is silent].
+	CodeNotWebhookOwner = "NOT_WEBHOOK_OWNER"
 
 	CodeNotFound = "NOT_FOUND"
 

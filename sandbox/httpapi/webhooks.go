@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
 	"net/http"
 	"net/http/httptest"
@@ -184,13 +185,19 @@ func (s *Server) ackAttempts(c *call) error {
 	return c.reply(http.StatusOK, map[string]any{"acknowledged": len(ids)})
 }
 
-// eventView is the wire form of a stored event.
+// eventView is the wire form of a stored event: the object a delivery
+// wraps (spec §8.6), data holding its type and the record it is about
+// (the ticket, the KYC attempt) as it reads now [decided: the sandbox
+// keeps no copy of a record per event].
 func eventView(e *engine.Event) WebhookEvent {
-	data := map[string]any{"status": e.Status}
-	switch e.Subscription {
-	case "TICKET":
+	data := map[string]any{"type": e.Status}
+	key := map[string]string{"TICKET": "ticket", "KYC": "kycAttempt", "LIMIT-UPDATE": "limitInfo"}[e.Subscription]
+	switch {
+	case key != "" && e.Record != nil:
+		data[key] = json.RawMessage(e.Record)
+	case e.Subscription == "TICKET":
 		data["ticketId"] = e.DataID
-	case "KYC":
+	case e.Subscription == "KYC":
 		data["attemptId"] = e.DataID
 	default:
 		data["id"] = e.DataID
@@ -198,8 +205,9 @@ func eventView(e *engine.Event) WebhookEvent {
 	return WebhookEvent{ID: e.ID.String(), Subscription: e.Subscription, SubAccountID: e.Account.SubAccountID(), Data: data, CreatedAt: records.NewTime(e.CreatedAt)}
 }
 
-// GET /v2/notifications/webhooks/events: every recorded event of the
-// operated account, newest first.
+// GET /v2/notifications/webhooks/events: the recorded events the access
+// may see, newest first: the main account's and its sub-accounts', or
+// one sub-account's (subAccountId filters, §8.6).
 func (s *Server) listEvents(c *call) error {
 	w, err := c.createdWindow(c.queryTimeEither)
 	if err != nil {
@@ -217,7 +225,8 @@ func (s *Server) listEvents(c *call) error {
 	return c.reply(http.StatusOK, map[string]any{"events": out, "cursor": next})
 }
 
-// GET /v2/notifications/webhooks/events/{id}
+// GET /v2/notifications/webhooks/events/{id} (no subAccountId: the event
+// names its account, §8.6)
 func (s *Server) getEvent(c *call) error {
 	id, err := c.pathUUID("id")
 	if err != nil {

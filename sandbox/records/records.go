@@ -146,6 +146,9 @@ type Permissions struct {
 	EnforceAllowedBeneficiaries bool   `json:"enforceAllowedBeneficiaries"`
 	OperationRequester          bool   `json:"operationRequester"`
 	OperationApprover           bool   `json:"operationApprover"`
+	// ManageWebhooks lets the access register, change and delete
+	// webhooks [decided, issue 27].
+	ManageWebhooks bool `json:"manageWebhooks"`
 }
 
 // Fee is one applied fee; rebatable is set on the fees a ticket keeps.
