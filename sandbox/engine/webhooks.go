@@ -173,7 +173,8 @@ func (e *Engine) SetSelfBase(base string) {
 	}
 }
 
-// Outbox queues the deliveries of committed events for the senders: a
+// Outbox queues the deliveries of committed events for the sender, which
+// takes them at once into a queue per endpoint (package delivery): a
 // burst of transitions never blocks a request nor starts a goroutine per
 // delivery.
 type Outbox struct {
@@ -204,12 +205,6 @@ func (o *Outbox) Pop() (Delivery, bool) {
 	d := o.queue[0]
 	o.queue[0] = Delivery{}
 	o.queue = o.queue[1:]
-	if len(o.queue) > 0 {
-		select { // more work: wake another sender
-		case o.wake <- struct{}{}:
-		default:
-		}
-	}
 	return d, true
 }
 
