@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -153,6 +154,27 @@ func TestWebhookOfABarredAccessHearsOnlyWhatItMaySee(t *testing.T) {
 	if one.Event.SubAccountID != sul || one.Event.Subject() != barred || one.Event.Type() != "TICKET-CREATED" {
 		t.Errorf("event by id %+v", one.Event)
 	}
+
+	// The delivery attempts of Acme Sul's event (the operator's webhook's)
+	// are the operator's to see, not the restricted access's.
+	attempts := func(c *rawClient, event string) []api.WebhookAttempt {
+		var p struct{ Attempts []api.WebhookAttempt }
+		c.json(http.MethodGet, "/v2/notifications/webhooks/attempts?webhookEventId="+event, nil, 200, &p)
+		return p.Attempts
+	}
+	seen := attempts(op, all[barred])
+	if len(seen) == 0 {
+		t.Fatalf("no attempt of Acme Sul's event %s for the operator", all[barred])
+	}
+	if got := attempts(rs, all[barred]); len(got) != 0 {
+		t.Errorf("the restricted access lists %d attempts of Acme Sul's event", len(got))
+	}
+	if got := attempts(rs, all[visible]); len(got) == 0 {
+		t.Error("the restricted access lists no attempt of Acme Payments' event")
+	}
+	rs.wantError(http.MethodGet, "/v2/notifications/webhooks/attempts/"+seen[0].ID, nil, 404, engine.CodeNotFound)
+	rs.wantError(http.MethodPatch, "/v2/notifications/webhooks/attempts", map[string]any{"ids": []string{seen[0].ID}}, 404, engine.CodeNotFound)
+	op.json(http.MethodGet, "/v2/notifications/webhooks/attempts/"+seen[0].ID, nil, 200, nil)
 }
 
 // A webhook is changed or deleted only by the access that registered it;
@@ -249,5 +271,35 @@ func TestSubAccountListHidesBarredSubAccounts(t *testing.T) {
 	}
 	if rs := names("restricted"); rs["Acme Sul"] || !rs["Acme Payments"] {
 		t.Errorf("restricted's sub-accounts %v: Acme Sul must be hidden", rs)
+	}
+}
+
+// An attempt read back from the state file still knows its event's
+// account: the restricted access does not see Acme Sul's after a restart.
+func TestBarredAttemptsStayHiddenAfterARestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	r := startTest(t, Config{Seed: 27, StatePath: path})
+	op := r.client(t, "operator")
+	tk := pixTicket(op, subNamed(t, r, "Acme Sul"))
+	var evs struct{ Events []api.WebhookEvent }
+	op.json(http.MethodGet, "/v2/notifications/webhooks/events?dataId="+tk, nil, 200, &evs)
+	if len(evs.Events) == 0 {
+		t.Fatal("no event of the new ticket")
+	}
+	count := func(c *rawClient) int {
+		var p struct{ Attempts []api.WebhookAttempt }
+		c.json(http.MethodGet, "/v2/notifications/webhooks/attempts?webhookEventId="+evs.Events[0].ID, nil, 200, &p)
+		return len(p.Attempts)
+	}
+	if count(op) == 0 {
+		t.Fatal("the demo webhook made no attempt of Acme Sul's event")
+	}
+	r.Close()
+	r = startTest(t, Config{Seed: 27, StatePath: path})
+	if n := count(r.client(t, "operator")); n == 0 {
+		t.Fatal("the attempt is gone after the restart")
+	}
+	if n := count(r.client(t, "restricted")); n != 0 {
+		t.Errorf("after a restart the restricted access lists %d attempts of Acme Sul's event", n)
 	}
 }

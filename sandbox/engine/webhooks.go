@@ -71,7 +71,7 @@ type DeliveredEvent struct {
 // is kept with the webhook's account. The caller holds e.mu.
 func (e *Engine) recordTicketEvent(t *ticket, status string, at time.Time) {
 	acct := t.acct
-	ev := &Event{ID: e.newID(), Subscription: "TICKET", Status: status, DataID: t.ID.String(), CreatedAt: at}
+	ev := &Event{ID: e.newID(), Account: acct, Subscription: "TICKET", Status: status, DataID: t.ID.String(), CreatedAt: at}
 	e.insertEvent(acct, ev)
 	var body []byte
 	for _, owner := range e.hearers(acct) {
@@ -120,7 +120,7 @@ func (e *Engine) addAttemptLocked(acct *Account, ev *Event, target string, at ti
 	id := e.newID()
 	a := &records.WebhookAttempt{
 		AccountID: acct.ID.String(), CreatedAt: fmtTime(at), UpdatedAt: fmtTime(at), ID: id.String(),
-		WebhookEventID: ev.ID.String(), WebhookURL: target,
+		WebhookEventID: ev.ID.String(), WebhookURL: target, EventAccountID: ev.Account.ID,
 	}
 	acct.attempts.add(at, id, a)
 	defer e.saveAttempt(acct, a)
@@ -389,8 +389,9 @@ func (e *Engine) AckAttempts(c Caller, ids []uuid.UUID) error {
 	if err != nil {
 		return err
 	}
+	barred := e.barred(c.Access)
 	for _, id := range ids {
-		if _, ok := acct.attempts.get(id); !ok {
+		if a, ok := acct.attempts.get(id); !ok || barred[a.EventAccountID] {
 			return notFound("webhook attempt", id)
 		}
 	}
@@ -401,6 +402,27 @@ func (e *Engine) AckAttempts(c Caller, ids []uuid.UUID) error {
 		e.saveAttempt(acct, a)
 	}
 	return nil
+}
+
+// Barred are the ids of the accounts who is barred from: a webhook
+// attempt of an event of one of them is not shown to who.
+func (e *Engine) Barred(who *Access) map[uuid.UUID]bool {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.barred(who)
+}
+
+func (e *Engine) barred(who *Access) map[uuid.UUID]bool {
+	out := map[uuid.UUID]bool{}
+	if who == nil {
+		return out
+	}
+	for _, a := range append([]*Account{e.st.main}, e.st.subs...) {
+		if who.Reaches(a) != nil {
+			out[a.ID] = true
+		}
+	}
+	return out
 }
 
 // EventFilter is an event list query; empty fields do not filter.

@@ -142,15 +142,28 @@ func (s *Server) listAttempts(c *call) error {
 		return err
 	}
 	evID := c.query.Get("webhookEventId")
+	barred := s.eng.Barred(c.who)
 	match := func(a *records.WebhookAttempt) bool {
-		return (!unacked || !a.Acknowledged) && (evID == "" || a.WebhookEventID == evID)
+		return (!unacked || !a.Acknowledged) && (evID == "" || a.WebhookEventID == evID) && !barred[a.EventAccountID]
 	}
 	return listPage(c, "attempts", w, s.eng.Attempts(), match)
 }
 
-// GET /v2/notifications/webhooks/attempts/{id}
+// GET /v2/notifications/webhooks/attempts/{id}: one of an event the
+// access may see.
 func (s *Server) getAttempt(c *call) error {
-	return getRecord(s, c, "eventAttempt", s.eng.Attempts())
+	id, err := c.pathUUID("id")
+	if err != nil {
+		return err
+	}
+	a, err := s.eng.Attempts().Get(c.caller(), id)
+	if err != nil {
+		return err
+	}
+	if s.eng.Barred(c.who)[a.EventAccountID] {
+		return notFound("webhook attempt", id)
+	}
+	return c.reply(http.StatusOK, map[string]any{"eventAttempt": a})
 }
 
 // PATCH /v2/notifications/webhooks/attempts {ids}

@@ -582,4 +582,7 @@ type WebhookAttempt struct {
 	UpdatedAt      string `json:"updatedAt"`
 	WebhookEventID string `json:"webhookEventId"`
 	WebhookURL     string `json:"webhookUrl"`
+	// EventAccountID is the account the event is of (not shown): an
+	// access barred from it does not see the attempt.
+	EventAccountID uuid.UUID `json:"-"`
 }

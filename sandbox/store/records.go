@@ -140,6 +140,8 @@ type AttemptRow struct {
 	CreatedAt, UpdatedAt time.Time
 	ResponseStatus       int
 	Acknowledged         bool
+	// EventAccount is the event's account (read only, from the event).
+	EventAccount uuid.UUID
 }
 
 // PutAttempt stores a delivery attempt as it is now.
