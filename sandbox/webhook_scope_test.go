@@ -146,7 +146,9 @@ func TestWebhookOfABarredAccessHearsOnlyWhatItMaySee(t *testing.T) {
 	if got := subjects(events(rs, "")); got[barred] != "" || got[visible] == "" {
 		t.Errorf("the restricted access lists %v; want Acme Payments' ticket and not Acme Sul's", got)
 	}
-	rs.wantError(http.MethodGet, "/v2/notifications/webhooks/events?subAccountId="+sul, nil, 403, engine.CodeBlacklisted)
+	if msg := rs.wantError(http.MethodGet, "/v2/notifications/webhooks/events?subAccountId="+sul, nil, 403, engine.CodeBlacklisted); strings.Contains(msg, "Acme Sul") {
+		t.Errorf("the refusal names the barred sub-account: %q", msg)
+	}
 	rs.wantError(http.MethodGet, "/v2/notifications/webhooks/events/"+all[barred], nil, 404, engine.CodeNotFound)
 	var one struct{ Event api.WebhookEvent }
 	rs.json(http.MethodGet, "/v2/notifications/webhooks/events/"+all[visible], nil, 200, &one)
