@@ -216,6 +216,14 @@ func TestForwardToDeliversSignedEventsThatVerify(t *testing.T) {
 	if code != 0 || !strings.Contains(vout, "signature valid") {
 		t.Fatalf("verify a forwarded delivery: exit %d %s %s\n%s", code, vout, verr, delivery)
 	}
+	// The delivery is wrapped as the live service sends it (§8.6); the
+	// relay's line and verify both name the event read from it.
+	if !bytes.Contains(delivery, []byte(`{"event":{"id":"`)) || !strings.Contains(vout, ": TICKET TICKET-") {
+		t.Errorf("verify did not read the wrapped event: %s\n%s", vout, delivery)
+	}
+	if !regexp.MustCompile(`--> TICKET (TICKET-CREATED|DEPOSIT-SUCCESS|TICKET-COMPLETE) [0-9a-f-]{36} \[`).MatchString(out.String()) {
+		t.Errorf("the relay's line does not name the event:\n%s", out.String())
+	}
 	// One byte changed in the body: refused.
 	i := bytes.LastIndex(delivery, []byte(`"`))
 	tampered := append([]byte{}, delivery...)

@@ -521,8 +521,8 @@ func endpointCases() []endpointCase {
 		},
 		{
 			name:   "GetWebhookEvent",
-			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetWebhookEvent(ctx, sub, "ev 1") },
-			method: "GET", path: "/v2/notifications/webhooks/events/ev 1", query: "subAccountId=" + subID,
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetWebhookEvent(ctx, "ev 1") },
+			method: "GET", path: "/v2/notifications/webhooks/events/ev 1",
 			status: 200, resp: `{"event":{"id":"ev 1","subscription":"KYC","data":{"status":"KYC-COMPLETED"}}}`,
 			check: func(t *testing.T, got any) {
 				if ev := got.(*WebhookEvent); ev.Subscription != "KYC" {

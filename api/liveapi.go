@@ -345,9 +345,10 @@ func (c *Client) GetARSAccount(ctx context.Context, subAccountID, id uuid.UUID) 
 	return object[ARSAccount](ctx, c, call{method: http.MethodGet, path: itemUUID(pathARS, id), query: newQuery().sub(subAccountID).values()}, "beneficiaryArsBankAccount")
 }
 
-// GetWebhookEvent reads one recorded event.
-func (c *Client) GetWebhookEvent(ctx context.Context, subAccountID uuid.UUID, id string) (*WebhookEvent, error) {
-	return object[WebhookEvent](ctx, c, call{method: http.MethodGet, path: pathWebhookEvents + "/" + url.PathEscape(id), query: newQuery().sub(subAccountID).values()}, "event")
+// GetWebhookEvent reads one recorded event, whichever account's: the path
+// takes no subAccountId (spec §8.6), the event names its account.
+func (c *Client) GetWebhookEvent(ctx context.Context, id string) (*WebhookEvent, error) {
+	return object[WebhookEvent](ctx, c, call{method: http.MethodGet, path: pathWebhookEvents + "/" + url.PathEscape(id)}, "event")
 }
 
 // ListDocuments returns one page of the account's documents.

@@ -506,6 +506,9 @@ type Permissions struct {
 	EnforceAllowedBeneficiaries bool   `json:"enforceAllowedBeneficiaries"`
 	OperationRequester          bool   `json:"operationRequester"`
 	OperationApprover           bool   `json:"operationApprover"`
+	// ManageWebhooks lets the access register, change and delete
+	// webhooks [decided, issue 27].
+	ManageWebhooks bool `json:"manageWebhooks"`
 }
 
 // MFA is an access's second factor record.

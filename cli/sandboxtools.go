@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -165,18 +164,16 @@ func (f *Forwarder) relay(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "read body", http.StatusBadRequest)
 		return
 	}
-	var ev struct {
-		ID           string `json:"id"`
-		Subscription string `json:"subscription"`
-		Data         struct {
-			Status string `json:"status"`
-		} `json:"data"`
+	// The line names the event in either shape (wrapped, §8.6, or flat);
+	// the body is relayed as it came whatever it reads as.
+	what := "(not a webhook event)"
+	if ev, err := api.ReadDelivery(body); err == nil {
+		what = ev.Subscription + " " + ev.Type() + " " + ev.ID
 	}
-	_ = json.Unmarshal(body, &ev)
 	start := time.Now()
 	status, result := f.deliver(r.Context(), r.Header, body)
 	f.mu.Lock()
-	fmt.Fprintf(f.out, "%s  --> %s %s %s [%s] %s (%s)\n", start.Format("15:04:05"), ev.Subscription, ev.Data.Status, ev.ID, f.to, result, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(f.out, "%s  --> %s [%s] %s (%s)\n", start.Format("15:04:05"), what, f.to, result, time.Since(start).Round(time.Millisecond))
 	f.mu.Unlock()
 	// The sandbox records what the local endpoint answered.
 	w.WriteHeader(status)

@@ -187,7 +187,12 @@ profile (or --credentials / --sandbox). Exit 0 when it verifies, 1 otherwise.`,
 			if err := VerifyDelivery(keyPEM, body, sig); err != nil {
 				return err
 			}
-			fmt.Fprintf(f.Stdout, "signature valid (%d-byte body)\n", len(body))
+			// The event is named in either shape (wrapped, §8.6, or flat).
+			if ev, err := api.ReadDelivery(body); err == nil {
+				fmt.Fprintf(f.Stdout, "signature valid (%d-byte body): %s %s event %s\n", len(body), ev.Subscription, ev.Type(), ev.ID)
+				return nil
+			}
+			fmt.Fprintf(f.Stdout, "signature valid (%d-byte body; not a webhook event)\n", len(body))
 			return nil
 		},
 	}

@@ -48,6 +48,8 @@ type Server struct {
 	db  *store.Store
 	eng *engine.Engine
 	api *httpapi.Server
+	// sender sends the webhook deliveries, a queue per endpoint.
+	sender *delivery.Sender
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -86,11 +88,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.api = httpapi.New(s.eng, httpapi.Config{Now: s.clock, Faults: f, WebhookKey: &key.PublicKey})
 
-	sender := delivery.New(s.eng, key, s.api.Receiver())
+	s.sender = delivery.New(s.eng, key, s.api.Receiver())
 	s.wg.Add(2)
 	go func() {
 		defer s.wg.Done()
-		sender.Run(s.ctx)
+		s.sender.Run(s.ctx)
 	}()
 	go func() {
 		defer s.wg.Done()

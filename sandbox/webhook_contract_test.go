@@ -9,8 +9,10 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -119,18 +121,30 @@ func TestWebhookDeliveriesAreSignedAndRecorded(t *testing.T) {
 		if err != nil || rsa.VerifyPSS(pub, crypto.SHA256, h[:], sig, &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthAuto}) != nil {
 			t.Errorf("delivery signature does not verify: %q", d.sig)
 		}
-		var ev struct {
-			SubAccountID string `json:"subAccountId"`
-			Subscription string `json:"subscription"`
-			Data         struct {
-				Status string     `json:"status"`
-				Ticket api.Ticket `json:"ticket"`
-			} `json:"data"`
+		// The body is wrapped as the live service sends it (§8.6): one
+		// key, event, holding exactly id, subscription, subAccountId,
+		// createdAt and data {type, ticket}.
+		var raw map[string]map[string]json.RawMessage
+		if err := json.Unmarshal(d.body, &raw); err != nil || len(raw) != 1 || raw["event"] == nil {
+			t.Fatalf("delivery body is not {event: {…}}: %s", d.body)
 		}
-		if err := json.Unmarshal(d.body, &ev); err != nil || ev.Subscription != "TICKET" || ev.Data.Ticket.ID != tk.ID || ev.SubAccountID != sub.String() {
-			t.Errorf("delivery body %s", d.body)
+		if keys := slices.Sorted(maps.Keys(raw["event"])); !slices.Equal(keys, []string{"createdAt", "data", "id", "subAccountId", "subscription"}) {
+			t.Errorf("event keys %v", keys)
 		}
-		statuses[ev.Data.Status] = true
+		var data map[string]json.RawMessage
+		if err := json.Unmarshal(raw["event"]["data"], &data); err != nil || len(data) != 2 || data["type"] == nil || data["ticket"] == nil {
+			t.Errorf("event data %s, want {type, ticket}", raw["event"]["data"])
+		}
+		ev, err := api.ReadDelivery(d.body)
+		if err != nil || ev.Subscription != "TICKET" || ev.Subject() != tk.ID.String() || ev.SubAccountID != sub.String() || ev.CreatedAt.IsZero() {
+			t.Errorf("delivery body %s: %v", d.body, err)
+		}
+		statuses[ev.Type()] = true
+		// GET events/{id} answers the same event (no subAccountId).
+		got := must[*api.WebhookEvent](t)(op.GetWebhookEvent(ctx(t), ev.ID))
+		if got.ID != ev.ID || got.Type() != ev.Type() || got.Subject() != tk.ID.String() || got.SubAccountID != sub.String() {
+			t.Errorf("event %s reads back as %+v", ev.ID, got)
+		}
 	}
 	for _, s := range []string{"TICKET-CREATED", "DEPOSIT-SUCCESS", "TICKET-COMPLETE"} {
 		if !statuses[s] {

@@ -11,10 +11,11 @@ import (
 )
 
 // The accounts list of the service holds only what the access may operate:
-// a sub-account it is blacklisted from is left out. The Sub-accounts screen
-// lists every sub-account and shows those disabled; the switcher does the
-// same with the sub-accounts the list left out, named by the sub-accounts
-// call when the client has it.
+// a sub-account it is blacklisted from is left out, and the sub-accounts
+// list hides it too (the service does not name to an access what it is
+// barred from). The switcher shows, disabled, the sub-accounts the
+// accounts list left out: those the sub-accounts call names, and those
+// the access-info says it is blacklisted from, known by id only.
 
 // subAccountLister is the optional call that names every sub-account.
 type subAccountLister interface {
@@ -26,7 +27,7 @@ const maxBarredPages = 20
 
 // barredAccounts are the sub-accounts c names that listed does not hold,
 // in the service's order. A client without the call, or a failure, gives
-// none: the switcher then shows only what may be operated.
+// none (withBlacklisted adds those the access-info names).
 func barredAccounts(ctx context.Context, c Client, listed []api.Account) []api.Account {
 	sl, ok := c.(subAccountLister)
 	if !ok {
@@ -49,6 +50,32 @@ func barredAccounts(ctx context.Context, c Client, listed []api.Account) []api.A
 			break
 		}
 		cursor = p.Cursor
+	}
+	return out
+}
+
+// withBlacklisted is barred and, after it, the sub-accounts the session's
+// access-info says it is blacklisted from that neither barred nor listed
+// holds, named by their id (the service names them to no barred access).
+func withBlacklisted(barred, listed []api.Account, s *Session) []api.Account {
+	out := slices.Clone(barred)
+	if s == nil || s.Access == nil {
+		return out
+	}
+	// A sub-account names its main account (an entry without one reads
+	// as the main account itself).
+	main := "main"
+	for _, a := range listed {
+		if a.MainAccountID != "" {
+			main = a.MainAccountID
+			break
+		}
+	}
+	for _, id := range s.Access.BlacklistedAccountIDs {
+		has := func(a api.Account) bool { return a.ID == id }
+		if !slices.ContainsFunc(listed, has) && !slices.ContainsFunc(out, has) {
+			out = append(out, api.Account{ID: id, Name: id.String(), MainAccountID: main})
+		}
 	}
 	return out
 }

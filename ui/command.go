@@ -194,7 +194,7 @@ func (r *Root) runCommand(line string) (tea.Cmd, error) {
 		acc, err := findAccount(r.session.Accounts, arg)
 		if err != nil {
 			// A sub-account the list left out: say why it cannot be chosen.
-			if b, berr := findAccount(r.barred, arg); berr == nil {
+			if b, berr := findAccount(withBlacklisted(r.barred, r.session.Accounts, r.session), arg); berr == nil {
 				return nil, errors.New(unoperable(b.Name, barredReason(r.session, b.ID)))
 			}
 			// Enter never takes a near miss; it says what Tab would give.

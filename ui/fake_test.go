@@ -22,6 +22,9 @@ import (
 type fakeClient struct {
 	access   *api.AccessInfo
 	accounts []api.Account
+	// hideBarred leaves out of the sub-accounts list those the access is
+	// blacklisted from, as the service does.
+	hideBarred bool
 	// accessFails is how many access-info loads fail before one succeeds.
 	accessFails int
 	accessAsks  int
@@ -58,10 +61,14 @@ func (f *fakeClient) ListAccounts(ctx context.Context) ([]api.Account, error) {
 	return out, nil
 }
 
-// ListSubAccounts names every sub-account, blacklisted or not, on one page.
+// ListSubAccounts names every sub-account on one page, blacklisted or not
+// (or not, with hideBarred, as the service now does).
 func (f *fakeClient) ListSubAccounts(ctx context.Context, _ api.SubAccountFilter) (api.Page[api.SubAccount], error) {
 	var p api.Page[api.SubAccount]
 	for _, a := range f.accounts {
+		if f.hideBarred && slices.Contains(f.access.BlacklistedAccountIDs, a.ID) {
+			continue
+		}
 		if a.MainAccountID != "" {
 			p.Items = append(p.Items, api.SubAccount{SubAccountID: a.ID, MainAccountID: uuid.MustParse(a.MainAccountID), AccountInfo: api.AccountInfo{ID: a.ID, Name: a.Name, AccountType: a.AccountType}})
 		}

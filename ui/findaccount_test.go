@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -29,4 +30,30 @@ func TestFindAccountUnknownNameSaysAmongOperableAccounts(t *testing.T) {
 	if acc, err := findAccount(accounts, "acme payments"); err != nil || acc.Name != "Acme Payments" {
 		t.Errorf("exact name (any case) not found: %+v, %v", acc, err)
 	}
+}
+
+// A service whose sub-accounts list hides what the access is barred from
+// (issue 27): the access-info still names the barred sub-account's id,
+// which the switcher shows, disabled, under that id.
+func TestBarredSubAccountsKnownOnlyByIDAreShownDisabled(t *testing.T) {
+	f := newFake()
+	f.hideBarred = true
+	s := &Session{Access: f.access}
+	listed := must(f.ListAccounts(context.Background()))
+	got := withBlacklisted(barredAccounts(context.Background(), f, listed), listed, s)
+	if len(got) != 1 || got[0].ID != banID || got[0].Name != banID.String() {
+		t.Fatalf("barred %+v, want %s by id alone", got, banID)
+	}
+	f.hideBarred = false
+	got = withBlacklisted(barredAccounts(context.Background(), f, listed), listed, s)
+	if len(got) != 1 || got[0].Name != "Banned Branch" {
+		t.Fatalf("barred %+v, want Banned Branch once, by name", got)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

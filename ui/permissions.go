@@ -22,6 +22,7 @@ const (
 	ActBeneficiary                    // create or delete beneficiaries
 	ActApprove                        // approve or reject multi-signature operations
 	ActCreateSubAccount               // create a sub-account
+	ActManageWebhooks                 // register, change or delete webhooks
 )
 
 // Can reports whether the session may take the action now; the error says
@@ -61,6 +62,10 @@ func (s *Session) Can(a Action) error {
 		if !p.OperationApprover {
 			return errors.New("this access is not an approver")
 		}
+	case ActManageWebhooks:
+		if !p.ManageWebhooks {
+			return errors.New("this access lacks the manageWebhooks permission")
+		}
 	}
 	return nil
 }
@@ -91,7 +96,7 @@ func PermissionNames(p api.Permissions) []string {
 		{p.ViewOnly, "view only"},
 		{p.Admin, "admin"}, {p.PayIn, "payIn"}, {p.PayOut, "payOut"}, {p.Convert, "convert"},
 		{p.OnChain, "onChain"}, {p.Markup, "markup"}, {p.Beneficiary, "beneficiary"},
-		{p.OperationRequester, "requester"}, {p.OperationApprover, "approver"},
+		{p.OperationRequester, "requester"}, {p.OperationApprover, "approver"}, {p.ManageWebhooks, "manageWebhooks"},
 		{p.EnforceAllowedBeneficiaries, "allowed-beneficiaries-only"},
 	}
 	var out []string

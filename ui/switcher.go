@@ -100,7 +100,7 @@ func (sw *switcher) rebuild() {
 		}
 		sw.all = append(sw.all, it)
 	}
-	for _, a := range sw.barred {
+	for _, a := range withBlacklisted(sw.barred, sw.accounts, s) {
 		sw.all = append(sw.all, switchItem{account: Account{ID: a.ID, Name: a.Name}, kind: "sub-account", disabled: barredReason(s, a.ID)})
 	}
 	sw.refilter()

@@ -1,10 +1,15 @@
 // Package delivery sends the webhook deliveries the engine queues once
 // their events are committed: one signed POST each (RSA-PSS SHA-256 over
 // the raw body, base64 in the signature header, spec/service.md §6), and
-// records what the receiver answered. A delivery to the sandbox's own
-// receiver on a loopback address is served in process, so the demo
-// webhooks work without any network. Verify is the receiver's side of the
-// signature.
+// records what the receiver answered. Each endpoint (webhook URL) has its
+// own queue, sent in order by a goroutine of its own while it holds
+// deliveries, so a slow or dead endpoint delays only itself: a delivery
+// it does not accept is tried again with a growing pause, up to Tries
+// times, and at most MaxWaiting deliveries wait for one endpoint (past
+// that the oldest waiting is dropped, its attempt left unanswered). A
+// delivery to the sandbox's own receiver on a loopback address is served
+// in process, so the demo webhooks work without any network. Verify is
+// the receiver's side of the signature.
 package delivery
 
 import (
@@ -19,6 +24,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
@@ -27,8 +34,21 @@ import (
 // SignatureHeader carries a delivery's signature.
 const SignatureHeader = "signature"
 
-// senders is how many deliveries are sent at once.
-const senders = 4
+// The delivery policy [decided: the service documents none].
+const (
+	// Tries is how many times a delivery is sent before it is given up:
+	// an answer outside 2xx, or none within TryTimeout, is a failure.
+	Tries = 6
+	// TryTimeout bounds one try.
+	TryTimeout = 5 * time.Second
+	// FirstPause is the pause after a first failure; it doubles after each
+	// one, up to MaxPause.
+	FirstPause = 500 * time.Millisecond
+	MaxPause   = 30 * time.Second
+	// MaxWaiting is how many deliveries may wait for one endpoint; a new
+	// one past it drops the oldest waiting (not the one being tried).
+	MaxWaiting = 256
+)
 
 // Sender sends an engine's deliveries.
 type Sender struct {
@@ -37,48 +57,140 @@ type Sender struct {
 	// receiver is the sandbox's own receiver, served in process.
 	receiver http.Handler
 	client   *http.Client
+	// record notes what a try was answered (0: nothing, or dropped
+	// unsent): the engine's Answered.
+	record func(engine.Delivery, int)
+	// pause is FirstPause (shorter in tests).
+	pause time.Duration
+
+	mu        sync.Mutex
+	endpoints map[string]*endpoint
+	dropped   int
+	wg        sync.WaitGroup
+}
+
+// endpoint is the queue of one webhook URL; its head is being tried while
+// busy.
+type endpoint struct {
+	queue []engine.Delivery
+	busy  bool
 }
 
 // New is a sender of eng's deliveries, signed with key; receiver serves
 // the ones addressed to the sandbox's own receiver on loopback.
 func New(eng *engine.Engine, key *rsa.PrivateKey, receiver http.Handler) *Sender {
-	return &Sender{eng: eng, key: key, receiver: receiver, client: &http.Client{Timeout: 5 * time.Second}}
+	s := &Sender{eng: eng, key: key, receiver: receiver, client: &http.Client{Timeout: TryTimeout},
+		pause: FirstPause, endpoints: map[string]*endpoint{}}
+	s.record = eng.Answered
+	return s
 }
 
-// Run sends deliveries as they are queued until ctx is done, several at
-// once; it returns when the senders stopped.
+// Run takes deliveries as they are queued until ctx is done, into their
+// endpoint's queue; it returns when every endpoint's goroutine stopped.
 func (s *Sender) Run(ctx context.Context) {
-	done := make(chan struct{})
-	for range senders {
-		go func() {
-			defer func() { done <- struct{}{} }()
-			s.loop(ctx)
-		}()
-	}
-	for range senders {
-		<-done
-	}
-}
-
-// loop sends the deliveries of committed events, one at a time, and
-// records what each webhook answered.
-func (s *Sender) loop(ctx context.Context) {
 	out := s.eng.Outbox()
 	for {
-		d, ok := out.Pop()
-		if !ok {
-			select {
-			case <-ctx.Done():
-				return
-			case <-out.Wake():
-				continue
-			}
+		for d, ok := out.Pop(); ok; d, ok = out.Pop() {
+			s.enqueue(ctx, d)
 		}
+		select {
+		case <-ctx.Done():
+			s.wg.Wait()
+			return
+		case <-out.Wake():
+		}
+	}
+}
+
+// enqueue adds d to its endpoint's queue, dropping the oldest waiting
+// delivery when MaxWaiting already wait, and starts the endpoint's
+// goroutine if it is idle.
+func (s *Sender) enqueue(ctx context.Context, d engine.Delivery) {
+	s.mu.Lock()
+	ep := s.endpoints[d.URL]
+	if ep == nil {
+		ep = &endpoint{}
+		s.endpoints[d.URL] = ep
+	}
+	var drop engine.Delivery
+	dropping := len(ep.queue) >= MaxWaiting
+	if dropping {
+		i := 0
+		if ep.busy {
+			i = 1 // the head is being tried
+		}
+		drop = ep.queue[i]
+		ep.queue = slices.Delete(ep.queue, i, i+1)
+		s.dropped++
+	}
+	ep.queue = append(ep.queue, d)
+	start := !ep.busy
+	ep.busy = true
+	s.mu.Unlock()
+	if dropping {
+		s.record(drop, 0)
+	}
+	if start {
+		s.wg.Add(1)
+		go s.drain(ctx, d.URL, ep)
+	}
+}
+
+// drain sends an endpoint's deliveries in order until its queue is empty
+// (or ctx is done).
+func (s *Sender) drain(ctx context.Context, u string, ep *endpoint) {
+	defer s.wg.Done()
+	for {
+		s.mu.Lock()
+		if len(ep.queue) == 0 || ctx.Err() != nil {
+			ep.busy = false
+			if len(ep.queue) == 0 {
+				delete(s.endpoints, u)
+			}
+			s.mu.Unlock()
+			return
+		}
+		d := ep.queue[0]
+		s.mu.Unlock()
+		s.deliver(ctx, d)
+		s.mu.Lock()
+		ep.queue[0] = engine.Delivery{}
+		ep.queue = ep.queue[1:]
+		s.mu.Unlock()
+	}
+}
+
+// deliver tries d until the endpoint accepts it (2xx) or Tries failed,
+// pausing longer after each failure, and records each answer.
+func (s *Sender) deliver(ctx context.Context, d engine.Delivery) {
+	pause := s.pause
+	for try := 1; ; try++ {
+		status := s.send(ctx, d)
 		if ctx.Err() != nil {
 			return
 		}
-		s.eng.Answered(d, s.send(ctx, d))
+		s.record(d, status)
+		if status >= 200 && status < 300 || try == Tries {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, MaxPause)
 	}
+}
+
+// Waiting is how many deliveries wait for the endpoint that has the most,
+// and how many were dropped for an endpoint that had MaxWaiting.
+func (s *Sender) Waiting() (most, dropped int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ep := range s.endpoints {
+		most = max(most, len(ep.queue))
+	}
+	return most, s.dropped
 }
 
 // Sign is a delivery's signature: RSA-PSS SHA-256 over the raw body,
@@ -115,7 +227,7 @@ func (s *Sender) send(ctx context.Context, d engine.Delivery) int {
 		s.receiver.ServeHTTP(rec, req)
 		return rec.Code
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, TryTimeout)
 	defer cancel()
 	resp, err := s.client.Do(req.WithContext(ctx))
 	if err != nil {

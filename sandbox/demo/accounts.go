@@ -90,7 +90,7 @@ type demoAccess struct {
 }
 
 func demoAccesses() []demoAccess {
-	operator := records.Permissions{PayIn: true, PayOut: true, Convert: true, OnChain: true, Markup: true, Beneficiary: true}
+	operator := records.Permissions{PayIn: true, PayOut: true, Convert: true, OnChain: true, Markup: true, Beneficiary: true, ManageWebhooks: true}
 	requester := operator
 	requester.OperationRequester = true
 	approver := records.Permissions{OperationApprover: true}

@@ -116,9 +116,10 @@ func (e *Engine) StaticBrCode(c Caller, amount decimal.Decimal, label string) (s
 	return code, nil
 }
 
-// SubAccountPage is a page of the sub-accounts whose name contains name
-// (any case), newest first.
-func (e *Engine) SubAccountPage(name, cursor string) ([]*Account, string, error) {
+// SubAccountPage is a page of the sub-accounts the caller's access may see
+// whose name contains name (any case), newest first: a list hides a
+// sub-account the access is barred from, as /v2/accounts does.
+func (e *Engine) SubAccountPage(c Caller, name, cursor string) ([]*Account, string, error) {
 	name = strings.ToLower(name)
 	e.mu.RLock()
 	defer e.mu.RUnlock()
@@ -128,7 +129,7 @@ func (e *Engine) SubAccountPage(name, cursor string) ([]*Account, string, error)
 		ser.add(a.CreatedAt, a.ID, a)
 	}
 	return ser.page(cursor, PageSize, Window{}, func(a *Account) bool {
-		return name == "" || strings.Contains(strings.ToLower(a.Name), name)
+		return (name == "" || strings.Contains(strings.ToLower(a.Name), name)) && (c.Access == nil || c.Access.Reaches(a) == nil)
 	})
 }
 

@@ -89,6 +89,7 @@ func (e *Engine) loadAttempts() error {
 		a.attempts.add(r.CreatedAt, r.ID, &records.WebhookAttempt{
 			AccountID: acct, CreatedAt: fmtTime(r.CreatedAt), UpdatedAt: fmtTime(r.UpdatedAt), ID: r.ID.String(),
 			WebhookEventID: r.EventID, WebhookURL: r.URL, ResponseStatus: r.ResponseStatus, Acknowledged: r.Acknowledged,
+			EventAccountID: r.EventAccount,
 		})
 		return nil
 	})

@@ -162,6 +162,10 @@ type Webhook struct {
 	URL           string
 	Subscriptions []string
 	CreatedAt     time.Time
+	// Owner is the access that registered it, which alone may change or
+	// delete it and whose reach bounds what it hears; nil for a webhook
+	// of the account itself (the demo's).
+	Owner uuid.UUID
 }
 
 // Event is one recorded notification (a ticket transition, a KYC
@@ -173,4 +177,7 @@ type Event struct {
 	Status       string
 	DataID       string // the ticket's or the attempt's id
 	CreatedAt    time.Time
+	// Record is what the event is about as it reads now (the ticket's or
+	// the KYC attempt's JSON), nil when it is gone.
+	Record json.RawMessage
 }

@@ -91,6 +91,9 @@ const (
 	CodeBlacklisted = "ACCOUNT_BLACKLISTED"
 	CodeRailLocked  = "RAIL_LOCKED"
 	CodeSelf        = "SELF_APPROVAL"
+	// CodeNotWebhookOwner refuses a change of a webhook another access
+	// registered [decided: the service is silent].
+	CodeNotWebhookOwner = "NOT_WEBHOOK_OWNER"
 
 	CodeNotFound = "NOT_FOUND"
 

@@ -112,7 +112,8 @@ func (a *Access) Reaches(acct *Account) error {
 		return refuse(Forbidden, CodeBlacklisted, "this access is blacklisted from the main account")
 	}
 	if a.Blacklisted[acct.ID] {
-		return refuse(Forbidden, CodeBlacklisted, "this access is blacklisted from sub-account %s (%s)", acct.ID, acct.Name)
+		// The name is not told: a barred access is not shown it anywhere.
+		return refuse(Forbidden, CodeBlacklisted, "this access is blacklisted from sub-account %s", acct.ID)
 	}
 	return nil
 }

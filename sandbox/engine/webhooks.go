@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -43,13 +44,19 @@ type Delivery struct {
 	Body      []byte
 }
 
-// eventEnvelope is the delivered body [decided: the real payload is not
-// documented beyond {subscription, data}].
-type eventEnvelope struct {
+// Delivered is a delivery's body as the live service sends it (spec
+// §8.6): the event, wrapped.
+type Delivered struct {
+	Event DeliveredEvent `json:"event"`
+}
+
+// DeliveredEvent is the event of a delivery, and of GET .../events/{id}:
+// data holds the event's type (TICKET-CREATED…) and the record it is
+// about (ticket, kycAttempt).
+type DeliveredEvent struct {
 	ID           string         `json:"id"`
-	AccountID    string         `json:"accountId"`
-	SubAccountID string         `json:"subAccountId"`
 	Subscription string         `json:"subscription"`
+	SubAccountID string         `json:"subAccountId"`
 	CreatedAt    string         `json:"createdAt"`
 	Data         map[string]any `json:"data"`
 }
@@ -58,12 +65,13 @@ type eventEnvelope struct {
 // signed delivery to every webhook subscribed to tickets that hears the
 // account: its own and, for a sub-account, the main account's. The live
 // catalogue registers and lists webhooks without subAccountId (§7.4), so
-// the main account's webhooks hear every sub-account, which the envelope
-// names; an attempt is kept with the webhook's account. The caller holds
-// e.mu.
+// the main account's webhooks hear every sub-account, which the event
+// names — those the access that registered the webhook may see (a
+// webhook never carries an account its owner is barred from). An attempt
+// is kept with the webhook's account. The caller holds e.mu.
 func (e *Engine) recordTicketEvent(t *ticket, status string, at time.Time) {
 	acct := t.acct
-	ev := &Event{ID: e.newID(), Subscription: "TICKET", Status: status, DataID: t.ID.String(), CreatedAt: at}
+	ev := &Event{ID: e.newID(), Account: acct, Subscription: "TICKET", Status: status, DataID: t.ID.String(), CreatedAt: at}
 	e.insertEvent(acct, ev)
 	var body []byte
 	for _, owner := range e.hearers(acct) {
@@ -71,15 +79,31 @@ func (e *Engine) recordTicketEvent(t *ticket, status string, at time.Time) {
 			if !slices.Contains(w.Subscriptions, "TICKET") && !slices.Contains(w.Subscriptions, "*") {
 				continue
 			}
+			if !e.hears(w, acct) {
+				continue
+			}
 			if body == nil && e.seed == nil {
-				body, _ = json.Marshal(eventEnvelope{
-					ID: ev.ID.String(), AccountID: acct.MainID.String(), SubAccountID: acct.SubAccountID(), Subscription: "TICKET",
-					CreatedAt: fmtTime(at), Data: map[string]any{"status": status, "ticket": t.Ticket},
-				})
+				body, _ = json.Marshal(Delivered{Event: DeliveredEvent{
+					ID: ev.ID.String(), Subscription: "TICKET", SubAccountID: acct.SubAccountID(), CreatedAt: fmtTime(at),
+					Data: map[string]any{"type": status, "ticket": t.Ticket},
+				}})
 			}
 			e.addAttemptLocked(owner, ev, w.URL, at, body)
 		}
 	}
+}
+
+// hears reports whether webhook w may carry the events of acct: the
+// access that registered it must reach acct. A webhook registered by no
+// access in particular (the demo's, or one kept from before webhooks had
+// owners) is the account's own and hears all it is registered for; one
+// whose access is gone hears nothing. The caller holds e.mu.
+func (e *Engine) hears(w *Webhook, acct *Account) bool {
+	if w.Owner == uuid.Nil {
+		return true
+	}
+	who := e.st.accessByID[w.Owner]
+	return who != nil && who.Reaches(acct) == nil
 }
 
 // hearers are the accounts whose webhooks hear acct's events: acct, then
@@ -96,7 +120,7 @@ func (e *Engine) addAttemptLocked(acct *Account, ev *Event, target string, at ti
 	id := e.newID()
 	a := &records.WebhookAttempt{
 		AccountID: acct.ID.String(), CreatedAt: fmtTime(at), UpdatedAt: fmtTime(at), ID: id.String(),
-		WebhookEventID: ev.ID.String(), WebhookURL: target,
+		WebhookEventID: ev.ID.String(), WebhookURL: target, EventAccountID: ev.Account.ID,
 	}
 	acct.attempts.add(at, id, a)
 	defer e.saveAttempt(acct, a)
@@ -149,7 +173,8 @@ func (e *Engine) SetSelfBase(base string) {
 	}
 }
 
-// Outbox queues the deliveries of committed events for the senders: a
+// Outbox queues the deliveries of committed events for the sender, which
+// takes them at once into a queue per endpoint (package delivery): a
 // burst of transitions never blocks a request nor starts a goroutine per
 // delivery.
 type Outbox struct {
@@ -180,12 +205,6 @@ func (o *Outbox) Pop() (Delivery, bool) {
 	d := o.queue[0]
 	o.queue[0] = Delivery{}
 	o.queue = o.queue[1:]
-	if len(o.queue) > 0 {
-		select { // more work: wake another sender
-		case o.wake <- struct{}{}:
-		default:
-		}
-	}
 	return d, true
 }
 
@@ -209,10 +228,51 @@ func (e *Engine) Answered(d Delivery, status int) {
 // Subscriptions are the kinds of events a webhook may subscribe to.
 var Subscriptions = []string{"TICKET", "KYC", "LIMIT-UPDATE", "*"}
 
+// MayManageWebhooks refuses an access that may not register, change or
+// delete webhooks (the manageWebhooks permission, spec issue 27).
+func (a *Access) MayManageWebhooks(now time.Time) error {
+	if err := a.MayWrite(now); err != nil {
+		return err
+	}
+	if !a.Perms.ManageWebhooks {
+		return forbidden("missing permission manageWebhooks: this access may not register, change or delete webhooks")
+	}
+	return nil
+}
+
+// mayChange refuses a change of w by who: a webhook is changed or deleted
+// only by the access that registered it, and one of the account itself
+// (no owner) only by an access barred from no account, since it hears
+// them all. The caller holds e.mu.
+func (e *Engine) mayChange(who *Access, w *Webhook) error {
+	if w.Owner == who.ID {
+		return nil
+	}
+	if w.Owner == uuid.Nil && e.reachesAll(who) {
+		return nil
+	}
+	return refuse(Forbidden, CodeNotWebhookOwner, "webhook %s was registered by another access: only that access may change or delete it", w.ID)
+}
+
+// reachesAll reports whether who is barred from none of the accounts. The
+// caller holds e.mu.
+func (e *Engine) reachesAll(who *Access) bool {
+	if who.MainBlacklisted {
+		return false
+	}
+	for _, a := range e.st.subs {
+		if who.Blacklisted[a.ID] {
+			return false
+		}
+	}
+	return true
+}
+
 // RegisterWebhook registers a webhook (its URL and subscriptions checked
-// by the caller) for the operated account, up to maxWebhooks.
+// by the caller) for the operated account, up to maxWebhooks, owned by
+// the caller's access.
 func (e *Engine) RegisterWebhook(c Caller, url string, subscriptions []string) (uuid.UUID, error) {
-	if err := c.writable(); err != nil {
+	if err := c.Access.MayManageWebhooks(c.Now); err != nil {
 		return uuid.Nil, err
 	}
 	e.mu.Lock()
@@ -224,7 +284,7 @@ func (e *Engine) RegisterWebhook(c Caller, url string, subscriptions []string) (
 	if len(acct.webhooks) >= maxWebhooks {
 		return uuid.Nil, conflict(CodeLimitReached, "webhookUrl: this account already has %d webhooks, the maximum; delete one first", maxWebhooks)
 	}
-	w := &Webhook{ID: e.newID(), URL: url, Subscriptions: slices.Clone(subscriptions), CreatedAt: c.Now}
+	w := &Webhook{ID: e.newID(), URL: url, Subscriptions: slices.Clone(subscriptions), CreatedAt: c.Now, Owner: c.Access.ID}
 	acct.webhooks = append(acct.webhooks, w)
 	e.changed(acct)
 	return w.ID, nil
@@ -268,9 +328,10 @@ func (e *Engine) Webhook(c Caller, id uuid.UUID) (Webhook, error) {
 }
 
 // UpdateWebhook points a webhook of the operated account at url, with
-// subscriptions (both checked by the caller).
+// subscriptions (both checked by the caller), if the caller may change
+// it.
 func (e *Engine) UpdateWebhook(c Caller, id uuid.UUID, url string, subscriptions []string) (Webhook, error) {
-	if err := c.writable(); err != nil {
+	if err := c.Access.MayManageWebhooks(c.Now); err != nil {
 		return Webhook{}, err
 	}
 	e.mu.Lock()
@@ -281,6 +342,9 @@ func (e *Engine) UpdateWebhook(c Caller, id uuid.UUID, url string, subscriptions
 	}
 	for _, w := range acct.webhooks {
 		if w.ID == id {
+			if err := e.mayChange(c.Access, w); err != nil {
+				return Webhook{}, err
+			}
 			w.URL, w.Subscriptions = url, slices.Clone(subscriptions)
 			e.changed(acct)
 			return w.copy(), nil
@@ -289,9 +353,10 @@ func (e *Engine) UpdateWebhook(c Caller, id uuid.UUID, url string, subscriptions
 	return Webhook{}, notFound("webhook", id)
 }
 
-// DeleteWebhook deletes a webhook of the operated account.
+// DeleteWebhook deletes a webhook of the operated account, if the caller
+// may change it.
 func (e *Engine) DeleteWebhook(c Caller, id uuid.UUID) error {
-	if err := c.writable(); err != nil {
+	if err := c.Access.MayManageWebhooks(c.Now); err != nil {
 		return err
 	}
 	e.mu.Lock()
@@ -303,6 +368,9 @@ func (e *Engine) DeleteWebhook(c Caller, id uuid.UUID) error {
 	i := slices.IndexFunc(acct.webhooks, func(w *Webhook) bool { return w.ID == id })
 	if i < 0 {
 		return notFound("webhook", id)
+	}
+	if err := e.mayChange(c.Access, acct.webhooks[i]); err != nil {
+		return err
 	}
 	acct.webhooks = slices.Delete(acct.webhooks, i, i+1)
 	e.changed(acct)
@@ -321,8 +389,9 @@ func (e *Engine) AckAttempts(c Caller, ids []uuid.UUID) error {
 	if err != nil {
 		return err
 	}
+	barred := e.barred(c.Access)
 	for _, id := range ids {
-		if _, ok := acct.attempts.get(id); !ok {
+		if a, ok := acct.attempts.get(id); !ok || barred[a.EventAccountID] {
 			return notFound("webhook attempt", id)
 		}
 	}
@@ -335,18 +404,59 @@ func (e *Engine) AckAttempts(c Caller, ids []uuid.UUID) error {
 	return nil
 }
 
+// Barred are the ids of the accounts who is barred from: a webhook
+// attempt of an event of one of them is not shown to who.
+func (e *Engine) Barred(who *Access) map[uuid.UUID]bool {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.barred(who)
+}
+
+func (e *Engine) barred(who *Access) map[uuid.UUID]bool {
+	out := map[uuid.UUID]bool{}
+	if who == nil {
+		return out
+	}
+	for _, a := range append([]*Account{e.st.main}, e.st.subs...) {
+		if who.Reaches(a) != nil {
+			out[a.ID] = true
+		}
+	}
+	return out
+}
+
 // EventFilter is an event list query; empty fields do not filter.
 type EventFilter struct {
 	Subscription, DataID string
 	Window               Window
 }
 
-// Events is a page of the operated account's recorded events, newest
-// first, from the cursor.
+// eventAccounts are the accounts whose events c lists: the operated
+// account and, for the main account, each sub-account the access may see
+// (spec §8.6: subAccountId filters, the main account sees its
+// sub-accounts' events). The caller holds e.mu.
+func (e *Engine) eventAccounts(c Caller) ([]*Account, error) {
+	acct, err := e.scope(c)
+	if err != nil {
+		return nil, err
+	}
+	out := []*Account{acct}
+	if acct.Main {
+		for _, a := range e.st.subs {
+			if c.Access == nil || c.Access.Reaches(a) == nil {
+				out = append(out, a)
+			}
+		}
+	}
+	return out, nil
+}
+
+// Events is a page of the recorded events c may see, newest first, from
+// the cursor.
 func (e *Engine) Events(c Caller, f EventFilter, cursor string) ([]Event, string, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	acct, err := e.scope(c)
+	accts, err := e.eventAccounts(c)
 	if err != nil {
 		return nil, "", err
 	}
@@ -354,32 +464,66 @@ func (e *Engine) Events(c Caller, f EventFilter, cursor string) ([]Event, string
 	if err != nil {
 		return nil, "", err
 	}
-	rows, more, err := e.db.Events(acct.ID, store.EventFilter{Subscription: f.Subscription, DataID: f.DataID, From: f.Window.From, To: f.Window.To}, after, PageSize)
+	ids := make([]uuid.UUID, len(accts))
+	for i, a := range accts {
+		ids[i] = a.ID
+	}
+	rows, more, err := e.db.Events(ids, store.EventFilter{Subscription: f.Subscription, DataID: f.DataID, From: f.Window.From, To: f.Window.To}, after, PageSize)
 	if err != nil {
 		return nil, "", err
 	}
 	out := make([]Event, len(rows))
 	for i, r := range rows {
-		out[i] = eventOf(acct, r)
+		if out[i], err = e.eventOf(r); err != nil {
+			return nil, "", err
+		}
 	}
 	return out, cursorOf(more), nil
 }
 
-// Event is one recorded event of the operated account.
+// Event is one recorded event, of whichever account (spec §8.6: it takes
+// no subAccountId), if c may see that account; one it may not is not
+// found.
 func (e *Engine) Event(c Caller, id uuid.UUID) (Event, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	acct, err := e.scope(c)
-	if err != nil {
-		return Event{}, err
-	}
-	r, err := e.db.Event(acct.ID, id)
+	r, err := e.db.Event(id)
 	if err != nil {
 		return Event{}, notFound("webhook event", id)
 	}
-	return eventOf(acct, r), nil
+	acct := e.st.accounts[r.Account]
+	if acct == nil || (acct.Main && acct != e.st.main) || (!acct.Main && acct.MainID != e.st.main.ID) ||
+		(c.Access != nil && c.Access.Reaches(acct) != nil) {
+		return Event{}, notFound("webhook event", id)
+	}
+	return e.eventOf(r)
 }
 
-func eventOf(acct *Account, r store.EventRow) Event {
-	return Event{ID: r.ID, Account: acct, Subscription: r.Subscription, Status: r.Status, DataID: r.DataID, CreatedAt: r.CreatedAt}
+// eventOf is a stored event with the record it is about, as it reads
+// now. The caller holds e.mu.
+func (e *Engine) eventOf(r store.EventRow) (Event, error) {
+	acct := e.st.accounts[r.Account]
+	if acct == nil {
+		return Event{}, fmt.Errorf("event %s: unknown account %s", r.ID, r.Account)
+	}
+	ev := Event{ID: r.ID, Account: acct, Subscription: r.Subscription, Status: r.Status, DataID: r.DataID, CreatedAt: r.CreatedAt}
+	id, err := uuid.Parse(r.DataID)
+	if err != nil {
+		return ev, nil
+	}
+	switch r.Subscription {
+	case "TICKET":
+		t, err := e.loadTicket(false, acct, id)
+		if err != nil {
+			return Event{}, err
+		}
+		if t != nil {
+			ev.Record = t.stored
+		}
+	case "KYC":
+		if k, ok := acct.kyc.get(id); ok {
+			ev.Record, _ = json.Marshal(k)
+		}
+	}
+	return ev, nil
 }

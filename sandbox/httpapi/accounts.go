@@ -96,9 +96,10 @@ func accountInfo(a *engine.Account, id engine.Identity) AccountInfo {
 	}
 }
 
-// GET /v2/account/sub-accounts?name=&cursor=
+// GET /v2/account/sub-accounts?name=&cursor= (without those the access is
+// barred from)
 func (s *Server) listSubAccounts(c *call) error {
-	items, next, err := s.eng.SubAccountPage(c.query.Get("name"), c.query.Get("cursor"))
+	items, next, err := s.eng.SubAccountPage(c.caller(), c.query.Get("name"), c.query.Get("cursor"))
 	if err != nil {
 		return err
 	}

@@ -179,6 +179,9 @@ type Permissions struct {
 	EnforceAllowedBeneficiaries bool   `json:"enforceAllowedBeneficiaries"`
 	OperationRequester          bool   `json:"operationRequester"`
 	OperationApprover           bool   `json:"operationApprover"`
+	// ManageWebhooks lets the access register, change and delete
+	// webhooks [decided, issue 27].
+	ManageWebhooks bool `json:"manageWebhooks"`
 }
 
 // Fee is one applied fee; rebatable is set on the fees a ticket keeps.
@@ -612,4 +615,7 @@ type WebhookAttempt struct {
 	UpdatedAt      string `json:"updatedAt"`
 	WebhookEventID string `json:"webhookEventId"`
 	WebhookURL     string `json:"webhookUrl"`
+	// EventAccountID is the account the event is of (not shown): an
+	// access barred from it does not see the attempt.
+	EventAccountID uuid.UUID `json:"-"`
 }

@@ -87,13 +87,17 @@ func (s *Store) EachRecords(f func(account, kind string, body []byte) error) err
 // EachAttempt reads the webhook attempts, oldest first, each with the raw
 // id of its account (the row's Account is left for f to resolve).
 func (s *Store) EachAttempt(f func(account string, a AttemptRow) error) error {
-	return s.eachRow("SELECT id, account_id, event_id, url, created_at, updated_at, response_status, acknowledged FROM attempts ORDER BY created_at, id", func(r *sql.Rows) error {
-		var id, acct string
+	return s.eachRow(`SELECT a.id, a.account_id, a.event_id, a.url, a.created_at, a.updated_at, a.response_status, a.acknowledged, COALESCE(e.account_id, '')
+	FROM attempts a LEFT JOIN events e ON e.id = a.event_id ORDER BY a.created_at, a.id`, func(r *sql.Rows) error {
+		var id, acct, evAcct string
 		var created, updated int64
 		var acked int
 		var a AttemptRow
-		if err := r.Scan(&id, &acct, &a.EventID, &a.URL, &created, &updated, &a.ResponseStatus, &acked); err != nil {
+		if err := r.Scan(&id, &acct, &a.EventID, &a.URL, &created, &updated, &a.ResponseStatus, &acked, &evAcct); err != nil {
 			return err
+		}
+		if evAcct != "" {
+			a.EventAccount, _ = uuid.Parse(evAcct)
 		}
 		aid, err := uuid.Parse(id)
 		if err != nil {

@@ -68,11 +68,19 @@ type EventFilter struct {
 	From, To             time.Time
 }
 
-// Events reads up to limit events of an account matching f, newest first,
-// strictly older than after; next is nil on the last page. The caller
-// holds the lock for reading.
-func (s *Store) Events(account uuid.UUID, f EventFilter, after *Key, limit int) (events []EventRow, next *Key, err error) {
-	where, args := []string{"account_id = ?"}, []any{account.String()}
+// Events reads up to limit events of the accounts matching f, newest
+// first, strictly older than after; next is nil on the last page. The
+// caller holds the lock for reading.
+func (s *Store) Events(accounts []uuid.UUID, f EventFilter, after *Key, limit int) (events []EventRow, next *Key, err error) {
+	if len(accounts) == 0 {
+		return nil, nil, nil
+	}
+	marks, args := make([]string, len(accounts)), make([]any, 0, len(accounts)+8)
+	for i, a := range accounts {
+		marks[i] = "?"
+		args = append(args, a.String())
+	}
+	where := []string{"account_id IN (" + strings.Join(marks, ", ") + ")"}
 	if f.Subscription != "" {
 		where, args = append(where, "subscription = ?"), append(args, f.Subscription)
 	}
@@ -88,35 +96,39 @@ func (s *Store) Events(account uuid.UUID, f EventFilter, after *Key, limit int) 
 	if after != nil {
 		where, args = append(where, "(created_at, id) < (?, ?)"), append(args, after.At, after.ID.String())
 	}
-	rows, err := s.db.r.QueryContext(context.Background(), "SELECT id, subscription, status, data_id, created_at FROM events WHERE "+
+	rows, err := s.db.r.QueryContext(context.Background(), "SELECT id, account_id, subscription, status, data_id, created_at FROM events WHERE "+
 		strings.Join(where, " AND ")+" ORDER BY created_at DESC, id DESC LIMIT ?", append(args, limit+1)...)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		e := EventRow{Account: account}
-		var id string
+		var e EventRow
+		var id, acct string
 		var at int64
-		if err := rows.Scan(&id, &e.Subscription, &e.Status, &e.DataID, &at); err != nil {
+		if err := rows.Scan(&id, &acct, &e.Subscription, &e.Status, &e.DataID, &at); err != nil {
 			return nil, nil, err
 		}
 		if len(events) == limit {
 			last := events[len(events)-1]
 			return events, &Key{At: last.CreatedAt.UnixNano(), ID: last.ID}, rows.Err()
 		}
-		e.ID, e.CreatedAt = uuid.MustParse(id), time.Unix(0, at).UTC()
+		e.ID, e.Account, e.CreatedAt = uuid.MustParse(id), uuid.MustParse(acct), time.Unix(0, at).UTC()
 		events = append(events, e)
 	}
 	return events, nil, rows.Err()
 }
 
-// Event reads one event of an account (sql.ErrNoRows: none).
-func (s *Store) Event(account, id uuid.UUID) (EventRow, error) {
-	e := EventRow{ID: id, Account: account}
+// Event reads one event, whatever its account (sql.ErrNoRows: none).
+func (s *Store) Event(id uuid.UUID) (EventRow, error) {
+	e := EventRow{ID: id}
 	var at int64
-	err := s.db.r.QueryRowContext(context.Background(), "SELECT subscription, status, data_id, created_at FROM events WHERE id = ? AND account_id = ?",
-		id.String(), account.String()).Scan(&e.Subscription, &e.Status, &e.DataID, &at)
+	var acct string
+	err := s.db.r.QueryRowContext(context.Background(), "SELECT account_id, subscription, status, data_id, created_at FROM events WHERE id = ?",
+		id.String()).Scan(&acct, &e.Subscription, &e.Status, &e.DataID, &at)
+	if err == nil {
+		e.Account, err = uuid.Parse(acct)
+	}
 	e.CreatedAt = time.Unix(0, at).UTC()
 	return e, err
 }
@@ -128,6 +140,8 @@ type AttemptRow struct {
 	CreatedAt, UpdatedAt time.Time
 	ResponseStatus       int
 	Acknowledged         bool
+	// EventAccount is the event's account (read only, from the event).
+	EventAccount uuid.UUID
 }
 
 // PutAttempt stores a delivery attempt as it is now.

@@ -52,6 +52,7 @@ var matrix = []permission{
 	{"Alw", "allowed beneficiaries only", func(p api.Permissions) bool { return p.EnforceAllowedBeneficiaries }},
 	{"Req", "operation requester", func(p api.Permissions) bool { return p.OperationRequester }},
 	{"Apr", "operation approver", func(p api.Permissions) bool { return p.OperationApprover }},
+	{"Whk", "manage webhooks", func(p api.Permissions) bool { return p.ManageWebhooks }},
 }
 
 // columns are the matrix's: the e-mail, one per permission, MFA, frozen.

@@ -63,26 +63,18 @@ func (m *Model) onEvents(msg eventsMsg) {
 	d.events, d.eventsMore = evs, msg.Value.more
 }
 
-// eventName is what happened: the event's status (TICKET-CREATED,
+// eventName is what happened: the event's type (TICKET-CREATED,
 // DEPOSIT-SUCCESS, TICKET-CANCELED…).
 func eventName(e api.WebhookEvent) string {
-	if s, ok := e.Data["status"].(string); ok && s != "" {
+	if s := e.Type(); s != "" {
 		return s
 	}
 	return e.Subscription
 }
 
 // eventTicketStatus is the ticket's status the event carries, when its
-// data holds the ticket (a delivery's body does; a stored event's list
-// entry may not).
-func eventTicketStatus(e api.WebhookEvent) string {
-	if t, ok := e.Data["ticket"].(map[string]any); ok {
-		if s, ok := t["status"].(string); ok {
-			return s
-		}
-	}
-	return ""
-}
+// data holds the ticket.
+func eventTicketStatus(e api.WebhookEvent) string { return e.TicketStatus() }
 
 // eventLines is the detail's block of webhook events: time, event, and
 // the ticket's status when the event says it.

@@ -154,7 +154,7 @@ func (e *editor) request() api.UpdateWebhookRequest {
 
 // openEdit opens the form on the registered webhooks.
 func (m *Model) openEdit() tea.Cmd {
-	if err := m.s.Can(ui.ActWrite); err != nil {
+	if err := m.s.Can(ui.ActManageWebhooks); err != nil {
 		return ui.Toast(ui.ToastError, "Cannot edit a webhook: "+ui.ErrorText(err))
 	}
 	if len(m.hooks) == 0 {

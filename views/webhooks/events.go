@@ -31,19 +31,9 @@ func eventColumns(narrow bool) []widget.Column {
 		{Title: "Of (ticket, attempt…)"}, {Title: "Event", Width: 13}}
 }
 
-// eventData is what an event is about: its status and the id of the
-// record it concerns, whatever the kind names it.
-func eventData(e api.WebhookEvent) (status, of string) {
-	if v, ok := e.Data["status"].(string); ok {
-		status = v
-	}
-	for _, k := range []string{"ticketId", "attemptId", "id"} {
-		if v, ok := e.Data[k].(string); ok && v != "" {
-			return status, v
-		}
-	}
-	return status, ""
-}
+// eventData is what an event is about: its type and the id of the record
+// it concerns, in the wrapped shape or the older one.
+func eventData(e api.WebhookEvent) (status, of string) { return e.Type(), e.Subject() }
 
 func (m *Model) eventRow(e api.WebhookEvent) widget.Row {
 	status, of := eventData(e)

@@ -233,3 +233,23 @@ func TestWebhooksDropAnotherAccountsEventsAndEdit(t *testing.T) {
 			}
 		}}.Check(t)
 }
+
+// Editing a webhook needs the manageWebhooks permission: an access that
+// may write but lacks it is told why and gets no form.
+func TestEditWebhookNeedsManageWebhooks(t *testing.T) {
+	svc := &fakeService{hooks: []api.Webhook{hook}}
+	s := session(t, svc, false)
+	s.Access.AccountPermissions.ManageWebhooks = false
+	m := start(t, svc, s, 100, 30)
+	m.syncKeys()
+	if m.keys.Edit.Enabled() {
+		t.Error("the edit key is offered to an access without manageWebhooks")
+	}
+	cmd := m.openEdit()
+	if m.edit != nil {
+		t.Fatal("the edit form opened without manageWebhooks")
+	}
+	if msgs := run(t, m, cmd); len(msgs) == 0 || !strings.Contains(fmt.Sprint(msgs), "manageWebhooks") {
+		t.Errorf("no toast naming the permission: %v", msgs)
+	}
+}

@@ -244,7 +244,7 @@ func (m *Model) syncKeys() {
 	// Selecting only gathers attempts to acknowledge, so it goes with it.
 	k.Mark.SetEnabled(ok && canWrite)
 	k.Copy.SetEnabled(ok || m.detail != nil)
-	k.Edit.SetEnabled(canWrite && len(m.hooks) > 0)
+	k.Edit.SetEnabled(m.s.Can(ui.ActManageWebhooks) == nil && len(m.hooks) > 0)
 	if m.tab == 1 {
 		_, ev := m.events.Selected()
 		k.Open.SetEnabled(ev)

@@ -43,7 +43,7 @@ func session(t *testing.T, _ Service, readOnly bool) *ui.Session {
 	}
 	return &ui.Session{
 		Time: screentest.NewClock(now), Account: ui.Account{ID: uuid.New(), Name: "Main"}, ReadOnly: readOnly, Journal: j, Profile: "demo", Env: ui.EnvSandbox,
-		Access: &api.AccessInfo{Email: "op@example.com", AccountPermissions: api.Permissions{PayIn: true}},
+		Access: &api.AccessInfo{Email: "op@example.com", AccountPermissions: api.Permissions{PayIn: true, ManageWebhooks: true}},
 	}
 }
 

@@ -1,0 +1,151 @@
+package delivery
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+)
+
+// answer is one recorded answer to a try.
+type answer struct {
+	attempt uuid.UUID
+	status  int
+	at      time.Time
+}
+
+// testSender is a sender without an engine: what it records is kept.
+func testSender(t *testing.T) (*Sender, func() []answer) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var got []answer
+	s := &Sender{key: key, client: &http.Client{Timeout: TryTimeout}, pause: 20 * time.Millisecond, endpoints: map[string]*endpoint{}}
+	s.record = func(d engine.Delivery, status int) {
+		mu.Lock()
+		got = append(got, answer{d.AttemptID, status, time.Now()})
+		mu.Unlock()
+	}
+	return s, func() []answer {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]answer(nil), got...)
+	}
+}
+
+func run(t *testing.T, s *Sender) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() {
+		cancel()
+		s.wg.Wait()
+	})
+	return ctx
+}
+
+// An endpoint that never answers holds at most MaxWaiting deliveries;
+// past that the oldest waiting ones are dropped and recorded unanswered,
+// while the one being tried stays.
+func TestAnEndpointsQueueIsBounded(t *testing.T) {
+	s, answers := testSender(t)
+	stop := make(chan struct{})
+	tried := make(chan struct{}, 1)
+	dead := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		select {
+		case tried <- struct{}{}:
+		default:
+		}
+		<-stop
+	}))
+	t.Cleanup(dead.Close)
+	t.Cleanup(func() { close(stop) })
+	ctx := run(t, s)
+
+	const extra = 50
+	ids := make([]uuid.UUID, MaxWaiting+extra)
+	s.enqueue(ctx, engine.Delivery{AttemptID: uuid.New(), URL: dead.URL, Body: []byte(`{}`)})
+	<-tried // the first is being tried
+	for i := range ids {
+		ids[i] = uuid.New()
+		s.enqueue(ctx, engine.Delivery{AttemptID: ids[i], URL: dead.URL, Body: []byte(`{}`)})
+		if most, _ := s.Waiting(); most > MaxWaiting {
+			t.Fatalf("%d deliveries wait for one endpoint, over %d", most, MaxWaiting)
+		}
+	}
+	// The head plus MaxWaiting-1 wait; the extra+1 oldest behind the head
+	// were dropped, each recorded with no answer.
+	most, dropped := s.Waiting()
+	if most != MaxWaiting || dropped != extra+1 {
+		t.Errorf("waiting %d, dropped %d; want %d and %d", most, dropped, MaxWaiting, extra+1)
+	}
+	got := answers()
+	if len(got) != extra+1 {
+		t.Fatalf("%d recorded, want %d dropped", len(got), extra+1)
+	}
+	for i, a := range got {
+		if a.attempt != ids[i] || a.status != 0 {
+			t.Errorf("dropped #%d: %+v, want attempt %s unanswered", i, a, ids[i])
+		}
+	}
+}
+
+// A delivery the endpoint refuses is tried again after a pause that
+// doubles, until it is accepted; one never accepted is tried Tries times.
+func TestRefusedDeliveriesAreRetriedWithBackoff(t *testing.T) {
+	s, answers := testSender(t)
+	var mu sync.Mutex
+	calls := 0
+	flaky := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		mu.Lock()
+		calls++
+		n := calls
+		mu.Unlock()
+		if n <= 3 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	t.Cleanup(flaky.Close)
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(500) }))
+	t.Cleanup(refusing.Close)
+	ctx := run(t, s)
+
+	ok, never := uuid.New(), uuid.New()
+	s.enqueue(ctx, engine.Delivery{AttemptID: ok, URL: flaky.URL, Body: []byte(`{}`)})
+	s.enqueue(ctx, engine.Delivery{AttemptID: never, URL: refusing.URL, Body: []byte(`{}`)})
+	deadline := time.Now().Add(10 * time.Second)
+	of := func(id uuid.UUID) []answer {
+		var out []answer
+		for _, a := range answers() {
+			if a.attempt == id {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	for len(of(ok)) < 4 || len(of(never)) < Tries {
+		if time.Now().After(deadline) {
+			t.Fatalf("after 10 s: %d and %d tries recorded", len(of(ok)), len(of(never)))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	a := of(ok)
+	if a[0].status != 503 || a[2].status != 503 || a[3].status != 200 {
+		t.Errorf("flaky endpoint's answers %+v, want 503 ×3 then 200", a)
+	}
+	if g1, g3 := a[1].at.Sub(a[0].at), a[3].at.Sub(a[2].at); g1 < s.pause || g3 < 4*s.pause {
+		t.Errorf("pauses %v then %v; want at least %v, then doubled twice", g1, g3, s.pause)
+	}
+	time.Sleep(s.pause * 1 << Tries) // longer than one more pause would be
+	if n := len(of(never)); n != Tries {
+		t.Errorf("a never-accepted delivery was tried %d times, want %d", n, Tries)
+	}
+}
