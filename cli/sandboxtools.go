@@ -15,6 +15,7 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/keystore"
 	"github.com/tesouro-treasury/tesouro/sandbox"
+	"github.com/tesouro-treasury/tesouro/termsafe"
 )
 
 // requestLog wraps a sandbox's handler to print one line per request:
@@ -168,7 +169,8 @@ func (f *Forwarder) relay(w http.ResponseWriter, r *http.Request) {
 	// the body is relayed as it came whatever it reads as.
 	what := "(not a webhook event)"
 	if ev, err := api.ReadDelivery(body); err == nil {
-		what = ev.Subscription + " " + ev.Type() + " " + ev.ID
+		// Names from outside are shown escaped (termsafe), never obeyed.
+		what = termsafe.Text(ev.Subscription + " " + ev.Type() + " " + ev.ID)
 	}
 	start := time.Now()
 	status, result := f.deliver(r.Context(), r.Header, body)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/termsafe"
 )
 
 func newCmdWebhooks(f *Factory) *cobra.Command {
@@ -189,7 +190,7 @@ profile (or --credentials / --sandbox). Exit 0 when it verifies, 1 otherwise.`,
 			}
 			// The event is named in either shape (wrapped, §8.6, or flat).
 			if ev, err := api.ReadDelivery(body); err == nil {
-				fmt.Fprintf(f.Stdout, "signature valid (%d-byte body): %s %s event %s\n", len(body), ev.Subscription, ev.Type(), ev.ID)
+				fmt.Fprintf(f.Stdout, "signature valid (%d-byte body): %s\n", len(body), termsafe.Text(ev.Subscription+" "+ev.Type()+" event "+ev.ID))
 				return nil
 			}
 			fmt.Fprintf(f.Stdout, "signature valid (%d-byte body; not a webhook event)\n", len(body))

@@ -36,8 +36,8 @@ type fake struct {
 	limitsN   int
 	amounts   []string // amounts BR Codes were asked for
 	// gone makes every read go unanswered, as when the service stopped.
-	gone error
-	rails     map[uuid.UUID]*api.AccountMetadata
+	gone  error
+	rails map[uuid.UUID]*api.AccountMetadata
 }
 
 func (f *fake) Metadata(_ context.Context, sub uuid.UUID) (*api.AccountMetadata, error) {
