@@ -95,7 +95,7 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	}
 	a1.Send("Enter")
 	s = a1.WaitFor("Approvers", 10*time.Second)
-	for _, want := range []string{opID, "requester@", "· waiting", "Sends", "321.00 BRL via PIX", "Receives", "Pair", "Fees", "Request (payload)"} {
+	for _, want := range []string{opID, "requester@", "· waiting", "Sends", "321.00 BRL via PIX", "Receives", "Price         1 BRL = 1.000000 BRLA", "Fees", "Request (payload)"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("approver1's detail lacks %q", want)
 		}
