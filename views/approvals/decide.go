@@ -84,7 +84,7 @@ func (m *Screen) confirmApprove(it *item, holder *pixholder.Lookup, t *today) te
 	}
 	fmt.Fprintf(&b, "Account:     %s\n", accountLine(op))
 	if q != nil {
-		if fees := q.feeLines(); len(fees) > 0 {
+		if fees := q.chargedFees(); len(fees) > 0 {
 			fmt.Fprintf(&b, "Fees:        %s\n", strings.Join(fees, "; "))
 		}
 	}

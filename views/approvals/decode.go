@@ -138,6 +138,22 @@ func (q *quote) Receives() string { return amount(q.OutputAmount, q.OutputCurren
 // Short is the one-line form used in the list and the confirmation.
 func (q *quote) Short() string { return q.Sends() + " → " + q.Receives() }
 
+// chargedFees lists the fees charged, amounts only: the confirmation's
+// line, where the service's five fees, zero ones and descriptions
+// included, would bury the two that cost something.
+func (q *quote) chargedFees() []string {
+	var out []string
+	for _, f := range q.Fees {
+		if f.Amount.IsPositive() {
+			out = append(out, f.Type+" "+amount(f.Amount, f.Currency))
+		}
+	}
+	if len(out) == 0 && len(q.Fees) > 0 {
+		out = append(out, "none")
+	}
+	return out
+}
+
 // feeLines lists each applied fee.
 func (q *quote) feeLines() []string {
 	out := make([]string, 0, len(q.Fees))

@@ -63,3 +63,23 @@ func TestApprovalOfAFreshQuoteAndNoPriceNow(t *testing.T) {
 		t.Fatalf("a fresh quote's confirmation:\n%s", body)
 	}
 }
+
+// The confirmation names the fees that cost something: the service lists
+// all five, zero ones included, with long descriptions.
+func TestConfirmationNamesTheFeesCharged(t *testing.T) {
+	zero := decimal.Zero
+	q := &quote{Fees: []api.Fee{
+		{Type: "Markup Fee", Amount: zero, Currency: "BRLA", Description: "Total markup fees represented in the input currency."},
+		{Type: "In Fee", Amount: zero, Currency: "BRLA"},
+		{Type: "Conversion Fee", Amount: decimal.RequireFromString("3.52136"), Currency: "BRLA", Description: "Fees due to conversion from input currency to output currency."},
+		{Type: "Out Fee", Amount: decimal.RequireFromString("0.5"), Currency: "BRLA"},
+		{Type: "Gas Fee", Amount: zero, Currency: "BRLA"},
+	}}
+	if got := strings.Join(q.chargedFees(), "; "); got != "Conversion Fee 3.521360 BRLA; Out Fee 0.500000 BRLA" {
+		t.Errorf("fees charged = %q", got)
+	}
+	q.Fees = q.Fees[:2]
+	if got := q.chargedFees(); len(got) != 1 || got[0] != "none" {
+		t.Errorf("no fee charged reads %q", got)
+	}
+}
