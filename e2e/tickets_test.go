@@ -157,8 +157,8 @@ func TestE2ETradeJumpsToItsSettlementTicket(t *testing.T) {
 		t.Fatalf("no settlement ticket id on the trade:\n%s", screen)
 	}
 	tm.Send("t")
-	tm.WaitFor("Ticket "+m[1], 10*time.Second)
-	tm.WaitFor("Quote", 5*time.Second)
+	tm.WaitFor("Ticket "+m[1], 10*time.Second*patience())
+	tm.WaitFor("Quote", 10*time.Second*patience())
 }
 
 // filterStatus filters the list on screen (tickets, trades) to one status
