@@ -204,15 +204,11 @@ func (s *Server) login(c *call) error {
 	if req.Password == "" {
 		return badRequest(codeMissingField, "password: required")
 	}
-	mail := strings.ToLower(strings.TrimSpace(req.Email))
-	if err := checkMailLength(mail); err != nil {
+	mail, sh, k, err := s.throttled(req.Email, c.now)
+	if err != nil {
 		return err
 	}
-	sh, k := s.logins.throttle.shard(mail)
 	defer sh.mu.Unlock()
-	if err := sh.lockedOut(k, c.now); err != nil {
-		return err
-	}
 	a := s.eng.AccessByMail(mail)
 	if a == nil || !equalSecret(a.Password, req.Password) {
 		sh.failed(k, c.now)
@@ -224,13 +220,22 @@ func (s *Server) login(c *call) error {
 	return c.reply(http.StatusOK, map[string]string{"message": "a 6-digit login token was sent to " + a.Email})
 }
 
-// checkMailLength refuses an e-mail longer than any address can be (RFC
-// 5321), before it is remembered anywhere.
-func checkMailLength(mail string) error {
+// throttled reads the e-mail of a login step as the throttle keys it
+// (trimmed, lower case), refuses one longer than any address can be (RFC
+// 5321) before it is remembered anywhere, and one locked out by failures.
+// Without an error its throttle shard comes back locked, and the caller
+// unlocks it; with one, nothing is held.
+func (s *Server) throttled(email string, now time.Time) (string, *throttleShard, [sha256.Size]byte, error) {
+	mail := strings.ToLower(strings.TrimSpace(email))
 	if n := validate.Chars(mail); n > validate.MaxEmail {
-		return badRequest(codeInvalidField, "email: at most %d characters, got %d", validate.MaxEmail, n)
+		return "", nil, [sha256.Size]byte{}, badRequest(codeInvalidField, "email: at most %d characters, got %d", validate.MaxEmail, n)
 	}
-	return nil
+	sh, k := s.logins.throttle.shard(mail)
+	if err := sh.lockedOut(k, now); err != nil {
+		sh.mu.Unlock()
+		return "", nil, k, err
+	}
+	return mail, sh, k, nil
 }
 
 // POST /v2/auth/validate-login {email,emailToken} -> tokens.
@@ -248,15 +253,11 @@ func (s *Server) validateLogin(c *call) error {
 	if req.EmailToken == "" {
 		return badRequest(codeMissingField, "emailToken: required (the 6-digit token sent by e-mail)")
 	}
-	mail := strings.ToLower(strings.TrimSpace(req.Email))
-	if err := checkMailLength(mail); err != nil {
+	mail, sh, k, err := s.throttled(req.Email, c.now)
+	if err != nil {
 		return err
 	}
-	sh, k := s.logins.throttle.shard(mail)
 	defer sh.mu.Unlock()
-	if err := sh.lockedOut(k, c.now); err != nil {
-		return err
-	}
 	a := s.eng.AccessByMail(mail)
 	if a == nil {
 		return unauthenticated("e-mail or token is wrong")
