@@ -185,6 +185,33 @@ func endpointCases() []endpointCase {
 			status: 201, resp: `{"ticket":` + ticketJSON + `}`, check: checkTicket,
 		},
 		{
+			name: "Quote of a move between accounts (same token, INTERNAL to INTERNAL)",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.Quote(ctx, QuoteRequest{InputCurrency: "USDT", InputPaymentMethod: "INTERNAL", InputAmount: nd("100"), OutputCurrency: "USDT", OutputPaymentMethod: "INTERNAL"})
+			},
+			method: "GET", path: "/v2/account/quote/fixed-rate",
+			query:  "blockchainSendMethod=PERMIT&inputAmount=100&inputCurrency=USDT&inputPaymentMethod=INTERNAL&inputThirdParty=false&outputCurrency=USDT&outputPaymentMethod=INTERNAL&outputThirdParty=false",
+			status: 200,
+			resp:   `{"quoteToken":"qt-m","inputCurrency":"USDT","inputPaymentMethod":"INTERNAL","inputAmount":"100","outputCurrency":"USDT","outputPaymentMethod":"INTERNAL","outputAmount":"100","appliedFees":[],"basePrice":"1","pairName":"USDTUSDT"}`,
+			check: func(t *testing.T, got any) {
+				if q := got.(*Quote); q.PairName != "USDTUSDT" || !q.BasePrice.Equal(dec("1")) {
+					t.Errorf("move quote = %+v", q)
+				}
+			},
+		},
+		{
+			name: "CreateTicket moving funds to a sub-account",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				r, err := c.CreateTicket(ctx, uuid.Nil, CreateTicketRequest{QuoteToken: "qt-m", ExternalID: "move-1", TicketBlockchainOutput: &TicketBlockchainOutput{BeneficiaryWalletID: &sub}})
+				if err != nil {
+					return nil, err
+				}
+				return r.Ticket, nil
+			},
+			method: "POST", path: "/v2/account/tickets/", body: `{"quoteToken":"qt-m","externalId":"move-1","ticketBlockchainOutput":{"beneficiaryWalletId":"` + subID + `"}}`,
+			status: 201, resp: `{"ticket":` + ticketJSON + `}`, check: checkTicket,
+		},
+		{
 			name: "CreateTicket parked",
 			call: func(ctx context.Context, c *Client) (any, error) {
 				r, err := c.CreateTicket(ctx, uuid.Nil, ticketBody)

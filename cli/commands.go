@@ -15,7 +15,7 @@ import (
 // scriptingCommands are the commands that act on the service.
 func scriptingCommands(f *Factory) []*cobra.Command {
 	return []*cobra.Command{
-		newCmdBalances(f), newCmdAccounts(f), newCmdTickets(f), newCmdTicket(f), newCmdQuote(f),
+		newCmdBalances(f), newCmdAccounts(f), newCmdTickets(f), newCmdTicket(f), newCmdTransfer(f), newCmdQuote(f),
 		newCmdApprovals(f), newCmdBeneficiaries(f), newCmdWebhooks(f), newCmdStatement(f), newCmdAPI(f), newCmdBatch(f),
 	}
 }

@@ -73,6 +73,7 @@ func completeFlags(c *cobra.Command) {
 		"chain":           fixed(money.Chains()...),
 		"env":             fixed("sandbox", "production"),
 		"bits":            fixed("2048", "4096"),
+		"currency":        fixed(tokens()...),
 	}
 	for _, name := range []string{"since", "until", "amount", "output-amount", "external-id", "end-to-end-id", "alias", "jq",
 		"watch", "timeout", "limit", "reference", "pix-key", "to-address", "wallet-address", "address", "memo", "beneficiary",
@@ -86,6 +87,10 @@ func completeFlags(c *cobra.Command) {
 		for name, fn := range byName {
 			if fs.Lookup(name) == nil {
 				continue
+			}
+			if name == "to" && sub.Name() == "transfer" {
+				// An account there, not a currency.
+				fn = noFiles
 			}
 			_ = sub.RegisterFlagCompletionFunc(name, fn)
 		}

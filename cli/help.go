@@ -55,7 +55,7 @@ var helpGroups = []*cobra.Group{
 
 // groupOf places each command of the root in its group.
 var groupOf = map[string]string{
-	"balances": "service", "accounts": "service", "tickets": "service", "ticket": "service", "quote": "service",
+	"balances": "service", "accounts": "service", "tickets": "service", "ticket": "service", "transfer": "service", "quote": "service",
 	"approvals": "service", "beneficiaries": "service", "statement": "service", "webhooks": "service",
 	"batch": "service", "api": "service",
 	"profile": "setup", "keygen": "setup", "login": "setup", "sandbox": "setup",

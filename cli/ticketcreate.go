@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -90,7 +91,7 @@ profile allows them: tesouro profile add NAME ... --allow-scripted-writes.`,
 		}
 		return e.runWrite(cmd, write{what: "ticket create", interactive: interactive}, func(ctx context.Context, s *session) error {
 			in, _ := f.intent(qf, s.sub)
-			return e.createTicket(ctx, s, in, interactive, out)
+			return e.createTicket(ctx, s, in, interactive, out, nil)
 		})
 	}
 	return cmd
@@ -166,7 +167,10 @@ func flagWords(err error) string {
 	return flag + ": " + fe.Msg
 }
 
-func (e *Factory) createTicket(ctx context.Context, s *session, in payment.Intent, interactive bool, out *Output) error {
+// createTicket quotes the intent, shows the summary (and what describe
+// adds under it, when not nil), asks at a terminal and creates the ticket
+// once.
+func (e *Factory) createTicket(ctx context.Context, s *session, in payment.Intent, interactive bool, out *Output, describe func(w io.Writer, q *api.Quote)) error {
 	c := s.client()
 	// A ticket with this external id may exist from an earlier run whose
 	// outcome the caller never learnt: then nothing is created. Another
@@ -201,6 +205,9 @@ func (e *Factory) createTicket(ctx context.Context, s *session, in payment.Inten
 			return err
 		}
 		e.printSummary(ctx, s, q, in, deadline)
+		if describe != nil {
+			describe(e.Stderr, q)
+		}
 		if interactive && !e.Prompter.Confirm(ctx, "Create this ticket?") {
 			return errors.New("not confirmed: nothing created")
 		}
@@ -279,6 +286,8 @@ func payee(in payment.Intent) string {
 		return p.Address + " on " + in.OutMethod
 	case payment.ToOwnWallet:
 		return "the account's own wallet on " + in.OutMethod
+	case payment.ToAccount:
+		return "the " + in.OutCurrency + " balance of account " + p.ID.String()
 	}
 	return "the account's balance (" + in.OutCurrency + " " + in.OutMethod + ")"
 }

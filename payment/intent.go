@@ -45,6 +45,10 @@ const (
 	// ToOwnWallet: the operated account's own service wallet on the
 	// output's chain (the nil wallet id).
 	ToOwnWallet
+	// ToAccount: the balance of another account of the workspace, by its
+	// id (an INTERNAL output, service.md §8.5): a sub-account from the
+	// main account, the main account from a sub-account.
+	ToAccount
 )
 
 // inline reports whether the destination names a payee no beneficiary
@@ -62,7 +66,8 @@ type BankAccount struct {
 // Destination is where an intent's output goes.
 type Destination struct {
 	Kind DestKind
-	// ID is the registered beneficiary (ToBeneficiary).
+	// ID is the registered beneficiary (ToBeneficiary) or the account
+	// moved to (ToAccount).
 	ID uuid.UUID
 	// PixKey is the key paid (ToPixKey), as validate.PixKey normalises it.
 	PixKey string
@@ -312,6 +317,13 @@ func (in Intent) validatePayee() error {
 	case ToBeneficiary:
 		if p.ID == uuid.Nil {
 			return fieldErr("beneficiary", "%s", missingPayee(rail, in))
+		}
+	case ToAccount:
+		switch {
+		case p.ID == uuid.Nil:
+			return fieldErr("beneficiary", "moving funds needs the account they go to")
+		case p.ID == in.Account:
+			return fieldErr("beneficiary", "the funds would move to the account they come from: choose another account")
 		}
 	case ToPixKey:
 		if _, _, err := validate.PixKey(p.PixKey); err != nil {

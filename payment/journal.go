@@ -102,6 +102,8 @@ func destinationIDs(ids map[string]string, in Intent) {
 		ids["walletAddress"] = in.OutMethod + ":" + p.Address
 	case ToOwnWallet:
 		ids["beneficiaryWalletId"] = uuid.Nil.String()
+	case ToAccount:
+		ids["beneficiaryWalletId"] = p.ID.String()
 	}
 }
 

@@ -379,3 +379,38 @@ func TestMatchComparesThePayeeTheTicketNames(t *testing.T) {
 		t.Errorf("another address: %v", err)
 	}
 }
+
+// A move between accounts (service.md §8.5) is an INTERNAL output naming
+// the other account: built once, read back the same, a payout for the
+// permissions, and never to the account it comes from.
+func TestAMoveNamesTheOtherAccount(t *testing.T) {
+	sub := uuid.MustParse("0d5a3c6e-9f1b-4c1e-8a7d-2b9e6f4a1c30")
+	in := Intent{InCurrency: "USDT", InMethod: "INTERNAL", OutCurrency: "USDT", OutMethod: "INTERNAL",
+		Amount: decimal.NewFromInt(100), Pay: Destination{Kind: ToAccount, ID: sub}, ExternalID: "move-1"}
+	q := &api.Quote{QuoteToken: "qt", InputCurrency: "USDT", InputPaymentMethod: "INTERNAL", InputAmount: decimal.NewFromInt(100),
+		OutputCurrency: "USDT", OutputPaymentMethod: "INTERNAL", OutputAmount: decimal.NewFromInt(100)}
+	req, err := in.TicketRequest(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := req.TicketBlockchainOutput; o == nil || o.BeneficiaryWalletID == nil || *o.BeneficiaryWalletID != sub || o.WalletAddress != "" {
+		t.Fatalf("output block %+v, want beneficiaryWalletId %s", o, sub)
+	}
+	if back := FromRequest(req, q); back.Pay.Kind != ToAccount || back.Pay.ID != sub {
+		t.Errorf("read back as %+v", back.Pay)
+	}
+	if !in.Needs().PayOut {
+		t.Error("a move out of the account does not need payOut")
+	}
+	self := in
+	self.Account = sub
+	if err := self.Validate(); err == nil {
+		t.Error("a move to the account it comes from validated")
+	}
+	// The nil id keeps the output in the balance, as before.
+	own := in
+	own.Pay = Destination{Kind: ToBalance}
+	if r, _ := own.TicketRequest(q); r.TicketBlockchainOutput != nil || own.Needs().PayOut {
+		t.Errorf("an output kept in the balance: block %+v, payOut %v", r.TicketBlockchainOutput, own.Needs().PayOut)
+	}
+}

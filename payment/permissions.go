@@ -43,6 +43,10 @@ func (in Intent) Needs() Needs {
 	case PayOutUnlessOwnWallet:
 		n.PayOut = in.Pay.Kind != ToOwnWallet
 	}
+	// Funds moved to another account leave the one acted on.
+	if in.Pay.Kind == ToAccount {
+		n.PayOut = true
+	}
 	return n
 }
 

@@ -76,7 +76,7 @@ type Rail struct {
 
 // The rails, one per output kind. A chain rail is the same for every chain.
 var (
-	railBalance = Rail{Name: "INTERNAL", Accepts: []DestKind{ToBalance}, PayOut: PayOutNo}
+	railBalance = Rail{Name: "INTERNAL", Accepts: []DestKind{ToBalance, ToAccount}, PayOut: PayOutNo}
 	railChain   = Rail{Name: "chain", Block: BlockChainOutput, Payee: KindWallet,
 		Accepts: []DestKind{ToBeneficiary, ToAddress, ToOwnWallet}, PayOut: PayOutUnlessOwnWallet}
 	railPIX = Rail{Name: "PIX", Block: BlockPixOutput, Payee: KindBRL, Reference: "pixMessage", ReferenceLabel: "PIX message",

@@ -110,6 +110,10 @@ func setOutput(req *api.CreateTicketRequest, rail Rail, in Intent) {
 	p := in.Pay
 	id := p.ID
 	ref := in.Reference
+	if p.Kind == ToAccount {
+		req.TicketBlockchainOutput = &api.TicketBlockchainOutput{BeneficiaryWalletID: &id}
+		return
+	}
 	switch rail.Block {
 	case BlockPixOutput:
 		o := &api.TicketBrlPixOutput{PixMessage: ref}
@@ -198,6 +202,8 @@ func FromRequest(req api.CreateTicketRequest, q *api.Quote) Intent {
 			in.Pay = Destination{Kind: ToBalance}
 		case o.BeneficiaryWalletID != nil && *o.BeneficiaryWalletID == uuid.Nil:
 			in.Pay = Destination{Kind: ToOwnWallet}
+		case o.BeneficiaryWalletID != nil && strings.EqualFold(in.OutMethod, "INTERNAL"):
+			in.Pay = Destination{Kind: ToAccount, ID: *o.BeneficiaryWalletID}
 		case o.BeneficiaryWalletID != nil:
 			in.Pay = Destination{Kind: ToBeneficiary, ID: *o.BeneficiaryWalletID}
 		case o.WalletAddress != "":

@@ -71,7 +71,7 @@ func TestTicketOutputShapes(t *testing.T) {
 				t.Errorf("an INTERNAL output got a blockchain receiver: %+v", tk.BlockchainReceiverInfo)
 			}
 		}},
-		{"INTERNAL output with another wallet id", "operator", pixIn, func(r *api.CreateTicketRequest) { r.TicketBlockchainOutput = api.ToWallet(other) }, 400, "UNEXPECTED_BLOCK", nil},
+		{"INTERNAL output naming a wallet, not an account", "operator", pixIn, func(r *api.CreateTicketRequest) { r.TicketBlockchainOutput = api.ToWallet(other) }, 400, "UNKNOWN_BENEFICIARY", nil},
 		{"chain output by registered id", "operator", toPolygon, func(r *api.CreateTicketRequest) { r.TicketBlockchainOutput = api.ToWallet(polyWallet.ID) }, 201, "", func(t *testing.T, tk *api.Ticket) {
 			if got := tk.BlockchainReceiverInfo; got == nil || got.WalletAddress != polyWallet.WalletAddress {
 				t.Errorf("receiver %+v, want %s", got, polyWallet.WalletAddress)

@@ -163,7 +163,9 @@ func (h *History) Make(p *Plan, at time.Time) (*Past, error) {
 func (t *Past) Ticket() *records.Ticket { return &t.t.Ticket }
 
 // PaysOut reports whether the ticket's output leaves the account.
-func (t *Past) PaysOut() bool { return t.t.outKind != "internal" && t.t.outKind != "own" }
+func (t *Past) PaysOut() bool {
+	return t.t.outKind != "internal" && t.t.outKind != "own" && t.t.outKind != "move"
+}
 
 // FailDelivery has the delivery fail for reason.
 func (t *Past) FailDelivery(reason string) {

@@ -22,6 +22,7 @@ const (
 	moveFunded   = "ticket input received"
 	moveDelivery = "ticket input delivered"
 	moveCredit   = "ticket output credited"
+	moveIn       = "moved in from another account" // §8.5: the ticket is the other account's
 	moveMarkup   = "markup credited"
 )
 

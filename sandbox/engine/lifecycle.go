@@ -255,6 +255,10 @@ func (e *Engine) deliverLocked(t *ticket, at time.Time) {
 		gone = eurKind.missing(acct, t.outID)
 	case "ars":
 		gone = arsKind.missing(acct, t.outID)
+	case "move":
+		if e.st.accounts[t.outID] == nil {
+			gone = "account"
+		}
 	}
 	if gone == "" && t.failReason != "" {
 		gone = "-"
@@ -278,7 +282,7 @@ func (e *Engine) deliverLocked(t *ticket, at time.Time) {
 		r := *t.BrazilianFiatReceiverInfo
 		r.EndToEndID = e.endToEndID(sandboxISPB, at)
 		t.BrazilianFiatReceiverInfo = &r
-	case t.BlockchainReceiverInfo != nil:
+	case t.BlockchainReceiverInfo != nil && t.outKind != "move":
 		r := *t.BlockchainReceiverInfo
 		r.TxHash = e.txHash()
 		t.BlockchainReceiverInfo = &r
@@ -287,8 +291,11 @@ func (e *Engine) deliverLocked(t *ticket, at time.Time) {
 		e.move(acct, tokenFor(q.InputCurrency), t.held.Neg(), t.ID, moveDelivery, at)
 		t.held = decimal.Zero
 	}
-	if t.outKind == "internal" || t.outKind == "own" {
+	switch t.outKind {
+	case "internal", "own":
 		e.move(acct, q.OutputCurrency, q.OutputAmount, t.ID, moveCredit, at)
+	case "move":
+		e.move(e.st.accounts[t.outID], q.OutputCurrency, q.OutputAmount, t.ID, moveIn, at)
 	}
 	if t.MarkupInfo != nil {
 		m := *t.MarkupInfo

@@ -88,6 +88,9 @@ type Beneficiary struct {
 	Kind                       string
 	Record                     any // *BRLAccount, *Wallet, *USDAccount or *COPAccount
 	WalletAddress, WalletChain string
+	// The account funds move to (ACCOUNT, §8.5).
+	AccountID   uuid.UUID
+	AccountName string
 }
 
 // info is the operation as it stands; detail adds its approvers, quote
@@ -106,13 +109,13 @@ func (e *Engine) info(op *Operation, detail bool) OperationInfo {
 		}
 		q := op.q
 		v.Quote = &q
-		v.Beneficiary = beneficiaryOf(op)
+		v.Beneficiary = e.beneficiaryOf(op)
 	}
 	return v
 }
 
 // beneficiaryOf is the beneficiary record the parked output references.
-func beneficiaryOf(op *Operation) *Beneficiary {
+func (e *Engine) beneficiaryOf(op *Operation) *Beneficiary {
 	r, acct := &op.req, op.Acct
 	switch {
 	case r.TicketBrlPixOutput != nil:
@@ -126,6 +129,8 @@ func beneficiaryOf(op *Operation) *Beneficiary {
 		if id, err := uuid.Parse(r.TicketBlockchainOutput.BeneficiaryWalletID); err == nil {
 			if id == uuid.Nil {
 				return &Beneficiary{Kind: "OWN_WALLET", WalletAddress: acct.Wallet, WalletChain: op.q.OutputPaymentMethod}
+			} else if to, ok := e.st.accounts[id]; ok && to.MainID == acct.MainID {
+				return &Beneficiary{Kind: "ACCOUNT", AccountID: to.ID, AccountName: to.Name, WalletAddress: to.Wallet, WalletChain: op.q.OutputPaymentMethod}
 			} else if w, ok := acct.wallets.get(id); ok {
 				c := *w
 				return &Beneficiary{Kind: "WALLET", Record: &c}

@@ -109,7 +109,7 @@ func (e *Engine) planOutput(p *ticketPlan) error {
 	}
 	switch want {
 	case "":
-		return planInternalOutput(p)
+		return e.planInternalOutput(p)
 	case "ticketBrlPixOutput":
 		return e.planPixOutput(p)
 	case "ticketBlockchainOutput":
@@ -128,15 +128,42 @@ func (e *Engine) planOutput(p *ticketPlan) error {
 	return nil
 }
 
-// planInternalOutput keeps the output in the account's balance; the only
-// block allowed is a ticketBlockchainOutput naming the nil wallet.
-func planInternalOutput(p *ticketPlan) error {
+// planInternalOutput keeps the output in a balance: the account's own
+// (no block, or a ticketBlockchainOutput naming the nil wallet) or, to
+// move funds (§8.5), the balance of another account of the same main
+// account named by its id: a sub-account from the main account, the main
+// account from a sub-account. The access must reach the account moved to
+// and may pay out: the funds leave the account acted on [decided].
+func (e *Engine) planInternalOutput(p *ticketPlan) error {
 	p.outKind = "internal"
-	if o := p.req.TicketBlockchainOutput; o != nil {
-		if o.WalletAddress != "" || o.WalletChain != "" || o.WalletMemo != "" || o.BeneficiaryWalletID != uuid.Nil.String() {
-			return badRequest(CodeUnexpectedBlock, "ticketBlockchainOutput: the quote's output stays in the %s balance (INTERNAL); omit the block or send beneficiaryWalletId %s", p.q.OutputCurrency, uuid.Nil)
-		}
+	o := p.req.TicketBlockchainOutput
+	if o == nil {
+		return nil
 	}
+	if o.WalletAddress != "" || o.WalletChain != "" || o.WalletMemo != "" {
+		return badRequest(CodeUnexpectedBlock, "ticketBlockchainOutput: the quote's output stays in a %s balance (INTERNAL); send only beneficiaryWalletId: %s for this account's, or another account's id to move the funds there", p.q.OutputCurrency, uuid.Nil)
+	}
+	id, err := FieldUUID("ticketBlockchainOutput.beneficiaryWalletId", o.BeneficiaryWalletID)
+	if err != nil {
+		return err
+	}
+	if id == uuid.Nil || id == p.acct.ID {
+		return nil
+	}
+	to, ok := e.st.accounts[id]
+	switch {
+	case !ok || to.MainID != p.acct.MainID:
+		return badRequest(CodeUnknownBeneficiary, "ticketBlockchainOutput.beneficiaryWalletId: %s is not an account of this workspace; an INTERNAL output stays in this account (%s) or moves to its main account or one of its sub-accounts", id, uuid.Nil)
+	case !p.acct.Main && !to.Main:
+		return badRequest(CodeInvalidField, "ticketBlockchainOutput.beneficiaryWalletId: a sub-account moves funds only to its main account (%s); move them there first", p.acct.MainID)
+	}
+	if err := p.who.Reaches(to); err != nil {
+		return err
+	}
+	if !p.who.Perms.PayOut {
+		return forbidden("missing permission payOut: the %s leave this account for %s", p.q.OutputCurrency, to.Name)
+	}
+	p.outKind, p.outID, p.moveTo = "move", id, to
 	return nil
 }
 

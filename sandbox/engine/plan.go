@@ -116,7 +116,7 @@ type ticketPlan struct {
 	acct    *Account
 	who     *Access
 	ttl     time.Duration
-	outKind string // brl, wallet, own, usd, cop, internal, and the inline pix, inline
+	outKind string // brl, wallet, own, usd, cop, internal, move, and the inline pix, inline
 	outID   uuid.UUID
 	brl     *records.BRLAccount
 	wallet  *records.Wallet
@@ -129,7 +129,8 @@ type ticketPlan struct {
 	arsTo      *records.ArgentineFiatReceiverInfo
 	usd        *records.USDAccount
 	cop        *records.COPAccount
-	fromWallet string // blockchain input wallet (checksummed)
+	moveTo     *Account // the account an INTERNAL output moves to (§8.5)
+	fromWallet string   // blockchain input wallet (checksummed)
 	nowAt      time.Time
 }
 

@@ -117,6 +117,10 @@ func (e *Engine) fillOutput(t *ticket, p *ticketPlan) {
 		t.BlockchainReceiverInfo = &r
 	case "own":
 		t.BlockchainReceiverInfo = &records.BlockchainReceiverInfo{ID: e.newID().String(), TicketID: id.String(), WalletAddress: acct.Wallet, WalletChain: q.OutputPaymentMethod}
+	case "move":
+		// The receiver is the other account's service wallet, inside the
+		// service (INTERNAL): no chain transaction.
+		t.BlockchainReceiverInfo = &records.BlockchainReceiverInfo{ID: e.newID().String(), TicketID: id.String(), WalletAddress: p.moveTo.Wallet, WalletChain: q.OutputPaymentMethod}
 	case "usd":
 		b := p.usd
 		t.AmericanFiatReceiverInfo = &records.AmericanFiatInfo{

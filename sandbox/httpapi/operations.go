@@ -75,7 +75,11 @@ func beneficiaryView(b *engine.Beneficiary) json.RawMessage {
 			records.COPAccount
 		}{b.Kind, *r}
 	default:
-		v = map[string]string{"kind": b.Kind, "walletAddress": b.WalletAddress, "walletChain": b.WalletChain}
+		m := map[string]string{"kind": b.Kind, "walletAddress": b.WalletAddress, "walletChain": b.WalletChain}
+		if b.Kind == "ACCOUNT" {
+			m["id"], m["name"] = b.AccountID.String(), b.AccountName
+		}
+		v = m
 	}
 	out, _ := json.Marshal(v)
 	return out

@@ -89,8 +89,11 @@ func (c *call) quotePair() (*engine.QuoteRequest, error) {
 	if money.OutputOnly(p.InputCurrency) {
 		return nil, badRequest(codeUnsupportedPair, "unsupported pair %s: %s can only be paid out, never taken as input", pair, p.InputCurrency)
 	}
-	if p.InputCurrency == p.OutputCurrency && p.InputMethod == p.OutputMethod {
-		return nil, badRequest(codeUnsupportedPair, "unsupported pair %s: input and output are the same currency on the same method", pair)
+	// A token from balance to balance is how funds move between the main
+	// account and its sub-accounts (§8.5); any other same-sided pair does
+	// nothing.
+	if p.InputCurrency == p.OutputCurrency && p.InputMethod == p.OutputMethod && !(p.InputMethod == "INTERNAL" && money.IsToken(p.InputCurrency)) {
+		return nil, badRequest(codeUnsupportedPair, "unsupported pair %s: input and output are the same currency on the same method (only a token from balance to balance, INTERNAL to INTERNAL, moves funds between accounts)", pair)
 	}
 	return p, nil
 }

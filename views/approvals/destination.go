@@ -80,6 +80,10 @@ func destinationOf(op api.Operation, q *quote) destination {
 		}
 	case payment.ToOwnWallet:
 		d.Name, d.Where = "the account's own wallet", recordWhere(ben)
+	case payment.ToAccount:
+		// Funds moved to another account of the workspace (§8.5).
+		d.Rail = "INTERNAL move"
+		d.Name, d.Where = str(ben, "name"), "account "+p.ID.String()
 	}
 	if d.Where == "" && d.Name == "" {
 		d.Unknown = true
