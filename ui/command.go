@@ -23,7 +23,7 @@ type commandLine struct {
 }
 
 // commandWords are the commands besides the screen ids.
-var commandWords = []string{"sub", "ticket", "quote", "help", "quit"}
+var commandWords = []string{"sub", "move", "ticket", "quote", "help", "quit"}
 
 func (r *Root) openCommand() {
 	in := widget.NewInput()
@@ -105,14 +105,15 @@ func (r *Root) completions(text string) []string {
 		}
 		return out
 	}
-	if strings.ToLower(verb) != "sub" {
+	verb = strings.ToLower(verb)
+	if verb != "sub" && verb != "move" {
 		return nil
 	}
 	var out []string
 	arg = strings.ToLower(strings.TrimLeft(arg, " "))
 	for _, n := range r.accountNames() {
 		if strings.HasPrefix(strings.ToLower(n), arg) {
-			out = append(out, "sub "+n)
+			out = append(out, verb+" "+n)
 		}
 	}
 	if len(out) == 0 && arg != "" {
@@ -120,7 +121,7 @@ func (r *Root) completions(text string) []string {
 		// Brokerage") completes too.
 		for _, n := range r.accountNames() {
 			if strings.Contains(strings.ToLower(n), arg) {
-				out = append(out, "sub "+n)
+				out = append(out, verb+" "+n)
 			}
 		}
 	}
@@ -204,6 +205,29 @@ func (r *Root) runCommand(line string) (tea.Cmd, error) {
 			return nil, err
 		}
 		return r.requestSwitch(acc), nil
+	case "move":
+		// Move funds to the account named (none: the screen asks which).
+		if r.session == nil {
+			return nil, errNotConnected
+		}
+		if r.screenIndex("subaccounts") < 0 {
+			return nil, fmt.Errorf("the sub-accounts screen is not available")
+		}
+		id := ""
+		if arg != "" {
+			acc, err := findAccount(r.session.Accounts, arg)
+			if err != nil {
+				if cands := r.completions("move " + arg); len(cands) > 0 {
+					return nil, fmt.Errorf("no account named %q · Tab: %s", arg, strings.Join(cands, ", "))
+				}
+				return nil, err
+			}
+			id = "main"
+			if !acc.Main() {
+				id = acc.ID.String()
+			}
+		}
+		return r.navigate(NavigateMsg{Screen: "subaccounts", ID: id, Action: ActionMoveFunds}), nil
 	case "ticket":
 		if arg == "" {
 			return nil, fmt.Errorf("type the ticket id after :ticket")

@@ -158,7 +158,14 @@ func (s *Session) InFlight() int64 { return s.inFlight.Load() }
 type NavigateMsg struct {
 	Screen string
 	ID     string
+	// Action asks the screen to start something on the item once shown
+	// (ActionMoveFunds); "" only shows it.
+	Action string
 }
+
+// ActionMoveFunds asks the Sub-accounts screen to open the move of funds
+// to the account ID names (none: it asks which).
+const ActionMoveFunds = "move"
 
 // Navigate returns a command that navigates.
 func Navigate(screen, id string) tea.Cmd {

@@ -40,14 +40,18 @@ type Screen struct {
 	loaded  bool
 	table   *listing.Table[account]
 	creates int // creations under way
-	width   widthClass
-	query   string // the / filter, matched fuzzily against name and type
+	// moving awaits a move's quote; sending its creation; moves counts
+	// the creations under way.
+	moving, sending ui.Slot
+	moves           int
+	width           widthClass
+	query           string // the / filter, matched fuzzily against name and type
 
 	keys keyMap
 }
 
 type keyMap struct {
-	Switch, Create, Copy, Refresh key.Binding
+	Switch, Create, Move, Copy, Refresh key.Binding
 }
 
 // New builds the screen for a session.
@@ -58,6 +62,7 @@ func New(s *ui.Session, svc Service) ui.Screen {
 		keys: keyMap{
 			Switch:  ui.Binding("enter", "operate this account", "enter"),
 			Create:  ui.Binding("c", "create sub-account", "c"),
+			Move:    ui.Binding("m", "move funds here", "m"),
 			Copy:    ui.Binding("y", "copy account id", "y"),
 			Refresh: ui.Binding("r", "refresh", "r"),
 		},
@@ -85,8 +90,9 @@ func (m *Screen) Title() string { return "Sub-accounts" }
 // Capturing implements ui.Screen.
 func (m *Screen) Capturing() bool { return false }
 
-// Busy implements ui.Screen: a creation under way would be lost on quit.
-func (m *Screen) Busy() bool { return m.creates > 0 }
+// Busy implements ui.Screen: a creation or a move under way would be lost
+// on quit.
+func (m *Screen) Busy() bool { return m.creates > 0 || m.moves > 0 }
 
 // Filterable implements ui.Filterable.
 func (m *Screen) Filterable() bool { return true }
@@ -142,6 +148,21 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		}
 		m.creates++
 		return m, m.send(msg.Value.name, msg.Value.kind)
+	case moveQuotedMsg:
+		if !m.moving.Take(msg) {
+			return m, nil
+		}
+		return m, m.onMoveQuoted(msg)
+	case startMoveMsg:
+		if !m.s.Owns(msg) {
+			return m, nil // confirmed on the screen of another account
+		}
+		return m, m.onStartMove(msg)
+	case movedMsg:
+		if !m.sending.Take(msg) {
+			return m, nil
+		}
+		return m, m.onMoved(msg)
 	case ui.AccessLoadedMsg, ui.AccountsLoadedMsg:
 		m.rebuild()
 		return m, nil
@@ -156,6 +177,9 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case ui.NavigateMsg:
 		if msg.ID != "" {
 			m.table.Select(msg.ID)
+		}
+		if msg.Action == ui.ActionMoveFunds {
+			return m, m.moveFromCommand(msg.ID)
 		}
 		return m, nil
 	case tea.KeyPressMsg:
@@ -182,6 +206,12 @@ func (m *Screen) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return ui.Toast(ui.ToastError, "This access is blacklisted from "+a.acc.Name+": it cannot be operated")
 		}
 		return func() tea.Msg { return ui.SwitchAccountMsg{Account: a.acc} }
+	case key.Matches(msg, m.keys.Move):
+		a, ok := m.table.Selected()
+		if !ok {
+			return nil
+		}
+		return m.startMoveTo(a.acc)
 	case key.Matches(msg, m.keys.Create):
 		if err := m.s.Can(ui.ActCreateSubAccount); err != nil {
 			return ui.Toast(ui.ToastError, "Cannot create a sub-account: "+ui.ErrorText(err))
@@ -198,7 +228,11 @@ func (m *Screen) KeyMap() []key.Binding {
 	k.Switch.SetEnabled(sel && !m.blacklisted(a) && a.acc.ID != m.s.Account.ID)
 	k.Copy.SetEnabled(sel)
 	k.Create = m.s.Gate(k.Create, ui.ActCreateSubAccount)
-	return append([]key.Binding{k.Switch, k.Create, k.Copy, k.Refresh}, m.table.KeyMap()...)
+	k.Move = m.s.Gate(k.Move, ui.ActPayOut)
+	if sel {
+		k.Move.SetEnabled(k.Move.Enabled() && a.acc.ID != m.s.Account.ID && (a.acc.Main() || m.s.Account.Main()) && !m.blacklisted(a))
+	}
+	return append([]key.Binding{k.Switch, k.Move, k.Create, k.Copy, k.Refresh}, m.table.KeyMap()...)
 }
 
 // askName, askType and confirmCreate chain the creation dialogue.

@@ -2,6 +2,7 @@ package subaccounts
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -40,6 +41,19 @@ func (f *fake) CreateSubAccount(_ context.Context, req api.CreateSubAccountReque
 	id := uuid.New()
 	f.subs = append(f.subs, sub(id, req.Name))
 	return id, nil
+}
+
+// The fake prices nothing: moving funds is tested against the sandbox
+// (move_test.go).
+var errNoMoves = errors.New("the fake service does not move funds")
+
+func (f *fake) Quote(context.Context, api.QuoteRequest) (*api.Quote, error) { return nil, errNoMoves }
+func (f *fake) Balances(context.Context, uuid.UUID) (api.Balances, error)   { return nil, errNoMoves }
+func (f *fake) CreateTicket(context.Context, uuid.UUID, api.CreateTicketRequest) (*api.CreateTicketResult, error) {
+	return nil, errNoMoves
+}
+func (f *fake) FindTicketByExternalID(context.Context, uuid.UUID, string) (*api.Ticket, bool, error) {
+	return nil, false, errNoMoves
 }
 
 // rename renames the first sub-account, as another session would.
