@@ -60,19 +60,24 @@ type moved struct {
 }
 
 // Report implements ui.Reporter: the outcome in one line, for a move whose
-// answer arrives after its session ended.
+// answer arrives after its session ended and for the screen's toast.
 func (r moved) Report(err error) string {
 	what := fmt.Sprintf("move of %s %s to %s", money.Format(r.mv.in.Amount, r.mv.in.InCurrency), r.mv.in.InCurrency, r.mv.to.Name)
 	switch {
 	case err != nil:
 		return what + " not made: " + ui.ErrorText(err)
 	case r.out.Status == payment.Parked && r.out.Operation != nil:
-		return what + " sent for approval: operation " + r.out.Operation.ID.String()
+		return what + " sent for approval: operation " + short(r.out.Operation.ID)
+	case r.out.Status == payment.Existing && r.out.Ticket != nil:
+		return what + " already made: ticket " + short(r.out.Ticket.ID) + " " + string(r.out.Ticket.Status)
 	case r.out.Ticket != nil:
-		return what + ": ticket " + r.out.Ticket.ID.String() + " (" + string(r.out.Ticket.Status) + ")"
+		return what + ": ticket " + short(r.out.Ticket.ID) + " " + string(r.out.Ticket.Status) + ", credited when paid"
 	}
 	return what + ": the service answered without a ticket; look for external id " + r.mv.in.ExternalID + " in Tickets"
 }
+
+// short is the 8 characters of an id the lists show (and :ticket takes).
+func short(id uuid.UUID) string { return id.String()[:8] }
 
 type (
 	moveQuotedMsg = ui.Result[moveQuote]
@@ -266,8 +271,17 @@ func (m *Screen) moveBody(mq moveQuote) string {
 	if mq.balErr != nil {
 		fmt.Fprintf(&b, "From: %s\nTo:   %s\n(balances not read: %s)\n", mq.mv.from.Name, mq.mv.to.Name, ui.ErrorText(mq.balErr))
 	} else {
-		fmt.Fprintf(&b, "From: %s\n      %s → %s\n", mq.mv.from.Name, f(mq.fromBal), f(mq.fromBal.Sub(q.InputAmount)))
-		fmt.Fprintf(&b, "To:   %s\n      %s → %s once paid\n", mq.mv.to.Name, f(mq.toBal), f(mq.toBal.Add(q.OutputAmount)))
+		// The four balances right-aligned, so that the eye compares them.
+		nums := []string{
+			money.Format(mq.fromBal, cur), money.Format(mq.fromBal.Sub(q.InputAmount), cur),
+			money.Format(mq.toBal, cur), money.Format(mq.toBal.Add(q.OutputAmount), cur),
+		}
+		w := 0
+		for _, n := range nums {
+			w = max(w, len(n))
+		}
+		fmt.Fprintf(&b, "From: %s\n      %s %*s → %*s\n", mq.mv.from.Name, cur, w, nums[0], w, nums[1])
+		fmt.Fprintf(&b, "To:   %s\n      %s %*s → %*s once paid\n", mq.mv.to.Name, cur, w, nums[2], w, nums[3])
 		if short := q.InputAmount.Sub(mq.fromBal); short.IsPositive() {
 			fmt.Fprintf(&b, "⚠ %s holds %s less than this: the service will refuse it\n", mq.mv.from.Name, f(short))
 		}
@@ -276,8 +290,7 @@ func (m *Screen) moveBody(mq moveQuote) string {
 	if p := payment.QuotePrice(q); p.Known() {
 		fmt.Fprintf(&b, "Price: %s\n", p.Both())
 	}
-	left := int(mq.at.Add(moveQuoteLife).Sub(m.s.Now()).Seconds())
-	fmt.Fprintf(&b, "Quote: valid %d s more (renewed if it runs out)\n", max(left, 0))
+	fmt.Fprintf(&b, "Quote: valid until %s (priced again if it runs out)\n", mq.at.Add(moveQuoteLife).Local().Format("15:04:05"))
 	fmt.Fprintf(&b, "External id: %s\nEnvironment: %s", mq.mv.in.ExternalID, m.s.Env)
 	return b.String()
 }
@@ -316,10 +329,8 @@ func (m *Screen) onMoved(msg movedMsg) tea.Cmd {
 	if r.out.Status == payment.Existing {
 		level = ui.ToastInfo
 	}
-	text := strings.ToUpper(r.Report(nil)[:1]) + r.Report(nil)[1:]
-	if r.out.Status == payment.Created || r.out.Status == payment.Existing {
-		text += "; " + r.mv.to.Name + " is credited when it is paid"
-	}
+	text := r.Report(nil)
+	text = strings.ToUpper(text[:1]) + text[1:]
 	cmds = append(cmds, ui.Toast(level, text), ui.ChangedIn(m.s.Account.ID, ui.ChangedTickets|ui.ChangedBalances|ui.ChangedOperations, m.ID()))
 	return tea.Batch(cmds...)
 }

@@ -91,8 +91,8 @@ func TestMoveFundsToASubAccountAgainstTheSandbox(t *testing.T) {
 	ask := d.Asks[0]
 	for _, want := range []string{
 		"Acme Treasury Ltda", to.AccountInfo.Name,
-		"USDT " + fmtUSDT(mainBefore) + " → USDT " + fmtUSDT(mainBefore.Sub(decimal.NewFromInt(100))),
-		"USDT " + fmtUSDT(subBefore) + " → USDT " + fmtUSDT(subBefore.Add(decimal.NewFromInt(100))) + " once paid",
+		fmtUSDT(mainBefore) + " → " + fmtUSDT(mainBefore.Sub(decimal.NewFromInt(100))),
+		fmtUSDT(subBefore.Add(decimal.NewFromInt(100))) + " once paid",
 		"Price: 1 USDT = 1.000000 USDT", "External id: move-", "Environment: sandbox",
 	} {
 		if !strings.Contains(ask.Title+"\n"+ask.Body, want) {
@@ -104,7 +104,7 @@ func TestMoveFundsToASubAccountAgainstTheSandbox(t *testing.T) {
 	}
 	d.Run(ask.OnYes)
 	last := d.Toasts[len(d.Toasts)-1]
-	if last.Level != ui.ToastSuccess || !strings.Contains(last.Text, "ticket ") || !strings.Contains(last.Text, "credited when it is paid") {
+	if last.Level != ui.ToastSuccess || !strings.Contains(last.Text, "ticket ") || !strings.Contains(last.Text, "credited when paid") {
 		t.Fatalf("outcome toast %+v", last)
 	}
 	if got := balance(t, c, uuid.Nil, "USDT"); !got.Equal(mainBefore.Sub(decimal.NewFromInt(100))) {
