@@ -159,7 +159,10 @@ func (m *Screen) detailLines(it *item) []string {
 	l = append(l, "", th.Title.Render("Quote"))
 	if q := it.quote; q != nil {
 		l = append(l, m.kv("Sends", q.Sends()+" via "+q.InputMethod), m.kv("Receives", q.Receives()+" via "+q.OutputMethod),
-			m.kv("Price", q.price().String()), m.kv("Inverse", q.price().Inverse().String()))
+			m.kv("Price", q.price().String()))
+		if p := q.price(); p.Base != p.Quote {
+			l = append(l, m.kv("Inverse", p.Inverse().String()))
+		}
 		if q.SendMethod != "" {
 			l = append(l, m.kv("Send method", q.SendMethod))
 		}
