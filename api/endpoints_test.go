@@ -1055,8 +1055,10 @@ func endpointCases() []endpointCase {
 			},
 		},
 		{
-			name:   "SetEmailConfig sends an empty list, not null, to e-mail nothing",
-			call:   func(ctx context.Context, c *Client) (any, error) { return c.SetEmailConfig(ctx, EmailConfig{Email: "ops@acme.example"}) },
+			name: "SetEmailConfig sends an empty list, not null, to e-mail nothing",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.SetEmailConfig(ctx, EmailConfig{Email: "ops@acme.example"})
+			},
 			method: "PUT", path: "/v2/notifications/email-config", body: `{"email":"ops@acme.example","subscriptions":[]}`,
 			status: 200, resp: `{"email":"ops@acme.example","subscriptions":[]}`,
 			check: func(t *testing.T, got any) {
@@ -1104,8 +1106,10 @@ func endpointCases() []endpointCase {
 			},
 		},
 		{
-			name:   "StartKYCWebSDK",
-			call:   func(ctx context.Context, c *Client) (any, error) { return c.StartKYCWebSDK(ctx, uuid.Nil, "https://acme.example/kyc-done") },
+			name: "StartKYCWebSDK",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.StartKYCWebSDK(ctx, uuid.Nil, "https://acme.example/kyc-done")
+			},
 			method: "POST", path: "/v2/kyc/new-level-1/web-sdk", body: `{"redirectUrl":"https://acme.example/kyc-done"}`,
 			status: 200, resp: `{"attemptId":"` + benID + `","url":"https://kyc.example/flow/1"}`,
 			check: func(t *testing.T, got any) {

@@ -25,7 +25,7 @@ func TestPaymentSessionLifecycle(t *testing.T) {
 	for body, code := range map[string]string{
 		`{}`: "MISSING_FIELD",
 		`{"paymentOptions":[{"inputCurrency":"USD","inputPaymentMethod":"ACH","outputCurrency":"BRLA","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"BRLA"}`:                                         "INVALID_FIELD",
-		`{"paymentOptions":[{"inputCurrency":"BRL","inputPaymentMethod":"PIX","outputCurrency":"BRL","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"BRL"}`:                                          "INVALID_FIELD",
+		`{"paymentOptions":[{"inputCurrency":"BRL","inputPaymentMethod":"PIX","outputCurrency":"BRL","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"BRL"}`:                                           "INVALID_FIELD",
 		`{"paymentOptions":[{"inputCurrency":"BRL","inputPaymentMethod":"PIX","outputCurrency":"BRLA","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"BRLA","onCompleteRedirectionUrl":"http://x.y"}`: "INVALID_FIELD",
 		`{"paymentOptions":[{"inputCurrency":"BRL","inputPaymentMethod":"PIX","outputCurrency":"BRLA","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"BRLA","expirationInMinutes":-5}`:                "INVALID_FIELD",
 		`{"paymentOptions":[{"inputCurrency":"BRL","inputPaymentMethod":"PIX","outputCurrency":"BRLA","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"BRLA","metadata":[1]}`:                          "INVALID_FIELD",
