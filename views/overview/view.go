@@ -119,7 +119,7 @@ func (m *Screen) leftLines(w int) []string {
 		if m.h-len(lines)-2-len(extra) >= minTicketLines {
 			lines = append(append(lines, ""), extra[:len(extra)-1]...)
 		} else {
-			lines = append(lines, "", ui.Fit(t.Muted.Render("wallets, PIX key, limits: a window ≥ "+strconv.Itoa(twoColumns)+" columns · p PIX QR"), w, 1))
+			lines = append(lines, "", ui.Fit(t.Muted.Render("wallets, PIX key, TED, limits: a window ≥ "+strconv.Itoa(twoColumns)+" columns · p PIX QR · b copies TED"), w, 1))
 		}
 	}
 	return lines
