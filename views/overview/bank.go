@@ -3,6 +3,7 @@ package overview
 import (
 	"context"
 	"errors"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -75,6 +76,46 @@ func (m *Screen) bankLines(w int) []string {
 		lines[i] = ui.Fit(l, w, 1)
 	}
 	return lines
+}
+
+// tedColumn is the TED details as a block of the left column (w cells,
+// room lines left under the blocks above it): a blank line, the title and
+// each part on its own line; when they do not all fit, one line saying
+// that b copies them; nothing until the service answered, or when there
+// is not even room for that.
+func (m *Screen) tedColumn(w, room int) []string {
+	t := m.s.Styles()
+	title := t.Title.Render("Receive by TED")
+	var body []string
+	switch b := m.bank; {
+	case b == nil && m.bankErr != nil:
+		if ae, ok := errors.AsType[*api.Error](m.bankErr); ok && ae.Code == "IDENTITY_NOT_CONFIRMED" {
+			for _, l := range wrapWords("  ", strings.Fields("none until the account's KYC is approved"), w) {
+				body = append(body, t.Muted.Render(l))
+			}
+		} else {
+			body = []string{ui.Fit("  "+t.Error.Render("✗ "+ui.ErrorText(m.bankErr)), w, 1)}
+		}
+	case b == nil:
+		return nil
+	default:
+		title += t.Muted.Render(" · b copies")
+		body = append(body, "  "+t.Value.Render(b.BankCode+" "+b.BankName), "  "+t.Value.Render("branch "+b.BranchCode),
+			"  "+t.Value.Render("account "+b.AccountNumber+" ("+b.AccountType+")"))
+		body = append(body, wrapWords("  ", strings.Fields(b.HolderName), w)...)
+		body = append(body, "  "+t.Value.Render(taxIDText(b.TaxID)))
+	}
+	if 2+len(body) <= room {
+		lines := []string{"", title}
+		for _, l := range body {
+			lines = append(lines, ui.Fit(l, w, 1))
+		}
+		return lines
+	}
+	if m.bank != nil && room >= 2 {
+		return []string{"", ui.Fit(t.Title.Render("TED")+t.Muted.Render(": a taller window · b copies"), w, 1)}
+	}
+	return nil
 }
 
 // bankText is the TED details as a payer types them, for the clipboard.

@@ -37,14 +37,15 @@ func (f *fake) OwnBRLAccount(_ context.Context, sub uuid.UUID) (*api.OwnBRLAccou
 	return nil, &api.Error{Status: http.StatusConflict, Code: "IDENTITY_NOT_CONFIRMED", Message: "account has no confirmed identity"}
 }
 
-// Under Receive, the account's own bank account for a TED: bank, branch,
-// account, and the holder and tax id a sending bank checks; each account
-// its own; b copies it whole.
+// The account's own bank account for a TED: bank, branch, account, and
+// the holder and tax id a sending bank checks; each account its own; b
+// copies it whole. In two columns it is a block of the left column, one
+// part a line.
 func TestOverviewShowsTheAccountsOwnBankAccount(t *testing.T) {
 	d := start(t, newFake(), session(ui.Account{}, approver))
 	d.Screen.SetSize(120, 40)
 	v := d.PlainView()
-	for _, want := range []string{"TED", "341 Itaú Unibanco S.A. · branch 0417 · account 52013-7", "Acme Pagamentos Ltda · CNPJ 11.222.333/0001-81"} {
+	for _, want := range []string{"Receive by TED · b copies", "  341 Itaú Unibanco S.A.", "  branch 0417", "  account 52013-7 (checking)", "  Acme Pagamentos Ltda", "  CNPJ 11.222.333/0001-81"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("main account: overview lacks %q:\n%s", want, v)
 		}
@@ -57,7 +58,8 @@ func TestOverviewShowsTheAccountsOwnBankAccount(t *testing.T) {
 
 	d = start(t, newFake(), session(ui.Account{ID: subID, Name: "Filial"}, approver))
 	d.Screen.SetSize(120, 40)
-	if v := d.PlainView(); !strings.Contains(v, "branch 0932 · account 11873-4") || !strings.Contains(v, "Maria Souza · CPF 529.982.247-25") || strings.Contains(v, "52013-7") {
+	if v := d.PlainView(); !strings.Contains(v, "branch 0932") || !strings.Contains(v, "account 11873-4") || !strings.Contains(v, "Maria Souza") ||
+		!strings.Contains(v, "CPF 529.982.247-25") || strings.Contains(v, "52013-7") {
 		t.Errorf("sub-account: not its own bank account:\n%s", v)
 	}
 
@@ -66,7 +68,7 @@ func TestOverviewShowsTheAccountsOwnBankAccount(t *testing.T) {
 	delete(f.bank, subID)
 	d = start(t, f, session(ui.Account{ID: subID, Name: "Filial"}, approver))
 	d.Screen.SetSize(120, 40)
-	if v := d.PlainView(); !strings.Contains(v, "TED") || !strings.Contains(v, "none until the account's KYC is approved") {
+	if v := leftColumn(d.PlainView()); !strings.Contains(v, "Receive by TED none until the account's KYC is approved") {
 		t.Errorf("no bank account is not explained:\n%s", v)
 	}
 	d.Out = nil
@@ -78,12 +80,14 @@ func TestOverviewShowsTheAccountsOwnBankAccount(t *testing.T) {
 
 // The sizes the dashboard promises: every line fits; the TED details are
 // whole wherever shown, and pointed to where they are not (but at 40x12,
-// whose screen the blocks above fill); b copies them at any size.
+// whose screen the blocks above fill); b copies them at any size. The
+// limits keep their place at 120x30: the TED block takes the left
+// column's room, not the right's.
 func TestOverviewBankAccountAtEverySize(t *testing.T) {
 	f := newFake()
 	f.bank[uuid.Nil].HolderName = "Acme Pagamentos e Serviços Financeiros Ltda"
 	d := start(t, f, session(ui.Account{}, approver))
-	for _, sz := range [][2]int{{120, 40}, {80, 24}, {40, 12}} {
+	for _, sz := range [][2]int{{120, 40}, {120, 30}, {100, 20}, {80, 24}, {80, 40}, {40, 12}} {
 		d.Screen.SetSize(sz[0], sz[1])
 		raw := ui.Fit(d.Screen.View(), sz[0], sz[1])
 		for _, l := range strings.Split(raw, "\n") {
@@ -98,18 +102,32 @@ func TestOverviewBankAccountAtEverySize(t *testing.T) {
 			t.Errorf("%dx%d: b did not copy the TED details", sz[0], sz[1])
 		}
 		switch {
-		case strings.Contains(v, "TED  "):
-			for _, want := range []string{"0417", "52013-7", "CNPJ 11.222.333/0001-81"} {
+		case strings.Contains(v, "0417"):
+			for _, want := range []string{"0417", "52013-7", "Acme Pagamentos e Serviços", "Financeiros Ltda", "CNPJ 11.222.333/0001-81"} {
 				if !strings.Contains(v, want) {
 					t.Errorf("%dx%d: TED details cut (%q missing):\n%s", sz[0], sz[1], want, v)
 				}
 			}
-		case sz[1] >= 24 && !strings.Contains(v, "TED"):
+		case sz[1] >= 20 && !strings.Contains(v, "TED"):
 			// At 40x12 the access block already fills the screen; the
 			// key map still offers b.
 			t.Errorf("%dx%d: the TED details are neither shown nor pointed to:\n%s", sz[0], sz[1], v)
 		}
+		if sz == [2]int{120, 30} && (!strings.Contains(v, "49,500.00") || !strings.Contains(v, "52013-7")) {
+			t.Errorf("120x30: the limits or the TED details gave way:\n%s", v)
+		}
 	}
+}
+
+// leftColumn is the text of the left column of a two-column view, its
+// lines joined by spaces.
+func leftColumn(v string) string {
+	var words []string
+	for _, l := range strings.Split(v, "\n") {
+		left, _, _ := strings.Cut(l, "│")
+		words = append(words, strings.Fields(left)...)
+	}
+	return strings.Join(words, " ")
 }
 
 // copied reports whether the screen asked the terminal to copy text.

@@ -111,6 +111,9 @@ func (m *Screen) leftLines(w int) []string {
 	lines = append(lines, approvals)
 	lines = append(lines, "")
 	lines = append(lines, m.accessLines(w)...)
+	if m.w >= twoColumns {
+		lines = append(lines, m.tedColumn(w, m.h-len(lines))...)
+	}
 	if m.w < twoColumns {
 		// Stacked, the receive and limits blocks come only when the
 		// latest tickets keep minTicketLines below them; else one line
