@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"database/sql"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -270,4 +271,34 @@ func TestSettingsSurviveARestart(t *testing.T) {
 		t.Errorf("preferences after restart: %+v", got)
 	}
 	wantCode(t, errOf(op.ImportKYCToken(ctx(t), uuid.Nil, "tok-restart")), http.StatusConflict, "IMPORT_TOKEN_USED")
+}
+
+// A state file written when payment options were names still opens: each
+// name reads as the options it meant (PIX: BRL in; a chain: every token
+// it carries), and the payer pays by them.
+func TestSessionsStoredWithOptionNamesStillOpen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	cfg := sandbox.Config{Seed: 86, StatePath: path}
+	e := newEnv(t, cfg)
+	sid := must[string](t)(e.as("operator").CreatePaymentSession(ctx(t), uuid.Nil, api.CreatePaymentSessionRequest{PaymentOptions: []api.PaymentOption{pixInto("BRLA")}, OutputCurrency: "BRLA"}))
+	e.run.Close()
+
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := db.Exec(`UPDATE payment_sessions SET detail = json_set(detail, '$.paymentOptions', json('["PIX","TRON"]')) WHERE id = ?`, sid)
+	if n, _ := res.RowsAffected(); err != nil || n != 1 {
+		t.Fatalf("rewriting the session as before: %v (%d rows)", err, n)
+	}
+	db.Close()
+
+	e = newEnv(t, cfg)
+	payer := must[*api.Client](t)(api.New(e.run.BaseURL, nil))
+	ps := must[*api.PaymentSession](t)(payer.GetPaymentSession(ctx(t), sid))
+	want := []api.PaymentOption{pixInto("BRLA"), {InputCurrency: "USDT", InputPaymentMethod: "TRON", OutputCurrency: "BRLA", OutputPaymentMethod: "INTERNAL"}}
+	if !reflect.DeepEqual(ps.PaymentOptions, want) {
+		t.Fatalf("options read from names: %+v, want %+v", ps.PaymentOptions, want)
+	}
+	must[*api.Quote](t)(payer.PaymentSessionQuote(ctx(t), sid, "BRL", "PIX", decimal.RequireFromString("50")))
 }
