@@ -451,10 +451,10 @@ func endpointCases() []endpointCase {
 		{
 			name: "CreatePaymentSession",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.CreatePaymentSession(ctx, sub, CreatePaymentSessionRequest{ExternalID: "o-1", PaymentOptions: []string{"PIX"}, OutputCurrency: "BRLA", ExpirationInMinutes: 30})
+				return c.CreatePaymentSession(ctx, sub, CreatePaymentSessionRequest{ExternalID: "o-1", PaymentOptions: []PaymentOption{{InputCurrency: "BRL", InputPaymentMethod: "PIX", OutputCurrency: "BRLA", OutputPaymentMethod: "INTERNAL"}}, OutputCurrency: "BRLA", ExpirationInMinutes: 30})
 			},
 			method: "POST", path: "/v2/account/payment-session", query: "subAccountId=" + subID,
-			body:   `{"externalId":"o-1","paymentOptions":["PIX"],"outputCurrency":"BRLA","expirationInMinutes":30}`,
+			body:   `{"externalId":"o-1","paymentOptions":[{"inputCurrency":"BRL","inputPaymentMethod":"PIX","outputCurrency":"BRLA","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"BRLA","expirationInMinutes":30}`,
 			status: 200, resp: `{"id":"ps-1"}`,
 			check: func(t *testing.T, got any) {
 				if got != "ps-1" {
@@ -466,9 +466,11 @@ func endpointCases() []endpointCase {
 			name:   "GetPaymentSession",
 			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetPaymentSession(ctx, "ps-1") },
 			method: "GET", path: "/v2/payment-session/ps-1", public: true,
-			status: 200, resp: `{"paymentSession":{"id":"` + benID + `","status":"OPEN","paymentOptions":["PIX"],"outputCurrency":"BRLA"}}`,
+			status: 200, resp: `{"paymentSession":{"id":"` + benID + `","status":"OPEN","paymentOptions":[{"inputCurrency":"USDC","inputPaymentMethod":"POLYGON","outputCurrency":"BRLA","outputPaymentMethod":"INTERNAL"},"PIX"],"outputCurrency":"BRLA"}}`,
 			check: func(t *testing.T, got any) {
-				if ps := got.(*PaymentSession); ps.Status != "OPEN" || ps.OutputCurrency != "BRLA" {
+				// Objects (§8.8), and the older bare names read leniently.
+				want := []PaymentOption{{InputCurrency: "USDC", InputPaymentMethod: "POLYGON", OutputCurrency: "BRLA", OutputPaymentMethod: "INTERNAL"}, {InputCurrency: "BRL", InputPaymentMethod: "PIX"}}
+				if ps := got.(*PaymentSession); ps.Status != "OPEN" || ps.OutputCurrency != "BRLA" || !reflect.DeepEqual(ps.PaymentOptions, want) {
 					t.Errorf("session = %+v", ps)
 				}
 			},
@@ -1052,6 +1054,94 @@ func endpointCases() []endpointCase {
 			check: func(t *testing.T, got any) {
 				if tk := got.(*Tokens); *tk != (Tokens{AccessToken: "at2", RefreshToken: "rt2"}) {
 					t.Errorf("tokens = %+v", tk)
+				}
+			},
+		},
+		// The rest of the official catalogue (service.md §8.8).
+		{
+			name:   "OwnBRLAccount",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.OwnBRLAccount(ctx, sub) },
+			method: "GET", path: "/v2/account/bank-accounts/brl", query: "subAccountId=" + subID,
+			status: 200, resp: `{"bankCode":"341","bankName":"Itaú Unibanco S.A.","ispb":"60701190","branchCode":"0417","accountNumber":"52013-7","accountType":"checking","holderName":"Acme Payments","taxId":"11222333000181","pixKey":"k","extra":1}`,
+			check: func(t *testing.T, got any) {
+				want := OwnBRLAccount{BankCode: "341", BankName: "Itaú Unibanco S.A.", ISPB: "60701190", BranchCode: "0417", AccountNumber: "52013-7", AccountType: "checking", HolderName: "Acme Payments", TaxID: "11222333000181", PixKey: "k"}
+				if b := got.(*OwnBRLAccount); *b != want {
+					t.Errorf("bank account = %+v", b)
+				}
+			},
+		},
+		{
+			name:   "GetEmailConfig",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetEmailConfig(ctx) },
+			method: "GET", path: "/v2/notifications/email-config",
+			status: 200, resp: `{"email":"ops@acme.example","subscriptions":["TICKET","KYC"]}`,
+			check: func(t *testing.T, got any) {
+				if cfg := got.(*EmailConfig); cfg.Email != "ops@acme.example" || !reflect.DeepEqual(cfg.Subscriptions, []string{"TICKET", "KYC"}) {
+					t.Errorf("config = %+v", cfg)
+				}
+			},
+		},
+		{
+			name: "SetEmailConfig sends an empty list, not null, to e-mail nothing",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.SetEmailConfig(ctx, EmailConfig{Email: "ops@acme.example"})
+			},
+			method: "PUT", path: "/v2/notifications/email-config", body: `{"email":"ops@acme.example","subscriptions":[]}`,
+			status: 200, resp: `{"email":"ops@acme.example","subscriptions":[]}`,
+			check: func(t *testing.T, got any) {
+				if cfg := got.(*EmailConfig); cfg.Email != "ops@acme.example" || len(cfg.Subscriptions) != 0 {
+					t.Errorf("config = %+v", cfg)
+				}
+			},
+		},
+		{
+			name:   "GetPaymentSessionPreferences",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetPaymentSessionPreferences(ctx, sub) },
+			method: "GET", path: "/v2/account/payment-session/preferences", query: "subAccountId=" + subID,
+			status: 200, resp: `{"externalId":"","paymentOptions":[{"inputCurrency":"BRL","inputPaymentMethod":"PIX","outputCurrency":"BRLA","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"BRLA","linkExpirationValue":2,"linkExpirationUnit":"HOURS","appearance":{"color":"#123456"}}`,
+			check: func(t *testing.T, got any) {
+				p := got.(*PaymentSessionPreferences)
+				if len(p.PaymentOptions) != 1 || p.PaymentOptions[0].String() != "BRL/PIX → BRLA/INTERNAL" || p.LinkExpirationValue != 2 || p.LinkExpirationUnit != "HOURS" || string(p.Appearance) != `{"color":"#123456"}` {
+					t.Errorf("preferences = %+v", p)
+				}
+			},
+		},
+		{
+			name: "SetPaymentSessionPreferences",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.SetPaymentSessionPreferences(ctx, sub, PaymentSessionPreferences{ExternalID: "shop", OutputCurrency: "USDC", LinkExpirationValue: 30, LinkExpirationUnit: "MINUTES",
+					PaymentOptions: []PaymentOption{{InputCurrency: "USDC", InputPaymentMethod: "BASE", OutputCurrency: "USDC", OutputPaymentMethod: "INTERNAL"}}})
+			},
+			method: "POST", path: "/v2/account/payment-session/preferences", query: "subAccountId=" + subID,
+			body:   `{"externalId":"shop","paymentOptions":[{"inputCurrency":"USDC","inputPaymentMethod":"BASE","outputCurrency":"USDC","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"USDC","linkExpirationValue":30,"linkExpirationUnit":"MINUTES"}`,
+			status: 200, resp: `{"externalId":"shop","paymentOptions":[{"inputCurrency":"USDC","inputPaymentMethod":"BASE","outputCurrency":"USDC","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"USDC","linkExpirationValue":30,"linkExpirationUnit":"MINUTES","updatedAt":"2026-11-20T10:00:00Z"}`,
+			check: func(t *testing.T, got any) {
+				if p := got.(*PaymentSessionPreferences); p.ExternalID != "shop" || p.OutputCurrency != "USDC" || len(p.PaymentOptions) != 1 || p.PaymentOptions[0].InputPaymentMethod != "BASE" {
+					t.Errorf("preferences = %+v", p)
+				}
+			},
+		},
+		{
+			name:   "ImportKYCToken",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ImportKYCToken(ctx, sub, "tok_123") },
+			method: "POST", path: "/v2/kyc/import-token", query: "subAccountId=" + subID, body: `{"importToken":"tok_123"}`,
+			status: 200, resp: `{"id":"` + benID + `","message":"imported"}`,
+			check: func(t *testing.T, got any) {
+				if r := got.(*KYCImport); r.ID != benID || r.Message != "imported" {
+					t.Errorf("import = %+v", r)
+				}
+			},
+		},
+		{
+			name: "StartKYCWebSDK",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.StartKYCWebSDK(ctx, uuid.Nil, "https://acme.example/kyc-done")
+			},
+			method: "POST", path: "/v2/kyc/new-level-1/web-sdk", body: `{"redirectUrl":"https://acme.example/kyc-done"}`,
+			status: 200, resp: `{"attemptId":"` + benID + `","url":"https://kyc.example/flow/1"}`,
+			check: func(t *testing.T, got any) {
+				if r := got.(*KYCWebSDK); r.AttemptID != benID || r.URL != "https://kyc.example/flow/1" {
+					t.Errorf("web sdk = %+v", r)
 				}
 			},
 		},

@@ -251,7 +251,7 @@ type CreatePaymentSessionRequest struct {
 	ExternalID               string          `json:"externalId,omitempty"`
 	Metadata                 json.RawMessage `json:"metadata,omitempty"`
 	OnCompleteRedirectionURL string          `json:"onCompleteRedirectionUrl,omitempty"`
-	PaymentOptions           []string        `json:"paymentOptions"` // PIX and/or chains
+	PaymentOptions           []PaymentOption `json:"paymentOptions"`
 	OutputCurrency           string          `json:"outputCurrency"` // the token the owner receives
 	Appearance               json.RawMessage `json:"appearance,omitempty"`
 	ExpirationInMinutes      int             `json:"expirationInMinutes,omitempty"`
@@ -259,15 +259,15 @@ type CreatePaymentSessionRequest struct {
 
 // PaymentSession is a checkout as its payer reads it.
 type PaymentSession struct {
-	ID                  uuid.UUID `json:"id"`
-	Status              string    `json:"status"` // OPEN, TICKET-CREATED, EXPIRED
-	ExternalID          string    `json:"externalId"`
-	PaymentOptions      []string  `json:"paymentOptions"`
-	OutputCurrency      string    `json:"outputCurrency"`
-	ExpirationInMinutes int       `json:"expirationInMinutes"`
-	ExpiresAt           Time      `json:"expiresAt"`
-	CreatedAt           Time      `json:"createdAt"`
-	TicketID            string    `json:"ticketId,omitempty"`
+	ID                  uuid.UUID       `json:"id"`
+	Status              string          `json:"status"` // OPEN, TICKET-CREATED, EXPIRED
+	ExternalID          string          `json:"externalId"`
+	PaymentOptions      []PaymentOption `json:"paymentOptions"`
+	OutputCurrency      string          `json:"outputCurrency"`
+	ExpirationInMinutes int             `json:"expirationInMinutes"`
+	ExpiresAt           Time            `json:"expiresAt"`
+	CreatedAt           Time            `json:"createdAt"`
+	TicketID            string          `json:"ticketId,omitempty"`
 }
 
 // CreatePaymentSession opens a payment session and returns its id (which

@@ -195,7 +195,7 @@ func TestAccountsAndSubAccounts(t *testing.T) {
 func TestPaymentSessionTicket(t *testing.T) {
 	e := newEnv(t, sandbox.Config{Seed: 9})
 	r := e.rawAs(t, "operator")
-	got, out := r.send(t, "POST", "/v2/account/payment-session", `{"paymentOptions":["PIX"],"outputCurrency":"BRLA"}`, time.Time{}, nil)
+	got, out := r.send(t, "POST", "/v2/account/payment-session", `{"paymentOptions":[{"inputCurrency":"BRL","inputPaymentMethod":"PIX","outputCurrency":"BRLA","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"BRLA"}`, time.Time{}, nil)
 	if got != 200 {
 		t.Fatalf("payment session: %d %s", got, out)
 	}

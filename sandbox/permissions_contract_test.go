@@ -115,7 +115,7 @@ func TestPermissionMatrix(t *testing.T) {
 			return ticketOutcome(c.CreateTicket(ctx(t), uuid.Nil, api.CreateTicketRequest{QuoteToken: q.QuoteToken, TicketBlockchainOutput: api.ToWallet(uuid.Nil)}))
 		}},
 		{"payment session", func(c *api.Client) outcome {
-			_, err := c.CreatePaymentSession(ctx(t), uuid.Nil, api.CreatePaymentSessionRequest{PaymentOptions: []string{"PIX"}, OutputCurrency: "BRLA"})
+			_, err := c.CreatePaymentSession(ctx(t), uuid.Nil, api.CreatePaymentSessionRequest{PaymentOptions: []api.PaymentOption{pixInto("BRLA")}, OutputCurrency: "BRLA"})
 			return outcomeOf(err)
 		}},
 		{"beneficiary", func(c *api.Client) outcome {

@@ -47,7 +47,7 @@ func publicCall(t *testing.T, e *env, method, path, body string) (int, string, m
 func TestPaymentSessionOnlyBringsMoneyIn(t *testing.T) {
 	e := newEnv(t, sandbox.Config{Seed: 52})
 	req := e.as("requester")
-	sid := must[string](t)(req.CreatePaymentSession(ctx(t), uuid.Nil, api.CreatePaymentSessionRequest{PaymentOptions: []string{"PIX", "POLYGON"}, OutputCurrency: "BRLA", ExpirationInMinutes: 10}))
+	sid := must[string](t)(req.CreatePaymentSession(ctx(t), uuid.Nil, api.CreatePaymentSessionRequest{PaymentOptions: []api.PaymentOption{pixInto("BRLA"), {InputCurrency: "BRLA", InputPaymentMethod: "POLYGON", OutputCurrency: "BRLA", OutputPaymentMethod: "INTERNAL"}}, OutputCurrency: "BRLA", ExpirationInMinutes: 10}))
 	base := "/v2/payment-session/" + sid
 	quote := func(method string) string {
 		cur := map[string]string{"PIX": "BRL", "POLYGON": "BRLA"}[method]
@@ -98,7 +98,7 @@ func TestPaymentSessionOnlyBringsMoneyIn(t *testing.T) {
 	}
 
 	// A quote taken while the session was open does not outlive it.
-	sid2 := must[string](t)(req.CreatePaymentSession(ctx(t), uuid.Nil, api.CreatePaymentSessionRequest{PaymentOptions: []string{"PIX"}, OutputCurrency: "BRLA", ExpirationInMinutes: 1}))
+	sid2 := must[string](t)(req.CreatePaymentSession(ctx(t), uuid.Nil, api.CreatePaymentSessionRequest{PaymentOptions: []api.PaymentOption{pixInto("BRLA")}, OutputCurrency: "BRLA", ExpirationInMinutes: 1}))
 	base = "/v2/payment-session/" + sid2
 	tok = quote("PIX")
 	e.clock.Add(61 * time.Second)

@@ -119,7 +119,7 @@ func TestSessionTicketChecksTheOpenerAtCreation(t *testing.T) {
 	operator := r.Server.access("operator")
 	for name, change := range changes {
 		t.Run(name, func(t *testing.T) {
-			sid, err := op.CreatePaymentSession(testCtx(t), sub.ID, api.CreatePaymentSessionRequest{PaymentOptions: []string{"PIX"}, OutputCurrency: "BRLA"})
+			sid, err := op.CreatePaymentSession(testCtx(t), sub.ID, api.CreatePaymentSessionRequest{PaymentOptions: []api.PaymentOption{{InputCurrency: "BRL", InputPaymentMethod: "PIX", OutputCurrency: "BRLA", OutputPaymentMethod: "INTERNAL"}}, OutputCurrency: "BRLA"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +132,7 @@ func TestSessionTicketChecksTheOpenerAtCreation(t *testing.T) {
 			t.Cleanup(func() { r.Server.eng.Edit(undo) })
 
 			// The refusal the access gets elsewhere: opening another session.
-			_, own := op.CreatePaymentSession(testCtx(t), sub.ID, api.CreatePaymentSessionRequest{PaymentOptions: []string{"PIX"}, OutputCurrency: "BRLA"})
+			_, own := op.CreatePaymentSession(testCtx(t), sub.ID, api.CreatePaymentSessionRequest{PaymentOptions: []api.PaymentOption{{InputCurrency: "BRL", InputPaymentMethod: "PIX", OutputCurrency: "BRLA", OutputPaymentMethod: "INTERNAL"}}, OutputCurrency: "BRLA"})
 			var want *api.Error
 			if !errors.As(own, &want) || want.Status != http.StatusForbidden {
 				t.Fatalf("the operator %s opened a session: %v", name, own)

@@ -24,16 +24,16 @@ func TestPaymentSessionLifecycle(t *testing.T) {
 	r := e.rawAs(t, "operator")
 	for body, code := range map[string]string{
 		`{}`: "MISSING_FIELD",
-		`{"paymentOptions":["ACH"],"outputCurrency":"BRLA"}`:                                         "INVALID_FIELD",
-		`{"paymentOptions":["PIX"],"outputCurrency":"BRL"}`:                                          "INVALID_FIELD",
-		`{"paymentOptions":["PIX"],"outputCurrency":"BRLA","onCompleteRedirectionUrl":"http://x.y"}`: "INVALID_FIELD",
-		`{"paymentOptions":["PIX"],"outputCurrency":"BRLA","expirationInMinutes":-5}`:                "INVALID_FIELD",
-		`{"paymentOptions":["PIX"],"outputCurrency":"BRLA","metadata":[1]}`:                          "INVALID_FIELD",
+		`{"paymentOptions":[{"inputCurrency":"USD","inputPaymentMethod":"ACH","outputCurrency":"BRLA","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"BRLA"}`:                                         "INVALID_FIELD",
+		`{"paymentOptions":[{"inputCurrency":"BRL","inputPaymentMethod":"PIX","outputCurrency":"BRL","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"BRL"}`:                                           "INVALID_FIELD",
+		`{"paymentOptions":[{"inputCurrency":"BRL","inputPaymentMethod":"PIX","outputCurrency":"BRLA","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"BRLA","onCompleteRedirectionUrl":"http://x.y"}`: "INVALID_FIELD",
+		`{"paymentOptions":[{"inputCurrency":"BRL","inputPaymentMethod":"PIX","outputCurrency":"BRLA","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"BRLA","expirationInMinutes":-5}`:                "INVALID_FIELD",
+		`{"paymentOptions":[{"inputCurrency":"BRL","inputPaymentMethod":"PIX","outputCurrency":"BRLA","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"BRLA","metadata":[1]}`:                          "INVALID_FIELD",
 	} {
 		r.wantError(t, http.MethodPost, "/v2/account/payment-session", body, http.StatusBadRequest, code)
 	}
 	st, out := r.send(t, http.MethodPost, "/v2/account/payment-session?subAccountId="+e.subs[0].String(),
-		`{"externalId":"order-77","metadata":{"cart":"7"},"onCompleteRedirectionUrl":"https://shop.example/done","paymentOptions":["PIX","POLYGON"],"outputCurrency":"USDC","expirationInMinutes":30}`, time.Time{}, nil)
+		`{"externalId":"order-77","metadata":{"cart":"7"},"onCompleteRedirectionUrl":"https://shop.example/done","paymentOptions":[{"inputCurrency":"BRL","inputPaymentMethod":"PIX","outputCurrency":"USDC","outputPaymentMethod":"INTERNAL"},{"inputCurrency":"USDC","inputPaymentMethod":"POLYGON","outputCurrency":"USDC","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"USDC","expirationInMinutes":30}`, time.Time{}, nil)
 	if st != 200 {
 		t.Fatalf("open: %d %s", st, out)
 	}
@@ -106,7 +106,7 @@ func TestPaymentSessionLifecycle(t *testing.T) {
 		t.Errorf("owner's list: %d %s", st, out)
 	}
 	// Expired sessions take no quote.
-	st, out = r.send(t, http.MethodPost, "/v2/account/payment-session", `{"paymentOptions":["PIX"],"outputCurrency":"BRLA","expirationInMinutes":1}`, time.Time{}, nil)
+	st, out = r.send(t, http.MethodPost, "/v2/account/payment-session", `{"paymentOptions":[{"inputCurrency":"BRL","inputPaymentMethod":"PIX","outputCurrency":"BRLA","outputPaymentMethod":"INTERNAL"}],"outputCurrency":"BRLA","expirationInMinutes":1}`, time.Time{}, nil)
 	if st != 200 {
 		t.Fatalf("open: %d %s", st, out)
 	}
@@ -126,7 +126,7 @@ func TestPaymentSessionLifecycle(t *testing.T) {
 func TestPaymentSessionThroughTheClient(t *testing.T) {
 	e := newEnv(t, sandbox.Config{Seed: 51})
 	op := e.as("operator")
-	sid := must[string](t)(op.CreatePaymentSession(ctx(t), uuid.Nil, api.CreatePaymentSessionRequest{ExternalID: "cart-9", PaymentOptions: []string{"PIX"}, OutputCurrency: "BRLA"}))
+	sid := must[string](t)(op.CreatePaymentSession(ctx(t), uuid.Nil, api.CreatePaymentSessionRequest{ExternalID: "cart-9", PaymentOptions: []api.PaymentOption{pixInto("BRLA")}, OutputCurrency: "BRLA"}))
 	payer := must[*api.Client](t)(api.New(e.run.BaseURL, nil))
 	ps := must[*api.PaymentSession](t)(payer.GetPaymentSession(ctx(t), sid))
 	if ps.Status != "OPEN" || ps.ExpirationInMinutes != 60 {

@@ -137,7 +137,16 @@ func (e *Engine) loadSessions() error {
 	return e.db.EachSession(func(acct string, r store.SessionRow) error {
 		var d SessionDetail
 		if err := json.Unmarshal(r.Detail, &d); err != nil {
-			return fmt.Errorf("payment session %s: %w", r.ID, err)
+			// Options stored as names, before they were objects.
+			var legacy struct {
+				SessionDetail
+				PaymentOptions []string `json:"paymentOptions"`
+			}
+			if json.Unmarshal(r.Detail, &legacy) != nil {
+				return fmt.Errorf("payment session %s: %w", r.ID, err)
+			}
+			d = legacy.SessionDetail
+			d.PaymentOptions = legacyOptions(legacy.PaymentOptions, d.OutputCurrency)
 		}
 		a, err := e.accountOf(acct)
 		if err != nil {
@@ -209,6 +218,8 @@ func (a *Account) restoreRecords(kind string, body []byte) error {
 		return restoreJSON(a.kyc, body, func(v *records.KYCAttempt) (time.Time, uuid.UUID) { return v.CreatedAt.Time, v.ID })
 	case "metadata":
 		return json.Unmarshal(body, &a.metadata)
+	case "settings":
+		return json.Unmarshal(body, &a.settings)
 	case "webhooks":
 		var ws []Webhook
 		if err := json.Unmarshal(body, &ws); err != nil {

@@ -52,6 +52,10 @@ type Account struct {
 	ars       *series[records.ARSAccount]
 	documents *series[records.Document]
 	kyc       *series[records.KYCAttempt]
+
+	// settings are its e-mail notifications, session preferences and
+	// used KYC import tokens (settings.go).
+	settings accountSettings
 }
 
 func newAccount(id uuid.UUID, name, typ string, main bool, mainID uuid.UUID, created time.Time) *Account {

@@ -36,7 +36,7 @@ func (e *Engine) changed(acct *Account) {
 }
 
 // accountRecords is the stored form of an account's small collections.
-var accountRecordKinds = []string{"wallets", "brl", "usd", "cop", "webhooks", "trades", "ubos", "w8bens", "poa", "eur", "ars", "documents", "kyc", "metadata"}
+var accountRecordKinds = []string{"wallets", "brl", "usd", "cop", "webhooks", "trades", "ubos", "w8bens", "poa", "eur", "ars", "documents", "kyc", "metadata", "settings"}
 
 func (a *Account) recordsOf(kind string) any {
 	switch kind {
@@ -70,6 +70,8 @@ func (a *Account) recordsOf(kind string) any {
 		return values(a.kyc)
 	case "metadata":
 		return a.metadata
+	case "settings":
+		return a.settings
 	default:
 		return values(a.poa)
 	}

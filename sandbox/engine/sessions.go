@@ -30,15 +30,15 @@ type Session struct {
 // SessionDetail is what the creation body set, and the ticket once made;
 // stored as the detail column (schema step 3).
 type SessionDetail struct {
-	ExternalID               string          `json:"externalId,omitempty"`
-	Metadata                 json.RawMessage `json:"metadata,omitempty"`
-	OnCompleteRedirectionURL string          `json:"onCompleteRedirectionUrl,omitempty"`
-	PaymentOptions           []string        `json:"paymentOptions"`
-	OutputCurrency           string          `json:"outputCurrency"`
-	Appearance               json.RawMessage `json:"appearance,omitempty"`
-	ExpirationInMinutes      int             `json:"expirationInMinutes"`
-	ExpiresAt                time.Time       `json:"expiresAt"`
-	TicketID                 *uuid.UUID      `json:"ticketId,omitempty"`
+	ExternalID               string                  `json:"externalId,omitempty"`
+	Metadata                 json.RawMessage         `json:"metadata,omitempty"`
+	OnCompleteRedirectionURL string                  `json:"onCompleteRedirectionUrl,omitempty"`
+	PaymentOptions           []records.PaymentOption `json:"paymentOptions"`
+	OutputCurrency           string                  `json:"outputCurrency"`
+	Appearance               json.RawMessage         `json:"appearance,omitempty"`
+	ExpirationInMinutes      int                     `json:"expirationInMinutes"`
+	ExpiresAt                time.Time               `json:"expiresAt"`
+	TicketID                 *uuid.UUID              `json:"ticketId,omitempty"`
 }
 
 // The session states as a session's view names them.
@@ -186,9 +186,9 @@ func (e *Engine) CreateSessionTicket(now time.Time, id uuid.UUID, req *TicketReq
 	if err != nil {
 		return records.Ticket{}, err
 	}
-	if q.OutputPaymentMethod != "INTERNAL" || q.OutputCurrency != ps.OutputCurrency || !slices.Contains(ps.PaymentOptions, q.InputPaymentMethod) {
-		return records.Ticket{}, badRequest(CodeQuoteInvalid, "quoteToken: the quote pays %s via %s from %s; this session takes %s into %s (ask GET /v2/payment-session/%s/fixed-quote)",
-			q.OutputCurrency, q.OutputPaymentMethod, q.InputPaymentMethod, strings.Join(ps.PaymentOptions, " or "), ps.OutputCurrency, ps.ID)
+	if _, ok := ps.Option(q.InputCurrency, q.InputPaymentMethod); !ok || q.OutputPaymentMethod != "INTERNAL" || q.OutputCurrency != ps.OutputCurrency {
+		return records.Ticket{}, badRequest(CodeQuoteInvalid, "quoteToken: the quote pays %s/%s into %s/%s; this session takes %s (ask GET /v2/payment-session/%s/fixed-quote)",
+			q.InputCurrency, q.InputPaymentMethod, q.OutputCurrency, q.OutputPaymentMethod, ps.OptionsText(), ps.ID)
 	}
 	if q.AccessID != who.ID {
 		return records.Ticket{}, badRequest(CodeQuoteInvalid, "quoteToken: the quote was not made for this session")
@@ -207,6 +207,25 @@ func (e *Engine) CreateSessionTicket(now time.Time, id uuid.UUID, req *TicketReq
 	ps.TicketID = &t.ID
 	e.saveSessionDetail(ps)
 	return t.Ticket, nil
+}
+
+// Option is the session's option paying in currency by method.
+func (ps *Session) Option(currency, method string) (records.PaymentOption, bool) {
+	for _, o := range ps.PaymentOptions {
+		if o.InputCurrency == currency && o.InputPaymentMethod == method {
+			return o, true
+		}
+	}
+	return records.PaymentOption{}, false
+}
+
+// OptionsText names the session's options, as "BRL/PIX → BRLA/INTERNAL".
+func (ps *Session) OptionsText() string {
+	out := make([]string, len(ps.PaymentOptions))
+	for i, o := range ps.PaymentOptions {
+		out[i] = o.InputCurrency + "/" + o.InputPaymentMethod + " → " + o.OutputCurrency + "/" + o.OutputPaymentMethod
+	}
+	return strings.Join(out, ", ")
 }
 
 // SessionTicket is the session's ticket.

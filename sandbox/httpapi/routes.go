@@ -107,4 +107,14 @@ func (s *Server) routeAll() {
 	r.handle(get, "/v2/kyc/attempts", authAccess, s.listKYCAttempts)
 	r.handle(get, "/v2/kyc/attempts/{id}", authAccess, s.getKYCAttempt)
 	r.handle(get, "/v2/kyc/w8ben/{id}", authAccess, s.getW8BEN)
+
+	// The rest of the official catalogue (§8.8).
+	r.handle(get, "/v2/account/bank-accounts/brl", authAccess, s.ownBRLAccount)
+	r.handle(get, "/v2/notifications/email-config", authAccess, s.emailConfig)
+	r.handle(http.MethodPut, "/v2/notifications/email-config", authAccess, s.putEmailConfig)
+	r.handle(get, "/v2/account/payment-session/preferences", authAccess, s.sessionPreferences)
+	r.handle(post, "/v2/account/payment-session/preferences", authAccess, s.saveSessionPreferences)
+	r.handle(post, "/v2/kyc/import-token", authAccess, s.importKYCToken)
+	r.handle(post, "/v2/kyc/new-level-1/web-sdk", authAccess, s.startWebSDK)
+	r.handle(get, WebSDKPath+"{id}", authNone, s.finishWebSDK)
 }

@@ -4,14 +4,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
-	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/records"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -28,15 +26,15 @@ const (
 // session keeps what it sets (engine.SessionDetail). expiresAt and
 // ticketId are the session's own, and replaced whatever is sent.
 type sessionRequest struct {
-	ExternalID               string          `json:"externalId,omitempty"`
-	Metadata                 json.RawMessage `json:"metadata,omitempty"`
-	OnCompleteRedirectionURL string          `json:"onCompleteRedirectionUrl,omitempty"`
-	PaymentOptions           []string        `json:"paymentOptions"`
-	OutputCurrency           string          `json:"outputCurrency"`
-	Appearance               json.RawMessage `json:"appearance,omitempty"`
-	ExpirationInMinutes      int             `json:"expirationInMinutes"`
-	ExpiresAt                time.Time       `json:"expiresAt"`
-	TicketID                 *uuid.UUID      `json:"ticketId,omitempty"`
+	ExternalID               string                  `json:"externalId,omitempty"`
+	Metadata                 json.RawMessage         `json:"metadata,omitempty"`
+	OnCompleteRedirectionURL string                  `json:"onCompleteRedirectionUrl,omitempty"`
+	PaymentOptions           []records.PaymentOption `json:"paymentOptions"`
+	OutputCurrency           string                  `json:"outputCurrency"`
+	Appearance               json.RawMessage         `json:"appearance,omitempty"`
+	ExpirationInMinutes      int                     `json:"expirationInMinutes"`
+	ExpiresAt                time.Time               `json:"expiresAt"`
+	TicketID                 *uuid.UUID              `json:"ticketId,omitempty"`
 }
 
 // sessionView is the wire form of a session at now.
@@ -75,22 +73,30 @@ func (s *Server) createPaymentSession(c *call) error {
 	if err := c.who.MayTakeMoneyIn(); err != nil {
 		return err
 	}
+	prefs, saved, err := s.eng.SessionPreferences(c.caller())
+	if err != nil {
+		return err
+	}
+	if saved {
+		// What the creation leaves out, the account's preferences fill.
+		if d.ExternalID == "" {
+			d.ExternalID = prefs.ExternalID
+		}
+		if len(d.PaymentOptions) == 0 && d.OutputCurrency == "" {
+			d.PaymentOptions, d.OutputCurrency = prefs.PaymentOptions, prefs.OutputCurrency
+		}
+		if d.Appearance == nil {
+			d.Appearance = prefs.Appearance
+		}
+		if d.ExpirationInMinutes == 0 {
+			d.ExpirationInMinutes = min(prefs.Minutes(), maxSessionMinutes)
+		}
+	}
 	if validate.Chars(d.ExternalID) > engine.MaxExternalIDLen {
 		return badRequest(codeInvalidField, "externalId: at most %d characters", engine.MaxExternalIDLen)
 	}
-	if len(d.PaymentOptions) == 0 {
-		return badRequest(codeMissingField, "paymentOptions: at least one of PIX or a chain (%s)", strings.Join(money.Chains(), ", "))
-	}
-	for _, o := range d.PaymentOptions {
-		if o != "PIX" && !money.IsChain(o) {
-			return badRequest(codeInvalidField, "paymentOptions: %q is not PIX or a chain", truncate(o, 20))
-		}
-	}
-	if d.OutputCurrency == "" {
-		return badRequest(codeMissingField, "outputCurrency: required, the token the owner receives (BRLA, USDC, ...)")
-	}
-	if !money.IsToken(d.OutputCurrency) || d.OutputCurrency != money.Canonical(d.OutputCurrency) {
-		return badRequest(codeInvalidField, "outputCurrency: %q is not a token this service holds in a balance", truncate(d.OutputCurrency, 12))
+	if err := checkPaymentOptions(d.PaymentOptions, d.OutputCurrency); err != nil {
+		return err
 	}
 	if d.OnCompleteRedirectionURL != "" {
 		if u, err := url.Parse(d.OnCompleteRedirectionURL); err != nil || u.Scheme != "https" || u.Host == "" {
@@ -162,9 +168,9 @@ func (s *Server) sessionQuote(c *call) error {
 	if err := ps.CheckOpen(c.now); err != nil {
 		return err
 	}
-	method := c.query.Get("inputPaymentMethod")
-	if !slices.Contains(ps.PaymentOptions, method) {
-		return badRequest(codeInvalidField, "inputPaymentMethod: %q is not one of this session's options (%s)", truncate(method, 16), strings.Join(ps.PaymentOptions, ", "))
+	currency, method := c.query.Get("inputCurrency"), c.query.Get("inputPaymentMethod")
+	if _, ok := ps.Option(currency, method); !ok {
+		return badRequest(codeInvalidField, "inputCurrency/inputPaymentMethod: %s/%s is not one of this session's options (%s)", truncate(currency, 12), truncate(method, 16), ps.OptionsText())
 	}
 	q := c.query
 	q.Set("outputCurrency", ps.OutputCurrency)

@@ -2,7 +2,8 @@
 // operated account, the pending approvals count, the latest tickets, the
 // caller's own access (permissions, frozen, blacklist), how the account
 // receives money (its deposit wallets per chain, its static PIX key and BR
-// Code, shown as a QR on demand) and its monthly limits used and left.
+// Code, shown as a QR on demand, its own bank account for a TED) and its
+// monthly limits used and left.
 package overview
 
 import (
@@ -40,7 +41,7 @@ type Screen struct {
 	// Each block awaits its latest request (a write reloads only what it
 	// changed): an older answer, or one of another account's screen, is
 	// dropped.
-	balReq, ticketsReq, pendingReq, infoReq, limitsReq, codeReq, railsReq ui.Slot
+	balReq, ticketsReq, pendingReq, infoReq, limitsReq, codeReq, railsReq, bankReq ui.Slot
 	// refreshing awaits the next periodic refresh.
 	refreshing ui.Slot
 	// pendingAsked is whether the latest load asked for the pending count
@@ -71,6 +72,9 @@ type Screen struct {
 	// rails is which fiat rails the account may use, once it came.
 	rails    *api.AccountMetadata
 	railsErr error
+	// bank is the account's own BRL bank account, once it came.
+	bank    *api.OwnBRLAccount
+	bankErr error
 	// showQR: the static BR Code fills the screen as a QR code; with an
 	// amount asked for (qrAmount), the code the service made for it
 	// (qrCode, "" until it came).
@@ -83,7 +87,7 @@ type Screen struct {
 }
 
 type keyMap struct {
-	Refresh, Open, Copy, QR, CopyCode, Close, Amount key.Binding
+	Refresh, Open, Copy, QR, CopyCode, Close, Amount, CopyBank key.Binding
 }
 
 // New builds the Overview for a session.
@@ -103,6 +107,7 @@ func New(s *ui.Session, svc Service) ui.Screen {
 			CopyCode: ui.Binding("c", "copy BR Code", "c"),
 			Close:    ui.Binding("esc", "close the QR", "esc", "p"),
 			Amount:   ui.Binding("a", "ask an amount", "a"),
+			CopyBank: ui.Binding("b", "copy TED details", "b"),
 		},
 	}
 }
@@ -146,7 +151,7 @@ func (m *Screen) scheduleRefresh() tea.Cmd {
 // load starts every request of the screen.
 func (m *Screen) load() tea.Cmd {
 	m.pendingAsked = false
-	return tea.Batch(m.loadBalances(), m.loadTickets(), m.loadApprovals(), m.loadInfo(), m.loadLimits(), m.loadRails())
+	return tea.Batch(m.loadBalances(), m.loadTickets(), m.loadApprovals(), m.loadInfo(), m.loadLimits(), m.loadRails(), m.loadBank())
 }
 
 // reload loads again what a write changed.
@@ -286,6 +291,9 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			m.rails = msg.Value
 		}
 		m.SetSize(m.w, m.h)
+		return m, nil
+	case ui.Result[*api.OwnBRLAccount]:
+		m.takeBank(msg)
 		return m, nil
 	case ui.Result[string]:
 		if !m.codeReq.Take(msg) {
@@ -429,6 +437,11 @@ func (m *Screen) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return ui.Copy("BR Code", code)
 		}
 		return nil
+	case key.Matches(msg, m.keys.CopyBank):
+		if m.bank != nil {
+			return ui.Copy("TED details", bankText(m.bank))
+		}
+		return nil
 	case key.Matches(msg, m.keys.Refresh):
 		return m.load()
 	case key.Matches(msg, m.keys.Open):
@@ -458,5 +471,6 @@ func (m *Screen) KeyMap() []key.Binding {
 	k.Copy.SetEnabled(sel)
 	k.QR.SetEnabled(m.brCode() != "")
 	k.CopyCode.SetEnabled(m.brCode() != "")
-	return append([]key.Binding{k.Refresh, k.Open, k.Copy, k.QR, k.CopyCode}, m.table.KeyMap()...)
+	k.CopyBank.SetEnabled(m.bank != nil)
+	return append([]key.Binding{k.Refresh, k.Open, k.Copy, k.QR, k.CopyCode, k.CopyBank}, m.table.KeyMap()...)
 }

@@ -38,6 +38,8 @@ type fake struct {
 	// gone makes every read go unanswered, as when the service stopped.
 	gone  error
 	rails map[uuid.UUID]*api.AccountMetadata
+	// bank is each account's own BRL bank account (bank_test.go).
+	bank map[uuid.UUID]*api.OwnBRLAccount
 }
 
 func (f *fake) Metadata(_ context.Context, sub uuid.UUID) (*api.AccountMetadata, error) {
@@ -171,6 +173,7 @@ func newFake() *fake {
 				Wallets: []api.AccountWallet{{Chain: "POLYGON", WalletAddress: "0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359"}, {Chain: "TRON", WalletAddress: "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE"}}},
 		},
 		limits: map[uuid.UUID]*api.AccountLimits{uuid.Nil: limitsOf("50000"), subID: limitsOf("5000")},
+		bank:   map[uuid.UUID]*api.OwnBRLAccount{uuid.Nil: mainBank(), subID: subBank()},
 		rails: map[uuid.UUID]*api.AccountMetadata{
 			uuid.Nil: {BrlUnlocked: true, UsdUnlocked: true, EurUnlocked: true, ArsUnlocked: true, CopUnlocked: true},
 			subID:    {BrlUnlocked: true, UsdUnlocked: false, EurUnlocked: true, ArsUnlocked: false, CopUnlocked: true},
@@ -249,7 +252,8 @@ func TestLateAnswersForAnotherAccountAreDropped(t *testing.T) {
 			if v := d.PlainView(); strings.Contains(v, "1,234.50") || strings.Contains(v, "4 pending") || !strings.Contains(v, "77.00") || !strings.Contains(v, "2 pending") ||
 				strings.Contains(v, "pix@acme.example") || strings.Contains(v, "0x5aAeb") || strings.Contains(v, "49,500.00") ||
 				!strings.Contains(v, "+5511988887777") || !strings.Contains(v, "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359") || !strings.Contains(v, "4,500.00") ||
-				strings.Contains(v, "unlocked BRL USD") || !strings.Contains(v, "locked USD ARS") {
+				strings.Contains(v, "unlocked BRL USD") || !strings.Contains(v, "locked USD ARS") ||
+				strings.Contains(v, "52013-7") || !strings.Contains(v, "11873-4") {
 				t.Fatalf("B shows A's figures, or not its own:\n%s", v)
 			}
 		}}.Check(t)
@@ -267,11 +271,13 @@ func TestOlderLoadNeverOverwritesTheLatest(t *testing.T) {
 		f.setUsedFiatOut("1000")
 		f.mu.Lock()
 		f.info[uuid.Nil].PixKey = "new-key@acme.example"
+		f.bank[uuid.Nil].HolderName = "Acme Nova Ltda"
 		f.mu.Unlock()
 	},
 		Then: func(t *testing.T, d *screentest.Driver) {
 			if v := d.PlainView(); strings.Contains(v, "111.00") || !strings.Contains(v, "222.00") ||
-				strings.Contains(v, "49,500.00") || !strings.Contains(v, "49,000.00") || !strings.Contains(v, "new-key@acme.example") {
+				strings.Contains(v, "49,500.00") || !strings.Contains(v, "49,000.00") || !strings.Contains(v, "new-key@acme.example") ||
+				!strings.Contains(v, "Acme Nova Ltda") {
 				t.Fatalf("the latest load is not shown:\n%s", v)
 			}
 		}}.Check(t)

@@ -36,6 +36,11 @@ func (m *Screen) receiveLines(w int) []string {
 	if in.BrCode != "" {
 		lines = append(lines, ui.Fit("  "+t.Label.Render(ui.PadRight("BR Code", chainWidth))+t.Muted.Render("p shows the QR · c copies"), w, 1))
 	}
+	if m.w < twoColumns {
+		// Stacked; in two columns the TED details go in the left one
+		// (tedColumn), which has room under the access block.
+		lines = append(lines, m.bankLines(w)...)
+	}
 	if len(in.Wallets) == 0 {
 		return append(lines, "  "+t.Muted.Render("no deposit wallet"))
 	}

@@ -17,4 +17,5 @@ type Service interface {
 	Limits(ctx context.Context, subAccount uuid.UUID) (*api.AccountLimits, error)
 	Metadata(ctx context.Context, subAccount uuid.UUID) (*api.AccountMetadata, error)
 	StaticBrCode(ctx context.Context, subAccount uuid.UUID, amount, referenceLabel, additionalData string) (string, error)
+	OwnBRLAccount(ctx context.Context, subAccount uuid.UUID) (*api.OwnBRLAccount, error)
 }

@@ -111,6 +111,9 @@ func (m *Screen) leftLines(w int) []string {
 	lines = append(lines, approvals)
 	lines = append(lines, "")
 	lines = append(lines, m.accessLines(w)...)
+	if m.w >= twoColumns {
+		lines = append(lines, m.tedColumn(w, m.h-len(lines))...)
+	}
 	if m.w < twoColumns {
 		// Stacked, the receive and limits blocks come only when the
 		// latest tickets keep minTicketLines below them; else one line
@@ -119,7 +122,7 @@ func (m *Screen) leftLines(w int) []string {
 		if m.h-len(lines)-2-len(extra) >= minTicketLines {
 			lines = append(append(lines, ""), extra[:len(extra)-1]...)
 		} else {
-			lines = append(lines, "", ui.Fit(t.Muted.Render("wallets, PIX key, limits: a window ≥ "+strconv.Itoa(twoColumns)+" columns · p PIX QR"), w, 1))
+			lines = append(lines, "", ui.Fit(t.Muted.Render("wallets, PIX key, TED, limits: a window ≥ "+strconv.Itoa(twoColumns)+" columns · p PIX QR · b copies TED"), w, 1))
 		}
 	}
 	return lines
