@@ -17,6 +17,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/money"
+	"github.com/tesouro-treasury/tesouro/payment"
 )
 
 // Columns are the columns a batch file may have, in template order.
@@ -75,8 +76,9 @@ func size(n int) string {
 	return fmt.Sprintf("%d KiB", (n+1023)/1024)
 }
 
-// maxExternalID is the longest external id accepted in a file.
-const maxExternalID = 100
+// maxExternalID is the longest external id accepted in a file, in
+// characters: the payment core's limit.
+const maxExternalID = payment.MaxExternalID
 
 // Row is one payout of the file. Problem is set when the row cannot be
 // paid as written; the other fields hold what could be read.
@@ -295,8 +297,8 @@ func checkRow(r *Row) string {
 		return fmt.Sprintf("rail %s: a rail names how a bank payout travels (USD: ACH or WIRE); %s goes to a wallet on its chain, leave rail empty", r.Rail, r.Currency)
 	case r.Rail != "" && !money.SupportsMethod(r.Currency, r.Rail):
 		return fmt.Sprintf("rail %s does not pay %s: %s travels by %s", r.Rail, r.Currency, r.Currency, strings.Join(money.Methods(r.Currency), " or "))
-	case len(r.ExternalID) > maxExternalID:
-		return fmt.Sprintf("external_id is %d characters long: at most %d", len(r.ExternalID), maxExternalID)
+	case utf8.RuneCountInString(r.ExternalID) > maxExternalID:
+		return fmt.Sprintf("external_id is %d characters long: at most %d", utf8.RuneCountInString(r.ExternalID), maxExternalID)
 	}
 	amt, err := money.ParseAmount(r.AmountText, r.Currency)
 	if err != nil {

@@ -218,3 +218,19 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// An external id is at most 100 characters, as the payment core counts
+// them: 100 accented letters (200 bytes) pass, 101 do not.
+func TestExternalIDLengthIsInCharacters(t *testing.T) {
+	head := "beneficiary,amount,currency,external_id\n"
+	f, err := Parse([]byte(head+"Maria,5,BRL,"+strings.Repeat("é", 100)+"\nAna,6,BRL,"+strings.Repeat("é", 101)+"\n"), "payouts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := f.Rows[0].Problem; p != "" {
+		t.Errorf("100 characters refused: %s", p)
+	}
+	if p := f.Rows[1].Problem; !strings.Contains(p, "external_id is 101 characters long: at most 100") {
+		t.Errorf("101 characters: %q", p)
+	}
+}
