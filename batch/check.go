@@ -496,7 +496,7 @@ func (d *Directory) resolve(r *Row) (p Payee, method, problem string) {
 	case fiat && r.Currency != k.currency:
 		return p, "", fmt.Sprintf("%s is %s: the currency must be %s, not %s", p.Alias, k.what, k.currency, r.Currency)
 	case p.Kind == KindWallet && !money.IsToken(r.Currency):
-		return p, "", fmt.Sprintf("%s is a wallet on %s: the currency must be a token (%s), not %s", p.Alias, p.Chain, strings.Join(tokenList(), ", "), r.Currency)
+		return p, "", fmt.Sprintf("%s is a wallet on %s: the currency must be a token (%s), not %s", p.Alias, p.Chain, strings.Join(money.BalanceTokens(), ", "), r.Currency)
 	case p.Kind == KindWallet && !money.SupportsMethod(r.Currency, p.Chain):
 		return p, "", fmt.Sprintf("%s is on %s, where %s cannot be sent (%s: %s)", p.Alias, p.Chain, r.Currency, r.Currency, strings.Join(money.Methods(r.Currency), ", "))
 	case p.Kind == KindWallet:
@@ -512,16 +512,6 @@ func (d *Directory) resolve(r *Row) (p Payee, method, problem string) {
 		return p, "", fmt.Sprintf("reference is %d characters long: the %s's %s takes at most %d", utf8.RuneCountInString(r.Reference), method, rail.Reference, payment.MaxReference)
 	}
 	return p, method, ""
-}
-
-func tokenList() []string {
-	var out []string
-	for _, c := range money.Currencies() {
-		if money.IsToken(c) {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // Resolve checks every row against the directory, locally (no request):

@@ -290,7 +290,7 @@ func checkRow(r *Row) string {
 	case len(money.Methods(r.Currency)) == 0:
 		return fmt.Sprintf("currency %s is not one the service handles (%s)", r.Currency, strings.Join(money.Currencies(), ", "))
 	case !money.SupportsMethod(r.Source, "INTERNAL"):
-		return fmt.Sprintf("source %s is not a balance a batch can pay from (%s)", r.Source, strings.Join(tokenList(), ", "))
+		return fmt.Sprintf("source %s is not a balance a batch can pay from (%s)", r.Source, strings.Join(money.BalanceTokens(), ", "))
 	case r.Chain != "" && !money.IsChain(r.Chain):
 		return fmt.Sprintf("chain %s is not a chain (%s)", r.Chain, strings.Join(money.Chains(), ", "))
 	case r.Rail != "" && money.IsToken(r.Currency):

@@ -73,7 +73,7 @@ func completeFlags(c *cobra.Command) {
 		"chain":           fixed(money.Chains()...),
 		"env":             fixed("sandbox", "production"),
 		"bits":            fixed("2048", "4096"),
-		"currency":        fixed(tokens()...),
+		"currency":        fixed(money.BalanceTokens()...),
 	}
 	for _, name := range []string{"since", "until", "amount", "output-amount", "external-id", "end-to-end-id", "alias", "jq",
 		"watch", "timeout", "limit", "reference", "pix-key", "to-address", "wallet-address", "address", "memo", "beneficiary",

@@ -98,9 +98,9 @@ func (f transferFlags) intent(sub, to uuid.UUID) (payment.Intent, error) {
 	case strings.TrimSpace(f.to) == "":
 		return payment.Intent{}, Usagef(`give --to ACCOUNT: "main", or a sub-account's name or id`)
 	case cur == "":
-		return payment.Intent{}, Usagef("give --currency TOKEN (%s)", strings.Join(tokens(), ", "))
+		return payment.Intent{}, Usagef("give --currency TOKEN (%s)", strings.Join(money.BalanceTokens(), ", "))
 	case !money.IsToken(cur) || !money.SupportsMethod(cur, "INTERNAL"):
-		return payment.Intent{}, Usagef("--currency %s: only a token held in a balance moves between accounts (%s)", f.currency, strings.Join(tokens(), ", "))
+		return payment.Intent{}, Usagef("--currency %s: only a token held in a balance moves between accounts (%s)", f.currency, strings.Join(money.BalanceTokens(), ", "))
 	case f.amount == "":
 		return payment.Intent{}, Usagef("give --amount AMOUNT")
 	}
@@ -117,17 +117,6 @@ func (f transferFlags) intent(sub, to uuid.UUID) (payment.Intent, error) {
 		return in, Usagef("%s", transferWords(err))
 	}
 	return in, nil
-}
-
-// tokens are the currencies a balance holds and a move can take.
-func tokens() []string {
-	var out []string
-	for _, c := range money.Currencies() {
-		if money.IsToken(c) && money.SupportsMethod(c, "INTERNAL") {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // transferWords names the flag a validation error of the payment core is

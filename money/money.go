@@ -73,6 +73,19 @@ func Precision(currency string) int32 {
 // IsToken reports whether the currency is an on-chain token (BRLA, USDC, USDT, EURC).
 func IsToken(currency string) bool { return tokens[norm(currency)] }
 
+// BalanceTokens lists the tokens an account's balance holds (INTERNAL),
+// in catalogue order: what a batch pays from and what moves between
+// accounts.
+func BalanceTokens() []string {
+	var out []string
+	for _, c := range catalogue {
+		if IsToken(c.currency) && SupportsMethod(c.currency, "INTERNAL") {
+			out = append(out, c.currency)
+		}
+	}
+	return out
+}
+
 // Currencies lists every currency of the catalogue, in catalogue order.
 func Currencies() []string {
 	out := make([]string, len(catalogue))

@@ -147,7 +147,7 @@ func (m *Screen) startMoveTo(to ui.Account) tea.Cmd {
 		}
 	}
 	mv := move{from: from, to: to, toID: toID}
-	return ui.Prompt(fmt.Sprintf("Move funds from %s to %s: which token?", fromName, to.Name), strings.Join(movableTokens(), ", "), validToken, func(tok string) tea.Cmd {
+	return ui.Prompt(fmt.Sprintf("Move funds from %s to %s: which token?", fromName, to.Name), strings.Join(money.BalanceTokens(), ", "), validToken, func(tok string) tea.Cmd {
 		tok = money.Canonical(strings.TrimSpace(tok))
 		return ui.Prompt(fmt.Sprintf("How much %s leaves %s?", tok, fromName), "e.g. 100.00", func(s string) error {
 			_, err := moveAmount(s, tok)
@@ -182,21 +182,10 @@ func (m *Screen) isBarred(id uuid.UUID) bool {
 	return false
 }
 
-// movableTokens are the currencies a balance holds and a move can take.
-func movableTokens() []string {
-	var out []string
-	for _, c := range money.Currencies() {
-		if money.IsToken(c) && money.SupportsMethod(c, "INTERNAL") {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 func validToken(s string) error {
 	c := money.Canonical(strings.TrimSpace(s))
 	if c == "" || !money.IsToken(c) || !money.SupportsMethod(c, "INTERNAL") {
-		return fmt.Errorf("a token held in a balance: %s", strings.Join(movableTokens(), ", "))
+		return fmt.Errorf("a token held in a balance: %s", strings.Join(money.BalanceTokens(), ", "))
 	}
 	return nil
 }
