@@ -69,11 +69,18 @@ func (k keeper) Save(name, apiKey, env string) error {
 	if err != nil {
 		return err
 	}
+	// The new profile is used when asked for (--profile, or "tesouro
+	// profile use"), never by itself: a first profile would otherwise
+	// become the active one, and the next plain "tesouro" would leave the
+	// sandbox it starts today for this one.
+	active := cfg.Active
 	if err := cfg.Put(p, false); err != nil {
 		return err
 	}
+	cfg.Active = active
 	if err := cfg.Save(); err != nil {
 		_ = cfg.Remove(name)
+		cfg.Active = active
 		return err
 	}
 	return nil

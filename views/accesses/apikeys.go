@@ -134,7 +134,7 @@ func (m *Screen) newKeyWrite(f *form.Form) *write {
 		action: "create-api-key", endpoint: endpointNewKey,
 		ids:     map[string]string{"name": name, "profile": profile, "keyType": typ, "whitelistedIPs": strings.Join(ips, ",")},
 		outcome: "created", list: tabKeys, form: f,
-		done: fmt.Sprintf("API key %q created; profile %s signs with it (tesouro --profile %s)", name, profile, profile),
+		done: fmt.Sprintf("API key %q created: profile %s signs with it (tesouro --profile %s, or make it the default with tesouro profile use %s)", name, profile, profile, profile),
 		call: func(ctx context.Context, otp string) (outcome, error) {
 			return createKey(ctx, svc, keeper, env, otp, name, typ, profile, ips)
 		},

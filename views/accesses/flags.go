@@ -19,31 +19,31 @@ type flag struct {
 // flags are the permissions an administrator sets, the ones that allow
 // first, the restrictions last.
 var flags = []flag{
-	{"payIn", "create tickets that bring money into the account (PIX in, deposits)",
+	{"payIn", "may create tickets that bring money into the account (PIX in, deposits)",
 		func(p api.Permissions) bool { return p.PayIn }, func(p *api.Permissions, v bool) { p.PayIn = v }},
-	{"payOut", "create tickets that send money out (PIX, bank transfers, wallets)",
+	{"payOut", "may create tickets that send money out (PIX, bank transfers, wallets)",
 		func(p api.Permissions) bool { return p.PayOut }, func(p *api.Permissions, v bool) { p.PayOut = v }},
-	{"convert", "convert between currencies inside the account",
+	{"convert", "may convert between currencies inside the account",
 		func(p api.Permissions) bool { return p.Convert }, func(p *api.Permissions, v bool) { p.Convert = v }},
-	{"onChain", "send and receive tokens on blockchains",
+	{"onChain", "may send and receive tokens on blockchains",
 		func(p api.Permissions) bool { return p.OnChain }, func(p *api.Permissions, v bool) { p.OnChain = v }},
-	{"markup", "add a markup of its own to quotes and tickets",
+	{"markup", "may add a markup of its own to quotes and tickets",
 		func(p api.Permissions) bool { return p.Markup }, func(p *api.Permissions, v bool) { p.Markup = v }},
-	{"beneficiary", "register and delete beneficiaries",
+	{"beneficiary", "may register and delete beneficiaries",
 		func(p api.Permissions) bool { return p.Beneficiary }, func(p *api.Permissions, v bool) { p.Beneficiary = v }},
-	{"operationApprover", "approve or reject the operations others request",
+	{"operationApprover", "may approve or reject the operations others request",
 		func(p api.Permissions) bool { return p.OperationApprover }, func(p *api.Permissions, v bool) { p.OperationApprover = v }},
-	{"manageWebhooks", "register, change and delete webhooks",
+	{"manageWebhooks", "may register, change and delete webhooks",
 		func(p api.Permissions) bool { return p.ManageWebhooks }, func(p *api.Permissions, v bool) { p.ManageWebhooks = v }},
-	{"manageAccesses", "invite, change and revoke accesses, and manage API keys (with TOTP)",
+	{"manageAccesses", "may invite, change and revoke accesses, and manage its API keys (with TOTP)",
 		func(p api.Permissions) bool { return p.ManageAccesses }, func(p *api.Permissions, v bool) { p.ManageAccesses = v }},
 	{"admin", "the service's administrator mark: grants nothing the flags here do not",
 		func(p api.Permissions) bool { return p.Admin }, func(p *api.Permissions, v bool) { p.Admin = v }},
-	{"operationRequester", "restricts: its tickets wait for approvers (multi-signature)",
+	{"operationRequester", "a restriction: its tickets wait for approvers (multi-signature)",
 		func(p api.Permissions) bool { return p.OperationRequester }, func(p *api.Permissions, v bool) { p.OperationRequester = v }},
-	{"enforceAllowedBeneficiaries", "restricts: pays registered beneficiaries only",
+	{"enforceAllowedBeneficiaries", "a restriction: pays registered beneficiaries only",
 		func(p api.Permissions) bool { return p.EnforceAllowedBeneficiaries }, func(p *api.Permissions, v bool) { p.EnforceAllowedBeneficiaries = v }},
-	{"viewOnly", "restricts: sees everything, changes nothing, whatever else is set",
+	{"viewOnly", "a restriction: sees everything, changes nothing, whatever else is set",
 		func(p api.Permissions) bool { return p.ViewOnly }, func(p *api.Permissions, v bool) { p.ViewOnly = v }},
 }
 
@@ -58,7 +58,7 @@ func flagFields() []form.Field {
 	out := make([]form.Field, 0, len(flags))
 	for _, fl := range flags {
 		out = append(out, form.Field{Key: fl.key, Label: fl.key, Choices: []string{flagNo, flagYes},
-			Help: func(form.Values) string { return "allows to " + fl.allows + " (←/→ or space: yes or no)" }})
+			Help: func(form.Values) string { return "yes: " + fl.allows + " (←/→ or space)" }})
 	}
 	return out
 }

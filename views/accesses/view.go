@@ -61,9 +61,9 @@ func (m *Screen) writeHint() string {
 		if m.keeper == nil {
 			return t.Muted.Render(" · e allow-list · d revoke (no keyring here to keep a new key)")
 		}
-		return t.Muted.Render(" · n new · e allow-list · d revoke (each asks your TOTP code)")
+		return t.Muted.Render(" · n new · e allow-list · d revoke (each asks a TOTP code)")
 	}
-	return t.Muted.Render(" · n invite · e permissions · d revoke (each asks your TOTP code)")
+	return t.Muted.Render(" · n invite · e permissions · d revoke (each asks a TOTP code)")
 }
 
 // legend spells out the matrix's column titles.
@@ -113,7 +113,7 @@ func (m *Screen) View() string {
 	}
 	if m.tab == tabKeys {
 		m.apiKeys.SetSize(m.w, max(m.h-len(own)-m.tabLines()-2, 0))
-		title := t.Title.Render("Your API keys") + t.Muted.Render(" · prefixes only: the service never shows a key again") + m.writeHint()
+		title := t.Title.Render("Your API keys") + t.Muted.Render(" · prefixes only") + m.writeHint()
 		switch err := m.apiKeys.Err; {
 		case err != nil:
 			m.apiKeys.SetEmpty("API keys not available")
