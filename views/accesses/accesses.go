@@ -161,6 +161,12 @@ func (m *Screen) Init() tea.Cmd { return m.list.Reload() }
 
 // Update implements ui.Screen.
 func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	if f, ok := msg.(ui.FilterMsg); ok {
+		// The / filter follows whichever tab is shown.
+		m.list.SetFilter(f.Query)
+		m.apiKeys.SetFilter(f.Query)
+		return m, nil
+	}
 	if cmd, ok := m.list.Handle(msg); ok {
 		return m, cmd
 	}
@@ -197,23 +203,12 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return m, m.formKey(msg)
 		}
 		return m, m.key(msg)
-	case ui.FilterMsg:
-		m.current().SetFilter(msg.Query)
-		return m, nil
 	}
 	if m.form != nil {
 		_, cmd := m.form.Update(msg)
 		return m, cmd
 	}
 	return m, nil
-}
-
-// current is the list on screen.
-func (m *Screen) current() interface{ SetFilter(string) } {
-	if m.tab == tabKeys {
-		return m.apiKeys
-	}
-	return m.list
 }
 
 func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {

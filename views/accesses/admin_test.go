@@ -511,3 +511,14 @@ func TestAllowListAndRevokeKey(t *testing.T) {
 		t.Errorf("journaled %+v", e)
 	}
 }
+
+func TestFilterFollowsTheTabShown(t *testing.T) {
+	f := demoTeam()
+	f.keys = append(f.keys, api.APIKeyInfo{APIKey: "tk_ci0001", Name: "ci runner"})
+	h := drive(t, f, newVault(), manager)
+	openKeys(t, h)
+	h.Send(ui.FilterMsg{Query: "runner"})
+	if v := h.PlainView(); strings.Contains(v, "tk_old01") || !strings.Contains(v, "tk_ci0001") {
+		t.Errorf("the filter did not narrow the API keys:\n%s", v)
+	}
+}
