@@ -249,6 +249,9 @@ func TestWithoutManageAccessesTheScreenOnlyLists(t *testing.T) {
 func TestInviteSaysEachFlagInWordsAndSendsTheCode(t *testing.T) {
 	f := demoTeam()
 	h := drive(t, f, nil, manager)
+	if v := h.PlainView(); !strings.Contains(v, "may: payIn, manageAccesses") {
+		t.Errorf("the own access block does not name manageAccesses:\n%s", v)
+	}
 	if !slices.Contains(keyDescs(h.Screen), "invite access") {
 		t.Fatalf("a manager is not offered to invite: %v", keyDescs(h.Screen))
 	}
