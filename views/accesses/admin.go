@@ -89,7 +89,7 @@ func (m *Screen) ask(w *write) tea.Cmd {
 		return ui.Toast(ui.ToastError, "Cannot change accesses: "+ui.ErrorText(err))
 	}
 	s := m.s
-	body := w.body + "\nAccount: " + m.s.AccountName() + " · " + string(m.s.Env) +
+	body := strings.TrimRight(w.body, "\n") + "\nAccount: " + m.s.AccountName() + " · " + string(m.s.Env) +
 		"\nNext: the current 6-digit code of your authenticator (TOTP) for " + m.s.Access.Email + "."
 	otp := ui.Prompt("TOTP code for "+m.s.Access.Email, "6 digits from your authenticator", validOTP, func(code string) tea.Cmd {
 		_, cmd := ui.Answer(s, otpGiven{w: w, otp: code})
