@@ -525,3 +525,18 @@ func TestFilterFollowsTheTabShown(t *testing.T) {
 		t.Errorf("the filter did not narrow the API keys:\n%s", v)
 	}
 }
+
+func TestViewOnlyBesideAWriteIsRefusedBeforeTheConfirmation(t *testing.T) {
+	f := demoTeam()
+	h := drive(t, f, nil, manager)
+	h.Key("n")
+	h.Type("x@demo.test")
+	h.Key("down", "right") // payIn
+	for range len(flags) - 1 {
+		h.Key("down")
+	}
+	h.Key("right", "ctrl+s") // viewOnly, the last flag
+	if len(h.Asks) != 0 || !strings.Contains(h.PlainView(), "viewOnly forbids every write, payIn included") {
+		t.Fatalf("viewOnly beside payIn was confirmed, or not told:\n%s", h.PlainView())
+	}
+}

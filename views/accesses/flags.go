@@ -116,3 +116,18 @@ func changes(before, after api.Permissions) (string, int) {
 	}
 	return b.String(), n
 }
+
+// viewOnlyRule refuses viewOnly beside a flag that allows a write: the
+// service would keep the access from every write all the same, and the
+// confirmation would list permissions it cannot use.
+func viewOnlyRule(v form.Values) (string, string) {
+	if v("viewOnly") != flagYes {
+		return "", ""
+	}
+	for _, fl := range flags {
+		if fl.key != "viewOnly" && fl.key != "admin" && !strings.HasPrefix(fl.allows, "a restriction") && v(fl.key) == flagYes {
+			return "viewOnly", "viewOnly forbids every write, " + fl.key + " included: set one of them to no"
+		}
+	}
+	return "", ""
+}

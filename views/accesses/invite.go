@@ -61,6 +61,7 @@ func (m *Screen) openInvite() tea.Cmd {
 			return "the invitation (a token to set a password) goes to this address"
 		}}
 	f := form.New("Invite an access", append([]form.Field{email}, flagFields()...)...)
+	f.AddRule(viewOnlyRule)
 	return m.openForm(f, m.inviteWrite)
 }
 
@@ -94,6 +95,7 @@ func (m *Screen) openChange() tea.Cmd {
 	}
 	f := form.New("Permissions of "+a.Email, flagFields()...)
 	setFlags(f, a.AccessPermission)
+	f.AddRule(viewOnlyRule)
 	before := a.AccessPermission
 	f.AddRule(func(v form.Values) (string, string) {
 		if _, n := changes(before, readValues(v)); n == 0 {
