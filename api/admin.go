@@ -12,8 +12,8 @@ import (
 // second factor, passwords, sign-up and logout. The writes that change who
 // may act (API keys, accesses) carry the current TOTP code of the acting
 // access (`otp`) and need the manageAccesses permission; the service refuses
-// them otherwise. None of these calls is retried by the client: a write is
-// never retried, and a TOTP code is single-use.
+// them otherwise. None of these writes is retried by the client (no write
+// is), so a code is never sent twice by it.
 
 // Paths of the administration endpoints.
 const (
