@@ -17,7 +17,9 @@ type flag struct {
 }
 
 // flags are the permissions an administrator sets, the ones that allow
-// first, the restrictions last.
+// first, the restrictions last. admin is not one: it is the service's own
+// mark, which no write may give (manageAccesses is what lets an access
+// administer the team), and a change keeps it as it is.
 var flags = []flag{
 	{"payIn", "may create tickets that bring money into the account (PIX in, deposits)",
 		func(p api.Permissions) bool { return p.PayIn }, func(p *api.Permissions, v bool) { p.PayIn = v }},
@@ -37,8 +39,6 @@ var flags = []flag{
 		func(p api.Permissions) bool { return p.ManageWebhooks }, func(p *api.Permissions, v bool) { p.ManageWebhooks = v }},
 	{"manageAccesses", "may invite, change and revoke accesses, and manage its API keys (with TOTP)",
 		func(p api.Permissions) bool { return p.ManageAccesses }, func(p *api.Permissions, v bool) { p.ManageAccesses = v }},
-	{"admin", "the service's administrator mark: grants nothing the flags here do not",
-		func(p api.Permissions) bool { return p.Admin }, func(p *api.Permissions, v bool) { p.Admin = v }},
 	{"operationRequester", "a restriction: its tickets wait for approvers (multi-signature)",
 		func(p api.Permissions) bool { return p.OperationRequester }, func(p *api.Permissions, v bool) { p.OperationRequester = v }},
 	{"enforceAllowedBeneficiaries", "a restriction: pays registered beneficiaries only",
@@ -125,7 +125,7 @@ func viewOnlyRule(v form.Values) (string, string) {
 		return "", ""
 	}
 	for _, fl := range flags {
-		if fl.key != "viewOnly" && fl.key != "admin" && !strings.HasPrefix(fl.allows, "a restriction") && v(fl.key) == flagYes {
+		if fl.key != "viewOnly" && !strings.HasPrefix(fl.allows, "a restriction") && v(fl.key) == flagYes {
 			return "viewOnly", "viewOnly forbids every write, " + fl.key + " included: set one of them to no"
 		}
 	}

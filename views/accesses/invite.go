@@ -118,6 +118,7 @@ func readValues(v form.Values) api.Permissions {
 // changeWrite is the change of a's flags the checked form says.
 func (m *Screen) changeWrite(a api.Access, f *form.Form) *write {
 	after := readFlags(f)
+	after.Admin = a.AccessPermission.Admin // not the form's to change
 	diff, _ := changes(a.AccessPermission, after)
 	id, svc := a.ID, m.svc
 	body := fmt.Sprintf("Access: %s\nChanges:\n%sEvery other flag stays as it is.", a.Email, diff)
