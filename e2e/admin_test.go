@@ -3,12 +3,16 @@ package e2e
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/internal/sstest"
 	"github.com/tesouro-treasury/tesouro/internal/totp"
+	"github.com/tesouro-treasury/tesouro/keystore"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
@@ -53,6 +57,7 @@ func TestE2EAdminInvitesThenRevokes(t *testing.T) {
 	sb, creds := startSandbox(t)
 	const email = "new.payer@demo.test"
 	tm := openAs(t, creds, "admin")
+	tm.WaitFor("Your access", 15*time.Second) // the screens are built
 	tm.Send("0")
 	tm.WaitFor("n invite", 10*time.Second)
 
@@ -118,5 +123,111 @@ func TestE2EAdminInvitesThenRevokes(t *testing.T) {
 
 	if _, err := invited.AccessInfo(ctx); !errors.Is(err, api.ErrUnauthenticated) && !errors.Is(err, api.ErrForbidden) {
 		t.Fatalf("the revoked access's next request answered %v, want a refusal", err)
+	}
+}
+
+// TestE2EAdminRotatesAnAPIKey: the admin, acting with the key of the
+// sandbox credentials, makes a new API key on the Accesses screen's API
+// keys tab (the key pair made on the spot, both secrets straight into the
+// OS keyring of a new profile), switches to that profile, revokes the old
+// key there, and from then on the old key is refused and the new one
+// works. Neither the new API key nor its private key is ever on screen or
+// in config.toml.
+func TestE2EAdminRotatesAnAPIKey(t *testing.T) {
+	needTmux(t)
+	ss, err := sstest.Start(filepath.Join(t.TempDir(), "keyring"), sstest.GnomeKeyring)
+	if err != nil {
+		sstest.Missing(t, err) // skip outside CI when a program is missing
+	}
+	t.Cleanup(ss.Stop)
+	sstest.UseBus(t, ss.Addr) // this process reads the keyring back
+	sb, creds := startSandbox(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	old := clientAs(t, sb, "admin")
+	keys, err := old.ListAPIKeys(ctx)
+	if err != nil || len(keys) != 1 {
+		t.Fatalf("the admin's keys: %+v, %v", keys, err)
+	}
+	oldPrefix := keys[0].APIKey
+
+	config := t.TempDir()
+	env := []string{"DBUS_SESSION_BUS_ADDRESS=" + ss.Addr, "TESOURO_CONFIG_DIR=" + config}
+	tm := startTUIEnv(t, env, "--credentials", creds, "--as", "admin")
+	tm.WaitFor("Your access", 15*time.Second) // the screens are built
+	tm.Send("0")
+	tm.WaitFor("n invite", 10*time.Second)
+	tm.Send("Right")
+	tm.WaitFor(oldPrefix, 10*time.Second)
+	tm.Send("n")
+	tm.WaitFor("New API key", 5*time.Second)
+	tm.Type("rotated")
+	tm.Send("Down", "Down", "Down") // any IP, ed25519
+	tm.Type("admin-2")
+	tm.Send("C-s")
+	tm.WaitFor(`Create API key "rotated"?`, 5*time.Second)
+	tm.Send("y")
+	tm.WaitFor("TOTP code for", 5*time.Second)
+	tm.Type(code(t, sb, "admin"))
+	tm.Send("Enter")
+	tm.WaitFor(`API key "rotated" created`, 30*time.Second)
+	tm.WaitFor("rotated", 10*time.Second)
+	shown := tm.Screen()
+
+	kr := keystore.OSKeyring()
+	newKey, err := kr.Get("admin-2", keystore.KeyAPIKey)
+	if err != nil {
+		t.Fatalf("no API key in the keyring of admin-2: %v", err)
+	}
+	pemText, err := kr.Get("admin-2", keystore.KeyPrivateKey)
+	if err != nil {
+		t.Fatalf("no private key in the keyring of admin-2: %v", err)
+	}
+	cfgText, err := os.ReadFile(filepath.Join(config, "config.toml"))
+	if err != nil || !strings.Contains(string(cfgText), `name = "admin-2"`) {
+		t.Fatalf("config.toml lacks profile admin-2 (%v):\n%s", err, cfgText)
+	}
+	body := strings.Split(strings.TrimSpace(pemText), "\n")[1]
+	for what, text := range map[string]string{"the screen": shown, "config.toml": string(cfgText)} {
+		if strings.Contains(text, newKey) || strings.Contains(text, body) || strings.Contains(text, "PRIVATE KEY") {
+			t.Errorf("%s shows a secret of the new key:\n%s", what, text)
+		}
+	}
+
+	// Switch to the new profile, and revoke the old key from there.
+	tm2 := startTUIEnv(t, env, "--profile", "admin-2")
+	tm2.WaitFor("profile admin-2", 15*time.Second)
+	tm2.WaitFor("Your access", 15*time.Second) // the screens are built
+	tm2.Send("0")
+	tm2.WaitFor("n invite", 15*time.Second)
+	tm2.Send("Right")
+	tm2.WaitFor(oldPrefix, 10*time.Second)
+	tm2.Send("/")
+	tm2.Type(oldPrefix)
+	tm2.Send("Enter", "d")
+	tm2.WaitFor("Revoke API key "+oldPrefix, 5*time.Second)
+	tm2.Send("y")
+	tm2.WaitFor("TOTP code for", 5*time.Second)
+	tm2.Type(code(t, sb, "admin"))
+	tm2.Send("Enter")
+	tm2.WaitFor("API key "+oldPrefix, 10*time.Second)
+	tm2.WaitFor("revoked", 10*time.Second)
+
+	if _, err := old.AccessInfo(ctx); !errors.Is(err, api.ErrUnauthenticated) && !errors.Is(err, api.ErrForbidden) {
+		t.Fatalf("the revoked key's next request answered %v, want a refusal", err)
+	}
+	auth, err := api.NewAPIKeyAuth(newKey, []byte(pemText))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rotated, err := api.New(sb.BaseURL, auth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := rotated.AccessInfo(ctx); err != nil || !info.AccountPermissions.ManageAccesses {
+		t.Fatalf("the new key does not act as the admin: %+v, %v", info, err)
+	}
+	if s := tm2.Screen(); strings.Contains(s, newKey) {
+		t.Errorf("the new API key is on the screen of its profile:\n%s", s)
 	}
 }
