@@ -25,6 +25,10 @@ import (
 // administration.
 var errNotManager = errors.New("this access lacks the manageAccesses permission")
 
+// errNoTOTP is why a manager without a second factor is offered no write:
+// each one needs the current code of the acting access's TOTP.
+var errNoTOTP = errors.New("no TOTP second factor on this access: activate one to change accesses and API keys")
+
 // canManage says why the session may not administer accesses and API keys
 // now (nil when it may): the dashboard's own rules for any write (read-only,
 // frozen, view only), then manageAccesses.
@@ -34,6 +38,9 @@ func (m *Screen) canManage() error {
 	}
 	if !m.s.Access.AccountPermissions.ManageAccesses {
 		return errNotManager
+	}
+	if !m.s.Access.MFAActivated {
+		return errNoTOTP
 	}
 	return nil
 }

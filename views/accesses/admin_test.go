@@ -175,6 +175,7 @@ func demoTeam() *team {
 func drive(t *testing.T, f *team, v *vault, perms api.Permissions) *fakeservice.Harness {
 	t.Helper()
 	s := fakeservice.Session(t, "admin@demo.test", perms)
+	s.Access.MFAActivated = true
 	var k Keeper
 	if v != nil {
 		k = v
@@ -383,6 +384,7 @@ func TestRefusedCodeKeepsTheFormAndTheJournalNeverHoldsIt(t *testing.T) {
 func TestReadOnlyManagerSeesWhyNothingIsOffered(t *testing.T) {
 	f := demoTeam()
 	s := fakeservice.Session(t, "admin@demo.test", manager)
+	s.Access.MFAActivated = true
 	s.ReadOnly = true
 	h := fakeservice.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, f, newVault()) }, 120, 40)
 	if v := h.PlainView(); !strings.Contains(v, "read only") {
@@ -539,5 +541,18 @@ func TestViewOnlyBesideAWriteIsRefusedBeforeTheConfirmation(t *testing.T) {
 	h.Key("right", "ctrl+s") // viewOnly, the last flag
 	if len(h.Asks) != 0 || !strings.Contains(h.PlainView(), "viewOnly forbids every write, payIn included") {
 		t.Fatalf("viewOnly beside payIn was confirmed, or not told:\n%s", h.PlainView())
+	}
+}
+
+func TestManagerWithoutTOTPIsToldBeforeAnyForm(t *testing.T) {
+	f := demoTeam()
+	s := fakeservice.Session(t, "admin@demo.test", manager)
+	h := fakeservice.Drive(t, s, func(s *ui.Session) ui.Screen { return New(s, f, newVault()) }, 120, 40)
+	if v := h.PlainView(); !strings.Contains(v, "no TOTP second factor on this access") {
+		t.Errorf("the screen does not say why writes are off:\n%s", v)
+	}
+	h.Key("n", "down", "d")
+	if len(h.Asks) != 0 || h.Screen.Capturing() {
+		t.Error("a manager without TOTP was offered a write")
 	}
 }
