@@ -98,6 +98,9 @@ func (m *Screen) ask(w *write) tea.Cmd {
 	s := m.s
 	body := strings.TrimRight(w.body, "\n") + "\nAccount: " + m.s.AccountName() + " · " + string(m.s.Env) +
 		"\nNext: the current 6-digit code of your authenticator (TOTP) for " + m.s.Access.Email + "."
+	if m.s.Env == ui.EnvSandbox {
+		body += " (A demo access's code: tesouro sandbox totp NAME.)"
+	}
 	otp := ui.Prompt("TOTP code for "+m.s.Access.Email, "6 digits from your authenticator", validOTP, func(code string) tea.Cmd {
 		_, cmd := ui.Answer(s, otpGiven{w: w, otp: code})
 		return cmd

@@ -267,7 +267,7 @@ func TestInviteSaysEachFlagInWordsAndSendsTheCode(t *testing.T) {
 	}
 	h.Key("right", "ctrl+s")
 	ask := h.Asks[len(h.Asks)-1]
-	for _, want := range []string{"new.person@demo.test", "payIn: may create tickets that bring money into the account", "every flag not listed stays off", "TOTP"} {
+	for _, want := range []string{"new.person@demo.test", "payIn: may create tickets that bring money into the account", "every flag not listed stays off", "TOTP", "tesouro sandbox totp NAME"} {
 		if !strings.Contains(ask.Body, want) {
 			t.Errorf("the confirmation lacks %q:\n%s", want, ask.Body)
 		}
