@@ -77,7 +77,7 @@ func tesouroEnv(t *testing.T, env map[string]string, stdin io.Reader, args ...st
 // testFactory is main's factory on these streams and this environment.
 func testFactory(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *cli.Factory {
 	f := cli.New(cli.IOStreams{Stdin: stdin, Stdout: stdout, Stderr: stderr}, getenv, cli.Build{})
-	f.Screens = screens
+	f.Screens = screensOf(f)
 	return f
 }
 

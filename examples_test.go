@@ -330,7 +330,7 @@ func (w *world) mustRun(line string) string {
 // (tesouro sandbox) goes on serving the block's next lines, as it would
 // in another terminal, and is stopped at the end of the block.
 func (w *world) tesouro(ctx context.Context, hc interp.HandlerContext, args []string) error {
-	server := len(args) > 0 && args[0] == "sandbox" && !contains(args, "fund")
+	server := len(args) > 0 && args[0] == "sandbox" && !contains(args, "fund") && !contains(args, "totp")
 	if server {
 		return w.serve(hc, args)
 	}
@@ -444,7 +444,7 @@ func jq(hc interp.HandlerContext, args []string) error {
 // needsTheNetwork are example lines that talk to a service of the
 // reader's own (a production URL, a JWT login): they are run, and must
 // fail only for the network or the credentials, never as a usage mistake.
-var needsTheNetwork = regexp.MustCompile(`example\.com|login --profile ops|profile add local`)
+var needsTheNetwork = regexp.MustCompile(`example\.com|log(in|out) --profile ops|profile add local`)
 
 // Every command line of README.md and of every --help example runs as
 // written against a sandbox, each code block (or command's examples) in a

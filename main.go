@@ -25,7 +25,9 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/cli"
+	"github.com/tesouro-treasury/tesouro/ui"
 )
 
 // version, commit and date are set by release builds:
@@ -36,8 +38,20 @@ var version, commit, date string
 func main() {
 	f := cli.New(cli.IOStreams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, os.Getenv,
 		cli.Build{Version: version, Commit: commit, Date: date})
-	f.Screens = screens
+	f.Screens = screensOf(f)
 	os.Exit(run(f, os.Args[1:]))
+}
+
+// screensOf builds the dashboard's screens on a client, with the keyring
+// and config of f keeping the API keys made on the Accesses screen (no
+// client, as when the key bindings are checked: no keeper).
+func screensOf(f *cli.Factory) func(c *api.Client) []ui.Factory {
+	return func(c *api.Client) []ui.Factory {
+		if c == nil {
+			return screens(nil, nil)
+		}
+		return screens(c, newKeeper(f, c.BaseURL()))
+	}
 }
 
 // run runs the command args names and returns the exit code. SIGINT and

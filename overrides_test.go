@@ -36,8 +36,10 @@ func withConfig(t *testing.T, text string) *cli.Factory {
 	})
 }
 
-// countingAccesses answers the accesses screen and counts its loads.
+// countingAccesses answers the accesses screen's list and counts its
+// loads; the access it serves has no administration to offer.
 type countingAccesses struct {
+	accesses.Service
 	mu    sync.Mutex
 	loads int
 }
@@ -73,7 +75,7 @@ func TestConfigRebindsAnActionOnTheScreens(t *testing.T) {
 	f := &countingAccesses{}
 	s := &ui.Session{Env: ui.EnvSandbox, Time: screentest.NewClock(screentest.Epoch), Theme: ui.NewTheme(true, false),
 		Access: &api.AccessInfo{Email: "operator@demo.test", AccountPermissions: api.Permissions{PayIn: true}}}
-	d := screentest.Drive(t, s, func(s *ui.Session) ui.Screen { return accesses.New(s, f) }, 110, 20)
+	d := screentest.Drive(t, s, func(s *ui.Session) ui.Screen { return accesses.New(s, f, nil) }, 110, 20)
 	if !strings.Contains(d.PlainView(), "viewer@demo.test") || f.n() != 1 {
 		t.Fatalf("the screen did not load (%d loads):\n%s", f.n(), d.PlainView())
 	}

@@ -108,7 +108,7 @@ func TestREADMENamesEveryRebindableAction(t *testing.T) {
 		t.Fatal("README has no Keys and colours section")
 	}
 	keys, _, _ = strings.Cut(keys, "\n## ")
-	for screen, actions := range ui.Actions(screens(nil)) {
+	for screen, actions := range ui.Actions(screens(nil, nil)) {
 		for name := range actions {
 			if slices.Equal(actions[name], []string{"left", "h", "["}) {
 				continue // the tabs inside a screen, named after their titles: not offered

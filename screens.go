@@ -17,11 +17,12 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/webhooks"
 )
 
-// screens lists the dashboard's screens in tab order, built on client c;
+// screens lists the dashboard's screens in tab order, built on client c
+// (keeper files the API keys the Accesses screen creates; nil offers none);
 // the number row (1..9, 0, - and =) selects them in this order. Each views package
 // declares the calls it makes as its own Service interface, so the compiler
 // checks here that the client has every one of them.
-func screens(c *api.Client) []ui.Factory {
+func screens(c *api.Client, keeper accesses.Keeper) []ui.Factory {
 	return []ui.Factory{
 		{ID: "overview", Title: "Overview", Short: "Home", New: func(s *ui.Session) ui.Screen { return overview.New(s, c) }},                 // 1
 		{ID: "quote", Title: "Quote", Short: "Qte", New: func(s *ui.Session) ui.Screen { return quote.New(s, c) }},                           // 2
@@ -32,7 +33,7 @@ func screens(c *api.Client) []ui.Factory {
 		{ID: "trades", Title: "Trades", Short: "Trds", New: func(s *ui.Session) ui.Screen { return trades.New(s, c) }},                       // 7
 		{ID: "compliance", Title: "Compliance", Short: "Comp", New: func(s *ui.Session) ui.Screen { return compliance.New(s, c) }},           // 8
 		{ID: "webhooks", Title: "Webhooks", Short: "Hook", New: func(s *ui.Session) ui.Screen { return webhooks.New(s, c) }},                 // 9
-		{ID: "accesses", Title: "Accesses", Short: "Accs", New: func(s *ui.Session) ui.Screen { return accesses.New(s, c) }},                 // 0
+		{ID: "accesses", Title: "Accesses", Short: "Accs", New: func(s *ui.Session) ui.Screen { return accesses.New(s, c, keeper) }},         // 0
 		{ID: "batch", Title: "Batch", Short: "Bat", New: func(s *ui.Session) ui.Screen { return batch.New(s, c) }},                           // -
 		{ID: "statement", Title: "Statement", Short: "Stmt", New: func(s *ui.Session) ui.Screen { return statement.New(s, c) }},              // =
 	}

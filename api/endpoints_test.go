@@ -91,7 +91,7 @@ func endpointCases() []endpointCase {
 	}
 	ticketBodyJSON := `{"quoteToken":"qt-1","externalId":"ext-1","ticketBrlPixInput":{"additionalData":"invoice 7"},"ticketBlockchainOutput":{"beneficiaryWalletId":"` + benID + `"}}`
 
-	return []endpointCase{
+	return append([]endpointCase{
 		{
 			name: "Quote",
 			call: func(ctx context.Context, c *Client) (any, error) {
@@ -1145,7 +1145,7 @@ func endpointCases() []endpointCase {
 				}
 			},
 		},
-	}
+	}, adminEndpointCases()...)
 }
 
 // TestEndpoints checks, for every endpoint, the request on the wire (method,

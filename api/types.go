@@ -509,6 +509,9 @@ type Permissions struct {
 	// ManageWebhooks lets the access register, change and delete
 	// webhooks [decided, issue 27].
 	ManageWebhooks bool `json:"manageWebhooks"`
+	// ManageAccesses lets the access invite, change and revoke accesses
+	// and manage its API keys [decided, spec/service.md §8.8].
+	ManageAccesses bool `json:"manageAccesses"`
 }
 
 // MFA is an access's second factor record.

@@ -17,6 +17,7 @@ func scriptingCommands(f *Factory) []*cobra.Command {
 	return []*cobra.Command{
 		newCmdBalances(f), newCmdAccounts(f), newCmdTickets(f), newCmdTicket(f), newCmdTransfer(f), newCmdQuote(f),
 		newCmdApprovals(f), newCmdBeneficiaries(f), newCmdWebhooks(f), newCmdStatement(f), newCmdAPI(f), newCmdBatch(f),
+		newCmdAccess(f), newCmdAPIKey(f),
 	}
 }
 

@@ -78,7 +78,7 @@ func completeFlags(c *cobra.Command) {
 	for _, name := range []string{"since", "until", "amount", "output-amount", "external-id", "end-to-end-id", "alias", "jq",
 		"watch", "timeout", "limit", "reference", "pix-key", "to-address", "wallet-address", "address", "memo", "beneficiary",
 		"email", "name", "tax-id", "description", "event", "signature", "batch", "concurrency", "addr", "seed", "speed", "faults",
-		"base-url", "raw-field", "field", "forward-to"} {
+		"base-url", "raw-field", "field", "forward-to", "otp", "ip", "new-profile"} {
 		byName[name] = noFiles
 	}
 	for _, sub := range c.Commands() {

@@ -57,8 +57,8 @@ var helpGroups = []*cobra.Group{
 var groupOf = map[string]string{
 	"balances": "service", "accounts": "service", "tickets": "service", "ticket": "service", "transfer": "service", "quote": "service",
 	"approvals": "service", "beneficiaries": "service", "statement": "service", "webhooks": "service",
-	"batch": "service", "api": "service",
-	"profile": "setup", "keygen": "setup", "login": "setup", "sandbox": "setup",
+	"batch": "service", "api": "service", "access": "service", "apikey": "service",
+	"profile": "setup", "keygen": "setup", "login": "setup", "logout": "setup", "sandbox": "setup",
 	"version": "other", "completion": "other", "help": "other", "man": "other",
 }
 

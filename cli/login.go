@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,8 +18,8 @@ func newCmdLogin(f *Factory) *cobra.Command {
 		Use:   "login",
 		Short: "Log in to a jwt profile; stores the refresh token in the keyring",
 		Long: `Logs in to a jwt profile: asks for the password, then for the token the service e-mails
-(both without echo on a terminal, else one per line on stdin), and stores the refresh token
-in the keyring. The dashboard rotates it as it refreshes the session.`,
+(both without echo on a terminal, else one per line on stdin), then for the current TOTP
+code when the access has a second factor, and stores the refresh token in the keyring. The dashboard rotates it as it refreshes the session.`,
 		Example: `  tesouro login --profile ops`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
@@ -83,8 +85,59 @@ func (f *Factory) jwtLogin(p keystore.Profile) (api.Tokens, error) {
 	ctx, cancel = context.WithTimeout(context.Background(), RequestTimeout)
 	defer cancel()
 	t, err := client.ValidateLogin(ctx, p.Email, strings.TrimSpace(token))
+	if api.IsOTPRequired(err) {
+		// The access has a TOTP second factor: the waiting login takes
+		// its code with the same e-mailed token.
+		cancel()
+		code, cerr := f.Prompter.Secret("TOTP code: ")
+		if cerr != nil {
+			return api.Tokens{}, fmt.Errorf("read the TOTP code: %w", cerr)
+		}
+		ctx, cancel = context.WithTimeout(context.Background(), RequestTimeout)
+		defer cancel()
+		t, err = client.ValidateLoginOTP(ctx, p.Email, strings.TrimSpace(token), strings.TrimSpace(code))
+	}
 	if err != nil {
 		return api.Tokens{}, fmt.Errorf("validate the e-mailed token for %s: %w (tokens are single-use and expire: run the login again)", p.Email, err)
 	}
 	return *t, nil
+}
+
+func (f *Factory) runLogout(cmd *cobra.Command) error {
+	_, p, err := f.Profile(f.G.Profile)
+	if err != nil {
+		return err
+	}
+	if p.Auth != keystore.AuthJWT {
+		return fmt.Errorf("profile %q signs requests with an API key and has no session to end (revoke a key with \"tesouro apikey revoke\")", p.Name)
+	}
+	sec := f.Secrets()
+	if _, err := sec.Get(p.Name, keystore.KeyRefreshToken); errors.Is(err, keystore.ErrNotStored) {
+		fmt.Fprintf(f.Stdout, "Profile %s has no session: nothing to end.\n", p.Name)
+		return nil
+	}
+	auth, err := keystore.NewAuthenticator(sec, p)
+	if err != nil {
+		return err
+	}
+	client, err := f.NewClient(p.BaseURL, auth)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), RequestTimeout)
+	defer cancel()
+	remote := client.Logout(ctx)
+	// The tokens go from the keyring whatever the service said: a session
+	// the service no longer knows is over too.
+	for _, k := range []string{keystore.KeyAccessToken, keystore.KeyRefreshToken} {
+		if err := sec.Delete(p.Name, k); err != nil {
+			return fmt.Errorf("logged out at the service, but the tokens could not be removed from the keyring: %w", err)
+		}
+	}
+	var ae *api.Error
+	if remote != nil && !(errors.As(remote, &ae) && ae.Status == http.StatusUnauthorized) {
+		return fmt.Errorf("the tokens were removed from the keyring, but the service did not confirm the logout: %w", remote)
+	}
+	fmt.Fprintf(f.Stdout, "Logged out of %s (%s); tokens removed from the keyring.\n", p.Name, p.Email)
+	return nil
 }

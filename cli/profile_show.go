@@ -145,7 +145,7 @@ func permissionList(p api.Permissions) string {
 		{p.Convert, "convert"}, {p.OnChain, "onChain"}, {p.Markup, "markup"}, {p.Beneficiary, "beneficiary"},
 		{p.EnforceAllowedBeneficiaries, "enforceAllowedBeneficiaries"},
 		{p.OperationRequester, "operationRequester"}, {p.OperationApprover, "operationApprover"},
-		{p.ManageWebhooks, "manageWebhooks"},
+		{p.ManageWebhooks, "manageWebhooks"}, {p.ManageAccesses, "manageAccesses"},
 	} {
 		if f.on {
 			out = append(out, f.name)

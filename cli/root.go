@@ -48,7 +48,7 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	_ = root.RegisterFlagCompletionFunc("sub-account", noFiles)
 	_ = root.RegisterFlagCompletionFunc("timeout", fixed("30s", "60s", "5m", "0"))
 
-	root.AddCommand(newCmdSandbox(f), newCmdProfile(f), newCmdKeygen(f), newCmdLogin(f), newCmdVersion(f), newCmdMan(f))
+	root.AddCommand(newCmdSandbox(f), newCmdProfile(f), newCmdKeygen(f), newCmdLogin(f), newCmdLogout(f), newCmdVersion(f), newCmdMan(f))
 	root.AddCommand(scriptingCommands(f)...)
 	root.SetFlagErrorFunc(flagError)
 	root.SetHelpCommand(newCmdHelp(root))

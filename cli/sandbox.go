@@ -50,7 +50,7 @@ per request. "tesouro sandbox fund TICKET" simulates the payer of a ticket.`,
 	fs.BoolVar(&opts.allowRemote, "allow-remote", false, "allow listening on a non-loopback address; the demo accesses then get credentials of their own, kept with --state")
 	fs.StringVar(&opts.forwardTo, "forward-to", "", "relay every webhook delivery, signed, to this local URL")
 	fs.BoolVar(&opts.logRequests, "log-requests", false, "print one line per request: method, path, status, latency, access")
-	cmd.AddCommand(newCmdSandboxFund(f))
+	cmd.AddCommand(newCmdSandboxFund(f), newCmdSandboxTOTP(f))
 	return cmd
 }
 
@@ -96,6 +96,16 @@ func (f *Factory) runSandbox(cmd *cobra.Command, opts sandboxFlags) error {
 		return fmt.Errorf("sandbox: credentials directory: %w", err)
 	}
 
+	// The sandbox's e-mails: an invitation's token is what the invited
+	// person needs, so the log shows it; every mail is also at GET
+	// /v2/sandbox/outbox.
+	cfg.OnMail = func(to, kind, token string) {
+		if kind == "invitation" {
+			fmt.Fprintf(f.Stdout, "mail to %s: invitation token %s (it sets the password: POST /v2/auth/accesses/validate/TOKEN)\n", to, token)
+		} else {
+			fmt.Fprintf(f.Stdout, "mail to %s: %s token (at GET /v2/sandbox/outbox)\n", to, kind)
+		}
+	}
 	if opts.logRequests {
 		cfg.Wrap = func(h http.Handler, creds sandbox.Credentials) http.Handler {
 			return requestLog(h, f.Stdout, creds)

@@ -37,6 +37,12 @@ type AccessCredential struct {
 	Password      string              `json:"password"`
 	EmailToken    string              `json:"emailToken"`
 	Permissions   records.Permissions `json:"permissions"`
+	// TOTPSecret is the base32 secret of the access's TOTP second factor
+	// (RFC 6238: SHA-1, 6 digits, 30 s), for the writes that need a code;
+	// `tesouro sandbox totp NAME` prints the current code. Active when
+	// MFAActive is true.
+	TOTPSecret string `json:"totpSecret,omitempty"`
+	MFAActive  bool   `json:"mfaActive"`
 }
 
 // Access returns the demo access with that name.

@@ -24,16 +24,17 @@ var rooms = map[string][]string{
 	"engine":   {"store", "records"},
 	"demo":     {"engine", "records", "store"},
 	"delivery": {"engine", "records"},
-	"httpapi":  {"engine", "records", "delivery", "faults"},
-	".":        {"store", "records", "faults", "engine", "demo", "delivery", "httpapi"},
+	"team":     {"engine", "records", "store"},
+	"httpapi":  {"engine", "records", "delivery", "faults", "team"},
+	".":        {"store", "records", "faults", "engine", "demo", "delivery", "httpapi", "team"},
 }
 
 // noHTTP are the rooms that know nothing of HTTP.
-var noHTTP = []string{"store", "records", "engine", "demo"}
+var noHTTP = []string{"store", "records", "engine", "demo", "team"}
 
 // callbackFree are the rooms that hold no package-level function
 // variables: a room above could set one to be called back from below.
-var callbackFree = []string{"store", "records", "engine"}
+var callbackFree = []string{"store", "records", "engine", "team"}
 
 // maxShare is the most of the sandbox's lines one room may hold.
 const maxShare = 0.40

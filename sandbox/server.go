@@ -12,12 +12,16 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
+
+	"github.com/tesouro-treasury/tesouro/internal/totp"
 	"github.com/tesouro-treasury/tesouro/sandbox/delivery"
 	"github.com/tesouro-treasury/tesouro/sandbox/demo"
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 	"github.com/tesouro-treasury/tesouro/sandbox/faults"
 	"github.com/tesouro-treasury/tesouro/sandbox/httpapi"
 	"github.com/tesouro-treasury/tesouro/sandbox/store"
+	"github.com/tesouro-treasury/tesouro/sandbox/team"
 )
 
 // Config configures a sandbox.
@@ -38,6 +42,10 @@ type Config struct {
 	// (a request log, for one). It gets the credentials handed out at that
 	// address, so it can name the access behind each request.
 	Wrap func(next http.Handler, creds Credentials) http.Handler
+	// OnMail, when set, hears every e-mail the sandbox would have sent
+	// (an invitation, a login or reset token): its log shows them. They
+	// are also served at GET /v2/sandbox/outbox.
+	OnMail func(to, kind, token string)
 }
 
 // Server is one sandbox: its store, its rules, and how they are served.
@@ -45,9 +53,10 @@ type Server struct {
 	cfg   Config
 	clock func() time.Time
 
-	db  *store.Store
-	eng *engine.Engine
-	api *httpapi.Server
+	db   *store.Store
+	eng  *engine.Engine
+	team *team.Team
+	api  *httpapi.Server
 	// sender sends the webhook deliveries, a queue per endpoint.
 	sender *delivery.Sender
 
@@ -86,7 +95,7 @@ func New(cfg Config) (*Server, error) {
 		s.db.Close()
 		return nil, err
 	}
-	s.api = httpapi.New(s.eng, httpapi.Config{Now: s.clock, Faults: f, WebhookKey: &key.PublicKey})
+	s.api = httpapi.New(s.eng, httpapi.Config{Now: s.clock, Faults: f, WebhookKey: &key.PublicKey, Team: s.team})
 
 	s.sender = delivery.New(s.eng, key, s.api.Receiver())
 	s.wg.Add(2)
@@ -116,6 +125,15 @@ func (s *Server) open(seed int64) error {
 	empty, err := s.db.Verify(seed)
 	if err != nil {
 		return err
+	}
+	// Team administration changes the seed's accesses: what it stored is
+	// applied before the records that may name an invited access load.
+	s.team = team.New(s.eng, s.db)
+	if on := s.cfg.OnMail; on != nil {
+		s.team.OnMail = func(m team.Mail) { on(m.To, m.Kind, m.Token) }
+	}
+	if err := s.team.Load(); err != nil {
+		return s.db.Refused(err)
 	}
 	if !empty {
 		if err := s.eng.Load(); err != nil {
@@ -254,6 +272,14 @@ func (r *Running) Close() error {
 	return err
 }
 
+// totpSecret is an access's TOTP secret in base32, or "".
+func totpSecret(a *engine.Access) string {
+	if len(a.TOTPSecret) == 0 {
+		return ""
+	}
+	return totp.Encode(a.TOTPSecret)
+}
+
 // Credentials returns the demo accesses' credentials for a sandbox served
 // at baseURL.
 func (s *Server) Credentials(baseURL string) Credentials {
@@ -269,6 +295,7 @@ func (s *Server) Credentials(baseURL string) Credentials {
 		c.Accesses = append(c.Accesses, AccessCredential{
 			Name: a.Name, Email: a.Email, AccessID: a.ID.String(), APIKey: a.APIKey, KeyType: a.KeyType,
 			PrivateKeyPEM: a.PrivateKeyPEM, Password: a.Password, EmailToken: a.EmailToken, Permissions: a.Perms,
+			TOTPSecret: totpSecret(a), MFAActive: a.MFAID != uuid.Nil,
 		})
 	}
 	return c

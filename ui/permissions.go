@@ -96,7 +96,7 @@ func PermissionNames(p api.Permissions) []string {
 		{p.ViewOnly, "view only"},
 		{p.Admin, "admin"}, {p.PayIn, "payIn"}, {p.PayOut, "payOut"}, {p.Convert, "convert"},
 		{p.OnChain, "onChain"}, {p.Markup, "markup"}, {p.Beneficiary, "beneficiary"},
-		{p.OperationRequester, "requester"}, {p.OperationApprover, "approver"}, {p.ManageWebhooks, "manageWebhooks"},
+		{p.OperationRequester, "requester"}, {p.OperationApprover, "approver"}, {p.ManageWebhooks, "manageWebhooks"}, {p.ManageAccesses, "manageAccesses"},
 		{p.EnforceAllowedBeneficiaries, "allowed-beneficiaries-only"},
 	}
 	var out []string

@@ -42,7 +42,7 @@ func embeddedOptions(closers *[]func() error) ui.Options {
 			screens := []ui.Factory{
 				{ID: "overview", Title: "Overview", New: func(s *ui.Session) ui.Screen { return overview.New(s, cl) }},
 				{ID: "subaccounts", Title: "Sub-accounts", New: func(s *ui.Session) ui.Screen { return subaccounts.New(s, cl) }},
-				{ID: "accesses", Title: "Accesses", New: func(s *ui.Session) ui.Screen { return accesses.New(s, cl) }},
+				{ID: "accesses", Title: "Accesses", New: func(s *ui.Session) ui.Screen { return accesses.New(s, cl, nil) }},
 			}
 			return &ui.Connection{Client: cl, Email: acc.Email, Close: r.Close, Screens: screens}, nil
 		},

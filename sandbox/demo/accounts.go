@@ -167,6 +167,7 @@ func Build(e *engine.Engine, seed int64, in *Installation) (*Demo, error) {
 		if d.name != "viewer" {
 			a.MFAID = r.uuid()
 		}
+		a.TOTPSecret = totpSecret(sec, d.name)
 		switch d.name {
 		case "restricted":
 			a.Blacklisted[accts[3].ID] = true
@@ -174,6 +175,9 @@ func Build(e *engine.Engine, seed int64, in *Installation) (*Demo, error) {
 			a.FrozenUntil = now.Add(30 * 24 * time.Hour).Truncate(time.Second)
 		}
 		e.AddAccess(a)
+	}
+	if err := addAdmin(e, seed, sec, now); err != nil {
+		return nil, err
 	}
 	return &Demo{seed: seed, today: todayBalances(r, accts)}, nil
 }

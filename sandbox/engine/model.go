@@ -2,7 +2,12 @@ package engine
 
 import (
 	"crypto"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -108,6 +113,12 @@ type Access struct {
 	PublicKey     crypto.PublicKey // verifies the API key's signatures
 	Password      string
 	EmailToken    string
+	// TOTPSecret is the access's RFC 6238 secret; it is active while
+	// MFAID is set.
+	TOTPSecret []byte
+	// Revoked accesses stay known by id (the records they made name them)
+	// but authenticate no more and are listed nowhere.
+	Revoked bool
 
 	Blacklisted     map[uuid.UUID]bool // sub-accounts this access may not touch
 	MainBlacklisted bool
@@ -184,4 +195,37 @@ type Event struct {
 	// Record is what the event is about as it reads now (the ticket's or
 	// the KYC attempt's JSON), nil when it is gone.
 	Record json.RawMessage
+}
+
+// passwordHashPrefix marks a password kept as a salted SHA-256 (one a
+// person set); the demo accesses' published passwords are kept as given.
+const passwordHashPrefix = "sha256$"
+
+// HashPassword keeps a password a person set: a random salt and the
+// SHA-256 of salt and password.
+func HashPassword(pw string) string {
+	salt := make([]byte, 16)
+	_, _ = rand.Read(salt)
+	sum := sha256.Sum256(append(append([]byte{}, salt...), pw...))
+	return passwordHashPrefix + hex.EncodeToString(salt) + "$" + hex.EncodeToString(sum[:])
+}
+
+// PasswordIs reports whether pw is the access's password. An access with
+// no password yet (an invitation not validated) has none that matches.
+func (a *Access) PasswordIs(pw string) bool {
+	if a.Password == "" || pw == "" {
+		return false
+	}
+	rest, hashed := strings.CutPrefix(a.Password, passwordHashPrefix)
+	if !hashed {
+		return subtle.ConstantTimeCompare([]byte(a.Password), []byte(pw)) == 1
+	}
+	saltHex, sumHex, ok := strings.Cut(rest, "$")
+	salt, err1 := hex.DecodeString(saltHex)
+	want, err2 := hex.DecodeString(sumHex)
+	if !ok || err1 != nil || err2 != nil {
+		return false
+	}
+	got := sha256.Sum256(append(salt, pw...))
+	return subtle.ConstantTimeCompare(got[:], want) == 1
 }

@@ -103,7 +103,7 @@ func (e *Engine) info(op *Operation, detail bool) OperationInfo {
 	if detail {
 		v.Approvers = []Approval{}
 		for _, a := range e.st.accesses {
-			if a.Perms.OperationApprover {
+			if a.Perms.OperationApprover && !a.Revoked {
 				v.Approvers = append(v.Approvers, Approval{AccessID: a.ID, Email: a.Email, HasApproved: op.approvals[a.ID]})
 			}
 		}

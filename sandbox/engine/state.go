@@ -39,12 +39,42 @@ func newState() *state {
 }
 
 func (st *state) addAccess(a *Access) {
+	if old := st.accessByID[a.ID]; old != nil {
+		st.replaceAccess(old, a)
+		return
+	}
 	st.accesses = append(st.accesses, a)
+	st.index(a)
+}
+
+func (st *state) index(a *Access) {
 	st.accessByID[a.ID] = a
+	if a.Revoked {
+		return
+	}
 	st.accessByMail[strings.ToLower(a.Email)] = a
 	if a.APIKey != "" {
 		st.accessByKey[sha256.Sum256([]byte(a.APIKey))] = a
 	}
+}
+
+// replaceAccess puts a in old's place: a request holding old keeps the
+// copy it had, and the next one finds a.
+func (st *state) replaceAccess(old, a *Access) {
+	for i, x := range st.accesses {
+		if x == old {
+			st.accesses[i] = a
+		}
+	}
+	if m := strings.ToLower(old.Email); st.accessByMail[m] == old {
+		delete(st.accessByMail, m)
+	}
+	if old.APIKey != "" {
+		if h := sha256.Sum256([]byte(old.APIKey)); st.accessByKey[h] == old {
+			delete(st.accessByKey, h)
+		}
+	}
+	st.index(a)
 }
 
 func (st *state) addAccount(a *Account) {
@@ -63,6 +93,24 @@ func (e *Engine) AddAccess(a *Access) {
 	e.st.addAccess(a)
 }
 
+// PutAccess adds a, or puts it in place of the access of its id (a copy
+// with other permissions, password or second factor, or revoked). The
+// caller holds the lock for writing (Edit).
+func (e *Engine) PutAccess(a *Access) { e.st.addAccess(a) }
+
+// AccessByIDLocked is AccessByID for a caller holding the lock (Edit).
+func (e *Engine) AccessByIDLocked(id uuid.UUID) *Access {
+	if a := e.st.accessByID[id]; a != nil && !a.Revoked {
+		return a
+	}
+	return nil
+}
+
+// AccessByMailLocked is AccessByMail for a caller holding the lock (Edit).
+func (e *Engine) AccessByMailLocked(mail string) *Access {
+	return e.st.accessByMail[strings.ToLower(mail)]
+}
+
 // AccessByKey is the access of an API key, or nil. The lookup is by the
 // key's hash, so that its timing says nothing about the key.
 func (e *Engine) AccessByKey(key string) *Access {
@@ -75,7 +123,7 @@ func (e *Engine) AccessByKey(key string) *Access {
 func (e *Engine) AccessByID(id uuid.UUID) *Access {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	return e.st.accessByID[id]
+	return e.AccessByIDLocked(id)
 }
 
 // AccessByMail is the access of an e-mail (any case), or nil.
@@ -85,11 +133,18 @@ func (e *Engine) AccessByMail(mail string) *Access {
 	return e.st.accessByMail[strings.ToLower(mail)]
 }
 
-// Accesses are the accesses of the main account, in creation order.
+// Accesses are the accesses of the main account, in creation order
+// (revoked ones left out).
 func (e *Engine) Accesses() []*Access {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	return append([]*Access(nil), e.st.accesses...)
+	out := make([]*Access, 0, len(e.st.accesses))
+	for _, a := range e.st.accesses {
+		if !a.Revoked {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // Main is the main account.

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"math/big"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,6 +22,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
+	"github.com/tesouro-treasury/tesouro/sandbox/team"
 	"github.com/tesouro-treasury/tesouro/validate"
 )
 
@@ -54,10 +56,14 @@ func (s *Server) authenticate(c *call) (*engine.Access, *apiError) {
 		if cl.Typ != "access" {
 			return nil, unauthenticated("a refresh token cannot authenticate a request; use the access token")
 		}
+		if s.logins.ended(cl.Sid) {
+			return nil, unauthenticated("this session was ended by a logout; log in again")
+		}
 		a := s.eng.AccessByID(cl.Sub)
 		if a == nil {
-			return nil, unauthenticated("the token's access no longer exists; log in again")
+			return nil, unauthenticated("the token's access no longer exists or was revoked; log in again")
 		}
+		c.sid = cl.Sid
 		return a, nil
 	}
 	return nil, unauthenticated("no credentials: send X-API-Key, X-API-Timestamp and X-API-Signature, or Authorization: Bearer <accessToken>")
@@ -80,9 +86,9 @@ func (s *Server) verifyAPIKey(c *call, key string) (*engine.Access, *apiError) {
 	if skew > maxSkew || skew < -maxSkew {
 		return nil, errf(http.StatusUnauthorized, codeTimestampSkew, "X-API-Timestamp is %s away from the service clock (at most %s allowed); check the system clock", skew.Round(time.Millisecond).Abs(), maxSkew)
 	}
-	a := s.eng.AccessByKey(key)
+	k, a := s.team.KeyOf(key)
 	if a == nil {
-		return nil, unauthenticated("unknown API key")
+		return nil, unauthenticated("unknown or revoked API key")
 	}
 	sig, err := base64.StdEncoding.DecodeString(sigRaw)
 	if err != nil {
@@ -97,8 +103,13 @@ func (s *Server) verifyAPIKey(c *call, key string) (*engine.Access, *apiError) {
 	msg = append(msg, r.Method...)
 	msg = append(msg, uri...)
 	msg = append(msg, c.body...)
-	if !verifySignature(a.PublicKey, msg, sig) {
-		return nil, errf(http.StatusUnauthorized, codeBadSignature, "X-API-Signature does not verify over timestamp+method+requestURI+body with the %s key of this API key", a.KeyType)
+	if !verifySignature(k.PublicKey, msg, sig) {
+		return nil, errf(http.StatusUnauthorized, codeBadSignature, "X-API-Signature does not verify over timestamp+method+requestURI+body with the %s key of this API key", k.KeyType)
+	}
+	// The allow-list is checked once the key is proven: only its holder
+	// learns that the IP is the problem.
+	if ip, ok := remoteIP(r); !ok || !k.Allows(ip) {
+		return nil, errf(http.StatusForbidden, team.CodeIPNotAllowed, "this API key may not be used from %s: its allow-list names other IPs (PATCH /v2/auth/api-keys changes it)", ip)
 	}
 	// Only a verified message is remembered: anyone may send bad
 	// signatures, and they must not spend a request not yet made.
@@ -137,6 +148,9 @@ type jwtClaims struct {
 	Iat int64     `json:"iat"`
 	Exp int64     `json:"exp"`
 	Jti string    `json:"jti"`
+	// Sid names the login session both tokens of a pair belong to (a
+	// logout ends it).
+	Sid string `json:"sid,omitempty"`
 }
 
 var jwtHeader = base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
@@ -177,11 +191,24 @@ func (s *Server) parseJWT(tok string, now time.Time) (*jwtClaims, *apiError) {
 	return &cl, nil
 }
 
-func (s *Server) issueTokens(a *engine.Access, now time.Time) Tokens {
-	return Tokens{
-		AccessToken:  s.signJWT(jwtClaims{Sub: a.ID, Typ: "access", Iat: now.Unix(), Exp: now.Add(accessTokenTTL).Unix(), Jti: uuid.New().String()}),
-		RefreshToken: s.signJWT(jwtClaims{Sub: a.ID, Typ: "refresh", Iat: now.Unix(), Exp: now.Add(refreshTokenTTL).Unix(), Jti: uuid.New().String()}),
+func (s *Server) issueTokens(a *engine.Access, now time.Time, sid string) Tokens {
+	if sid == "" {
+		sid = uuid.NewString()
 	}
+	return Tokens{
+		AccessToken:  s.signJWT(jwtClaims{Sub: a.ID, Typ: "access", Iat: now.Unix(), Exp: now.Add(accessTokenTTL).Unix(), Jti: uuid.New().String(), Sid: sid}),
+		RefreshToken: s.signJWT(jwtClaims{Sub: a.ID, Typ: "refresh", Iat: now.Unix(), Exp: now.Add(refreshTokenTTL).Unix(), Jti: uuid.New().String(), Sid: sid}),
+	}
+}
+
+// remoteIP is the address the request came from.
+func remoteIP(r *http.Request) (netip.Addr, bool) {
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		a, err := netip.ParseAddr(r.RemoteAddr)
+		return a.Unmap(), err == nil
+	}
+	return ap.Addr().Unmap(), true
 }
 
 func equalSecret(a, b string) bool {
@@ -210,13 +237,14 @@ func (s *Server) login(c *call) error {
 	}
 	defer sh.mu.Unlock()
 	a := s.eng.AccessByMail(mail)
-	if a == nil || !equalSecret(a.Password, req.Password) {
+	if a == nil || !a.PasswordIs(req.Password) {
 		sh.failed(k, c.now)
 		return unauthenticated("e-mail or password is wrong")
 	}
 	s.logins.mu.Lock()
 	s.logins.pending[a.ID] = c.now
 	s.logins.mu.Unlock()
+	s.team.MailLogin(a, c.now)
 	return c.reply(http.StatusOK, map[string]string{"message": "a 6-digit login token was sent to " + a.Email})
 }
 
@@ -243,6 +271,7 @@ func (s *Server) validateLogin(c *call) error {
 	var req struct {
 		Email      string `json:"email"`
 		EmailToken string `json:"emailToken"`
+		OTP        string `json:"otp"`
 	}
 	if err := decodeBody(c, &req); err != nil {
 		return err
@@ -273,10 +302,18 @@ func (s *Server) validateLogin(c *call) error {
 		sh.failed(k, c.now)
 		return unauthenticated("e-mail or token is wrong")
 	}
+	// The second factor, when the access must give it, does not spend the
+	// waiting login: the code can follow.
+	if err := team.LoginOTP(a, req.OTP, c.now); err != nil {
+		if req.OTP != "" {
+			sh.failed(k, c.now)
+		}
+		return err
+	}
 	l.mu.Lock()
 	delete(l.pending, a.ID)
 	l.mu.Unlock()
-	return c.reply(http.StatusOK, s.issueTokens(a, c.now))
+	return c.reply(http.StatusOK, s.issueTokens(a, c.now, ""))
 }
 
 // POST /v2/auth/refresh {refreshToken} -> a new pair; the old refresh token
@@ -312,6 +349,9 @@ func (s *Server) refresh(c *call) error {
 	if _, used := l.usedRefresh[cl.Jti]; used {
 		return unauthenticated("refreshToken: already used once; log in again")
 	}
+	if _, gone := l.endedSessions[cl.Sid]; gone && cl.Sid != "" {
+		return unauthenticated("refreshToken: its session was ended by a logout; log in again")
+	}
 	a := s.eng.AccessByID(cl.Sub)
 	if a == nil {
 		return unauthenticated("refreshToken: its access no longer exists")
@@ -322,7 +362,7 @@ func (s *Server) refresh(c *call) error {
 		}
 	}
 	l.usedRefresh[cl.Jti] = time.Unix(cl.Exp, 0)
-	return c.reply(http.StatusOK, s.issueTokens(a, c.now))
+	return c.reply(http.StatusOK, s.issueTokens(a, c.now, cl.Sid))
 }
 
 // logins is the memory of the JWT login flow, not stored (a restart
@@ -333,11 +373,38 @@ type logins struct {
 	mu          sync.Mutex
 	pending     map[uuid.UUID]time.Time
 	usedRefresh map[string]time.Time
-	throttle    throttle
+	// endedSessions are the sessions ended by a logout, until their
+	// refresh tokens would have expired anyway.
+	endedSessions map[string]time.Time
+	throttle      throttle
 }
 
 func newLogins() *logins {
-	return &logins{pending: map[uuid.UUID]time.Time{}, usedRefresh: map[string]time.Time{}}
+	return &logins{pending: map[uuid.UUID]time.Time{}, usedRefresh: map[string]time.Time{}, endedSessions: map[string]time.Time{}}
+}
+
+// endSession ends a login session: its access and refresh tokens are
+// refused from now on.
+func (l *logins) endSession(sid string, now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for k, until := range l.endedSessions {
+		if now.After(until) {
+			delete(l.endedSessions, k)
+		}
+	}
+	l.endedSessions[sid] = now.Add(refreshTokenTTL)
+}
+
+// ended reports whether a logout ended the session sid.
+func (l *logins) ended(sid string) bool {
+	if sid == "" {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, gone := l.endedSessions[sid]
+	return gone
 }
 
 // Login lockout (§7.5): after maxLoginFailures wrong passwords or e-mail

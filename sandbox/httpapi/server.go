@@ -27,6 +27,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
 	"github.com/tesouro-treasury/tesouro/sandbox/faults"
+	"github.com/tesouro-treasury/tesouro/sandbox/team"
 )
 
 // maxBody is the largest request body accepted (§4: 413 above).
@@ -48,6 +49,10 @@ type Server struct {
 	// webhookKey verifies the deliveries the sandbox signs (GET
 	// /v2/public-key, the sandbox's own receiver).
 	webhookKey *rsa.PublicKey
+
+	// team is the team administration: API keys, second factors,
+	// invitations, the outbox (package team).
+	team *team.Team
 }
 
 // Config is what a Server serves with: its clock (nil: time.Now), the
@@ -56,11 +61,13 @@ type Config struct {
 	Now        func() time.Time
 	Faults     *faults.Faults
 	WebhookKey *rsa.PublicKey
+	// Team administers the accesses and API keys (required).
+	Team *team.Team
 }
 
 // New serves eng.
 func New(eng *engine.Engine, cfg Config) *Server {
-	s := &Server{eng: eng, clock: cfg.Now, faults: cfg.Faults, logins: newLogins(), webhookKey: cfg.WebhookKey}
+	s := &Server{eng: eng, clock: cfg.Now, faults: cfg.Faults, logins: newLogins(), webhookKey: cfg.WebhookKey, team: cfg.Team}
 	if s.clock == nil {
 		s.clock = time.Now
 	}
@@ -94,6 +101,7 @@ type call struct {
 	query  url.Values
 	now    time.Time
 	who    *engine.Access // nil on public routes
+	sid    string         // the JWT session of a bearer call ("" for an API key)
 
 	// the response, written after the handler returned (and released its locks)
 	status      int

@@ -181,6 +181,18 @@ ALTER TABLE payment_sessions ADD COLUMN detail TEXT NOT NULL DEFAULT '{"paymentO
 	`
 DROP INDEX tickets_live;
 `,
+
+	// 5: team administration (spec/service.md §8.8): what changed of the
+	// accesses (invited, changed, revoked), their API keys and second
+	// factors and the sign-ups, one JSON document per kind and id.
+	`
+CREATE TABLE team_records (
+	kind TEXT NOT NULL,
+	id   TEXT NOT NULL,
+	body TEXT NOT NULL CHECK (json_valid(body)),
+	PRIMARY KEY (kind, id)
+) STRICT, WITHOUT ROWID;
+`,
 }
 
 // migrate brings the schema to the newest version in one transaction. A

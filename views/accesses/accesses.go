@@ -1,6 +1,16 @@
 // Package accesses is the Accesses screen: the caller's own access, and the
 // account's sub-accesses with their permission matrix (one row per access,
 // one column per permission, ✓ or · so it reads without colour).
+//
+// To an access with manageAccesses it is also where the team is
+// administered: invite an access (its e-mail, and each permission flag with
+// what it allows in words), change an access's flags, revoke it; and, on its
+// API keys tab, list the access's own API keys, create one for a key pair
+// made on the spot (the private key goes straight into the keyring of a new
+// profile, never to the screen or a file), change a key's IP allow-list,
+// revoke a key. Every such write is confirmed with what changes, then asks
+// for the current TOTP code, and is journaled. An access without
+// manageAccesses sees the list alone, as before: no tab, no key, no hint.
 package accesses
 
 import (
@@ -14,23 +24,43 @@ import (
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
+	"github.com/tesouro-treasury/tesouro/views/internal/form"
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
+)
+
+// The screen's tabs (shown to managers only).
+const (
+	tabAccesses = iota
+	tabKeys
 )
 
 // Screen is the Accesses screen.
 type Screen struct {
-	s    *ui.Session
-	svc  Service
-	w, h int
+	s      *ui.Session
+	svc    Service
+	keeper Keeper
+	w, h   int
 	// list holds the sub-accesses; its Slot drops an older load's answer
 	// and one of another account's screen.
 	list *listing.List[api.Access]
+	// apiKeys holds the access's own API keys, loaded when its tab is
+	// first shown.
+	apiKeys *listing.List[api.APIKeyInfo]
+	tab     int
+	// form is the open invitation, permissions or API key form (nil when
+	// the lists are shown).
+	form *form.Form
+	// submit builds the write of the open form once its fields passed
+	// their checks.
+	submit func(*form.Form) *write
 
 	keys keyMap
 }
 
 type keyMap struct {
-	Copy, Refresh key.Binding
+	Copy, Refresh, Tabs, Next key.Binding
+	Invite, Change, Revoke    key.Binding
+	NewKey, Allow, RevokeKey  key.Binding
 }
 
 // permission is one column of the matrix.
@@ -53,6 +83,7 @@ var matrix = []permission{
 	{"Req", "operation requester", func(p api.Permissions) bool { return p.OperationRequester }},
 	{"Apr", "operation approver", func(p api.Permissions) bool { return p.OperationApprover }},
 	{"Whk", "manage webhooks", func(p api.Permissions) bool { return p.ManageWebhooks }},
+	{"Acs", "manage accesses", func(p api.Permissions) bool { return p.ManageAccesses }},
 }
 
 // columns are the matrix's: the e-mail, one per permission, MFA, frozen.
@@ -64,19 +95,32 @@ func columns() []widget.Column {
 	return append(cols, widget.Column{Title: "MFA", Width: 3}, widget.Column{Title: "Frozen", Width: 17})
 }
 
-// New builds the screen for a session.
-func New(s *ui.Session, svc Service) ui.Screen {
+// New builds the screen for a session. keeper files the key pairs of the
+// API keys made here; nil offers no API key creation.
+func New(s *ui.Session, svc Service, keeper Keeper) ui.Screen {
 	m := &Screen{
-		s:   s,
-		svc: svc,
+		s:      s,
+		svc:    svc,
+		keeper: keeper,
 		keys: keyMap{
-			Copy:    ui.Binding("y", "copy access id", "y"),
-			Refresh: ui.Binding("r", "refresh", "r"),
+			Copy:      ui.Binding("y", "copy access id", "y"),
+			Refresh:   ui.Binding("r", "refresh", "r"),
+			Tabs:      ui.Binding("←/→", "accesses · API keys", "left", "h", "["),
+			Next:      key.NewBinding(key.WithKeys("right", "l", "]")),
+			Invite:    ui.Binding("n", "invite access", "n"),
+			Change:    ui.Binding("e", "change permissions", "e"),
+			Revoke:    ui.Binding("d", "revoke access", "d", "delete"),
+			NewKey:    ui.Binding("n", "new API key", "n"),
+			Allow:     ui.Binding("e", "change allow-list", "e"),
+			RevokeKey: ui.Binding("d", "revoke API key", "d", "delete"),
 		},
 	}
 	m.list = listing.New(s, "accesses", accessID, m.row, m.query, columns()...)
 	m.list.All = true
 	m.list.SetEmpty("loading accesses…")
+	m.apiKeys = listing.New(s, "API keys", keyID, m.keyRow, m.keyQuery, keyColumns()...)
+	m.apiKeys.All = true
+	m.apiKeys.SetEmpty("loading API keys…")
 	return m
 }
 
@@ -103,11 +147,11 @@ func (m *Screen) ID() string { return "accesses" }
 // Title implements ui.Screen.
 func (m *Screen) Title() string { return "Accesses" }
 
-// Capturing implements ui.Screen.
-func (m *Screen) Capturing() bool { return false }
+// Capturing implements ui.Screen: a form has the keyboard.
+func (m *Screen) Capturing() bool { return m.form != nil }
 
-// Busy implements ui.Screen.
-func (m *Screen) Busy() bool { return false }
+// Busy implements ui.Screen: a form waiting for the service would be lost.
+func (m *Screen) Busy() bool { return m.form != nil && m.form.Sending() }
 
 // Filterable implements ui.Filterable.
 func (m *Screen) Filterable() bool { return true }
@@ -117,35 +161,149 @@ func (m *Screen) Init() tea.Cmd { return m.list.Reload() }
 
 // Update implements ui.Screen.
 func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
+	if f, ok := msg.(ui.FilterMsg); ok {
+		// The / filter follows whichever tab is shown.
+		m.list.SetFilter(f.Query)
+		m.apiKeys.SetFilter(f.Query)
+		return m, nil
+	}
 	if cmd, ok := m.list.Handle(msg); ok {
 		return m, cmd
 	}
+	if cmd, ok := m.apiKeys.Handle(msg); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
+	case otpGivenMsg:
+		if !m.s.Owns(msg) {
+			return m, nil // typed on the screen of another account
+		}
+		return m, m.send(msg.Value.w, msg.Value.otp)
+	case writtenMsg:
+		if !m.s.Owns(msg) {
+			return m, nil
+		}
+		return m, m.written(msg.Value)
 	case ui.ThemeChangedMsg:
 		m.list.Restyle()
 		m.list.Redraw(columns()...)
+		m.apiKeys.Restyle()
+		m.apiKeys.Redraw(keyColumns()...)
+		if m.form != nil {
+			m.form.SetStyles(formStyles(m.s))
+		}
+		return m, nil
+	case ui.AccessLoadedMsg:
+		if m.tab == tabKeys && !m.manager() {
+			m.tab = tabAccesses // no longer a manager: the tab goes
+		}
 		return m, nil
 	case tea.KeyPressMsg:
-		switch {
-		case key.Matches(msg, m.keys.Refresh):
-			return m, m.list.Refresh()
-		case key.Matches(msg, m.keys.Copy):
-			if a, ok := m.list.Selected(); ok {
-				return m, ui.Copy("access id", accessID(a))
-			}
-			return m, nil
+		if m.form != nil {
+			return m, m.formKey(msg)
 		}
-		return m, m.list.Key(msg)
+		return m, m.key(msg)
+	}
+	if m.form != nil {
+		_, cmd := m.form.Update(msg)
+		return m, cmd
 	}
 	return m, nil
 }
 
+func (m *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.live()
+	switch {
+	case key.Matches(msg, k.Tabs), key.Matches(msg, k.Next):
+		return m.switchTab()
+	case key.Matches(msg, k.Refresh):
+		if m.tab == tabKeys {
+			return m.apiKeys.Refresh()
+		}
+		return m.list.Refresh()
+	case key.Matches(msg, k.Copy):
+		if a, ok := m.list.Selected(); ok {
+			return ui.Copy("access id", accessID(a))
+		}
+		return nil
+	case key.Matches(msg, k.Invite):
+		return m.openInvite()
+	case key.Matches(msg, k.Change):
+		return m.openChange()
+	case key.Matches(msg, k.Revoke):
+		return m.confirmRevoke()
+	case key.Matches(msg, k.NewKey):
+		return m.openNewKey()
+	case key.Matches(msg, k.Allow):
+		return m.openAllow()
+	case key.Matches(msg, k.RevokeKey):
+		return m.confirmRevokeKey()
+	}
+	if m.tab == tabKeys {
+		return m.apiKeys.Key(msg)
+	}
+	return m.list.Key(msg)
+}
+
+// switchTab shows the other tab; the API keys load the first time.
+func (m *Screen) switchTab() tea.Cmd {
+	if !m.manager() {
+		return nil
+	}
+	m.tab = 1 - m.tab
+	if m.tab == tabKeys && !m.apiKeys.Started {
+		return m.apiKeys.Reload()
+	}
+	return nil
+}
+
+// reload loads list i again, selecting id once it has (when not empty).
+func (m *Screen) reload(i int, id string) tea.Cmd {
+	l := m.list
+	if i == tabKeys {
+		if id != "" {
+			m.apiKeys.SelectWhenLoaded(id)
+		}
+		return m.apiKeys.Refresh()
+	}
+	if id != "" {
+		l.SelectWhenLoaded(id)
+	}
+	return l.Refresh()
+}
+
+// live are the keys that act now: the administration keys only for a
+// manager, on their tab, enabled when it may write now and (but for
+// creation) a row is selected.
+func (m *Screen) live() keyMap {
+	k := m.keys
+	manager := m.manager()
+	may := m.canManage() == nil
+	keys := m.tab == tabKeys
+	_, selKey := m.apiKeys.Selected()
+	_, selAccess := m.list.Selected()
+	k.Tabs.SetEnabled(manager)
+	k.Next.SetEnabled(manager)
+	k.Copy.SetEnabled(!keys && selAccess)
+	k.Invite.SetEnabled(!keys && may)
+	k.Change.SetEnabled(!keys && may && selAccess)
+	k.Revoke.SetEnabled(!keys && may && selAccess)
+	k.NewKey.SetEnabled(keys && may && m.keeper != nil)
+	k.Allow.SetEnabled(keys && may && selKey)
+	k.RevokeKey.SetEnabled(keys && may && selKey)
+	return k
+}
+
 // KeyMap implements ui.Screen.
 func (m *Screen) KeyMap() []key.Binding {
-	k := m.keys
-	_, sel := m.list.Selected()
-	k.Copy.SetEnabled(sel)
-	return append([]key.Binding{k.Copy, k.Refresh}, m.list.KeyMap()...)
+	if m.form != nil {
+		return m.form.KeyMap()
+	}
+	k := m.live()
+	if m.tab == tabKeys {
+		return append([]key.Binding{k.Tabs, k.Next, k.NewKey, k.Allow, k.RevokeKey, k.Refresh}, m.apiKeys.KeyMap()...)
+	}
+	return append([]key.Binding{k.Tabs, k.Next, k.Invite, k.Change, k.Revoke, k.Copy, k.Refresh}, m.list.KeyMap()...)
 }
 
 // row draws one access of the matrix.

@@ -2,6 +2,7 @@ package accesses
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -32,6 +33,34 @@ func (f *fake) ListAccesses(context.Context, api.AccessFilter) ([]api.Access, er
 	return f.list, f.err
 }
 
+func (f *fake) InviteAccess(context.Context, api.InviteAccessRequest) (string, error) {
+	return "", errors.New("fake: no invitation expected")
+}
+
+func (f *fake) UpdateAccessPermissions(context.Context, string, string, api.Permissions) error {
+	return errors.New("fake: no change expected")
+}
+
+func (f *fake) RevokeAccess(context.Context, string, string) error {
+	return errors.New("fake: no revocation expected")
+}
+
+func (f *fake) ListAPIKeys(context.Context) ([]api.APIKeyInfo, error) {
+	return nil, errors.New("fake: no API key expected")
+}
+
+func (f *fake) CreateAPIKey(context.Context, api.CreateAPIKeyRequest) (string, error) {
+	return "", errors.New("fake: no API key expected")
+}
+
+func (f *fake) SetAPIKeyAllowedIPs(context.Context, string, string, []string) error {
+	return errors.New("fake: no API key expected")
+}
+
+func (f *fake) DeleteAPIKey(context.Context, string, string) error {
+	return errors.New("fake: no API key expected")
+}
+
 func (f *fake) set(list ...api.Access) {
 	f.mu.Lock()
 	f.list = list
@@ -47,7 +76,7 @@ func session() *ui.Session {
 
 func start(t *testing.T, f *fake) *screentest.Driver {
 	t.Helper()
-	return screentest.Drive(t, session(), func(s *ui.Session) ui.Screen { return New(s, f) }, 110, 20)
+	return screentest.Drive(t, session(), func(s *ui.Session) ui.Screen { return New(s, f, nil) }, 110, 20)
 }
 
 func TestMatrixShowsEachAccessPermissions(t *testing.T) {
@@ -91,9 +120,9 @@ func TestLateAnswerForAnotherAccountIsDropped(t *testing.T) {
 	sa := session()
 	fb := &fake{list: []api.Access{{ID: "b1", Email: "from-b@demo.test"}}}
 	sb := staletest.OtherAccount(sa)
-	d := screentest.New(t, sb, New(sb, fb))
+	d := screentest.New(t, sb, New(sb, fb, nil))
 	d.Screen.SetSize(110, 20)
-	staletest.AnotherAccount{FromA: []tea.Cmd{New(sa, fa).Init()}, B: d, Own: d.Screen.Init(),
+	staletest.AnotherAccount{FromA: []tea.Cmd{New(sa, fa, nil).Init()}, B: d, Own: d.Screen.Init(),
 		Then: func(t *testing.T, d *screentest.Driver) {
 			if v := d.PlainView(); strings.Contains(v, "from-a") || !strings.Contains(v, "from-b@demo.test") {
 				t.Fatalf("B shows another account's accesses, or not its own:\n%s", v)

@@ -2,6 +2,7 @@ package accesses
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -14,7 +15,55 @@ import (
 // SetSize implements ui.Screen.
 func (m *Screen) SetSize(w, h int) {
 	m.w, m.h = w, h
-	m.list.SetSize(w, max(h-len(m.ownLines())-3, 0))
+	m.list.SetSize(w, max(h-len(m.ownLines())-m.tabLines()-3, 0))
+	m.apiKeys.SetSize(w, max(h-len(m.ownLines())-m.tabLines()-2, 0))
+	if m.form != nil {
+		m.form.SetSize(w, h)
+	}
+}
+
+// tabLines is the height of the tabs line: shown to managers only.
+func (m *Screen) tabLines() int {
+	if m.manager() {
+		return 1
+	}
+	return 0
+}
+
+// tabsLine names the two tabs, the one shown in brackets.
+func (m *Screen) tabsLine() string {
+	t := m.s.Styles()
+	label := func(title string, l interface{ Len() int }, loaded bool) string {
+		if loaded {
+			return fmt.Sprintf("%s %d", title, l.Len())
+		}
+		return title
+	}
+	tabs := []string{label("Accesses", m.list, m.list.Loaded()), label("Your API keys", m.apiKeys, m.apiKeys.Loaded())}
+	for i := range tabs {
+		if i == m.tab {
+			tabs[i] = t.ActiveTab.Render("[" + tabs[i] + "]")
+		} else {
+			tabs[i] = t.Tab.Render(" " + tabs[i] + " ")
+		}
+	}
+	return strings.Join(tabs, " ") + t.Muted.Render("  ←/→")
+}
+
+// writeHint says what the administration keys do on the tab shown, or why
+// they are off.
+func (m *Screen) writeHint() string {
+	t := m.s.Styles()
+	if err := m.canManage(); err != nil {
+		return t.Muted.Render(" · read only: " + ui.ErrorText(err))
+	}
+	if m.tab == tabKeys {
+		if m.keeper == nil {
+			return t.Muted.Render(" · e allow-list · d revoke (no keyring here to keep a new key)")
+		}
+		return t.Muted.Render(" · n new · e allow-list · d revoke (each asks a TOTP code)")
+	}
+	return t.Muted.Render(" · n invite · e permissions · d revoke (each asks a TOTP code)")
 }
 
 // legend spells out the matrix's column titles.
@@ -52,11 +101,33 @@ func (m *Screen) ownLines() []string {
 
 // View implements ui.Screen.
 func (m *Screen) View() string {
+	if m.form != nil {
+		m.form.SetSize(m.w, m.h)
+		return m.form.View()
+	}
 	t := m.s.Styles()
 	own := m.ownLines()
+	head := strings.Join(own, "\n") + "\n\n"
+	if m.manager() {
+		head += m.tabsLine() + "\n"
+	}
+	if m.tab == tabKeys {
+		m.apiKeys.SetSize(m.w, max(m.h-len(own)-m.tabLines()-2, 0))
+		title := t.Title.Render("Your API keys") + t.Muted.Render(" · prefixes only") + m.writeHint()
+		switch err := m.apiKeys.Err; {
+		case err != nil:
+			m.apiKeys.SetEmpty("API keys not available")
+		case m.apiKeys.Loaded():
+			m.apiKeys.SetEmpty("no API keys: n makes one")
+		}
+		return ui.Fit(head+title+"\n"+m.apiKeys.View(""), m.w, m.h)
+	}
 	// The own block grows when the access info arrives.
-	m.list.SetSize(m.w, max(m.h-len(own)-3, 0))
+	m.list.SetSize(m.w, max(m.h-len(own)-m.tabLines()-3, 0))
 	title := t.Title.Render("Sub-accesses") + t.Muted.Render(" · permission matrix (✓ has it)")
+	if m.manager() {
+		title += m.writeHint()
+	}
 	switch err := m.list.Err; {
 	case errors.Is(err, api.ErrForbidden):
 		// Not a failure to retry: say what it means.
@@ -67,5 +138,5 @@ func (m *Screen) View() string {
 	case m.list.Loaded():
 		m.list.SetEmpty("no sub-accesses")
 	}
-	return ui.Fit(strings.Join(own, "\n")+"\n\n"+title+"\n"+t.Muted.Render(legend())+"\n"+m.list.View(""), m.w, m.h)
+	return ui.Fit(head+title+"\n"+t.Muted.Render(legend())+"\n"+m.list.View(""), m.w, m.h)
 }
