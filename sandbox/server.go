@@ -40,6 +40,13 @@ type Config struct {
 	Wrap func(next http.Handler, creds Credentials) http.Handler
 }
 
+// CheckFaults reports what is wrong with a --faults spec, without
+// building a sandbox (the error names the faults).
+func CheckFaults(spec string) error {
+	_, err := faults.Parse(spec, 0)
+	return err
+}
+
 // Server is one sandbox: its store, its rules, and how they are served.
 type Server struct {
 	cfg   Config
@@ -89,6 +96,7 @@ func New(cfg Config) (*Server, error) {
 	s.api = httpapi.New(s.eng, httpapi.Config{Now: s.clock, Faults: f, WebhookKey: &key.PublicKey})
 
 	s.sender = delivery.New(s.eng, key, s.api.Receiver())
+	s.sender.SetBusy(s.api.Busy)
 	s.wg.Add(2)
 	go func() {
 		defer s.wg.Done()
