@@ -47,6 +47,12 @@ func CheckFaults(spec string) error {
 	return err
 }
 
+// lifecycleBatch is how late, on the real clock, a request may leave
+// the lifecycle's due transitions to a later one, so that under load
+// they are applied many to a transaction (engine.Config.Batch); the
+// sweeper applies them within 100 ms when nobody asks.
+const lifecycleBatch = 25 * time.Millisecond
+
 // Server is one sandbox: its store, its rules, and how they are served.
 type Server struct {
 	cfg   Config
@@ -88,7 +94,11 @@ func New(cfg Config) (*Server, error) {
 	if s.db, err = store.OpenFor(cfg.StatePath, cfg.Seed); err != nil {
 		return nil, err
 	}
-	s.eng = engine.New(s.db, engine.Config{Now: s.clock, Speed: cfg.Speed})
+	ecfg := engine.Config{Now: s.clock, Speed: cfg.Speed}
+	if cfg.Now == nil {
+		ecfg.Batch = lifecycleBatch
+	}
+	s.eng = engine.New(s.db, ecfg)
 	if err := s.open(cfg.Seed); err != nil {
 		s.db.Close()
 		return nil, err
