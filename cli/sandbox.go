@@ -85,12 +85,8 @@ func (f *Factory) runSandbox(cmd *cobra.Command, opts sandboxFlags) error {
 	cfg := sandbox.Config{Seed: opts.seed, Speed: opts.speed, Faults: opts.faults, StatePath: opts.state, OwnCredentials: opts.allowRemote}
 	// A bad --faults is a mistake on the command line: find it before
 	// anything is created.
-	if s, err := sandbox.New(sandbox.Config{Seed: opts.seed, Faults: opts.faults}); err != nil {
-		if strings.Contains(err.Error(), "faults") {
-			return Usagef("sandbox: --%v", err)
-		}
-	} else {
-		s.Close()
+	if err := sandbox.CheckFaults(opts.faults); err != nil {
+		return Usagef("sandbox: --%v", err)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("sandbox: credentials directory: %w", err)

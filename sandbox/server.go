@@ -48,6 +48,19 @@ type Config struct {
 	OnMail func(to, kind, token string)
 }
 
+// CheckFaults reports what is wrong with a --faults spec, without
+// building a sandbox (the error names the faults).
+func CheckFaults(spec string) error {
+	_, err := faults.Parse(spec, 0)
+	return err
+}
+
+// lifecycleBatch is how late, on the real clock, a request may leave
+// the lifecycle's due transitions to a later one, so that under load
+// they are applied many to a transaction (engine.Config.Batch); the
+// sweeper applies them within 100 ms when nobody asks.
+const lifecycleBatch = 25 * time.Millisecond
+
 // Server is one sandbox: its store, its rules, and how they are served.
 type Server struct {
 	cfg   Config
@@ -90,7 +103,11 @@ func New(cfg Config) (*Server, error) {
 	if s.db, err = store.OpenFor(cfg.StatePath, cfg.Seed); err != nil {
 		return nil, err
 	}
-	s.eng = engine.New(s.db, engine.Config{Now: s.clock, Speed: cfg.Speed})
+	ecfg := engine.Config{Now: s.clock, Speed: cfg.Speed}
+	if cfg.Now == nil {
+		ecfg.Batch = lifecycleBatch
+	}
+	s.eng = engine.New(s.db, ecfg)
 	if err := s.open(cfg.Seed); err != nil {
 		s.db.Close()
 		return nil, err
@@ -98,6 +115,7 @@ func New(cfg Config) (*Server, error) {
 	s.api = httpapi.New(s.eng, httpapi.Config{Now: s.clock, Faults: f, WebhookKey: &key.PublicKey, Team: s.team})
 
 	s.sender = delivery.New(s.eng, key, s.api.Receiver())
+	s.sender.SetBusy(s.api.Busy)
 	s.wg.Add(2)
 	go func() {
 		defer s.wg.Done()

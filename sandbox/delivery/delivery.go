@@ -10,6 +10,15 @@
 // delivery to the sandbox's own receiver on a loopback address is served
 // in process, so the demo webhooks work without any network. Verify is
 // the receiver's side of the signature.
+//
+// Signing (RSA, about a millisecond of a core each) is the costly part,
+// and it is kept off the request path and bounded: a body is signed once,
+// for every webhook that hears its event and every try; at most Signers
+// signatures are computed at a time, whatever the number of endpoints;
+// and while the interface is serving requests (the busy function of
+// SetBusy) the signers keep to BusyShare of one core, so that a burst of
+// requests is answered at the rate of the requests alone and its
+// deliveries follow, in order, as soon as the burst leaves the room.
 package delivery
 
 import (
@@ -24,6 +33,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -46,9 +56,18 @@ const (
 	FirstPause = 500 * time.Millisecond
 	MaxPause   = 30 * time.Second
 	// MaxWaiting is how many deliveries may wait for one endpoint; a new
-	// one past it drops the oldest waiting (not the one being tried).
-	MaxWaiting = 256
+	// one past it drops the oldest waiting (not the one being tried). It
+	// holds the deliveries of a burst of several thousand tickets while
+	// signing keeps to BusyShare (a body is a few kB).
+	MaxWaiting = 16384
+	// BusyShare is the share of one core the signers take while requests
+	// are being served.
+	BusyShare = 0.25
 )
+
+// Signers is how many deliveries are signed at once: half the cores
+// (at least one).
+var Signers = max(1, runtime.GOMAXPROCS(0)/2)
 
 // Sender sends an engine's deliveries.
 type Sender struct {
@@ -62,6 +81,10 @@ type Sender struct {
 	record func(engine.Delivery, int)
 	// pause is FirstPause (shorter in tests).
 	pause time.Duration
+	// signers holds a token per signature being computed (Signers);
+	// busy reports whether requests are being served (SetBusy).
+	signers chan struct{}
+	busy    func() bool
 
 	mu        sync.Mutex
 	endpoints map[string]*endpoint
@@ -80,10 +103,15 @@ type endpoint struct {
 // the ones addressed to the sandbox's own receiver on loopback.
 func New(eng *engine.Engine, key *rsa.PrivateKey, receiver http.Handler) *Sender {
 	s := &Sender{eng: eng, key: key, receiver: receiver, client: &http.Client{Timeout: TryTimeout},
-		pause: FirstPause, endpoints: map[string]*endpoint{}}
+		pause: FirstPause, endpoints: map[string]*endpoint{}, signers: make(chan struct{}, Signers)}
 	s.record = eng.Answered
 	return s
 }
+
+// SetBusy gives the function that reports whether the interface is
+// serving requests: while it is, signing keeps to BusyShare of a core.
+// Call it before Run.
+func (s *Sender) SetBusy(busy func() bool) { s.busy = busy }
 
 // Run takes deliveries as they are queued until ctx is done, into their
 // endpoint's queue; it returns when every endpoint's goroutine stopped.
@@ -163,9 +191,13 @@ func (s *Sender) drain(ctx context.Context, u string, ep *endpoint) {
 // deliver tries d until the endpoint accepts it (2xx) or Tries failed,
 // pausing longer after each failure, and records each answer.
 func (s *Sender) deliver(ctx context.Context, d engine.Delivery) {
+	sig := s.signature(ctx, d)
+	if ctx.Err() != nil {
+		return
+	}
 	pause := s.pause
 	for try := 1; ; try++ {
-		status := s.send(ctx, d)
+		status := s.send(ctx, d, sig)
 		if ctx.Err() != nil {
 			return
 		}
@@ -180,6 +212,38 @@ func (s *Sender) deliver(ctx context.Context, d engine.Delivery) {
 		}
 		pause = min(2*pause, MaxPause)
 	}
+}
+
+// signature is d's signature, computed once for its body (d.Sig): by one
+// of the Signers, which, while the interface is busy, then rests so as to
+// spend no more than BusyShare of a core signing.
+func (s *Sender) signature(ctx context.Context, d engine.Delivery) string {
+	sign := func() string {
+		if s.signers == nil {
+			return Sign(s.key, d.Body)
+		}
+		select {
+		case s.signers <- struct{}{}:
+		case <-ctx.Done():
+			return ""
+		}
+		defer func() { <-s.signers }()
+		t0 := time.Now()
+		sig := Sign(s.key, d.Body)
+		if s.busy != nil && s.busy() {
+			rest := time.NewTimer(time.Duration(float64(time.Since(t0)) * (1/BusyShare - 1)))
+			defer rest.Stop()
+			select {
+			case <-rest.C:
+			case <-ctx.Done():
+			}
+		}
+		return sig
+	}
+	if d.Sig != nil {
+		return d.Sig.Of(sign)
+	}
+	return sign()
 }
 
 // Waiting is how many deliveries wait for the endpoint that has the most,
@@ -212,14 +276,15 @@ func Verify(pub *rsa.PublicKey, body []byte, signature string) bool {
 	return err == nil && rsa.VerifyPSS(pub, crypto.SHA256, h[:], sig, &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthAuto}) == nil
 }
 
-// send posts one delivery and returns the HTTP status (0: no answer).
-func (s *Sender) send(ctx context.Context, d engine.Delivery) int {
+// send posts one delivery, signed sig, and returns the HTTP status (0: no
+// answer).
+func (s *Sender) send(ctx context.Context, d engine.Delivery, sig string) int {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(d.Body))
 	if err != nil {
 		return 0
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(SignatureHeader, Sign(s.key, d.Body))
+	req.Header.Set(SignatureHeader, sig)
 	req.Header.Set("User-Agent", "tesouro-sandbox-webhooks")
 	if u, err := url.Parse(d.URL); err == nil && u.Path == engine.ReceiverPath && IsLoopback(u.Hostname()) {
 		rec := httptest.NewRecorder()

@@ -32,6 +32,13 @@ import (
 type Config struct {
 	Now   func() time.Time // nil: time.Now
 	Speed float64          // lifecycle speed factor (0 means 1)
+	// Batch is how late a request may leave the lifecycle's due
+	// transitions to the next one (each is still applied at its own
+	// scheduled time), so that under load they are applied in batches,
+	// a transaction for many, rather than one by one by each request.
+	// Only for the real clock: with an injected one, 0, so that a
+	// request sees exactly what is due at its reading.
+	Batch time.Duration
 }
 
 // Engine is the service's rules over one store.
@@ -45,6 +52,7 @@ type Engine struct {
 
 	clock func() time.Time
 	speed float64
+	batch int64 // Config.Batch, ns
 
 	// quoteKey seals the quote tokens this engine issues.
 	quoteKey []byte
@@ -65,7 +73,7 @@ type Engine struct {
 
 // New makes an engine over db, with no account yet.
 func New(db *store.Store, cfg Config) *Engine {
-	e := &Engine{db: db, clock: cfg.Now, speed: cfg.Speed, st: newState(), outbox: newOutbox()}
+	e := &Engine{db: db, clock: cfg.Now, speed: cfg.Speed, batch: int64(max(cfg.Batch, 0)), st: newState(), outbox: newOutbox()}
 	if e.clock == nil {
 		e.clock = time.Now
 	}

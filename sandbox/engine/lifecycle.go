@@ -69,11 +69,18 @@ func (e *Engine) scaled(d time.Duration) time.Duration {
 }
 
 // AdvanceIfDue applies every transition due at now (each request does,
-// first, at its own clock reading).
+// first, at its own clock reading), once the earliest is Config.Batch
+// overdue: the transitions that fell due meanwhile go in the same
+// transaction.
 func (e *Engine) AdvanceIfDue(now time.Time) {
-	if now.UnixNano() < e.nextDue.Load() {
+	if now.UnixNano()-e.batch < e.nextDue.Load() {
 		return
 	}
+	e.advance(now)
+}
+
+// advance applies every transition due at now.
+func (e *Engine) advance(now time.Time) {
 	e.mu.Lock()
 	e.advanceLocked(now)
 	e.mu.Unlock()
@@ -144,7 +151,9 @@ func (e *Engine) Sweep(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			e.AdvanceIfDue(e.now())
+			if now := e.now(); now.UnixNano() >= e.nextDue.Load() {
+				e.advance(now)
+			}
 		}
 	}
 }

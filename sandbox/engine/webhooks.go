@@ -42,6 +42,24 @@ type Delivery struct {
 	AttemptID uuid.UUID
 	URL       string
 	Body      []byte
+	// Sig is the body's signature, shared by the deliveries of one event
+	// (each webhook that hears it gets the same body), so that it is
+	// computed once however many webhooks and tries there are; nil: the
+	// sender computes it once for this delivery.
+	Sig *Signature
+}
+
+// Signature is a delivery body's signature, computed once by whichever
+// sender needs it first.
+type Signature struct {
+	once sync.Once
+	v    string
+}
+
+// Of is the signature, sign(body) computed at the first call.
+func (s *Signature) Of(sign func() string) string {
+	s.once.Do(func() { s.v = sign() })
+	return s.v
 }
 
 // Delivered is a delivery's body as the live service sends it (spec
@@ -74,6 +92,7 @@ func (e *Engine) recordTicketEvent(t *ticket, status string, at time.Time) {
 	ev := &Event{ID: e.newID(), Account: acct, Subscription: "TICKET", Status: status, DataID: t.ID.String(), CreatedAt: at}
 	e.insertEvent(acct, ev)
 	var body []byte
+	var sig *Signature
 	for _, owner := range e.hearers(acct) {
 		for _, w := range owner.webhooks {
 			if !slices.Contains(w.Subscriptions, "TICKET") && !slices.Contains(w.Subscriptions, "*") {
@@ -87,8 +106,9 @@ func (e *Engine) recordTicketEvent(t *ticket, status string, at time.Time) {
 					ID: ev.ID.String(), Subscription: "TICKET", SubAccountID: acct.SubAccountID(), CreatedAt: fmtTime(at),
 					Data: map[string]any{"type": status, "ticket": t.Ticket},
 				}})
+				sig = new(Signature)
 			}
-			e.addAttemptLocked(owner, ev, w.URL, at, body)
+			e.addAttemptLocked(owner, ev, w.URL, at, body, sig)
 		}
 	}
 }
@@ -116,7 +136,7 @@ func (e *Engine) hearers(acct *Account) []*Account {
 	return []*Account{acct, e.st.main}
 }
 
-func (e *Engine) addAttemptLocked(acct *Account, ev *Event, target string, at time.Time, body []byte) *records.WebhookAttempt {
+func (e *Engine) addAttemptLocked(acct *Account, ev *Event, target string, at time.Time, body []byte, sig *Signature) *records.WebhookAttempt {
 	id := e.newID()
 	a := &records.WebhookAttempt{
 		AccountID: acct.ID.String(), CreatedAt: fmtTime(at), UpdatedAt: fmtTime(at), ID: id.String(),
@@ -140,7 +160,7 @@ func (e *Engine) addAttemptLocked(acct *Account, ev *Event, target string, at ti
 	if body != nil {
 		// Sent once the event is committed: a receiver never hears of a
 		// transition that a crash could undo.
-		d := Delivery{Account: acct, AttemptID: id, URL: target, Body: body}
+		d := Delivery{Account: acct, AttemptID: id, URL: target, Body: body, Sig: sig}
 		e.db.AfterCommit(func() { e.outbox.push(d) })
 	}
 	return a
@@ -206,6 +226,13 @@ func (o *Outbox) Pop() (Delivery, bool) {
 	o.queue[0] = Delivery{}
 	o.queue = o.queue[1:]
 	return d, true
+}
+
+// Len is how many deliveries are queued.
+func (o *Outbox) Len() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.queue)
 }
 
 // Wake receives when deliveries may be queued.

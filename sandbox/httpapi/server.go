@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/tesouro-treasury/tesouro/sandbox/engine"
@@ -53,6 +54,9 @@ type Server struct {
 	// team is the team administration: API keys, second factors,
 	// invitations, the outbox (package team).
 	team *team.Team
+	// inflight counts the requests being served; lastServed is when the
+	// last one was answered (Unix ns, real time): Busy.
+	inflight, lastServed atomic.Int64
 }
 
 // Config is what a Server serves with: its clock (nil: time.Now), the
@@ -90,7 +94,25 @@ func (s *Server) SetReplayGuard(on bool) { s.replays.off = !on }
 
 // ServeHTTP is the request pipeline: faults, body limit, lifecycle,
 // routing, authentication, the handler, then the response.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.serve(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.inflight.Add(1)
+	defer func() {
+		s.lastServed.Store(time.Now().UnixNano())
+		s.inflight.Add(-1)
+	}()
+	s.serve(w, r)
+}
+
+// busyAfter is how long after its last answer the interface still counts
+// as busy: a client's next request usually follows within it.
+const busyAfter = 50 * time.Millisecond
+
+// Busy reports whether requests are being served, or were a moment ago:
+// the background work that may wait (signing webhook deliveries) then
+// keeps to a share of the machine.
+func (s *Server) Busy() bool {
+	return s.inflight.Load() > 0 || time.Now().UnixNano()-s.lastServed.Load() < int64(busyAfter)
+}
 
 // call is one request being served.
 type call struct {
