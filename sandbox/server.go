@@ -81,7 +81,9 @@ func New(cfg Config) (*Server, error) {
 	if s.db, err = store.OpenFor(cfg.StatePath, cfg.Seed); err != nil {
 		return nil, err
 	}
-	s.eng = engine.New(s.db, engine.Config{Now: s.clock, Speed: cfg.Speed})
+	// A nil clock is the wall clock: the engine's sweeper then sleeps
+	// until the next transition is due instead of reading a clock.
+	s.eng = engine.New(s.db, engine.Config{Now: cfg.Now, Speed: cfg.Speed})
 	if err := s.open(cfg.Seed); err != nil {
 		s.db.Close()
 		return nil, err
