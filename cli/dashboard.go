@@ -65,6 +65,7 @@ func (f *Factory) runDashboard(ctx context.Context) error {
 	if !f.StdinTTY() || !f.StdoutTTY() {
 		return Usagef("the dashboard needs a terminal; for scripts use \"tesouro tickets list\", \"tesouro balances\", \"tesouro quote\" or \"tesouro api\" with --json (see \"tesouro help\")")
 	}
+	warmWidths()
 	if err := f.LoadOverrides(); err != nil {
 		return err
 	}
@@ -102,8 +103,10 @@ func (f *Factory) runDashboard(ctx context.Context) error {
 	}
 	slog.Info("dashboard start", "env", opts.Env, "profile", opts.Profile, "embedded", opts.Embedded, "readonly", opts.ReadOnly, "sub-account", opts.SubAccount)
 
+	out, drawn := newFrameWriter(f.Stdout)
+	opts.FirstFrame = drawn
 	root := ui.New(opts)
-	prog := tea.NewProgram(root, tea.WithContext(ctx), tea.WithInput(f.Stdin), tea.WithOutput(f.Stdout))
+	prog := tea.NewProgram(root, tea.WithContext(ctx), tea.WithInput(f.Stdin), tea.WithOutput(out))
 	_, runErr := prog.Run()
 	if err := root.Close(); err != nil {
 		slog.Warn("close", "err", err)
@@ -138,6 +141,12 @@ func (f *Factory) dashboardOptions(t *Target) ui.Options {
 	}
 	if t.Production {
 		opts.Env = ui.EnvProduction
+	}
+	if t.Embedded {
+		// The embedded sandbox lives in this process: it answers as long
+		// as the dashboard does, so no heartbeat asks it (each would cost
+		// a signed request every 2 seconds of an idle window).
+		opts.Heartbeat = -1
 	}
 	opts.Connect = func(ctx context.Context) (*ui.Connection, error) {
 		conn, err := t.Connect(ctx)

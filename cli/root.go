@@ -67,7 +67,6 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 	}
 	root.SetVersionTemplate("tesouro {{.Version}}\n")
 	setVersion(root, f.Build.Line())
-	completeFlags(root)
 	groupCommands(root)
 	setHelp(root)
 	if !f.StdoutTTY() {
@@ -93,6 +92,12 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 // man); the version is ours too (--version on every command).
 func (f *Factory) Execute(ctx context.Context, args []string) error {
 	root := NewCmdRoot(f)
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		// Only a shell's completion request asks for the flags' values:
+		// registering them walks every command's flags, 2 ms that
+		// every other start (the dashboard's first frame) would pay.
+		completeFlags(root)
+	}
 	root.SetArgs(args)
 	return fang.Execute(ctx, root, fang.WithoutVersion(), fang.WithoutManpage(), fang.WithErrorHandler(f.PrintError))
 }

@@ -103,7 +103,10 @@ func New(cfg Config) (*Server, error) {
 	if s.db, err = store.OpenFor(cfg.StatePath, cfg.Seed); err != nil {
 		return nil, err
 	}
-	ecfg := engine.Config{Now: s.clock, Speed: cfg.Speed}
+	// A nil clock is the wall clock: the engine's sweeper then sleeps
+	// until the next transition is due instead of reading a clock, and
+	// transitions due meanwhile are applied in batches.
+	ecfg := engine.Config{Now: cfg.Now, Speed: cfg.Speed}
 	if cfg.Now == nil {
 		ecfg.Batch = lifecycleBatch
 	}

@@ -7,6 +7,7 @@ import (
 	"log"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/textinput"
@@ -79,7 +80,16 @@ type Options struct {
 	// when nothing else asked it (see reach.go); 0 means every 2 seconds,
 	// a negative value never.
 	Heartbeat time.Duration
+	// FirstFrame, when set, is closed once the first frame has reached the
+	// terminal: Connect waits for it (at most firstFrameWait), so that
+	// starting an embedded sandbox or reading the keyring does not compete
+	// with drawing the window. Nil starts Connect at once.
+	FirstFrame <-chan struct{}
 }
+
+// firstFrameWait bounds how long Connect waits for Options.FirstFrame: a
+// terminal that never took the first frame still gets its data.
+const firstFrameWait = 250 * time.Millisecond
 
 // Root is the dashboard's top-level model: it owns the session, the screens,
 // the modes, and the header, tabs, footer, help, command line and overlays.
@@ -128,7 +138,9 @@ type Root struct {
 	toast    *toast
 	toastSeq int
 
-	pulseArmed bool
+	// pulseArmed is set while the pulse's timer runs; the timer's own
+	// goroutine clears it when it finds nothing to animate.
+	pulseArmed *atomic.Bool
 	frame      int
 	quitting   bool
 
@@ -156,6 +168,7 @@ func New(opts Options) *Root {
 		connecting: opts.Connect != nil,
 		resolving:  strings.TrimSpace(opts.SubAccount),
 		filters:    map[string]string{},
+		pulseArmed: new(atomic.Bool),
 		width:      80,
 		height:     24,
 		layout:     NewLayout(80, 24, false, false),
@@ -192,8 +205,16 @@ const accessRetryMax = time.Minute
 func (r *Root) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor}
 	if r.opts.Connect != nil {
-		connect, timeout := r.opts.Connect, r.opts.ConnectTimeout
+		connect, timeout, drawn := r.opts.Connect, r.opts.ConnectTimeout, r.opts.FirstFrame
 		cmds = append(cmds, func() tea.Msg {
+			if drawn != nil {
+				wait := time.NewTimer(firstFrameWait)
+				select {
+				case <-drawn:
+				case <-wait.C:
+				}
+				wait.Stop()
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
 			conn, err := connect(ctx)
@@ -307,7 +328,7 @@ func (r *Root) handle(msg tea.Msg) tea.Cmd {
 		return r.accountsLoaded(msg)
 	case pulseMsg:
 		r.frame++
-		r.pulseArmed = false
+		r.pulseArmed.Store(false)
 		if r.busyIndicator() {
 			return r.armPulse()
 		}
@@ -411,12 +432,30 @@ func (r *Root) withPulse(cmd tea.Cmd) tea.Cmd {
 
 const pulseInterval = 120 * time.Millisecond
 
+// armPulse arms the pulse once. When it fires with nothing to animate (a
+// quick request already answered, or a command that was only a timer),
+// it delivers no message: an idle window is not redrawn for it.
 func (r *Root) armPulse() tea.Cmd {
-	if r.pulseArmed {
+	if !r.pulseArmed.CompareAndSwap(false, true) {
 		return nil
 	}
-	r.pulseArmed = true
-	return r.clock().After(pulseInterval, func(time.Time) tea.Msg { return pulseMsg{} })
+	// What the pulse animates, read where it fires: the session's count
+	// is atomic, and connecting is the state when armed (its end is a
+	// message, which redraws anyway).
+	s, connecting, armed := r.session, r.connecting, r.pulseArmed
+	busy := func() bool { return connecting || (s != nil && s.InFlight() > 0) }
+	return r.clock().After(pulseInterval, func(time.Time) tea.Msg {
+		if busy() {
+			return pulseMsg{}
+		}
+		armed.Store(false)
+		// A request that started meanwhile may have found the pulse
+		// still armed: it is animated all the same.
+		if busy() && armed.CompareAndSwap(false, true) {
+			return pulseMsg{}
+		}
+		return nil
+	})
 }
 
 // busyIndicator reports whether the footer shows activity that needs

@@ -144,3 +144,40 @@ func TestStartupShowsTheSandboxDashboardWithBalances(t *testing.T) {
 		t.Errorf("header does not say the embedded sandbox is used:\n%s", p)
 	}
 }
+
+// TestConnectWaitsForTheFirstFrame: with Options.FirstFrame set, the
+// connection (the embedded sandbox's start) begins only once the first
+// frame has been drawn, so that it does not compete with drawing it.
+func TestConnectWaitsForTheFirstFrame(t *testing.T) {
+	drawn := make(chan struct{})
+	var drawnAt time.Time
+	started := make(chan time.Time, 1)
+	root := ui.New(ui.Options{Env: ui.EnvSandbox, Embedded: true, FirstFrame: drawn,
+		Connect: func(ctx context.Context) (*ui.Connection, error) {
+			started <- time.Now()
+			return nil, context.Canceled
+		}})
+	begin := time.Now()
+	batch, ok := root.Init()().(tea.BatchMsg)
+	if !ok {
+		t.Fatal("Init is not a batch")
+	}
+	for _, c := range batch {
+		if c != nil {
+			go c()
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	drawnAt = time.Now()
+	close(drawn)
+	select {
+	case at := <-started:
+		// Past 250 ms Connect starts anyway (a terminal that never took
+		// a frame): a machine that slow proves nothing either way.
+		if at.Before(drawnAt) && at.Sub(begin) < 250*time.Millisecond {
+			t.Fatalf("Connect started %s before the first frame was drawn", drawnAt.Sub(at))
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Connect never started after the first frame")
+	}
+}

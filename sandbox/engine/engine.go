@@ -60,6 +60,11 @@ type Engine struct {
 	// nextDue is the UnixNano of the earliest scheduled transition, so that
 	// requests only take the write lock when something is due.
 	nextDue atomic.Int64
+	// realClock is true when the clock is the wall clock (Config.Now
+	// nil): the sweeper then sleeps until the next transition is due;
+	// wake tells it that one was scheduled earlier than it sleeps to.
+	realClock bool
+	wake      chan struct{}
 
 	// seed is set only while a demo history is built (History): ids and
 	// hashes then come from it.
@@ -73,9 +78,9 @@ type Engine struct {
 
 // New makes an engine over db, with no account yet.
 func New(db *store.Store, cfg Config) *Engine {
-	e := &Engine{db: db, clock: cfg.Now, speed: cfg.Speed, batch: int64(max(cfg.Batch, 0)), st: newState(), outbox: newOutbox()}
+	e := &Engine{db: db, clock: cfg.Now, speed: cfg.Speed, batch: int64(max(cfg.Batch, 0)), st: newState(), outbox: newOutbox(), wake: make(chan struct{}, 1)}
 	if e.clock == nil {
-		e.clock = time.Now
+		e.clock, e.realClock = time.Now, true
 	}
 	if e.speed == 0 {
 		e.speed = 1

@@ -57,6 +57,10 @@ func (e *Engine) schedule(at time.Time, kind dueKind, t uuid.UUID, op *Operation
 	heap.Push(&e.st.due, dueItem{at: at.UnixNano(), kind: kind, t: t, op: op})
 	if n := at.UnixNano(); n < e.nextDue.Load() {
 		e.nextDue.Store(n)
+		select {
+		case e.wake <- struct{}{}:
+		default:
+		}
 	}
 }
 
@@ -141,19 +145,43 @@ func (e *Engine) advanceLocked(now time.Time) {
 	}
 }
 
+// sweepEvery is how often the sweeper reads a clock that is not the
+// wall clock (a test's), which may jump at any time.
+const sweepEvery = 100 * time.Millisecond
+
 // Sweep applies, until ctx is done, what falls due as the clock moves,
-// so that webhooks fire even when nobody asks.
+// so that webhooks fire even when nobody asks. On the wall clock it sleeps
+// until the next transition is due (a sandbox with nothing scheduled
+// never wakes: an idle process costs nothing); on another clock it reads
+// it every sweepEvery.
 func (e *Engine) Sweep(ctx context.Context) {
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
+	if !e.realClock {
+		tick := time.NewTicker(sweepEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				e.AdvanceIfDue(e.now())
+			}
+		}
+	}
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
 	for {
+		timer.Stop()
+		if n := e.nextDue.Load(); n != math.MaxInt64 {
+			// Batch late: what falls due meanwhile goes in the same
+			// transaction (AdvanceIfDue).
+			timer.Reset(max(time.Until(time.Unix(0, n+e.batch)), 0))
+		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
-			if now := e.now(); now.UnixNano() >= e.nextDue.Load() {
-				e.advance(now)
-			}
+		case <-e.wake:
+		case <-timer.C:
+			e.AdvanceIfDue(e.now())
 		}
 	}
 }

@@ -1,0 +1,141 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// idleRatio is the most CPU an idle dashboard may use against the minimal
+// Bubble Tea program idling beside it, on any screen. Both wake on the
+// same 60 Hz frame clock, which is most of an idle program's cost; the
+// dashboard should reach 1.1x, and measured 1.1-1.25x (Overview, Tickets)
+// and 1.2-1.5x (the Quote's countdown, one redraw a second) on a 2-core
+// machine shared with other builds. 2x is the tripwire for a regression
+// (a timer waking the process ten times a second, two redraws per tick).
+const idleRatio = 2.0
+
+// buildMinimal builds testdata/minimaltea, the anchor of the start-up and
+// idle measures.
+func buildMinimal(t *testing.T) string {
+	t.Helper()
+	minimal := filepath.Join(t.TempDir(), "minimaltea")
+	if out, err := exec.Command("go", "build", "-o", minimal, "./testdata/minimaltea").CombinedOutput(); err != nil {
+		t.Fatalf("build the minimal program: %v\n%s", err, out)
+	}
+	return minimal
+}
+
+// pid is the process id of the program in the pane: the child of the
+// pane's shell.
+func (tm *Term) pid() int {
+	tm.t.Helper()
+	out, err := tm.run("display-message", "-p", "-t", "main", "#{pane_pid}")
+	if err != nil {
+		tm.t.Fatalf("pane pid: %v: %s", err, out)
+	}
+	sh := strings.TrimSpace(out)
+	kids, err := os.ReadFile("/proc/" + sh + "/task/" + sh + "/children")
+	if err != nil || len(strings.Fields(string(kids))) == 0 {
+		tm.t.Fatalf("the pane's shell %s has no child: %v", sh, err)
+	}
+	pid, _ := strconv.Atoi(strings.Fields(string(kids))[0])
+	return pid
+}
+
+// cpuTime is the CPU time process pid has used, all its threads summed
+// (from /proc/PID/task/*/schedstat, in nanoseconds).
+func cpuTime(t *testing.T, pid int) time.Duration {
+	t.Helper()
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatalf("threads of %d: %v", pid, err)
+	}
+	var total time.Duration
+	for _, task := range tasks {
+		b, err := os.ReadFile(filepath.Join(dir, task.Name(), "schedstat"))
+		if err != nil {
+			continue // a thread that just ended
+		}
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			ns, _ := strconv.ParseInt(f[0], 10, 64)
+			total += time.Duration(ns)
+		}
+	}
+	return total
+}
+
+// TestE2EIdleCPU measures the CPU an idle dashboard uses on the Overview,
+// the Tickets and the Quote with its 15-second countdown running, each over
+// the same window as the minimal Bubble Tea program (testdata/minimaltea)
+// idling in a pane beside it, in several runs; medians of the ratios are
+// compared. The dashboard is the embedded sandbox's, the default without a
+// profile. It fails when a screen's median is over idleRatio.
+func TestE2EIdleCPU(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about a minute of idle windows")
+	}
+	if _, err := os.Stat("/proc/self/task"); err != nil {
+		t.Skip("needs /proc to read a process's CPU time")
+	}
+	minimal := buildMinimal(t)
+	const runs = 3
+	const window = 4 * time.Second
+	screens := []struct {
+		name string
+		show func(tm *Term)
+	}{
+		{"Overview", func(tm *Term) {
+			tm.WaitFor("Your access", dataWait)
+			tm.WaitGone("loading", dataWait)
+		}},
+		{"Tickets", func(tm *Term) {
+			tm.Send("3")
+			tm.WaitFor("loaded", dataWait)
+		}},
+		{"Quote countdown", func(tm *Term) {
+			tm.Send("2")
+			tm.WaitFor("Quote builder", frameWait)
+			tm.Send("e")
+			down(tm, 5)
+			tm.Type("120")
+			tm.Send("Enter")
+			tm.WaitFor("They receive", dataWait)
+		}},
+	}
+	ratios := make([][]float64, len(screens))
+	for range runs {
+		anchor := startProgramGated(t, minimal)
+		anchor.Launch()
+		anchor.WaitFor("SANDBOX", frameWait)
+		tm := startTUI(t)
+		a, d := anchor.pid(), tm.pid()
+		for i, sc := range screens {
+			sc.show(tm)
+			// What showing the screen started (its first loads, the
+			// renderer's catching up) settles before the window.
+			time.Sleep(time.Second)
+			a0, d0 := cpuTime(t, a), cpuTime(t, d)
+			time.Sleep(window)
+			a1, d1 := cpuTime(t, a), cpuTime(t, d)
+			ratios[i] = append(ratios[i], float64(d1-d0)/float64(a1-a0))
+			t.Logf("%s: dashboard %s, minimal program %s over %s", sc.name, d1-d0, a1-a0, window)
+		}
+		tm.run("kill-server")
+		anchor.run("kill-server")
+	}
+	for i, sc := range screens {
+		slices.Sort(ratios[i])
+		median := ratios[i][runs/2]
+		t.Logf("idle CPU on %s: %.2fx the minimal program's (median of %d runs: %.2f)", sc.name, median, runs, ratios[i])
+		if median > idleRatio {
+			t.Errorf("idle CPU on %s is %.2fx the minimal program's, over %.1fx", sc.name, median, idleRatio)
+		}
+	}
+}
