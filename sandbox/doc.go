@@ -16,6 +16,9 @@
 //     error → status mapping, one file per resource;
 //   - delivery sends the signed webhook deliveries, and faults injects the
 //     failures of --faults into requests;
+//   - team is team administration: API keys and their IP allow-lists,
+//     TOTP second factors, invitations, passwords, sign-ups and the
+//     outbox; it changes the engine's accesses through the engine's lock;
 //   - demo makes the deterministic demo data of a seed, through the engine;
 //   - engine is the service's rules over the store: pricing, tickets and
 //     their lifecycle, the ledger, limits, permissions, multi-signature

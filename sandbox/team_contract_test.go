@@ -9,7 +9,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/internal/totp"
@@ -77,7 +80,13 @@ func (e *env) bearerLogin(email, password, otp string) (*api.Client, api.Tokens)
 }
 
 func TestTeamInviteValidateLoginRevoke(t *testing.T) {
-	e := newEnv(t, sandbox.Config{Seed: 3})
+	var logMu sync.Mutex
+	var logged []string
+	e := newEnv(t, sandbox.Config{Seed: 3, OnMail: func(to, kind, token string) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		logged = append(logged, to+" "+kind+" "+token)
+	}})
 	admin, op := e.as("admin"), e.as("operator")
 	const mail = "new.colleague@acme-treasury.example"
 	payIn := api.Permissions{PayIn: true}
@@ -107,6 +116,11 @@ func TestTeamInviteValidateLoginRevoke(t *testing.T) {
 	// The invited person sets a password with the e-mailed token.
 	anon := must[*api.Client](t)(api.New(e.run.BaseURL, nil))
 	token := e.mailTo(mail, "invitation")
+	logMu.Lock()
+	if !slices.Contains(logged, mail+" invitation "+token) {
+		t.Errorf("the sandbox's log did not hear the invitation: %q", logged)
+	}
+	logMu.Unlock()
 	wantCode(t, anon.ValidateInvitation(ctx(t), token, "short1", "short1"), http.StatusBadRequest, "INVALID_FIELD")
 	wantCode(t, anon.ValidateInvitation(ctx(t), token, "long-enough-1", "long-enough-2"), http.StatusBadRequest, "INVALID_FIELD")
 	wantCode(t, anon.ValidateInvitation(ctx(t), "0123abcd", "long-enough-1", "long-enough-1"), http.StatusNotFound, "INVALID_TOKEN")
@@ -122,6 +136,9 @@ func TestTeamInviteValidateLoginRevoke(t *testing.T) {
 		t.Errorf("invitee permissions = %+v", info.AccountPermissions)
 	}
 	_, err = invitee.InviteAccess(ctx(t), api.InviteAccessRequest{OTP: "123456", Email: "x@acme-treasury.example", Permissions: payIn})
+	wantCode(t, err, http.StatusForbidden, "FORBIDDEN")
+	// The flags it was not given are refused by the rules, as any access's.
+	_, err = invitee.CreateWallet(ctx(t), uuid.Nil, api.CreateWalletRequest{Alias: "mine", WalletAddress: "0x52908400098527886E0F7030069857D2E4169EE7", WalletChain: "POLYGON"})
 	wantCode(t, err, http.StatusForbidden, "FORBIDDEN")
 
 	// A change of flags holds from the invitee's next request.
