@@ -1,0 +1,205 @@
+package widget
+
+import (
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// The arena's chunks: 1 MiB each, addressed by 32-bit offsets (chunk
+// number, then position in it), so 4,096 chunks (4 GiB of filter text,
+// far beyond any list a terminal shows) at most.
+const (
+	chunkBits = 20
+	chunkSize = 1 << chunkBits
+)
+
+// deadRow marks the place of a row whose text was written again elsewhere.
+const deadRow = math.MinInt32
+
+// parallelScan is the number of rows from which a search is split across
+// the processors, a run of chunks each.
+const parallelScan = 16_384
+
+// arena holds the filter text of every loaded row, lower-cased, each ended
+// by a newline, back to back in chunks: no string header or allocation per
+// row, and a query is searched through a whole chunk at once with the
+// vectorised search, not row by row. rows are, for each chunk, the loaded
+// position of each row written there in order; a row whose text was
+// written again out of order (longer than before) is marked ^pos, its
+// former place deadRow.
+type arena struct {
+	chunks [][]byte
+	rows   [][]int32
+	size   int // bytes written
+	dead   int // bytes of text no row owns any more
+}
+
+// add writes the text of the row at pos after the others and returns its
+// offset; moved says the row's place among the loaded rows is before
+// rows written earlier.
+func (a *arena) add(text []byte, pos int32, moved bool) uint32 {
+	need := len(text) + 1
+	c := len(a.chunks) - 1
+	if c < 0 || len(a.chunks[c])+need > chunkSize {
+		var chunk []byte
+		if c >= 0 {
+			// Past the first chunk the list is long: take a whole one
+			// at once rather than grow it.
+			chunk = make([]byte, 0, chunkSize)
+		}
+		a.chunks = append(a.chunks, chunk)
+		a.rows = append(a.rows, nil)
+		c++
+	}
+	off := uint32(c<<chunkBits | len(a.chunks[c]))
+	a.chunks[c] = append(append(a.chunks[c], text...), '\n')
+	if moved {
+		pos = ^pos
+	}
+	a.rows[c] = append(a.rows[c], pos)
+	a.size += need
+	return off
+}
+
+// bytes is the text at off, n bytes long. It is read, never kept.
+func (a *arena) bytes(off uint32, n int) []byte {
+	c, p := off>>chunkBits, int(off&(chunkSize-1))
+	return a.chunks[c][p : p+n : p+n]
+}
+
+// at is the text at off as a string, valid until that text is written
+// again: read it, do not keep it.
+func (a *arena) at(off uint32, n int) string {
+	if n == 0 {
+		return ""
+	}
+	b := a.bytes(off, n)
+	return unsafe.String(unsafe.SliceData(b), n)
+}
+
+// rewrite gives the row at pos, whose text of n bytes is at off, the new
+// text, and returns where it now lies: in place when it fits (the rest of
+// the old text turned to NULs, which no row's text holds), else
+// after the others.
+func (a *arena) rewrite(off uint32, n int, text []byte, pos int32) uint32 {
+	if len(text) <= n {
+		b := a.bytes(off, n)
+		copy(b, text)
+		for i := len(text); i < n; i++ {
+			b[i] = 0
+		}
+		return off
+	}
+	rows := a.rows[off>>chunkBits]
+	for i, p := range rows {
+		if p == pos || p == ^pos {
+			rows[i] = deadRow
+			break
+		}
+	}
+	a.dead += n + 1
+	return a.add(text, pos, true)
+}
+
+// compact writes the live rows of t again in order once more than half
+// of the arena is dead text.
+func (a *arena) compact(t *Table) {
+	if a.dead <= chunkSize || 2*a.dead <= a.size {
+		return
+	}
+	old := *a
+	*a = arena{}
+	for i := range t.items {
+		it := &t.items[i]
+		it.off = a.add(old.bytes(it.off, it.len()), int32(i), false)
+	}
+}
+
+// search returns the positions of the rows (of n loaded) whose text holds
+// q, ascending; never nil.
+func (a *arena) search(q string, n int) []int32 {
+	if q == "" || strings.ContainsAny(q, "\n\x00") {
+		return []int32{} // no row's text holds a line break or a NUL
+	}
+	nc := len(a.chunks)
+	parts := max(min(runtime.GOMAXPROCS(0), n/parallelScan, nc), 1)
+	outs := make([][]int32, parts)
+	moves := make([][]int32, parts)
+	work := func(p int) {
+		var out, mv []int32
+		for c := p * nc / parts; c < (p+1)*nc/parts; c++ {
+			out, mv = scanChunk(a.chunks[c], a.rows[c], q, out, mv)
+		}
+		outs[p], moves[p] = out, mv
+	}
+	if parts == 1 {
+		work(0)
+	} else {
+		var wg sync.WaitGroup
+		for p := range parts {
+			wg.Go(func() { work(p) })
+		}
+		wg.Wait()
+	}
+	match := outs[0]
+	if parts > 1 {
+		match = slices.Concat(outs...)
+	}
+	if match == nil {
+		match = []int32{}
+	}
+	if mv := slices.Concat(moves...); len(mv) > 0 {
+		slices.Sort(mv)
+		match = mergeSorted(match, mv)
+	}
+	return match
+}
+
+// scanChunk appends the positions of the rows of one chunk whose text
+// holds q: the ones in order to out, the ones written out of order to mv.
+func scanChunk(b []byte, rows []int32, q string, out, mv []int32) ([]int32, []int32) {
+	if len(b) == 0 {
+		return out, mv
+	}
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	k, pos := 0, 0 // k: the row that starts at pos
+	for pos < len(s) {
+		j := strings.Index(s[pos:], q)
+		if j < 0 {
+			break
+		}
+		hit := pos + j
+		k += strings.Count(s[pos:hit], "\n")
+		end := hit + strings.IndexByte(s[hit:], '\n')
+		switch p := rows[k]; {
+		case p >= 0:
+			out = append(out, p)
+		case p != deadRow:
+			mv = append(mv, ^p)
+		}
+		k++
+		pos = end + 1
+	}
+	return out, mv
+}
+
+// mergeSorted merges two ascending lists of distinct positions.
+func mergeSorted(a, b []int32) []int32 {
+	out := make([]int32, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if a[i] < b[j] {
+			out = append(out, a[i])
+			i++
+		} else {
+			out = append(out, b[j])
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
