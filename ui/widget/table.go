@@ -609,6 +609,14 @@ func (t *Table) Selected() (Row, bool) {
 	return t.rowAt(t.at(t.cursor)), true
 }
 
+// SelectedIndex is the loaded position of the row under the cursor.
+func (t *Table) SelectedIndex() (int, bool) {
+	if t.Visible() == 0 {
+		return 0, false
+	}
+	return t.at(t.cursor), true
+}
+
 // Select moves the cursor to the row with the given ID, if it is visible.
 func (t *Table) Select(id string) bool {
 	i, ok := t.lookup(id)
