@@ -131,6 +131,7 @@ func (it item) len() int { return int(it.n &^ disabledBit) }
 // forgetAll drops every cached line.
 func (t *Table) forgetAll() {
 	clear(t.lines)
+	t.status = nil
 	t.head, t.sel, t.selFor = "", "", ""
 }
 
@@ -153,6 +154,13 @@ func (t *Table) forget(id string) {
 type Table struct {
 	cols   []Column
 	widths []int
+	// lineWidth is the width of a row's line: the marker, the cells and
+	// the separators; narrowStyles says the styles add no width to it (no
+	// padding, margin or border), so a line need not be measured.
+	lineWidth    int
+	narrowStyles bool
+	// cellStyle and disabledStyle render a row's cells.
+	cellStyle, disabledStyle quickStyle
 	styles Styles
 	width  int
 	height int
@@ -162,6 +170,7 @@ type Table struct {
 	// it grows well past a screenful. head and sel cache the header and the
 	// selected row's line (selID's) the same way.
 	lines  map[string]string
+	status map[string]string // rendered status words
 	head   string
 	sel    string
 	selFor string
@@ -206,7 +215,6 @@ type tableKeys struct {
 // NewTable returns an empty table with the given columns and default styles.
 func NewTable(cols ...Column) *Table {
 	t := &Table{
-		styles: DefaultStyles(),
 		lines:  make(map[string]string),
 		seed:   maphash.MakeSeed(),
 		empty:  "no rows",
@@ -219,6 +227,7 @@ func NewTable(cols ...Column) *Table {
 			End:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last")),
 		},
 	}
+	t.SetStyles(DefaultStyles())
 	t.SetColumns(cols...)
 	return t
 }
@@ -235,6 +244,16 @@ func (t *Table) SetSource(src Source) {
 // SetStyles replaces the styles; every cached line is rendered again.
 func (t *Table) SetStyles(s Styles) {
 	t.styles = s
+	t.narrowStyles = true
+	for _, st := range []lipgloss.Style{s.Header, s.Cell, s.Selected, s.Disabled} {
+		t.narrowStyles = t.narrowStyles && lipgloss.Width(st.Render("x")) == 1
+	}
+	t.cellStyle, t.disabledStyle = newQuickStyle(s.Cell), newQuickStyle(s.Disabled)
+	if s.Status != nil {
+		for _, w := range []string{"PAID", "FAILED", "x"} {
+			t.narrowStyles = t.narrowStyles && lipgloss.Width(s.Status(w).Render(w)) == len(w)
+		}
+	}
 	t.forgetAll()
 }
 
@@ -275,18 +294,21 @@ func (t *Table) layout() {
 			shared++
 		}
 	}
-	if shared == 0 || avail <= 0 {
-		return
-	}
-	each, extra := avail/shared, avail%shared
-	for i, c := range t.cols {
-		if c.Width == 0 {
-			t.widths[i] = each
-			if extra > 0 {
-				t.widths[i]++
-				extra--
+	if shared > 0 && avail > 0 {
+		each, extra := avail/shared, avail%shared
+		for i, c := range t.cols {
+			if c.Width == 0 {
+				t.widths[i] = each
+				if extra > 0 {
+					t.widths[i]++
+					extra--
+				}
 			}
 		}
+	}
+	t.lineWidth = gutter + max(len(t.cols)-1, 0)*len(separator)
+	for _, w := range t.widths {
+		t.lineWidth += max(w, 0)
 	}
 }
 
@@ -741,7 +763,7 @@ func (t *Table) View() string {
 	var b strings.Builder
 	b.Grow((t.width + 16) * t.height)
 	if t.head == "" {
-		t.head = t.fit(t.styles.Header.Render(noMarker + t.cells(t.headerCells(), nil)))
+		t.head = t.fitLine(t.styles.Header.Render(noMarker + t.cells(t.headerCells(), nil)))
 	}
 	b.WriteString(t.head)
 	lines := 1
@@ -763,18 +785,18 @@ func (t *Table) View() string {
 		id := t.idAt(i)
 		if v == t.cursor {
 			if t.selFor != id || t.sel == "" {
-				t.sel, t.selFor = t.fit(marker+t.styles.Selected.Render(t.cells(t.rowAt(i).Cells, nil))), id
+				t.sel, t.selFor = t.fitLine(marker+t.styles.Selected.Render(t.cells(t.rowAt(i).Cells, nil))), id
 			}
 			b.WriteString(t.sel)
 		} else {
 			line, ok := t.lines[id]
 			if !ok {
 				r := t.rowAt(i)
-				st := t.styles.Cell
+				st := t.cellStyle
 				if r.Disabled {
-					st = t.styles.Disabled
+					st = t.disabledStyle
 				}
-				line = t.fit(noMarker + t.styledCells(r.Cells, st, r.Disabled))
+				line = t.fitLine(noMarker + t.styledCells(r.Cells, st, r.Disabled))
 				t.lines[id] = line
 			}
 			b.WriteString(line)
@@ -803,21 +825,13 @@ func (t *Table) cells(cells []string, paint func(col int, cell string) string) s
 	var b strings.Builder
 	b.Grow(t.width + 8)
 	for i, w := range t.widths {
-		var c string
-		if i < len(cells) {
-			c = cells[i]
-		}
-		if strings.ContainsAny(c, "\x1f\n\r\t") {
-			c = strings.NewReplacer("\x1f", " ", "\n", " ", "\r", " ", "\t", " ").Replace(c)
-		}
 		if i > 0 {
 			b.WriteString(separator)
 		}
 		if w <= 0 {
 			continue
 		}
-		c = ansi.Truncate(c, w, "…")
-		pad := strings.Repeat(" ", w-ansi.StringWidth(c))
+		c, pad := t.cell(cells, i, w)
 		if paint != nil {
 			c = paint(i, c)
 		}
@@ -832,9 +846,49 @@ func (t *Table) cells(cells []string, paint func(col int, cell string) string) s
 	return b.String()
 }
 
+// cell is cell i of a row cut to w cells with "…", and the spaces that
+// pad it to w.
+func (t *Table) cell(cells []string, i, w int) (string, string) {
+	var c string
+	if i < len(cells) {
+		c = cells[i]
+	}
+	if n, ok := printableWidth(c); ok {
+		// Plain ASCII, the common case: no grapheme to measure.
+		if n > w {
+			c, n = c[:w-1]+"…", w
+		}
+		return c, t.spaces(w - n)
+	}
+	if strings.ContainsAny(c, "\x1f\n\r\t") {
+		c = strings.NewReplacer("\x1f", " ", "\n", " ", "\r", " ", "\t", " ").Replace(c)
+	}
+	c = ansi.Truncate(c, w, "…")
+	return c, t.spaces(w - ansi.StringWidth(c))
+}
+
+// printableWidth is the width of s when it is printable ASCII only.
+func printableWidth(s string) (int, bool) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e {
+			return 0, false
+		}
+	}
+	return len(s), true
+}
+
+// spaces is n spaces, sliced from the blank line when it is long enough.
+func (t *Table) spaces(n int) string {
+	if n <= len(t.blank) {
+		return t.blank[:n]
+	}
+	return strings.Repeat(" ", n)
+}
+
 // styledCells is cells in style st, each cell of a Status column in the
-// style of its word (not on a disabled row, which reads as one).
-func (t *Table) styledCells(cells []string, st lipgloss.Style, disabled bool) string {
+// style of its word (not on a disabled row, which reads as one). The cells
+// between two status cells are styled as one run.
+func (t *Table) styledCells(cells []string, st quickStyle, disabled bool) string {
 	styled := false
 	for _, c := range t.cols {
 		styled = styled || c.Status
@@ -842,12 +896,102 @@ func (t *Table) styledCells(cells []string, st lipgloss.Style, disabled bool) st
 	if !styled || disabled || t.styles.Status == nil {
 		return st.Render(t.cells(cells, nil))
 	}
-	return t.cells(cells, func(col int, cell string) string {
-		if t.cols[col].Status {
-			return t.styles.Status(cell).Render(cell)
+	var b, run strings.Builder
+	b.Grow(t.width + 64)
+	run.Grow(t.width)
+	flush := func() {
+		if run.Len() > 0 {
+			b.WriteString(st.Render(run.String()))
+			run.Reset()
 		}
-		return st.Render(cell)
-	})
+	}
+	for i, w := range t.widths {
+		if i > 0 {
+			run.WriteString(separator)
+		}
+		if w <= 0 {
+			continue
+		}
+		c, pad := t.cell(cells, i, w)
+		switch {
+		case !t.cols[i].Status:
+			if t.cols[i].Right {
+				run.WriteString(pad)
+				run.WriteString(c)
+			} else {
+				run.WriteString(c)
+				run.WriteString(pad)
+			}
+		case t.cols[i].Right:
+			run.WriteString(pad)
+			flush()
+			b.WriteString(t.statusCell(c))
+		default:
+			flush()
+			b.WriteString(t.statusCell(c))
+			run.WriteString(pad)
+		}
+	}
+	flush()
+	return b.String()
+}
+
+// statusCell is a status word in its style, rendered once per word.
+func (t *Table) statusCell(word string) string {
+	if s, ok := t.status[word]; ok {
+		return s
+	}
+	if t.status == nil || len(t.status) > 64 {
+		t.status = make(map[string]string)
+	}
+	s := t.styles.Status(word).Render(word)
+	t.status[word] = s
+	return s
+}
+
+// fitLine is fit for a line laid out by cells after the marker, whose
+// width is known (lineWidth): nothing to measure.
+func (t *Table) fitLine(s string) string {
+	if t.lineWidth > t.width || !t.narrowStyles {
+		return t.fit(s)
+	}
+	return s + t.blank[:t.width-t.lineWidth]
+}
+
+// quickStyle renders one line of text in a style: when the style only
+// wraps the text in escape codes (no padding, width or per-word work),
+// with the codes it was seen to put around a sample, measuring nothing;
+// else with the style itself.
+type quickStyle struct {
+	st       lipgloss.Style
+	pre, suf string
+	plain    bool
+}
+
+func newQuickStyle(st lipgloss.Style) quickStyle {
+	q := quickStyle{st: st}
+	const sample = "x"
+	r := st.Render(sample)
+	i := strings.Index(r, sample)
+	if i < 0 {
+		return q
+	}
+	q.pre, q.suf = r[:i], r[i+len(sample):]
+	for _, probe := range []string{"ab  cd ", " 1,000.00 BRL", "é…"} {
+		if st.Render(probe) != q.pre+probe+q.suf {
+			return q
+		}
+	}
+	q.plain = true
+	return q
+}
+
+// Render is the line s in the style.
+func (q quickStyle) Render(s string) string {
+	if !q.plain || strings.ContainsAny(s, "\n\x1b") {
+		return q.st.Render(s)
+	}
+	return q.pre + s + q.suf
 }
 
 // fit truncates or pads a rendered line to exactly the table's width.

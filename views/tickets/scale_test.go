@@ -3,6 +3,7 @@ package tickets
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,8 +18,8 @@ import (
 
 // The benchmarks of this file measure the browser with a million tickets
 // loaded (TESOURO_BENCH_TICKETS sets another count), under the memory
-// settings the dashboard ships with (the Go runtime's defaults: the
-// dashboard sets no limit of its own), each beside the stock Bubbles table
+// settings the dashboard ships with (GOGC=ui.GCPercent, no memory limit),
+// each beside the stock Bubbles table
 // holding the same rows, measured in the same run: the anchor the figures
 // are given against.
 //
@@ -43,6 +44,7 @@ var scaleFixture struct {
 // seconds); each benchmark puts back what it changed.
 func scaleModel(b *testing.B) (*Model, []table.Row) {
 	b.Helper()
+	shippedMemory(b)
 	f := &scaleFixture
 	f.once.Do(func() {
 		f.m = loadAll(b, scaleTickets(), 160, 40)
@@ -88,6 +90,12 @@ func stockTable(rows []table.Row, w, h int) table.Model {
 	return table.New(table.WithColumns(stockColumns(w)), table.WithRows(rows), table.WithHeight(h), table.WithWidth(w), table.WithFocused(true))
 }
 
+// shippedMemory runs the benchmark under the dashboard's memory settings.
+func shippedMemory(b *testing.B) {
+	old := debug.SetGCPercent(ui.GCPercent)
+	b.Cleanup(func() { debug.SetGCPercent(old) })
+}
+
 func liveHeap() uint64 {
 	runtime.GC()
 	var ms runtime.MemStats
@@ -100,6 +108,7 @@ func liveHeap() uint64 {
 // made as the command does) and reports the time and the live heap per
 // ticket once loaded (target: ≤ 250 B/ticket).
 func BenchmarkScaleLoad1M(b *testing.B) {
+	shippedMemory(b)
 	n := scaleTickets()
 	for b.Loop() {
 		before := liveHeap()
