@@ -161,9 +161,9 @@ type Table struct {
 	narrowStyles bool
 	// cellStyle and disabledStyle render a row's cells.
 	cellStyle, disabledStyle quickStyle
-	styles Styles
-	width  int
-	height int
+	styles                   Styles
+	width                    int
+	height                   int
 
 	// lines caches the rendered unselected line of drawn rows by row ID; it
 	// is emptied when the width, the columns or the styles change, and when
@@ -215,9 +215,9 @@ type tableKeys struct {
 // NewTable returns an empty table with the given columns and default styles.
 func NewTable(cols ...Column) *Table {
 	t := &Table{
-		lines:  make(map[string]string),
-		seed:   maphash.MakeSeed(),
-		empty:  "no rows",
+		lines: make(map[string]string),
+		seed:  maphash.MakeSeed(),
+		empty: "no rows",
 		keys: tableKeys{
 			Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 			Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
