@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
@@ -177,24 +178,54 @@ func fill(r *record, t *api.Ticket, ext string) {
 	}
 }
 
-// pageRecords are the records of a page's tickets, made in one block,
-// their external IDs slices of one string.
+// pageRecords are the records of a page's tickets, made in the shared
+// blocks.
 func pageRecords(items []api.Ticket) []*record {
-	var b strings.Builder
-	for i := range items {
-		b.WriteString(items[i].ExternalID)
-	}
-	exts := b.String()
-	block := make([]record, len(items))
 	out := make([]*record, len(items))
-	at := 0
+	slab.Lock()
+	defer slab.Unlock()
 	for i := range items {
-		n := len(items[i].ExternalID)
-		fill(&block[i], &items[i], exts[at:at+n])
-		at += n
-		out[i] = &block[i]
+		t := &items[i]
+		r := slab.record()
+		fill(r, t, slab.text(t.ExternalID))
+		out[i] = r
 	}
 	return out
+}
+
+// slab hands out records and the bytes of their external IDs from blocks
+// of 64 KiB: no allocation (and none of its rounding) per record. A block
+// lives as long as one of its records does.
+var slab recordSlab
+
+type recordSlab struct {
+	sync.Mutex
+	recs  []record
+	bytes []byte
+}
+
+const slabSize = 64 << 10
+
+// record is a new record, zero.
+func (s *recordSlab) record() *record {
+	if len(s.recs) == cap(s.recs) {
+		s.recs = make([]record, 0, slabSize/int(unsafe.Sizeof(record{})))
+	}
+	s.recs = s.recs[:len(s.recs)+1]
+	return &s.recs[len(s.recs)-1]
+}
+
+// text is a copy of v; the bytes of a slab are never written twice.
+func (s *recordSlab) text(v string) string {
+	if len(v) == 0 || len(v) > slabSize/8 {
+		return strings.Clone(v)
+	}
+	if len(s.bytes)+len(v) > cap(s.bytes) {
+		s.bytes = make([]byte, 0, slabSize)
+	}
+	at := len(s.bytes)
+	s.bytes = append(s.bytes, v...)
+	return unsafe.String(&s.bytes[at], len(v))
 }
 
 // statusWidth fits the longest live status, PARTIAL-FAILED, whole: a
