@@ -36,6 +36,9 @@ type arena struct {
 	rows   [][]int32
 	size   int // bytes written
 	dead   int // bytes of text no row owns any more
+	// freq counts the bytes of the first chunk, taken when first
+	// needed: what anchor reads.
+	freq *[256]int
 }
 
 // add writes the text of the row at pos after the others and returns its
@@ -117,6 +120,33 @@ func (a *arena) compact(t *Table) {
 		it := &t.items[i]
 		it.off = a.add(old.bytes(it.off, it.len()), int32(i), false)
 	}
+}
+
+// dense reports whether q is held by more than one row in eight of the
+// first chunk: a sample of how many hits a search would meet.
+func (a *arena) dense(q string) bool {
+	if len(a.chunks) == 0 || q == "" || strings.ContainsAny(q, "\n\x00") {
+		return false
+	}
+	hits, _ := scanChunk(a.chunks[0], a.rows[0], q, nil, nil)
+	return len(hits)*8 > len(a.rows[0])
+}
+
+// anchor is the position of q's rarest byte in the first chunk's text.
+func (a *arena) anchor(q string) int {
+	if a.freq == nil && len(a.chunks) > 0 {
+		a.freq = new([256]int)
+		for _, b := range a.chunks[0] {
+			a.freq[b]++
+		}
+	}
+	k := 0
+	for i := 1; i < len(q) && a.freq != nil; i++ {
+		if a.freq[q[i]] < a.freq[q[k]] {
+			k = i
+		}
+	}
+	return k
 }
 
 // search returns the positions of the rows (of n loaded) whose text holds

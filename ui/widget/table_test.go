@@ -334,14 +334,19 @@ func TestTableSearchAgreesWithStrings(t *testing.T) {
 	tb := NewTable(Column{Title: "A"}, Column{Title: "B"})
 	var rows []Row
 	for i := range 40_000 {
-		rows = append(rows, Row{ID: fmt.Sprint(i), Cells: []string{texts[i%len(texts)], fmt.Sprint(i)}})
+		// The third cell takes the text past one chunk, and makes "a" a
+		// query most rows hold (searched row by row).
+		rows = append(rows, Row{ID: fmt.Sprint(i), Cells: []string{texts[i%len(texts)], fmt.Sprint(i), "padding padding padding padding"}})
 	}
 	tb.SetRows(rows)
+	if len(tb.text.chunks) < 2 {
+		t.Fatalf("the rows fill %d chunk(s): the test needs more than one", len(tb.text.chunks))
+	}
 	for i := 0; i < len(rows); i += 7 {
 		rows[i].Cells[0] = texts[(i+3)%len(texts)] + strings.Repeat("z", i%3)
 		tb.AppendRows([]Row{rows[i]})
 	}
-	queries := []string{"a", "b", "ab", "abc", "bc", "aab", "paid", "0e-1", "x", "são", "ão p", "brl", "z", "zz", "1\x1f", "\x1fa", "z\x00", "99", "7z"}
+	queries := []string{"a", "b", "ab", "abc", "bc", "aab", "paid", "0e-1", "x", "são", "ão p", "brl", "z", "zz", "1\x1f", "\x1fa", "z\x00", "99", "7z", "ding", "g\x1fp"}
 	for _, q := range queries {
 		tb.SetFilter(q)
 		var want []string
