@@ -17,8 +17,13 @@ const (
 	chunkSize = 1 << chunkBits
 )
 
-// deadRow marks the place of a row whose text was written again elsewhere.
-const deadRow = math.MinInt32
+// A row whose text was written again elsewhere leaves in its former place
+// deadRow plus the length of that text (at most a chunk), so that a search
+// can step over it.
+const (
+	deadRow   = math.MinInt32
+	deadLimit = deadRow + chunkSize + 1
+)
 
 // parallelScan is the number of rows from which a search is split across
 // the processors, a run of chunks each.
@@ -30,7 +35,7 @@ const parallelScan = 16_384
 // vectorised search, not row by row. rows are, for each chunk, the loaded
 // position of each row written there in order; a row whose text was
 // written again out of order (longer than before) is marked ^pos, its
-// former place deadRow.
+// former place deadRow plus its length.
 type arena struct {
 	chunks [][]byte
 	rows   [][]int32
@@ -85,27 +90,28 @@ func (a *arena) at(off uint32, n int) string {
 }
 
 // rewrite gives the row at pos, whose text of n bytes is at off, the new
-// text, and returns where it now lies: in place when it fits (the rest of
-// the old text turned to NULs, which no row's text holds), else
-// after the others.
-func (a *arena) rewrite(off uint32, n int, text []byte, pos int32) uint32 {
+// text, and returns where it now lies and its length: in place when it
+// fits (the rest of the old text turned to NULs, which no query holds, and
+// kept as the row's length: a search steps over rows by their lengths),
+// else after the others.
+func (a *arena) rewrite(off uint32, n int, text []byte, pos int32) (uint32, int) {
 	if len(text) <= n {
 		b := a.bytes(off, n)
 		copy(b, text)
 		for i := len(text); i < n; i++ {
 			b[i] = 0
 		}
-		return off
+		return off, n
 	}
 	rows := a.rows[off>>chunkBits]
 	for i, p := range rows {
 		if p == pos || p == ^pos {
-			rows[i] = deadRow
+			rows[i] = deadRow + int32(n)
 			break
 		}
 	}
 	a.dead += n + 1
-	return a.add(text, pos, true)
+	return a.add(text, pos, true), len(text)
 }
 
 // compact writes the live rows of t again in order once more than half
@@ -124,11 +130,11 @@ func (a *arena) compact(t *Table) {
 
 // dense reports whether q is held by more than one row in eight of the
 // first chunk: a sample of how many hits a search would meet.
-func (a *arena) dense(q string) bool {
+func (a *arena) dense(q string, items []item) bool {
 	if len(a.chunks) == 0 || q == "" || strings.ContainsAny(q, "\n\x00") {
 		return false
 	}
-	hits, _ := scanChunk(a.chunks[0], a.rows[0], q, nil, nil)
+	hits, _ := scanChunk(a.chunks[0], a.rows[0], items, q, nil, nil)
 	return len(hits)*8 > len(a.rows[0])
 }
 
@@ -151,7 +157,8 @@ func (a *arena) anchor(q string) int {
 
 // search returns the positions of the rows (of n loaded) whose text holds
 // q, ascending; never nil.
-func (a *arena) search(q string, n int) []int32 {
+func (a *arena) search(q string, items []item) []int32 {
+	n := len(items)
 	if q == "" || strings.ContainsAny(q, "\n\x00") {
 		return []int32{} // no row's text holds a line break or a NUL
 	}
@@ -162,7 +169,7 @@ func (a *arena) search(q string, n int) []int32 {
 	work := func(p int) {
 		var out, mv []int32
 		for c := p * nc / parts; c < (p+1)*nc/parts; c++ {
-			out, mv = scanChunk(a.chunks[c], a.rows[c], q, out, mv)
+			out, mv = scanChunk(a.chunks[c], a.rows[c], items, q, out, mv)
 		}
 		outs[p], moves[p] = out, mv
 	}
@@ -191,28 +198,44 @@ func (a *arena) search(q string, n int) []int32 {
 
 // scanChunk appends the positions of the rows of one chunk whose text
 // holds q: the ones in order to out, the ones written out of order to mv.
-func scanChunk(b []byte, rows []int32, q string, out, mv []int32) ([]int32, []int32) {
+// The rows are stepped over by their lengths (items'), each hit mapped to
+// its row without reading the text between.
+func scanChunk(b []byte, rows []int32, items []item, q string, out, mv []int32) ([]int32, []int32) {
 	if len(b) == 0 {
 		return out, mv
 	}
 	s := unsafe.String(unsafe.SliceData(b), len(b))
-	k, pos := 0, 0 // k: the row that starts at pos
-	for pos < len(s) {
+	rowLen := func(p int32) int {
+		switch {
+		case p >= 0:
+			return items[p].len()
+		case p > deadLimit:
+			return items[^p].len()
+		}
+		return int(p - deadRow)
+	}
+	k, start := 0, 0 // row k starts at start
+	for pos := 0; pos < len(s); {
 		j := strings.Index(s[pos:], q)
 		if j < 0 {
 			break
 		}
 		hit := pos + j
-		k += strings.Count(s[pos:hit], "\n")
-		end := hit + strings.IndexByte(s[hit:], '\n')
+		n := rowLen(rows[k])
+		for hit > start+n {
+			start += n + 1
+			k++
+			n = rowLen(rows[k])
+		}
 		switch p := rows[k]; {
 		case p >= 0:
 			out = append(out, p)
-		case p != deadRow:
+		case p > deadLimit:
 			mv = append(mv, ^p)
 		}
+		start += n + 1
 		k++
-		pos = end + 1
+		pos = start
 	}
 	return out, mv
 }

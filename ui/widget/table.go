@@ -437,8 +437,8 @@ func (t *Table) replace(pos int, r Row, plain []byte, reset bool) {
 	if t.textOf(pos) == string(plain) {
 		return
 	}
-	it.off = t.text.rewrite(it.off, it.len(), plain, int32(pos))
-	it.n = it.n&disabledBit | uint32(len(plain))
+	off, n := t.text.rewrite(it.off, it.len(), plain, int32(pos))
+	it.off, it.n = off, it.n&disabledBit|uint32(n)
 	if t.match != nil && !reset {
 		t.rematch(pos)
 	}
@@ -581,11 +581,11 @@ func (t *Table) refilter() {
 		return
 	}
 	q := t.lfilter
-	if len(t.text.chunks) > 1 && t.text.dense(q) {
+	if len(t.text.chunks) > 1 && t.text.dense(q, t.items) {
 		t.match = t.scanRows(q)
 		return
 	}
-	t.match = t.text.search(q, len(t.items))
+	t.match = t.text.search(q, t.items)
 }
 
 // scanRows returns the positions of the rows whose text holds q, row by
