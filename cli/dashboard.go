@@ -73,11 +73,12 @@ func (f *Factory) runDashboard(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// A soft memory limit makes the runtime hand freed memory back sooner,
-	// so a long session with 100,000 tickets loaded stays within its 150 MB
-	// budget. GOMEMLIMIT, when set, wins.
-	if f.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(120 << 20)
+	// The heap may grow by half of what is live before a collection, not
+	// by all of it: the headroom scales with the tickets loaded (a fixed
+	// limit turned into a collection spiral past ~110k of them), and a
+	// million stay well under 500 MB. GOGC or GOMEMLIMIT, when set, win.
+	if f.Getenv("GOGC") == "" && f.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(ui.GCPercent)
 	}
 	stateDir, err := keystore.StateDir(f.Getenv)
 	if err != nil {

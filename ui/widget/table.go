@@ -3,6 +3,7 @@
 package widget
 
 import (
+	"hash/maphash"
 	"runtime"
 	"slices"
 	"strings"
@@ -60,88 +61,79 @@ const (
 	separator = " "
 )
 
-// item is a loaded row, packed for lists of a hundred thousand rows: the
-// cells are kept once, joined by a unit separator and lower-cased for the
-// filter (plain), with a bitmap of the ASCII letters that were upper-case
-// (upper) to give the row back as it came. Rows whose text has escape codes
-// or non-ASCII bytes keep their original text (orig) instead of the bitmap.
-type item struct {
-	id       string
-	plain    string
-	upper    string
-	orig     string
-	disabled bool
+const cellSep = '\x1f'
+
+// plainOf appends the filter text of a row's cells to buf: joined by the
+// unit separator, lower-cased, escape codes dropped, line breaks and tabs
+// (and the separator itself, and NULs) turned to spaces.
+func plainOf(buf []byte, cells []string) []byte {
+	start := len(buf)
+	ascii := true
+	for i, c := range cells {
+		if i > 0 {
+			buf = append(buf, cellSep)
+		}
+		for j := 0; j < len(c); j++ {
+			b := c[j]
+			switch {
+			case b >= 0x80 || b == 0x1b:
+				ascii = false
+			case b == cellSep || b == '\n' || b == '\r' || b == '\t' || b == 0:
+				b = ' '
+			case 'A' <= b && b <= 'Z':
+				b += 'a' - 'A'
+			}
+			buf = append(buf, b)
+		}
+	}
+	if ascii {
+		return buf
+	}
+	plain := strings.ToLower(ansi.Strip(string(buf[start:])))
+	return append(buf[:start], plain...)
 }
 
-const cellSep = "\x1f"
-
-func newItem(r Row) item {
+// joined is a row's cells as one string, the way an eager table keeps them
+// to draw: separated by the unit separator, line breaks and tabs turned to
+// spaces.
+func joined(cells []string) string {
 	var b strings.Builder
-	for i, c := range r.Cells {
+	for i, c := range cells {
 		if i > 0 {
-			b.WriteString(cellSep)
+			b.WriteByte(cellSep)
 		}
-		if strings.ContainsAny(c, cellSep+"\n\r\t") {
-			c = strings.NewReplacer(cellSep, " ", "\n", " ", "\r", " ", "\t", " ").Replace(c)
+		if strings.ContainsAny(c, "\x1f\n\r\t") {
+			c = strings.NewReplacer("\x1f", " ", "\n", " ", "\r", " ", "\t", " ").Replace(c)
 		}
 		b.WriteString(c)
 	}
-	text := b.String()
-	it := item{id: r.ID, disabled: r.Disabled}
-	ascii := true
-	for i := 0; i < len(text); i++ {
-		if c := text[i]; c >= 0x80 || c == 0x1b {
-			ascii = false
-			break
-		}
-	}
-	if !ascii {
-		it.orig = text
-		it.plain = strings.ToLower(ansi.Strip(text))
-		return it
-	}
-	it.plain = strings.ToLower(text)
-	if it.plain != text {
-		mask := make([]byte, (len(text)+7)/8)
-		for i := 0; i < len(text); i++ {
-			if c := text[i]; c >= 'A' && c <= 'Z' {
-				mask[i/8] |= 1 << (i % 8)
-			}
-		}
-		it.upper = string(mask)
-	}
-	return it
+	return b.String()
 }
 
-// text gives the row's joined cells back as they came.
-func (it *item) text() string {
-	switch {
-	case it.orig != "":
-		return it.orig
-	case it.upper == "":
-		return it.plain
-	}
-	b := []byte(it.plain)
-	for i := range b {
-		if it.upper[i/8]&(1<<(i%8)) != 0 {
-			b[i] -= 'a' - 'A'
-		}
-	}
-	return string(b)
+// Source draws the rows of a table that keeps no cells of its own (see
+// SetSource): the table asks it for the rows in view only.
+type Source interface {
+	// Row is the row at loaded position i as it is drawn now.
+	Row(i int) Row
+	// ID is the ID of the row at loaded position i.
+	ID(i int) string
 }
 
-func (it *item) row() Row {
-	return Row{ID: it.id, Cells: strings.Split(it.text(), cellSep), Disabled: it.disabled}
+// item is a loaded row: where its filter text lies in the arena, and its
+// length; the top bit of n marks a disabled row (of an eager table).
+type item struct {
+	off uint32
+	n   uint32
 }
 
-// same reports whether two items render the same.
-func (it *item) same(o *item) bool {
-	return it.plain == o.plain && it.upper == o.upper && it.orig == o.orig && it.disabled == o.disabled
-}
+const disabledBit = 1 << 31
+
+func (it item) len() int { return int(it.n &^ disabledBit) }
 
 // forgetAll drops every cached line.
 func (t *Table) forgetAll() {
 	clear(t.lines)
+	t.status = nil
 	t.head, t.sel, t.selFor = "", "", ""
 }
 
@@ -155,33 +147,51 @@ func (t *Table) forget(id string) {
 
 // Table is a windowed table for lists of any length: it keeps every loaded
 // row but renders only the rows in view, caches each rendered row by its ID,
-// and filters against cached plain text. It is a pointer type so that screens
-// can hold it without copying its caches.
+// and filters against its rows' text, kept lower-cased in one arena. An
+// eager table (SetRows, AppendRows) keeps each row's cells to draw them; a
+// table with a Source (SetSource, Load) keeps only the filter text and asks
+// the source for the rows in view, so that changing the columns costs what
+// is visible, not what is loaded. It is a pointer type so that screens can
+// hold it without copying its caches.
 type Table struct {
 	cols   []Column
 	widths []int
-	styles Styles
-	width  int
-	height int
+	// lineWidth is the width of a row's line: the marker, the cells and
+	// the separators; narrowStyles says the styles add no width to it (no
+	// padding, margin or border), so a line need not be measured.
+	lineWidth    int
+	narrowStyles bool
+	// cellStyle and disabledStyle render a row's cells.
+	cellStyle, disabledStyle quickStyle
+	styles                   Styles
+	width                    int
+	height                   int
 
 	// lines caches the rendered unselected line of drawn rows by row ID; it
 	// is emptied when the width, the columns or the styles change, and when
 	// it grows well past a screenful. head and sel cache the header and the
 	// selected row's line (selID's) the same way.
 	lines  map[string]string
+	status map[string]string // rendered status words
 	head   string
 	sel    string
 	selFor string
 
+	src   Source
+	text  arena
 	items []item
-	index map[string]int // row ID -> position in items
+	// ids and orig are an eager table's row IDs and cells (joined); nil
+	// with a Source.
+	ids  []string
+	orig []string
+	// slots index the rows by ID: open addressing, position+1, 0 for an
+	// empty slot; twice as many slots as rows at least.
+	slots []int32
+	seed  maphash.Seed
 
 	filter  string
 	lfilter string
 	match   []int32 // positions in items that match the filter, ascending; nil: no filter
-	// freq counts the bytes of every plain text: the filter anchors its
-	// search on the query's rarest byte.
-	freq [256]int
 	// recent are the matches of the last queries over the current rows;
 	// any change of the rows forgets them.
 	recent []recentFilter
@@ -207,10 +217,9 @@ type tableKeys struct {
 // NewTable returns an empty table with the given columns and default styles.
 func NewTable(cols ...Column) *Table {
 	t := &Table{
-		styles: DefaultStyles(),
-		index:  make(map[string]int),
-		lines:  make(map[string]string),
-		empty:  "no rows",
+		lines: make(map[string]string),
+		seed:  maphash.MakeSeed(),
+		empty: "no rows",
 		keys: tableKeys{
 			Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 			Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
@@ -220,13 +229,33 @@ func NewTable(cols ...Column) *Table {
 			End:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last")),
 		},
 	}
+	t.SetStyles(DefaultStyles())
 	t.SetColumns(cols...)
 	return t
+}
+
+// SetSource makes the table draw its rows with src: from now on it keeps
+// only their filter text, and rows are given with Load, whose Cells are the
+// text the filter matches (they may differ from the cells drawn, and must
+// not depend on the columns). Every loaded row is dropped.
+func (t *Table) SetSource(src Source) {
+	t.src = src
+	t.Load(nil, true, nil)
 }
 
 // SetStyles replaces the styles; every cached line is rendered again.
 func (t *Table) SetStyles(s Styles) {
 	t.styles = s
+	t.narrowStyles = true
+	for _, st := range []lipgloss.Style{s.Header, s.Cell, s.Selected, s.Disabled} {
+		t.narrowStyles = t.narrowStyles && lipgloss.Width(st.Render("x")) == 1
+	}
+	t.cellStyle, t.disabledStyle = newQuickStyle(s.Cell), newQuickStyle(s.Disabled)
+	if s.Status != nil {
+		for _, w := range []string{"PAID", "FAILED", "x"} {
+			t.narrowStyles = t.narrowStyles && lipgloss.Width(s.Status(w).Render(w)) == len(w)
+		}
+	}
 	t.forgetAll()
 }
 
@@ -267,91 +296,228 @@ func (t *Table) layout() {
 			shared++
 		}
 	}
-	if shared == 0 || avail <= 0 {
-		return
-	}
-	each, extra := avail/shared, avail%shared
-	for i, c := range t.cols {
-		if c.Width == 0 {
-			t.widths[i] = each
-			if extra > 0 {
-				t.widths[i]++
-				extra--
+	if shared > 0 && avail > 0 {
+		each, extra := avail/shared, avail%shared
+		for i, c := range t.cols {
+			if c.Width == 0 {
+				t.widths[i] = each
+				if extra > 0 {
+					t.widths[i]++
+					extra--
+				}
 			}
 		}
+	}
+	t.lineWidth = gutter + max(len(t.cols)-1, 0)*len(separator)
+	for _, w := range t.widths {
+		t.lineWidth += max(w, 0)
 	}
 }
 
 // SetRows replaces every row. Cached lines of rows whose ID and content did
 // not change are kept; the cursor stays on the selected row's ID when it is
 // still listed.
-func (t *Table) SetRows(rows []Row) {
-	t.recent = nil
-	t.freq = [256]int{}
-	items := make([]item, 0, len(rows))
-	index := make(map[string]int, len(rows))
-	for _, r := range rows {
-		it := newItem(r)
-		if i, ok := t.index[r.ID]; !ok || !t.items[i].same(&it) {
-			t.forget(r.ID)
-		}
-		t.count(it.plain)
-		if j, dup := index[r.ID]; dup {
-			items[j] = it
-			continue
-		}
-		index[r.ID] = len(items)
-		items = append(items, it)
-	}
-	t.items, t.index = items, index
-	t.refilter()
-	t.follow()
-}
+func (t *Table) SetRows(rows []Row) { t.Load(rows, true, nil) }
 
 // AppendRows adds rows after the loaded ones. A row whose ID is already
 // loaded replaces it in place (a page that overlaps the previous one, or a
 // refreshed row), so the list never shows an ID twice.
-func (t *Table) AppendRows(rows []Row) {
+func (t *Table) AppendRows(rows []Row) { t.Load(rows, false, nil) }
+
+// Load is SetRows (reset) or AppendRows, telling placed where each row
+// went (rows[i] at loaded position pos) as soon as it is placed: the way a
+// table with a Source learns which value each position draws before it
+// asks for any.
+func (t *Table) Load(rows []Row, reset bool, placed func(i, pos int)) {
 	t.recent = nil
-	replaced := false
-	start := len(t.items)
-	for _, r := range rows {
-		it := newItem(r)
-		t.count(it.plain)
-		if i, ok := t.index[r.ID]; ok {
-			if !t.items[i].same(&it) {
-				t.items[i] = it
-				t.forget(r.ID)
-				replaced = true
-			}
-			continue
+	var keep map[string]string // reset: the cached lines that may stay
+	if reset {
+		keep = t.cachedRows()
+		t.items, t.text, t.slots = make([]item, 0, len(rows)), arena{}, nil
+		t.ids, t.orig = nil, nil
+		if t.src == nil {
+			t.ids, t.orig = make([]string, 0, len(rows)), make([]string, 0, len(rows))
 		}
-		t.index[r.ID] = len(t.items)
-		t.items = append(t.items, it)
 	}
-	switch {
-	case t.match == nil:
-	case replaced:
+	start := len(t.items)
+	var buf []byte
+	for i, r := range rows {
+		buf = plainOf(buf[:0], r.Cells)
+		pos, ok := t.lookup(r.ID)
+		if ok {
+			t.replace(pos, r, buf, reset)
+		} else {
+			pos = t.add(r, buf)
+		}
+		if placed != nil {
+			placed(i, pos)
+		}
+		if !ok {
+			t.insert(r.ID, pos)
+		}
+	}
+	if reset {
+		t.keepCached(keep)
 		t.refilter()
-	default:
+	} else if t.match != nil {
 		for i := start; i < len(t.items); i++ {
-			if contains(t.items[i].plain, t.lfilter, t.anchor(t.lfilter)) {
+			if strings.Contains(t.textOf(i), t.lfilter) {
 				t.match = append(t.match, int32(i))
 			}
 		}
 	}
+	t.text.compact(t)
 	t.follow()
 }
 
+// cachedRows are the joined cells of the rows whose lines are cached, by
+// ID (empty with a Source, which may draw a row otherwise for the same
+// filter text).
+func (t *Table) cachedRows() map[string]string {
+	keep := make(map[string]string, len(t.lines)+1)
+	if t.src != nil {
+		return keep
+	}
+	for id := range t.lines {
+		if i, ok := t.lookup(id); ok {
+			keep[id] = t.orig[i]
+		}
+	}
+	if i, ok := t.lookup(t.selFor); ok && t.selFor != "" {
+		keep[t.selFor] = t.orig[i]
+	}
+	return keep
+}
+
+// keepCached forgets the cached lines of rows that are gone or changed.
+func (t *Table) keepCached(keep map[string]string) {
+	for id := range t.lines {
+		if i, ok := t.lookup(id); !ok || t.src != nil || t.orig[i] != keep[id] {
+			delete(t.lines, id)
+		}
+	}
+	if i, ok := t.lookup(t.selFor); !ok || t.src != nil || t.orig[i] != keep[t.selFor] {
+		t.sel, t.selFor = "", ""
+	}
+}
+
+// add places a new row after the loaded ones.
+func (t *Table) add(r Row, plain []byte) int {
+	pos := len(t.items)
+	n := uint32(min(len(plain), chunkSize-1))
+	off := t.text.add(plain[:n], int32(pos), false)
+	if r.Disabled && t.src == nil {
+		n |= disabledBit
+	}
+	t.items = append(t.items, item{off: off, n: n})
+	if t.src == nil {
+		t.ids = append(t.ids, r.ID)
+		t.orig = append(t.orig, joined(r.Cells))
+	}
+	return pos
+}
+
+// replace puts r in place of the loaded row at pos, which has its ID.
+func (t *Table) replace(pos int, r Row, plain []byte, reset bool) {
+	it := &t.items[pos]
+	changed := t.src != nil
+	if t.src == nil {
+		j := joined(r.Cells)
+		changed = t.orig[pos] != j || (it.n&disabledBit != 0) != r.Disabled
+		t.orig[pos] = j
+		it.n &^= disabledBit
+		if r.Disabled {
+			it.n |= disabledBit
+		}
+	}
+	if changed && !reset {
+		t.forget(r.ID)
+	}
+	plain = plain[:min(len(plain), chunkSize-1)]
+	if t.textOf(pos) == string(plain) {
+		return
+	}
+	off, n := t.text.rewrite(it.off, it.len(), plain, int32(pos))
+	it.off, it.n = off, it.n&disabledBit|uint32(n)
+	if t.match != nil && !reset {
+		t.rematch(pos)
+	}
+}
+
+// rematch puts the row at pos in or out of the matches after its text
+// changed.
+func (t *Table) rematch(pos int) {
+	in := strings.Contains(t.textOf(pos), t.lfilter)
+	v, listed := slices.BinarySearch(t.match, int32(pos))
+	switch {
+	case in && !listed:
+		t.match = slices.Insert(t.match, v, int32(pos))
+	case !in && listed:
+		t.match = slices.Delete(t.match, v, v+1)
+	}
+}
+
+// textOf is the filter text of the row at pos.
+func (t *Table) textOf(pos int) string {
+	it := t.items[pos]
+	return t.text.at(it.off, it.len())
+}
+
+// idAt is the ID of the row at loaded position i.
+func (t *Table) idAt(i int) string {
+	if t.src != nil {
+		return t.src.ID(i)
+	}
+	return t.ids[i]
+}
+
+// lookup finds the position of the row with id.
+func (t *Table) lookup(id string) (int, bool) {
+	if len(t.slots) == 0 {
+		return 0, false
+	}
+	mask := len(t.slots) - 1
+	for h := int(maphash.String(t.seed, id)) & mask; ; h = (h + 1) & mask {
+		p := t.slots[h]
+		if p == 0 {
+			return 0, false
+		}
+		if t.idAt(int(p-1)) == id {
+			return int(p - 1), true
+		}
+	}
+}
+
+// insert indexes the row at pos under id, growing the index to keep at
+// least half of it free.
+func (t *Table) insert(id string, pos int) {
+	if 2*(pos+1) > len(t.slots) {
+		t.slots = make([]int32, max(64, 2*len(t.slots)))
+		for i := range pos {
+			t.place(t.idAt(i), i)
+		}
+	}
+	t.place(id, pos)
+}
+
+func (t *Table) place(id string, pos int) {
+	mask := len(t.slots) - 1
+	h := int(maphash.String(t.seed, id)) & mask
+	for t.slots[h] != 0 {
+		h = (h + 1) & mask
+	}
+	t.slots[h] = int32(pos + 1)
+}
+
 // SetFilter shows only the rows whose text contains q, ignoring case. A
-// query that extends the previous one narrows the previous matches instead of
-// scanning every row again.
+// query that extends the previous one narrows the previous matches when
+// they are few, instead of searching every row again.
 func (t *Table) SetFilter(q string) {
 	if q == t.filter {
 		return
 	}
 	lq := strings.ToLower(q)
-	narrow := t.match != nil && t.lfilter != "" && strings.Contains(lq, t.lfilter)
+	narrow := t.match != nil && t.lfilter != "" && strings.Contains(lq, t.lfilter) && len(t.match) < len(t.items)/4
 	t.filter, t.lfilter = q, lq
 	switch cached, ok := t.recall(lq); {
 	case lq == "":
@@ -360,9 +526,8 @@ func (t *Table) SetFilter(q string) {
 		t.match = cached
 	case narrow:
 		kept := make([]int32, 0, len(t.match)/2)
-		k := t.anchor(lq)
 		for _, i := range t.match {
-			if contains(t.items[i].plain, lq, k) {
+			if strings.Contains(t.textOf(int(i)), lq) {
 				kept = append(kept, i)
 			}
 		}
@@ -404,7 +569,7 @@ func (t *Table) remember(lq string, match []int32) {
 // an export of the rows on screen keeps.
 func Matches(r Row, q string) bool {
 	lq := strings.ToLower(q)
-	return lq == "" || strings.Contains(newItem(r).plain, lq)
+	return lq == "" || strings.Contains(string(plainOf(nil, r.Cells)), lq)
 }
 
 // Filter returns the current filter query.
@@ -415,31 +580,58 @@ func (t *Table) refilter() {
 		t.match = nil
 		return
 	}
-	t.match = scan(t.items, t.lfilter, t.anchor(t.lfilter))
-}
-
-// count adds a plain text to the byte frequencies.
-func (t *Table) count(plain string) {
-	for i := 0; i < len(plain); i++ {
-		t.freq[plain[i]]++
+	q := t.lfilter
+	if len(t.text.chunks) > 1 && t.text.dense(q, t.items) {
+		t.match = t.scanRows(q)
+		return
 	}
+	t.match = t.text.search(q, t.items)
 }
 
-// anchor is the position of q's rarest byte among the loaded rows.
-func (t *Table) anchor(q string) int {
-	k := 0
-	for i := 1; i < len(q); i++ {
-		if t.freq[q[i]] < t.freq[q[k]] {
-			k = i
+// scanRows returns the positions of the rows whose text holds q, row by
+// row: faster than searching whole chunks when most rows hold it, since
+// each row costs one search for q's rarest byte rather than a search and a
+// count of the line breaks before each hit.
+func (t *Table) scanRows(q string) []int32 {
+	if strings.ContainsAny(q, "\n\x00") {
+		return []int32{}
+	}
+	k := t.text.anchor(q)
+	n := len(t.items)
+	buf := make([]int32, n)
+	scanPart := func(lo, hi int) int {
+		m := lo
+		for i := lo; i < hi; i++ {
+			if contains(t.textOf(i), q, k) {
+				buf[m] = int32(i)
+				m++
+			}
 		}
+		return m - lo
 	}
-	return k
+	parts := min(runtime.GOMAXPROCS(0), n/parallelScan)
+	if parts <= 1 {
+		return buf[:scanPart(0, n)]
+	}
+	size := (n + parts - 1) / parts
+	counts := make([]int, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := p*size, min((p+1)*size, n)
+		wg.Go(func() { counts[p] = scanPart(lo, hi) })
+	}
+	wg.Wait()
+	m := 0
+	for p, c := range counts {
+		m += copy(buf[m:], buf[p*size:p*size+c])
+	}
+	return buf[:m]
 }
 
 // contains reports whether q occurs in s, looking for q's byte at k (its
 // rarest) with the vectorised byte search and comparing around each hit:
-// far fewer false starts than searching from q's first byte when that byte
-// is common (hex digits of ids).
+// far fewer false starts than searching from q's first byte when that
+// byte is common (hex digits of IDs).
 func contains(s, q string, k int) bool {
 	n := len(q)
 	if n == 0 {
@@ -461,50 +653,18 @@ func contains(s, q string, k int) bool {
 	return false
 }
 
-// parallelScan is the number of rows from which a full filter scan is split
-// across the processors: one keystroke over a hundred thousand rows must
-// stay well under 10 ms.
-const parallelScan = 16_384
-
-// scan returns the positions of the items whose plain text contains q, in
-// order. Every part of a parallel scan writes into its own range of one
-// buffer, compacted at the end: one allocation whatever the matches.
-func scan(items []item, q string, k int) []int32 {
-	buf := make([]int32, len(items))
-	scanPart := func(lo, hi int) int {
-		n := lo
-		for i := lo; i < hi; i++ {
-			if contains(items[i].plain, q, k) {
-				buf[n] = int32(i)
-				n++
-			}
-		}
-		return n - lo
-	}
-	parts := min(runtime.GOMAXPROCS(0), len(items)/parallelScan)
-	if parts <= 1 {
-		return buf[:scanPart(0, len(items))]
-	}
-	size := (len(items) + parts - 1) / parts
-	counts := make([]int, parts)
-	var wg sync.WaitGroup
-	for p := range parts {
-		lo, hi := p*size, min((p+1)*size, len(items))
-		wg.Go(func() { counts[p] = scanPart(lo, hi) })
-	}
-	wg.Wait()
-	n := 0
-	for p, c := range counts {
-		n += copy(buf[n:], buf[p*size:p*size+c])
-	}
-	return buf[:n]
-}
-
 // Index is the position of the row with id among the loaded rows, in the
 // order they were set and appended (a replaced row keeps its place).
-func (t *Table) Index(id string) (int, bool) {
-	i, ok := t.index[id]
-	return i, ok
+func (t *Table) Index(id string) (int, bool) { return t.lookup(id) }
+
+// rowAt is the row at loaded position i.
+func (t *Table) rowAt(i int) Row {
+	if t.src != nil {
+		r := t.src.Row(i)
+		r.ID = t.src.ID(i)
+		return r
+	}
+	return Row{ID: t.ids[i], Cells: strings.Split(t.orig[i], string(cellSep)), Disabled: t.items[i].n&disabledBit != 0}
 }
 
 // Len is the number of loaded rows.
@@ -540,12 +700,20 @@ func (t *Table) Selected() (Row, bool) {
 	if t.Visible() == 0 {
 		return Row{}, false
 	}
-	return t.items[t.at(t.cursor)].row(), true
+	return t.rowAt(t.at(t.cursor)), true
+}
+
+// SelectedIndex is the loaded position of the row under the cursor.
+func (t *Table) SelectedIndex() (int, bool) {
+	if t.Visible() == 0 {
+		return 0, false
+	}
+	return t.at(t.cursor), true
 }
 
 // Select moves the cursor to the row with the given ID, if it is visible.
 func (t *Table) Select(id string) bool {
-	i, ok := t.index[id]
+	i, ok := t.lookup(id)
 	if !ok {
 		return false
 	}
@@ -561,7 +729,7 @@ func (t *Table) Select(id string) bool {
 func (t *Table) VisibleRows() []Row {
 	out := make([]Row, 0, t.Visible())
 	for v := range t.Visible() {
-		out = append(out, t.items[t.at(v)].row())
+		out = append(out, t.rowAt(t.at(v)))
 	}
 	return out
 }
@@ -582,8 +750,11 @@ func (t *Table) follow() {
 
 // followID moves the cursor to the followed row if it is visible.
 func (t *Table) followID() bool {
-	i, ok := t.index[t.selID]
-	if !ok || t.selID == "" {
+	if t.selID == "" {
+		return false
+	}
+	i, ok := t.lookup(t.selID)
+	if !ok {
 		return false
 	}
 	v, ok := t.visiblePos(i)
@@ -599,7 +770,7 @@ func (t *Table) moveTo(v int) {
 	v = max(v, 0)
 	t.cursor = v
 	if n > 0 {
-		t.selID = t.items[t.at(v)].id
+		t.selID = t.idAt(t.at(v))
 	}
 	t.clampOffset()
 }
@@ -664,7 +835,7 @@ func (t *Table) View() string {
 	var b strings.Builder
 	b.Grow((t.width + 16) * t.height)
 	if t.head == "" {
-		t.head = t.fit(t.styles.Header.Render(noMarker + t.cells(strings.Join(t.headerCells(), cellSep), nil)))
+		t.head = t.fitLine(t.styles.Header.Render(noMarker + t.cells(t.headerCells(), nil)))
 	}
 	b.WriteString(t.head)
 	lines := 1
@@ -682,21 +853,23 @@ func (t *Table) View() string {
 	}
 	for v := t.offset; v < n && lines < t.height; v++ {
 		b.WriteByte('\n')
-		it := &t.items[t.at(v)]
+		i := t.at(v)
+		id := t.idAt(i)
 		if v == t.cursor {
-			if t.selFor != it.id || t.sel == "" {
-				t.sel, t.selFor = t.fit(marker+t.styles.Selected.Render(t.cells(it.text(), nil))), it.id
+			if t.selFor != id || t.sel == "" {
+				t.sel, t.selFor = t.fitLine(marker+t.styles.Selected.Render(t.cells(t.rowAt(i).Cells, nil))), id
 			}
 			b.WriteString(t.sel)
 		} else {
-			line, ok := t.lines[it.id]
+			line, ok := t.lines[id]
 			if !ok {
-				st := t.styles.Cell
-				if it.disabled {
-					st = t.styles.Disabled
+				r := t.rowAt(i)
+				st := t.cellStyle
+				if r.Disabled {
+					st = t.disabledStyle
 				}
-				line = t.fit(noMarker + t.styledCells(it.text(), st, it.disabled))
-				t.lines[it.id] = line
+				line = t.fitLine(noMarker + t.styledCells(r.Cells, st, r.Disabled))
+				t.lines[id] = line
 			}
 			b.WriteString(line)
 		}
@@ -720,20 +893,17 @@ func (t *Table) headerCells() []string {
 // cells lays the joined cells of a row out in the column widths,
 // truncating with "…" and padding by display width; paint, when set,
 // styles each cell (its column given) before it is padded.
-func (t *Table) cells(text string, paint func(col int, cell string) string) string {
+func (t *Table) cells(cells []string, paint func(col int, cell string) string) string {
 	var b strings.Builder
-	rest := text
+	b.Grow(t.width + 8)
 	for i, w := range t.widths {
-		c, tail, _ := strings.Cut(rest, cellSep)
-		rest = tail
 		if i > 0 {
 			b.WriteString(separator)
 		}
 		if w <= 0 {
 			continue
 		}
-		c = ansi.Truncate(c, w, "…")
-		pad := strings.Repeat(" ", w-ansi.StringWidth(c))
+		c, pad := t.cell(cells, i, w)
 		if paint != nil {
 			c = paint(i, c)
 		}
@@ -748,22 +918,152 @@ func (t *Table) cells(text string, paint func(col int, cell string) string) stri
 	return b.String()
 }
 
+// cell is cell i of a row cut to w cells with "…", and the spaces that
+// pad it to w.
+func (t *Table) cell(cells []string, i, w int) (string, string) {
+	var c string
+	if i < len(cells) {
+		c = cells[i]
+	}
+	if n, ok := printableWidth(c); ok {
+		// Plain ASCII, the common case: no grapheme to measure.
+		if n > w {
+			c, n = c[:w-1]+"…", w
+		}
+		return c, t.spaces(w - n)
+	}
+	if strings.ContainsAny(c, "\x1f\n\r\t") {
+		c = strings.NewReplacer("\x1f", " ", "\n", " ", "\r", " ", "\t", " ").Replace(c)
+	}
+	c = ansi.Truncate(c, w, "…")
+	return c, t.spaces(w - ansi.StringWidth(c))
+}
+
+// printableWidth is the width of s when it is printable ASCII only.
+func printableWidth(s string) (int, bool) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e {
+			return 0, false
+		}
+	}
+	return len(s), true
+}
+
+// spaces is n spaces, sliced from the blank line when it is long enough.
+func (t *Table) spaces(n int) string {
+	if n <= len(t.blank) {
+		return t.blank[:n]
+	}
+	return strings.Repeat(" ", n)
+}
+
 // styledCells is cells in style st, each cell of a Status column in the
-// style of its word (not on a disabled row, which reads as one).
-func (t *Table) styledCells(text string, st lipgloss.Style, disabled bool) string {
+// style of its word (not on a disabled row, which reads as one). The cells
+// between two status cells are styled as one run.
+func (t *Table) styledCells(cells []string, st quickStyle, disabled bool) string {
 	styled := false
 	for _, c := range t.cols {
 		styled = styled || c.Status
 	}
 	if !styled || disabled || t.styles.Status == nil {
-		return st.Render(t.cells(text, nil))
+		return st.Render(t.cells(cells, nil))
 	}
-	return t.cells(text, func(col int, cell string) string {
-		if t.cols[col].Status {
-			return t.styles.Status(cell).Render(cell)
+	var b, run strings.Builder
+	b.Grow(t.width + 64)
+	run.Grow(t.width)
+	flush := func() {
+		if run.Len() > 0 {
+			b.WriteString(st.Render(run.String()))
+			run.Reset()
 		}
-		return st.Render(cell)
-	})
+	}
+	for i, w := range t.widths {
+		if i > 0 {
+			run.WriteString(separator)
+		}
+		if w <= 0 {
+			continue
+		}
+		c, pad := t.cell(cells, i, w)
+		switch {
+		case !t.cols[i].Status:
+			if t.cols[i].Right {
+				run.WriteString(pad)
+				run.WriteString(c)
+			} else {
+				run.WriteString(c)
+				run.WriteString(pad)
+			}
+		case t.cols[i].Right:
+			run.WriteString(pad)
+			flush()
+			b.WriteString(t.statusCell(c))
+		default:
+			flush()
+			b.WriteString(t.statusCell(c))
+			run.WriteString(pad)
+		}
+	}
+	flush()
+	return b.String()
+}
+
+// statusCell is a status word in its style, rendered once per word.
+func (t *Table) statusCell(word string) string {
+	if s, ok := t.status[word]; ok {
+		return s
+	}
+	if t.status == nil || len(t.status) > 64 {
+		t.status = make(map[string]string)
+	}
+	s := t.styles.Status(word).Render(word)
+	t.status[word] = s
+	return s
+}
+
+// fitLine is fit for a line laid out by cells after the marker, whose
+// width is known (lineWidth): nothing to measure.
+func (t *Table) fitLine(s string) string {
+	if t.lineWidth > t.width || !t.narrowStyles {
+		return t.fit(s)
+	}
+	return s + t.blank[:t.width-t.lineWidth]
+}
+
+// quickStyle renders one line of text in a style: when the style only
+// wraps the text in escape codes (no padding, width or per-word work),
+// with the codes it was seen to put around a sample, measuring nothing;
+// else with the style itself.
+type quickStyle struct {
+	st       lipgloss.Style
+	pre, suf string
+	plain    bool
+}
+
+func newQuickStyle(st lipgloss.Style) quickStyle {
+	q := quickStyle{st: st}
+	const sample = "x"
+	r := st.Render(sample)
+	i := strings.Index(r, sample)
+	if i < 0 {
+		return q
+	}
+	q.pre, q.suf = r[:i], r[i+len(sample):]
+	for _, probe := range []string{"ab  cd ", " 1,000.00 BRL", "é…"} {
+		if st.Render(probe) != q.pre+probe+q.suf {
+			return q
+		}
+	}
+	q.plain = true
+	return q
+}
+
+// Render is the line s in the style.
+func (q quickStyle) Render(s string) string {
+	if !q.plain || strings.ContainsAny(s, "\n\x1b") {
+		return q.st.Render(s)
+	}
+	return q.pre + s + q.suf
 }
 
 // fit truncates or pads a rendered line to exactly the table's width.

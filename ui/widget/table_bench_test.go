@@ -54,7 +54,7 @@ func benchTable(n int) *Table {
 
 func benchView(b *testing.B, n int) {
 	t := benchTable(n)
-	t.Select(t.items[n/2].id)
+	t.Select(t.idAt(n / 2))
 	t.View()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -73,7 +73,7 @@ func BenchmarkTableView100k(b *testing.B) { benchView(b, 100_000) }
 // resize, a theme change or new columns).
 func benchViewCold(b *testing.B, n int) {
 	t := benchTable(n)
-	t.Select(t.items[n/2].id)
+	t.Select(t.idAt(n / 2))
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {

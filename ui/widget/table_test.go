@@ -326,17 +326,45 @@ func TestTableFilterBackspaceAndNewRows(t *testing.T) {
 	}
 }
 
-func TestContainsAgreesWithStrings(t *testing.T) {
-	texts := []string{"", "a", "abc", "6f1c2a0e-1b7e\x1fpaid\x1f1,000.00 brl", "aaaaab", "são paulo"}
-	queries := []string{"a", "b", "ab", "abc", "bc", "c", "aab", "aaab", "paid\x1f1", "0e-1", "x", "são", "ão p", "brl", "6f1c2a0e-1b7e\x1fpaid\x1f1,000.00 brl", "lbrl"}
-	for _, s := range texts {
-		for _, q := range queries {
-			for k := range len(q) {
-				if got, want := contains(s, q, k), strings.Contains(s, q); got != want {
-					t.Fatalf("contains(%q, %q, %d) = %v, want %v", s, q, k, got, want)
-				}
+// TestTableSearchAgreesWithStrings: the search through whole chunks finds
+// exactly the rows whose text holds the query, after rows were replaced by
+// shorter text (in place) and longer text (out of order) too.
+func TestTableSearchAgreesWithStrings(t *testing.T) {
+	texts := []string{"", "a", "abc", "6f1c2a0e-1b7e", "aaaaab", "são paulo", "PAID", "1,000.00 BRL"}
+	tb := NewTable(Column{Title: "A"}, Column{Title: "B"})
+	var rows []Row
+	for i := range 40_000 {
+		// The third cell takes the text past one chunk, and makes "a" a
+		// query most rows hold (searched row by row).
+		rows = append(rows, Row{ID: fmt.Sprint(i), Cells: []string{texts[i%len(texts)], fmt.Sprint(i), "padding padding padding padding"}})
+	}
+	tb.SetRows(rows)
+	if len(tb.text.chunks) < 2 {
+		t.Fatalf("the rows fill %d chunk(s): the test needs more than one", len(tb.text.chunks))
+	}
+	for i := 0; i < len(rows); i += 7 {
+		rows[i].Cells[0] = texts[(i+3)%len(texts)] + strings.Repeat("z", i%3)
+		tb.AppendRows([]Row{rows[i]})
+	}
+	queries := []string{"a", "b", "ab", "abc", "bc", "aab", "paid", "0e-1", "x", "são", "ão p", "brl", "z", "zz", "1\x1f", "\x1fa", "z\x00", "99", "7z", "ding", "g\x1fp"}
+	for _, q := range queries {
+		tb.SetFilter(q)
+		var want []string
+		for _, r := range rows {
+			if Matches(r, q) {
+				want = append(want, r.ID)
 			}
 		}
+		got := tb.VisibleRows()
+		if len(got) != len(want) {
+			t.Fatalf("filter %q: %d rows, want %d", q, len(got), len(want))
+		}
+		for i := range got {
+			if got[i].ID != want[i] {
+				t.Fatalf("filter %q: row %d is %s, want %s", q, i, got[i].ID, want[i])
+			}
+		}
+		tb.SetFilter("")
 	}
 }
 

@@ -36,7 +36,7 @@ func (m *Model) cancelTarget() (uuid.UUID, string, bool) {
 	if !ok || rec.Status() != api.TicketUnpaid {
 		return uuid.Nil, "", false
 	}
-	return rec.ID, amount(rec.InAmount.Decimal(), rec.InCur()) + " → " + amount(rec.OutAmount.Decimal(), rec.OutCur()), true
+	return rec.ID, amount(rec.InAmount(), rec.InCur()) + " → " + amount(rec.OutAmount(), rec.OutCur()), true
 }
 
 // confirmCancel asks before an UNPAID ticket is cancelled, naming it, what

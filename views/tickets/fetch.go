@@ -58,11 +58,7 @@ func (m *Model) tick() tea.Cmd {
 // records are the records of a page of tickets, made in the command so
 // that Update only files them.
 func records(p api.Page[api.Ticket], err error) (api.Page[*record], error) {
-	out := make([]*record, len(p.Items))
-	for i := range p.Items {
-		out[i] = newRecord(&p.Items[i])
-	}
-	return api.Page[*record]{Items: out, Cursor: p.Cursor}, err
+	return api.Page[*record]{Items: pageRecords(p.Items), Cursor: p.Cursor}, err
 }
 
 // refreshTickets fetches the given tickets, four at a time.

@@ -1,61 +1,62 @@
 package tickets
 
 import (
+	"math"
+	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
 	"github.com/tesouro-treasury/tesouro/api"
-	"github.com/tesouro-treasury/tesouro/export"
 	"github.com/tesouro-treasury/tesouro/money"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
 // record is what the browser keeps of a listed ticket: enough for its row
-// and the live refresh (the CSV export reads the service's pages whole),
-// packed small (a hundred thousand of them must fit the memory budget): codes are indexes into a shared table,
-// amounts exact decimals in 16 bytes, times Unix nanoseconds. The detail
-// pane fetches the whole ticket, so party records and BR Codes are never
-// held for every row. A record is never changed after it is made (a refresh
-// replaces it), so commands may read records while Update goes on.
+// and the live refresh (the CSV export reads the service's pages whole; the
+// detail pane fetches the whole ticket), packed small, since a million of
+// them must fit the memory budget: 72 bytes of fixed fields, codes indexes
+// into a shared table of the few strings the service repeats, amounts
+// scaled integers, times Unix nanoseconds and seconds, and the external ID
+// a slice of one string per page. A page's records are made in one block.
+// A record is never changed after it is made (a refresh replaces it), so
+// commands may read records while Update goes on.
 type record struct {
-	ID            uuid.UUID
-	ExternalID    string
-	EndToEndID    string
-	FailureReason string
-	created       int64 // Unix nanoseconds; 0 for none
-	updated       int64
-	expires       int64
-	InAmount      num
-	OutAmount     num
-	BasePrice     num
-	MarkupAmount  num
-	RebateAmount  num
-	status        code
-	inCur         code
-	inMethod      code
-	outCur        code
-	outMethod     code
-	markupCur     code
-	rebateCur     code
+	ID        uuid.UUID
+	ext       string
+	created   int64 // Unix nanoseconds; 0 for none
+	inCoef    int64 // the input amount is inCoef × 10^inExp
+	outCoef   int64
+	expires   int32 // seconds after created; 0 for none
+	inExp     int8
+	outExp    int8
+	status    code
+	inCur     code
+	outCur    code
+	outMethod code
 }
 
 // Codes of a record, as strings.
 func (r *record) Status() api.TicketStatus { return api.TicketStatus(r.status.String()) }
 func (r *record) InCur() string            { return r.inCur.String() }
-func (r *record) InMethod() string         { return r.inMethod.String() }
 func (r *record) OutCur() string           { return r.outCur.String() }
 func (r *record) OutMethod() string        { return r.outMethod.String() }
-func (r *record) MarkupCur() string        { return r.markupCur.String() }
-func (r *record) RebateCur() string        { return r.rebateCur.String() }
+
+// ExternalID is the ticket's external ID.
+func (r *record) ExternalID() string { return r.ext }
+
+// InAmount and OutAmount are the exact amounts.
+func (r *record) InAmount() decimal.Decimal  { return fromScaled(r.inCoef, r.inExp) }
+func (r *record) OutAmount() decimal.Decimal { return fromScaled(r.outCoef, r.outExp) }
 
 // code stands for one of the few distinct short strings the service repeats
-// on every ticket: statuses, currencies, methods, fee types.
-type code uint32
+// on every ticket: statuses, currencies, methods.
+type code uint16
 
 var codes = struct {
 	sync.RWMutex
@@ -64,7 +65,8 @@ var codes = struct {
 }{list: []string{""}, of: map[string]code{"": 0}}
 
 // codeOf returns the code of s, adding it to the table. The table grows
-// with the distinct values seen, a handful in practice.
+// with the distinct values seen, a handful in practice; past 65,535 of
+// them (never from the service) a value is kept as the last one made.
 func codeOf(s string) code {
 	codes.RLock()
 	c, ok := codes.of[s]
@@ -76,6 +78,9 @@ func codeOf(s string) code {
 	defer codes.Unlock()
 	if c, ok := codes.of[s]; ok {
 		return c
+	}
+	if len(codes.list) > math.MaxUint16 {
+		return code(len(codes.list) - 1)
 	}
 	c = code(len(codes.list))
 	codes.list = append(codes.list, s)
@@ -89,37 +94,34 @@ func (c code) String() string {
 	return codes.list[c]
 }
 
-// num is an exact decimal in 16 bytes when its coefficient fits an int64
-// (every amount the service sends does); larger ones live in a side table.
-type num struct {
-	coef int64
-	exp  int32
-	big  int32 // index+1 into bigNums, 0 when coef holds the value
-}
+// bigExp marks an amount whose coefficient does not fit an int64 or whose
+// exponent does not fit an int8 (no amount the service sends): its coef
+// is then an index into bigNums.
+const bigExp = math.MinInt8
 
 var bigNums struct {
 	sync.RWMutex
 	list []decimal.Decimal
 }
 
-func toNum(d decimal.Decimal) num {
-	if c := d.Coefficient(); c.IsInt64() {
-		return num{coef: c.Int64(), exp: d.Exponent()}
+// toScaled is d as a scaled integer: d = coef × 10^exp.
+func toScaled(d decimal.Decimal) (coef int64, exp int8) {
+	if c, e := d.Coefficient(), d.Exponent(); c.IsInt64() && e > bigExp && e <= math.MaxInt8 {
+		return c.Int64(), int8(e)
 	}
 	bigNums.Lock()
 	defer bigNums.Unlock()
 	bigNums.list = append(bigNums.list, d)
-	return num{big: int32(len(bigNums.list))}
+	return int64(len(bigNums.list) - 1), bigExp
 }
 
-// Decimal returns the exact value.
-func (n num) Decimal() decimal.Decimal {
-	if n.big != 0 {
+func fromScaled(coef int64, exp int8) decimal.Decimal {
+	if exp == bigExp {
 		bigNums.RLock()
 		defer bigNums.RUnlock()
-		return bigNums.list[n.big-1]
+		return bigNums.list[coef]
 	}
-	return decimal.New(n.coef, n.exp)
+	return decimal.New(coef, int32(exp))
 }
 
 func unixNano(t time.Time) int64 {
@@ -136,36 +138,94 @@ func fromUnixNano(n int64) time.Time {
 	return time.Unix(0, n)
 }
 
-// CreatedAt, UpdatedAt and ExpiresAt are the ticket's timestamps.
+// CreatedAt and ExpiresAt are the ticket's timestamps; the expiry is kept
+// to the second.
 func (r *record) CreatedAt() time.Time { return fromUnixNano(r.created) }
-func (r *record) UpdatedAt() time.Time { return fromUnixNano(r.updated) }
-func (r *record) ExpiresAt() time.Time { return fromUnixNano(r.expires) }
+func (r *record) ExpiresAt() time.Time {
+	if r.expires == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, r.created).Add(time.Duration(r.expires) * time.Second)
+}
 
+// newRecord is the record of t, on its own (a refreshed ticket).
 func newRecord(t *api.Ticket) *record {
-	q := &t.Quote
-	r := &record{
-		ID:            t.ID,
-		ExternalID:    t.ExternalID,
-		status:        codeOf(string(t.Status)),
-		created:       unixNano(t.CreatedAt.Time),
-		updated:       unixNano(t.UpdatedAt.Time),
-		expires:       unixNano(t.ExpiresAt.Time),
-		inCur:         codeOf(q.InputCurrency),
-		inMethod:      codeOf(q.InputPaymentMethod),
-		InAmount:      toNum(q.InputAmount),
-		outCur:        codeOf(q.OutputCurrency),
-		outMethod:     codeOf(q.OutputPaymentMethod),
-		OutAmount:     toNum(q.OutputAmount),
-		BasePrice:     toNum(q.BasePrice),
-		MarkupAmount:  toNum(q.MarkupAmount),
-		markupCur:     codeOf(q.MarkupCurrency),
-		EndToEndID:    export.EndToEndID(t),
-		FailureReason: t.FailureReason,
-	}
-	if t.Rebate != nil {
-		r.RebateAmount, r.rebateCur = toNum(t.Rebate.Amount), codeOf(t.Rebate.Currency)
-	}
+	r := new(record)
+	fill(r, t, t.ExternalID)
 	return r
+}
+
+// fill makes r the record of t, with ext its external ID.
+func fill(r *record, t *api.Ticket, ext string) {
+	q := &t.Quote
+	*r = record{
+		ID:        t.ID,
+		ext:       ext,
+		status:    codeOf(string(t.Status)),
+		created:   unixNano(t.CreatedAt.Time),
+		inCur:     codeOf(q.InputCurrency),
+		outCur:    codeOf(q.OutputCurrency),
+		outMethod: codeOf(q.OutputPaymentMethod),
+	}
+	r.inCoef, r.inExp = toScaled(q.InputAmount)
+	r.outCoef, r.outExp = toScaled(q.OutputAmount)
+	if exp := t.ExpiresAt.Time; !exp.IsZero() && r.created != 0 {
+		// Seconds after the creation, at least one (0 is none), within
+		// what 32 bits hold; without a creation time the expiry is not
+		// known (the ticket is polled, see moving).
+		secs := exp.Sub(t.CreatedAt.Time).Round(time.Second) / time.Second
+		r.expires = int32(min(max(secs, 1), math.MaxInt32))
+	}
+}
+
+// pageRecords are the records of a page's tickets, made in the shared
+// blocks.
+func pageRecords(items []api.Ticket) []*record {
+	out := make([]*record, len(items))
+	slab.Lock()
+	defer slab.Unlock()
+	for i := range items {
+		t := &items[i]
+		r := slab.record()
+		fill(r, t, slab.text(t.ExternalID))
+		out[i] = r
+	}
+	return out
+}
+
+// slab hands out records and the bytes of their external IDs from blocks
+// of 64 KiB: no allocation (and none of its rounding) per record. A block
+// lives as long as one of its records does.
+var slab recordSlab
+
+type recordSlab struct {
+	sync.Mutex
+	recs  []record
+	bytes []byte
+}
+
+const slabSize = 64 << 10
+
+// record is a new record, zero.
+func (s *recordSlab) record() *record {
+	if len(s.recs) == cap(s.recs) {
+		s.recs = make([]record, 0, slabSize/int(unsafe.Sizeof(record{})))
+	}
+	s.recs = s.recs[:len(s.recs)+1]
+	return &s.recs[len(s.recs)-1]
+}
+
+// text is a copy of v; the bytes of a slab are never written twice.
+func (s *recordSlab) text(v string) string {
+	if len(v) == 0 || len(v) > slabSize/8 {
+		return strings.Clone(v)
+	}
+	if len(s.bytes)+len(v) > cap(s.bytes) {
+		s.bytes = make([]byte, 0, slabSize)
+	}
+	at := len(s.bytes)
+	s.bytes = append(s.bytes, v...)
+	return unsafe.String(&s.bytes[at], len(v))
 }
 
 // statusWidth fits the longest live status, PARTIAL-FAILED, whole: a
@@ -242,33 +302,33 @@ func listColumns(w, status, in, out int) (listing.Layout, []widget.Column) {
 // widths are the cells of the status and of the input and the output
 // amounts of r.
 func (r *record) widths() (status, in, out int) {
-	return len(r.status.String()), ansi.StringWidth(amount(r.InAmount.Decimal(), r.InCur())), ansi.StringWidth(amount(r.OutAmount.Decimal(), r.OutCur()))
+	return len(r.status.String()), ansi.StringWidth(amount(r.InAmount(), r.InCur())), ansi.StringWidth(amount(r.OutAmount(), r.OutCur()))
 }
 
-// rowFor lays a record out for a layout. Rows of the smaller layouts carry
-// the full cells after the shown ones, so that the / filter still matches
-// the ID and the external ID.
+// rowFor lays a record out for a layout. The filter matches the full
+// row's cells in every layout (see New): the ID and the external ID too.
 func (r *record) rowFor(l listing.Layout, loc *time.Location, now time.Time) widget.Row {
-	full := r.row(loc)
-	var cells []string
 	switch l {
 	case listing.LayoutFull:
-		return full
+		return r.row(loc)
 	case listing.LayoutMedium:
-		cells = []string{full.Cells[1], full.Cells[2], full.Cells[3], full.Cells[4]}
-	default:
-		created := r.CreatedAt().In(loc)
-		var when string
-		switch {
-		case created.IsZero() || r.created == 0:
-		case l == listing.LayoutNarrow:
-			when = created.Format("01-02 15:04")
-		default:
-			when = shortWhen(created, now.In(loc))
-		}
-		cells = []string{r.status.String(), amount(r.OutAmount.Decimal(), r.OutCur()), when}
+		return widget.Row{Cells: []string{
+			r.status.String(),
+			r.CreatedAt().In(loc).Format("2006-01-02 15:04"),
+			amount(r.InAmount(), r.InCur()),
+			amount(r.OutAmount(), r.OutCur()),
+		}}
 	}
-	return widget.Row{ID: full.ID, Cells: append(cells, full.Cells...)}
+	created := r.CreatedAt().In(loc)
+	var when string
+	switch {
+	case created.IsZero() || r.created == 0:
+	case l == listing.LayoutNarrow:
+		when = created.Format("01-02 15:04")
+	default:
+		when = shortWhen(created, now.In(loc))
+	}
+	return widget.Row{Cells: []string{r.status.String(), amount(r.OutAmount(), r.OutCur()), when}}
 }
 
 // shortWhen is t in five cells: the time when it is today, else the month
@@ -305,10 +365,10 @@ func (r *record) row(loc *time.Location) widget.Row {
 		id,
 		r.status.String(),
 		r.CreatedAt().In(loc).Format("2006-01-02 15:04"),
-		amount(r.InAmount.Decimal(), r.InCur()),
-		amount(r.OutAmount.Decimal(), r.OutCur()),
+		amount(r.InAmount(), r.InCur()),
+		amount(r.OutAmount(), r.OutCur()),
 		r.OutMethod(),
-		r.ExternalID,
+		r.ExternalID(),
 	}}
 }
 

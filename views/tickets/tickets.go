@@ -91,6 +91,9 @@ func New(s *ui.Session, svc Service) ui.Screen {
 		exportDir: defaultExportDir,
 	}
 	m.list = listing.New(s, "tickets", func(r *record) string { return r.ID.String() }, m.row, m.query, columns(amountWidth, amountWidth)...)
+	// The filter matches the full row's cells whatever the columns: a
+	// resize that changes them draws only the rows in view.
+	m.list.Lazy(func(r *record) []string { return r.row(m.loc()).Cells })
 	m.list.OnPage = m.measure
 	m.list.SetEmpty("no tickets")
 	m.list.SetBar(m.bar, m.reset)

@@ -389,15 +389,24 @@ func (m *Model) relayout() { m.SetSize(m.width, m.height) }
 // being processed, or it waits for funds and has not expired for long (one
 // more look shows it CANCELED). Long-dead UNPAID rows are not polled.
 func moving(r *record, now time.Time) bool {
-	switch r.Status() {
-	case api.TicketProcessing, api.TicketPending, api.TicketOnHold:
+	switch r.status {
+	case codeProcessing, codePending, codeOnHold:
 		return true
-	case api.TicketUnpaid:
+	case codeUnpaid:
 		exp := r.ExpiresAt()
 		return exp.IsZero() || now.Before(exp.Add(time.Minute))
 	}
 	return false
 }
+
+// The codes of the statuses moving looks for: a refresh tick walks every
+// loaded ticket, compared by code rather than by name.
+var (
+	codeProcessing = codeOf(string(api.TicketProcessing))
+	codePending    = codeOf(string(api.TicketPending))
+	codeOnHold     = codeOf(string(api.TicketOnHold))
+	codeUnpaid     = codeOf(string(api.TicketUnpaid))
+)
 
 // call runs fn as a request of s whose answer any screen of s may take
 // (checked with Session.Owns): files written, downloads.

@@ -15,7 +15,26 @@ type Table[T any] struct {
 	items []T
 	id    func(T) string
 	row   func(T) widget.Row
+	// text, when set (Lazy), is what the filter matches of a value: the
+	// table keeps only that and draws the rows in view with row.
+	text func(T) []string
 }
+
+// Lazy makes the table keep only the filter text of each value, text(v),
+// which must not depend on the columns, and draw the rows in view with
+// the renderer when they are drawn: a change of columns (Redraw) then
+// costs what is visible, not what is loaded. The values are dropped.
+func (t *Table[T]) Lazy(text func(T) []string) {
+	t.text = text
+	t.items = nil
+	t.Table.SetSource(lazySource[T]{t})
+}
+
+// lazySource draws a lazy table's values.
+type lazySource[T any] struct{ t *Table[T] }
+
+func (s lazySource[T]) Row(i int) widget.Row { return s.t.row(s.t.items[i]) }
+func (s lazySource[T]) ID(i int) string      { return s.t.id(s.t.items[i]) }
 
 // NewTable is an empty table of Ts with cols; id names a T (the row's id)
 // and row draws it.
@@ -26,28 +45,26 @@ func NewTable[T any](id func(T) string, row func(T) widget.Row, cols ...widget.C
 // SetItems replaces every value; the cursor stays on the selected id when it
 // is still listed.
 func (t *Table[T]) SetItems(items []T) {
-	t.Table.SetRows(t.rows(items))
-	t.items = make([]T, t.Table.Len())
-	t.file(items)
+	t.items = make([]T, 0, len(items))
+	t.load(items, true)
 }
 
 // AddItems adds values after the loaded ones; a value whose id is loaded
 // replaces it in place (a page overlapping the previous one, a refreshed
 // record), so an id is never listed twice.
-func (t *Table[T]) AddItems(items []T) {
-	t.Table.AppendRows(t.rows(items))
-	t.items = append(t.items, make([]T, t.Table.Len()-len(t.items))...)
-	t.file(items)
-}
+func (t *Table[T]) AddItems(items []T) { t.load(items, false) }
 
-// file puts each value at its row's position; of values with one id, the
-// last is kept, as the widget keeps the last row.
-func (t *Table[T]) file(items []T) {
-	for _, v := range items {
-		if i, ok := t.Table.Index(t.id(v)); ok {
-			t.items[i] = v
+// load gives the widget the rows of items and files each value at its
+// row's position as soon as it is placed; of values with one id, the last
+// is kept, as the widget keeps the last row.
+func (t *Table[T]) load(items []T, reset bool) {
+	t.Table.Load(t.rows(items), reset, func(i, pos int) {
+		if pos == len(t.items) {
+			t.items = append(t.items, items[i])
+		} else {
+			t.items[pos] = items[i]
 		}
-	}
+	})
 }
 
 // Put replaces the value with v's id, or adds v after the others.
@@ -65,7 +82,11 @@ func (t *Table[T]) Remove(id string) {
 func (t *Table[T]) rows(items []T) []widget.Row {
 	rows := make([]widget.Row, len(items))
 	for i, v := range items {
-		rows[i] = t.row(v)
+		if t.text != nil {
+			rows[i] = widget.Row{Cells: t.text(v)}
+		} else {
+			rows[i] = t.row(v)
+		}
 		rows[i].ID = t.id(v)
 	}
 	return rows
@@ -75,7 +96,9 @@ func (t *Table[T]) rows(items []T) []widget.Row {
 // draws every row again with the renderer.
 func (t *Table[T]) Redraw(cols ...widget.Column) {
 	t.Table.SetColumns(cols...)
-	t.Table.SetRows(t.rows(t.items))
+	if t.text == nil {
+		t.Table.SetRows(t.rows(t.items))
+	}
 }
 
 // Items are the values in the order shown, the / filter aside. The slice
@@ -94,10 +117,10 @@ func (t *Table[T]) Item(id string) (T, bool) {
 
 // Selected is the value under the cursor.
 func (t *Table[T]) Selected() (T, bool) {
-	r, ok := t.Table.Selected()
-	if !ok {
+	i, ok := t.Table.SelectedIndex()
+	if !ok || i >= len(t.items) {
 		var zero T
 		return zero, false
 	}
-	return t.Item(r.ID)
+	return t.items[i], true
 }
