@@ -9,10 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/internal/sstest"
 	"github.com/tesouro-treasury/tesouro/internal/totp"
 	"github.com/tesouro-treasury/tesouro/keystore"
+	"github.com/tesouro-treasury/tesouro/payment"
 	"github.com/tesouro-treasury/tesouro/sandbox"
 )
 
@@ -51,7 +55,8 @@ func outboxToken(t *testing.T, ctx context.Context, c *api.Client, to, kind stri
 // TestE2EAdminInvitesThenRevokes: the demo admin, on the Accesses screen,
 // invites an access with payIn alone (the confirmation says what that
 // allows; the TOTP code is asked after the yes); the invited person sets a
-// password and logs in, and the service gives them payIn and nothing else;
+// password and logs in, and the service gives them payIn and nothing else
+// (a payout is refused by the payment core and by the service);
 // the admin revokes them on the screen, and their next request is refused.
 func TestE2EAdminInvitesThenRevokes(t *testing.T) {
 	sb, creds := startSandbox(t)
@@ -107,6 +112,30 @@ func TestE2EAdminInvitesThenRevokes(t *testing.T) {
 	perms.ID, perms.UpdatedAt = "", ""
 	if perms != (api.Permissions{PayIn: true}) {
 		t.Fatalf("the invited access may %+v, want payIn alone", info.AccountPermissions)
+	}
+	// It cannot pay out: the payment core refuses before anything is sent
+	// (what the dashboard and the command line say), and the service
+	// refuses the ticket when it is sent anyway.
+	payout := payment.Intent{InCurrency: "BRLA", InMethod: "INTERNAL", OutCurrency: "BRL", OutMethod: "PIX",
+		Amount: decimal.NewFromInt(10), Pay: payment.Destination{Kind: payment.ToPixKey, PixKey: "maria@example.com"}, ExternalID: "e2e-payout-1"}
+	payOutRefused := false
+	for _, r := range payment.Refusals(info, uuid.Nil, payout.Needs(), time.Now()) {
+		var denied *payment.DeniedError
+		payOutRefused = payOutRefused || (errors.As(r, &denied) && denied.Flag == "payOut")
+	}
+	if !payOutRefused {
+		t.Fatal("the payment core lets a payIn-only access pay out")
+	}
+	q, err := invited.Quote(ctx, payout.QuoteRequest())
+	if err != nil {
+		t.Fatalf("quote a payout as the invited access: %v", err)
+	}
+	req, err := payout.TicketRequest(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := invited.CreateTicket(ctx, uuid.Nil, req); !errors.Is(err, api.ErrForbidden) || !strings.Contains(err.Error(), "payOut") {
+		t.Fatalf("the service let the invited access pay out, or said something else: %v", err)
 	}
 
 	// Revoke it from the screen: the filter keeps its row alone.
