@@ -86,13 +86,22 @@ var matrix = []permission{
 	{"Acs", "manage accesses", func(p api.Permissions) bool { return p.ManageAccesses }},
 }
 
-// columns are the matrix's: the e-mail, one per permission, MFA, frozen.
-func columns() []widget.Column {
+// narrowMatrix is the width under which the Frozen column drops its date,
+// so that the e-mail keeps room enough to tell the accesses apart.
+const narrowMatrix = 100
+
+// columns are the matrix's at width w: the e-mail, one per permission,
+// MFA, frozen (its date only from narrowMatrix columns).
+func columns(w int) []widget.Column {
 	cols := []widget.Column{{Title: "E-mail"}}
 	for _, p := range matrix {
 		cols = append(cols, widget.Column{Title: p.title, Width: len(p.title)})
 	}
-	return append(cols, widget.Column{Title: "MFA", Width: 3}, widget.Column{Title: "Frozen", Width: 17})
+	frozen := 17
+	if w < narrowMatrix {
+		frozen = 6
+	}
+	return append(cols, widget.Column{Title: "MFA", Width: 3}, widget.Column{Title: "Frozen", Width: frozen})
 }
 
 // New builds the screen for a session. keeper files the key pairs of the
@@ -115,7 +124,7 @@ func New(s *ui.Session, svc Service, keeper Keeper) ui.Screen {
 			RevokeKey: ui.Binding("d", "revoke API key", "d", "delete"),
 		},
 	}
-	m.list = listing.New(s, "accesses", accessID, m.row, m.query, columns()...)
+	m.list = listing.New(s, "accesses", accessID, m.row, m.query, columns(narrowMatrix)...)
 	m.list.All = true
 	m.list.SetEmpty("loading accesses…")
 	m.apiKeys = listing.New(s, "API keys", keyID, m.keyRow, m.keyQuery, keyColumns()...)
@@ -186,7 +195,7 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		return m, m.written(msg.Value)
 	case ui.ThemeChangedMsg:
 		m.list.Restyle()
-		m.list.Redraw(columns()...)
+		m.list.Redraw(columns(m.w)...)
 		m.apiKeys.Restyle()
 		m.apiKeys.Redraw(keyColumns()...)
 		if m.form != nil {
@@ -313,13 +322,13 @@ func (m *Screen) row(a api.Access) widget.Row {
 	for _, p := range matrix {
 		cells = append(cells, t.Check(p.on(a.AccessPermission)))
 	}
-	cells = append(cells, t.Check(a.MFA != nil), frozenText(t, a.FrozenUntil, m.s.Now()))
+	cells = append(cells, t.Check(a.MFA != nil), frozenText(t, a.FrozenUntil, m.s.Now(), m.w < narrowMatrix))
 	return widget.Row{Cells: cells}
 }
 
 // frozenText shows a frozenUntil timestamp: "FROZEN 2026-01-02" while in
-// the future, "no" otherwise.
-func frozenText(t *ui.Theme, raw string, now time.Time) string {
+// the future ("FROZEN" alone when short), "no" otherwise.
+func frozenText(t *ui.Theme, raw string, now time.Time, short bool) string {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return t.Muted.Render("no")
@@ -330,6 +339,9 @@ func frozenText(t *ui.Theme, raw string, now time.Time) string {
 	}
 	if !until.After(now) {
 		return t.Muted.Render("no")
+	}
+	if short {
+		return t.Bad.Render("FROZEN")
 	}
 	return t.Bad.Render("FROZEN " + until.Local().Format("2006-01-02"))
 }

@@ -14,6 +14,10 @@ import (
 
 // SetSize implements ui.Screen.
 func (m *Screen) SetSize(w, h int) {
+	if (w < narrowMatrix) != (m.w < narrowMatrix) || m.w == 0 {
+		m.w = w
+		m.list.Redraw(columns(w)...)
+	}
 	m.w, m.h = w, h
 	m.list.SetSize(w, max(h-len(m.ownLines())-m.tabLines()-3, 0))
 	m.apiKeys.SetSize(w, max(h-len(m.ownLines())-m.tabLines()-2, 0))
