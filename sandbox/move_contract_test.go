@@ -89,11 +89,18 @@ func TestFundsMoveBetweenTheMainAccountAndItsSubAccounts(t *testing.T) {
 	}
 
 	// The nil id and the account's own id keep the funds where they are.
+	subNow := must[api.Balances](t)(op.Balances(ctx(t), sub))["USDT"]
 	self := moveQuote(t, op, sub, "USDT", "1")
 	res = must[*api.CreateTicketResult](t)(op.CreateTicket(ctx(t), sub, moveTo(self, sub)))
 	e.clock.Add(10 * time.Second)
+	if tk := must[*api.Ticket](t)(op.GetTicket(ctx(t), sub, res.Ticket.ID)); tk.Status != api.TicketPaid {
+		t.Errorf("a move to the account itself: %s, want PAID", tk.Status)
+	}
 	if got := must[api.Balances](t)(op.Balances(ctx(t), uuid.Nil))["USDT"]; !got.Equal(mainBefore.Sub(hundred).Add(back.OutputAmount)) {
 		t.Errorf("a move to the account itself changed the main balance: %s", got)
+	}
+	if got := must[api.Balances](t)(op.Balances(ctx(t), sub))["USDT"]; !got.Equal(subNow.Sub(self.InputAmount).Add(self.OutputAmount)) {
+		t.Errorf("a move to the account itself left %s, want %s − %s + %s", got, subNow, self.InputAmount, self.OutputAmount)
 	}
 
 	// Refused: a sibling sub-account, an id of another workspace, a wallet

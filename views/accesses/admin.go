@@ -3,7 +3,6 @@ package accesses
 import (
 	"context"
 	"errors"
-	"fmt"
 	"maps"
 	"strings"
 
@@ -207,5 +206,3 @@ func journalFailed(err error) tea.Cmd {
 	return ui.Toast(ui.ToastError, "journal not written: "+ui.ErrorText(err))
 }
 
-// quoted is a value as a confirmation repeats it.
-func quoted(v string) string { return fmt.Sprintf("%q", v) }
