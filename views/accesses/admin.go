@@ -205,4 +205,3 @@ func journalFailed(err error) tea.Cmd {
 	}
 	return ui.Toast(ui.ToastError, "journal not written: "+ui.ErrorText(err))
 }
-
