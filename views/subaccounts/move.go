@@ -280,6 +280,9 @@ func (m *Screen) moveBody(mq moveQuote) string {
 		fmt.Fprintf(&b, "Price: %s\n", p.Both())
 	}
 	fmt.Fprintf(&b, "Quote: valid until %s (priced again if it runs out)\n", mq.at.Add(moveQuoteLife).Local().Format("15:04:05"))
+	if m.s.Access != nil && m.s.Access.AccountPermissions.OperationRequester {
+		b.WriteString("Approval: y sends it for approval; nothing moves until the account's approvers approve\n")
+	}
 	fmt.Fprintf(&b, "External id: %s\nEnvironment: %s", mq.mv.in.ExternalID, m.s.Env)
 	return b.String()
 }
