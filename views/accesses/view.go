@@ -19,11 +19,25 @@ func (m *Screen) SetSize(w, h int) {
 		m.list.Redraw(columns(w)...)
 	}
 	m.w, m.h = w, h
-	m.list.SetSize(w, max(h-len(m.ownLines())-m.tabLines()-3, 0))
-	m.apiKeys.SetSize(w, max(h-len(m.ownLines())-m.tabLines()-2, 0))
+	m.list.SetSize(w, max(h-len(m.ownLines())-m.tabLines()-m.spacing()-2, 0))
+	m.apiKeys.SetSize(w, max(h-len(m.ownLines())-m.tabLines()-m.spacing()-1, 0))
 	if m.form != nil {
 		m.form.SetSize(w, h)
 	}
+}
+
+// compactBelow is the height under which the screen drops the blank line
+// under the caller's access and the matrix's legend, so that rows of the
+// matrix still show (40x12).
+const compactBelow = 16
+
+// spacing is the blank line under the caller's access block (none when
+// compact).
+func (m *Screen) spacing() int {
+	if m.h < compactBelow {
+		return 0
+	}
+	return 1
 }
 
 // tabLines is the height of the tabs line: shown to managers only.
@@ -111,12 +125,12 @@ func (m *Screen) View() string {
 	}
 	t := m.s.Styles()
 	own := m.ownLines()
-	head := strings.Join(own, "\n") + "\n\n"
+	head := strings.Join(own, "\n") + "\n" + strings.Repeat("\n", m.spacing())
 	if m.manager() {
 		head += m.tabsLine() + "\n"
 	}
 	if m.tab == tabKeys {
-		m.apiKeys.SetSize(m.w, max(m.h-len(own)-m.tabLines()-2, 0))
+		m.apiKeys.SetSize(m.w, max(m.h-len(own)-m.tabLines()-m.spacing()-1, 0))
 		title := t.Title.Render("Your API keys") + t.Muted.Render(" · prefixes only") + m.writeHint()
 		switch err := m.apiKeys.Err; {
 		case err != nil:
@@ -127,7 +141,11 @@ func (m *Screen) View() string {
 		return ui.Fit(head+title+"\n"+m.apiKeys.View(""), m.w, m.h)
 	}
 	// The own block grows when the access info arrives.
-	m.list.SetSize(m.w, max(m.h-len(own)-m.tabLines()-3, 0))
+	legendLine := t.Muted.Render(legend()) + "\n"
+	if m.h < compactBelow {
+		legendLine = ""
+	}
+	m.list.SetSize(m.w, max(m.h-len(own)-m.tabLines()-m.spacing()-1-min(len(legendLine), 1), 0))
 	title := t.Title.Render("Sub-accesses") + t.Muted.Render(" · permission matrix (✓ has it)")
 	if m.manager() {
 		title += m.writeHint()
@@ -142,5 +160,5 @@ func (m *Screen) View() string {
 	case m.list.Loaded():
 		m.list.SetEmpty("no sub-accesses")
 	}
-	return ui.Fit(head+title+"\n"+t.Muted.Render(legend())+"\n"+m.list.View(""), m.w, m.h)
+	return ui.Fit(head+title+"\n"+legendLine+m.list.View(""), m.w, m.h)
 }
