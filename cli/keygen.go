@@ -4,13 +4,10 @@ import (
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/ed25519"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/rsa"
-	"crypto/x509"
-	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -95,26 +92,17 @@ func (f *Factory) runKeygen(cmd *cobra.Command, opts keygenFlags) error {
 		return err
 	}
 
-	key, err := generateKey(*typ, *bits)
+	pair, err := api.NewKeyPair(*typ, *bits)
 	if err != nil {
 		return err
 	}
-	der, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		return fmt.Errorf("encode the private key: %w", err)
-	}
-	privPEM := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
-	pubDER, err := x509.MarshalPKIXPublicKey(key.Public())
-	if err != nil {
-		return fmt.Errorf("encode the public key: %w", err)
-	}
-	if err := sec.Set(*name, keystore.KeyPrivateKey, string(privPEM)); err != nil {
+	if err := sec.Set(*name, keystore.KeyPrivateKey, pair.PrivatePEM); err != nil {
 		return err
 	}
-	if _, err := f.Stdout.Write(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER})); err != nil {
+	if _, err := io.WriteString(f.Stdout, pair.PublicPEM); err != nil {
 		return err
 	}
-	fmt.Fprintf(f.Stderr, "Private key (%s) stored in the keyring under %s; public key %s.\n", keyTypeOf(key.Public()), keystore.Service(*name), fingerprint(key.Public()))
+	fmt.Fprintf(f.Stderr, "Private key (%s) stored in the keyring under %s; public key %s.\n", keyTypeOf(pair.Signer.Public()), keystore.Service(*name), pair.Fingerprint)
 	fmt.Fprintln(f.Stderr, "Register the public key above with the service, then store the API key it issues with:")
 	if lookupErr == nil {
 		fmt.Fprintf(f.Stderr, "  tesouro profile add %s --replace --base-url %s --env %s --api-key-file FILE\n", *name, p.BaseURL, p.Env)
@@ -124,22 +112,9 @@ func (f *Factory) runKeygen(cmd *cobra.Command, opts keygenFlags) error {
 	return nil
 }
 
-func generateKey(typ string, bits int) (crypto.Signer, error) {
-	switch typ {
-	case api.KeyEd25519:
-		_, k, err := ed25519.GenerateKey(rand.Reader)
-		return k, err
-	case api.KeyECDSA:
-		return ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	case api.KeyRSA:
-		return rsa.GenerateKey(rand.Reader, bits)
-	}
-	return nil, fmt.Errorf("unknown key type %q", typ)
-}
-
 // keySummary names a public key and its fingerprint, for telling keys apart.
 func keySummary(pub crypto.PublicKey) string {
-	return keyTypeOf(pub) + ", public key " + fingerprint(pub)
+	return keyTypeOf(pub) + ", public key " + api.Fingerprint(pub)
 }
 
 // keyTypeOf names a public key the way --type does.

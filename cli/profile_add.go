@@ -2,9 +2,6 @@ package cli
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/x509"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/url"
@@ -220,7 +217,7 @@ func (f *Factory) addAPIKey(p keystore.Profile, sec keystore.Secrets, apiKeyFile
 	var info *api.AccessInfo
 	if !noVerify {
 		if info, err = f.accessInfo(p, auth); err != nil {
-			return nil, nil, fmt.Errorf("%w\nNothing was saved. Check the base URL, the API key and that the public key registered for it matches this private key (fingerprint %s), or pass --no-verify to save without checking", err, fingerprint(auth.PublicKey()))
+			return nil, nil, fmt.Errorf("%w\nNothing was saved. Check the base URL, the API key and that the public key registered for it matches this private key (fingerprint %s), or pass --no-verify to save without checking", err, api.Fingerprint(auth.PublicKey()))
 		}
 	}
 	save := func() error {
@@ -278,15 +275,4 @@ func explainAuthError(p keystore.Profile, err error) error {
 		return fmt.Errorf("the service at %s did not answer within %s: check the base URL and your network", p.BaseURL, RequestTimeout)
 	}
 	return fmt.Errorf("check the credentials of profile %q against %s: %w", p.Name, p.BaseURL, err)
-}
-
-// fingerprint identifies a public key the way a user can compare it with
-// what they registered: SHA-256 of its PKIX encoding.
-func fingerprint(pub any) string {
-	der, err := x509.MarshalPKIXPublicKey(pub)
-	if err != nil {
-		return "unknown"
-	}
-	sum := sha256.Sum256(der)
-	return "SHA256:" + base64.RawStdEncoding.EncodeToString(sum[:])
 }

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"crypto/x509"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"sort"
@@ -516,20 +514,11 @@ file. Switch to it with "tesouro profile use PROFILE"; then revoke the old key.`
 			if err != nil {
 				return err
 			}
-			key, err := generateKey(typ, 4096)
+			pair, err := api.NewKeyPair(typ, 4096)
 			if err != nil {
 				return err
 			}
-			der, err := x509.MarshalPKCS8PrivateKey(key)
-			if err != nil {
-				return fmt.Errorf("encode the private key: %w", err)
-			}
-			pubDER, err := x509.MarshalPKIXPublicKey(key.Public())
-			if err != nil {
-				return fmt.Errorf("encode the public key: %w", err)
-			}
-			privPEM := string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
-			pubPEM := string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pubDER}))
+			privPEM, pubPEM := pair.PrivatePEM, pair.PublicPEM
 			// The private key goes to the keyring before the key exists at
 			// the service: a keyring that cannot take it stops everything
 			// before anything is created.
@@ -539,7 +528,7 @@ file. Switch to it with "tesouro profile use PROFILE"; then revoke the old key.`
 			}
 			var apiKey string
 			err = s.write("apikey-create", "POST /v2/auth/api-keys", func(je *journal.Entry) error {
-				je.IDs = map[string]string{"name": name, "profile": newProfile, "publicKey": fingerprint(key.Public()), "allowedIPs": strings.Join(allow, ",")}
+				je.IDs = map[string]string{"name": name, "profile": newProfile, "publicKey": pair.Fingerprint, "allowedIPs": strings.Join(allow, ",")}
 				var err error
 				if apiKey, err = s.client().CreateAPIKey(ctx, api.CreateAPIKeyRequest{OTP: code, Name: name, PublicKey: pubPEM, WhitelistedIPs: allow}); err != nil {
 					return err
@@ -564,7 +553,7 @@ file. Switch to it with "tesouro profile use PROFILE"; then revoke the old key.`
 				return err
 			}
 			fmt.Fprintf(f.Stderr, "Private key stored in the keyring under %s; switch with: tesouro profile use %s\n", keystore.Service(newProfile), newProfile)
-			res := map[string]any{"apiKey": prefixOf(apiKey), "name": name, "profile": newProfile, "whitelistedIPs": allow, "publicKey": fingerprint(key.Public())}
+			res := map[string]any{"apiKey": prefixOf(apiKey), "name": name, "profile": newProfile, "whitelistedIPs": allow, "publicKey": pair.Fingerprint}
 			return out.Write(f.Stdout, res, func() Table {
 				return Table{Columns: []string{"api_key", "name", "profile", "allowed_ips"}, Rows: [][]string{{prefixOf(apiKey), name, newProfile, strings.Join(allow, ",")}}}
 			})

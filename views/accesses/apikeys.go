@@ -149,15 +149,15 @@ func createKey(ctx context.Context, svc Service, keeper Keeper, env, otp, name, 
 	if err := keeper.Free(profile); err != nil {
 		return outcome{}, fieldError{key: "profile", err: err}
 	}
-	pair, err := newKeyPair(typ)
+	pair, err := api.NewKeyPair(typ, rsaBits)
 	if err != nil {
 		return outcome{}, err
 	}
-	out := outcome{ids: map[string]string{"publicKey": pair.fingerprint}}
-	if err := keeper.SetPrivateKey(profile, pair.private); err != nil {
+	out := outcome{ids: map[string]string{"publicKey": pair.Fingerprint}}
+	if err := keeper.SetPrivateKey(profile, pair.PrivatePEM); err != nil {
 		return out, fmt.Errorf("keep the private key: %w; nothing was created", err)
 	}
-	key, err := svc.CreateAPIKey(ctx, api.CreateAPIKeyRequest{OTP: otp, Name: name, PublicKey: pair.public, WhitelistedIPs: ips})
+	key, err := svc.CreateAPIKey(ctx, api.CreateAPIKeyRequest{OTP: otp, Name: name, PublicKey: pair.PublicPEM, WhitelistedIPs: ips})
 	if err != nil {
 		return out, errors.Join(err, forget(keeper, profile))
 	}
