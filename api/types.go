@@ -891,3 +891,38 @@ type Tokens struct {
 	AccessToken  string `json:"accessToken"`
 	RefreshToken string `json:"refreshToken"`
 }
+
+// Flag is the field of the permission flag named on the wire name
+// ("payIn", "manageAccesses", ...), to read or set; nil for a name that is
+// no flag. It is the one place a flag's name meets its field.
+func (p *Permissions) Flag(name string) *bool {
+	switch name {
+	case "admin":
+		return &p.Admin
+	case "payIn":
+		return &p.PayIn
+	case "payOut":
+		return &p.PayOut
+	case "convert":
+		return &p.Convert
+	case "onChain":
+		return &p.OnChain
+	case "viewOnly":
+		return &p.ViewOnly
+	case "markup":
+		return &p.Markup
+	case "beneficiary":
+		return &p.Beneficiary
+	case "enforceAllowedBeneficiaries":
+		return &p.EnforceAllowedBeneficiaries
+	case "operationRequester":
+		return &p.OperationRequester
+	case "operationApprover":
+		return &p.OperationApprover
+	case "manageWebhooks":
+		return &p.ManageWebhooks
+	case "manageAccesses":
+		return &p.ManageAccesses
+	}
+	return nil
+}

@@ -22,22 +22,19 @@ import (
 
 // permissionFlags are the flags an access can be given, by their wire
 // names, with what each allows in words.
-var permissionFlags = []struct {
-	name, what string
-	get        func(p *api.Permissions) *bool
-}{
-	{"payIn", "receive money into the account", func(p *api.Permissions) *bool { return &p.PayIn }},
-	{"payOut", "send money out of the account", func(p *api.Permissions) *bool { return &p.PayOut }},
-	{"convert", "convert between currencies", func(p *api.Permissions) *bool { return &p.Convert }},
-	{"onChain", "move tokens on a blockchain", func(p *api.Permissions) *bool { return &p.OnChain }},
-	{"viewOnly", "only look: every write refused", func(p *api.Permissions) *bool { return &p.ViewOnly }},
-	{"markup", "charge a markup on tickets", func(p *api.Permissions) *bool { return &p.Markup }},
-	{"beneficiary", "add and remove beneficiaries", func(p *api.Permissions) *bool { return &p.Beneficiary }},
-	{"enforceAllowedBeneficiaries", "pay only registered beneficiaries", func(p *api.Permissions) *bool { return &p.EnforceAllowedBeneficiaries }},
-	{"operationRequester", "its payments wait for approvers", func(p *api.Permissions) *bool { return &p.OperationRequester }},
-	{"operationApprover", "approve others' payments", func(p *api.Permissions) *bool { return &p.OperationApprover }},
-	{"manageWebhooks", "register and remove webhooks", func(p *api.Permissions) *bool { return &p.ManageWebhooks }},
-	{"manageAccesses", "invite, change and revoke accesses and API keys", func(p *api.Permissions) *bool { return &p.ManageAccesses }},
+var permissionFlags = []struct{ name, what string }{
+	{"payIn", "receive money into the account"},
+	{"payOut", "send money out of the account"},
+	{"convert", "convert between currencies"},
+	{"onChain", "move tokens on a blockchain"},
+	{"viewOnly", "only look: every write refused"},
+	{"markup", "charge a markup on tickets"},
+	{"beneficiary", "add and remove beneficiaries"},
+	{"enforceAllowedBeneficiaries", "pay only registered beneficiaries"},
+	{"operationRequester", "its payments wait for approvers"},
+	{"operationApprover", "approve others' payments"},
+	{"manageWebhooks", "register and remove webhooks"},
+	{"manageAccesses", "invite, change and revoke accesses and API keys"},
 }
 
 func permissionNames() []string {
@@ -64,7 +61,7 @@ func parsePermissions(s string) (api.Permissions, error) {
 		found := false
 		for _, f := range permissionFlags {
 			if strings.EqualFold(f.name, name) {
-				*f.get(&p), found = true, true
+				*p.Flag(f.name), found = true, true
 			}
 		}
 		if !found {
@@ -78,7 +75,7 @@ func parsePermissions(s string) (api.Permissions, error) {
 // removes.
 func permissionChanges(old, new api.Permissions) (grants, removes []string) {
 	for _, f := range permissionFlags {
-		o, n := *f.get(&old), *f.get(&new)
+		o, n := *old.Flag(f.name), *new.Flag(f.name)
 		switch {
 		case n && !o:
 			grants = append(grants, f.name+" ("+f.what+")")
@@ -92,7 +89,7 @@ func permissionChanges(old, new api.Permissions) (grants, removes []string) {
 func permissionWords(p api.Permissions) string {
 	var on []string
 	for _, f := range permissionFlags {
-		if *f.get(&p) {
+		if *p.Flag(f.name) {
 			on = append(on, f.name)
 		}
 	}

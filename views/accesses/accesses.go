@@ -63,27 +63,30 @@ type keyMap struct {
 	NewKey, Allow, RevokeKey  key.Binding
 }
 
-// permission is one column of the matrix.
+// permission is one column of the matrix: its title, the flag in words
+// for the legend, and its wire name.
 type permission struct {
-	title, name string
-	on          func(api.Permissions) bool
+	title, name, key string
 }
+
+// on reports whether p holds the column's flag.
+func (c permission) on(p api.Permissions) bool { return *p.Flag(c.key) }
 
 // matrix are the matrix's columns, in the service's order.
 var matrix = []permission{
-	{"Adm", "admin", func(p api.Permissions) bool { return p.Admin }},
-	{"In", "payIn", func(p api.Permissions) bool { return p.PayIn }},
-	{"Out", "payOut", func(p api.Permissions) bool { return p.PayOut }},
-	{"Cnv", "convert", func(p api.Permissions) bool { return p.Convert }},
-	{"Chn", "onChain", func(p api.Permissions) bool { return p.OnChain }},
-	{"VO", "viewOnly", func(p api.Permissions) bool { return p.ViewOnly }},
-	{"Mkp", "markup", func(p api.Permissions) bool { return p.Markup }},
-	{"Ben", "beneficiary", func(p api.Permissions) bool { return p.Beneficiary }},
-	{"Alw", "allowed beneficiaries only", func(p api.Permissions) bool { return p.EnforceAllowedBeneficiaries }},
-	{"Req", "operation requester", func(p api.Permissions) bool { return p.OperationRequester }},
-	{"Apr", "operation approver", func(p api.Permissions) bool { return p.OperationApprover }},
-	{"Whk", "manage webhooks", func(p api.Permissions) bool { return p.ManageWebhooks }},
-	{"Acs", "manage accesses", func(p api.Permissions) bool { return p.ManageAccesses }},
+	{"Adm", "admin", "admin"},
+	{"In", "payIn", "payIn"},
+	{"Out", "payOut", "payOut"},
+	{"Cnv", "convert", "convert"},
+	{"Chn", "onChain", "onChain"},
+	{"VO", "viewOnly", "viewOnly"},
+	{"Mkp", "markup", "markup"},
+	{"Ben", "beneficiary", "beneficiary"},
+	{"Alw", "allowed beneficiaries only", "enforceAllowedBeneficiaries"},
+	{"Req", "operation requester", "operationRequester"},
+	{"Apr", "operation approver", "operationApprover"},
+	{"Whk", "manage webhooks", "manageWebhooks"},
+	{"Acs", "manage accesses", "manageAccesses"},
 }
 
 // narrowMatrix is the width under which the Frozen column drops its date,

@@ -12,39 +12,31 @@ import (
 // wire, and what it lets the access do, in words.
 type flag struct {
 	key, allows string
-	get         func(api.Permissions) bool
-	set         func(*api.Permissions, bool)
 }
+
+// get reports whether p holds the flag.
+func (fl flag) get(p api.Permissions) bool { return *p.Flag(fl.key) }
+
+// set sets the flag of p to v.
+func (fl flag) set(p *api.Permissions, v bool) { *p.Flag(fl.key) = v }
 
 // flags are the permissions an administrator sets, the ones that allow
 // first, the restrictions last. admin is not one: it is the service's own
 // mark, which no write may give (manageAccesses is what lets an access
 // administer the team), and a change keeps it as it is.
 var flags = []flag{
-	{"payIn", "may create tickets that bring money into the account (PIX in, deposits)",
-		func(p api.Permissions) bool { return p.PayIn }, func(p *api.Permissions, v bool) { p.PayIn = v }},
-	{"payOut", "may create tickets that send money out (PIX, bank transfers, wallets)",
-		func(p api.Permissions) bool { return p.PayOut }, func(p *api.Permissions, v bool) { p.PayOut = v }},
-	{"convert", "may convert between currencies inside the account",
-		func(p api.Permissions) bool { return p.Convert }, func(p *api.Permissions, v bool) { p.Convert = v }},
-	{"onChain", "may send and receive tokens on blockchains",
-		func(p api.Permissions) bool { return p.OnChain }, func(p *api.Permissions, v bool) { p.OnChain = v }},
-	{"markup", "may add a markup of its own to quotes and tickets",
-		func(p api.Permissions) bool { return p.Markup }, func(p *api.Permissions, v bool) { p.Markup = v }},
-	{"beneficiary", "may register and delete beneficiaries",
-		func(p api.Permissions) bool { return p.Beneficiary }, func(p *api.Permissions, v bool) { p.Beneficiary = v }},
-	{"operationApprover", "may approve or reject the operations others request",
-		func(p api.Permissions) bool { return p.OperationApprover }, func(p *api.Permissions, v bool) { p.OperationApprover = v }},
-	{"manageWebhooks", "may register, change and delete webhooks",
-		func(p api.Permissions) bool { return p.ManageWebhooks }, func(p *api.Permissions, v bool) { p.ManageWebhooks = v }},
-	{"manageAccesses", "may invite, change and revoke accesses, and manage its API keys (with TOTP)",
-		func(p api.Permissions) bool { return p.ManageAccesses }, func(p *api.Permissions, v bool) { p.ManageAccesses = v }},
-	{"operationRequester", "a restriction: its tickets wait for approvers (multi-signature)",
-		func(p api.Permissions) bool { return p.OperationRequester }, func(p *api.Permissions, v bool) { p.OperationRequester = v }},
-	{"enforceAllowedBeneficiaries", "a restriction: pays registered beneficiaries only",
-		func(p api.Permissions) bool { return p.EnforceAllowedBeneficiaries }, func(p *api.Permissions, v bool) { p.EnforceAllowedBeneficiaries = v }},
-	{"viewOnly", "a restriction: sees everything, changes nothing, whatever else is set",
-		func(p api.Permissions) bool { return p.ViewOnly }, func(p *api.Permissions, v bool) { p.ViewOnly = v }},
+	{"payIn", "may create tickets that bring money into the account (PIX in, deposits)"},
+	{"payOut", "may create tickets that send money out (PIX, bank transfers, wallets)"},
+	{"convert", "may convert between currencies inside the account"},
+	{"onChain", "may send and receive tokens on blockchains"},
+	{"markup", "may add a markup of its own to quotes and tickets"},
+	{"beneficiary", "may register and delete beneficiaries"},
+	{"operationApprover", "may approve or reject the operations others request"},
+	{"manageWebhooks", "may register, change and delete webhooks"},
+	{"manageAccesses", "may invite, change and revoke accesses, and manage its API keys (with TOTP)"},
+	{"operationRequester", "a restriction: its tickets wait for approvers (multi-signature)"},
+	{"enforceAllowedBeneficiaries", "a restriction: pays registered beneficiaries only"},
+	{"viewOnly", "a restriction: sees everything, changes nothing, whatever else is set"},
 }
 
 // Values of a flag's field.
