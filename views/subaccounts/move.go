@@ -64,6 +64,8 @@ type moved struct {
 func (r moved) Report(err error) string {
 	what := fmt.Sprintf("move of %s %s to %s", money.Format(r.mv.in.Amount, r.mv.in.InCurrency), r.mv.in.InCurrency, r.mv.to.Name)
 	switch {
+	case errors.Is(err, api.ErrOutcomeUnknown):
+		return what + ": outcome unknown (" + ui.ErrorText(err) + "); look for external id " + r.mv.in.ExternalID + " in Tickets"
 	case err != nil:
 		return what + " not made: " + ui.ErrorText(err)
 	case r.out.Status == payment.Parked && r.out.Operation != nil:
@@ -82,11 +84,16 @@ func short(id uuid.UUID) string { return id.String()[:8] }
 type (
 	moveQuotedMsg = ui.Result[moveQuote]
 	startMoveMsg  = ui.Result[startMove]
+	retryMoveMsg  = ui.Result[retryMove]
 	movedMsg      = ui.Result[moved]
 )
 
 // startMove is a confirmed move handed back to the screen.
 type startMove struct{ mq moveQuote }
+
+// retryMove is a failed move the person chose to try again, under its
+// external id.
+type retryMove struct{ mv move }
 
 // accountByRow is the account a row id names, from the session's accounts
 // (main first) and the loaded sub-accounts: ok false when none does.
@@ -315,7 +322,13 @@ func (m *Screen) onMoved(msg movedMsg) tea.Cmd {
 	case errors.Is(msg.Err, api.ErrQuoteExpired):
 		return tea.Batch(append(cmds, ui.Toast(ui.ToastInfo, "The quote expired on its way: priced again, nothing was moved"), m.quoteMove(r.mv))...)
 	case msg.Err != nil:
-		return tea.Batch(append(cmds, ui.Toast(ui.ToastError, "The "+r.Report(msg.Err)))...)
+		// Trying again keeps the external id: a ticket the failed attempt
+		// made after all is found, never made twice (a new m would make a
+		// new move).
+		_, again := ui.Answer(m.s, retryMove{mv: r.mv})
+		body := "The " + r.Report(msg.Err) + ".\n\ny prices the same move again under the same external id (" + r.mv.in.ExternalID +
+			"): a ticket the failed attempt made after all is found, not made twice."
+		return tea.Batch(append(cmds, ui.Confirm("Try the move again?", body, again))...)
 	}
 	level := ui.ToastSuccess
 	if r.out.Status == payment.Existing {

@@ -1,6 +1,8 @@
 package subaccounts
 
 import (
+	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -163,4 +165,60 @@ func balance(t *testing.T, c *api.Client, acct uuid.UUID, cur string) decimal.De
 
 func fmtUSDT(d decimal.Decimal) string {
 	return money.Format(d, "USDT")
+}
+
+// failingOnce is the sandbox's client whose first ticket creation fails
+// before it is sent, as a dropped connection would.
+type failingOnce struct {
+	*api.Client
+	failed bool
+}
+
+func (f *failingOnce) CreateTicket(ctx context.Context, sub uuid.UUID, req api.CreateTicketRequest) (*api.CreateTicketResult, error) {
+	if !f.failed {
+		f.failed = true
+		return nil, errors.New("connection reset by peer")
+	}
+	return f.Client.CreateTicket(ctx, sub, req)
+}
+
+// A move that fails is offered again under the same external id, and
+// trying again moves the funds once.
+func TestAFailedMoveIsTriedAgainUnderItsExternalID(t *testing.T) {
+	sb, err := sandbox.New(sandbox.Config{Seed: 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	c := livetest.Client(t, livetest.Serve(t, sb), "operator", 10*time.Second)
+	svc := &failingOnce{Client: c}
+	d := screentest.Drive(t, liveSession(t, c, ui.Account{ID: uuid.Nil}, t.TempDir()), func(s *ui.Session) ui.Screen { return New(s, svc) }, 120, 30)
+	mainBefore := balance(t, c, uuid.Nil, "USDT")
+	d.Key("down", "m")
+	d.Run(d.Prompts[0].OnSubmit("USDT"))
+	d.Run(d.Prompts[1].OnSubmit("100"))
+	first := d.Asks[0]
+	d.Run(first.OnYes)
+	if len(d.Asks) != 2 || !strings.Contains(d.Asks[1].Title, "Try the move again?") || !strings.Contains(d.Asks[1].Body, "not made: connection reset") {
+		t.Fatalf("no offer to try again after a failure: %+v", d.Asks[1:])
+	}
+	if got := balance(t, c, uuid.Nil, "USDT"); !got.Equal(mainBefore) {
+		t.Fatalf("the failed move moved %s", mainBefore.Sub(got))
+	}
+	d.Run(d.Asks[1].OnYes)
+	if len(d.Asks) != 3 {
+		t.Fatalf("trying again did not price the move: toasts %+v", d.Toasts)
+	}
+	ext := func(body string) string {
+		_, after, _ := strings.Cut(body, "External id: ")
+		id, _, _ := strings.Cut(after, "\n")
+		return id
+	}
+	if a, b := ext(first.Body), ext(d.Asks[2].Body); a == "" || a != b {
+		t.Fatalf("the retry's external id %q, the first's %q", b, a)
+	}
+	d.Run(d.Asks[2].OnYes)
+	if got := balance(t, c, uuid.Nil, "USDT"); !got.Equal(mainBefore.Sub(decimal.NewFromInt(100))) {
+		t.Errorf("main USDT %s after the retry, want %s − 100 (once)", got, mainBefore)
+	}
 }

@@ -158,6 +158,11 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			return m, nil // confirmed on the screen of another account
 		}
 		return m, m.onStartMove(msg)
+	case retryMoveMsg:
+		if !m.s.Owns(msg) {
+			return m, nil
+		}
+		return m, m.quoteMove(msg.Value.mv)
 	case movedMsg:
 		if !m.sending.Take(msg) {
 			return m, nil
