@@ -78,12 +78,8 @@ journal.`,
 			if err != nil {
 				return err
 			}
-			from := s.accountLabel()
-			if s.sub == uuid.Nil {
-				from = "main account"
-			}
 			return e.createTicket(ctx, s, in, interactive, out, func(w io.Writer, q *api.Quote) {
-				e.describeMove(ctx, w, s, q, from, name, to)
+				e.describeMove(ctx, w, s, q, s.accountLabel(), name, in.Pay.ID)
 			})
 		})
 	}
@@ -155,6 +151,12 @@ func (f transferFlags) destination(ctx context.Context, s *session) (uuid.UUID, 
 // describeMove says on w, under the summary, which two accounts the move
 // joins and their balances of the token before and after it.
 func (e *Factory) describeMove(ctx context.Context, w io.Writer, s *session, q *api.Quote, from, toName string, to uuid.UUID) {
+	// The balances of the main account are asked for without a
+	// sub-account: the account a move from a sub-account goes to.
+	toBalances := to
+	if s.sub != uuid.Nil {
+		toBalances = uuid.Nil
+	}
 	c := s.client()
 	cur := q.InputCurrency
 	line := func(label, name string, acct uuid.UUID, change func(b decimal.Decimal) string) {
@@ -168,11 +170,7 @@ func (e *Factory) describeMove(ctx context.Context, w io.Writer, s *session, q *
 	line("From:", from, s.sub, func(b decimal.Decimal) string {
 		return fmt.Sprintf("%s %s → %s", cur, money.Format(b, cur), money.Format(b.Sub(q.InputAmount), cur))
 	})
-	acct := to
-	if toName == "main account" {
-		acct = uuid.Nil
-	}
-	line("To:", toName, acct, func(b decimal.Decimal) string {
+	line("To:", toName, toBalances, func(b decimal.Decimal) string {
 		return fmt.Sprintf("%s %s → %s once paid", cur, money.Format(b, cur), money.Format(b.Add(q.OutputAmount), cur))
 	})
 }
