@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -28,15 +29,27 @@ func (r *Running) client(t testing.TB, name string) *rawClient {
 }
 
 func TestEmbeddingAPI(t *testing.T) {
-	start := time.Now()
-	s, err := New(Config{Seed: 7})
-	if err != nil {
-		t.Fatal(err)
+	// The embedded dashboard calls New before its first frame, so New
+	// must not build the demo's history. Its cost is the best of three
+	// runs (a busy machine delays one run, not three), against a budget
+	// the race detector's instrumentation (about 15× slower) scales.
+	budget := 150 * time.Millisecond
+	if raceEnabled {
+		budget *= 10
 	}
-	if d := time.Since(start); d > 150*time.Millisecond {
-		t.Errorf("New took %v; the embedded dashboard needs it within a few ms", d)
+	best := time.Duration(math.MaxInt64)
+	for range 3 {
+		start := time.Now()
+		s, err := New(Config{Seed: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		best = min(best, time.Since(start))
+		s.Close()
 	}
-	s.Close()
+	if best > budget {
+		t.Errorf("New took %v at best of three; the embedded dashboard needs it within a few ms (budget %v)", best, budget)
+	}
 
 	r := startTest(t, Config{Seed: 7})
 	names := []string{"operator", "requester", "approver1", "approver2", "approver3", "viewer", "restricted"}
