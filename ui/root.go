@@ -16,6 +16,7 @@ import (
 
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/journal"
+	"github.com/tesouro-treasury/tesouro/ui/widget"
 )
 
 // Client is what the shell itself asks of the service: who is signed in
@@ -304,6 +305,10 @@ func (r *Root) handle(msg tea.Msg) tea.Cmd {
 		return r.onBeat(msg)
 	case probedMsg:
 		return nil
+	case widget.SearchMsg:
+		// The next slice of a / filter search over a long list: its
+		// table, on whichever screen, takes it between keystrokes.
+		return msg.Continue()
 	case tea.WindowSizeMsg:
 		r.width, r.height = msg.Width, msg.Height
 		r.relayout()

@@ -115,10 +115,10 @@ func (a *arena) rewrite(off uint32, n int, text []byte, pos int32) (uint32, int)
 }
 
 // compact writes the live rows of t again in order once more than half
-// of the arena is dead text.
-func (a *arena) compact(t *Table) {
+// of the arena is dead text, and reports whether it did.
+func (a *arena) compact(t *Table) bool {
 	if a.dead <= chunkSize || 2*a.dead <= a.size {
-		return
+		return false
 	}
 	old := *a
 	*a = arena{}
@@ -126,6 +126,7 @@ func (a *arena) compact(t *Table) {
 		it := &t.items[i]
 		it.off = a.add(old.bytes(it.off, it.len()), int32(i), false)
 	}
+	return true
 }
 
 // dense reports whether q is held by more than one row in eight of the
@@ -158,17 +159,24 @@ func (a *arena) anchor(q string) int {
 // search returns the positions of the rows (of n loaded) whose text holds
 // q, ascending; never nil.
 func (a *arena) search(q string, items []item) []int32 {
-	n := len(items)
-	if q == "" || strings.ContainsAny(q, "\n\x00") {
+	parts := max(min(runtime.GOMAXPROCS(0), len(items)/parallelScan, len(a.chunks)), 1)
+	return a.searchChunks(q, items, 0, len(a.chunks), parts)
+}
+
+// searchChunks returns the positions of the rows whose text lies in chunks
+// from up to to and holds q, ascending, searched in parts at once; never
+// nil.
+func (a *arena) searchChunks(q string, items []item, from, to, parts int) []int32 {
+	if q == "" || strings.ContainsAny(q, "\n\x00") || from >= to {
 		return []int32{} // no row's text holds a line break or a NUL
 	}
-	nc := len(a.chunks)
-	parts := max(min(runtime.GOMAXPROCS(0), n/parallelScan, nc), 1)
+	nc := to - from
+	parts = max(min(parts, nc), 1)
 	outs := make([][]int32, parts)
 	moves := make([][]int32, parts)
 	work := func(p int) {
 		var out, mv []int32
-		for c := p * nc / parts; c < (p+1)*nc/parts; c++ {
+		for c := from + p*nc/parts; c < from+(p+1)*nc/parts; c++ {
 			out, mv = scanChunk(a.chunks[c], a.rows[c], items, q, out, mv)
 		}
 		outs[p], moves[p] = out, mv

@@ -195,6 +195,11 @@ type Table struct {
 	// recent are the matches of the last queries over the current rows;
 	// any change of the rows forgets them.
 	recent []recentFilter
+	// pending is the filter search under way over a long list, nil when
+	// match is complete; gen numbers the queries, so that the slices of a
+	// replaced search stop.
+	pending *search
+	gen     uint64
 
 	cursor int    // position in the visible list
 	offset int    // first visible position drawn
@@ -359,14 +364,19 @@ func (t *Table) Load(rows []Row, reset bool, placed func(i, pos int)) {
 	if reset {
 		t.keepCached(keep)
 		t.refilter()
-	} else if t.match != nil {
+	} else if t.match != nil && t.pending == nil {
+		// (A search under way reaches the new rows' text: it lies after
+		// every chunk searched.)
 		for i := start; i < len(t.items); i++ {
 			if strings.Contains(t.textOf(i), t.lfilter) {
 				t.match = append(t.match, int32(i))
 			}
 		}
 	}
-	t.text.compact(t)
+	if t.text.compact(t) && t.pending != nil {
+		// The rows' text moved: the search starts over, at once.
+		t.refilter()
+	}
 	t.follow()
 }
 
@@ -447,6 +457,10 @@ func (t *Table) replace(pos int, r Row, plain []byte, reset bool) {
 // rematch puts the row at pos in or out of the matches after its text
 // changed.
 func (t *Table) rematch(pos int) {
+	if t.unsearched(pos) {
+		t.forgetMatch(pos)
+		return
+	}
 	in := strings.Contains(t.textOf(pos), t.lfilter)
 	v, listed := slices.BinarySearch(t.match, int32(pos))
 	switch {
@@ -511,36 +525,45 @@ func (t *Table) place(id string, pos int) {
 
 // SetFilter shows only the rows whose text contains q, ignoring case. A
 // query that extends the previous one narrows the previous matches when
-// they are few, instead of searching every row again.
-func (t *Table) SetFilter(q string) {
+// they are few, instead of searching every row again. A new query over a
+// long list is searched a slice at a time (see SearchMsg): the command
+// returned asks for the next slice, nil when the matches are complete.
+func (t *Table) SetFilter(q string) tea.Cmd {
 	if q == t.filter {
-		return
+		return nil
 	}
 	lq := strings.ToLower(q)
-	narrow := t.match != nil && t.lfilter != "" && strings.Contains(lq, t.lfilter) && len(t.match) < len(t.items)/4
+	extends := t.match != nil && t.lfilter != "" && strings.Contains(lq, t.lfilter)
+	narrow := extends && t.pending == nil && len(t.match) < len(t.items)/4
+	follow := t.selID
 	t.filter, t.lfilter = q, lq
+	t.gen++
 	switch cached, ok := t.recall(lq); {
 	case lq == "":
-		t.match = nil
+		t.match, t.pending = nil, nil
 	case ok:
-		t.match = cached
+		t.match, t.pending = cached, nil
+	case extends && t.pending != nil:
+		// The search under way goes on for the longer query, over the
+		// matches found so far and the chunks left.
+		t.match = t.narrowed(lq)
+		t.pending.gen = t.gen
 	case narrow:
-		kept := make([]int32, 0, len(t.match)/2)
-		for _, i := range t.match {
-			if strings.Contains(t.textOf(int(i)), lq) {
-				kept = append(kept, i)
-			}
-		}
-		t.match = kept
+		t.match = t.narrowed(lq)
+	case len(t.text.chunks) > spreadChunks:
+		t.startSearch(follow)
 	default:
 		t.refilter()
 	}
-	t.remember(lq, t.match)
+	if t.pending == nil {
+		t.remember(lq, t.match)
+	}
 	// A row hidden by the filter gives way to the first match, as in any
 	// incremental search.
 	if !t.followID() {
 		t.moveTo(0)
 	}
+	return t.nextSlice()
 }
 
 // recall returns the matches of a recent query over the same rows (a
@@ -576,6 +599,7 @@ func Matches(r Row, q string) bool {
 func (t *Table) Filter() string { return t.filter }
 
 func (t *Table) refilter() {
+	t.pending = nil
 	if t.lfilter == "" {
 		t.match = nil
 		return
@@ -725,8 +749,10 @@ func (t *Table) Select(id string) bool {
 	return true
 }
 
-// VisibleRows returns the rows matching the filter, in order.
+// VisibleRows returns the rows matching the filter, in order (a search
+// under way is finished first).
 func (t *Table) VisibleRows() []Row {
+	t.finishSearch()
 	out := make([]Row, 0, t.Visible())
 	for v := range t.Visible() {
 		out = append(out, t.rowAt(t.at(v)))
@@ -800,6 +826,10 @@ func (t *Table) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	page := max(t.bodyHeight(), 1)
+	if t.pending != nil && slices.ContainsFunc(t.KeyMap(), func(b key.Binding) bool { return key.Matches(k, b) }) {
+		// The cursor moved by hand stays where it is put.
+		t.pending.follow = ""
+	}
 	switch {
 	case key.Matches(k, t.keys.Up):
 		t.moveTo(t.cursor - 1)
@@ -812,6 +842,7 @@ func (t *Table) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, t.keys.Home):
 		t.moveTo(0)
 	case key.Matches(k, t.keys.End):
+		t.finishSearch()
 		t.moveTo(t.Visible() - 1)
 	}
 	return nil
@@ -842,7 +873,10 @@ func (t *Table) View() string {
 	n := t.Visible()
 	if n == 0 {
 		msg := t.empty
-		if len(t.items) > 0 {
+		switch {
+		case t.pending != nil:
+			msg = "searching for “" + t.filter + "”…"
+		case len(t.items) > 0:
 			msg = "no rows match “" + t.filter + "”"
 		}
 		if t.height > 1 {

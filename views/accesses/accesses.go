@@ -175,9 +175,7 @@ func (m *Screen) Init() tea.Cmd { return m.list.Reload() }
 func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	if f, ok := msg.(ui.FilterMsg); ok {
 		// The / filter follows whichever tab is shown.
-		m.list.SetFilter(f.Query)
-		m.apiKeys.SetFilter(f.Query)
-		return m, nil
+		return m, tea.Batch(m.list.SetFilter(f.Query), m.apiKeys.SetFilter(f.Query))
 	}
 	if cmd, ok := m.list.Handle(msg); ok {
 		return m, cmd

@@ -123,8 +123,7 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case ui.FilterMsg:
-		m.table.SetFilter(msg.Query)
-		return m, nil
+		return m, m.table.SetFilter(msg.Query)
 	case ui.ThemeChangedMsg:
 		m.table.SetStyles(m.s.Styles().TableStyles())
 		return m, nil

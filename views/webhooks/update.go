@@ -23,7 +23,9 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		cmd, _ := m.events.Handle(msg)
 		return m, cmd
 	case ui.FilterMsg:
-		m.events.SetFilter(msg.Query) // and the attempts, below
+		filtered := m.events.SetFilter(msg.Query) // and the attempts, below
+		cmd, _ := m.list.Handle(msg)
+		return m, tea.Batch(filtered, cmd)
 	case ui.ThemeChangedMsg:
 		m.events.Restyle()
 		if m.edit != nil {

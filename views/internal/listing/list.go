@@ -233,8 +233,7 @@ func (l *List[T]) Handle(msg tea.Msg) (tea.Cmd, bool) {
 	case PageMsg[T]:
 		return l.page(msg), true
 	case ui.FilterMsg:
-		l.SetFilter(msg.Query)
-		return nil, true
+		return l.SetFilter(msg.Query), true
 	case ui.ThemeChangedMsg:
 		l.Restyle()
 		return nil, false // the screen may restyle more
@@ -439,7 +438,7 @@ func (l *List[T]) Count(notes ...string) string {
 		s += " · " + note
 	}
 	if q := l.Filter(); q != "" {
-		s += fmt.Sprintf(" · %d match /%s", l.Visible(), q)
+		s += fmt.Sprintf(" · %d match /%s%s", l.Visible(), q, l.SearchNote())
 	}
 	return s
 }

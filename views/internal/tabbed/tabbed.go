@@ -122,8 +122,7 @@ func (f *Frame) Handle(msg tea.Msg) tea.Cmd {
 		return f.key(msg)
 	case ui.FilterMsg:
 		f.query = msg.Query
-		f.lists[f.cur].list.SetFilter(f.query)
-		return nil
+		return f.lists[f.cur].list.SetFilter(f.query)
 	case ui.ThemeChangedMsg:
 		for _, l := range f.lists {
 			l.list.Restyle()
@@ -146,21 +145,19 @@ func (f *Frame) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, f.keys.Prev):
-		f.switchTo(-1)
+		return f.switchTo(-1)
 	case key.Matches(msg, f.keys.Next):
-		f.switchTo(1)
+		return f.switchTo(1)
 	case key.Matches(msg, f.keys.Refresh):
 		return f.Load(f.cur)
-	default:
-		return f.lists[f.cur].list.Key(msg)
 	}
-	return nil
+	return f.lists[f.cur].list.Key(msg)
 }
 
-func (f *Frame) switchTo(d int) {
+func (f *Frame) switchTo(d int) tea.Cmd {
 	f.cur = (f.cur + d + len(f.lists)) % len(f.lists)
 	// The filter belongs to the list on screen: carry it over.
-	f.lists[f.cur].list.SetFilter(f.query)
+	return f.lists[f.cur].list.SetFilter(f.query)
 }
 
 // narrowWidth is the width under which lists keep their narrow columns, so

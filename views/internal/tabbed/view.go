@@ -40,7 +40,7 @@ func (f *Frame) Status(hint string) string {
 	case !l.loaded():
 		parts = append(parts, "loading…")
 	case l.list.Filter() != "":
-		parts = append(parts, fmt.Sprintf("filter %q: %d of %d (esc clears)", l.list.Filter(), l.list.Visible(), l.list.Len()))
+		parts = append(parts, fmt.Sprintf("filter %q: %d of %d%s (esc clears)", l.list.Filter(), l.list.Visible(), l.list.Len(), l.list.SearchNote()))
 	}
 	if hint != "" {
 		parts = append(parts, hint)
