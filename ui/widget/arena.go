@@ -2,7 +2,6 @@ package widget
 
 import (
 	"math"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -156,17 +155,11 @@ func (a *arena) anchor(q string) int {
 	return k
 }
 
-// search returns the positions of the rows (of n loaded) whose text holds
-// q, ascending; never nil.
-func (a *arena) search(q string, items []item) []int32 {
-	parts := max(min(runtime.GOMAXPROCS(0), len(items)/parallelScan, len(a.chunks)), 1)
-	return a.searchChunks(q, items, 0, len(a.chunks), parts)
-}
-
 // searchChunks returns the positions of the rows whose text lies in chunks
 // from up to to and holds q, ascending, searched in parts at once; never
-// nil.
-func (a *arena) searchChunks(q string, items []item, from, to, parts int) []int32 {
+// nil. also, when set, is asked about each row of those chunks whose text
+// does not hold q, and adds the rows it holds.
+func (a *arena) searchChunks(q string, items []item, from, to, parts int, also func(pos int32) bool) []int32 {
 	if q == "" || strings.ContainsAny(q, "\n\x00") || from >= to {
 		return []int32{} // no row's text holds a line break or a NUL
 	}
@@ -177,7 +170,12 @@ func (a *arena) searchChunks(q string, items []item, from, to, parts int) []int3
 	work := func(p int) {
 		var out, mv []int32
 		for c := from + p*nc/parts; c < from+(p+1)*nc/parts; c++ {
-			out, mv = scanChunk(a.chunks[c], a.rows[c], items, q, out, mv)
+			if also == nil {
+				out, mv = scanChunk(a.chunks[c], a.rows[c], items, q, out, mv)
+				continue
+			}
+			hits, moved := scanChunk(a.chunks[c], a.rows[c], items, q, nil, nil)
+			out, mv = addAlso(a.rows[c], hits, moved, out, mv, also)
 		}
 		outs[p], moves[p] = out, mv
 	}
@@ -202,6 +200,32 @@ func (a *arena) searchChunks(q string, items []item, from, to, parts int) []int3
 		match = mergeSorted(match, mv)
 	}
 	return match
+}
+
+// addAlso walks the rows of a chunk in order (rows) and appends to out
+// and mv those its text hits list (hits and moved, in that order) and
+// those also holds.
+func addAlso(rows, hits, moved, out, mv []int32, also func(pos int32) bool) ([]int32, []int32) {
+	i, j := 0, 0
+	for _, p := range rows {
+		switch {
+		case p >= 0:
+			if i < len(hits) && hits[i] == p {
+				i++
+				out = append(out, p)
+			} else if also(p) {
+				out = append(out, p)
+			}
+		case p > deadLimit:
+			if j < len(moved) && moved[j] == ^p {
+				j++
+				mv = append(mv, ^p)
+			} else if also(^p) {
+				mv = append(mv, ^p)
+			}
+		}
+	}
+	return out, mv
 }
 
 // scanChunk appends the positions of the rows of one chunk whose text

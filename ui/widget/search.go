@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -73,7 +72,7 @@ func (t *Table) nextSlice() tea.Cmd {
 func (t *Table) startSearch(follow string) {
 	t.match = []int32{}
 	t.pending = &search{gen: t.gen}
-	if i, ok := t.lookup(follow); ok && follow != "" && strings.Contains(t.textOf(i), t.lfilter) {
+	if i, ok := t.lookup(follow); ok && follow != "" && t.holds(i, t.lfilter) {
 		t.pending.follow = follow
 	}
 	t.searchSlice(sliceBudget)
@@ -87,7 +86,7 @@ func (t *Table) searchSlice(budget time.Duration) {
 	parts := runtime.GOMAXPROCS(0)
 	for s.next < len(t.text.chunks) {
 		to := min(s.next+parts, len(t.text.chunks))
-		t.addMatches(t.text.searchChunks(t.lfilter, t.items, s.next, to, parts))
+		t.addMatches(t.searchChunks(t.lfilter, s.next, to, parts))
 		s.next = to
 		if budget > 0 && time.Since(start) >= budget {
 			break
@@ -137,7 +136,7 @@ func (t *Table) finishSearch() {
 func (t *Table) narrowed(lq string) []int32 {
 	kept := make([]int32, 0, len(t.match)/2)
 	for _, i := range t.match {
-		if strings.Contains(t.textOf(int(i)), lq) {
+		if t.holds(int(i), lq) {
 			kept = append(kept, i)
 		}
 	}

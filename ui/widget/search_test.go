@@ -216,3 +216,71 @@ func TestSearchUnderWaySaysSoWhenNothingFoundYet(t *testing.T) {
 		t.Fatalf("after the search the table shows:\n%s", v)
 	}
 }
+
+// idSource draws rows "row i" whose IDs are "key-i": the filter matches
+// the IDs through IDHolds, though the text loaded does not hold them.
+type idSource struct{ n int }
+
+func (s idSource) Row(i int) Row                { return Row{Cells: []string{fmt.Sprintf("row %d", i), "x"}} }
+func (s idSource) ID(i int) string              { return fmt.Sprintf("key-%d", i) }
+func (s idSource) IDHolds(i int, q string) bool { return strings.Contains(s.ID(i), q) }
+
+// TestFilterMatchesTheSourcesIDs: with an IDSource the filter finds rows
+// by their IDs, searched at once or in slices, narrowed, and in rows
+// added or changed afterwards; a row found by its text is listed once.
+func TestFilterMatchesTheSourcesIDs(t *testing.T) {
+	for _, long := range []bool{false, true} {
+		old := sliceBudget
+		sliceBudget = time.Nanosecond
+		pad := "x"
+		n := 2000
+		if long {
+			pad = strings.Repeat("padding ", 250)
+			n = (2*spreadChunks + 1) * chunkSize / len(pad)
+		}
+		tb := NewTable(Column{Title: "A"})
+		tb.SetSize(40, 10)
+		tb.SetSource(idSource{n})
+		rows := make([]Row, n)
+		for i := range rows {
+			text := fmt.Sprintf("row %d", i)
+			if i == 7 {
+				text = "key-1234 in the text too"
+			}
+			rows[i] = Row{ID: fmt.Sprintf("key-%d", i), Cells: []string{text, pad}}
+		}
+		tb.Load(rows, true, nil)
+		byID := func(q string) []string {
+			var ids []string
+			for i, r := range rows {
+				if strings.Contains(r.Cells[0], q) || strings.Contains(fmt.Sprintf("key-%d", i), q) {
+					ids = append(ids, r.ID)
+				}
+			}
+			return ids
+		}
+		for _, q := range []string{"key-123", "key-1234", "key-12", "ey-9", "row 5"} {
+			cmd := tb.SetFilter(q)
+			for cmd != nil {
+				cmd = cmd().(SearchMsg).Continue()
+			}
+			if got, want := shown(tb), byID(q); !equalIDs(got, want) {
+				t.Fatalf("long=%v /%s: %d rows %v, want %d %v", long, q, len(got), head(got), len(want), head(want))
+			}
+		}
+		// A row appended is found by its ID; a row changed keeps being
+		// found by it.
+		q := fmt.Sprintf("key-%d", n)[:6]
+		cmd := tb.SetFilter(q)
+		for cmd != nil {
+			cmd = cmd().(SearchMsg).Continue()
+		}
+		before := shown(tb)
+		changed := before[0]
+		tb.Load([]Row{{ID: fmt.Sprintf("key-%d", n), Cells: []string{"new", pad}}, {ID: changed, Cells: []string{"changed", pad}}}, false, nil)
+		if got := shown(tb); len(got) != len(before)+1 || !slices.Contains(got, changed) || got[len(got)-1] != fmt.Sprintf("key-%d", n) {
+			t.Fatalf("long=%v: after a new row and a changed one /%s shows %d rows (had %d), changed row listed: %v", long, q, len(got), len(before), slices.Contains(got, changed))
+		}
+		sliceBudget = old
+	}
+}

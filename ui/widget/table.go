@@ -119,6 +119,16 @@ type Source interface {
 	ID(i int) string
 }
 
+// IDSource is a Source whose rows' IDs the filter matches as well as
+// their text, so that the text given to Load need not repeat them (a
+// long list then keeps each ID once, where the source keeps it).
+type IDSource interface {
+	Source
+	// IDHolds reports whether the ID of the row at loaded position i
+	// holds q, a lower-cased query.
+	IDHolds(i int, q string) bool
+}
+
 // item is a loaded row: where its filter text lies in the arena, and its
 // length; the top bit of n marks a disabled row (of an eager table).
 type item struct {
@@ -178,6 +188,7 @@ type Table struct {
 	selFor string
 
 	src   Source
+	ids2  IDSource // src, when the filter matches its IDs
 	text  arena
 	items []item
 	// ids and orig are an eager table's row IDs and cells (joined); nil
@@ -245,6 +256,7 @@ func NewTable(cols ...Column) *Table {
 // not depend on the columns). Every loaded row is dropped.
 func (t *Table) SetSource(src Source) {
 	t.src = src
+	t.ids2, _ = src.(IDSource)
 	t.Load(nil, true, nil)
 }
 
@@ -368,7 +380,7 @@ func (t *Table) Load(rows []Row, reset bool, placed func(i, pos int)) {
 		// (A search under way reaches the new rows' text: it lies after
 		// every chunk searched.)
 		for i := start; i < len(t.items); i++ {
-			if strings.Contains(t.textOf(i), t.lfilter) {
+			if t.holds(i, t.lfilter) {
 				t.match = append(t.match, int32(i))
 			}
 		}
@@ -461,7 +473,7 @@ func (t *Table) rematch(pos int) {
 		t.forgetMatch(pos)
 		return
 	}
-	in := strings.Contains(t.textOf(pos), t.lfilter)
+	in := t.holds(pos, t.lfilter)
 	v, listed := slices.BinarySearch(t.match, int32(pos))
 	switch {
 	case in && !listed:
@@ -469,6 +481,28 @@ func (t *Table) rematch(pos int) {
 	case !in && listed:
 		t.match = slices.Delete(t.match, v, v+1)
 	}
+}
+
+// searchChunks is the arena's search of chunks from up to to, the rows'
+// IDs matched too when the source's are.
+func (t *Table) searchChunks(q string, from, to, parts int) []int32 {
+	var also func(int32) bool
+	if t.ids2 != nil {
+		also = func(pos int32) bool { return t.ids2.IDHolds(int(pos), q) }
+	}
+	return t.text.searchChunks(q, t.items, from, to, parts, also)
+}
+
+// holds reports whether the row at pos holds q (lower-cased): in its
+// text, or in its ID when the source's IDs are matched.
+func (t *Table) holds(pos int, q string) bool {
+	return strings.Contains(t.textOf(pos), q) || t.idHolds(pos, q)
+}
+
+// idHolds reports whether the ID of the row at pos holds q, when the
+// source's IDs are matched.
+func (t *Table) idHolds(pos int, q string) bool {
+	return t.ids2 != nil && t.ids2.IDHolds(pos, q)
 }
 
 // textOf is the filter text of the row at pos.
@@ -609,7 +643,8 @@ func (t *Table) refilter() {
 		t.match = t.scanRows(q)
 		return
 	}
-	t.match = t.text.search(q, t.items)
+	parts := max(min(runtime.GOMAXPROCS(0), len(t.items)/parallelScan, len(t.text.chunks)), 1)
+	t.match = t.searchChunks(q, 0, len(t.text.chunks), parts)
 }
 
 // scanRows returns the positions of the rows whose text holds q, row by
@@ -626,7 +661,7 @@ func (t *Table) scanRows(q string) []int32 {
 	scanPart := func(lo, hi int) int {
 		m := lo
 		for i := lo; i < hi; i++ {
-			if contains(t.textOf(i), q, k) {
+			if contains(t.textOf(i), q, k) || t.idHolds(i, q) {
 				buf[m] = int32(i)
 				m++
 			}

@@ -372,6 +372,28 @@ func (r *record) row(loc *time.Location) widget.Row {
 	}}
 }
 
+// idHolds reports whether the ticket's ID, as it is written (lower-case
+// hex in five groups), holds q, a lower-cased query: what the filter
+// matches of the ID, written on the stack rather than kept as text. A
+// query of anything but hex digits and dashes is in no ID.
+func (r *record) idHolds(q string) bool {
+	if len(q) > 36 || strings.Trim(q, "0123456789abcdef-") != "" {
+		return false
+	}
+	const hexDigits = "0123456789abcdef"
+	var b [36]byte
+	n := 0
+	for i, c := range r.ID {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			b[n] = '-'
+			n++
+		}
+		b[n], b[n+1] = hexDigits[c>>4], hexDigits[c&0xf]
+		n += 2
+	}
+	return strings.Contains(unsafe.String(&b[0], len(b)), q)
+}
+
 func amount(d decimal.Decimal, cur string) string {
 	return money.Format(d, cur) + " " + cur
 }

@@ -92,8 +92,10 @@ func New(s *ui.Session, svc Service) ui.Screen {
 	}
 	m.list = listing.New(s, "tickets", func(r *record) string { return r.ID.String() }, m.row, m.query, columns(amountWidth, amountWidth)...)
 	// The filter matches the full row's cells whatever the columns: a
-	// resize that changes them draws only the rows in view.
-	m.list.Lazy(func(r *record) []string { return r.row(m.loc()).Cells })
+	// resize that changes them draws only the rows in view. The ID is
+	// matched from the record, where it is kept in 16 bytes, rather than
+	// kept again as text.
+	m.list.Lazy(func(r *record) []string { return r.row(m.loc()).Cells[1:] }, (*record).idHolds)
 	m.list.OnPage = m.measure
 	m.list.SetEmpty("no tickets")
 	m.list.SetBar(m.bar, m.reset)

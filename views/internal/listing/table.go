@@ -24,9 +24,16 @@ type Table[T any] struct {
 // which must not depend on the columns, and draw the rows in view with
 // the renderer when they are drawn: a change of columns (Redraw) then
 // costs what is visible, not what is loaded. The values are dropped.
-func (t *Table[T]) Lazy(text func(T) []string) {
+// idHolds, when set, tells whether a value's id holds a (lower-cased)
+// query: the filter matches ids with it beside the text, which then need
+// not hold them, so that a long list keeps each id once, in its value.
+func (t *Table[T]) Lazy(text func(T) []string, idHolds func(T, string) bool) {
 	t.text = text
 	t.items = nil
+	if idHolds != nil {
+		t.Table.SetSource(lazyIDSource[T]{lazySource[T]{t}, idHolds})
+		return
+	}
 	t.Table.SetSource(lazySource[T]{t})
 }
 
@@ -35,6 +42,14 @@ type lazySource[T any] struct{ t *Table[T] }
 
 func (s lazySource[T]) Row(i int) widget.Row { return s.t.row(s.t.items[i]) }
 func (s lazySource[T]) ID(i int) string      { return s.t.id(s.t.items[i]) }
+
+// lazyIDSource is a lazySource whose ids the filter matches.
+type lazyIDSource[T any] struct {
+	lazySource[T]
+	idHolds func(T, string) bool
+}
+
+func (s lazyIDSource[T]) IDHolds(i int, q string) bool { return s.idHolds(s.t.items[i], q) }
 
 // NewTable is an empty table of Ts with cols; id names a T (the row's id)
 // and row draws it.
