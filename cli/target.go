@@ -144,7 +144,7 @@ func (f *Factory) resolve(dashboard bool) (*Target, error) {
 func (f *Factory) embedded(t *Target, as string) {
 	t.Embedded, t.Funding, t.DemoAccess = true, true, as
 	t.connect = func(ctx context.Context) (*Conn, error) {
-		r, err := sandbox.Start(sandbox.Config{Seed: 1}, "127.0.0.1:0")
+		r, err := sandbox.Start(sandbox.Config{Seed: 1, AnswerBeforeHistory: true}, "127.0.0.1:0")
 		if err != nil {
 			return nil, fmt.Errorf("start the embedded sandbox: %w", err)
 		}

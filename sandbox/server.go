@@ -42,6 +42,14 @@ type Config struct {
 	// (a request log, for one). It gets the credentials handed out at that
 	// address, so it can name the access behind each request.
 	Wrap func(next http.Handler, creds Credentials) http.Handler
+	// AnswerBeforeHistory has Start and StartTLS return as soon as the
+	// sandbox answers, while its demo history is still being built: who
+	// the caller is, its accounts and their balances (what the history
+	// ends in) are answered at once, and every other request waits for
+	// the history. The embedded dashboard sets it, to show the balances
+	// without waiting for the history; otherwise they return once the
+	// history is built.
+	AnswerBeforeHistory bool
 	// OnMail, when set, hears every e-mail the sandbox would have sent
 	// (an invitation, a login or reset token): its log shows them. They
 	// are also served at GET /v2/sandbox/outbox.
@@ -243,7 +251,8 @@ type Running struct {
 }
 
 // Start builds a sandbox and serves it on addr ("127.0.0.1:0" picks a
-// port) in the background.
+// port) in the background; it returns once the demo history is built,
+// unless cfg.AnswerBeforeHistory.
 func Start(cfg Config, addr string) (*Running, error) {
 	s, ln, err := listen(cfg, addr)
 	if err != nil {
@@ -257,6 +266,10 @@ func listen(cfg Config, addr string) (*Server, net.Listener, error) {
 	s, err := New(cfg)
 	if err != nil {
 		return nil, nil, err
+	}
+	if !cfg.AnswerBeforeHistory {
+		// A defect of the demo data is every request's answer.
+		_ = s.seeded()
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

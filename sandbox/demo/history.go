@@ -25,6 +25,10 @@ const (
 // demoCurrencies are the balances of the demo accounts.
 var demoCurrencies = []string{"BRLA", "USDC", "USDT", "EURC"}
 
+// liveConvertAge is the age of each account's live conversion, being
+// delivered when the sandbox starts.
+const liveConvertAge = 500 * time.Millisecond
+
 // demoEpoch anchors the demo history's exchange rates: a ticket made
 // an hour before the history's "now" is priced at demoEpoch minus an hour,
 // so its amounts depend on the seed only, never on when the sandbox
@@ -54,6 +58,10 @@ func (d *Demo) History(e *engine.Engine) (build func()) {
 	r := newDemoRand(d.seed, "activity")
 	now := e.Now()
 	p := &past{e: e, h: e.BeginHistory(r, now), r: r, seed: d.seed, now: now}
+	// Until the history is built, balances are answered from today's: the
+	// history brings them there, and the first of its tickets to move one
+	// afterwards is the live conversion's delivery.
+	p.h.Present(d.today, now.Add(-liveConvertAge+e.Scaled(engine.DeliveryDelay)))
 	return func() {
 		defer p.h.End()
 		if err := p.build(d.today); err != nil {
@@ -107,7 +115,7 @@ func (p *past) build(today map[*engine.Account]map[string]decimal.Decimal) error
 				return err
 			}
 		}
-		if err := p.scenario(a, operator, now.Add(-500*time.Millisecond), scenarioConvert, false, false); err != nil {
+		if err := p.scenario(a, operator, now.Add(-liveConvertAge), scenarioConvert, false, false); err != nil {
 			return err
 		}
 		if i == 0 {

@@ -72,6 +72,8 @@ type Engine struct {
 	seedNow time.Time // the history's "now", while seed is set
 	// seedErr is a defect of the demo data, reported by every request.
 	seedErr error
+	// present is what is answered while a history is built (present.go).
+	present atomic.Pointer[present]
 
 	outbox *Outbox
 }
