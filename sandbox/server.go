@@ -54,6 +54,10 @@ type Config struct {
 	// (an invitation, a login or reset token): its log shows them. They
 	// are also served at GET /v2/sandbox/outbox.
 	OnMail func(to, kind, token string)
+
+	// holdHistory, when set, holds the demo history's build until it is
+	// closed (tests of what is answered meanwhile).
+	holdHistory <-chan struct{}
 }
 
 // CheckFaults reports what is wrong with a --faults spec, without
@@ -174,6 +178,9 @@ func (s *Server) open(seed int64) error {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
+		if s.cfg.holdHistory != nil {
+			<-s.cfg.holdHistory
+		}
 		build()
 	}()
 	return nil

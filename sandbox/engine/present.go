@@ -41,9 +41,9 @@ type present struct {
 	balances   map[*Account]map[string]decimal.Decimal
 
 	mu     sync.Mutex
-	until  int64 // UnixNano: balances asked from then on wait for the history
-	served int64 // the latest clock reading a balance was answered at
-	late   int64 // a funding or delivery due at or before served, 0 if none
+	until  int64  // UnixNano: balances asked from then on wait for the history
+	served int64  // the latest clock reading a balance was answered at
+	late   int64  // a funding or delivery due at or before served, 0 if none
 	base   string // the base URL the sandbox is served at (SetSelfBase), "" if not told
 	ended  bool
 }
