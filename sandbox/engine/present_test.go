@@ -13,7 +13,7 @@ import (
 
 type fixedSource struct{ n byte }
 
-func (s *fixedSource) UUID() uuid.UUID { s.n++; return uuid.UUID{s.n} }
+func (s *fixedSource) UUID() uuid.UUID  { s.n++; return uuid.UUID{s.n} }
 func (s *fixedSource) Hex(n int) string { return strings.Repeat("a", n) }
 func (s *fixedSource) IntN(int) int     { return 0 }
 
