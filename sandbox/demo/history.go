@@ -50,8 +50,10 @@ func (p *past) rateClock(at time.Time) time.Time { return demoEpoch.Add(at.Sub(p
 
 // History takes e's lock and returns the work that builds the demo
 // history behind it, in one transaction, and releases it: the caller runs
-// it in the background, and the first request waits the few milliseconds
-// it takes. A refusal while it is built is a defect of the demo data
+// it in the background. Meanwhile who the caller is, its accounts and
+// today's balances are answered from the present it declares
+// (engine.History.Present); other requests wait the few hundred
+// milliseconds it takes. A refusal while it is built is a defect of the demo data
 // itself (the history is made by the request code from fixed inputs), and
 // every request is then answered with it.
 func (d *Demo) History(e *engine.Engine) (build func()) {
