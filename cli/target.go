@@ -93,7 +93,7 @@ func (f *Factory) resolve(dashboard bool) (*Target, error) {
 	t := &Target{ReadOnly: g.ReadOnly, readOnlyFlag: g.ReadOnly, SubAccount: strings.TrimSpace(g.SubAccount)}
 	switch {
 	case g.Sandbox:
-		f.embedded(t, g.As)
+		f.embedded(t, g.As, dashboard)
 		return t, nil
 	case g.Credentials != "":
 		return t, f.credentialsTarget(t, g.Credentials, g.As)
@@ -103,7 +103,7 @@ func (f *Factory) resolve(dashboard bool) (*Target, error) {
 		if !dashboard {
 			return nil, Usagef("%v, or run on demo data with --sandbox (or --credentials FILE from a running \"tesouro sandbox\")", err)
 		}
-		f.embedded(t, g.As)
+		f.embedded(t, g.As, dashboard)
 		return t, nil
 	}
 	if err != nil {
@@ -141,10 +141,12 @@ func (f *Factory) resolve(dashboard bool) (*Target, error) {
 }
 
 // embedded targets a fresh in-process sandbox acting as demo access as.
-func (f *Factory) embedded(t *Target, as string) {
+// The dashboard's answers its first questions (access, accounts,
+// balances) while it builds its demo history; a command's, once built.
+func (f *Factory) embedded(t *Target, as string, dashboard bool) {
 	t.Embedded, t.Funding, t.DemoAccess = true, true, as
 	t.connect = func(ctx context.Context) (*Conn, error) {
-		r, err := sandbox.Start(sandbox.Config{Seed: 1}, "127.0.0.1:0")
+		r, err := sandbox.Start(sandbox.Config{Seed: 1, AnswerBeforeHistory: dashboard}, "127.0.0.1:0")
 		if err != nil {
 			return nil, fmt.Errorf("start the embedded sandbox: %w", err)
 		}

@@ -42,10 +42,22 @@ type Config struct {
 	// (a request log, for one). It gets the credentials handed out at that
 	// address, so it can name the access behind each request.
 	Wrap func(next http.Handler, creds Credentials) http.Handler
+	// AnswerBeforeHistory has Start and StartTLS return as soon as the
+	// sandbox answers, while its demo history is still being built: who
+	// the caller is, its accounts and their balances (what the history
+	// ends in) are answered at once, and every other request waits for
+	// the history. The embedded dashboard sets it, to show the balances
+	// without waiting for the history; otherwise they return once the
+	// history is built.
+	AnswerBeforeHistory bool
 	// OnMail, when set, hears every e-mail the sandbox would have sent
 	// (an invitation, a login or reset token): its log shows them. They
 	// are also served at GET /v2/sandbox/outbox.
 	OnMail func(to, kind, token string)
+
+	// holdHistory, when set, holds the demo history's build until it is
+	// closed (tests of what is answered meanwhile).
+	holdHistory <-chan struct{}
 }
 
 // CheckFaults reports what is wrong with a --faults spec, without
@@ -166,6 +178,9 @@ func (s *Server) open(seed int64) error {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
+		if s.cfg.holdHistory != nil {
+			<-s.cfg.holdHistory
+		}
 		build()
 	}()
 	return nil
@@ -243,7 +258,8 @@ type Running struct {
 }
 
 // Start builds a sandbox and serves it on addr ("127.0.0.1:0" picks a
-// port) in the background.
+// port) in the background; it returns once the demo history is built,
+// unless cfg.AnswerBeforeHistory.
 func Start(cfg Config, addr string) (*Running, error) {
 	s, ln, err := listen(cfg, addr)
 	if err != nil {
@@ -257,6 +273,10 @@ func listen(cfg Config, addr string) (*Server, net.Listener, error) {
 	s, err := New(cfg)
 	if err != nil {
 		return nil, nil, err
+	}
+	if !cfg.AnswerBeforeHistory {
+		// A defect of the demo data is every request's answer.
+		_ = s.seeded()
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

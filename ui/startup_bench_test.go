@@ -25,7 +25,7 @@ func embeddedOptions(closers *[]func() error) ui.Options {
 		Embedded: true,
 		Funding:  true,
 		Connect: func(ctx context.Context) (*ui.Connection, error) {
-			r, err := sandbox.Start(sandbox.Config{Seed: 1}, "127.0.0.1:0")
+			r, err := sandbox.Start(sandbox.Config{Seed: 1, AnswerBeforeHistory: true}, "127.0.0.1:0")
 			if err != nil {
 				return nil, err
 			}

@@ -25,6 +25,10 @@ const (
 // demoCurrencies are the balances of the demo accounts.
 var demoCurrencies = []string{"BRLA", "USDC", "USDT", "EURC"}
 
+// liveConvertAge is the age of each account's live conversion, being
+// delivered when the sandbox starts.
+const liveConvertAge = 500 * time.Millisecond
+
 // demoEpoch anchors the demo history's exchange rates: a ticket made
 // an hour before the history's "now" is priced at demoEpoch minus an hour,
 // so its amounts depend on the seed only, never on when the sandbox
@@ -46,14 +50,20 @@ func (p *past) rateClock(at time.Time) time.Time { return demoEpoch.Add(at.Sub(p
 
 // History takes e's lock and returns the work that builds the demo
 // history behind it, in one transaction, and releases it: the caller runs
-// it in the background, and the first request waits the few milliseconds
-// it takes. A refusal while it is built is a defect of the demo data
+// it in the background. Meanwhile who the caller is, its accounts and
+// today's balances are answered from the present it declares
+// (engine.History.Present); other requests wait the few hundred
+// milliseconds it takes. A refusal while it is built is a defect of the demo data
 // itself (the history is made by the request code from fixed inputs), and
 // every request is then answered with it.
 func (d *Demo) History(e *engine.Engine) (build func()) {
 	r := newDemoRand(d.seed, "activity")
 	now := e.Now()
 	p := &past{e: e, h: e.BeginHistory(r, now), r: r, seed: d.seed, now: now}
+	// Until the history is built, balances are answered from today's: the
+	// history brings them there, and the first of its tickets to move one
+	// afterwards is the live conversion's delivery.
+	p.h.Present(d.today, now.Add(-liveConvertAge+e.Scaled(engine.DeliveryDelay)))
 	return func() {
 		defer p.h.End()
 		if err := p.build(d.today); err != nil {
@@ -107,7 +117,7 @@ func (p *past) build(today map[*engine.Account]map[string]decimal.Decimal) error
 				return err
 			}
 		}
-		if err := p.scenario(a, operator, now.Add(-500*time.Millisecond), scenarioConvert, false, false); err != nil {
+		if err := p.scenario(a, operator, now.Add(-liveConvertAge), scenarioConvert, false, false); err != nil {
 			return err
 		}
 		if i == 0 {

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -191,24 +190,26 @@ var listedTokens = []string{"BRLA", "USDC", "USDT", "USDM", "EURC"}
 
 // Balances are the operated account's balances, by currency: every token
 // of listedTokens, and whatever else the account holds.
+// While the demo history is built they are the present's (present.go).
 func (e *Engine) Balances(c Caller) ([]Balance, error) {
+	if p := e.presentNow(); p != nil {
+		// The accounts and accesses scope reads are not changed by
+		// the history.
+		acct, err := e.scope(c)
+		if err != nil {
+			return nil, err
+		}
+		if out, ok := p.balancesAt(acct, c.Now); ok {
+			return out, nil
+		}
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	acct, err := e.scope(c)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Balance, 0, len(acct.balances)+len(listedTokens))
-	for k, v := range acct.balances {
-		out = append(out, Balance{k, v})
-	}
-	for _, tok := range listedTokens {
-		if _, held := acct.balances[tok]; !held {
-			out = append(out, Balance{tok, decimal.Zero})
-		}
-	}
-	slices.SortFunc(out, func(a, b Balance) int { return strings.Compare(a.Currency, b.Currency) })
-	return out, nil
+	return balanceList(acct.balances), nil
 }
 
 // WalletAddress is the service wallet of the account id: a stable EIP-55

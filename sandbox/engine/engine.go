@@ -4,7 +4,9 @@
 // states.go), the ledger and balances (ledger.go), limits, permissions,
 // multi-signature operations (multisig.go), payment sessions, webhook
 // events and their delivery attempts (webhooks.go), beneficiaries,
-// compliance records and end-of-day trades.
+// compliance records and end-of-day trades; the demo history is built
+// through it (history.go), and what a client asks first is answered
+// from the present the history ends in while it is built (present.go).
 //
 // It keeps the accounts, accesses and their small collections in memory
 // and everything in the store, under the store's lock: a write is one
@@ -72,6 +74,8 @@ type Engine struct {
 	seedNow time.Time // the history's "now", while seed is set
 	// seedErr is a defect of the demo data, reported by every request.
 	seedErr error
+	// present is what is answered while a history is built (present.go).
+	present atomic.Pointer[present]
 
 	outbox *Outbox
 }

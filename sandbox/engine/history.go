@@ -45,6 +45,9 @@ func (e *Engine) BeginHistory(src Source, now time.Time) *History {
 // End stops drawing from the source and releases the lock, committing
 // what was built.
 func (h *History) End() {
+	if err := h.e.endPresent(); err != nil && h.e.seedErr == nil {
+		h.Fail(fmt.Errorf("demo present: %w", err))
+	}
 	h.e.seed = nil
 	h.e.mu.Unlock()
 }

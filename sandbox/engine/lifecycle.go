@@ -55,6 +55,7 @@ func (q *dueQueue) Pop() any {
 // schedule queues a transition. The caller holds e.mu.
 func (e *Engine) schedule(at time.Time, kind dueKind, t uuid.UUID, op *Operation) {
 	heap.Push(&e.st.due, dueItem{at: at.UnixNano(), kind: kind, t: t, op: op})
+	e.presentScheduled(at, kind)
 	if n := at.UnixNano(); n < e.nextDue.Load() {
 		e.nextDue.Store(n)
 		select {

@@ -21,6 +21,11 @@ const (
 	minCustomDuration = 300
 )
 
+// DeliveryDelay is how long a delivery takes once processing starts,
+// before the speed factor: the soonest a ticket's balances move after it
+// is made.
+const DeliveryDelay = deliveryDelay
+
 // PIXFundDelay is how long a PIX input of at most autoFundPIXLimit waits
 // for its payer, before the speed factor.
 const PIXFundDelay = 3 * time.Second

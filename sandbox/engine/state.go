@@ -2,6 +2,7 @@ package engine
 
 import (
 	"crypto/sha256"
+	"slices"
 	"strings"
 	"time"
 
@@ -121,6 +122,9 @@ func (e *Engine) AccessByKey(key string) *Access {
 
 // AccessByID is the access of an id, or nil.
 func (e *Engine) AccessByID(id uuid.UUID) *Access {
+	if p := e.presentNow(); p != nil {
+		return p.access(id)
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	return e.AccessByIDLocked(id)
@@ -136,10 +140,15 @@ func (e *Engine) AccessByMail(mail string) *Access {
 // Accesses are the accesses of the main account, in creation order
 // (revoked ones left out).
 func (e *Engine) Accesses() []*Access {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	out := make([]*Access, 0, len(e.st.accesses))
-	for _, a := range e.st.accesses {
+	all := e.st.accesses
+	if p := e.presentNow(); p != nil {
+		all = p.accessList
+	} else {
+		e.mu.RLock()
+		defer e.mu.RUnlock()
+	}
+	out := make([]*Access, 0, len(all))
+	for _, a := range all {
 		if !a.Revoked {
 			out = append(out, a)
 		}
@@ -149,6 +158,9 @@ func (e *Engine) Accesses() []*Access {
 
 // Main is the main account.
 func (e *Engine) Main() *Account {
+	if p := e.presentNow(); p != nil {
+		return p.main
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	return e.st.main
@@ -156,6 +168,9 @@ func (e *Engine) Main() *Account {
 
 // SubAccounts are the main account's sub-accounts, in creation order.
 func (e *Engine) SubAccounts() []*Account {
+	if p := e.presentNow(); p != nil {
+		return slices.Clone(p.subs)
+	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	return append([]*Account(nil), e.st.subs...)

@@ -169,9 +169,18 @@ func (e *Engine) addAttemptLocked(acct *Account, ev *Event, target string, at ti
 // SetSelfBase points the demo webhooks, and the demo delivery attempts
 // recorded for them, at the receiver of the sandbox as it is served at
 // base.
+// While a history is built, it is done when the history ends.
 func (e *Engine) SetSelfBase(base string) {
+	if p := e.presentNow(); p != nil && p.deferBase(base) {
+		return
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.setSelfBaseLocked(base)
+}
+
+// setSelfBaseLocked is SetSelfBase for a caller holding e.mu for writing.
+func (e *Engine) setSelfBaseLocked(base string) {
 	rebase := func(u *string) bool {
 		if strings.HasPrefix(*u, defaultDemoBase+ReceiverPath) {
 			*u = strings.TrimRight(base, "/") + strings.TrimPrefix(*u, defaultDemoBase)

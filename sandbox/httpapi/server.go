@@ -157,11 +157,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		defer s.eng.WriteEnded()
 	}
 	c := &call{s: s, r: r, now: s.now()}
-	if err := s.admit(c); err != nil {
+	// While the demo history is built, who the caller is, its accounts
+	// and their balances are answered from the present the history ends
+	// in (engine/present.go); every other request waits for the history.
+	early := r.Method == http.MethodGet && presentPaths[r.URL.Path] && s.eng.Presenting(c.now)
+	if err := s.admit(c, early); err != nil {
 		writeError(w, err)
 		return
 	}
-	s.eng.AdvanceIfDue(c.now)
+	if !early {
+		s.eng.AdvanceIfDue(c.now)
+	}
 	rt := s.findRoute(w, c)
 	if rt == nil {
 		return
@@ -211,11 +217,19 @@ func (s *Server) injectFault(w http.ResponseWriter, r *http.Request, f faults.Se
 	return false
 }
 
+// presentPaths are the reads answered while the demo history is built:
+// what a client asks first, which the history does not change.
+var presentPaths = map[string]bool{"/v2/account/access-info": true, "/v2/accounts": true, "/v2/account/balances": true}
+
 // admit refuses a request the sandbox cannot serve (its storage failed,
 // its demo data could not be built) and reads the request's body, within
-// its limit.
-func (s *Server) admit(c *call) *apiError {
-	seedErr := s.eng.Seeded()
+// its limit. Unless early (a read of the present), it waits for the demo
+// history to be built.
+func (s *Server) admit(c *call, early bool) *apiError {
+	var seedErr error
+	if !early {
+		seedErr = s.eng.Seeded()
+	}
 	if err := s.eng.Failed(); err != nil {
 		return errf(http.StatusInternalServerError, codeInternal, "%v", err)
 	}
