@@ -16,9 +16,11 @@
 // for every webhook that hears its event and every try; at most Signers
 // signatures are computed at a time, whatever the number of endpoints;
 // and while the interface is serving requests (the busy function of
-// SetBusy) the signers keep to BusyShare of one core, so that a burst of
-// requests is answered at the rate of the requests alone and its
-// deliveries follow, in order, as soon as the burst leaves the room.
+// SetBusy) the signers keep to BusyShare of one core and to ProcessShare
+// of the CPU the process gets (on a machine shared with other work the
+// process may get much less than its cores), so that a burst of requests
+// is answered at the rate of the requests alone and its deliveries
+// follow, in order, as soon as the burst leaves the room.
 package delivery
 
 import (
@@ -63,6 +65,17 @@ const (
 	// BusyShare is the share of one core the signers take while requests
 	// are being served.
 	BusyShare = 0.25
+	// ProcessShare is the most of the process's CPU the signers take while
+	// requests are being served: a signer that signed rests until the
+	// rest of the process spent (1/ProcessShare − 1) times the signature's
+	// time. On an idle machine the process's two cores make this about
+	// BusyShare of one; on a machine shared with other processes it keeps
+	// the signers from taking most of the little CPU the process gets.
+	ProcessShare = 0.125
+	// MinShare is the least share of one core the signers keep while
+	// requests are served: a signer never rests longer than this allows,
+	// so deliveries advance even while requests in flight spend no CPU.
+	MinShare = 0.02
 )
 
 // Signers is how many deliveries are signed at once: half the cores
@@ -230,20 +243,59 @@ func (s *Sender) signature(ctx context.Context, d engine.Delivery) string {
 		defer func() { <-s.signers }()
 		t0 := time.Now()
 		sig := Sign(s.key, d.Body)
-		if s.busy != nil && s.busy() {
-			rest := time.NewTimer(time.Duration(float64(time.Since(t0)) * (1/BusyShare - 1)))
-			defer rest.Stop()
-			select {
-			case <-rest.C:
-			case <-ctx.Done():
-			}
-		}
+		s.rest(ctx, time.Since(t0))
 		return sig
 	}
 	if d.Sig != nil {
 		return d.Sig.Of(sign)
 	}
 	return sign()
+}
+
+// restStep is how often a resting signer looks again at the process's CPU
+// and whether requests are still served.
+const restStep = 2 * time.Millisecond
+
+// rest keeps a signer whose last signature took took to the shares
+// of BusyShare, ProcessShare and MinShare while the interface is busy
+// (restDone); it returns at once when it is not, and as soon as it stops
+// being busy.
+func (s *Sender) rest(ctx context.Context, took time.Duration) {
+	if s.busy == nil || !s.busy() {
+		return
+	}
+	start := time.Now()
+	cpu0, measured := processCPU()
+	tick := time.NewTicker(min(restStep, max(took, 100*time.Microsecond)))
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		cpu, _ := processCPU()
+		if !s.busy() || restDone(took, time.Since(start), cpu-cpu0, measured) {
+			return
+		}
+	}
+}
+
+// restDone reports whether a signer whose signature took took has
+// rested enough after rested of wall time, while the process spent
+// others of CPU (measured: whether the process's CPU can be read; where it
+// cannot, BusyShare alone decides): at least what keeps it to BusyShare of
+// a core, then until the process spent what keeps it to ProcessShare of
+// the process's CPU, and never more than what keeps it to MinShare.
+func restDone(took, rested, others time.Duration, measured bool) bool {
+	scale := func(share float64) time.Duration { return time.Duration(float64(took) * (1/share - 1)) }
+	switch {
+	case rested >= scale(MinShare):
+		return true
+	case rested < scale(BusyShare):
+		return false
+	}
+	return !measured || others >= scale(ProcessShare)
 }
 
 // Waiting is how many deliveries wait for the endpoint that has the most,

@@ -149,3 +149,69 @@ func TestRefusedDeliveriesAreRetriedWithBackoff(t *testing.T) {
 		t.Errorf("a never-accepted delivery was tried %d times, want %d", n, Tries)
 	}
 }
+
+// TestRestKeepsToTheShares checks the rest of a signer while requests are
+// served: never shorter than BusyShare of a core allows, then until the
+// rest of the process spent what ProcessShare allows, and never longer
+// than MinShare allows; where the process's CPU cannot be read, BusyShare
+// alone.
+func TestRestKeepsToTheShares(t *testing.T) {
+	const took = time.Millisecond
+	busyRest := 3 * took    // 1/BusyShare − 1
+	processRest := 7 * took // 1/ProcessShare − 1
+	longest := 49 * took    // 1/MinShare − 1
+	for _, c := range []struct {
+		name           string
+		rested, others time.Duration
+		measured, done bool
+	}{
+		{"within the core's share, the process busy", busyRest - took/10, 100 * took, true, false},
+		{"past the core's share, the process spent enough", busyRest, processRest, true, true},
+		{"past the core's share, the process spent too little", busyRest + 10*took, processRest - took/10, true, false},
+		{"the process idle, at the longest rest", longest, 0, true, true},
+		{"the process idle, before the longest rest", longest - took/10, 0, true, false},
+		{"CPU not measured: the core's share alone", busyRest, 0, false, true},
+		{"CPU not measured, within the core's share", busyRest - took/10, 0, false, false},
+	} {
+		if got := restDone(took, c.rested, c.others, c.measured); got != c.done {
+			t.Errorf("%s: restDone = %v, want %v", c.name, got, c.done)
+		}
+	}
+}
+
+// TestRestEndsWhenNotBusy checks that a resting signer goes back to work
+// as soon as requests stop being served, and does not rest at all when
+// none are.
+func TestRestEndsWhenNotBusy(t *testing.T) {
+	s, _ := testSender(t)
+	var mu sync.Mutex
+	busy := true
+	s.SetBusy(func() bool { mu.Lock(); defer mu.Unlock(); return busy })
+	done := make(chan time.Duration)
+	go func() {
+		t0 := time.Now()
+		s.rest(context.Background(), time.Second) // would rest 3 s or more while busy
+		done <- time.Since(t0)
+	}()
+	select {
+	case <-done:
+		t.Fatal("the signer did not rest while requests were served")
+	case <-time.After(50 * time.Millisecond):
+	}
+	mu.Lock()
+	busy = false
+	mu.Unlock()
+	select {
+	case d := <-done:
+		if d > time.Second {
+			t.Errorf("rested %v, past the end of the busy time", d)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the signer still rests after requests stopped")
+	}
+	t0 := time.Now()
+	s.rest(context.Background(), time.Second)
+	if d := time.Since(t0); d > 500*time.Millisecond {
+		t.Errorf("rested %v with no request served", d)
+	}
+}
