@@ -134,12 +134,18 @@ func (m *Model) reset() tea.Cmd {
 }
 
 // query is the request of the page at cursor under the applied filter;
-// the query and the account are fixed now, by value.
+// the query and the account are fixed now, by value. While G loads to the
+// end the pages come from a read-ahead (see aheadCall); any other request
+// stops it.
 func (m *Model) query(cursor string) (listing.PageCall[*record], error) {
 	q, err := valuesOf(m.bar).query(m.s.Account.ID, cursor, m.loc())
 	if err != nil {
 		return nil, err
 	}
+	if m.list.LoadingToEnd() && cursor != "" {
+		return m.aheadCall(q), nil
+	}
+	m.stopStream()
 	svc := m.svc
 	return func(ctx context.Context) (api.Page[*record], error) { return records(svc.ListTickets(ctx, q)) }, nil
 }
