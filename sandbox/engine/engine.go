@@ -74,6 +74,10 @@ type Engine struct {
 	seedErr error
 
 	outbox *Outbox
+
+	// usage keeps each account's month usage (limits.go) until a ticket
+	// is written.
+	usage usageMemo
 }
 
 // New makes an engine over db, with no account yet.
