@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tesouro-treasury/tesouro/api"
+	"github.com/tesouro-treasury/tesouro/ui"
 )
 
 // TestGReadsAheadInOrder: G on a history of 30 pages asks for each page
@@ -104,4 +105,15 @@ func waitQueries(t *testing.T, svc *fakeService, n int) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// TestGGoesOnAfterAReload: the reload every screen gets when the service
+// answers again (ui.ChangedMsg) while G loads to the end refreshes the
+// first page and G's loading goes on to the last ticket.
+func TestGGoesOnAfterAReload(t *testing.T) {
+	svc := &fakeService{tickets: makeTickets(300), pageSize: 10}
+	m := start(t, svc, 100, 30)
+	m.list.LoadToEnd() // its first page is never asked for: the reload comes first
+	deliver(t, m, ui.ChangedMsg{Account: m.s.Account.ID, What: ui.ChangedTickets})
+	mustContain(t, screen(m), "all 300 loaded")
 }

@@ -213,8 +213,14 @@ func (m *Model) onReload(msg pageMsg) tea.Cmd {
 		more = m.list.More
 	}
 	// A next page on its way continued the old list: Replace drops it and
-	// asks again if needed.
+	// asks again if needed. G's loading to the end goes on from where it
+	// was: a reload of every screen (the service answering again after a
+	// request went unanswered) must not stop it short of the end.
+	toEnd := m.list.LoadingToEnd()
 	next := m.list.Replace(recs, cursor, more)
+	if toEnd && more {
+		next = tea.Batch(next, m.list.LoadToEnd())
+	}
 	m.relayout()
 	return tea.Batch(m.s.Refreshed(), next)
 }
