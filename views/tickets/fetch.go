@@ -104,9 +104,11 @@ func (m *Model) aheadCall(q api.TicketFilter) listing.PageCall[*record] {
 		st := m.takeStream(q, svc, life)
 		select {
 		case r, ok := <-st.pages:
-			if !ok { // the session ended under the stream
+			if !ok {
+				// The stream was stopped before it read this page (a
+				// reload, the session's end): the page is asked for here.
 				m.dropStream(st)
-				return api.Page[*record]{}, context.Cause(life)
+				return records(svc.ListTickets(ctx, q))
 			}
 			streams.Lock()
 			st.taken = false
@@ -184,7 +186,7 @@ func (m *Model) dropStream(st *stream) {
 }
 
 // stopStream stops the screen's stream, if any: the list asks for a page
-// of its own.
+// of its own, or is reset.
 func (m *Model) stopStream() {
 	streams.Lock()
 	st := streams.of[m]

@@ -117,3 +117,62 @@ func TestGGoesOnAfterAReload(t *testing.T) {
 	deliver(t, m, ui.ChangedMsg{Account: m.s.Account.ID, What: ui.ChangedTickets})
 	mustContain(t, screen(m), "all 300 loaded")
 }
+
+// gatedService holds every list request until the test lets one through.
+type gatedService struct {
+	*fakeService
+	asked chan struct{}
+	gate  chan struct{}
+}
+
+func (g gatedService) ListTickets(ctx context.Context, q api.TicketFilter) (api.Page[api.Ticket], error) {
+	g.asked <- struct{}{}
+	<-g.gate
+	return g.fakeService.ListTickets(ctx, q)
+}
+
+// TestGGoesOnWhileAReloadIsOnItsWay: the reload's first page, asked for
+// while G's next page is awaited from the read-ahead, leaves the
+// read-ahead alone; and a page awaited from a read-ahead stopped under it
+// is asked for anew, not taken for an empty last page (which ended G at
+// the rows loaded so far).
+func TestGGoesOnWhileAReloadIsOnItsWay(t *testing.T) {
+	fake := &fakeService{tickets: makeTickets(300), pageSize: 10}
+	m := start(t, fake, 100, 30)
+	g := gatedService{fake, make(chan struct{}, 16), make(chan struct{})}
+	m.svc = g
+	loaded := m.list.Len()
+	m.list.LoadToEnd()
+	call, err := m.query(m.list.Cursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		p   api.Page[*record]
+		err error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		p, err := call(context.Background())
+		got <- answer{p, err}
+	}()
+	<-g.asked // the read-ahead asks for G's page
+	streams.Lock()
+	st := streams.of[m]
+	streams.Unlock()
+	if _, err := m.query(""); err != nil { // the reload's first page
+		t.Fatal(err)
+	}
+	streams.Lock()
+	kept := streams.of[m] == st
+	streams.Unlock()
+	if st == nil || !kept {
+		t.Fatal("the reload's first page stopped G's read-ahead")
+	}
+	m.stopStream() // stopped under the waiting page all the same
+	close(g.gate)
+	a := <-got
+	if a.err != nil || len(a.p.Items) != 10 || a.p.Items[0].ID != fake.tickets[loaded].ID || !a.p.More() {
+		t.Fatalf("G's page: %d items, more %v, %v", len(a.p.Items), a.p.More(), a.err)
+	}
+}

@@ -121,6 +121,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 // asks for the new rows (a reset with the detail open, after a write,
 // fetches the detail anew; see refreshList).
 func (m *Model) reset() tea.Cmd {
+	m.stopStream()
 	m.reload.Cancel()
 	m.refresh.Cancel()
 	if m.bar.Empty() {
@@ -142,10 +143,15 @@ func (m *Model) query(cursor string) (listing.PageCall[*record], error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.list.LoadingToEnd() && cursor != "" {
+	switch {
+	case m.list.LoadingToEnd() && cursor != "":
 		return m.aheadCall(q), nil
+	case cursor != "":
+		m.stopStream() // a page the list asks for itself
 	}
-	m.stopStream()
+	// A first page is a refresh (after a write, or when the service
+	// answers again), which G's loading goes on after, or a reset, which
+	// stops the stream itself.
 	svc := m.svc
 	return func(ctx context.Context) (api.Page[*record], error) { return records(svc.ListTickets(ctx, q)) }, nil
 }
