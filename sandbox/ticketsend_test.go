@@ -113,9 +113,12 @@ func TestProcessTicketsToTheEnd(t *testing.T) {
 		want := fmt.Sprintf("all %d loaded", total)
 		// G's loading stops on an error, or when the dashboard reloads every
 		// screen (after a request went unanswered): the count line then
-		// says more are available, and the end will not come.
+		// says more are available, or that all are loaded short of the
+		// total, and the end will not come.
 		tm.waitFor("loading to the end", 30*time.Second)
-		tm.waitUntil(want, "· more available", 10*time.Minute)
+		tm.waitUntil(want, func(s string) bool {
+			return strings.Contains(s, "· more available") || (strings.Contains(s, "all ") && strings.Contains(s, " loaded"))
+		}, 10*time.Minute)
 		// The oldest ticket's row is drawn under the cursor (its id's
 		// first characters: the narrowest id column shows eight).
 		tm.waitFor(oldest[:8], 30*time.Second)
@@ -299,8 +302,9 @@ func (p *pane) waitFor(text string, timeout time.Duration) {
 	}
 }
 
-// waitUntil is waitFor that fails at once when the pane shows stop.
-func (p *pane) waitUntil(text, stop string, timeout time.Duration) {
+// waitUntil is waitFor that fails at once when the pane shows text's
+// chance gone (stop).
+func (p *pane) waitUntil(text string, stop func(screen string) bool, timeout time.Duration) {
 	p.t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
@@ -308,8 +312,8 @@ func (p *pane) waitUntil(text, stop string, timeout time.Duration) {
 		if strings.Contains(out, text) {
 			return
 		}
-		if strings.Contains(out, stop) || time.Now().After(deadline) {
-			p.t.Fatalf("waited for %q, the pane shows %q or the wait ran out (%v):\n%s", text, stop, timeout, out)
+		if stop(out) || time.Now().After(deadline) {
+			p.t.Fatalf("waited for %q; the loading stopped short or the wait ran out (%v):\n%s", text, timeout, out)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
