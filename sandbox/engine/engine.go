@@ -78,6 +78,10 @@ type Engine struct {
 	present atomic.Pointer[present]
 
 	outbox *Outbox
+
+	// usage keeps each account's month usage (limits.go) until a ticket
+	// is written.
+	usage usageMemo
 }
 
 // New makes an engine over db, with no account yet.

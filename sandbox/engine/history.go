@@ -286,6 +286,7 @@ func (h *History) Template(p *Plan, now time.Time) (*Past, error) {
 // Fill stores n copies of a template ticket, the i-th changed by vary
 // (its id, times, status, blocks): settled tickets that move no balance.
 func (h *History) Fill(n int, tmpl *Past, vary func(i int, t *records.Ticket)) error {
+	defer h.e.usage.changed()
 	return h.e.db.FillTickets(n, func(i int) (*store.TicketRow, error) {
 		t := *tmpl.t
 		vary(i, &t.Ticket)

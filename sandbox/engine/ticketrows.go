@@ -56,6 +56,7 @@ func (e *Engine) insertTicket(t *ticket) {
 		return
 	}
 	e.db.InsertTicket(row)
+	e.usage.changed()
 }
 
 // saveTicket writes a ticket's transition: one row, and only the columns
@@ -69,6 +70,7 @@ func (e *Engine) saveTicket(t *ticket) {
 	}
 	t.stored = detail
 	e.db.UpdateTicket(transitionRow(t, detail))
+	e.usage.changed()
 }
 
 // ticketOf is the ticket a stored row holds.

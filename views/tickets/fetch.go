@@ -61,6 +61,141 @@ func records(p api.Page[api.Ticket], err error) (api.Page[*record], error) {
 	return api.Page[*record]{Items: pageRecords(p.Items), Cursor: p.Cursor}, err
 }
 
+// readAhead is how many pages G's loading to the end reads ahead of the
+// page the list takes: the service answers the next pages and the client
+// decodes them while the screen files the last one, instead of each page
+// waiting for the one before to be filed (a million tickets are 20,000
+// pages).
+const readAhead = 4
+
+// A stream is the read-ahead of one screen loading to the end: a goroutine
+// reads the pages from a cursor one after the other, as the list would ask
+// for them, and hands them over in order. next is the query of the page it
+// hands over next (its cursor moves), pages what it has read; taken is set
+// while a call waits for a page, so that no second call takes the same.
+type stream struct {
+	next   api.TicketFilter
+	taken  bool
+	pages  chan streamPage
+	cancel context.CancelFunc
+}
+
+type streamPage struct {
+	p   api.Page[*record]
+	err error
+}
+
+// streams are the read-aheads under way, one per screen at most. An entry
+// lives while its screen loads to the end: the page that ends the loading
+// (the last, or an error) removes it, so does a query the stream does not
+// answer (esc, then a move near the end; a new filter), and the end of the
+// session it read for.
+var streams = struct {
+	sync.Mutex
+	of map[*Model]*stream
+}{of: map[*Model]*stream{}}
+
+// aheadCall is the request of the page q while G loads to the end: the
+// page comes from the screen's stream when that stream reads from there,
+// or from a new stream started at q.
+func (m *Model) aheadCall(q api.TicketFilter) listing.PageCall[*record] {
+	svc, life := m.svc, m.s.Context()
+	return func(ctx context.Context) (api.Page[*record], error) {
+		st := m.takeStream(q, svc, life)
+		select {
+		case r, ok := <-st.pages:
+			if !ok {
+				// The stream was stopped before it read this page (a
+				// reload, the session's end): the page is asked for here.
+				m.dropStream(st)
+				return records(svc.ListTickets(ctx, q))
+			}
+			streams.Lock()
+			st.taken = false
+			if r.err == nil && r.p.More() {
+				st.next.Cursor = r.p.Cursor
+			} else if streams.of[m] == st {
+				delete(streams.of, m)
+			}
+			streams.Unlock()
+			return r.p, r.err
+		case <-ctx.Done():
+			// The page on its way would be the next one's: the next call
+			// starts again from its own cursor.
+			m.dropStream(st)
+			return api.Page[*record]{}, ctx.Err()
+		}
+	}
+}
+
+// takeStream is the screen's stream if it hands out q next, else a new one
+// reading from q (the old one stopped).
+func (m *Model) takeStream(q api.TicketFilter, svc Service, life context.Context) *stream {
+	streams.Lock()
+	defer streams.Unlock()
+	if st := streams.of[m]; st != nil {
+		if !st.taken && st.next == q {
+			st.taken = true
+			return st
+		}
+		st.cancel()
+	}
+	ctx, cancel := context.WithCancel(life)
+	st := &stream{next: q, taken: true, pages: make(chan streamPage, readAhead), cancel: cancel}
+	streams.of[m] = st
+	go func() {
+		st.read(ctx, svc, q)
+		if ctx.Err() != nil {
+			m.dropStream(st) // the session ended: nothing is left to hand over
+		}
+	}()
+	return st
+}
+
+// read reads the pages from q until the last, an error, or ctx's end;
+// each request is bounded as one the list makes itself.
+func (st *stream) read(ctx context.Context, svc Service, q api.TicketFilter) {
+	defer close(st.pages)
+	for {
+		rctx, cancel := context.WithTimeout(ctx, ui.RequestTimeout)
+		p, err := records(svc.ListTickets(rctx, q))
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		select {
+		case st.pages <- streamPage{p, err}:
+		case <-ctx.Done():
+			return
+		}
+		if err != nil || !p.More() {
+			return
+		}
+		q.Cursor = p.Cursor
+	}
+}
+
+// dropStream stops st and forgets it, if it is still the screen's.
+func (m *Model) dropStream(st *stream) {
+	st.cancel()
+	streams.Lock()
+	defer streams.Unlock()
+	if streams.of[m] == st {
+		delete(streams.of, m)
+	}
+}
+
+// stopStream stops the screen's stream, if any: the list asks for a page
+// of its own, or is reset.
+func (m *Model) stopStream() {
+	streams.Lock()
+	st := streams.of[m]
+	streams.Unlock()
+	if st != nil {
+		m.dropStream(st)
+	}
+}
+
 // refreshTickets fetches the given tickets, four at a time.
 func refreshTickets(svc Service, account uuid.UUID, ids []uuid.UUID) func(context.Context) (refreshed, error) {
 	return func(ctx context.Context) (refreshed, error) {

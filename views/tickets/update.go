@@ -121,6 +121,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 // asks for the new rows (a reset with the detail open, after a write,
 // fetches the detail anew; see refreshList).
 func (m *Model) reset() tea.Cmd {
+	m.stopStream()
 	m.reload.Cancel()
 	m.refresh.Cancel()
 	if m.bar.Empty() {
@@ -134,12 +135,23 @@ func (m *Model) reset() tea.Cmd {
 }
 
 // query is the request of the page at cursor under the applied filter;
-// the query and the account are fixed now, by value.
+// the query and the account are fixed now, by value. While G loads to the
+// end the pages come from a read-ahead (see aheadCall); any other request
+// stops it.
 func (m *Model) query(cursor string) (listing.PageCall[*record], error) {
 	q, err := valuesOf(m.bar).query(m.s.Account.ID, cursor, m.loc())
 	if err != nil {
 		return nil, err
 	}
+	switch {
+	case m.list.LoadingToEnd() && cursor != "":
+		return m.aheadCall(q), nil
+	case cursor != "":
+		m.stopStream() // a page the list asks for itself
+	}
+	// A first page is a refresh (after a write, or when the service
+	// answers again), which G's loading goes on after, or a reset, which
+	// stops the stream itself.
 	svc := m.svc
 	return func(ctx context.Context) (api.Page[*record], error) { return records(svc.ListTickets(ctx, q)) }, nil
 }
@@ -207,8 +219,14 @@ func (m *Model) onReload(msg pageMsg) tea.Cmd {
 		more = m.list.More
 	}
 	// A next page on its way continued the old list: Replace drops it and
-	// asks again if needed.
+	// asks again if needed. G's loading to the end goes on from where it
+	// was: a reload of every screen (the service answering again after a
+	// request went unanswered) must not stop it short of the end.
+	toEnd := m.list.LoadingToEnd()
 	next := m.list.Replace(recs, cursor, more)
+	if toEnd && more {
+		next = tea.Batch(next, m.list.LoadToEnd())
+	}
 	m.relayout()
 	return tea.Batch(m.s.Refreshed(), next)
 }
