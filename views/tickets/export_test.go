@@ -209,11 +209,13 @@ func TestGLoadsEveryTicketAndEscStops(t *testing.T) {
 		t.Fatal("esc still offered after stopping")
 	}
 
-	asked := len(svc.queries)
+	asked := svc.asked()
 	press(t, m, "G")
 	mustContain(t, screen(m), "all 2345 loaded")
-	if n := len(svc.queries) - asked; n != 45 {
-		t.Fatalf("%d pages asked for the rest, want 45", n)
+	// 45 pages are left; the read-ahead stopped by esc may have had one
+	// more request of its own on its way, whose answer is dropped.
+	if n := svc.asked() - asked; n < 45 || n > 45+readAhead {
+		t.Fatalf("%d pages asked for the rest, want 45 (and at most %d read ahead before esc)", n, readAhead)
 	}
 	if r, ok := m.selected(); !ok || r.ID != svc.tickets[2344].ID {
 		t.Fatal("the cursor is not on the last ticket")

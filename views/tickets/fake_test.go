@@ -31,6 +31,14 @@ type fakeService struct {
 	failList error
 }
 
+// asked is how many lists were asked for: read under the lock, since
+// G's read-ahead asks from a goroutine of its own.
+func (f *fakeService) asked() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.queries)
+}
+
 func (f *fakeService) ListTickets(_ context.Context, q api.TicketFilter) (api.Page[api.Ticket], error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -85,15 +85,16 @@ type streamPage struct {
 	err error
 }
 
-// streams are the read-aheads under way, one per screen at most. An entry
-// lives while its screen loads to the end: the page that ends the loading
-// (the last, or an error) removes it, so does a query the stream does not
-// answer (esc, then a move near the end; a new filter), and the end of the
-// session it read for.
-var streams = struct {
+// readAheads holds a screen's read-ahead under way, if any: one per
+// screen at most, read by the commands that take its pages. It lives while
+// the screen loads to the end: the page that ends the loading (the last,
+// or an error) drops it, so does a query the stream does not answer (esc,
+// then a move near the end; a new filter), and the end of the session it
+// read for.
+type readAheads struct {
 	sync.Mutex
-	of map[*Model]*stream
-}{of: map[*Model]*stream{}}
+	cur *stream
+}
 
 // aheadCall is the request of the page q while G loads to the end: the
 // page comes from the screen's stream when that stream reads from there,
@@ -110,14 +111,14 @@ func (m *Model) aheadCall(q api.TicketFilter) listing.PageCall[*record] {
 				m.dropStream(st)
 				return records(svc.ListTickets(ctx, q))
 			}
-			streams.Lock()
+			m.ahead.Lock()
 			st.taken = false
 			if r.err == nil && r.p.More() {
 				st.next.Cursor = r.p.Cursor
-			} else if streams.of[m] == st {
-				delete(streams.of, m)
+			} else if m.ahead.cur == st {
+				m.ahead.cur = nil
 			}
-			streams.Unlock()
+			m.ahead.Unlock()
 			return r.p, r.err
 		case <-ctx.Done():
 			// The page on its way would be the next one's: the next call
@@ -131,9 +132,9 @@ func (m *Model) aheadCall(q api.TicketFilter) listing.PageCall[*record] {
 // takeStream is the screen's stream if it hands out q next, else a new one
 // reading from q (the old one stopped).
 func (m *Model) takeStream(q api.TicketFilter, svc Service, life context.Context) *stream {
-	streams.Lock()
-	defer streams.Unlock()
-	if st := streams.of[m]; st != nil {
+	m.ahead.Lock()
+	defer m.ahead.Unlock()
+	if st := m.ahead.cur; st != nil {
 		if !st.taken && st.next == q {
 			st.taken = true
 			return st
@@ -142,7 +143,7 @@ func (m *Model) takeStream(q api.TicketFilter, svc Service, life context.Context
 	}
 	ctx, cancel := context.WithCancel(life)
 	st := &stream{next: q, taken: true, pages: make(chan streamPage, readAhead), cancel: cancel}
-	streams.of[m] = st
+	m.ahead.cur = st
 	go func() {
 		st.read(ctx, svc, q)
 		if ctx.Err() != nil {
@@ -178,19 +179,19 @@ func (st *stream) read(ctx context.Context, svc Service, q api.TicketFilter) {
 // dropStream stops st and forgets it, if it is still the screen's.
 func (m *Model) dropStream(st *stream) {
 	st.cancel()
-	streams.Lock()
-	defer streams.Unlock()
-	if streams.of[m] == st {
-		delete(streams.of, m)
+	m.ahead.Lock()
+	defer m.ahead.Unlock()
+	if m.ahead.cur == st {
+		m.ahead.cur = nil
 	}
 }
 
 // stopStream stops the screen's stream, if any: the list asks for a page
 // of its own, or is reset.
 func (m *Model) stopStream() {
-	streams.Lock()
-	st := streams.of[m]
-	streams.Unlock()
+	m.ahead.Lock()
+	st := m.ahead.cur
+	m.ahead.Unlock()
 	if st != nil {
 		m.dropStream(st)
 	}

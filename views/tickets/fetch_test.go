@@ -38,9 +38,9 @@ func TestGReadsAheadInOrder(t *testing.T) {
 			t.Fatalf("row %d is %s, the service's %dth ticket is %s", i, r.ID, i, svc.tickets[i].ID)
 		}
 	}
-	streams.Lock()
-	_, left := streams.of[m]
-	streams.Unlock()
+	m.ahead.Lock()
+	left := m.ahead.cur != nil
+	m.ahead.Unlock()
 	if left {
 		t.Fatal("the read-ahead outlived the loading it served")
 	}
@@ -82,9 +82,9 @@ func TestReadAheadAsksBeforeTheList(t *testing.T) {
 	if _, err := m.query(strconv.Itoa(loaded + 20)); err != nil {
 		t.Fatal(err)
 	}
-	streams.Lock()
-	_, left := streams.of[m]
-	streams.Unlock()
+	m.ahead.Lock()
+	left := m.ahead.cur != nil
+	m.ahead.Unlock()
 	if left {
 		t.Fatal("the read-ahead goes on after the list asked for a page of its own")
 	}
@@ -157,15 +157,15 @@ func TestGGoesOnWhileAReloadIsOnItsWay(t *testing.T) {
 		got <- answer{p, err}
 	}()
 	<-g.asked // the read-ahead asks for G's page
-	streams.Lock()
-	st := streams.of[m]
-	streams.Unlock()
+	m.ahead.Lock()
+	st := m.ahead.cur
+	m.ahead.Unlock()
 	if _, err := m.query(""); err != nil { // the reload's first page
 		t.Fatal(err)
 	}
-	streams.Lock()
-	kept := streams.of[m] == st
-	streams.Unlock()
+	m.ahead.Lock()
+	kept := m.ahead.cur == st
+	m.ahead.Unlock()
 	if st == nil || !kept {
 		t.Fatal("the reload's first page stopped G's read-ahead")
 	}

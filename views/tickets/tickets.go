@@ -28,6 +28,8 @@ type Model struct {
 
 	list *listing.List[*record]
 	bar  *widget.FilterBar
+	// ahead is G's read-ahead of pages, while it loads to the end.
+	ahead *readAheads
 	// reload awaits a refresh that keeps the rows on screen until the
 	// fresh first page replaces them (after a write).
 	reload ui.Slot
@@ -89,6 +91,7 @@ func New(s *ui.Session, svc Service) ui.Screen {
 		keys: newKeys(),
 
 		exportDir: defaultExportDir,
+		ahead:     new(readAheads),
 	}
 	m.list = listing.New(s, "tickets", func(r *record) string { return r.ID.String() }, m.row, m.query, columns(amountWidth, amountWidth)...)
 	// The filter matches the full row's cells whatever the columns: a
