@@ -1,6 +1,7 @@
 package tickets
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -217,5 +218,48 @@ func TestNarrowListKeepsStatusAmountAndDate(t *testing.T) {
 	mustContain(t, screen(m), "ID", "Input", tk.ID.String()[:8], amount)
 	if r, _ := m.list.Table.Table.Selected(); r.ID != tk.ID.String() {
 		t.Fatal("the cursor left its row when the layout changed")
+	}
+}
+
+// TestRefreshTickAsksForTheMovingTicketsOnly: in a long list of finished
+// tickets the refresh tick asks for the few that may still move, wherever
+// they are listed, and no more for one whose refresh found it finished.
+func TestRefreshTickAsksForTheMovingTicketsOnly(t *testing.T) {
+	tks := makeTickets(3000)
+	for i := range tks {
+		tks[i].Status = api.TicketPaid
+	}
+	tks[2500].Status, tks[2990].Status = api.TicketProcessing, api.TicketPending
+	svc := &fakeService{tickets: tks}
+	m := start(t, svc, 100, 20)
+	press(t, m, "G")
+	mustContain(t, screen(m), "all 3000 loaded")
+	asked := func() []uuid.UUID {
+		svc.mu.Lock()
+		defer svc.mu.Unlock()
+		got := slices.Clone(svc.gets)
+		svc.gets = nil
+		return got
+	}
+	asked()
+	for _, msg := range staletest.Answers(m.onTick()) {
+		deliver(t, m, msg)
+	}
+	if got := asked(); len(got) != 2 || !slices.Contains(got, tks[2500].ID) || !slices.Contains(got, tks[2990].ID) {
+		t.Fatalf("the tick asked for %v, want tickets 2500 and 2990", got)
+	}
+	svc.setStatus(tks[2500].ID, api.TicketPaid)
+	for _, msg := range staletest.Answers(m.onTick()) {
+		deliver(t, m, msg)
+	}
+	asked()
+	if r, _ := m.list.Item(tks[2500].ID.String()); r.Status() != api.TicketPaid {
+		t.Fatalf("ticket 2500 is %s after its refresh, want PAID", r.Status())
+	}
+	for _, msg := range staletest.Answers(m.onTick()) {
+		deliver(t, m, msg)
+	}
+	if got := asked(); len(got) != 1 || got[0] != tks[2990].ID {
+		t.Fatalf("after ticket 2500 was paid the tick asked for %v, want ticket 2990 only", got)
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/google/uuid"
+
 	"github.com/tesouro-treasury/tesouro/api"
 	"github.com/tesouro-treasury/tesouro/ui"
 	"github.com/tesouro-treasury/tesouro/ui/widget"
@@ -30,6 +32,13 @@ type Model struct {
 	bar  *widget.FilterBar
 	// ahead is G's read-ahead of pages, while it loads to the end.
 	ahead *readAheads
+	// watched are the loaded tickets that may still change on their own
+	// (see moving), as their records came: what a refresh tick looks
+	// through, rather than every loaded ticket. Past watchMax of them
+	// (a list where most tickets move) the tick walks the list instead,
+	// until the list is loaded again: watchAll.
+	watched  map[uuid.UUID]struct{}
+	watchAll bool
 	// reload awaits a refresh that keeps the rows on screen until the
 	// fresh first page replaces them (after a write).
 	reload ui.Slot
@@ -92,6 +101,7 @@ func New(s *ui.Session, svc Service) ui.Screen {
 
 		exportDir: defaultExportDir,
 		ahead:     new(readAheads),
+		watched:   map[uuid.UUID]struct{}{},
 	}
 	m.list = listing.New(s, "tickets", func(r *record) string { return r.ID.String() }, m.row, m.query, columns(amountWidth, amountWidth)...)
 	// The filter matches the full row's cells whatever the columns: a
@@ -99,7 +109,7 @@ func New(s *ui.Session, svc Service) ui.Screen {
 	// matched from the record, where it is kept in 16 bytes, rather than
 	// kept again as text.
 	m.list.Lazy(func(r *record) []string { return r.row(m.loc()).Cells[1:] }, (*record).idHolds)
-	m.list.OnPage = m.measure
+	m.list.OnPage = m.taken
 	m.list.SetEmpty("no tickets")
 	m.list.SetBar(m.bar, m.reset)
 	m.bar.SetCheck(listing.CheckCreated(m.loc))
@@ -164,6 +174,24 @@ func (m *Model) fit() {
 
 // measure widens the columns for records (a page, a refreshed ticket)
 // whose status or amounts need more room than the ones loaded before.
+// taken notes records just filed in the list: the room their cells need,
+// and those that may still change on their own, for the refresh tick.
+func (m *Model) taken(recs []*record) tea.Cmd {
+	now := m.s.Now()
+	for _, r := range recs {
+		if !m.watchAll && moving(r, now) {
+			m.watched[r.ID] = struct{}{}
+			if len(m.watched) > watchMax {
+				m.watchAll, m.watched = true, map[uuid.UUID]struct{}{}
+			}
+		}
+	}
+	return m.measure(recs)
+}
+
+// watchMax bounds how many moving tickets are watched one by one.
+const watchMax = 1024
+
 func (m *Model) measure(recs []*record) tea.Cmd {
 	st, in, out := m.statusNeed, m.inNeed, m.outNeed
 	for _, r := range recs {

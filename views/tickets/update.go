@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -124,6 +125,7 @@ func (m *Model) reset() tea.Cmd {
 	m.stopStream()
 	m.reload.Cancel()
 	m.refresh.Cancel()
+	m.watched, m.watchAll = map[uuid.UUID]struct{}{}, false
 	if m.bar.Empty() {
 		m.list.SetEmpty("no tickets in " + m.s.AccountName())
 	} else {
@@ -295,7 +297,7 @@ func (m *Model) update(t *api.Ticket) {
 	if _, ok := m.list.Item(t.ID.String()); ok {
 		r := newRecord(t)
 		m.list.Put(r)
-		m.measure([]*record{r}) // a status may have grown (PARTIAL-FAILED)
+		m.taken([]*record{r}) // a status may have grown (PARTIAL-FAILED)
 	}
 }
 
@@ -370,14 +372,8 @@ func (m *Model) onTick() tea.Cmd {
 	if rec, ok := m.selected(); ok && !rec.Status().Final() {
 		add(rec.ID)
 	}
-	now := m.s.Now()
-	for _, r := range m.list.Items() {
-		if len(ids) >= refreshMax {
-			break
-		}
-		if moving(r, now) {
-			add(r.ID)
-		}
+	for _, r := range m.movingNow() {
+		add(r.ID)
 	}
 	if len(ids) == 0 {
 		return next
@@ -402,6 +398,51 @@ func (m *Model) onRefresh(msg refreshed) tea.Cmd {
 // relayout gives the table the room left by the header lines, which
 // depends on whether a note or an error is shown.
 func (m *Model) relayout() { m.SetSize(m.width, m.height) }
+
+// movingNow are the listed tickets that may still change on their own,
+// the newest (first listed) first, up to refreshMax: looked for among the
+// watched ones (or, past watchMax of them, the whole list), which are
+// forgotten once gone from the list or still (a
+// ticket stops moving only by a new record, which is watched again if it
+// moves, or by time).
+func (m *Model) movingNow() []*record {
+	now := m.s.Now()
+	if m.watchAll {
+		var out []*record
+		for _, r := range m.list.Items() {
+			if len(out) == refreshMax {
+				break
+			}
+			if moving(r, now) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	type listed struct {
+		r   *record
+		pos int
+	}
+	var found []listed
+	for id := range m.watched {
+		pos, ok := m.list.Table.Table.Index(id.String())
+		if !ok {
+			delete(m.watched, id)
+			continue
+		}
+		if r := m.list.Items()[pos]; r.ID == id && moving(r, now) {
+			found = append(found, listed{r, pos})
+		} else {
+			delete(m.watched, id)
+		}
+	}
+	slices.SortFunc(found, func(a, b listed) int { return a.pos - b.pos })
+	out := make([]*record, 0, min(len(found), refreshMax))
+	for _, f := range found[:min(len(found), refreshMax)] {
+		out = append(out, f.r)
+	}
+	return out
+}
 
 // moving reports whether a listed ticket may still change on its own: it is
 // being processed, or it waits for funds and has not expired for long (one
