@@ -489,25 +489,66 @@ func page[T any](ctx context.Context, c *Client, cl call, key string) (Page[T], 
 }
 
 func decodePage[T any](c *Client, cl call, resp *response, key string) (Page[T], error) {
-	var env map[string]json.RawMessage
-	if err := c.decode(cl, resp, &env); err != nil {
+	if err := c.decode(cl, resp, nil); err != nil {
 		return Page[T]{}, err
 	}
-	raw, ok := env[key]
-	if !ok {
-		return Page[T]{}, malformedError(cl.method, cl.path, resp.status, resp.body, fmt.Errorf("no %q list in the answer", key))
+	malformed := func(err error) (Page[T], error) {
+		// An answer that is no JSON at all is told as such, whatever
+		// part of it the pass below had reached.
+		var env map[string]json.RawMessage
+		if syntax := json.Unmarshal(resp.body, &env); syntax != nil {
+			err = syntax
+		}
+		return Page[T]{}, malformedError(cl.method, cl.path, resp.status, resp.body, err)
+	}
+	// The page is read in one pass, its list decoded where it lies: a
+	// page of tickets is some 100 KB, and a history of a million is
+	// 20,000 pages.
+	dec := json.NewDecoder(bytes.NewReader(resp.body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return malformed(fmt.Errorf("the answer is not an object"))
 	}
 	var p Page[T]
-	if err := json.Unmarshal(raw, &p.Items); err != nil {
-		return Page[T]{}, malformedError(cl.method, cl.path, resp.status, resp.body, fmt.Errorf("%s: %w", key, err))
+	found := false
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return malformed(err)
+		}
+		switch name, _ := tok.(string); name {
+		case key:
+			// Of a name given twice the last counts, as in any object.
+			p.Items, found = nil, true
+			if err := dec.Decode(&p.Items); err != nil {
+				return malformed(fmt.Errorf("%s: %w", key, err))
+			}
+		case keyCursor:
+			var cur *string
+			if err := dec.Decode(&cur); err != nil {
+				return malformed(fmt.Errorf("cursor: %w", err))
+			}
+			p.Cursor = ""
+			if cur != nil {
+				p.Cursor = *cur
+			}
+		default:
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return malformed(err)
+			}
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return malformed(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return malformed(fmt.Errorf("data after the answer"))
+	}
+	if !found {
+		return malformed(fmt.Errorf("no %q list in the answer", key))
 	}
 	if p.Items == nil {
 		p.Items = []T{}
-	}
-	if cur, ok := env[keyCursor]; ok && string(cur) != "null" {
-		if err := json.Unmarshal(cur, &p.Cursor); err != nil {
-			return Page[T]{}, malformedError(cl.method, cl.path, resp.status, resp.body, fmt.Errorf("cursor: %w", err))
-		}
 	}
 	return p, nil
 }

@@ -258,6 +258,8 @@ func TestMalformedAnswers(t *testing.T) {
 		{"bad uuid", `{"tickets":[{"id":"nope"}]}`, "tickets"},
 		{"truncated", `{"tickets":[{"id":"` + ticketID, "unexpected end"},
 		{"cursor not a string", `{"tickets":[],"cursor":5}`, "cursor"},
+		{"data after the answer", `{"tickets":[]} {"tickets":[]}`, "after"},
+		{"a list, not an object", `[{"tickets":[]}]`, "cannot unmarshal array"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -458,5 +460,26 @@ func TestCancelledCallSaysSo(t *testing.T) {
 	}
 	if n := len(srv.requests()); n != 1 {
 		t.Fatalf("%d requests after cancel, want 1", n)
+	}
+}
+
+// TestPageReadsItsListWhereItLies: a page is read in one pass, other
+// names stepped over, a null cursor the last page, a name given twice
+// the last of them, as json.Unmarshal reads an object.
+func TestPageReadsItsListWhereItLies(t *testing.T) {
+	body := `{"other":{"tickets":[1]},"tickets":[{"id":"` + ticketID + `"}],"cursor":"c1","tickets":[],"cursor":null}`
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request, _ []byte) { writeJSON(w, 200, body) })
+	auth, _ := edKey(t)
+	c, _ := New(srv.URL, auth)
+	p, err := c.ListTickets(context.Background(), TicketFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Items == nil || len(p.Items) != 0 || p.Cursor != "" || p.More() {
+		t.Fatalf("page %+v, want the last list (empty, not nil) and no cursor", p)
+	}
+	body = `{"cursor":"c2","tickets":[{"id":"` + ticketID + `"}],"extra":[1,{"a":"}"}]}`
+	if p, err = c.ListTickets(context.Background(), TicketFilter{}); err != nil || len(p.Items) != 1 || p.Items[0].ID.String() != ticketID || p.Cursor != "c2" {
+		t.Fatalf("page %+v, err %v", p, err)
 	}
 }
