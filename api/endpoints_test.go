@@ -108,7 +108,7 @@ func endpointCases() []endpointCase {
 					t.Errorf("quote = %+v", q)
 				}
 				eqDec(t, "outputAmount", q.OutputAmount, "180.123456")
-				eqDec(t, "markupAmount", q.MarkupAmount, "10.00")
+				eqDec(t, "markupAmount", q.MarkupAmount.Decimal, "10.00")
 				eqDec(t, "fee", q.AppliedFees[0].Amount, "0.333333")
 				if q.AppliedFees[0].Rebatable != nil {
 					t.Error("quote fee has a rebatable flag")

@@ -12,16 +12,19 @@ import (
 // not yet settled). An empty string there is read as "none" instead of
 // failing the whole answer.
 
-// optDecimal reads a decimal that may be "" or null (zero).
-type optDecimal struct{ d decimal.Decimal }
+// OptionalDecimal is an amount the service leaves empty ("" or null)
+// where none applies (a quote's markup), read as zero; otherwise the
+// decimal itself. It reads where it lies, so that the quote holding it
+// needs no reading of its own (a page of tickets would be read twice).
+type OptionalDecimal struct{ decimal.Decimal }
 
-func (o *optDecimal) UnmarshalJSON(b []byte) error {
+func (o *OptionalDecimal) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	if bytes.Equal(b, []byte("null")) || bytes.Equal(b, []byte(`""`)) {
-		o.d = decimal.Zero
+		o.Decimal = decimal.Zero
 		return nil
 	}
-	return o.d.UnmarshalJSON(b)
+	return o.Decimal.UnmarshalJSON(b)
 }
 
 // optUUID reads a UUID that may be "" or null (nil pointer).
@@ -38,34 +41,6 @@ func (o *optUUID) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	o.id = &id
-	return nil
-}
-
-// UnmarshalJSON accepts an empty markupAmount when no markup applies.
-func (q *Quote) UnmarshalJSON(b []byte) error {
-	type plain Quote
-	aux := struct {
-		*plain
-		MarkupAmount optDecimal `json:"markupAmount"`
-	}{plain: (*plain)(q)}
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	q.MarkupAmount = aux.MarkupAmount.d
-	return nil
-}
-
-// UnmarshalJSON accepts an empty markupAmount when no markup applies.
-func (q *TicketQuote) UnmarshalJSON(b []byte) error {
-	type plain TicketQuote
-	aux := struct {
-		*plain
-		MarkupAmount optDecimal `json:"markupAmount"`
-	}{plain: (*plain)(q)}
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	q.MarkupAmount = aux.MarkupAmount.d
 	return nil
 }
 

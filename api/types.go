@@ -137,7 +137,7 @@ type Quote struct {
 	OutputCurrency       string          `json:"outputCurrency"`
 	OutputPaymentMethod  string          `json:"outputPaymentMethod"`
 	OutputAmount         decimal.Decimal `json:"outputAmount"`
-	MarkupAmount         decimal.Decimal `json:"markupAmount"`
+	MarkupAmount         OptionalDecimal `json:"markupAmount"`
 	MarkupCurrency       string          `json:"markupCurrency"`
 	InputThirdParty      bool            `json:"inputThirdParty"`
 	OutputThirdParty     bool            `json:"outputThirdParty"`
@@ -160,7 +160,7 @@ type TicketQuote struct {
 	OutputPaymentMethod string          `json:"outputPaymentMethod"`
 	OutputAmount        decimal.Decimal `json:"outputAmount"`
 	MarkupCurrency      string          `json:"markupCurrency"`
-	MarkupAmount        decimal.Decimal `json:"markupAmount"`
+	MarkupAmount        OptionalDecimal `json:"markupAmount"`
 	SendMethod          string          `json:"sendMethod"`
 	InputThirdParty     bool            `json:"inputThirdParty"`
 	OutputThirdParty    bool            `json:"outputThirdParty"`

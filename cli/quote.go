@@ -156,7 +156,7 @@ func quoteTable(q *api.Quote, s *session) Table {
 	addConversion(add, conversion{q.InputAmount, q.InputCurrency, q.InputPaymentMethod, q.OutputAmount, q.OutputCurrency, q.OutputPaymentMethod, q.BasePrice, q.PairName, q.AppliedFees})
 	add("pair", q.PairName)
 	if !q.MarkupAmount.IsZero() {
-		add("markup_amount", money.Wire(q.MarkupAmount, q.MarkupCurrency))
+		add("markup_amount", money.Wire(q.MarkupAmount.Decimal, q.MarkupCurrency))
 		add("markup_currency", q.MarkupCurrency)
 	}
 	add("valid_for", quoteLife.String())

@@ -161,5 +161,5 @@ func markup(q api.TicketQuote) string {
 	if q.MarkupCurrency == "" && q.MarkupAmount.IsZero() {
 		return ""
 	}
-	return money.Wire(q.MarkupAmount, q.MarkupCurrency)
+	return money.Wire(q.MarkupAmount.Decimal, q.MarkupCurrency)
 }

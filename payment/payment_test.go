@@ -42,7 +42,7 @@ func quoteOf(in Intent) *api.Quote {
 		q.OutputAmount = r.OutputAmount.Decimal
 	}
 	if in.Markup.Any() {
-		q.MarkupCurrency, q.MarkupAmount = r.MarkupCurrency, d("1")
+		q.MarkupCurrency, q.MarkupAmount = r.MarkupCurrency, api.OptionalDecimal{Decimal: d("1")}
 	}
 	return q
 }

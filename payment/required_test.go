@@ -19,7 +19,7 @@ func TestRequiredBlocksForEveryKindOfQuote(t *testing.T) {
 	}
 	withMarkup := func(x *api.Quote) *api.Quote {
 		x.MarkupCurrency = x.InputCurrency
-		x.MarkupAmount = decimal.RequireFromString("1.50")
+		x.MarkupAmount.Decimal = decimal.RequireFromString("1.50")
 		return x
 	}
 	cases := []struct {
@@ -86,7 +86,7 @@ func TestMarkupIsDetectedFromEitherField(t *testing.T) {
 	if !payment.HasMarkup(&api.Quote{MarkupCurrency: "BRL"}) {
 		t.Error("markup currency alone not seen as a markup")
 	}
-	if !payment.HasMarkup(&api.Quote{MarkupAmount: decimal.RequireFromString("0.01")}) {
+	if !payment.HasMarkup(&api.Quote{MarkupAmount: api.OptionalDecimal{Decimal: decimal.RequireFromString("0.01")}}) {
 		t.Error("markup amount alone not seen as a markup")
 	}
 }

@@ -45,7 +45,7 @@ func priceToday(ctx context.Context, svc Service, op *api.Operation, acct uuid.U
 	in.Account = acct
 	qr := in.QuoteRequest()
 	if q.MarkupAmount.IsPositive() {
-		qr.MarkupInputFixedFee, qr.MarkupCurrency = decimal.NewNullDecimal(q.MarkupAmount), q.MarkupCurrency
+		qr.MarkupInputFixedFee, qr.MarkupCurrency = decimal.NewNullDecimal(q.MarkupAmount.Decimal), q.MarkupCurrency
 	}
 	fresh, err := svc.Quote(ctx, qr)
 	return today{q: fresh, err: err}

@@ -82,7 +82,7 @@ func (o *outFake) Quote(ctx context.Context, r api.QuoteRequest) (*api.Quote, er
 	q.OutputBrCode = r.OutputBrCode
 	if r.MarkupFloatingFee.Valid {
 		q.MarkupCurrency = r.MarkupCurrency
-		q.MarkupAmount = q.InputAmount.Mul(r.MarkupFloatingFee.Decimal)
+		q.MarkupAmount.Decimal = q.InputAmount.Mul(r.MarkupFloatingFee.Decimal)
 	}
 	return q, nil
 }

@@ -200,7 +200,7 @@ func (m *Screen) amountLines(q *api.Quote) []string {
 		add(label, padRight(f.Type, 15)+" "+money.Format(f.Amount, f.Currency)+" "+f.Currency)
 	}
 	if payment.HasMarkup(q) {
-		add("Markup", money.Format(q.MarkupAmount, q.MarkupCurrency)+" "+q.MarkupCurrency)
+		add("Markup", money.Format(q.MarkupAmount.Decimal, q.MarkupCurrency)+" "+q.MarkupCurrency)
 	}
 	if q.BlockchainSendMethod != "" {
 		add("Send method", q.BlockchainSendMethod)

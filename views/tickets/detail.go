@@ -140,7 +140,7 @@ func ticketLines(t *api.Ticket, th *ui.Theme, width int, loc *time.Location, now
 	}
 	s.KV("Send method", q.SendMethod)
 	if q.MarkupCurrency != "" {
-		s.KV("Markup", amt(q.MarkupAmount, q.MarkupCurrency))
+		s.KV("Markup", amt(q.MarkupAmount.Decimal, q.MarkupCurrency))
 	}
 	s.KV("Third-party input", yesNo(q.InputThirdParty))
 	s.KV("Third-party output", yesNo(q.OutputThirdParty))
