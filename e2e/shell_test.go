@@ -445,6 +445,10 @@ func TestE2EHelpListsLiveKeysAndEscGoesBack(t *testing.T) {
 	tm.Type("accesses")
 	tm.Send("Enter")
 	tm.WaitFor("permission matrix", frameWait)
+	// The keys that act on a row are listed once a row is: the embedded
+	// sandbox answers who the user is before it has built the history
+	// the list waits for.
+	tm.WaitFor("approver1@acme", dataWait)
 	tm.Send("?")
 	s := tm.WaitFor("Global", frameWait)
 	for _, want := range []string{"copy access id", "refresh", "switch account", "quit"} {
