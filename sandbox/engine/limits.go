@@ -150,20 +150,17 @@ type usageOf struct {
 // waits.
 type usageMemo struct {
 	mu   sync.Mutex
-	gen  uint64 // tickets written so far
 	memo map[*Account]usageAt
 }
 
 type usageAt struct {
 	start time.Time
-	gen   uint64
 	used  map[string]Usage
 }
 
 // changed forgets every account's usage: a ticket was written.
 func (m *usageMemo) changed() {
 	m.mu.Lock()
-	m.gen++
 	m.memo = nil
 	m.mu.Unlock()
 }
@@ -175,7 +172,7 @@ func (m *usageMemo) get(acct *Account, start time.Time) (map[string]Usage, bool)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	u, ok := m.memo[acct]
-	if !ok || u.gen != m.gen || !u.start.Equal(start) {
+	if !ok || !u.start.Equal(start) {
 		return nil, false
 	}
 	return u.used, true
@@ -189,5 +186,5 @@ func (m *usageMemo) put(acct *Account, start time.Time, used map[string]Usage) {
 	if m.memo == nil {
 		m.memo = map[*Account]usageAt{}
 	}
-	m.memo[acct] = usageAt{start: start, gen: m.gen, used: used}
+	m.memo[acct] = usageAt{start: start, used: used}
 }

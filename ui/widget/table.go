@@ -188,7 +188,7 @@ type Table struct {
 	selFor string
 
 	src   Source
-	ids2  IDSource // src, when the filter matches its IDs
+	idSrc IDSource // src, when the filter matches its IDs
 	text  arena
 	items []item
 	// ids and orig are an eager table's row IDs and cells (joined); nil
@@ -256,7 +256,7 @@ func NewTable(cols ...Column) *Table {
 // not depend on the columns). Every loaded row is dropped.
 func (t *Table) SetSource(src Source) {
 	t.src = src
-	t.ids2, _ = src.(IDSource)
+	t.idSrc, _ = src.(IDSource)
 	t.Load(nil, true, nil)
 }
 
@@ -487,8 +487,8 @@ func (t *Table) rematch(pos int) {
 // IDs matched too when the source's are.
 func (t *Table) searchChunks(q string, from, to, parts int) []int32 {
 	var also func(int32) bool
-	if t.ids2 != nil {
-		also = func(pos int32) bool { return t.ids2.IDHolds(int(pos), q) }
+	if t.idSrc != nil {
+		also = func(pos int32) bool { return t.idSrc.IDHolds(int(pos), q) }
 	}
 	return t.text.searchChunks(q, t.items, from, to, parts, also)
 }
@@ -502,7 +502,7 @@ func (t *Table) holds(pos int, q string) bool {
 // idHolds reports whether the ID of the row at pos holds q, when the
 // source's IDs are matched.
 func (t *Table) idHolds(pos int, q string) bool {
-	return t.ids2 != nil && t.ids2.IDHolds(pos, q)
+	return t.idSrc != nil && t.idSrc.IDHolds(pos, q)
 }
 
 // textOf is the filter text of the row at pos.

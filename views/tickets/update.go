@@ -430,7 +430,7 @@ func (m *Model) movingNow() []*record {
 			delete(m.watched, id)
 			continue
 		}
-		if r := m.list.Items()[pos]; r.ID == id && moving(r, now) {
+		if r := m.list.Items()[pos]; moving(r, now) {
 			found = append(found, listed{r, pos})
 		} else {
 			delete(m.watched, id)
