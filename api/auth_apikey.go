@@ -188,26 +188,35 @@ func (a *APIKeyAuth) stamp(method, requestURI string, body []byte) int64 {
 	h.WriteString(requestURI)
 	h.Write(body)
 	key := h.Sum64()
+	for {
+		ms, wait := a.tryStamp(key)
+		if wait <= 0 {
+			return ms
+		}
+		a.sleep(wait)
+	}
+}
+
+// tryStamp takes the clock's millisecond for the message hashed as key, or
+// says how long to wait for the next one. The wait is spent outside mu, so
+// a message that must wait holds up no other.
+func (a *APIKeyAuth) tryStamp(key uint64) (int64, time.Duration) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for {
-		now := a.now()
-		ms := now.UnixMilli()
-		switch {
-		case ms > a.lastMS || a.lastMS-ms >= 5000:
-			a.lastMS, a.full = ms, false
-			clear(a.sent)
-		case ms < a.lastMS:
-			a.sleep(time.UnixMilli(a.lastMS).Sub(now))
-			continue
-		}
-		if _, again := a.sent[key]; again || a.full {
-			a.sleep(time.UnixMilli(ms + 1).Sub(now))
-			continue
-		}
-		a.sent[key] = struct{}{}
-		return ms
+	now := a.now()
+	ms := now.UnixMilli()
+	switch {
+	case ms > a.lastMS || a.lastMS-ms >= 5000:
+		a.lastMS, a.full = ms, false
+		clear(a.sent)
+	case ms < a.lastMS:
+		return 0, max(time.UnixMilli(a.lastMS).Sub(now), time.Nanosecond)
 	}
+	if _, again := a.sent[key]; again || a.full {
+		return 0, max(time.UnixMilli(ms+1).Sub(now), time.Nanosecond)
+	}
+	a.sent[key] = struct{}{}
+	return ms, 0
 }
 
 // Sign returns the base64 signature of timestamp + method + requestURI +

@@ -331,3 +331,44 @@ func TestStampsNeverRunAheadOfTheClock(t *testing.T) {
 		t.Fatalf("a clock set back an hour: stamped %d, clock %d", ms, clock.UnixMilli())
 	}
 }
+
+// TestAStampThatWaitsHoldsUpNoOther: while the same message twice waits
+// for the next millisecond, another message is stamped with this one at
+// once (a burst of identical quotes from one client used to hold every
+// other request of the process behind each wait).
+func TestAStampThatWaitsHoldsUpNoOther(t *testing.T) {
+	a, err := NewAPIKeyAuth(testKey, keyFixtures(t)[0].pem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	clock := time.UnixMilli(1763633400123)
+	a.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	waiting, release := make(chan struct{}), make(chan struct{})
+	a.sleep = func(d time.Duration) {
+		close(waiting)
+		<-release
+		mu.Lock()
+		clock = clock.Add(d)
+		mu.Unlock()
+	}
+	a.stamp("GET", "/v2/account/quote/fixed-rate?inputAmount=100", nil)
+	second := make(chan int64)
+	go func() { second <- a.stamp("GET", "/v2/account/quote/fixed-rate?inputAmount=100", nil) }()
+	<-waiting
+	other := make(chan int64, 1)
+	go func() { other <- a.stamp("GET", "/v2/account/quote/fixed-rate?inputAmount=101", nil) }()
+	select {
+	case ms := <-other:
+		if ms != 1763633400123 {
+			t.Fatalf("another message stamped %d", ms)
+		}
+	case <-time.After(5 * time.Second):
+		close(release)
+		t.Fatal("another message waited for the same message's next millisecond")
+	}
+	close(release)
+	if ms := <-second; ms != 1763633400124 {
+		t.Fatalf("the same message again stamped %d, not the next millisecond", ms)
+	}
+}
