@@ -1220,6 +1220,7 @@ func TestEndpoints(t *testing.T) {
 var notEndpoints = map[string]string{
 	"Raw":                    "sends any method and path by hand; TestAPIGetBalances in the main package",
 	"FindTicketByExternalID": "a ListTickets filtered by externalId; sandbox_test.go",
+	"TicketPages":            "ListTickets from a cursor to the last page, read ahead; readahead_test.go and sandbox_test.go",
 }
 
 // TestEndpointsCoverService makes sure the table exercises every request

@@ -425,3 +425,44 @@ func TestSandboxCreationsThroughDroppedConnections(t *testing.T) {
 		})
 	}
 }
+
+// TestTicketPagesReadsWhatListTicketsReads: against the emulator, the
+// pages read ahead are the pages asked for one after the other: the same
+// tickets, in the same order, for the whole history and for a filter.
+func TestTicketPagesReadsWhatListTicketsReads(t *testing.T) {
+	r := startSandbox(t, "")
+	c := clientAs(t, r, "operator")
+	ctx := context.Background()
+	for _, f := range []api.TicketFilter{{}, {Status: string(api.TicketPaid)}} {
+		var want, got []uuid.UUID
+		for q := f; ; {
+			p, err := c.ListTickets(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tk := range p.Items {
+				want = append(want, tk.ID)
+			}
+			if !p.More() {
+				break
+			}
+			q.Cursor = p.Cursor
+		}
+		pages := 0
+		for p, err := range c.TicketPages(ctx, f) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages++
+			for _, tk := range p.Items {
+				got = append(got, tk.ID)
+			}
+		}
+		if len(want) <= 50 || pages < 2 {
+			t.Fatalf("filter %+v: %d tickets in %d pages: the history should span pages", f, len(want), pages)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("filter %+v: read ahead %d tickets, one by one %d, or another order", f, len(got), len(want))
+		}
+	}
+}

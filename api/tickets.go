@@ -15,6 +15,11 @@ import (
 // ListTickets returns one page of tickets, newest first. Time filters are
 // sent as RFC 3339 (the only list where the service wants them so).
 func (c *Client) ListTickets(ctx context.Context, f TicketFilter) (Page[Ticket], error) {
+	return page[Ticket](ctx, c, ticketsCall(f), keyTickets)
+}
+
+// ticketsCall is the request of the page of tickets f selects.
+func ticketsCall(f TicketFilter) call {
 	q := newQuery().sub(f.SubAccountID).
 		rfc3339("createdAfter", f.CreatedAfter).
 		rfc3339("createdBefore", f.CreatedBefore).
@@ -26,7 +31,7 @@ func (c *Client) ListTickets(ctx context.Context, f TicketFilter) (Page[Ticket],
 		str("outputPaymentMethod", f.OutputPaymentMethod).
 		str("endToEndId", f.EndToEndID).
 		str("externalId", f.ExternalID)
-	return page[Ticket](ctx, c, call{method: http.MethodGet, path: pathTickets, query: q.values()}, keyTickets)
+	return call{method: http.MethodGet, path: pathTickets, query: q.values()}
 }
 
 // GetTicket reads one ticket. A ticket of another account scope is a 404.

@@ -3,6 +3,7 @@ package tickets
 import (
 	"context"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,6 +56,24 @@ func (f *fakeService) ListTickets(_ context.Context, q api.TicketFilter) (api.Pa
 			(q.CreatedAfter.IsZero() || !t.CreatedAt.Before(q.CreatedAfter)) &&
 			(q.CreatedBefore.IsZero() || t.CreatedAt.Before(q.CreatedBefore))
 	}, q.Cursor, f.pageSize), nil
+}
+
+func (f *fakeService) TicketPages(ctx context.Context, q api.TicketFilter) iter.Seq2[api.Page[api.Ticket], error] {
+	return pagesOf(ctx, q, f.ListTickets)
+}
+
+// pagesOf reads the pages of q one after the other through list: the
+// pages the client reads ahead, without the reading ahead.
+func pagesOf(ctx context.Context, q api.TicketFilter, list func(context.Context, api.TicketFilter) (api.Page[api.Ticket], error)) iter.Seq2[api.Page[api.Ticket], error] {
+	return func(yield func(api.Page[api.Ticket], error) bool) {
+		for {
+			p, err := list(ctx, q)
+			if !yield(p, err) || err != nil || !p.More() {
+				return
+			}
+			q.Cursor = p.Cursor
+		}
+	}
 }
 
 func (f *fakeService) GetTicket(_ context.Context, _ uuid.UUID, id uuid.UUID) (*api.Ticket, error) {

@@ -65,7 +65,8 @@ func records(p api.Page[api.Ticket], err error) (api.Page[*record], error) {
 // page the list takes: the service answers the next pages and the client
 // decodes them while the screen files the last one, instead of each page
 // waiting for the one before to be filed (a million tickets are 20,000
-// pages).
+// pages); the client asks each page before it decodes the one before
+// (Service.TicketPages).
 const readAhead = 4
 
 // A stream is the read-ahead of one screen loading to the end: a goroutine
@@ -153,26 +154,21 @@ func (m *Model) takeStream(q api.TicketFilter, svc Service, life context.Context
 	return st
 }
 
-// read reads the pages from q until the last, an error, or ctx's end;
-// each request is bounded as one the list makes itself.
+// read reads the pages from q until the last, an error, or ctx's end, each
+// asked for while the one before is decoded and made into records (the
+// client bounds each request).
 func (st *stream) read(ctx context.Context, svc Service, q api.TicketFilter) {
 	defer close(st.pages)
-	for {
-		rctx, cancel := context.WithTimeout(ctx, ui.RequestTimeout)
-		p, err := records(svc.ListTickets(rctx, q))
-		cancel()
+	for p, err := range svc.TicketPages(ctx, q) {
 		if ctx.Err() != nil {
 			return
 		}
+		rp, err := records(p, err)
 		select {
-		case st.pages <- streamPage{p, err}:
+		case st.pages <- streamPage{rp, err}:
 		case <-ctx.Done():
 			return
 		}
-		if err != nil || !p.More() {
-			return
-		}
-		q.Cursor = p.Cursor
 	}
 }
 

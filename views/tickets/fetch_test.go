@@ -2,6 +2,7 @@ package tickets
 
 import (
 	"context"
+	"iter"
 	"strconv"
 	"testing"
 	"time"
@@ -129,6 +130,10 @@ func (g gatedService) ListTickets(ctx context.Context, q api.TicketFilter) (api.
 	g.asked <- struct{}{}
 	<-g.gate
 	return g.fakeService.ListTickets(ctx, q)
+}
+
+func (g gatedService) TicketPages(ctx context.Context, q api.TicketFilter) iter.Seq2[api.Page[api.Ticket], error] {
+	return pagesOf(ctx, q, g.ListTickets)
 }
 
 // TestGGoesOnWhileAReloadIsOnItsWay: the reload's first page, asked for

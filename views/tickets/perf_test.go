@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"iter"
 	"os"
 	"os/exec"
 	"runtime"
@@ -54,6 +55,10 @@ func (g *genService) ListTickets(_ context.Context, q api.TicketFilter) (api.Pag
 		p.Cursor = strconv.Itoa(g.sent)
 	}
 	return p, nil
+}
+
+func (g *genService) TicketPages(ctx context.Context, q api.TicketFilter) iter.Seq2[api.Page[api.Ticket], error] {
+	return pagesOf(ctx, q, g.ListTickets)
 }
 
 // loadAll loads total tickets into a fresh browser, page by page, through

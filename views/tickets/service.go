@@ -2,6 +2,7 @@ package tickets
 
 import (
 	"context"
+	"iter"
 
 	"github.com/google/uuid"
 
@@ -11,6 +12,10 @@ import (
 // Service is what the ticket browser asks of the service.
 type Service interface {
 	ListTickets(ctx context.Context, q api.TicketFilter) (api.Page[api.Ticket], error)
+	// TicketPages reads the pages of q from its cursor to the last, each
+	// asked for before the one before it is decoded (G's loading to the
+	// end).
+	TicketPages(ctx context.Context, q api.TicketFilter) iter.Seq2[api.Page[api.Ticket], error]
 	GetTicket(ctx context.Context, account, id uuid.UUID) (*api.Ticket, error)
 	TicketReceipt(ctx context.Context, account, id uuid.UUID) ([]byte, error)
 	// CancelTicket cancels an UNPAID ticket; any other state is refused
