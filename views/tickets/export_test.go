@@ -198,7 +198,7 @@ func TestGLoadsEveryTicketAndEscStops(t *testing.T) {
 	m := start(t, svc, 120, 30)
 	_, cmd := m.Update(screentest.KeyPress("G"))
 	cmd = step(t, m, cmd)
-	mustContain(t, screen(m), "100 loaded · loading to the end (1 pages so far) · esc stops")
+	mustContain(t, screen(m), "100 loaded · loading to the end · esc stops")
 	if !bindsEnabled(m, "esc") {
 		t.Fatal("esc is not offered while loading to the end")
 	}

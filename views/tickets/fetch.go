@@ -78,6 +78,7 @@ type stream struct {
 	next   api.TicketFilter
 	taken  bool
 	pages  chan streamPage
+	held   *streamPage // a page read from pages but not handed over yet (join)
 	cancel context.CancelFunc
 }
 
@@ -104,28 +105,61 @@ func (m *Model) aheadCall(q api.TicketFilter) listing.PageCall[*record] {
 	svc, life := m.svc, m.s.Context()
 	return func(ctx context.Context) (api.Page[*record], error) {
 		st := m.takeStream(q, svc, life)
-		select {
-		case r, ok := <-st.pages:
-			if !ok {
-				// The stream was stopped before it read this page (a
-				// reload, the session's end): the page is asked for here.
+		var r streamPage
+		var ok bool
+		if st.held != nil {
+			r, ok, st.held = *st.held, true, nil
+		} else {
+			select {
+			case r, ok = <-st.pages:
+			case <-ctx.Done():
+				// The page on its way would be the next one's: the next
+				// call starts again from its own cursor.
 				m.dropStream(st)
-				return records(svc.ListTickets(ctx, q))
+				return api.Page[*record]{}, ctx.Err()
 			}
-			m.ahead.Lock()
-			st.taken = false
-			if r.err == nil && r.p.More() {
-				st.next.Cursor = r.p.Cursor
-			} else if m.ahead.cur == st {
-				m.ahead.cur = nil
-			}
-			m.ahead.Unlock()
-			return r.p, r.err
-		case <-ctx.Done():
-			// The page on its way would be the next one's: the next call
-			// starts again from its own cursor.
+		}
+		if !ok {
+			// The stream was stopped before it read this page (a reload,
+			// the session's end): the page is asked for here.
 			m.dropStream(st)
-			return api.Page[*record]{}, ctx.Err()
+			return records(svc.ListTickets(ctx, q))
+		}
+		st.join(&r)
+		m.ahead.Lock()
+		st.taken = false
+		if r.err == nil && r.p.More() {
+			st.next.Cursor = r.p.Cursor
+		} else if m.ahead.cur == st {
+			m.ahead.cur = nil
+		}
+		m.ahead.Unlock()
+		return r.p, r.err
+	}
+}
+
+// joinMax bounds how many tickets one message of G's loading carries.
+const joinMax = 1000
+
+// join adds to r the pages the stream has read already, up to joinMax
+// tickets: the screen files them and draws its frame once, not once a
+// page, when it is what keeps G waiting. A page with an error is held for
+// the next call.
+func (st *stream) join(r *streamPage) {
+	for r.err == nil && r.p.More() && len(r.p.Items) < joinMax {
+		select {
+		case more, ok := <-st.pages:
+			if !ok {
+				return
+			}
+			if more.err != nil {
+				st.held = &more
+				return
+			}
+			r.p.Items = append(r.p.Items, more.p.Items...)
+			r.p.Cursor = more.p.Cursor
+		default:
+			return
 		}
 	}
 }

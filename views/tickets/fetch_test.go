@@ -2,6 +2,7 @@ package tickets
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"strconv"
 	"testing"
@@ -179,5 +180,73 @@ func TestGGoesOnWhileAReloadIsOnItsWay(t *testing.T) {
 	a := <-got
 	if a.err != nil || len(a.p.Items) != 10 || a.p.Items[0].ID != fake.tickets[loaded].ID || !a.p.More() {
 		t.Fatalf("G's page: %d items, more %v, %v", len(a.p.Items), a.p.More(), a.err)
+	}
+}
+
+// failingAt fails the list request of one cursor.
+type failingAt struct {
+	*fakeService
+	cursor string
+}
+
+func (f failingAt) ListTickets(ctx context.Context, q api.TicketFilter) (api.Page[api.Ticket], error) {
+	if q.Cursor == f.cursor {
+		f.fakeService.ListTickets(ctx, q) // counted as asked
+		return api.Page[api.Ticket]{}, errors.New("the service is down")
+	}
+	return f.fakeService.ListTickets(ctx, q)
+}
+
+func (f failingAt) TicketPages(ctx context.Context, q api.TicketFilter) iter.Seq2[api.Page[api.Ticket], error] {
+	return pagesOf(ctx, q, f.ListTickets)
+}
+
+// TestGTakesThePagesReadAlreadyAtOnce: the pages G's read-ahead holds
+// when the list asks are handed over as one, in order, with the last one's
+// cursor; a page that failed among them is kept for the list's next call,
+// after the good ones.
+func TestGTakesThePagesReadAlreadyAtOnce(t *testing.T) {
+	fake := &fakeService{tickets: makeTickets(300), pageSize: 10}
+	m := start(t, fake, 100, 30)
+	loaded := m.list.Len()
+	// The fourth page after the first of the loading fails.
+	failAt := strconv.Itoa(loaded + 40)
+	m.svc = failingAt{fake, failAt}
+	asked := fake.asked()
+	m.list.LoadToEnd()
+	ctx := context.Background()
+	call, err := m.query(m.list.Cursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := call(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The pages after it up to the failing one are read, and it is asked.
+	waitQueries(t, fake, asked+1+len(first.Items)/10+3)
+	next, err := m.query(first.Cursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := next(ctx)
+	if err != nil {
+		t.Fatalf("the pages read before the failing one: %v", err)
+	}
+	from := loaded + len(first.Items)
+	if len(got.Items) != loaded+40-from || got.Cursor != failAt {
+		t.Fatalf("handed over %d tickets up to cursor %q; want the %d before cursor %s", len(got.Items), got.Cursor, loaded+40-from, failAt)
+	}
+	for i, r := range got.Items {
+		if r.ID != fake.tickets[from+i].ID {
+			t.Fatalf("ticket %d out of order", i)
+		}
+	}
+	last, err := m.query(got.Cursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := last(ctx); err == nil || err.Error() != "the service is down" {
+		t.Fatalf("the failed page: %v", err)
 	}
 }

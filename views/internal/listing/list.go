@@ -58,15 +58,13 @@ type List[T any] struct {
 
 	// toEnd is set while G loads every page to the end: each page asks for
 	// the next at once, with no MaxPages bound (a history of 100k tickets
-	// is 2,000 pages), until the last one, an error, or esc. endPages and
-	// endRows count what it brought, for the progress line; endSeen are
+	// is 2,000 pages), until the last one, an error, or esc. endSeen are
 	// the cursors met meanwhile: a page may come empty (a screen that
 	// leaves out what it does not list) and the loading goes on, but a
 	// cursor met twice would loop, and stops it.
-	toEnd             bool
-	endPages, endRows int
-	endSeen           map[string]bool
-	endKey, stopKey   key.Binding
+	toEnd           bool
+	endSeen         map[string]bool
+	endKey, stopKey key.Binding
 
 	// selectID is selected when a page brings it (a record just created).
 	selectID string
@@ -308,7 +306,7 @@ func (l *List[T]) LoadToEnd() tea.Cmd {
 	if !l.More {
 		return nil
 	}
-	l.toEnd, l.endPages, l.endRows = true, 0, 0
+	l.toEnd = true
 	l.endSeen = map[string]bool{l.Cursor: true}
 	l.relayout()
 	if l.Loading() {
@@ -395,8 +393,6 @@ func (l *List[T]) page(msg PageMsg[T]) tea.Cmd {
 	var next tea.Cmd
 	switch {
 	case l.toEnd:
-		l.endPages++
-		l.endRows += len(msg.Value.Items)
 		switch {
 		case l.More && l.endSeen[l.Cursor]:
 			l.toEnd = false
@@ -426,7 +422,7 @@ func (l *List[T]) Count(notes ...string) string {
 	case !l.Started || (l.Loading() && n == 0):
 		s = "loading " + l.what + "…"
 	case l.toEnd:
-		s = fmt.Sprintf("%d loaded · loading to the end (%d pages so far) · esc stops", n, l.endPages)
+		s = fmt.Sprintf("%d loaded · loading to the end · esc stops", n)
 	case l.Loading():
 		s = fmt.Sprintf("%d loaded · loading more…", n)
 	case l.More:
