@@ -98,6 +98,8 @@ type Root struct {
 	opts  Options
 	theme *Theme
 	keys  GlobalKeys
+	// chrome remembers the tab bar and the footer's hints drawn lately.
+	chrome *memo[chromeKey, string]
 
 	width, height int
 	layout        Layout
@@ -170,6 +172,7 @@ func New(opts Options) *Root {
 		resolving:  strings.TrimSpace(opts.SubAccount),
 		filters:    map[string]string{},
 		pulseArmed: new(atomic.Bool),
+		chrome:     newMemo[chromeKey, string](64),
 		width:      80,
 		height:     24,
 		layout:     NewLayout(80, 24, false, false),

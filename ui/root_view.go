@@ -180,6 +180,25 @@ func (r *Root) tabsView(w int) string {
 	if n == 0 {
 		return ""
 	}
+	// The bar is drawn again only when what it shows changed.
+	titles := make([]string, n)
+	for i := range n {
+		titles[i] = r.title(i)
+	}
+	k := chromeKey{w: w, n: r.active, theme: r.theme, text: strings.Join(titles, "\x00")}
+	return r.chrome.get(k, func() string { return r.drawTabs(w) })
+}
+
+// chromeKey is what the tab bar or the footer's hints are drawn from: the
+// room, the shown screen (or the mode), the theme and the texts.
+type chromeKey struct {
+	w, n  int
+	theme *Theme
+	text  string
+}
+
+// drawTabs is tabsView drawn.
+func (r *Root) drawTabs(w int) string {
 	// Below the full titles, a length is chosen with room for the longest
 	// title after the tabs, so that the shown one is named on every
 	// screen; short of that, the tight names alone, else the keys.
@@ -394,13 +413,13 @@ func (r *Root) footerView(w int) string {
 	return Spread(left, rs, w)
 }
 
-// hintsView is the short help: the screen's live bindings, then the global
-// ones that matter in this mode.
-func (r *Root) hintsView() string {
+// hintBindings are the short help: the screen's live bindings, then the
+// global ones that matter in this mode.
+func (r *Root) hintBindings() []key.Binding {
 	var bs []key.Binding
 	switch r.Mode() {
 	case ModePrompt, ModeCommand, ModeFilter:
-		return ""
+		return nil
 	case ModeHelp:
 		closeHelp := r.keys.Help
 		closeHelp.SetHelp("?/esc/q", "close help")
@@ -419,13 +438,28 @@ func (r *Root) hintsView() string {
 		}
 		bs = append(bs, r.globalBindings(true)...)
 	}
-	return r.renderHints(bs)
+	return bs
 }
 
-// hintsFit is hintsView in room cells: whole hints only, as many as fit,
+// hintsFit is the short help in room cells: whole hints only, as many as fit,
 // so that no hint is read cut ("n new quot…"); help (?) lists the rest.
 func (r *Root) hintsFit(room int) string {
-	all := r.hintsView()
+	bs := r.hintBindings()
+	if len(bs) == 0 {
+		return ""
+	}
+	var text strings.Builder
+	for _, b := range bs {
+		if b.Enabled() {
+			text.WriteString(b.Help().Key + "\x00" + b.Help().Desc + "\x00")
+		}
+	}
+	k := chromeKey{w: room, n: -1, theme: r.theme, text: text.String()}
+	return r.chrome.get(k, func() string { return fitHints(r.renderHints(bs), room) })
+}
+
+// fitHints is as many of the rendered hints all as fit in room cells.
+func fitHints(all string, room int) string {
 	if lipgloss.Width(all) <= room {
 		return all
 	}

@@ -15,16 +15,30 @@ import (
 // safe: an escape sequence or a bidirectional control that came from
 // outside in a name is shown escaped (termsafe.Styled), never acted on;
 // the screens' own colours stay.
+//
+// A line drawn in the frame before is not measured again (truncated).
 func Truncate(s string, w int) string {
-	if w <= 0 {
+	if w <= 0 || s == "" {
 		return ""
 	}
-	s = termsafe.Styled(s)
-	if lipgloss.Width(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
+	return truncated.get(cut{s, w}, func() string {
+		s := termsafe.Styled(s)
+		if lipgloss.Width(s) <= w {
+			return s
+		}
+		return ansi.Truncate(s, w, "…")
+	})
 }
+
+// cut is a line and the width it is cut to.
+type cut struct {
+	s string
+	w int
+}
+
+// truncated remembers the lines of the last frames, cut: a window of 300
+// lines (a tall one), with its chrome, several times over.
+var truncated = newMemo[cut, string](4096)
 
 // Fit makes s exactly h lines of at most w cells: longer lines are cut,
 // missing lines are added empty, extra lines are dropped. Every screen's view
