@@ -207,21 +207,7 @@ func (e *Engine) newID() uuid.UUID {
 	if e.seed != nil {
 		return e.seed.UUID()
 	}
-	return timeOrderedID()
-}
-
-// timeOrderedID is a fresh random identifier whose first bits are the
-// time it was made (UUID version 7): identifiers are opaque to clients,
-// but a stored one made later sorts after, so the indexes keyed by it
-// (a ticket's, its quote's, the live tickets') take it at their end, in a
-// page the other writes of the same commit touch already, rather than in
-// a page of its own anywhere in the file.
-func timeOrderedID() uuid.UUID {
-	id, err := uuid.NewV7()
-	if err != nil {
-		return uuid.New()
-	}
-	return id
+	return uuid.New()
 }
 
 func (e *Engine) randomHex(n int) string {

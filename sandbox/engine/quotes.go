@@ -237,7 +237,7 @@ func (e *Engine) Quote(c Caller, r *QuoteRequest) (*QuoteClaims, string, error) 
 		return nil, "", badRequest(CodeAmountTooSmall, "%s: %s %s does not cover the fees; raise the amount", p.amountField(), in, p.InputCurrency)
 	}
 	q := &QuoteClaims{
-		ID: timeOrderedID(), SubAccountID: acct.SubAccountID(), AccountID: acct.ID, AccessID: c.Access.ID,
+		ID: uuid.New(), SubAccountID: acct.SubAccountID(), AccountID: acct.ID, AccessID: c.Access.ID,
 		IssuedAt: c.Now.UnixMilli(), ExpiresAt: c.Now.Add(quoteTTL).UnixMilli(),
 		InputCurrency: p.InputCurrency, InputPaymentMethod: p.InputMethod, InputAmount: in,
 		OutputCurrency: p.OutputCurrency, OutputPaymentMethod: p.OutputMethod, OutputAmount: out,
