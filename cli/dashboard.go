@@ -13,6 +13,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
 	"github.com/tesouro-treasury/tesouro/keystore"
@@ -107,7 +109,11 @@ func (f *Factory) runDashboard(ctx context.Context) error {
 	out, drawn := newFrameWriter(f.Stdout)
 	opts.FirstFrame = drawn
 	root := ui.New(opts)
-	prog := tea.NewProgram(root, tea.WithContext(ctx), tea.WithInput(f.Stdin), tea.WithOutput(out))
+	progOpts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(f.Stdin), tea.WithOutput(out)}
+	if p, ok := f.stdoutProfile(); ok {
+		progOpts = append(progOpts, tea.WithColorProfile(p))
+	}
+	prog := tea.NewProgram(root, progOpts...)
 	_, runErr := prog.Run()
 	if err := root.Close(); err != nil {
 		slog.Warn("close", "err", err)
@@ -123,6 +129,20 @@ func (f *Factory) runDashboard(ctx context.Context) error {
 		return fmt.Errorf("terminal: %w", runErr)
 	}
 	return nil
+}
+
+// stdoutProfile is the colour profile Lip Gloss detected for the process's
+// standard output as it loaded (lipgloss.Writer: the environment, the
+// terminfo entry and, inside tmux, what "tmux info" says), when the
+// dashboard draws on that same output (Bubble Tea reads the process's
+// environment too): it would detect the same profile from the same facts
+// again, running tmux a second time before the first frame.
+func (f *Factory) stdoutProfile() (colorprofile.Profile, bool) {
+	out, ok := f.Stdout.(*os.File)
+	if !ok || out.Fd() != os.Stdout.Fd() {
+		return 0, false
+	}
+	return lipgloss.Writer.Profile, true
 }
 
 // dashboardOptions turns the target into the dashboard's options. Only
