@@ -19,6 +19,11 @@ import (
 // TestEarlyAnswersAreTheBuiltSandboxs.
 const balancesRatio = 5.0
 
+// balancesTarget is where the balances should be, from process start, in 9
+// runs of 10 on an idle machine: the test reports how many runs made it (a
+// shared machine decides too much of it for a failure).
+const balancesTarget = 60 * time.Millisecond
+
 // TestE2EStartupToBalances measures, in a real terminal, the time from
 // starting the process in sandbox mode to the operated account's balances
 // on screen, several times, interleaved with the first frame of the
@@ -63,7 +68,7 @@ func TestE2EStartupToBalances(t *testing.T) {
 			time.Sleep(2 * time.Millisecond)
 		}
 	}
-	const runs = 7
+	const runs = 10
 	var anchor, after, old, afterFrame, oldFrame []time.Duration
 	for range runs {
 		tm := startProgramGated(t, minimal)
@@ -86,12 +91,19 @@ func TestE2EStartupToBalances(t *testing.T) {
 		slices.Sort(d)
 		return d[len(d)/2]
 	}
+	within := 0
+	for _, d := range after {
+		if d <= balancesTarget {
+			within++
+		}
+	}
 	base, got := median(anchor), median(after)
 	ratio := float64(got) / float64(base)
 	frame := median(afterFrame)
 	t.Logf("process start to balances on screen: best %s, median %s, worst %s; minimal program's first frame: median %s; ratio %.2f (first frame on the way: median %s, %.2f) (%d runs)",
 		after[0].Round(time.Millisecond), got.Round(time.Millisecond), after[runs-1].Round(time.Millisecond), base.Round(time.Millisecond), ratio,
 		frame.Round(time.Millisecond), float64(frame)/float64(base), runs)
+	t.Logf("balances within %s of the process's start in %d of %d runs", balancesTarget, within, runs)
 	if before != "" {
 		b, bf := median(old), median(oldFrame)
 		t.Logf("%s: balances median %s, ratio %.2f against the minimal program; this build takes %.2fx its time (first frame: median %s, %.2f; this build %.2fx)",

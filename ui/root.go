@@ -83,8 +83,9 @@ type Options struct {
 	Heartbeat time.Duration
 	// FirstFrame, when set, is closed once the first frame has reached the
 	// terminal: Connect waits for it (at most firstFrameWait), so that
-	// starting an embedded sandbox or reading the keyring does not compete
-	// with drawing the window. Nil starts Connect at once.
+	// reading the keyring or dialling a service does not compete with
+	// drawing the window. Nil starts Connect at once (the embedded
+	// sandbox, whose first answers come sooner that way).
 	FirstFrame <-chan struct{}
 }
 
