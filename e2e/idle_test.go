@@ -31,6 +31,17 @@ func buildMinimal(t *testing.T) string {
 	return minimal
 }
 
+// buildMinimalStack builds testdata/minimalstack, the minimal program with
+// the dashboard's styling and input libraries: the floor of its start-up.
+func buildMinimalStack(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "minimalstack")
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/minimalstack").CombinedOutput(); err != nil {
+		t.Fatalf("build the minimal program with its stack: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // pid is the process id of the program in the pane: the child of the
 // pane's shell.
 func (tm *Term) pid() int {
