@@ -22,22 +22,18 @@ const idleRatio = 2.0
 
 // buildMinimal builds testdata/minimaltea, the anchor of the start-up and
 // idle measures.
-func buildMinimal(t *testing.T) string {
-	t.Helper()
-	minimal := filepath.Join(t.TempDir(), "minimaltea")
-	if out, err := exec.Command("go", "build", "-o", minimal, "./testdata/minimaltea").CombinedOutput(); err != nil {
-		t.Fatalf("build the minimal program: %v\n%s", err, out)
-	}
-	return minimal
-}
+func buildMinimal(t *testing.T) string { return buildTestProgram(t, "minimaltea") }
 
 // buildMinimalStack builds testdata/minimalstack, the minimal program with
 // the dashboard's styling and input libraries: the floor of its start-up.
-func buildMinimalStack(t *testing.T) string {
+func buildMinimalStack(t *testing.T) string { return buildTestProgram(t, "minimalstack") }
+
+// buildTestProgram builds the program in testdata/name.
+func buildTestProgram(t *testing.T, name string) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "minimalstack")
-	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/minimalstack").CombinedOutput(); err != nil {
-		t.Fatalf("build the minimal program with its stack: %v\n%s", err, out)
+	bin := filepath.Join(t.TempDir(), name)
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/"+name).CombinedOutput(); err != nil {
+		t.Fatalf("build testdata/%s: %v\n%s", name, err, out)
 	}
 	return bin
 }
