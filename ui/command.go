@@ -93,6 +93,13 @@ func (r *Root) accountNames() []string {
 	return names
 }
 
+// accountsUnknown reports whether verb completes account names and the
+// session's accounts are not listed (a listed access has its main account
+// at least): not yet, or the listing failed (accountsErr).
+func (r *Root) accountsUnknown(verb string) bool {
+	return (verb == "sub" || verb == "move") && r.session != nil && len(r.session.Accounts) == 0
+}
+
 // completions lists what the text could become.
 func (r *Root) completions(text string) []string {
 	verb, arg, hasArg := strings.Cut(text, " ")
@@ -144,6 +151,13 @@ func (r *Root) complete() {
 	switch len(cands) {
 	case 0:
 		c.err = "nothing to complete"
+		if verb, _, hasArg := strings.Cut(text, " "); hasArg && r.accountsUnknown(strings.ToLower(verb)) {
+			// Not "nothing": the names are not known (yet).
+			c.err = "the accounts are still loading: Tab again in a moment"
+			if r.accountsErr != nil {
+				c.err = "the accounts could not be listed: " + ErrorText(r.accountsErr)
+			}
+		}
 		return
 	case 1:
 		v := cands[0]

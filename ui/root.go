@@ -119,6 +119,9 @@ type Root struct {
 	// barred are the sub-accounts the accounts list left out: the
 	// switcher shows them disabled.
 	barred []api.Account
+	// accountsErr is why the accounts could not be listed, the last time
+	// they were asked for (nil once they are).
+	accountsErr error
 	// accessFails counts the failed loads of the access info in a row;
 	// while it is not zero, writes stay disabled and the load is retried.
 	accessFails int
@@ -569,6 +572,7 @@ func (r *Root) accountsLoaded(msg accountsMsg) tea.Cmd {
 	if r.session == nil {
 		return nil
 	}
+	r.accountsErr = msg.err
 	if msg.err != nil {
 		log.Printf("list accounts: %v", msg.err)
 		var cmd tea.Cmd

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -987,5 +988,30 @@ func TestFooterHintsAreNeverCut(t *testing.T) {
 		if !strings.Contains(foot, "n new quote") {
 			t.Errorf("width %d: the first hint is not whole: %q", w, foot)
 		}
+	}
+}
+
+// Tab on :sub before the accounts are listed, or after their listing
+// failed, says so rather than "nothing to complete", which would read as
+// no such account.
+func TestSubCompletionSaysWhenTheAccountsAreNotKnown(t *testing.T) {
+	h := newHarness(t, nil)
+	s := h.root.Session()
+	s.Accounts = nil // as between the access's answer and the accounts'
+	h.key(":")
+	h.typeText("sub pag")
+	h.key("tab")
+	if v := plain(h.view()); !strings.Contains(v, "the accounts are still loading") {
+		t.Fatalf("Tab before the accounts are listed:\n%s", v)
+	}
+	h.send(accountsMsg{session: s, err: errors.New("connection reset by peer")})
+	h.key("tab")
+	if v := plain(h.view()); !strings.Contains(v, "the accounts could not be listed") || !strings.Contains(v, "connection reset") {
+		t.Fatalf("Tab after the accounts failed to list:\n%s", v)
+	}
+	h.send(accountsMsg{session: s, accounts: h.fake.accounts})
+	h.key("tab")
+	if got := h.root.cmd.input.Value(); got != "sub Acme Pagamentos" {
+		t.Fatalf("Tab once the accounts are listed completed to %q", got)
 	}
 }
