@@ -126,8 +126,7 @@ func TestE2ESubCommandSwitchesAccountHeaderAndBalances(t *testing.T) {
 	prefix := string([]rune(sub.Name)[:len([]rune(sub.Name))-2])
 	tm.Send(":")
 	tm.Type("sub " + prefix)
-	tm.Send("Tab")
-	tm.WaitFor(":sub "+sub.Name, frameWait)
+	completeAccount(t, tm, ":sub "+sub.Name)
 	tm.Send("Enter")
 
 	s := tm.WaitFor("account "+sub.Name, frameWait)
@@ -138,6 +137,27 @@ func TestE2ESubCommandSwitchesAccountHeaderAndBalances(t *testing.T) {
 	s = tm.WaitFor(want, dataWait)
 	if balancesBlock(s) == balancesBlock(before) {
 		t.Errorf("balances did not change after switching to %s:\n%s", sub.Name, s)
+	}
+}
+
+// completeAccount presses Tab on the command line until it completes to
+// want, as a user would: before the accounts are listed, Tab says they are
+// still loading, and pressing it again once they are completes the name.
+func completeAccount(t *testing.T, tm *Term, want string) {
+	t.Helper()
+	deadline := time.Now().Add(dataWait)
+	for {
+		tm.Send("Tab")
+		s := tm.WaitUntil(want+", or the accounts still loading", frameWait, func(s string) bool {
+			return strings.Contains(s, want) || strings.Contains(s, "the accounts are still loading")
+		})
+		if strings.Contains(s, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the accounts were still loading after %s:\n%s", dataWait, s)
+		}
+		time.Sleep(50 * time.Millisecond) // a user's pace between two Tabs
 	}
 }
 
