@@ -147,8 +147,7 @@ func (f *Factory) runDashboard(ctx context.Context) error {
 // environment too): it would detect the same profile from the same facts
 // again, running tmux a second time before the first frame.
 func (f *Factory) stdoutProfile() (colorprofile.Profile, bool) {
-	out, ok := f.Stdout.(*os.File)
-	if !ok || out.Fd() != os.Stdout.Fd() {
+	if f.Stdout != os.Stdout {
 		return 0, false
 	}
 	return lipgloss.Writer.Profile, true

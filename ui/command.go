@@ -93,11 +93,21 @@ func (r *Root) accountNames() []string {
 	return names
 }
 
-// accountsUnknown reports whether verb completes account names and the
-// session's accounts are not listed (a listed access has its main account
-// at least): not yet, or the listing failed (accountsErr).
-func (r *Root) accountsUnknown(verb string) bool {
-	return (verb == "sub" || verb == "move") && r.session != nil && len(r.session.Accounts) == 0
+// namesAccount reports whether verb's argument is an account name.
+func namesAccount(verb string) bool { return verb == "sub" || verb == "move" }
+
+// noCandidates says why Tab found nothing for text: for an account name,
+// the session's accounts may not be listed (a listed access has its main
+// account at least), not yet or not at all (accountsErr).
+func (r *Root) noCandidates(text string) string {
+	verb, _, hasArg := strings.Cut(text, " ")
+	if !hasArg || !namesAccount(strings.ToLower(verb)) || r.session == nil || len(r.session.Accounts) > 0 {
+		return "nothing to complete"
+	}
+	if r.accountsErr != nil {
+		return "the accounts could not be listed: " + ErrorText(r.accountsErr)
+	}
+	return "the accounts are still loading: Tab again in a moment"
 }
 
 // completions lists what the text could become.
@@ -113,7 +123,7 @@ func (r *Root) completions(text string) []string {
 		return out
 	}
 	verb = strings.ToLower(verb)
-	if verb != "sub" && verb != "move" {
+	if !namesAccount(verb) {
 		return nil
 	}
 	var out []string
@@ -150,14 +160,7 @@ func (r *Root) complete() {
 	c.candidates, c.err = cands, ""
 	switch len(cands) {
 	case 0:
-		c.err = "nothing to complete"
-		if verb, _, hasArg := strings.Cut(text, " "); hasArg && r.accountsUnknown(strings.ToLower(verb)) {
-			// Not "nothing": the names are not known (yet).
-			c.err = "the accounts are still loading: Tab again in a moment"
-			if r.accountsErr != nil {
-				c.err = "the accounts could not be listed: " + ErrorText(r.accountsErr)
-			}
-		}
+		c.err = r.noCandidates(text)
 		return
 	case 1:
 		v := cands[0]
