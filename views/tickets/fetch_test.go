@@ -227,26 +227,30 @@ func TestGTakesThePagesReadAlreadyAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The pages after it up to the failing one are read, and it is asked.
-	waitQueries(t, fake, asked+1+len(first.Items)/10+3)
-	next, err := m.query(first.Cursor)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := next(ctx)
-	if err != nil {
-		t.Fatalf("the pages read before the failing one: %v", err)
-	}
-	from := loaded + len(first.Items)
-	if len(got.Items) != loaded+40-from || got.Cursor != failAt {
-		t.Fatalf("handed over %d tickets up to cursor %q; want the %d before cursor %s", len(got.Items), got.Cursor, loaded+40-from, failAt)
-	}
-	for i, r := range got.Items {
-		if r.ID != fake.tickets[from+i].ID {
-			t.Fatalf("ticket %d out of order", i)
+	// The pages from the first up to the failing one are each asked once,
+	// whether the first call joined one of them or more.
+	waitQueries(t, fake, asked+5)
+	cursor := first.Cursor
+	if from := loaded + len(first.Items); from < loaded+40 {
+		next, err := m.query(first.Cursor)
+		if err != nil {
+			t.Fatal(err)
 		}
+		got, err := next(ctx)
+		if err != nil {
+			t.Fatalf("the pages read before the failing one: %v", err)
+		}
+		if len(got.Items) != loaded+40-from || got.Cursor != failAt {
+			t.Fatalf("handed over %d tickets up to cursor %q; want the %d before cursor %s", len(got.Items), got.Cursor, loaded+40-from, failAt)
+		}
+		for i, r := range got.Items {
+			if r.ID != fake.tickets[from+i].ID {
+				t.Fatalf("ticket %d out of order", i)
+			}
+		}
+		cursor = got.Cursor
 	}
-	last, err := m.query(got.Cursor)
+	last, err := m.query(cursor)
 	if err != nil {
 		t.Fatal(err)
 	}
