@@ -47,12 +47,24 @@ func (tm *Term) pid() int {
 		tm.t.Fatalf("pane pid: %v: %s", err, out)
 	}
 	sh := strings.TrimSpace(out)
-	kids, err := os.ReadFile("/proc/" + sh + "/task/" + sh + "/children")
-	if err != nil || len(strings.Fields(string(kids))) == 0 {
-		tm.t.Fatalf("the pane's shell %s has no child: %v", sh, err)
+	deadline := time.Now().Add(frameWait)
+	for {
+		kids, err := os.ReadFile("/proc/" + sh + "/task/" + sh + "/children")
+		if f := strings.Fields(string(kids)); err == nil && len(f) > 0 {
+			pid, _ := strconv.Atoi(f[0])
+			return pid
+		}
+		// A shell that ran its one command in its own place (exec) is
+		// the program.
+		if comm, _ := os.ReadFile("/proc/" + sh + "/comm"); !strings.HasSuffix(strings.TrimSpace(string(comm)), "sh") {
+			pid, _ := strconv.Atoi(sh)
+			return pid
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("the pane's shell %s has no child: %v", sh, err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	pid, _ := strconv.Atoi(strings.Fields(string(kids))[0])
-	return pid
 }
 
 // cpuTime is the CPU time process pid has used, all its threads summed
