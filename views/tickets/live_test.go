@@ -122,7 +122,13 @@ func TestPaidTicketTimelineAndNoCancel(t *testing.T) {
 	c := operator(t)
 	tk := firstWith(t, c, api.TicketPaid)
 	m := startLive(t, c, tk.ID)
+	// A paid ticket's sheet runs past 60 lines when it has a PIX payer and
+	// a rebate: the whole timeline is read on a screen tall enough for it.
+	m.SetSize(120, 120)
 	v := screen(m)
+	if strings.Contains(v, " lines") {
+		t.Fatalf("the sheet does not fit 120 lines:\n%s", v)
+	}
 	mustContain(t, v, "✓ PAID", "Webhook events", "TICKET-COMPLETE")
 	if i, j := strings.Index(v, "TICKET-CREATED"), strings.Index(v, "TICKET-COMPLETE"); i < 0 || j < i {
 		t.Fatalf("events not oldest first:\n%s", v)
