@@ -116,7 +116,10 @@ func TestE2EMultiSignatureJourney(t *testing.T) {
 	a1.Send("n") // anything but y cancels
 	a1.WaitFor("Cancelled", 5*time.Second)
 	a1.Send("a")
-	a1.WaitFor("Approve operation", 5*time.Second)
+	// The box's own body, not its title: the "Cancelled: Approve
+	// operation …" toast may still be on screen, and a y sent before the
+	// box opens (it opens once the operation is fetched again) is lost.
+	a1.WaitFor("1 of 2 after yours", 5*time.Second)
 	a1.Send("y")
 	a1.WaitFor("1 of 2 approvals", 10*time.Second)
 	a1.WaitFor("✓ approved  approver1@", 10*time.Second)
