@@ -212,9 +212,9 @@ func (f *Factory) tracer() *slog.Logger {
 // NewClient is the one way a client of the service is built, for every
 // command and the dashboard: the request timeout, the User-Agent, and the
 // debug trace when asked for. auth may be nil for the public endpoints
-// (logging in).
-func (f *Factory) NewClient(baseURL string, auth api.Authenticator) (*api.Client, error) {
-	opts := []api.Option{api.WithTimeout(RequestTimeout), api.WithUserAgent(f.Build.UserAgent())}
+// (logging in); extra adds to these (a transport of its own).
+func (f *Factory) NewClient(baseURL string, auth api.Authenticator, extra ...api.Option) (*api.Client, error) {
+	opts := append([]api.Option{api.WithTimeout(RequestTimeout), api.WithUserAgent(f.Build.UserAgent())}, extra...)
 	if l := f.tracer(); l != nil {
 		opts = append(opts, api.WithTrace(l))
 	}

@@ -39,6 +39,9 @@ type Target struct {
 	// ScriptedWrites is the profile's permission for scripts to write
 	// (ticket create --yes) on production.
 	ScriptedWrites bool
+	// HoldHistory, for an embedded sandbox, holds the build of its demo
+	// history until it is closed (the dashboard's first frame).
+	HoldHistory <-chan struct{}
 
 	connect func(ctx context.Context) (*Conn, error)
 }
@@ -146,7 +149,9 @@ func (f *Factory) resolve(dashboard bool) (*Target, error) {
 func (f *Factory) embedded(t *Target, as string, dashboard bool) {
 	t.Embedded, t.Funding, t.DemoAccess = true, true, as
 	t.connect = func(ctx context.Context) (*Conn, error) {
-		r, err := sandbox.Start(sandbox.Config{Seed: 1, AnswerBeforeHistory: dashboard}, "127.0.0.1:0")
+		// Served in memory: only this process's client reaches it, and an
+		// idle window holds no socket.
+		r, err := sandbox.StartInProcess(sandbox.Config{Seed: 1, AnswerBeforeHistory: dashboard, HoldHistory: t.HoldHistory})
 		if err != nil {
 			return nil, fmt.Errorf("start the embedded sandbox: %w", err)
 		}
@@ -155,7 +160,7 @@ func (f *Factory) embedded(t *Target, as string, dashboard bool) {
 			r.Close()
 			return nil, fmt.Errorf("the sandbox has no demo access named %q", as)
 		}
-		return f.demoConn(r.BaseURL, acc, r.Close)
+		return f.demoConn(r.BaseURL, acc, r.Close, api.WithHTTPClient(r.HTTPClient()))
 	}
 }
 
@@ -188,8 +193,9 @@ func (f *Factory) credentialsTarget(t *Target, path, as string) error {
 	return nil
 }
 
-// demoConn signs requests with a demo access's API key.
-func (f *Factory) demoConn(baseURL string, acc sandbox.AccessCredential, closeFn func() error) (*Conn, error) {
+// demoConn signs requests with a demo access's API key; opts add to the
+// client's (the in-process sandbox's transport).
+func (f *Factory) demoConn(baseURL string, acc sandbox.AccessCredential, closeFn func() error, opts ...api.Option) (*Conn, error) {
 	fail := func(err error) (*Conn, error) {
 		if closeFn != nil {
 			closeFn()
@@ -200,7 +206,7 @@ func (f *Factory) demoConn(baseURL string, acc sandbox.AccessCredential, closeFn
 	if err != nil {
 		return fail(fmt.Errorf("demo access %s: %w", acc.Name, err))
 	}
-	cl, err := f.NewClient(baseURL, auth)
+	cl, err := f.NewClient(baseURL, auth, opts...)
 	if err != nil {
 		return fail(err)
 	}

@@ -16,7 +16,7 @@ func TestEarlyAnswersAreTheBuiltSandboxs(t *testing.T) {
 	at := time.Date(2026, 3, 2, 15, 4, 5, 0, time.UTC)
 	hold := make(chan struct{})
 	var release sync.Once
-	r, err := Start(Config{Seed: 1, Now: func() time.Time { return at }, AnswerBeforeHistory: true, holdHistory: hold}, "127.0.0.1:0")
+	r, err := Start(Config{Seed: 1, Now: func() time.Time { return at }, AnswerBeforeHistory: true, HoldHistory: hold}, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ type Config struct {
 	// (a request log, for one). It gets the credentials handed out at that
 	// address, so it can name the access behind each request.
 	Wrap func(next http.Handler, creds Credentials) http.Handler
-	// AnswerBeforeHistory has Start and StartTLS return as soon as the
+	// AnswerBeforeHistory has Start, StartTLS and StartInProcess return as soon as the
 	// sandbox answers, while its demo history is still being built: who
 	// the caller is, its accounts and their balances (what the history
 	// ends in) are answered at once, and every other request waits for
@@ -54,10 +54,11 @@ type Config struct {
 	// (an invitation, a login or reset token): its log shows them. They
 	// are also served at GET /v2/sandbox/outbox.
 	OnMail func(to, kind, token string)
-
-	// holdHistory, when set, holds the demo history's build until it is
-	// closed (tests of what is answered meanwhile).
-	holdHistory <-chan struct{}
+	// HoldHistory, when set, holds the demo history's build until it is
+	// closed (or the sandbox is closed): the embedded dashboard holds it
+	// until its first frame is drawn, so that building the history does
+	// not compete with drawing the window. Only with AnswerBeforeHistory.
+	HoldHistory <-chan struct{}
 }
 
 // CheckFaults reports what is wrong with a --faults spec, without
@@ -178,8 +179,13 @@ func (s *Server) open(seed int64) error {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if s.cfg.holdHistory != nil {
-			<-s.cfg.holdHistory
+		if s.cfg.HoldHistory != nil && s.cfg.AnswerBeforeHistory {
+			// A sandbox closed first still builds it: the build holds the
+			// engine's lock from now on, and only its end releases it.
+			select {
+			case <-s.cfg.HoldHistory:
+			case <-s.ctx.Done():
+			}
 		}
 		build()
 	}()
@@ -249,12 +255,16 @@ func (s *Server) Close() error {
 	return err
 }
 
-// Running is a sandbox serving plain HTTP on a local address.
+// Running is a sandbox being served: on a local address (Start, StartTLS)
+// or in this process's memory (StartInProcess).
 type Running struct {
 	*Server
 	BaseURL string
 	Creds   Credentials
 	srv     *http.Server
+	// dial opens a connection to a sandbox served in process
+	// (StartInProcess); nil for one served on a socket.
+	dial func(ctx context.Context) (net.Conn, error)
 }
 
 // Start builds a sandbox and serves it on addr ("127.0.0.1:0" picks a
@@ -265,7 +275,7 @@ func Start(cfg Config, addr string) (*Running, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.serveOn(ln, "http"), nil
+	return s.serveOn(ln, "http://"+ln.Addr().String()), nil
 }
 
 // listen builds a sandbox and opens addr for it.
@@ -286,8 +296,8 @@ func listen(cfg Config, addr string) (*Server, net.Listener, error) {
 	return s, ln, nil
 }
 
-func (s *Server) serveOn(ln net.Listener, scheme string) *Running {
-	base := scheme + "://" + ln.Addr().String()
+// serveOn serves s on ln, which clients reach at base.
+func (s *Server) serveOn(ln net.Listener, base string) *Running {
 	creds := s.Credentials(base)
 	h := s.Handler()
 	if s.cfg.Wrap != nil {

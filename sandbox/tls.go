@@ -34,7 +34,7 @@ func StartTLS(cfg Config, addr, certPath string) (*Running, error) {
 		return nil, err
 	}
 	tl := tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
-	return s.serveOn(tl, "https"), nil
+	return s.serveOn(tl, "https://"+tl.Addr().String()), nil
 }
 
 func selfSigned(host string) (tls.Certificate, []byte, error) {
