@@ -36,6 +36,8 @@ func StartInProcess(cfg Config) (*Running, error) {
 func (r *Running) HTTPClient() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	if r.dial != nil {
+		// No proxy stands between a process and itself, and an idle pipe
+		// costs nothing to keep: no timer closes it.
 		t.Proxy = nil
 		t.IdleConnTimeout = 0
 		t.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) { return r.dial(ctx) }
