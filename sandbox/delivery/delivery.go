@@ -33,7 +33,6 @@ import (
 	"encoding/base64"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"runtime"
 	"slices"
@@ -339,10 +338,9 @@ func (s *Sender) send(ctx context.Context, d engine.Delivery, sig string) int {
 	req.Header.Set(SignatureHeader, sig)
 	req.Header.Set("User-Agent", "tesouro-sandbox-webhooks")
 	if u, err := url.Parse(d.URL); err == nil && u.Path == engine.ReceiverPath && IsLoopback(u.Hostname()) {
-		rec := httptest.NewRecorder()
 		req.RequestURI = u.RequestURI()
-		s.receiver.ServeHTTP(rec, req)
-		return rec.Code
+		status, _, _ := ServeInProcess(s.receiver, req)
+		return status
 	}
 	ctx, cancel := context.WithTimeout(ctx, TryTimeout)
 	defer cancel()

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
@@ -41,11 +40,10 @@ func (s *Server) receiveWebhook(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) webhookReceiver(c *call) error {
-	rec := httptest.NewRecorder()
 	req := c.r.Clone(c.r.Context())
 	req.Body = httpBody(c.body)
-	s.receiveWebhook(rec, req)
-	return c.replyRaw(rec.Code, rec.Header().Get("Content-Type"), rec.Body.Bytes(), nil)
+	status, contentType, body := delivery.ServeInProcess(http.HandlerFunc(s.receiveWebhook), req)
+	return c.replyRaw(status, contentType, body, nil)
 }
 
 // GET /v2/public-key (public): the key that verifies deliveries.
