@@ -7,7 +7,9 @@
 //
 // This package is the small façade they use: a Config, New (a Server,
 // whose Handler serves the interface), Start and StartTLS (a Running
-// sandbox on an address), Close, and the Credentials of the demo accesses.
+// sandbox on an address), StartInProcess (one that only its own client,
+// Running.HTTPClient, reaches over in-memory pipes: the dashboard's),
+// Close, and the Credentials of the demo accesses.
 // The house behind it has a room for each concern, and its imports run one
 // way, from the surfaces down to the database:
 //
