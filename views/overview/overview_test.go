@@ -309,6 +309,34 @@ func TestRefreshesEveryThirtySecondsOnItsOwnClock(t *testing.T) {
 	}
 }
 
+// Behind another screen the Overview does not reload on its own; shown
+// again after a refresh came due, it reloads at once, and every period
+// after that.
+func TestRefreshWaitsWhileAnotherScreenIsShown(t *testing.T) {
+	f := newFake()
+	d := start(t, f, session(ui.Account{}, api.Permissions{}))
+	d.Send(ui.ShownMsg{Screen: "tickets"})
+	d.Advance(3 * refreshEvery)
+	if len(f.asked) != 1 {
+		t.Fatalf("balances asked %d times behind another screen, want the first load only", len(f.asked))
+	}
+	f.setBalance(uuid.Nil, "555")
+	d.Send(ui.ShownMsg{Screen: "overview"})
+	if v := d.PlainView(); !strings.Contains(v, "555.00") || len(f.asked) != 2 {
+		t.Fatalf("not reloaded when shown again (asked %d):\n%s", len(f.asked), v)
+	}
+	d.Advance(refreshEvery)
+	if len(f.asked) != 3 {
+		t.Fatalf("balances asked %d times a period after being shown again, want 3", len(f.asked))
+	}
+	// Shown again before a refresh came due: nothing to reload yet.
+	d.Send(ui.ShownMsg{Screen: "tickets"})
+	d.Send(ui.ShownMsg{Screen: "overview"})
+	if len(f.asked) != 3 {
+		t.Fatalf("reloaded on being shown with fresh figures (asked %d)", len(f.asked))
+	}
+}
+
 func TestOverviewOpensAndCopiesTheSelectedTicket(t *testing.T) {
 	f := newFake()
 	d := start(t, f, session(ui.Account{}, api.Permissions{}))
