@@ -125,10 +125,26 @@ func New(baseURL string, auth Authenticator, opts ...Option) (*Client, error) {
 		}
 	}
 	if c.hc == nil {
-		c.hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		c.hc = &http.Client{Transport: newTransport()}
 	}
 	c.hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return c, nil
+}
+
+// idleConnsPerHost is how many connections to the service a client keeps
+// open between requests. The dashboard asks several things at once (a
+// screen's first loads, the poll of the tickets that may still move, G's
+// pages read ahead): with net/http's default of two, every such burst
+// opened connections (each a TLS handshake with the service) only to close
+// them after one answer.
+const idleConnsPerHost = 8
+
+// newTransport is the HTTP transport of a client that was given none:
+// net/http's default, keeping idleConnsPerHost connections open.
+func newTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = idleConnsPerHost
+	return t
 }
 
 // BaseURL returns the base URL the client talks to.

@@ -37,9 +37,13 @@ func (r *Running) HTTPClient() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	if r.dial != nil {
 		// No proxy stands between a process and itself, and an idle pipe
-		// costs nothing to keep: no timer closes it.
+		// costs nothing to keep: no timer closes it, and as many stay
+		// open as the client ever used at once (net/http keeps two, and
+		// each burst of requests beyond them dialled pipes, and started
+		// the server's goroutines for them, only to close them).
 		t.Proxy = nil
 		t.IdleConnTimeout = 0
+		t.MaxIdleConnsPerHost = 64
 		t.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) { return r.dial(ctx) }
 	}
 	return &http.Client{Transport: t}
