@@ -103,12 +103,7 @@ func cpuTime(t *testing.T, pid int) time.Duration {
 // compared. The dashboard is the embedded sandbox's, the default without a
 // profile. It fails when a screen's median is over idleRatio.
 func TestE2EIdleCPU(t *testing.T) {
-	if testing.Short() {
-		t.Skip("about a minute of idle windows")
-	}
-	if _, err := os.Stat("/proc/self/task"); err != nil {
-		t.Skip("needs /proc to read a process's CPU time")
-	}
+	needIdleWindows(t)
 	minimal, ticking := buildMinimal(t), buildMinimalTick(t)
 	const runs = 5
 	const window = 4 * time.Second
@@ -181,6 +176,18 @@ func TestE2EIdleCPU(t *testing.T) {
 	t.Logf("the minimal program redrawing a counter once a second (testdata/minimaltick), the floor under a countdown: %.2fx the minimal program's (median of %d windows)", tickFloor[len(tickFloor)/2], len(tickFloor))
 }
 
+// needIdleWindows skips a test of idle windows in -short runs and where
+// /proc cannot tell a process's CPU time.
+func needIdleWindows(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("seconds of idle windows")
+	}
+	if _, err := os.Stat("/proc/self/task"); err != nil {
+		t.Skip("needs /proc to read a process's CPU time")
+	}
+}
+
 // demoOpening is how long after its start the embedded demo's scheduled
 // live moves (deliveries, chain funding) go on.
 const demoOpening = 6 * time.Second
@@ -189,12 +196,7 @@ const demoOpening = 6 * time.Second
 // uses in the seconds after it starts, while the demo's opening moves
 // happen, against the minimal program's over the same window.
 func TestE2EIdleAfterStart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("idle windows")
-	}
-	if _, err := os.Stat("/proc/self/task"); err != nil {
-		t.Skip("needs /proc to read a process's CPU time")
-	}
+	needIdleWindows(t)
 	anchor := startProgramGated(t, buildMinimal(t))
 	anchor.Launch()
 	anchor.WaitFor("SANDBOX", frameWait)

@@ -18,12 +18,9 @@ const InProcessBaseURL = "http://localhost"
 // r.HTTPClient reaches it. A window open on an idle embedded sandbox then
 // holds no socket, so the runtime has none to poll while nothing happens.
 func StartInProcess(cfg Config) (*Running, error) {
-	s, err := New(cfg)
+	s, err := ready(cfg)
 	if err != nil {
 		return nil, err
-	}
-	if !cfg.AnswerBeforeHistory {
-		_ = s.seeded()
 	}
 	ln := newPipeListener()
 	r := s.serveOn(ln, InProcessBaseURL)

@@ -280,13 +280,9 @@ func Start(cfg Config, addr string) (*Running, error) {
 
 // listen builds a sandbox and opens addr for it.
 func listen(cfg Config, addr string) (*Server, net.Listener, error) {
-	s, err := New(cfg)
+	s, err := ready(cfg)
 	if err != nil {
 		return nil, nil, err
-	}
-	if !cfg.AnswerBeforeHistory {
-		// A defect of the demo data is every request's answer.
-		_ = s.seeded()
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -294,6 +290,20 @@ func listen(cfg Config, addr string) (*Server, net.Listener, error) {
 		return nil, nil, fmt.Errorf("sandbox: listen on %s: %w", addr, err)
 	}
 	return s, ln, nil
+}
+
+// ready builds a sandbox to serve: once its demo history is built, unless
+// cfg.AnswerBeforeHistory.
+func ready(cfg Config) (*Server, error) {
+	s, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if !cfg.AnswerBeforeHistory {
+		// A defect of the demo data is every request's answer.
+		_ = s.seeded()
+	}
+	return s, nil
 }
 
 // serveOn serves s on ln, which clients reach at base.

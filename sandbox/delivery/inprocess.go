@@ -5,8 +5,8 @@ import (
 	"net/http"
 )
 
-// ServeInProcess has h handlerAnswer req in this process, without a connection,
-// and returns the status, the Content-Type and the body of its handlerAnswer:
+// ServeInProcess has h answer req in this process, without a connection,
+// and returns the status, the Content-Type and the body of its answer:
 // how the demo receiver hears the sandbox's own deliveries.
 func ServeInProcess(h http.Handler, req *http.Request) (status int, contentType string, body []byte) {
 	var a handlerAnswer

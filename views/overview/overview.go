@@ -146,9 +146,10 @@ func (m *Screen) Capturing() bool { return false }
 func (m *Screen) Busy() bool { return false }
 
 // Init loads everything and arms the periodic refresh.
-func (m *Screen) Init() tea.Cmd {
-	return tea.Batch(m.load(), m.scheduleRefresh())
-}
+func (m *Screen) Init() tea.Cmd { return m.reloadAll() }
+
+// reloadAll loads everything and arms the next periodic refresh.
+func (m *Screen) reloadAll() tea.Cmd { return tea.Batch(m.load(), m.scheduleRefresh()) }
 
 func (m *Screen) scheduleRefresh() tea.Cmd {
 	return ui.After(m.s, &m.refreshing, refreshEvery, refresh{})
@@ -340,14 +341,14 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 			m.lapsed = true
 			return m, nil
 		}
-		return m, tea.Batch(m.load(), m.scheduleRefresh())
+		return m, m.reloadAll()
 	case ui.ShownMsg:
 		m.hidden = msg.Screen != m.ID()
 		if m.hidden || !m.lapsed {
 			return m, nil
 		}
 		m.lapsed = false
-		return m, tea.Batch(m.load(), m.scheduleRefresh())
+		return m, m.reloadAll()
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)
 	}
