@@ -67,7 +67,6 @@ func (f *Factory) runDashboard(ctx context.Context) error {
 	if !f.StdinTTY() || !f.StdoutTTY() {
 		return Usagef("the dashboard needs a terminal; for scripts use \"tesouro tickets list\", \"tesouro balances\", \"tesouro quote\" or \"tesouro api\" with --json (see \"tesouro help\")")
 	}
-	warmWidths()
 	if err := f.LoadOverrides(); err != nil {
 		return err
 	}

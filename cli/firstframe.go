@@ -54,12 +54,3 @@ func (fw *frameWriter) Write(p []byte) (int, error) {
 	}
 	return n, err
 }
-
-// warmWidths builds the table of character widths the renderer consults
-// for every character past U+0300 (box drawing, "…", "✓"): the first use
-// builds it, over 2 MB of memory, which took 10 to 40 ms of the first
-// frame on a 2-core machine. Built on another core while the program
-// starts, the first frame finds it ready.
-func warmWidths() {
-	go ansi.StringWidthWc("…")
-}

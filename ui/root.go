@@ -211,6 +211,7 @@ const accessRetryMax = time.Minute
 
 // Init asks for the terminal background and starts connecting.
 func (r *Root) Init() tea.Cmd {
+	go warmWidths()
 	cmds := []tea.Cmd{tea.RequestBackgroundColor}
 	if r.opts.Connect != nil {
 		connect, timeout, drawn := r.opts.Connect, r.opts.ConnectTimeout, r.opts.FirstFrame
