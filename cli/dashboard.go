@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -74,12 +73,13 @@ func (f *Factory) runDashboard(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// The heap may grow by half of what is live before a collection, not
-	// by all of it: the headroom scales with the tickets loaded (a fixed
-	// limit turned into a collection spiral past ~110k of them), and a
-	// million stay well under 500 MB. GOGC or GOMEMLIMIT, when set, win.
+	// Once the heap is large, it may grow by half of what is live before a
+	// collection, not by all of it: the headroom scales with the tickets
+	// loaded (a fixed limit turned into a collection spiral past ~110k of
+	// them), and a million stay well under 500 MB. GOGC or GOMEMLIMIT, when
+	// set, win.
 	if f.Getenv("GOGC") == "" && f.Getenv("GOMEMLIMIT") == "" {
-		debug.SetGCPercent(ui.GCPercent)
+		defer ui.TuneGC()()
 	}
 	stateDir, err := keystore.StateDir(f.Getenv)
 	if err != nil {
