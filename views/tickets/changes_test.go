@@ -223,7 +223,8 @@ func TestNarrowListKeepsStatusAmountAndDate(t *testing.T) {
 
 // TestRefreshTickAsksForTheMovingTicketsOnly: in a long list of finished
 // tickets the refresh tick asks for the few that may still move, wherever
-// they are listed, and no more for one whose refresh found it finished.
+// they are listed, less and less often while they stay as they were, and
+// no more for one whose refresh found it finished.
 func TestRefreshTickAsksForTheMovingTicketsOnly(t *testing.T) {
 	tks := makeTickets(3000)
 	for i := range tks {
@@ -232,7 +233,7 @@ func TestRefreshTickAsksForTheMovingTicketsOnly(t *testing.T) {
 	tks[2500].Status, tks[2990].Status = api.TicketProcessing, api.TicketPending
 	svc := &fakeService{tickets: tks}
 	m := start(t, svc, 100, 20)
-	press(t, m, "G")
+	press(t, m, "G") // the cursor ends on the last ticket, PAID
 	mustContain(t, screen(m), "all 3000 loaded")
 	asked := func() []uuid.UUID {
 		svc.mu.Lock()
@@ -242,24 +243,109 @@ func TestRefreshTickAsksForTheMovingTicketsOnly(t *testing.T) {
 		return got
 	}
 	asked()
-	for _, msg := range staletest.Answers(m.onTick()) {
-		deliver(t, m, msg)
+	tick := func(when string, want ...uuid.UUID) {
+		t.Helper()
+		advance(t, m, refreshEvery)
+		got := asked()
+		slices.SortFunc(got, func(a, b uuid.UUID) int { return strings.Compare(a.String(), b.String()) })
+		slices.SortFunc(want, func(a, b uuid.UUID) int { return strings.Compare(a.String(), b.String()) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: the tick asked for %v, want %v", when, got, want)
+		}
 	}
-	if got := asked(); len(got) != 2 || !slices.Contains(got, tks[2500].ID) || !slices.Contains(got, tks[2990].ID) {
-		t.Fatalf("the tick asked for %v, want tickets 2500 and 2990", got)
-	}
+	tick("5 s after the load", tks[2500].ID, tks[2990].ID)
 	svc.setStatus(tks[2500].ID, api.TicketPaid)
-	for _, msg := range staletest.Answers(m.onTick()) {
-		deliver(t, m, msg)
-	}
-	asked()
+	// Both were as they were: the next read is 10 s after the last.
+	tick("10 s")
+	tick("15 s", tks[2500].ID, tks[2990].ID)
 	if r, _ := m.list.Item(tks[2500].ID.String()); r.Status() != api.TicketPaid {
 		t.Fatalf("ticket 2500 is %s after its refresh, want PAID", r.Status())
 	}
-	for _, msg := range staletest.Answers(m.onTick()) {
-		deliver(t, m, msg)
+	// Ticket 2990, still again, waits 20 s; 2500 is finished.
+	tick("20 s")
+	tick("25 s")
+	tick("30 s")
+	tick("35 s", tks[2990].ID)
+	// It moves; the read 30 s after the last sees it, and the next comes
+	// 5 s later.
+	svc.setStatus(tks[2990].ID, api.TicketProcessing)
+	for _, at := range []string{"40 s", "45 s", "50 s", "55 s", "60 s"} {
+		tick(at)
 	}
-	if got := asked(); len(got) != 1 || got[0] != tks[2990].ID {
-		t.Fatalf("after ticket 2500 was paid the tick asked for %v, want ticket 2990 only", got)
+	tick("65 s", tks[2990].ID)
+	tick("70 s, 5 s after it was seen moving", tks[2990].ID)
+	tick("75 s")
+}
+
+// TestRefreshReadsTheTicketUnderTheCursorAtEveryTick: the ticket the user
+// looks at does not wait like the others.
+func TestRefreshReadsTheTicketUnderTheCursorAtEveryTick(t *testing.T) {
+	tks := makeTickets(5)
+	for i := range tks {
+		tks[i].Status = api.TicketPaid
+	}
+	tks[0].Status, tks[3].Status = api.TicketProcessing, api.TicketProcessing
+	svc := &fakeService{tickets: tks}
+	m := start(t, svc, 100, 20) // the cursor is on the first, newest ticket
+	count := func(id uuid.UUID) int {
+		svc.mu.Lock()
+		defer svc.mu.Unlock()
+		n := 0
+		for _, got := range svc.gets {
+			if got == id {
+				n++
+			}
+		}
+		return n
+	}
+	for range 6 {
+		advance(t, m, refreshEvery)
+	}
+	if n := count(tks[0].ID); n != 6 {
+		t.Errorf("the ticket under the cursor was read %d times in 6 ticks, want 6", n)
+	}
+	// The other one, still: at 5, 15 and 35 s... of which 5 and 15 s fall
+	// in these 30 s.
+	if n := count(tks[3].ID); n != 2 {
+		t.Errorf("a still ticket away from the cursor was read %d times in 30 s, want 2", n)
+	}
+}
+
+// TestRefreshStopsBehindAnotherScreen: nothing is read while another
+// screen is shown; shown again after a tick came due, the screen reads
+// the moving tickets at once.
+func TestRefreshStopsBehindAnotherScreen(t *testing.T) {
+	tks := makeTickets(3)
+	tks[0].Status = api.TicketProcessing
+	svc := &fakeService{tickets: tks}
+	m := start(t, svc, 100, 20)
+	deliver(t, m, ui.ShownMsg{Screen: "quote"})
+	reads := func() int {
+		svc.mu.Lock()
+		defer svc.mu.Unlock()
+		n := len(svc.gets)
+		svc.gets = nil
+		return n
+	}
+	reads()
+	for range 12 {
+		advance(t, m, refreshEvery)
+	}
+	if n := reads(); n != 0 {
+		t.Fatalf("%d tickets read in a minute behind another screen", n)
+	}
+	svc.setStatus(tks[0].ID, api.TicketOnHold)
+	deliver(t, m, ui.ShownMsg{Screen: "tickets"})
+	if n := reads(); n != 1 {
+		t.Fatalf("shown again, the screen read %d tickets at once, want 1", n)
+	}
+	if r, _ := m.list.Item(tks[0].ID.String()); r.Status() != api.TicketOnHold {
+		t.Errorf("shown again, the moving ticket is %s, want ON-HOLD", r.Status())
+	}
+	// The ticks go on from there (the ticket is under the cursor: every
+	// tick reads it).
+	advance(t, m, refreshEvery)
+	if n := reads(); n != 1 {
+		t.Errorf("the tick after showing read %d tickets, want 1", n)
 	}
 }

@@ -13,9 +13,13 @@ import (
 	"github.com/tesouro-treasury/tesouro/views/internal/listing"
 )
 
-// The live refresh of the tickets that are still moving.
+// The live refresh of the tickets that are still moving: a tick every
+// refreshEvery reads the open ticket, the one under the cursor and those
+// whose wait is over (see watch); one that stays as it was is read less
+// and less often, down to once every refreshStill (the Overview's period).
 const (
 	refreshEvery = 5 * time.Second
+	refreshStill = 30 * time.Second
 	// refreshMax bounds how many unfinished tickets one refresh asks for.
 	refreshMax = 10
 )

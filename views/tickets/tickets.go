@@ -33,11 +33,12 @@ type Model struct {
 	// ahead is G's read-ahead of pages, while it loads to the end.
 	ahead *readAheads
 	// watched are the loaded tickets that may still change on their own
-	// (see moving), as their records came: what a refresh tick looks
-	// through, rather than every loaded ticket. Past watchMax of them
-	// (a list where most tickets move) the tick walks the list instead,
-	// until the list is loaded again: watchAll.
-	watched  map[uuid.UUID]struct{}
+	// (see moving), as their records came, each with when it is read
+	// next: what a refresh tick looks through, rather than every loaded
+	// ticket. Past watchMax of them (a list where most tickets move) the
+	// tick walks the list instead, until the list is loaded again:
+	// watchAll.
+	watched  map[uuid.UUID]watch
 	watchAll bool
 	// reload awaits a refresh that keeps the rows on screen until the
 	// fresh first page replaces them (after a write).
@@ -56,6 +57,11 @@ type Model struct {
 	// refresh's answer: a list reset (filter, reload) drops an answer asked
 	// for the rows it replaced.
 	ticking, refresh ui.Slot
+	// hidden is whether another screen is shown; lapsed, whether a
+	// refresh tick came due meanwhile. Behind another screen nothing is
+	// read again (nobody sees it); shown again after a tick came due, the
+	// screen refreshes at once and the ticks start over.
+	hidden, lapsed bool
 
 	// The last file written, shown under the count: what, then where.
 	note, notePath string
@@ -101,7 +107,7 @@ func New(s *ui.Session, svc Service) ui.Screen {
 
 		exportDir: defaultExportDir,
 		ahead:     new(readAheads),
-		watched:   map[uuid.UUID]struct{}{},
+		watched:   map[uuid.UUID]watch{},
 	}
 	m.list = listing.New(s, "tickets", func(r *record) string { return r.ID.String() }, m.row, m.query, columns(amountWidth, amountWidth)...)
 	// The filter matches the full row's cells whatever the columns: a
@@ -180,9 +186,11 @@ func (m *Model) taken(recs []*record) tea.Cmd {
 	now := m.s.Now()
 	for _, r := range recs {
 		if !m.watchAll && moving(r, now) {
-			m.watched[r.ID] = struct{}{}
+			if _, ok := m.watched[r.ID]; !ok {
+				m.watched[r.ID] = watch{due: now.Add(refreshEvery), wait: refreshEvery}
+			}
 			if len(m.watched) > watchMax {
-				m.watchAll, m.watched = true, map[uuid.UUID]struct{}{}
+				m.watchAll, m.watched = true, map[uuid.UUID]watch{}
 			}
 		}
 	}
@@ -191,6 +199,27 @@ func (m *Model) taken(recs []*record) tea.Cmd {
 
 // watchMax bounds how many moving tickets are watched one by one.
 const watchMax = 1024
+
+// watch is when a watched ticket is read next (due) and how long after the
+// read before (wait): refreshEvery for a ticket that just moved or was
+// just listed, twice as long after each read that finds it as it was, up
+// to refreshStill. A ticket the user has under the cursor or open is read
+// at every tick whatever its wait.
+type watch struct {
+	due  time.Time
+	wait time.Duration
+}
+
+// read is w after a read of its ticket at now that found it moved or not.
+func (w watch) read(now time.Time, moved bool) watch {
+	if moved {
+		w.wait = refreshEvery
+	} else {
+		w.wait = min(2*w.wait, refreshStill)
+	}
+	w.due = now.Add(w.wait)
+	return w
+}
 
 func (m *Model) measure(recs []*record) tea.Cmd {
 	st, in, out := m.statusNeed, m.inNeed, m.outNeed

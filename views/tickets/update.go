@@ -49,6 +49,17 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		if !m.ticking.Take(msg) {
 			return m, nil // the tick of a screen this one replaced
 		}
+		if m.hidden {
+			m.lapsed = true
+			return m, nil
+		}
+		return m, m.onTick()
+	case ui.ShownMsg:
+		m.hidden = msg.Screen != m.ID()
+		if m.hidden || !m.lapsed {
+			return m, nil
+		}
+		m.lapsed = false
 		return m, m.onTick()
 	case refreshMsg:
 		if m.refresh.Take(msg) {
@@ -125,7 +136,7 @@ func (m *Model) reset() tea.Cmd {
 	m.stopStream()
 	m.reload.Cancel()
 	m.refresh.Cancel()
-	m.watched, m.watchAll = map[uuid.UUID]struct{}{}, false
+	m.watched, m.watchAll = map[uuid.UUID]watch{}, false
 	if m.bar.Empty() {
 		m.list.SetEmpty("no tickets in " + m.s.AccountName())
 	} else {
@@ -383,7 +394,12 @@ func (m *Model) onTick() tea.Cmd {
 
 func (m *Model) onRefresh(msg refreshed) tea.Cmd {
 	var events tea.Cmd
+	now := m.s.Now()
 	for _, t := range msg.tickets {
+		if w, ok := m.watched[t.ID]; ok {
+			old, _ := m.list.Item(t.ID.String())
+			m.watched[t.ID] = w.read(now, old == nil || *old != *newRecord(t))
+		}
 		if d := m.detail; d != nil && d.id == t.ID && !d.loading {
 			if d.ticket == nil || d.ticket.Status != t.Status || !d.ticket.UpdatedAt.Equal(t.UpdatedAt.Time) {
 				events = m.loadEvents() // it moved: a new event was recorded
@@ -399,12 +415,14 @@ func (m *Model) onRefresh(msg refreshed) tea.Cmd {
 // depends on whether a note or an error is shown.
 func (m *Model) relayout() { m.SetSize(m.width, m.height) }
 
-// movingNow are the listed tickets that may still change on their own,
-// the newest (first listed) first, up to refreshMax: looked for among the
-// watched ones (or, past watchMax of them, the whole list), which are
-// forgotten once gone from the list or still (a
-// ticket stops moving only by a new record, which is watched again if it
-// moves, or by time).
+// movingNow are the listed tickets that may still change on their own
+// and are due to be read, the newest (first listed) first, up to
+// refreshMax: looked for among the watched ones (or, past watchMax of
+// them, the whole list, all due), which are forgotten once gone from the
+// list or still (a ticket stops moving only by a new record, which is
+// watched again if it moves, or by time). A ticket due before the next
+// tick is read at this one: its wait was counted from the answer, which
+// comes a little after the tick that asked.
 func (m *Model) movingNow() []*record {
 	now := m.s.Now()
 	if m.watchAll {
@@ -424,16 +442,18 @@ func (m *Model) movingNow() []*record {
 		pos int
 	}
 	var found []listed
-	for id := range m.watched {
+	soon := now.Add(refreshEvery / 2)
+	for id, w := range m.watched {
 		pos, ok := m.list.Table.Table.Index(id.String())
 		if !ok {
 			delete(m.watched, id)
 			continue
 		}
-		if r := m.list.Items()[pos]; moving(r, now) {
-			found = append(found, listed{r, pos})
-		} else {
+		switch r := m.list.Items()[pos]; {
+		case !moving(r, now):
 			delete(m.watched, id)
+		case !w.due.After(soon):
+			found = append(found, listed{r, pos})
 		}
 	}
 	slices.SortFunc(found, func(a, b listed) int { return a.pos - b.pos })
