@@ -231,6 +231,10 @@ func TestRefreshTickAsksForTheMovingTicketsOnly(t *testing.T) {
 		tks[i].Status = api.TicketPaid
 	}
 	tks[2500].Status, tks[2990].Status = api.TicketProcessing, api.TicketPending
+	// Those two were made a moment ago: first read 5 s after they are
+	// listed. One made long ago is first read after 30 s.
+	tks[2500].CreatedAt, tks[2990].CreatedAt = api.NewTime(testNow.Add(-time.Second)), api.NewTime(testNow.Add(-time.Second))
+	tks[1500].Status = api.TicketProcessing
 	svc := &fakeService{tickets: tks}
 	m := start(t, svc, 100, 20)
 	press(t, m, "G") // the cursor ends on the last ticket, PAID
@@ -264,14 +268,15 @@ func TestRefreshTickAsksForTheMovingTicketsOnly(t *testing.T) {
 	// Ticket 2990, still again, waits 20 s; 2500 is finished.
 	tick("20 s")
 	tick("25 s")
-	tick("30 s")
+	tick("30 s", tks[1500].ID)
 	tick("35 s", tks[2990].ID)
 	// It moves; the read 30 s after the last sees it, and the next comes
 	// 5 s later.
 	svc.setStatus(tks[2990].ID, api.TicketProcessing)
-	for _, at := range []string{"40 s", "45 s", "50 s", "55 s", "60 s"} {
+	for _, at := range []string{"40 s", "45 s", "50 s", "55 s"} {
 		tick(at)
 	}
+	tick("60 s", tks[1500].ID)
 	tick("65 s", tks[2990].ID)
 	tick("70 s, 5 s after it was seen moving", tks[2990].ID)
 	tick("75 s")
@@ -304,10 +309,9 @@ func TestRefreshReadsTheTicketUnderTheCursorAtEveryTick(t *testing.T) {
 	if n := count(tks[0].ID); n != 6 {
 		t.Errorf("the ticket under the cursor was read %d times in 6 ticks, want 6", n)
 	}
-	// The other one, still: at 5, 15 and 35 s... of which 5 and 15 s fall
-	// in these 30 s.
-	if n := count(tks[3].ID); n != 2 {
-		t.Errorf("a still ticket away from the cursor was read %d times in 30 s, want 2", n)
+	// The other one, made 51 minutes ago and still: once in these 30 s.
+	if n := count(tks[3].ID); n != 1 {
+		t.Errorf("a still ticket away from the cursor was read %d times in 30 s, want 1", n)
 	}
 }
 

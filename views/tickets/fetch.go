@@ -15,8 +15,9 @@ import (
 
 // The live refresh of the tickets that are still moving: a tick every
 // refreshEvery reads the open ticket, the one under the cursor and those
-// whose wait is over (see watch); one that stays as it was is read less
-// and less often, down to once every refreshStill (the Overview's period).
+// whose wait is over (see watch): a ticket made long ago, or that stays as
+// it was, is read less often, down to once every refreshStill (the
+// Overview's period).
 const (
 	refreshEvery = 5 * time.Second
 	refreshStill = 30 * time.Second

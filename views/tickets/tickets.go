@@ -187,7 +187,8 @@ func (m *Model) taken(recs []*record) tea.Cmd {
 	for _, r := range recs {
 		if !m.watchAll && moving(r, now) {
 			if _, ok := m.watched[r.ID]; !ok {
-				m.watched[r.ID] = watch{due: now.Add(refreshEvery), wait: refreshEvery}
+				w := firstWait(r, now)
+				m.watched[r.ID] = watch{due: now.Add(w), wait: w}
 			}
 			if len(m.watched) > watchMax {
 				m.watchAll, m.watched = true, map[uuid.UUID]watch{}
@@ -201,13 +202,26 @@ func (m *Model) taken(recs []*record) tea.Cmd {
 const watchMax = 1024
 
 // watch is when a watched ticket is read next (due) and how long after the
-// read before (wait): refreshEvery for a ticket that just moved or was
-// just listed, twice as long after each read that finds it as it was, up
-// to refreshStill. A ticket the user has under the cursor or open is read
-// at every tick whatever its wait.
+// read before (wait): refreshEvery for a ticket that just moved, twice as
+// long after each read that finds it as it was, up to refreshStill; for
+// one just listed, see firstWait. A ticket the user has under the cursor
+// or open is read at every tick whatever its wait.
 type watch struct {
 	due  time.Time
 	wait time.Duration
+}
+
+// firstWait is how long after it is listed a moving ticket is first read
+// again: as long as it has existed, from refreshEvery to refreshStill. One
+// made seconds ago (the ticket just created on the Quote) may move any
+// second; one made an hour ago and still moving (a bank transfer under
+// way, a charge awaiting its payer) seldom does in the next five.
+func firstWait(r *record, now time.Time) time.Duration {
+	created := r.CreatedAt()
+	if created.IsZero() {
+		return refreshEvery
+	}
+	return min(max(now.Sub(created), refreshEvery), refreshStill)
 }
 
 // read is w after a read of its ticket at now that found it moved or not.

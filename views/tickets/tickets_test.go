@@ -273,7 +273,8 @@ func TestLiveRefreshOfUnfinishedTickets(t *testing.T) {
 	m := start(t, svc, 100, 30)
 	pending := svc.tickets[1]
 	svc.setStatus(pending.ID, api.TicketPaid)
-	advance(t, m, refreshEvery)
+	// Made 17 minutes ago, it is first read again after the longest wait.
+	advance(t, m, refreshStill)
 	if r, _ := m.list.Item(pending.ID.String()); r.Status() != api.TicketPaid {
 		t.Fatalf("pending ticket not refreshed: %s", r.Status())
 	}
