@@ -281,10 +281,10 @@ const startupTarget = 200 * time.Millisecond
 
 // startupRatio is the most the dashboard's first frame may take against the
 // minimal Bubble Tea program's, started the same way in the same run. The
-// embedded sandbox starts only once the first frame is drawn, but the
-// dashboard's binary is seven times the minimal program's, and a loaded
-// machine slows its loading and initialisation more: 1.3-1.5x measured
-// beside other builds (1.7-2.6x before the sandbox waited for the frame). 3x
+// embedded sandbox builds its demo history only once the first frame is
+// drawn, but the dashboard's binary is seven times the minimal program's,
+// and a loaded machine slows its loading and initialisation more:
+// 1.2-1.3x measured on a quiet machine, 1.3-1.5x beside other builds. 3x
 // is the tripwire for a regression (a synchronous load at start would pass
 // it); the 1.2x the dashboard should reach is a target of its own.
 const startupRatio = 3.0
