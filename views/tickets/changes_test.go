@@ -1,6 +1,7 @@
 package tickets
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -351,5 +352,40 @@ func TestRefreshStopsBehindAnotherScreen(t *testing.T) {
 	advance(t, m, refreshEvery)
 	if n := reads(); n != 1 {
 		t.Errorf("the tick after showing read %d tickets, want 1", n)
+	}
+}
+
+// TestRefreshPastWatchMaxWaitsToo: in a list where most tickets move, the
+// newest moving ones are read, and they wait like the others.
+func TestRefreshPastWatchMaxWaitsToo(t *testing.T) {
+	tks := makeTickets(watchMax + 200)
+	for i := range tks {
+		tks[i].Status = api.TicketProcessing
+	}
+	last := len(tks) - 1
+	tks[last].Status = api.TicketPaid // where G leaves the cursor
+	tks[0].Status = api.TicketPaid    // made just now: read after 5 s
+	svc := &fakeService{tickets: tks}
+	m := start(t, svc, 100, 20)
+	press(t, m, "G")
+	mustContain(t, screen(m), fmt.Sprintf("all %d loaded", len(tks)))
+	if !m.watchAll {
+		t.Fatal("the list is not walked past watchMax moving tickets")
+	}
+	asked := func() int {
+		svc.mu.Lock()
+		defer svc.mu.Unlock()
+		n := len(svc.gets)
+		svc.gets = nil
+		return n
+	}
+	asked()
+	// All made 17 minutes ago or more: first read 30 s after the first
+	// tick finds them, then every 30 s while they stay as they were.
+	for i, want := range []int{0, 0, 0, 0, 0, 0, refreshMax, 0, 0, 0, 0, 0, refreshMax} {
+		advance(t, m, refreshEvery)
+		if got := asked(); got != want {
+			t.Fatalf("tick %d (%s): %d tickets read, want %d", i+1, time.Duration(i+1)*refreshEvery, got, want)
+		}
 	}
 }

@@ -36,8 +36,8 @@ type Model struct {
 	// (see moving), as their records came, each with when it is read
 	// next: what a refresh tick looks through, rather than every loaded
 	// ticket. Past watchMax of them (a list where most tickets move) the
-	// tick walks the list instead, until the list is loaded again:
-	// watchAll.
+	// tick walks the list instead, until the list is loaded again
+	// (watchAll), and watched holds the newest moving ones it found.
 	watched  map[uuid.UUID]watch
 	watchAll bool
 	// reload awaits a refresh that keeps the rows on screen until the

@@ -417,24 +417,37 @@ func (m *Model) relayout() { m.SetSize(m.width, m.height) }
 
 // movingNow are the listed tickets that may still change on their own
 // and are due to be read, the newest (first listed) first, up to
-// refreshMax: looked for among the watched ones (or, past watchMax of
-// them, the whole list, all due), which are forgotten once gone from the
-// list or still (a ticket stops moving only by a new record, which is
-// watched again if it moves, or by time). A ticket due before the next
-// tick is read at this one: its wait was counted from the answer, which
-// comes a little after the tick that asked.
+// refreshMax: looked for among the watched ones, which are forgotten once
+// gone from the list or still (a ticket stops moving only by a new
+// record, which is watched again if it moves, or by time). Past watchMax
+// of them the newest refreshMax moving ones of the whole list are the
+// watched ones, kept with their waits from one tick to the next. A ticket
+// due before the next tick is read at this one: its wait was counted from
+// the answer, which comes a little after the tick that asked.
 func (m *Model) movingNow() []*record {
 	now := m.s.Now()
+	soon := now.Add(refreshEvery / 2)
 	if m.watchAll {
 		var out []*record
+		newest := make(map[uuid.UUID]watch, refreshMax)
 		for _, r := range m.list.Items() {
-			if len(out) == refreshMax {
+			if len(newest) == refreshMax {
 				break
 			}
-			if moving(r, now) {
+			if !moving(r, now) {
+				continue
+			}
+			w, ok := m.watched[r.ID]
+			if !ok {
+				wait := firstWait(r, now)
+				w = watch{due: now.Add(wait), wait: wait}
+			}
+			newest[r.ID] = w
+			if !w.due.After(soon) {
 				out = append(out, r)
 			}
 		}
+		m.watched = newest
 		return out
 	}
 	type listed struct {
@@ -442,7 +455,6 @@ func (m *Model) movingNow() []*record {
 		pos int
 	}
 	var found []listed
-	soon := now.Add(refreshEvery / 2)
 	for id, w := range m.watched {
 		pos, ok := m.list.Table.Table.Index(id.String())
 		if !ok {
