@@ -59,26 +59,18 @@ func padRight(s string, w int) string {
 	return s + strings.Repeat(" ", w-n)
 }
 
-// fit cuts or pads lines to exactly w×h cells, starting at line offset.
+// fit is h lines of lines from line offset, each cut to at most w cells,
+// empty lines below the last. Lines are not padded: blanks to the right
+// edge would be cells for the renderer to read and compare at every
+// frame (the countdown's, once a second), and the window draws the same
+// without them.
 func fit(lines []string, offset, w, h int) string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	if offset > len(lines)-h {
-		offset = len(lines) - h
-	}
-	if offset < 0 {
-		offset = 0
-	}
-	out := make([]string, h)
-	for i := range h {
-		var l string
-		if offset+i < len(lines) {
-			l = lines[offset+i]
-		}
-		out[i] = padRight(l, w)
-	}
-	return strings.Join(out, "\n")
+	offset = max(min(offset, len(lines)-h), 0)
+	end := min(offset+h, len(lines))
+	return ui.Fit(strings.Join(lines[offset:end], "\n"), w, h)
 }
 
 // wrap breaks plain text to width w (words longer than w are cut).
@@ -101,6 +93,11 @@ func sideBySide(left, right []string, leftW, gap int) []string {
 		}
 		if i < len(right) {
 			r = right[i]
+		}
+		if r == "" {
+			// Nothing on the right: no blanks to carry to it.
+			out[i] = ui.Truncate(l, leftW)
+			continue
 		}
 		out[i] = padRight(l, leftW) + strings.Repeat(" ", gap) + r
 	}
