@@ -77,6 +77,33 @@ type Factory struct {
 // polls faster while it is the one shown.
 type ShownMsg struct{ Screen string }
 
+// Behind is what a screen refreshing on a period knows of being shown:
+// behind another screen nothing is refreshed (nobody reads it), and a
+// refresh that came due meanwhile runs once the screen is shown again.
+// The zero value is a screen shown.
+type Behind struct{ hidden, lapsed bool }
+
+// Due reports whether a periodic refresh that came due runs now: not
+// behind another screen, where it waits for Shown.
+func (b *Behind) Due() bool {
+	if b.hidden {
+		b.lapsed = true
+		return false
+	}
+	return true
+}
+
+// Shown takes msg for the screen id and reports whether a refresh that
+// came due while it was behind another screen runs now.
+func (b *Behind) Shown(msg ShownMsg, id string) bool {
+	b.hidden = msg.Screen != id
+	if b.hidden || !b.lapsed {
+		return false
+	}
+	b.lapsed = false
+	return true
+}
+
 // Environment is the kind of service the session talks to.
 type Environment string
 

@@ -44,12 +44,10 @@ type Screen struct {
 	balReq, ticketsReq, pendingReq, infoReq, limitsReq, codeReq, railsReq, bankReq ui.Slot
 	// refreshing awaits the next periodic refresh.
 	refreshing ui.Slot
-	// hidden is whether another screen is shown; lapsed, whether a
-	// periodic refresh came due meanwhile. Behind another screen the
-	// Overview does not reload on its own (nobody reads it): shown again
-	// after a refresh came due, it reloads at once and the period starts
-	// over.
-	hidden, lapsed bool
+	// behind holds the periodic refresh while another screen is shown:
+	// shown again after a refresh came due, the Overview reloads at once
+	// and the period starts over.
+	behind ui.Behind
 	// pendingAsked is whether the latest load asked for the pending count
 	// (it cannot before the access is known).
 	pendingAsked bool
@@ -337,17 +335,14 @@ func (m *Screen) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		if !m.refreshing.Take(msg) {
 			return m, nil
 		}
-		if m.hidden {
-			m.lapsed = true
+		if !m.behind.Due() {
 			return m, nil
 		}
 		return m, m.reloadAll()
 	case ui.ShownMsg:
-		m.hidden = msg.Screen != m.ID()
-		if m.hidden || !m.lapsed {
+		if !m.behind.Shown(msg, m.ID()) {
 			return m, nil
 		}
-		m.lapsed = false
 		return m, m.reloadAll()
 	case tea.KeyPressMsg:
 		return m, m.handleKey(msg)

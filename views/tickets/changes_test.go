@@ -240,18 +240,11 @@ func TestRefreshTickAsksForTheMovingTicketsOnly(t *testing.T) {
 	m := start(t, svc, 100, 20)
 	press(t, m, "G") // the cursor ends on the last ticket, PAID
 	mustContain(t, screen(m), "all 3000 loaded")
-	asked := func() []uuid.UUID {
-		svc.mu.Lock()
-		defer svc.mu.Unlock()
-		got := slices.Clone(svc.gets)
-		svc.gets = nil
-		return got
-	}
-	asked()
+	svc.takeGets()
 	tick := func(when string, want ...uuid.UUID) {
 		t.Helper()
 		advance(t, m, refreshEvery)
-		got := asked()
+		got := svc.takeGets()
 		slices.SortFunc(got, func(a, b uuid.UUID) int { return strings.Compare(a.String(), b.String()) })
 		slices.SortFunc(want, func(a, b uuid.UUID) int { return strings.Compare(a.String(), b.String()) })
 		if !slices.Equal(got, want) {
@@ -293,19 +286,12 @@ func TestRefreshReadsTheTicketUnderTheCursorAtEveryTick(t *testing.T) {
 	tks[0].Status, tks[3].Status = api.TicketProcessing, api.TicketProcessing
 	svc := &fakeService{tickets: tks}
 	m := start(t, svc, 100, 20) // the cursor is on the first, newest ticket
-	count := func(id uuid.UUID) int {
-		svc.mu.Lock()
-		defer svc.mu.Unlock()
-		n := 0
-		for _, got := range svc.gets {
-			if got == id {
-				n++
-			}
-		}
-		return n
-	}
 	for range 6 {
 		advance(t, m, refreshEvery)
+	}
+	gets := svc.takeGets()
+	count := func(id uuid.UUID) int {
+		return len(slices.DeleteFunc(slices.Clone(gets), func(got uuid.UUID) bool { return got != id }))
 	}
 	if n := count(tks[0].ID); n != 6 {
 		t.Errorf("the ticket under the cursor was read %d times in 6 ticks, want 6", n)
@@ -325,13 +311,7 @@ func TestRefreshStopsBehindAnotherScreen(t *testing.T) {
 	svc := &fakeService{tickets: tks}
 	m := start(t, svc, 100, 20)
 	deliver(t, m, ui.ShownMsg{Screen: "quote"})
-	reads := func() int {
-		svc.mu.Lock()
-		defer svc.mu.Unlock()
-		n := len(svc.gets)
-		svc.gets = nil
-		return n
-	}
+	reads := func() int { return len(svc.takeGets()) }
 	reads()
 	for range 12 {
 		advance(t, m, refreshEvery)
@@ -372,13 +352,7 @@ func TestRefreshPastWatchMaxWaitsToo(t *testing.T) {
 	if !m.watchAll {
 		t.Fatal("the list is not walked past watchMax moving tickets")
 	}
-	asked := func() int {
-		svc.mu.Lock()
-		defer svc.mu.Unlock()
-		n := len(svc.gets)
-		svc.gets = nil
-		return n
-	}
+	asked := func() int { return len(svc.takeGets()) }
 	asked()
 	// All made 17 minutes ago or more: first read 30 s after the first
 	// tick finds them, then every 30 s while they stay as they were.

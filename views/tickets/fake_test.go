@@ -76,6 +76,15 @@ func pagesOf(ctx context.Context, q api.TicketFilter, list func(context.Context,
 	}
 }
 
+// takeGets are the tickets asked for one by one since the last call.
+func (f *fakeService) takeGets() []uuid.UUID {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	got := f.gets
+	f.gets = nil
+	return got
+}
+
 func (f *fakeService) GetTicket(_ context.Context, _ uuid.UUID, id uuid.UUID) (*api.Ticket, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

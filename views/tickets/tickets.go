@@ -57,11 +57,10 @@ type Model struct {
 	// refresh's answer: a list reset (filter, reload) drops an answer asked
 	// for the rows it replaced.
 	ticking, refresh ui.Slot
-	// hidden is whether another screen is shown; lapsed, whether a
-	// refresh tick came due meanwhile. Behind another screen nothing is
-	// read again (nobody sees it); shown again after a tick came due, the
-	// screen refreshes at once and the ticks start over.
-	hidden, lapsed bool
+	// behind holds the refresh ticks while another screen is shown:
+	// shown again after one came due, the screen refreshes at once and
+	// the ticks start over.
+	behind ui.Behind
 
 	// The last file written, shown under the count: what, then where.
 	note, notePath string

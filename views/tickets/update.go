@@ -49,17 +49,14 @@ func (m *Model) Update(msg tea.Msg) (ui.Screen, tea.Cmd) {
 		if !m.ticking.Take(msg) {
 			return m, nil // the tick of a screen this one replaced
 		}
-		if m.hidden {
-			m.lapsed = true
+		if !m.behind.Due() {
 			return m, nil
 		}
 		return m, m.onTick()
 	case ui.ShownMsg:
-		m.hidden = msg.Screen != m.ID()
-		if m.hidden || !m.lapsed {
+		if !m.behind.Shown(msg, m.ID()) {
 			return m, nil
 		}
-		m.lapsed = false
 		return m, m.onTick()
 	case refreshMsg:
 		if m.refresh.Take(msg) {
