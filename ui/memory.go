@@ -32,15 +32,15 @@ const defaultGCPercent = 100
 func TuneGC() (stop func()) {
 	var stopped atomic.Bool
 	debug.SetGCPercent(defaultGCPercent)
-	set := int32(defaultGCPercent)
+	set := defaultGCPercent
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	afterEachGC(func() bool {
 		if stopped.Load() {
 			return false
 		}
 		metrics.Read(sample)
-		if p := gcPercentFor(sample[0].Value.Uint64(), int(set)); p != int(set) {
-			set = int32(p)
+		if p := gcPercentFor(sample[0].Value.Uint64(), set); p != set {
+			set = p
 			debug.SetGCPercent(p)
 		}
 		return true

@@ -186,8 +186,7 @@ func (m *Model) taken(recs []*record) tea.Cmd {
 	for _, r := range recs {
 		if !m.watchAll && moving(r, now) {
 			if _, ok := m.watched[r.ID]; !ok {
-				w := firstWait(r, now)
-				m.watched[r.ID] = watch{due: now.Add(w), wait: w}
+				m.watched[r.ID] = newWatch(r, now)
 			}
 			if len(m.watched) > watchMax {
 				m.watchAll, m.watched = true, map[uuid.UUID]watch{}
@@ -203,25 +202,30 @@ const watchMax = 1024
 // watch is when a watched ticket is read next (due) and how long after the
 // read before (wait): refreshEvery for a ticket that just moved, twice as
 // long after each read that finds it as it was, up to refreshStill; for
-// one just listed, see firstWait. A ticket the user has under the cursor
+// one just listed, see newWatch. A ticket the user has under the cursor
 // or open is read at every tick whatever its wait.
 type watch struct {
 	due  time.Time
 	wait time.Duration
 }
 
-// firstWait is how long after it is listed a moving ticket is first read
-// again: as long as it has existed, from refreshEvery to refreshStill. One
-// made seconds ago (the ticket just created on the Quote) may move any
-// second; one made an hour ago and still moving (a bank transfer under
-// way, a charge awaiting its payer) seldom does in the next five.
-func firstWait(r *record, now time.Time) time.Duration {
-	created := r.CreatedAt()
-	if created.IsZero() {
-		return refreshEvery
+// newWatch watches r, found moving at now. Its first wait is as long as
+// it has existed, from refreshEvery to refreshStill: one made seconds ago
+// (the ticket just created on the Quote) may move any second; one made an
+// hour ago and still moving (a bank transfer under way, a charge awaiting
+// its payer) seldom does in the next five.
+func newWatch(r *record, now time.Time) watch {
+	wait := refreshEvery
+	if created := r.CreatedAt(); !created.IsZero() {
+		wait = min(max(now.Sub(created), refreshEvery), refreshStill)
 	}
-	return min(max(now.Sub(created), refreshEvery), refreshStill)
+	return watch{due: now.Add(wait), wait: wait}
 }
+
+// isDue reports whether w's ticket is read at a tick at now: due before
+// the next tick counts, since its wait was counted from the answer, which
+// comes a little after the tick that asked.
+func (w watch) isDue(now time.Time) bool { return !w.due.After(now.Add(refreshEvery / 2)) }
 
 // read is w after a read of its ticket at now that found it moved or not.
 func (w watch) read(now time.Time, moved bool) watch {

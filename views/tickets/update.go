@@ -297,16 +297,20 @@ func (m *Model) onDetail(msg detailMsg) tea.Cmd {
 	return nil
 }
 
-// update replaces the record of a ticket that is listed.
-func (m *Model) update(t *api.Ticket) {
+// update replaces the record of a ticket that is listed, and reports
+// whether the ticket moved: its record changed, or it was not listed.
+func (m *Model) update(t *api.Ticket) (moved bool) {
 	if t == nil {
-		return
+		return false
 	}
-	if _, ok := m.list.Item(t.ID.String()); ok {
-		r := newRecord(t)
-		m.list.Put(r)
-		m.taken([]*record{r}) // a status may have grown (PARTIAL-FAILED)
+	old, ok := m.list.Item(t.ID.String())
+	if !ok {
+		return true
 	}
+	r := newRecord(t)
+	m.list.Put(r)
+	m.taken([]*record{r}) // a status may have grown (PARTIAL-FAILED)
+	return *old != *r
 }
 
 func (m *Model) detailKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -393,17 +397,16 @@ func (m *Model) onRefresh(msg refreshed) tea.Cmd {
 	var events tea.Cmd
 	now := m.s.Now()
 	for _, t := range msg.tickets {
-		if w, ok := m.watched[t.ID]; ok {
-			old, _ := m.list.Item(t.ID.String())
-			m.watched[t.ID] = w.read(now, old == nil || *old != *newRecord(t))
-		}
+		w, watched := m.watched[t.ID]
 		if d := m.detail; d != nil && d.id == t.ID && !d.loading {
 			if d.ticket == nil || d.ticket.Status != t.Status || !d.ticket.UpdatedAt.Equal(t.UpdatedAt.Time) {
 				events = m.loadEvents() // it moved: a new event was recorded
 			}
 			d.ticket = t
 		}
-		m.update(t)
+		if moved := m.update(t); watched {
+			m.watched[t.ID] = w.read(now, moved)
+		}
 	}
 	return events
 }
@@ -418,12 +421,9 @@ func (m *Model) relayout() { m.SetSize(m.width, m.height) }
 // gone from the list or still (a ticket stops moving only by a new
 // record, which is watched again if it moves, or by time). Past watchMax
 // of them the newest refreshMax moving ones of the whole list are the
-// watched ones, kept with their waits from one tick to the next. A ticket
-// due before the next tick is read at this one: its wait was counted from
-// the answer, which comes a little after the tick that asked.
+// watched ones, kept with their waits from one tick to the next.
 func (m *Model) movingNow() []*record {
 	now := m.s.Now()
-	soon := now.Add(refreshEvery / 2)
 	if m.watchAll {
 		var out []*record
 		newest := make(map[uuid.UUID]watch, refreshMax)
@@ -436,11 +436,10 @@ func (m *Model) movingNow() []*record {
 			}
 			w, ok := m.watched[r.ID]
 			if !ok {
-				wait := firstWait(r, now)
-				w = watch{due: now.Add(wait), wait: wait}
+				w = newWatch(r, now)
 			}
 			newest[r.ID] = w
-			if !w.due.After(soon) {
+			if w.isDue(now) {
 				out = append(out, r)
 			}
 		}
@@ -461,7 +460,7 @@ func (m *Model) movingNow() []*record {
 		switch r := m.list.Items()[pos]; {
 		case !moving(r, now):
 			delete(m.watched, id)
-		case !w.due.After(soon):
+		case w.isDue(now):
 			found = append(found, listed{r, pos})
 		}
 	}
