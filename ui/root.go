@@ -104,6 +104,10 @@ type Root struct {
 
 	width, height int
 	layout        Layout
+	// sizes counts the window's size messages (the first is the size at
+	// start); a repaint is due when the last one has held for sizeHold
+	// (see resized).
+	sizes int
 
 	conn       *Connection
 	connErr    error
@@ -318,9 +322,12 @@ func (r *Root) handle(msg tea.Msg) tea.Cmd {
 		// table, on whichever screen, takes it between keystrokes.
 		return msg.Continue()
 	case tea.WindowSizeMsg:
-		r.width, r.height = msg.Width, msg.Height
-		r.relayout()
-		return nil
+		return r.resized(msg)
+	case sizeHeldMsg:
+		if msg.n != r.sizes {
+			return nil // the size changed again since
+		}
+		return tea.ClearScreen
 	case tea.BackgroundColorMsg:
 		r.theme.Set(NewTheme(msg.IsDark(), r.opts.NoColor))
 		return r.broadcast(ThemeChangedMsg{})
