@@ -73,13 +73,15 @@ func (f *Factory) runDashboard(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	out, drawn := newFrameWriter(f.Stdout)
 	// Once the heap is large, it may grow by half of what is live before a
 	// collection, not by all of it: the headroom scales with the tickets
 	// loaded (a fixed limit turned into a collection spiral past ~110k of
-	// them), and a million stay well under 500 MB. GOGC or GOMEMLIMIT, when
-	// set, win.
+	// them), and a million stay well under 500 MB. While the window opens
+	// (until shortly after its first frame) there is no collection at all.
+	// GOGC or GOMEMLIMIT, when set, win.
 	if f.Getenv("GOGC") == "" && f.Getenv("GOMEMLIMIT") == "" {
-		defer ui.TuneGC()()
+		defer ui.TuneGC(drawn)()
 	}
 	stateDir, err := keystore.StateDir(f.Getenv)
 	if err != nil {
@@ -105,7 +107,6 @@ func (f *Factory) runDashboard(ctx context.Context) error {
 	}
 	slog.Info("dashboard start", "env", opts.Env, "profile", opts.Profile, "embedded", opts.Embedded, "readonly", opts.ReadOnly, "sub-account", opts.SubAccount)
 
-	out, drawn := newFrameWriter(f.Stdout)
 	// Reading the keyring and dialling a service wait for the first
 	// frame, so as not to compete with drawing the window. The embedded
 	// sandbox does not: it answers the first questions (access, accounts,

@@ -4,7 +4,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
-	"sync/atomic"
+	"sync"
+	"time"
 )
 
 // GCPercent is the dashboard's GOGC once what it holds is large (see
@@ -21,31 +22,112 @@ const largeHeap = 64 << 20
 // defaultGCPercent is the runtime's own GOGC.
 const defaultGCPercent = 100
 
+// openingLimit caps the heap while the window opens (see TuneGC): far
+// above what opening it holds (a few MiB), and the runtime collects as it
+// nears it, so the cap only ever bounds the unexpected.
+const openingLimit = 64 << 20
+
+// openingMax ends the opening when no first frame is reported.
+const openingMax = 2 * time.Second
+
 // TuneGC sets the collector of the dashboard's process after every
 // collection from the heap it found live: the runtime's default while that
 // is small, GCPercent once it passes largeHeap. Half of a small heap is
 // little headroom: GOGC=50 from the start collected every 5 ms while the
 // window opened (20 collections in its first 100 ms, a 2 MB heap goal),
 // which slowed the first frame and kept an idle window's countdown
-// collecting. The caller leaves GOGC and GOMEMLIMIT, when set, alone by
-// not calling it. stop ends the tuning and leaves GOGC as it is.
-func TuneGC() (stop func()) {
-	var stopped atomic.Bool
-	debug.SetGCPercent(defaultGCPercent)
-	set := defaultGCPercent
+// collecting.
+//
+// While the window opens the collector does not run at all: until drawn is
+// closed (the first frame has reached the terminal), or openingMax, the
+// heap grows under openingLimit instead of against the runtime's initial
+// 4 MB goal. The two or three collections that goal cost ran beside the
+// first frame and the embedded sandbox's first answers, on a machine with
+// two cores, and delayed both by about 2 ms. The opening ends with the
+// first frame, not later: the embedded sandbox builds its demo history
+// from then on, and a heap left to grow through it kept 35 MB more
+// resident. A nil drawn skips the opening.
+//
+// The caller leaves GOGC and GOMEMLIMIT, when set, alone by not calling
+// it. stop ends the tuning (and the opening) and leaves GOGC as it is.
+func TuneGC(drawn <-chan struct{}) (stop func()) {
+	t := &gcTuner{set: defaultGCPercent}
+	if drawn != nil {
+		t.opening = true
+		t.limit = debug.SetMemoryLimit(openingLimit)
+		debug.SetGCPercent(-1)
+		ended := make(chan struct{})
+		t.ended = ended
+		go t.open(drawn, ended)
+	} else {
+		debug.SetGCPercent(defaultGCPercent)
+	}
+	afterEachGC(t.collected)
+	return t.stop
+}
+
+// gcTuner is TuneGC's state, shared by the cleanup that runs after each
+// collection and the goroutine that ends the opening.
+type gcTuner struct {
+	mu      sync.Mutex
+	set     int   // the GOGC set when not opening
+	opening bool  // the collector is off under openingLimit
+	limit   int64 // the memory limit before the opening
+	ended   chan<- struct{}
+	stopped bool
+}
+
+// open ends the opening once the first frame has been drawn, or
+// openingMax after the start.
+func (t *gcTuner) open(drawn <-chan struct{}, ended <-chan struct{}) {
+	longest := time.NewTimer(openingMax)
+	defer longest.Stop()
+	select {
+	case <-drawn:
+	case <-longest.C:
+	case <-ended:
+	}
+	t.mu.Lock()
+	t.endOpening()
+	t.mu.Unlock()
+}
+
+// endOpening gives the collector back its GOGC and the memory limit it had.
+func (t *gcTuner) endOpening() {
+	if !t.opening {
+		return
+	}
+	t.opening = false
+	close(t.ended)
+	debug.SetGCPercent(t.set)
+	debug.SetMemoryLimit(t.limit)
+}
+
+// collected runs after each collection: it sets GOGC for the live heap,
+// and asks to run again until the tuning stops.
+func (t *gcTuner) collected() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopped {
+		return false
+	}
+	if t.opening {
+		return true // a collection at openingLimit: the opening goes on
+	}
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	afterEachGC(func() bool {
-		if stopped.Load() {
-			return false
-		}
-		metrics.Read(sample)
-		if p := gcPercentFor(sample[0].Value.Uint64(), set); p != set {
-			set = p
-			debug.SetGCPercent(p)
-		}
-		return true
-	})
-	return func() { stopped.Store(true) }
+	metrics.Read(sample)
+	if p := gcPercentFor(sample[0].Value.Uint64(), t.set); p != t.set {
+		t.set = p
+		debug.SetGCPercent(p)
+	}
+	return true
+}
+
+func (t *gcTuner) stop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.endOpening()
+	t.stopped = true
 }
 
 // gcPercentFor is the GOGC for a live heap of live bytes, now at cur:

@@ -51,7 +51,7 @@ func waitGOGC(t *testing.T, want int, what string) {
 func TestTuneGCFollowsTheLiveHeap(t *testing.T) {
 	old := debug.SetGCPercent(GCPercent)
 	defer debug.SetGCPercent(old)
-	stop := TuneGC()
+	stop := TuneGC(nil)
 	defer stop()
 	if got := gogc(); got != defaultGCPercent {
 		t.Fatalf("GOGC is %d once tuning starts on a small heap, want %d", got, defaultGCPercent)
@@ -73,5 +73,81 @@ func TestTuneGCFollowsTheLiveHeap(t *testing.T) {
 	time.Sleep(20 * time.Millisecond)
 	if got := gogc(); got != 70 {
 		t.Errorf("GOGC is %d after the tuning stopped, want the 70 set since", got)
+	}
+}
+
+// memoryLimit is the GOMEMLIMIT in force.
+func memoryLimit() int64 {
+	s := []metrics.Sample{{Name: "/gc/gomemlimit:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
+}
+
+// TestTuneGCHoldsTheCollectorWhileTheWindowOpens: until the first frame
+// is drawn the collector is off under openingLimit, and a collection
+// meanwhile (one at the limit) does not turn it back on; once it is drawn,
+// GOGC and the memory limit are back to what they were, and the tuning by
+// the live heap goes on.
+func TestTuneGCHoldsTheCollectorWhileTheWindowOpens(t *testing.T) {
+	oldGC := debug.SetGCPercent(GCPercent)
+	defer debug.SetGCPercent(oldGC)
+	const before = 1 << 40
+	oldLimit := debug.SetMemoryLimit(before)
+	defer debug.SetMemoryLimit(oldLimit)
+
+	drawn := make(chan struct{})
+	stop := TuneGC(drawn)
+	defer stop()
+	if got := gogc(); got != -1 {
+		t.Fatalf("GOGC is %d while the window opens, want the collector off (-1)", got)
+	}
+	if got := memoryLimit(); got != openingLimit {
+		t.Fatalf("memory limit %d while the window opens, want %d", got, openingLimit)
+	}
+	runtime.GC()
+	runtime.GC()
+	time.Sleep(20 * time.Millisecond)
+	if got := gogc(); got != -1 {
+		t.Fatalf("GOGC is %d after a collection during the opening, want -1", got)
+	}
+
+	drawnAt := time.Now()
+	close(drawn)
+	deadline := drawnAt.Add(openingMax)
+	for gogc() == -1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the collector was still off %s after the first frame", openingMax)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := gogc(); got != defaultGCPercent {
+		t.Errorf("GOGC is %d after the opening, want %d", got, defaultGCPercent)
+	}
+	if got := memoryLimit(); got != before {
+		t.Errorf("memory limit %d after the opening, want the %d set before", got, int64(before))
+	}
+	waitGOGC(t, defaultGCPercent, "tuned by the live heap after the opening")
+}
+
+// TestTuneGCStoppedDuringTheOpeningGivesTheCollectorBack: a dashboard that
+// ends before its first frame leaves the collector on and the limit as it
+// was.
+func TestTuneGCStoppedDuringTheOpeningGivesTheCollectorBack(t *testing.T) {
+	oldGC := debug.SetGCPercent(GCPercent)
+	defer debug.SetGCPercent(oldGC)
+	const before = 1 << 40
+	oldLimit := debug.SetMemoryLimit(before)
+	defer debug.SetMemoryLimit(oldLimit)
+
+	stop := TuneGC(make(chan struct{}))
+	if got := gogc(); got != -1 {
+		t.Fatalf("GOGC is %d while the window opens, want -1", got)
+	}
+	stop()
+	if got := gogc(); got != defaultGCPercent {
+		t.Errorf("GOGC is %d once stopped during the opening, want %d", got, defaultGCPercent)
+	}
+	if got := memoryLimit(); got != before {
+		t.Errorf("memory limit %d once stopped during the opening, want %d", got, int64(before))
 	}
 }
