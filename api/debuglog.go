@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -153,26 +154,33 @@ func secretName(name string) bool {
 	return false
 }
 
-// jwtLike matches a JSON web token; pemKey a private key in PEM.
+// jwtLike matches a JSON web token; pemKey a private key in PEM. The
+// patterns are compiled at their first use: only a traced client redacts,
+// and compiling them cost every start of the process half a millisecond.
 var (
-	jwtLike = regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)
-	pemKey  = regexp.MustCompile(`(?s)-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(-----END [A-Z ]*PRIVATE KEY-----|$)`)
+	jwtLike = lazyRegexp(`eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)
+	pemKey  = lazyRegexp(`(?s)-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(-----END [A-Z ]*PRIVATE KEY-----|$)`)
 	// namedSecret matches name=value, name: value and "name":"value" where
 	// the name is secret-looking, in text that is not JSON.
-	namedSecret = regexp.MustCompile(`(?i)([A-Za-z0-9_.-]*(?:` + strings.Join(secretWords, "|") + `)[A-Za-z0-9_.-]*["']?\s*[:=]\s*["']?)([^\s"'&,;<>]+)`)
+	namedSecret = lazyRegexp(`(?i)([A-Za-z0-9_.-]*(?:` + strings.Join(secretWords, "|") + `)[A-Za-z0-9_.-]*["']?\s*[:=]\s*["']?)([^\s"'&,;<>]+)`)
 )
+
+// lazyRegexp compiles expr at the first call of the function it returns.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // secretValue reports whether a string is a secret whatever it is called.
 func secretValue(s string) bool {
-	return jwtLike.MatchString(s) || pemKey.MatchString(s)
+	return jwtLike().MatchString(s) || pemKey().MatchString(s)
 }
 
 // redactText masks the secrets of free text: named values, JWTs and
 // private keys.
 func redactText(s string) string {
-	s = pemKey.ReplaceAllString(s, Redacted)
-	s = jwtLike.ReplaceAllString(s, Redacted)
-	return namedSecret.ReplaceAllString(s, "${1}"+Redacted)
+	s = pemKey().ReplaceAllString(s, Redacted)
+	s = jwtLike().ReplaceAllString(s, Redacted)
+	return namedSecret().ReplaceAllString(s, "${1}"+Redacted)
 }
 
 // RedactURL returns raw (an absolute URL, or a path with its query) with

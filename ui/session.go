@@ -2,18 +2,20 @@ package ui
 
 import (
 	"github.com/google/uuid"
+	"sync"
 
 	"github.com/tesouro-treasury/tesouro/journal"
 )
 
 // fallbackTheme serves sessions built without a theme (tests of a single
-// screen); the root always sets one.
-var fallbackTheme = NewTheme(true, false)
+// screen); the root always sets one, so it is built at its first use, not
+// as the dashboard's process starts.
+var fallbackTheme = sync.OnceValue(func() *Theme { return NewTheme(true, false) })
 
 // Styles returns the session's theme, never nil.
 func (s *Session) Styles() *Theme {
 	if s == nil || s.Theme == nil {
-		return fallbackTheme
+		return fallbackTheme()
 	}
 	return s.Theme
 }
