@@ -3,7 +3,6 @@ package e2e
 import (
 	"os"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 )
@@ -28,45 +27,32 @@ const balancesTarget = 60 * time.Millisecond
 // starting the process in sandbox mode to the operated account's balances
 // on screen, several times, interleaved with the first frame of the
 // minimal Bubble Tea program (the anchor; see TestE2EStartupToFirstFrame
-// for how the clock is started). With TESOURO_E2E_BEFORE naming another
-// build of tesouro, that build is measured in the same loop and the two
-// are compared.
+// for how the clock is started and how a frame is timed). With
+// TESOURO_E2E_BEFORE naming another build of tesouro, that build is
+// measured in the same loop and the two are compared.
 func TestE2EStartupToBalances(t *testing.T) {
 	minimal := buildMinimal(t)
 	before := os.Getenv("TESOURO_E2E_BEFORE")
+	balance := demoBalance(t)
 	firstFrame := func(tm *Term) time.Duration {
-		tm.Launch()
-		deadline := time.Now().Add(frameWait)
-		for !strings.Contains(tm.capture(), "SANDBOX") {
-			if time.Now().After(deadline) {
-				t.Fatalf("no first frame within %s:\n%s", frameWait, tm.capture())
-			}
-			time.Sleep(2 * time.Millisecond)
+		d, ok := tm.LaunchTimed("SANDBOX").Wait("SANDBOX", frameWait)
+		if !ok {
+			t.Fatalf("no first frame within %s:\n%s", frameWait, tm.capture())
 		}
-		return tm.Since()
+		return d
 	}
 	// balances is the time to the balances, and to the first frame seen
 	// on the way.
 	balances := func(tm *Term) (data, frame time.Duration) {
-		tm.Launch()
-		deadline := time.Now().Add(dataWait)
-		for {
-			s := tm.capture()
-			if frame == 0 && strings.Contains(s, "SANDBOX") {
-				frame = tm.Since()
-			}
-			if strings.Contains(s, "BRLA") && strings.Contains(s, "Balances") && !strings.Contains(s, "loading balances") {
-				d := tm.Since()
-				if !amountRe.MatchString(balancesBlock(s)) {
-					t.Fatalf("the balances show no amount:\n%s", s)
-				}
-				return d, frame
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no balances within %s:\n%s", dataWait, s)
-			}
-			time.Sleep(2 * time.Millisecond)
+		a := tm.LaunchTimed("SANDBOX", balance)
+		frame, ok := a.Wait("SANDBOX", frameWait)
+		if !ok {
+			t.Fatalf("no first frame within %s:\n%s", frameWait, tm.capture())
 		}
+		if data, ok = a.Wait(balance, dataWait); !ok {
+			t.Fatalf("the BRLA balance %s was not drawn within %s:\n%s", balance, dataWait, tm.capture())
+		}
+		return data, frame
 	}
 	const runs = 10
 	var anchor, after, old, afterFrame, oldFrame []time.Duration
