@@ -76,6 +76,20 @@ func TestTuneGCFollowsTheLiveHeap(t *testing.T) {
 	}
 }
 
+// before is the memory limit the opening tests set before the tuning.
+const before = 1 << 40
+
+// setCollector sets GOGC and the memory limit for a test, and puts back
+// the process's own at its end.
+func setCollector(t *testing.T, gogc int, limit int64) {
+	oldGC := debug.SetGCPercent(gogc)
+	oldLimit := debug.SetMemoryLimit(limit)
+	t.Cleanup(func() {
+		debug.SetGCPercent(oldGC)
+		debug.SetMemoryLimit(oldLimit)
+	})
+}
+
 // memoryLimit is the GOMEMLIMIT in force.
 func memoryLimit() int64 {
 	s := []metrics.Sample{{Name: "/gc/gomemlimit:bytes"}}
@@ -89,11 +103,7 @@ func memoryLimit() int64 {
 // GOGC and the memory limit are back to what they were, and the tuning by
 // the live heap goes on.
 func TestTuneGCHoldsTheCollectorWhileTheWindowOpens(t *testing.T) {
-	oldGC := debug.SetGCPercent(GCPercent)
-	defer debug.SetGCPercent(oldGC)
-	const before = 1 << 40
-	oldLimit := debug.SetMemoryLimit(before)
-	defer debug.SetMemoryLimit(oldLimit)
+	setCollector(t, GCPercent, before)
 
 	drawn := make(chan struct{})
 	stop := TuneGC(drawn)
@@ -133,11 +143,7 @@ func TestTuneGCHoldsTheCollectorWhileTheWindowOpens(t *testing.T) {
 // ends before its first frame leaves the collector on and the limit as it
 // was.
 func TestTuneGCStoppedDuringTheOpeningGivesTheCollectorBack(t *testing.T) {
-	oldGC := debug.SetGCPercent(GCPercent)
-	defer debug.SetGCPercent(oldGC)
-	const before = 1 << 40
-	oldLimit := debug.SetMemoryLimit(before)
-	defer debug.SetMemoryLimit(oldLimit)
+	setCollector(t, GCPercent, before)
 
 	stop := TuneGC(make(chan struct{}))
 	if got := gogc(); got != -1 {
