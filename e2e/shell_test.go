@@ -240,9 +240,11 @@ func TestE2EResizeTo40x12AndBack(t *testing.T) {
 
 	tm.Resize(100, 32)
 	tm.WaitFor("Latest tickets", frameWait)
-	// A frame drawn while the pane was between two sizes may scroll it;
-	// the dashboard draws the whole window again once the size holds, so
-	// the header is back soon after, and stays.
+	// The renderer may leave a scrolling region of the old height (1-12)
+	// behind at 40x12; the dashboard resets it and draws the whole window
+	// again, so the header is on the first row: a frame drawn with that
+	// region kept scrolled rows 1-12 up by one at every repaint (on a busy
+	// machine, 4 runs of 25).
 	tm.WaitUntil("the header at 100x32", frameWait, func(s string) bool {
 		return strings.Contains(headerLine(s), "embedded sandbox")
 	})

@@ -1,34 +1,35 @@
 package ui
 
 import (
-	"time"
-
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
-// sizeHold is how long a new window size must hold before the whole window
-// is painted again.
-const sizeHold = 200 * time.Millisecond
+// resetMargins gives the terminal's scrolling region back the whole window.
+// The renderer, to move lines that scrolled between two frames, sets a
+// region and then "resets" it by naming the window's height at that time
+// (1 to 12 at 40x12). Once the window is taller, a terminal that keeps that
+// region (tmux does) scrolls it at the first line feed past its bottom: the
+// header left the window, every row above the old height moved up by one,
+// and each repaint did it again.
+var resetMargins = tea.Raw(ansi.SetTopBottomMargins(0, 0))
 
-// sizeHeldMsg fires sizeHold after the n-th size change.
-type sizeHeldMsg struct{ n int }
-
-// resized lays the window out for its new size. The renderer draws only
-// what changed since its last frame, and trusts that the terminal holds that
-// frame; while a terminal is being resized it can take a frame at a size it
-// no longer has (a terminal multiplexer applies the new size to its grid and
-// to the program's tty at different moments), scroll it, and leave every
-// line one row off until something repaints the whole window. So once a
-// new size has held for sizeHold, the whole window is cleared and drawn
-// again: one full frame per resize, and never a window that shows the wrong
-// rows. The first size, at start, is drawn whole anyway.
+// resized lays the window out for its new size and, unless it is the size
+// at start, repaints it (see repaint).
 func (r *Root) resized(msg tea.WindowSizeMsg) tea.Cmd {
+	first := !r.sized
+	r.sized = true
 	r.width, r.height = msg.Width, msg.Height
 	r.relayout()
-	r.sizes++
-	n := r.sizes
-	if n == 1 {
+	if first {
 		return nil
 	}
-	return r.clock().After(sizeHold, func(time.Time) tea.Msg { return sizeHeldMsg{n: n} })
+	return repaint()
 }
+
+// repaint resets the terminal's scrolling region, then has the renderer
+// clear the window and draw every row, in that order: the frame is drawn
+// after the reset, from the top left corner. The renderer draws the whole
+// window after a resize anyway; should it do so before the reset is
+// written, this frame puts every row back one frame later.
+func repaint() tea.Cmd { return tea.Sequence(resetMargins, tea.ClearScreen) }

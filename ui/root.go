@@ -104,10 +104,9 @@ type Root struct {
 
 	width, height int
 	layout        Layout
-	// sizes counts the window's size messages (the first is the size at
-	// start); a repaint is due when the last one has held for sizeHold
-	// (see resized).
-	sizes int
+	// sized is set once the window's size at start is known; a later size
+	// repaints the window (see resized).
+	sized bool
 
 	conn       *Connection
 	connErr    error
@@ -323,11 +322,6 @@ func (r *Root) handle(msg tea.Msg) tea.Cmd {
 		return msg.Continue()
 	case tea.WindowSizeMsg:
 		return r.resized(msg)
-	case sizeHeldMsg:
-		if msg.n != r.sizes {
-			return nil // the size changed again since
-		}
-		return tea.ClearScreen
 	case tea.BackgroundColorMsg:
 		r.theme.Set(NewTheme(msg.IsDark(), r.opts.NoColor))
 		return r.broadcast(ThemeChangedMsg{})
