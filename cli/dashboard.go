@@ -77,8 +77,8 @@ func (f *Factory) runDashboard(ctx context.Context) error {
 	// Once the heap is large, it may grow by half of what is live before a
 	// collection, not by all of it: the headroom scales with the tickets
 	// loaded (a fixed limit turned into a collection spiral past ~110k of
-	// them), and a million stay well under 500 MB. While the window opens
-	// (until shortly after its first frame) there is no collection at all.
+	// them), and a million stay well under 500 MB. Until the first frame
+	// has reached the terminal there is no collection at all.
 	// GOGC or GOMEMLIMIT, when set, win.
 	if f.Getenv("GOGC") == "" && f.Getenv("GOMEMLIMIT") == "" {
 		defer ui.TuneGC(drawn)()

@@ -49,16 +49,16 @@ const openingMax = 2 * time.Second
 // resident. A nil drawn skips the opening.
 //
 // The caller leaves GOGC and GOMEMLIMIT, when set, alone by not calling
-// it. stop ends the tuning (and the opening) and leaves GOGC as it is.
+// it. stop ends the opening if it still runs, then the tuning: GOGC
+// stays as it is from then on.
 func TuneGC(drawn <-chan struct{}) (stop func()) {
 	t := &gcTuner{set: defaultGCPercent}
 	if drawn != nil {
 		t.opening = true
+		t.ended = make(chan struct{})
 		t.limit = debug.SetMemoryLimit(openingLimit)
 		debug.SetGCPercent(-1)
-		ended := make(chan struct{})
-		t.ended = ended
-		go t.open(drawn, ended)
+		go t.open(drawn)
 	} else {
 		debug.SetGCPercent(defaultGCPercent)
 	}
@@ -70,22 +70,22 @@ func TuneGC(drawn <-chan struct{}) (stop func()) {
 // collection and the goroutine that ends the opening.
 type gcTuner struct {
 	mu      sync.Mutex
-	set     int   // the GOGC set when not opening
-	opening bool  // the collector is off under openingLimit
-	limit   int64 // the memory limit before the opening
-	ended   chan<- struct{}
+	set     int           // the GOGC set when not opening
+	opening bool          // the collector is off under openingLimit
+	limit   int64         // the memory limit before the opening
+	ended   chan struct{} // closed when the opening ends
 	stopped bool
 }
 
 // open ends the opening once the first frame has been drawn, or
 // openingMax after the start.
-func (t *gcTuner) open(drawn <-chan struct{}, ended <-chan struct{}) {
+func (t *gcTuner) open(drawn <-chan struct{}) {
 	longest := time.NewTimer(openingMax)
 	defer longest.Stop()
 	select {
 	case <-drawn:
 	case <-longest.C:
-	case <-ended:
+	case <-t.ended: // stopped first
 	}
 	t.mu.Lock()
 	t.endOpening()

@@ -1,8 +1,9 @@
 package ui
 
 import (
-	"github.com/google/uuid"
 	"sync"
+
+	"github.com/google/uuid"
 
 	"github.com/tesouro-treasury/tesouro/journal"
 )
